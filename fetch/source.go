@@ -1,0 +1,125 @@
+// Package fetch gets the upstream files the index is built from: the ML.ENERGY
+// Leaderboard's JSON (index, task files, and the GitHub commit that last
+// touched the task files) and Ember's yearly electricity CSV.
+//
+// A Source hands out one upstream file by its name, the path it is archived
+// under in a snapshot's sources/ folder ("leaderboard/index.json"). Two
+// implementations: HTTP (the real URLs by default, with bounded retries) and
+// Dir (a folder laid out like a snapshot's sources/, for offline builds and
+// for tests, which never touch the network).
+package fetch
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Names of the upstream files, as archived under a snapshot's sources/.
+const (
+	LeaderboardIndex   = "leaderboard/index.json"
+	LeaderboardCommits = "leaderboard/commits.json"
+	EmberYearly        = "ember/yearly_full_release_long_format.csv"
+)
+
+// Tasks the index reads, by the leaderboard's task id.
+const (
+	TaskChat    = "lm-arena-chat" // Text Conversation
+	TaskProblem = "gpqa"          // Problem Solving
+)
+
+// LeaderboardTask is the name of a task file.
+func LeaderboardTask(task string) string { return "leaderboard/tasks/" + task + ".json" }
+
+// Default upstream locations. Users have the internet; tests override them.
+const (
+	DefaultLeaderboardBase = "https://raw.githubusercontent.com/ml-energy/leaderboard/master/public/data/"
+	DefaultGitHubAPI       = "https://api.github.com"
+	DefaultEmberURL        = "https://files.ember-energy.org/public-downloads/yearly_full_release_long_format.csv"
+	// CommitsQuery asks GitHub for the newest commit to the task files.
+	CommitsQuery = "/repos/ml-energy/leaderboard/commits?path=public/data/tasks&per_page=1"
+)
+
+// Origins maps source names to the URLs they come from.
+type Origins struct {
+	LeaderboardBase string // ends in "/"; index.json and tasks/ are below it
+	GitHubAPI       string // no trailing "/"
+	EmberURL        string
+}
+
+// DefaultOrigins are the real upstream URLs.
+func DefaultOrigins() Origins {
+	return Origins{LeaderboardBase: DefaultLeaderboardBase, GitHubAPI: DefaultGitHubAPI, EmberURL: DefaultEmberURL}
+}
+
+// URL returns the URL that the named source file is fetched from.
+func (o Origins) URL(name string) (string, error) {
+	switch {
+	case name == LeaderboardCommits:
+		return strings.TrimSuffix(o.GitHubAPI, "/") + CommitsQuery, nil
+	case name == EmberYearly:
+		return o.EmberURL, nil
+	case strings.HasPrefix(name, "leaderboard/"):
+		base := o.LeaderboardBase
+		if !strings.HasSuffix(base, "/") {
+			base += "/"
+		}
+		return base + strings.TrimPrefix(name, "leaderboard/"), nil
+	}
+	return "", fmt.Errorf("fetch: no upstream for source %q", name)
+}
+
+// Body is an open upstream file. The caller closes it.
+type Body struct {
+	io.ReadCloser
+	// URL is where the bytes come from: the URL fetched, or for a Dir source
+	// the upstream URL the archived file was fetched from.
+	URL string
+	// Retrieved is when the bytes were fetched (UTC); zero when the source
+	// does not know (a Dir source), and the caller supplies it.
+	Retrieved time.Time
+}
+
+// Source hands out upstream files by name.
+type Source interface {
+	Open(ctx context.Context, name string) (*Body, error)
+}
+
+// Dir is a Source that reads a folder laid out like a snapshot's sources/:
+// Root/leaderboard/index.json, Root/leaderboard/tasks/TASK.json, Root/ember/...
+// The URL it reports for each file is the one Origins gives for its name.
+type Dir struct {
+	Root    string
+	Origins Origins
+	// Leaderboard, when set, is read in place of Root/leaderboard (a folder
+	// holding index.json, commits.json and tasks/, as upstream lays them out).
+	Leaderboard string
+}
+
+// Open implements Source.
+func (d Dir) Open(ctx context.Context, name string) (*Body, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if path.IsAbs(name) || strings.Contains(name, "..") || path.Clean(name) != name {
+		return nil, fmt.Errorf("fetch: bad source name %q", name)
+	}
+	url, err := d.Origins.URL(name)
+	if err != nil {
+		return nil, err
+	}
+	file := filepath.Join(d.Root, filepath.FromSlash(name))
+	if rest, ok := strings.CutPrefix(name, "leaderboard/"); ok && d.Leaderboard != "" {
+		file = filepath.Join(d.Leaderboard, filepath.FromSlash(rest))
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, fmt.Errorf("fetch: reading %s: %w", name, err)
+	}
+	return &Body{ReadCloser: f, URL: url}, nil
+}

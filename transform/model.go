@@ -1,0 +1,355 @@
+package transform
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/leadgreen/greentokens/transform/jsonnum"
+	"github.com/leadgreen/greentokens/transform/sourcetext"
+)
+
+// Published constants of the model files.
+const (
+	// FormatVersion is the model files' "version".
+	FormatVersion = "1"
+	// ITLDeadlineMS is the median inter-token latency ceiling of an index row.
+	ITLDeadlineMS = 500
+	// JoulesPerWh converts joules to watt-hours; a million tokens scale
+	// joules per token to joules per million tokens.
+	JoulesPerWh      = 3600.0
+	TokensPerMillion = 1e6
+)
+
+// KnownGPUs are the GPU names upstream uses today; another is an error, so
+// a change upstream is noticed rather than published unreviewed.
+var KnownGPUs = []string{"B200", "H100"}
+
+// Precisions maps upstream weight_precision values to the published ones.
+var Precisions = map[string]string{"bfloat16": "BF16", "fp8": "FP8"}
+
+// Model is a published model file, models/SLUG.json. Field order is the
+// published key order.
+type Model struct {
+	Version        string            `json:"version"`
+	Updated        string            `json:"updated"`
+	DataVersion    string            `json:"data_version"`
+	Unit           string            `json:"unit"`
+	ITLDeadlineMS  int               `json:"itl_deadline_ms"`
+	Source         Source            `json:"source"`
+	Caveat         string            `json:"caveat"`
+	Boundary       string            `json:"boundary"`
+	Slug           string            `json:"slug"`
+	Name           string            `json:"name"`
+	ModelID        string            `json:"model_id"`
+	ParamsB        jsonnum.Float     `json:"params_b"`
+	ActiveParamsB  jsonnum.Float     `json:"active_params_b"`
+	Architecture   string            `json:"architecture"`
+	GPUs           []string          `json:"gpus"`
+	Configurations []Config          `json:"configurations"`
+	Best           map[string]Config `json:"best"`
+
+	// rows holds the upstream row of each configuration, for later stages.
+	rows []*Row
+}
+
+// Source is the model file's source block.
+type Source struct {
+	Name             string   `json:"name"`
+	Publisher        string   `json:"publisher"`
+	URL              string   `json:"url"`
+	DataURL          string   `json:"data_url"`
+	Version          string   `json:"version"`
+	Released         string   `json:"released"`
+	Compiled         string   `json:"compiled"`
+	CompiledEvidence string   `json:"compiled_evidence"`
+	Retrieved        string   `json:"retrieved"`
+	Licence          string   `json:"licence"`
+	LicenceEvidence  []string `json:"licence_evidence"`
+	Workload         string   `json:"workload"`
+	Method           string   `json:"method"`
+	Selection        string   `json:"selection"`
+	Cite             string   `json:"cite"`
+	CiteURL          string   `json:"cite_url"`
+	UsedFor          string   `json:"used_for"`
+	Configurations   string   `json:"configurations"`
+}
+
+// Config is one configuration row of a model file.
+type Config struct {
+	GPU                 string        `json:"gpu"`
+	NumGPUs             int           `json:"num_gpus"`
+	TensorParallel      int           `json:"tensor_parallel"`
+	DataParallel        int           `json:"data_parallel"`
+	ExpertParallel      int           `json:"expert_parallel"`
+	Precision           string        `json:"precision"`
+	MaxNumSeqs          int           `json:"max_num_seqs"`
+	AvgRequestsInFlight jsonnum.Float `json:"avg_requests_in_flight"`
+	WhPerMillion        jsonnum.Float `json:"wh_per_million_output_tokens"`
+	JoulesPerToken      jsonnum.Float `json:"joules_per_output_token"`
+	MedianITL           jsonnum.Float `json:"median_itl_ms"`
+	P90ITL              jsonnum.Float `json:"p90_itl_ms"`
+	P99ITL              jsonnum.Float `json:"p99_itl_ms"`
+	TokensPerSecond     jsonnum.Float `json:"tokens_per_second"`
+	GPUPowerWatts       int64         `json:"gpu_power_watts_total"`
+	AvgOutputTokens     int64         `json:"avg_output_tokens"`
+	UnderITLDeadline    bool          `json:"under_itl_deadline"`
+	AvgRunningBatch     jsonnum.Float `json:"avg_running_batch"`
+	P95ITL              jsonnum.Float `json:"p95_itl_ms"`
+	RowID               string        `json:"row_id"`
+	Repeat              int           `json:"repeat"`
+}
+
+// Rows returns the upstream row behind each configuration, in order.
+func (m *Model) Rows() []*Row { return m.rows }
+
+// Leaderboard is what the model files are built from.
+type Leaderboard struct {
+	Index  *Index
+	Commit *Commit
+	// Chat is the Text Conversation task's stable rows, in upstream order.
+	Chat []Row
+	// DataURL is the URL the Text Conversation task file was fetched from.
+	DataURL string
+	// Date is the data version; Retrieved the retrieval date (YYYY-MM-DD).
+	Date, Retrieved string
+}
+
+// Evidence returns the compiled date (index.json's last_updated), the
+// sentence that says how it was established, and a conflict note when the
+// newest commit to the task files has another UTC date ("" when they agree).
+func (lb *Leaderboard) Evidence(text *sourcetext.Leaderboard) (compiled, sentence, conflict string, err error) {
+	compiled = lb.Index.LastUpdated
+	commit := lb.Commit.Date.Format("2006-01-02")
+	vars := map[string]string{"compiled": compiled, "index_date": compiled, "commit_date": commit}
+	tmpl := text.CompiledEvidenceAgree
+	if commit != compiled {
+		tmpl = text.CompiledEvidenceDiffer
+		conflict = fmt.Sprintf("index.json last_updated is %s but the newest commit to public/data/tasks (%s) is dated %s UTC; the index date is used", compiled, lb.Commit.SHA, commit)
+	}
+	sentence, err = sourcetext.Fill(tmpl, vars)
+	return compiled, sentence, conflict, err
+}
+
+var slugRun = regexp.MustCompile(`[^a-z0-9]+`)
+
+// Slug turns a leaderboard nickname into a file name: lower-cased, every run
+// of characters outside [a-z0-9] one "-", trimmed of "-".
+func Slug(nickname string) string {
+	return strings.Trim(slugRun.ReplaceAllString(strings.ToLower(nickname), "-"), "-")
+}
+
+// Models builds every model file, sorted by slug.
+func Models(lb *Leaderboard) ([]*Model, error) {
+	text, err := sourcetext.LoadLeaderboard()
+	if err != nil {
+		return nil, err
+	}
+	compiled, evidence, _, err := lb.Evidence(text)
+	if err != nil {
+		return nil, err
+	}
+	version, err := sourcetext.Fill(text.VersionTemplate, map[string]string{
+		"leaderboard_version": text.LeaderboardVersion, "released": text.Released, "compiled": compiled})
+	if err != nil {
+		return nil, err
+	}
+	count, err := sourcetext.Fill(text.ConfigurationsTemplate, map[string]string{"count": strconv.Itoa(len(lb.Chat))})
+	if err != nil {
+		return nil, err
+	}
+	src := Source{
+		Name: text.Name, Publisher: text.Publisher, URL: text.URL, DataURL: lb.DataURL,
+		Version: version, Released: text.Released, Compiled: compiled, CompiledEvidence: evidence,
+		Retrieved: lb.Retrieved, Licence: text.Licence, LicenceEvidence: text.LicenceEvidence,
+		Workload: text.Workload, Method: text.Method, Selection: text.Selection, Cite: text.Cite,
+		CiteURL: text.CiteURL, UsedFor: text.UsedFor, Configurations: count,
+	}
+
+	byModel := map[string][]*Row{}
+	for i := range lb.Chat {
+		r := &lb.Chat[i]
+		byModel[r.ModelID] = append(byModel[r.ModelID], r)
+	}
+	slugs := map[string]string{}
+	var models []*Model
+	for _, id := range sortedKeys(byModel) {
+		rows := byModel[id]
+		m, err := newModel(lb, rows)
+		if err != nil {
+			return nil, err
+		}
+		if other, dup := slugs[m.Slug]; dup {
+			return nil, fmt.Errorf("models %q and %q both have the slug %q", other, id, m.Slug)
+		}
+		slugs[m.Slug] = id
+		m.Version, m.Updated, m.DataVersion = FormatVersion, lb.Date, lb.Date
+		m.Unit, m.ITLDeadlineMS, m.Caveat, m.Boundary = text.Unit, ITLDeadlineMS, text.Caveat, text.Boundary
+		m.Source = src
+		models = append(models, m)
+	}
+	sort.Slice(models, func(i, j int) bool { return models[i].Slug < models[j].Slug })
+	return models, nil
+}
+
+func newModel(lb *Leaderboard, rows []*Row) (*Model, error) {
+	first := rows[0]
+	im, ok := lb.Index.Models[first.ModelID]
+	if !ok {
+		return nil, fmt.Errorf("%s: model %q is not in leaderboard/index.json", first.Label(), first.ModelID)
+	}
+	if im.Nickname != first.Nickname {
+		return nil, fmt.Errorf("%s: field %q: %q, but leaderboard/index.json names the model %q", first.Label(), fNickname, first.Nickname, im.Nickname)
+	}
+	m := &Model{
+		Slug: Slug(first.Nickname), Name: first.Nickname, ModelID: first.ModelID,
+		ParamsB: jsonnum.Float(first.TotalParams), ActiveParamsB: jsonnum.Float(first.ActiveParams),
+		Architecture: first.Architecture, Best: map[string]Config{},
+	}
+	if m.Slug == "" {
+		return nil, fmt.Errorf("%s: field %q: %q gives an empty slug", first.Label(), fNickname, first.Nickname)
+	}
+	for _, r := range rows[1:] {
+		if r.Nickname != first.Nickname || r.TotalParams != first.TotalParams ||
+			r.ActiveParams != first.ActiveParams || r.Architecture != first.Architecture {
+			return nil, fmt.Errorf("%s: name, parameters or architecture differ from %s", r.Label(), first.Label())
+		}
+	}
+
+	sorted := append([]*Row(nil), rows...)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		a, b := sorted[i], sorted[j]
+		if a.GPU != b.GPU {
+			return a.GPU < b.GPU
+		}
+		if a.NumGPUs != b.NumGPUs {
+			return a.NumGPUs < b.NumGPUs
+		}
+		return a.MaxNumSeqs < b.MaxNumSeqs
+	})
+	best := map[string]int{}
+	for i, r := range sorted {
+		c, err := newConfig(m.Slug, r)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 && m.rows[i-1].GPU == r.GPU && m.rows[i-1].NumGPUs == r.NumGPUs && m.rows[i-1].MaxNumSeqs == r.MaxNumSeqs {
+			c.Repeat = m.Configurations[i-1].Repeat + 1
+			c.RowID += "/r" + strconv.Itoa(c.Repeat)
+		}
+		m.Configurations = append(m.Configurations, c)
+		m.rows = append(m.rows, r)
+		if len(m.GPUs) == 0 || m.GPUs[len(m.GPUs)-1] != r.GPU {
+			m.GPUs = append(m.GPUs, r.GPU)
+		}
+		if !c.UnderITLDeadline {
+			continue
+		}
+		if j, ok := best[r.GPU]; !ok || better(r, c.Repeat, m.rows[j], m.Configurations[j].Repeat) {
+			best[r.GPU] = i
+		}
+	}
+	for gpu, i := range best {
+		m.Best[gpu] = m.Configurations[i]
+	}
+	return m, nil
+}
+
+// better reports whether row a beats row b as a GPU's best row: lower
+// unrounded energy per token; ties go to fewer GPUs, the lower cap, the
+// lower repeat.
+func better(a *Row, ra int, b *Row, rb int) bool {
+	switch {
+	case *a.EnergyPerToken != *b.EnergyPerToken:
+		return *a.EnergyPerToken < *b.EnergyPerToken
+	case a.NumGPUs != b.NumGPUs:
+		return a.NumGPUs < b.NumGPUs
+	case a.MaxNumSeqs != b.MaxNumSeqs:
+		return a.MaxNumSeqs < b.MaxNumSeqs
+	}
+	return ra < rb
+}
+
+func newConfig(slug string, r *Row) (Config, error) {
+	known := false
+	for _, g := range KnownGPUs {
+		known = known || g == r.GPU
+	}
+	if !known {
+		return Config{}, fmt.Errorf("%s: field %q: unknown GPU %q (known: %s)", r.Label(), fGPU, r.GPU, strings.Join(KnownGPUs, ", "))
+	}
+	precision, ok := Precisions[r.Precision]
+	if !ok {
+		return Config{}, fmt.Errorf("%s: field %q: unknown precision %q", r.Label(), fPrecision, r.Precision)
+	}
+	e := *r.EnergyPerToken // the stability filter has checked it
+	outputTokens, err := avgOutputTokens(r)
+	if err != nil {
+		return Config{}, err
+	}
+	return Config{
+		GPU: r.GPU, NumGPUs: r.NumGPUs, TensorParallel: r.TP, DataParallel: r.DP, ExpertParallel: r.EP,
+		Precision: precision, MaxNumSeqs: r.MaxNumSeqs,
+		AvgRequestsInFlight: jsonnum.Round(r.AvgBatch, 1),
+		WhPerMillion:        jsonnum.Round(WhPerMillion(e), 2),
+		JoulesPerToken:      jsonnum.Round(e, 7),
+		MedianITL:           jsonnum.Round(r.MedianITL, 1),
+		P90ITL:              jsonnum.Round(r.P90ITL, 1),
+		P99ITL:              jsonnum.Round(r.P99ITL, 1),
+		TokensPerSecond:     jsonnum.Round(r.Throughput, 1),
+		GPUPowerWatts:       jsonnum.RoundInt(r.Power),
+		AvgOutputTokens:     outputTokens,
+		UnderITLDeadline:    r.MedianITL <= ITLDeadlineMS,
+		AvgRunningBatch:     jsonnum.Round(r.AvgBatch, 1),
+		P95ITL:              jsonnum.Round(r.P95ITL, 1),
+		RowID:               fmt.Sprintf("%s/%s/%d/%d", slug, r.GPU, r.NumGPUs, r.MaxNumSeqs),
+		Repeat:              1,
+	}, nil
+}
+
+// WhPerMillion converts joules per output token to Wh per million output tokens.
+func WhPerMillion(joulesPerToken float64) float64 {
+	return joulesPerToken * TokensPerMillion / JoulesPerWh
+}
+
+// OutputTokens is a row's average output length: avg_output_len where
+// upstream has it, else energy per request over energy per token (the
+// leaderboard defines the one as the other times the output length).
+func OutputTokens(r *Row) (float64, error) {
+	if r.OutputLen != nil {
+		return *r.OutputLen, nil
+	}
+	if r.EnergyPerRequest == nil || r.EnergyPerToken == nil || *r.EnergyPerToken <= 0 {
+		return 0, fmt.Errorf("%s: field %q: missing, and it cannot be derived", r.Label(), fOutputLen)
+	}
+	return *r.EnergyPerRequest / *r.EnergyPerToken, nil
+}
+
+func avgOutputTokens(r *Row) (int64, error) {
+	x, err := OutputTokens(r)
+	if err != nil {
+		return 0, err
+	}
+	if x < 0 || x > 1e12 {
+		return 0, fmt.Errorf("%s: average output length %v is out of range", r.Label(), x)
+	}
+	return jsonnum.RoundInt(x), nil
+}
+
+// Marshal returns the published bytes of a file: two-space indentation,
+// keys in the structs' order (sorted for maps), no HTML escaping, and no
+// trailing newline.
+func Marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}

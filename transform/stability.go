@@ -1,0 +1,79 @@
+package transform
+
+import (
+	"fmt"
+	"math"
+	"sort"
+)
+
+// Stability thresholds of the ML.ENERGY data toolkit (mlenergy_data,
+// records/runs.py): a run is unstable when its steady state lasted under
+// MinSteadySeconds, its energy per token is missing, non-finite or not
+// positive, or its average batch is under MinBatchFraction of max_num_seqs.
+const (
+	MinSteadySeconds = 20.0
+	MinBatchFraction = 0.85
+)
+
+// Exclusion is an upstream row left out of the published figures.
+type Exclusion struct {
+	Row    *Row
+	Reason string
+}
+
+// Stable applies the stability filter to one task's rows and returns the
+// stable rows in upstream order, and the excluded ones with their reasons.
+// Within one model, task, GPU and GPU count, every cap at or above the
+// smallest unstable cap is unstable too (the cascade).
+func Stable(rows []Row) (stable []Row, excluded []Exclusion) {
+	type group struct {
+		model, task, gpu string
+		n                int
+	}
+	reasons := make([]string, len(rows))
+	smallest := map[group]int{}
+	for i := range rows {
+		r := &rows[i]
+		reasons[i] = unstableReason(r)
+		if reasons[i] == "" {
+			continue
+		}
+		g := group{r.ModelID, r.Task, r.GPU, r.NumGPUs}
+		if c, ok := smallest[g]; !ok || r.MaxNumSeqs < c {
+			smallest[g] = r.MaxNumSeqs
+		}
+	}
+	for i := range rows {
+		r := &rows[i]
+		if reasons[i] == "" {
+			c, ok := smallest[group{r.ModelID, r.Task, r.GPU, r.NumGPUs}]
+			if ok && r.MaxNumSeqs >= c {
+				reasons[i] = fmt.Sprintf("cascade: max_num_seqs %d is at or above %d, the smallest unstable cap of this model on %d x %s",
+					r.MaxNumSeqs, c, r.NumGPUs, r.GPU)
+			}
+		}
+		if reasons[i] == "" {
+			stable = append(stable, *r)
+		} else {
+			excluded = append(excluded, Exclusion{Row: r, Reason: reasons[i]})
+		}
+	}
+	sort.SliceStable(excluded, func(a, b int) bool { return excluded[a].Row.Index < excluded[b].Row.Index })
+	return stable, excluded
+}
+
+func unstableReason(r *Row) string {
+	switch e := r.EnergyPerToken; {
+	case r.SteadySeconds != nil && *r.SteadySeconds < MinSteadySeconds:
+		return fmt.Sprintf("steady-state duration %v s is under %v s", *r.SteadySeconds, MinSteadySeconds)
+	case e == nil:
+		return "energy_per_token_joules is missing"
+	case math.IsNaN(*e) || math.IsInf(*e, 0):
+		return fmt.Sprintf("energy_per_token_joules %v is not finite", *e)
+	case *e <= 0:
+		return fmt.Sprintf("energy_per_token_joules %v is not positive", *e)
+	case r.AvgBatch < MinBatchFraction*float64(r.MaxNumSeqs):
+		return fmt.Sprintf("avg_batch_size %v is under %v of max_num_seqs %d", r.AvgBatch, MinBatchFraction, r.MaxNumSeqs)
+	}
+	return ""
+}
