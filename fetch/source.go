@@ -99,6 +99,8 @@ type Dir struct {
 	// Leaderboard, when set, is read in place of Root/leaderboard (a folder
 	// holding index.json, commits.json and tasks/, as upstream lays them out).
 	Leaderboard string
+	// Ember, when set, is the file read in place of Root/ember/'s CSV.
+	Ember string
 }
 
 // Open implements Source.
@@ -116,6 +118,9 @@ func (d Dir) Open(ctx context.Context, name string) (*Body, error) {
 	file := filepath.Join(d.Root, filepath.FromSlash(name))
 	if rest, ok := strings.CutPrefix(name, "leaderboard/"); ok && d.Leaderboard != "" {
 		file = filepath.Join(d.Leaderboard, filepath.FromSlash(rest))
+	}
+	if name == EmberYearly && d.Ember != "" {
+		file = d.Ember
 	}
 	f, err := os.Open(file)
 	if err != nil {

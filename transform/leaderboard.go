@@ -177,9 +177,10 @@ func parseRow(r *Row, task string, i int, raw json.RawMessage) error {
 	r.Precision = f.str(fPrecision)
 	r.Architecture = f.str(fArchitecture)
 	r.NumGPUs = f.count(fNumGPUs)
-	r.TP = f.count(fTP)
-	r.DP = f.count(fDP)
-	r.EP = f.count(fEP)
+	// Versions before 2025-12-15 write 0 for a parallelism not used.
+	r.TP = f.degree(fTP)
+	r.DP = f.degree(fDP)
+	r.EP = f.degree(fEP)
 	r.MaxNumSeqs = f.count(fMaxNumSeqs)
 	r.TotalParams = f.num(fTotalParams)
 	r.ActiveParams = f.num(fActiveParams)
@@ -259,13 +260,21 @@ func (f *fields) num(key string) float64 {
 	return *p
 }
 
-func (f *fields) count(key string) int {
+// count reads a whole number from 1 to maxWhole.
+func (f *fields) count(key string) int { return f.whole(key, 1) }
+
+// degree reads a whole number from 0 to maxWhole.
+func (f *fields) degree(key string) int { return f.whole(key, 0) }
+
+const maxWhole = 1 << 20
+
+func (f *fields) whole(key string, least float64) int {
 	x := f.num(key)
 	if f.err != nil {
 		return 0
 	}
-	if x != math.Trunc(x) || x < 1 || x > 1<<20 {
-		f.fail(key, "%v is not a whole number from 1 to %d", x, 1<<20)
+	if x != math.Trunc(x) || x < least || x > maxWhole {
+		f.fail(key, "%v is not a whole number from %v to %d", x, least, maxWhole)
 		return 0
 	}
 	return int(x)

@@ -1,0 +1,35 @@
+# Green Tokens pipeline. `make snapshot` builds today's snapshot from the real
+# upstream URLs; `make test` runs the tests (they read ../shared).
+GO ?= go
+OUT ?= snapshots
+DATE ?= $(shell date -u +%F)
+SHARED ?= ../shared
+# For the offline example: a leaderboard version from ../shared/upstream.
+LEADERBOARD ?= $(SHARED)/upstream/leaderboard/2026-02-16-7885788
+
+.PHONY: build test vet snapshot snapshot-shared bench update-golden
+
+build:
+	$(GO) build -o bin/greentokens ./cmd/greentokens
+
+test:
+	$(GO) vet ./...
+	$(GO) test ./...
+
+vet:
+	$(GO) vet ./...
+
+# The main job: fetch, transform, validate, write $(OUT)/$(DATE)/.
+snapshot:
+	$(GO) run ./cmd/greentokens build --out $(OUT) --date $(DATE)
+
+# Offline, from the shared copy of the upstream files (no network).
+snapshot-shared:
+	$(GO) run ./cmd/greentokens build --out $(OUT) --date 2026-09-27 --retrieved 2026-09-26 \
+		--from-leaderboard $(LEADERBOARD) --from-ember $(SHARED)/upstream/ember/co2-intensity-long-format.csv
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+update-golden:
+	$(GO) test ./... -update

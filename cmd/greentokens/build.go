@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/snapshots"
+)
+
+// Environment variables that override the upstream base URLs.
+const (
+	envLeaderboardURL = "GREENTOKENS_LEADERBOARD_URL"
+	envGitHubAPI      = "GREENTOKENS_GITHUB_API_URL"
+	envEmberURL       = "GREENTOKENS_EMBER_URL"
+	envGitHubToken    = "GITHUB_TOKEN"
+)
+
+func runBuild(args []string, e *env) error {
+	fs := newFlags(e, "build", "",
+		"Fetches the ML.ENERGY Leaderboard's task files (and Ember's yearly electricity CSV),\n"+
+			"derives the model files, checks every one against its schema and an independent\n"+
+			"recomputation, and only then writes OUT/DATE/ in one atomic step.")
+	date := fs.String("date", time.Now().UTC().Format(time.DateOnly), "data version, YYYY-MM-DD (the snapshot's folder name)")
+	retrieved := fs.String("retrieved", "", "retrieval date, YYYY-MM-DD, where the sources carry none (required with --from)")
+	out := fs.String("out", "snapshots", "folder that holds the dated snapshots")
+	from := fs.String("from", "", "build offline from `DIR`, laid out like a snapshot's sources/ folder")
+	fromLB := fs.String("from-leaderboard", "", "build offline, reading the leaderboard files from `DIR` (index.json, commits.json, tasks/) as upstream lays them out")
+	replace := fs.Bool("replace", false, "replace an existing snapshot of the same date whose content differs")
+	lbURL := fs.String("leaderboard-url", envOr(envLeaderboardURL, fetch.DefaultLeaderboardBase), "base `URL` of the leaderboard's public/data/ (env "+envLeaderboardURL+")")
+	apiURL := fs.String("github-api-url", envOr(envGitHubAPI, fetch.DefaultGitHubAPI), "GitHub API base `URL` (env "+envGitHubAPI+")")
+	emberURL := fs.String("ember-url", envOr(envEmberURL, fetch.DefaultEmberURL), "`URL` of Ember's yearly long-format CSV (env "+envEmberURL+")")
+	allowHTTP := fs.Bool("allow-http", false, "allow plain http upstream URLs (https only by default)")
+	retries := fs.Int("retries", 4, "retries per upstream file after the first attempt")
+	timeout := fs.Duration("timeout", 60*time.Second, "timeout of one HTTP request")
+	logFormat := fs.String("log-format", "text", "log format: text or json")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Sprintf("build takes no arguments, got %q", fs.Args())}
+	}
+	if err := setLogger(e, *logFormat); err != nil {
+		return err
+	}
+	origins := fetch.Origins{LeaderboardBase: *lbURL, GitHubAPI: *apiURL, EmberURL: *emberURL}
+	var src fetch.Source
+	if *from != "" || *fromLB != "" {
+		if *retrieved == "" {
+			return usageError{"--from and --from-leaderboard need --retrieved: local files carry no retrieval date"}
+		}
+		src = fetch.Dir{Root: *from, Leaderboard: *fromLB, Origins: origins}
+	} else {
+		src = fetch.NewHTTP(fetch.HTTPOptions{
+			Origins: origins, AllowHTTP: *allowHTTP, RetryMax: *retries, Timeout: *timeout,
+			GitHubToken: os.Getenv(envGitHubToken), Logger: e.log,
+		})
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := snapshots.Build(ctx, snapshots.BuildOptions{
+		Out: *out, Date: *date, Retrieved: *retrieved, Source: src, Replace: *replace, Logger: e.log,
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case res.Unchanged:
+		fmt.Fprintf(e.stdout, "%s: an identical snapshot is already there; nothing written\n", res.Dir)
+	case res.Replaced:
+		fmt.Fprintf(e.stdout, "%s: replaced (%d files)\n", res.Dir, len(res.Manifest.Outputs))
+	default:
+		fmt.Fprintf(e.stdout, "%s: written (%d outputs, %d sources)\n", res.Dir, len(res.Manifest.Outputs), len(res.Manifest.Sources))
+	}
+	return nil
+}
+
+func envOr(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}

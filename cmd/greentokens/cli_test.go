@@ -1,0 +1,149 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/leadgreen/greentokens/fetch/fetchtest"
+)
+
+const (
+	shared     = "../../../shared"
+	seedLB     = shared + "/upstream/leaderboard/2026-02-16-7885788"
+	seedDate   = "2026-09-27"
+	seedReadOn = "2026-09-26"
+)
+
+// runCLI runs the command line and returns its exit code and output.
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestUsageAndHelp(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		wantCode int
+		want     string
+	}{
+		{"no command", nil, exitUsage, "Commands:"},
+		{"help", []string{"help"}, exitOK, "Exit codes:"},
+		{"unknown command", []string{"publish"}, exitUsage, `unknown command "publish"`},
+		{"build --help", []string{"build", "--help"}, exitOK, "-from-leaderboard DIR"},
+		{"help build", []string{"help", "build"}, exitOK, "-retrieved string"},
+		{"bad flag", []string{"build", "--nope"}, exitUsage, "flag provided but not defined"},
+		{"stray argument", []string{"build", "extra"}, exitUsage, "takes no arguments"},
+		{"bad date", []string{"build", "--date", "2026-13-01", "--from-leaderboard", seedLB, "--retrieved", seedReadOn, "--out", "unused"}, exitUsage, "not a YYYY-MM-DD date"},
+		{"local source without --retrieved", []string{"build", "--from-leaderboard", seedLB}, exitUsage, "--retrieved"},
+		{"bad log format", []string{"build", "--log-format", "xml"}, exitUsage, "--log-format"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, tc.args...)
+			if code != tc.wantCode {
+				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tc.wantCode, stdout, stderr)
+			}
+			if !strings.Contains(stdout+stderr, tc.want) {
+				t.Errorf("output does not say %q\nstdout: %s\nstderr: %s", tc.want, stdout, stderr)
+			}
+		})
+	}
+}
+
+func TestBuildOffline(t *testing.T) {
+	out := t.TempDir()
+	args := []string{"build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn, "--from-leaderboard", seedLB}
+	code, stdout, stderr := runCLI(t, args...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	got, _ := os.ReadFile(filepath.Join(out, seedDate, "models", "qwen-3-32b.json"))
+	want, _ := os.ReadFile(filepath.Join(shared, "seeds", "qwen-3-32b.json"))
+	if len(want) == 0 || !bytes.Equal(got, want) {
+		t.Errorf("the built qwen-3-32b.json is not the seed")
+	}
+	if !strings.Contains(stdout, "written") {
+		t.Errorf("stdout %q does not say the snapshot was written", stdout)
+	}
+	// The same build again is a success that says nothing changed.
+	code, stdout, _ = runCLI(t, args...)
+	if code != exitOK || !strings.Contains(stdout, "identical") {
+		t.Errorf("rebuild: exit %d, %q; want 0 and a note that it is identical", code, stdout)
+	}
+	// Another data version for the same date is an output conflict.
+	code, _, stderr = runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
+		"--from-leaderboard", shared+"/upstream/leaderboard/2026-01-01-6e70d23")
+	if code != exitConflict || !strings.Contains(stderr, "--replace") {
+		t.Errorf("conflicting build: exit %d, want %d naming --replace; stderr: %s", code, exitConflict, stderr)
+	}
+}
+
+func TestBuildOverHTTP(t *testing.T) {
+	srv := fetchtest.NewServer(t, seedLB)
+	origins := srv.Origins()
+	base := []string{"build", "--date", seedDate, "--allow-http", "--log-format", "json",
+		"--leaderboard-url", origins.LeaderboardBase, "--github-api-url", origins.GitHubAPI, "--ember-url", origins.EmberURL}
+
+	t.Run("success", func(t *testing.T) {
+		out := t.TempDir()
+		code, _, stderr := runCLI(t, append(base, "--out", out)...)
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		if _, err := os.Stat(filepath.Join(out, seedDate, "models", "qwen-3-32b.json")); err != nil {
+			t.Error(err)
+		}
+		if !strings.Contains(stderr, `"url":"`+origins.LeaderboardBase+`tasks/lm-arena-chat.json"`) {
+			t.Errorf("the JSON log does not record the fetch of the task file:\n%s", stderr)
+		}
+	})
+	t.Run("http refused without --allow-http", func(t *testing.T) {
+		out := t.TempDir()
+		var args []string
+		for _, a := range base {
+			if a != "--allow-http" {
+				args = append(args, a)
+			}
+		}
+		code, _, stderr := runCLI(t, append(args, "--out", out)...)
+		if code != exitUpstream || !strings.Contains(stderr, "http") {
+			t.Errorf("exit %d, want %d; stderr: %s", code, exitUpstream, stderr)
+		}
+		assertNoSnapshot(t, out)
+	})
+	t.Run("404 is upstream unreachable", func(t *testing.T) {
+		out := t.TempDir()
+		srv.Fault(fetchtest.LeaderboardPrefix+"tasks/gpqa.json", fetchtest.Fault{Status: 404})
+		t.Cleanup(func() { srv.ClearFaults(fetchtest.LeaderboardPrefix + "tasks/gpqa.json") })
+		code, _, stderr := runCLI(t, append(base, "--out", out)...)
+		if code != exitUpstream || !strings.Contains(stderr, "gpqa.json") || !strings.Contains(stderr, "404") {
+			t.Errorf("exit %d, want %d naming the URL and 404; stderr: %s", code, exitUpstream, stderr)
+		}
+		assertNoSnapshot(t, out)
+	})
+	t.Run("HTML page is upstream data invalid", func(t *testing.T) {
+		out := t.TempDir()
+		srv.Fault(fetchtest.LeaderboardPrefix+"index.json", fetchtest.Fault{Body: []byte(fetchtest.HTMLPage)})
+		t.Cleanup(func() { srv.ClearFaults(fetchtest.LeaderboardPrefix + "index.json") })
+		code, _, stderr := runCLI(t, append(base, "--out", out)...)
+		if code != exitUpstreamBad || !strings.Contains(stderr, "index.json") || !strings.Contains(stderr, "not JSON") {
+			t.Errorf("exit %d, want %d naming the URL; stderr: %s", code, exitUpstreamBad, stderr)
+		}
+		assertNoSnapshot(t, out)
+	})
+}
+
+func assertNoSnapshot(t *testing.T, out string) {
+	t.Helper()
+	entries, _ := os.ReadDir(out)
+	for _, e := range entries {
+		if e.Name() != ".lock" {
+			t.Errorf("a failed build left %s", e.Name())
+		}
+	}
+}

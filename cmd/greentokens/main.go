@@ -1,0 +1,15 @@
+// Command greentokens builds, checks and compares dated snapshots of the
+// Green Tokens index: the GPU energy that open language models use per
+// million output tokens, from the ML.ENERGY Leaderboard, with the carbon it
+// carries on every country's grid, from Ember.
+//
+// Run "greentokens help" for the commands and exit codes.
+package main
+
+import (
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}

@@ -1,0 +1,277 @@
+package snapshots
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/transform"
+	"github.com/leadgreen/greentokens/transform/sourcetext"
+	"github.com/leadgreen/greentokens/validate"
+	"golang.org/x/sys/unix"
+)
+
+// Tasks are the leaderboard tasks a snapshot archives: Text Conversation,
+// the index's workload, and Problem Solving, for the task comparison.
+var Tasks = []string{fetch.TaskChat, fetch.TaskProblem}
+
+// BuildOptions say what to build and where.
+type BuildOptions struct {
+	// Out holds the dated snapshots (OUT/DATE/).
+	Out string
+	// Date is the data version, YYYY-MM-DD; the snapshot's folder name.
+	Date string
+	// Retrieved is the retrieval date, YYYY-MM-DD. Required when the source
+	// does not know when its files were fetched (a local folder); when set
+	// for an HTTP source it overrides the fetch date.
+	Retrieved string
+	// Source hands out the upstream files.
+	Source fetch.Source
+	// Replace lets a build replace an existing snapshot of the same date
+	// whose content differs. Without it that is an ErrConflict.
+	Replace bool
+	// Logger receives progress; nil discards it.
+	Logger *slog.Logger
+}
+
+// Result says what a build did.
+type Result struct {
+	// Dir is the snapshot folder.
+	Dir string
+	// Unchanged is true when an identical snapshot was already there.
+	Unchanged bool
+	// Replaced is true when a different snapshot was replaced.
+	Replaced bool
+	Manifest *Manifest
+}
+
+// Build fetches the upstream files, derives the published files, checks
+// them with validate.Snapshot, and moves the finished snapshot to
+// OUT/DATE/. On any error nothing is left under OUT but what was there.
+func Build(ctx context.Context, opts BuildOptions) (*Result, error) {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if err := checkDate("--date", opts.Date); err != nil {
+		return nil, err
+	}
+	if opts.Retrieved != "" {
+		if err := checkDate("--retrieved", opts.Retrieved); err != nil {
+			return nil, err
+		}
+	}
+	if opts.Out == "" || opts.Source == nil {
+		return nil, fmt.Errorf("%w: no output folder or no source", ErrUsage)
+	}
+	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
+		return nil, fmt.Errorf("%w: creating %s: %v", ErrConflict, opts.Out, err)
+	}
+	unlock, err := lock(opts.Out, func() {
+		log.Warn("another build holds the output folder; waiting", "out", opts.Out)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrConflict, err)
+	}
+	defer unlock()
+	removed, err := removeLeftovers(opts.Out)
+	for _, r := range removed {
+		log.Warn("removed the leftover of an interrupted build", "folder", r)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrConflict, err)
+	}
+
+	st, err := newStage(opts.Out, opts.Date)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrConflict, err)
+	}
+	defer os.RemoveAll(st.dir) // a no-op once the stage is renamed
+	m, err := buildInto(ctx, st, opts, log)
+	if err != nil {
+		return nil, err
+	}
+	return publish(st, opts, m, log)
+}
+
+// buildInto fills the stage: sources, outputs, manifest; then validates it.
+func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logger) (*Manifest, error) {
+	text, err := sourcetext.LoadLeaderboard()
+	if err != nil {
+		return nil, err
+	}
+	m := &Manifest{
+		Version: ManifestVersion, Date: opts.Date, Generator: Generator,
+		Selection: Selection{
+			ITLDeadlineMS: transform.ITLDeadlineMS, MinSteadyStateSeconds: transform.MinSteadySeconds,
+			MinBatchFraction: transform.MinBatchFraction, Tasks: Tasks,
+		},
+		Exclusions: []Exclusion{},
+	}
+	names := []string{fetch.LeaderboardIndex, fetch.LeaderboardCommits}
+	for _, t := range Tasks {
+		names = append(names, fetch.LeaderboardTask(t))
+	}
+	raw := map[string]*fetch.File{}
+	for _, name := range names {
+		f, err := archive(ctx, st, opts, name, text, log)
+		if err != nil {
+			return nil, err
+		}
+		raw[name] = f.file
+		m.Sources = append(m.Sources, f.entry)
+	}
+	chat := raw[fetch.LeaderboardTask(fetch.TaskChat)]
+	m.Retrieved = opts.Retrieved
+	if m.Retrieved == "" {
+		m.Retrieved = chat.Retrieved.UTC().Format(time.DateOnly)
+	}
+
+	lb, excluded, err := transform.NewLeaderboard(transform.LeaderboardFiles{
+		Index: raw[fetch.LeaderboardIndex].Data, Commits: raw[fetch.LeaderboardCommits].Data,
+		Chat: chat.Data, ChatURL: chat.URL,
+	}, opts.Date, m.Retrieved)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
+	}
+	// The other tasks are filtered too, so their exclusions are on record.
+	for _, t := range Tasks[1:] {
+		rows, err := transform.ParseTask(t, raw[fetch.LeaderboardTask(t)].Data)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
+		}
+		_, ex := transform.Stable(rows)
+		excluded = append(excluded, ex...)
+	}
+	for _, e := range excluded {
+		log.Warn("excluded an unstable run", "row", e.Row.Label(), "reason", e.Reason)
+		m.Exclusions = append(m.Exclusions, Exclusion{
+			Task: e.Row.Task, Row: e.Row.Index, ModelID: e.Row.ModelID, GPU: e.Row.GPU,
+			NumGPUs: e.Row.NumGPUs, MaxNumSeqs: e.Row.MaxNumSeqs, Reason: e.Reason,
+		})
+	}
+
+	compiled, _, conflict, err := lb.Evidence(text)
+	if err != nil {
+		return nil, err
+	}
+	m.Evidence = Evidence{
+		IndexLastUpdated: lb.Index.LastUpdated, LastCommitSHA: lb.Commit.SHA,
+		LastCommitDate: lb.Commit.Date.Format(time.DateOnly), Compiled: compiled, Conflict: conflict,
+	}
+	if conflict != "" {
+		log.Warn("the compiled-date evidence disagrees", "conflict", conflict)
+	}
+
+	models, err := transform.Models(lb)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
+	}
+	for _, model := range models {
+		data, err := transform.Marshal(model)
+		if err != nil {
+			return nil, fmt.Errorf("%w: models/%s.json: %v", ErrUpstreamData, model.Slug, err)
+		}
+		f, err := st.write("models/"+model.Slug+".json", data)
+		if err != nil {
+			return nil, err
+		}
+		m.Outputs = append(m.Outputs, f)
+	}
+	log.Info("built model files", "models", len(models), "configurations", len(lb.Chat), "excluded", len(excluded))
+
+	sort.Slice(m.Sources, func(i, j int) bool { return m.Sources[i].Path < m.Sources[j].Path })
+	sort.Slice(m.Outputs, func(i, j int) bool { return m.Outputs[i].Path < m.Outputs[j].Path })
+	data, err := transform.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := st.write(ManifestName, data); err != nil {
+		return nil, err
+	}
+	if err := validateSnapshot(st.dir); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrValidation, err)
+	}
+	return m, nil
+}
+
+type archived struct {
+	file  *fetch.File
+	entry Source
+}
+
+// archive fetches one upstream file and stores its bytes unchanged under
+// sources/.
+func archive(ctx context.Context, st *stage, opts BuildOptions, name string, text *sourcetext.Leaderboard, log *slog.Logger) (*archived, error) {
+	f, err := fetch.ReadAll(ctx, opts.Source, name)
+	if err != nil {
+		if errors.Is(err, fetch.ErrNotJSON) || errors.Is(err, fetch.ErrTooLarge) {
+			return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
+		}
+		return nil, fmt.Errorf("%w: %v", ErrUpstream, err)
+	}
+	retrieved := opts.Retrieved
+	if !f.Retrieved.IsZero() {
+		retrieved = f.Retrieved.UTC().Format(time.RFC3339)
+	}
+	if retrieved == "" {
+		return nil, fmt.Errorf("%w: %s carries no retrieval date; give --retrieved", ErrUsage, name)
+	}
+	file, err := st.write("sources/"+name, f.Data)
+	if err != nil {
+		return nil, err
+	}
+	log.Info("archived", "source", name, "url", f.URL, "bytes", file.Size, "sha256", file.SHA256)
+	return &archived{file: f, entry: Source{
+		File: file, Name: name, URL: f.URL, Retrieved: retrieved,
+		Producer: text.Producer, Licence: text.Licence,
+	}}, nil
+}
+
+// publish moves a validated stage to OUT/DATE, unless an identical snapshot
+// is there already; a different one is replaced only when asked.
+func publish(st *stage, opts BuildOptions, m *Manifest, log *slog.Logger) (*Result, error) {
+	target := filepath.Join(opts.Out, opts.Date)
+	res := &Result{Dir: target, Manifest: m}
+	if err := st.syncDirs(); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrConflict, err)
+	}
+	if _, err := os.Stat(target); err == nil {
+		same, diff, err := sameTree(target, st.dir)
+		if err != nil {
+			return nil, fmt.Errorf("%w: comparing with %s: %v", ErrConflict, target, err)
+		}
+		if same {
+			log.Info("an identical snapshot is already there; nothing written", "dir", target)
+			res.Unchanged = true
+			return res, nil
+		}
+		if !opts.Replace {
+			return nil, fmt.Errorf("%w: %s exists with other content (%s); pass --replace to replace it", ErrConflict, target, diff)
+		}
+		// Swap the two folders in one step: at every instant OUT/DATE is a
+		// whole snapshot. The old one is left in the stage and removed.
+		if err := unix.Renameat2(unix.AT_FDCWD, st.dir, unix.AT_FDCWD, target, unix.RENAME_EXCHANGE); err != nil {
+			return nil, fmt.Errorf("%w: replacing %s: %v", ErrConflict, target, err)
+		}
+		os.RemoveAll(st.dir)
+		log.Warn("replaced a different snapshot", "dir", target, "difference", diff)
+		res.Replaced = true
+	} else if err := os.Rename(st.dir, target); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrConflict, err)
+	}
+	if err := syncDir(opts.Out); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrConflict, err)
+	}
+	log.Info("wrote the snapshot", "dir", target, "outputs", len(m.Outputs), "sources", len(m.Sources))
+	return res, nil
+}
+
+// validateSnapshot checks a staged snapshot; tests wrap it to tamper first.
+var validateSnapshot = validate.Snapshot

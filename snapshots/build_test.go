@@ -1,0 +1,236 @@
+package snapshots
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/leadgreen/greentokens/fetch"
+)
+
+const (
+	shared      = "../../shared"
+	seedVersion = "2026-02-16-7885788"
+	seedDate    = "2026-09-27"
+	seedFetched = "2026-09-26"
+)
+
+func leaderboardDir(version string) string {
+	return filepath.Join(shared, "upstream", "leaderboard", version)
+}
+
+func sharedSource(version string) fetch.Source {
+	return fetch.Dir{Leaderboard: leaderboardDir(version), Origins: fetch.DefaultOrigins()}
+}
+
+func build(t *testing.T, out string, src fetch.Source) (*Result, error) {
+	t.Helper()
+	return Build(context.Background(), BuildOptions{Out: out, Date: seedDate, Retrieved: seedFetched, Source: src})
+}
+
+// tree returns every file below dir with its bytes.
+func tree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files, err := listTree(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]string{}
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m[f] = string(b)
+	}
+	return m
+}
+
+func TestBuildReproducesSeeds(t *testing.T) {
+	out := t.TempDir()
+	res, err := build(t, out, sharedSource(seedVersion))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, slug := range []string{"qwen-3-32b", "qwen-3-14b"} {
+		got, err := os.ReadFile(filepath.Join(res.Dir, "models", slug+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join(shared, "seeds", slug+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("models/%s.json differs from the seed:\n%s", slug, cmp.Diff(string(want), string(got)))
+		}
+	}
+	models, _ := filepath.Glob(filepath.Join(res.Dir, "models", "*.json"))
+	if len(models) != 18 {
+		t.Errorf("%d model files, want 18", len(models))
+	}
+	// The archived sources are the upstream bytes, unchanged.
+	for _, name := range []string{"index.json", "commits.json", "tasks/lm-arena-chat.json", "tasks/gpqa.json"} {
+		got, _ := os.ReadFile(filepath.Join(res.Dir, "sources", "leaderboard", name))
+		want, _ := os.ReadFile(filepath.Join(leaderboardDir(seedVersion), name))
+		if len(want) == 0 || !bytes.Equal(got, want) {
+			t.Errorf("sources/leaderboard/%s is not the upstream file", name)
+		}
+	}
+	// Nothing but the snapshot and the lock is left in the output folder.
+	entries, _ := os.ReadDir(out)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if diff := cmp.Diff([]string{lockName, seedDate}, names); diff != "" {
+		t.Errorf("output folder (-want +got):\n%s", diff)
+	}
+}
+
+func TestBuildIsDeterministic(t *testing.T) {
+	a, err := build(t, t.TempDir(), sharedSource(seedVersion))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := build(t, t.TempDir(), sharedSource(seedVersion))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(tree(t, a.Dir), tree(t, b.Dir)); diff != "" {
+		t.Errorf("two builds from the same sources differ:\n%s", diff)
+	}
+}
+
+func TestExistingSnapshot(t *testing.T) {
+	out := t.TempDir()
+	if _, err := build(t, out, sharedSource(seedVersion)); err != nil {
+		t.Fatal(err)
+	}
+	before := tree(t, filepath.Join(out, seedDate))
+
+	res, err := build(t, out, sharedSource(seedVersion))
+	if err != nil || !res.Unchanged {
+		t.Fatalf("rebuilding the same snapshot: %+v, %v; want success, unchanged", res, err)
+	}
+
+	// Other content for the same date is a conflict, and the old snapshot stays.
+	_, err = build(t, out, sharedSource("2026-01-01-6e70d23"))
+	if !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "--replace") {
+		t.Fatalf("building other content over a snapshot: %v; want ErrConflict naming --replace", err)
+	}
+	if diff := cmp.Diff(before, tree(t, filepath.Join(out, seedDate))); diff != "" {
+		t.Errorf("a refused build changed the snapshot:\n%s", diff)
+	}
+
+	// With Replace, it is swapped in whole.
+	res, err = Build(context.Background(), BuildOptions{Out: out, Date: seedDate, Retrieved: seedFetched,
+		Source: sharedSource("2026-01-01-6e70d23"), Replace: true})
+	if err != nil || !res.Replaced {
+		t.Fatalf("replace: %+v, %v", res, err)
+	}
+	fresh, err := build(t, t.TempDir(), sharedSource("2026-01-01-6e70d23"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(tree(t, fresh.Dir), tree(t, filepath.Join(out, seedDate))); diff != "" {
+		t.Errorf("the replaced snapshot is not the new build:\n%s", diff)
+	}
+	if entries, _ := os.ReadDir(out); len(entries) != 2 {
+		t.Errorf("output folder holds %d entries after a replace, want the snapshot and the lock", len(entries))
+	}
+}
+
+func TestFailedValidationWritesNothing(t *testing.T) {
+	out := t.TempDir()
+	real := validateSnapshot
+	t.Cleanup(func() { validateSnapshot = real })
+	// Flip one figure in a built model file before the real validator runs.
+	validateSnapshot = func(dir string) error {
+		p := filepath.Join(dir, "models", "qwen-3-32b.json")
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		b = bytes.Replace(b, []byte(`"wh_per_million_output_tokens": 429.18`), []byte(`"wh_per_million_output_tokens": 429.19`), 1)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			return err
+		}
+		return real(dir)
+	}
+	_, err := build(t, out, sharedSource(seedVersion))
+	if !errors.Is(err, ErrValidation) || !strings.Contains(err.Error(), "qwen-3-32b") {
+		t.Fatalf("build with a tampered file: %v; want ErrValidation naming the model", err)
+	}
+	assertEmpty(t, out)
+}
+
+func TestBadUpstreamWritesNothing(t *testing.T) {
+	dir := t.TempDir()
+	copyLeaderboard(t, leaderboardDir(seedVersion), dir)
+	task := filepath.Join(dir, "tasks", "lm-arena-chat.json")
+	b, _ := os.ReadFile(task)
+	// Remove the first row's median ITL.
+	b = bytes.Replace(b, []byte(`"median_itl_ms"`), []byte(`"median_itl_gone"`), 1)
+	os.WriteFile(task, b, 0o644)
+
+	out := t.TempDir()
+	_, err := build(t, out, fetch.Dir{Leaderboard: dir, Origins: fetch.DefaultOrigins()})
+	if !errors.Is(err, ErrUpstreamData) {
+		t.Fatalf("got %v; want ErrUpstreamData", err)
+	}
+	for _, want := range []string{"lm-arena-chat.json", "configurations[0]", `"median_itl_ms"`, "missing"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not name %s", err, want)
+		}
+	}
+	assertEmpty(t, out)
+}
+
+func TestRetrievedIsRequiredForLocalSources(t *testing.T) {
+	out := t.TempDir()
+	_, err := Build(context.Background(), BuildOptions{Out: out, Date: seedDate, Source: sharedSource(seedVersion)})
+	if !errors.Is(err, ErrUsage) {
+		t.Fatalf("got %v; want ErrUsage", err)
+	}
+	assertEmpty(t, out)
+}
+
+// assertEmpty checks that a build left no snapshot and no staging folder.
+func assertEmpty(t *testing.T, out string) {
+	t.Helper()
+	entries, _ := os.ReadDir(out)
+	for _, e := range entries {
+		if e.Name() != lockName {
+			t.Errorf("a failed build left %s in the output folder", e.Name())
+		}
+	}
+}
+
+// copyLeaderboard copies a shared leaderboard version into a temporary
+// folder, for tests that break one file.
+func copyLeaderboard(t *testing.T, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(to, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(to, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

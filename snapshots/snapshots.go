@@ -1,0 +1,45 @@
+// Package snapshots builds, writes, reads and compares dated snapshots of the
+// Green Tokens index. A snapshot is a folder, OUT/DATE/, holding the raw
+// upstream bytes it was built from (sources/), the published files (models/,
+// and the grid and index files), and manifest.json, which gives the origin,
+// size and sha256 of every one of them.
+//
+// A snapshot appears whole or not at all: it is built in a temporary sibling
+// folder, checked by validate.Snapshot, synced, and renamed into place. An
+// existing snapshot is never changed unless the caller asks to replace it.
+package snapshots
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Kinds of failure, for callers that map them to exit codes. Errors returned
+// by this package wrap one of them where the kind is known.
+var (
+	// ErrUsage: the caller's options are wrong.
+	ErrUsage = errors.New("usage")
+	// ErrUpstream: an upstream file could not be fetched.
+	ErrUpstream = errors.New("upstream unreachable")
+	// ErrUpstreamData: an upstream file was fetched but is not usable.
+	ErrUpstreamData = errors.New("upstream data invalid")
+	// ErrValidation: the built snapshot failed its checks.
+	ErrValidation = errors.New("validation failed")
+	// ErrConflict: the snapshot folder exists with other content, or
+	// another build holds the output folder.
+	ErrConflict = errors.New("output conflict")
+)
+
+// Generator names this program in manifests.
+const Generator = "greentokens 1"
+
+// ManifestVersion is the manifest format's version.
+const ManifestVersion = "1"
+
+func checkDate(flag, s string) error {
+	if _, err := time.Parse(time.DateOnly, s); err != nil {
+		return fmt.Errorf("%w: %s %q is not a YYYY-MM-DD date", ErrUsage, flag, s)
+	}
+	return nil
+}

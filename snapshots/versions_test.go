@@ -1,0 +1,60 @@
+package snapshots
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestEveryUpstreamVersion builds a snapshot from each of the eight shared
+// leaderboard versions, whose fields differ (avg_output_len appears on
+// 2025-12-17, max_num_batched_tokens goes on 2026-02-13, parallel degrees
+// are 0 before 2025-12-15), and checks what each must show.
+func TestEveryUpstreamVersion(t *testing.T) {
+	versions, err := os.ReadDir(filepath.Join(shared, "upstream", "leaderboard"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(versions) != 8 {
+		t.Fatalf("%d leaderboard versions in ../shared, want 8", len(versions))
+	}
+	outputs := map[string]map[string]string{}
+	for _, v := range versions {
+		t.Run(v.Name(), func(t *testing.T) {
+			res, err := build(t, t.TempDir(), sharedSource(v.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			models, _ := filepath.Glob(filepath.Join(res.Dir, "models", "*.json"))
+			if len(models) != 18 {
+				t.Errorf("%d model files, want 18", len(models))
+			}
+			ev := res.Manifest.Evidence
+			// Committed after midnight UTC: 2025-11-30T03:47Z and 2025-12-18T02:12Z.
+			wantConflict := v.Name() == "2025-11-29-9fa07d1" || v.Name() == "2025-12-17-281c69e"
+			if (ev.Conflict != "") != wantConflict {
+				t.Errorf("evidence %+v; want a conflict: %v", ev, wantConflict)
+			}
+			if ev.Compiled != v.Name()[:len("2006-01-02")] {
+				t.Errorf("compiled %s; want the index date of %s", ev.Compiled, v.Name())
+			}
+			outs := tree(t, res.Dir)
+			for k := range outs {
+				if strings.HasPrefix(k, "sources/") || k == ManifestName {
+					delete(outs, k)
+				}
+			}
+			outputs[v.Name()] = outs
+		})
+	}
+	// The three 2026-02-13 versions hold the same data in other formatting.
+	a := outputs["2026-02-13-0ea52b6"]
+	for _, other := range []string{"2026-02-13-f76e8d3", "2026-02-13-82e15a4"} {
+		if diff := cmp.Diff(a, outputs[other]); diff != "" {
+			t.Errorf("2026-02-13-0ea52b6 and %s give different outputs:\n%s", other, diff)
+		}
+	}
+}
