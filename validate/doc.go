@@ -1,0 +1,26 @@
+// Package validate is the second pair of eyes on a Green Tokens snapshot
+// (snapshots/DATE/). Nothing is published unless Snapshot finds no problem.
+//
+// It checks three things, and reports every problem it finds, each naming
+// the file, the row and the field:
+//
+//   - the manifest: every file in the folder but manifest.json is listed
+//     exactly once, under sources (archived upstream bytes) or outputs, with
+//     the size and SHA-256 of its bytes on disk, and nothing listed is missing;
+//   - the schemas: manifest.json, models/*.json and every other output that
+//     has a schema in schemas/ (grid.json, index.json, once they exist)
+//     against the JSON Schemas that ship with the data;
+//   - the figures: every model file, the manifest's exclusions and its
+//     evidence are recomputed from the archived raw sources alone and
+//     compared with what the snapshot holds, byte for byte, so number
+//     formatting and key order are checked too.
+//
+// The recomputation is independent of transform/, which writes the files:
+// this package re-implements the published rules (the stability filter, the
+// rounding, the sort order, the best-row selection) from their
+// specification, and imports only transform/sourcetext, the reviewed fixed
+// text both sides print. A mismatch means one of the two is wrong, and the
+// snapshot is not published until a person has looked.
+//
+// More checks (grid.json, index.json) plug in through Register.
+package validate

@@ -1,0 +1,102 @@
+package validate
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// checkFiles checks the manifest's listing against the folder: every file
+// on disk but manifest.json is listed exactly once (sources/ files under
+// sources, all others under outputs), every listed file exists with the
+// listed size and SHA-256, and both lists are sorted by path.
+func checkFiles(s *Snap) []Problem {
+	m := s.Manifest
+	mp := &problems{file: ManifestPath}
+	var out []Problem
+	listed := map[string]string{} // path → where it is listed
+
+	entry := func(where, p string, size int64, sum string, wantSource bool) {
+		if !cleanPath(p) {
+			mp.add(where, "path", "%q is not a clean slash path relative to the snapshot folder", p)
+			return
+		}
+		if prev, dup := listed[p]; dup {
+			mp.add(where, "path", "%s is listed twice (also at %s)", p, prev)
+			return
+		}
+		listed[p] = where
+		isSource := strings.HasPrefix(p, sourcesPrefix)
+		switch {
+		case p == ManifestPath:
+			mp.add(where, "path", "lists manifest.json, which never lists itself")
+			return
+		case wantSource && !isSource:
+			mp.add(where, "path", "%s is a source but not under sources/", p)
+		case !wantSource && isSource:
+			mp.add(where, "path", "%s is under sources/ but listed as an output", p)
+		}
+		if !s.OnDisk(p) {
+			out = append(out, Problem{File: p, Msg: fmt.Sprintf("is listed in manifest.json %s but missing from the snapshot folder", where)})
+			return
+		}
+		gotSize, gotSum, err := hashFile(filepath.Join(s.Dir, filepath.FromSlash(p)))
+		if err != nil {
+			out = append(out, Problem{File: p, Msg: fmt.Sprintf("cannot be read: %v", err)})
+			return
+		}
+		if gotSize != size {
+			mp.add(where+" ("+p+")", "size", "is %d, but the file on disk has %d bytes", size, gotSize)
+		}
+		if gotSum != sum {
+			mp.add(where+" ("+p+")", "sha256", "is %s, but the file on disk hashes to %s", sum, gotSum)
+		}
+	}
+
+	for i, src := range m.Sources {
+		where := fmt.Sprintf("sources[%d]", i)
+		entry(where, src.Path, src.Size, src.SHA256, true)
+		if src.Path != sourcePath(src.Name) {
+			mp.add(where, "name", "is %q, but its path is %q (want %q)", src.Name, src.Path, sourcePath(src.Name))
+		}
+	}
+	for i, f := range m.Outputs {
+		entry(fmt.Sprintf("outputs[%d]", i), f.Path, f.Size, f.SHA256, false)
+	}
+	if !sort.SliceIsSorted(m.Sources, func(i, j int) bool { return m.Sources[i].Path < m.Sources[j].Path }) {
+		mp.add("", "sources", "is not sorted by path")
+	}
+	if !sort.SliceIsSorted(m.Outputs, func(i, j int) bool { return m.Outputs[i].Path < m.Outputs[j].Path }) {
+		mp.add("", "outputs", "is not sorted by path")
+	}
+	for _, p := range s.Files {
+		if _, ok := listed[p]; !ok {
+			kind := "outputs"
+			if strings.HasPrefix(p, sourcesPrefix) {
+				kind = "sources"
+			}
+			out = append(out, Problem{File: p, Msg: fmt.Sprintf("is in the snapshot folder but not listed in manifest.json %s", kind)})
+		}
+	}
+	return append(mp.list, out...)
+}
+
+// hashFile returns the size and hex SHA-256 of a file.
+func hashFile(name string) (int64, string, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return 0, "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return 0, "", err
+	}
+	return n, hex.EncodeToString(h.Sum(nil)), nil
+}

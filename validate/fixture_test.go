@@ -1,0 +1,275 @@
+package validate
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/leadgreen/greentokens/transform"
+	"github.com/leadgreen/greentokens/transform/sourcetext"
+)
+
+// vtShared is the project's shared data folder; tests read it in place.
+const vtShared = "../../shared"
+
+// Upstream versions in ../shared/upstream/leaderboard.
+const (
+	vtSeedVersion   = "2026-02-16-7885788" // the seeds' version
+	vtOldestVersion = "2025-11-29-9fa07d1" // parallelism 0, evidence differs
+	vtNoOutputLen   = "2025-12-15-e0ba9ed" // no avg_output_len, evidence agrees
+	vtFirstOutLen   = "2025-12-17-281c69e" // first with avg_output_len, evidence differs
+)
+
+func vtUpstream(version string) string {
+	return filepath.Join(vtShared, "upstream", "leaderboard", version)
+}
+
+// vtStabilityDir is the synthetic leaderboard with unstable rows.
+const vtStabilityDir = "testdata/stability"
+
+const (
+	vtDate            = "2026-09-27"
+	vtRetrieved       = "2026-09-26"
+	vtLeaderboardBase = "https://raw.githubusercontent.com/ml-energy/leaderboard/master/public/data/"
+	vtCommitsURL      = "https://api.github.com/repos/ml-energy/leaderboard/commits?path=public/data/tasks&per_page=1"
+)
+
+// vtFixture describes a snapshot folder to lay out.
+type vtFixture struct {
+	// leaderboard is a folder holding index.json, commits.json and
+	// tasks/lm-arena-chat.json (and optionally tasks/gpqa.json).
+	leaderboard string
+	// tasks are the manifest's selection tasks; default lm-arena-chat.
+	tasks []string
+	// mutate, when set, edits the built models before they are written
+	// (the manifest then lists the edited bytes).
+	mutate func(t *testing.T, models map[string]*transform.Model)
+}
+
+// vtBuild lays out a snapshot folder DIR/2026-09-27 in t.TempDir() the way
+// snapshots.Build does: the archived sources, model files produced by the
+// transform package, and a manifest. It returns the folder.
+func vtBuild(t *testing.T, f vtFixture) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), vtDate)
+	if len(f.tasks) == 0 {
+		f.tasks = []string{transform.TaskChat}
+	}
+	text, err := sourcetext.LoadLeaderboard()
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := func(rel string) []byte {
+		b, err := os.ReadFile(filepath.Join(f.leaderboard, filepath.FromSlash(rel)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	write := func(rel string, b []byte) {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	var m Manifest
+	m.Version, m.Date, m.Retrieved, m.Generator = "1", vtDate, vtRetrieved, "validate test fixture"
+	m.Selection = ManifestSelection{ITLDeadlineMS: 500, MinSteadyStateSeconds: 20, MinBatchFraction: 0.85, Tasks: f.tasks}
+
+	// Sources.
+	names := []string{"leaderboard/index.json", "leaderboard/commits.json", "leaderboard/tasks/lm-arena-chat.json"}
+	if _, err := os.Stat(filepath.Join(f.leaderboard, "tasks", "gpqa.json")); err == nil {
+		names = append(names, "leaderboard/tasks/gpqa.json")
+	}
+	for _, name := range names {
+		b := read(strings.TrimPrefix(name, "leaderboard/"))
+		write("sources/"+name, b)
+		url, producer, licence := vtLeaderboardBase+strings.TrimPrefix(name, "leaderboard/"), text.Producer, text.Licence
+		if name == "leaderboard/commits.json" {
+			url, producer, licence = vtCommitsURL, "GitHub REST API (history of github.com/ml-energy/leaderboard)", "GitHub API response: facts about a public repository's history"
+		}
+		m.Sources = append(m.Sources, ManifestSource{
+			ManifestFile: vtFileEntry("sources/"+name, b), Name: name, URL: url,
+			Retrieved: vtRetrieved, Producer: producer, Licence: licence,
+		})
+	}
+
+	// Models, with the transform package.
+	lb, excluded, err := transform.NewLeaderboard(transform.LeaderboardFiles{
+		Index: read("index.json"), Commits: read("commits.json"), Chat: read("tasks/lm-arena-chat.json"),
+		ChatURL: vtLeaderboardBase + "tasks/lm-arena-chat.json",
+	}, vtDate, vtRetrieved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, task := range f.tasks {
+		if task == transform.TaskChat {
+			continue
+		}
+		rows, err := transform.ParseTask(task, read("tasks/"+task+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, ex := transform.Stable(rows)
+		excluded = append(excluded, ex...)
+	}
+	for _, e := range excluded {
+		r := e.Row
+		m.Exclusions = append(m.Exclusions, ManifestExclusion{Task: r.Task, Row: r.Index, ModelID: r.ModelID, GPU: r.GPU, NumGPUs: r.NumGPUs, MaxNumSeqs: r.MaxNumSeqs, Reason: e.Reason})
+	}
+	models, err := transform.Models(lb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bySlug := map[string]*transform.Model{}
+	for _, mo := range models {
+		bySlug[mo.Slug] = mo
+	}
+	if f.mutate != nil {
+		f.mutate(t, bySlug)
+	}
+	for slug, mo := range bySlug {
+		b, err := transform.Marshal(mo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := "models/" + slug + ".json"
+		write(p, b)
+		m.Outputs = append(m.Outputs, vtFileEntry(p, b))
+	}
+	sort.Slice(m.Sources, func(i, j int) bool { return m.Sources[i].Path < m.Sources[j].Path })
+	sort.Slice(m.Outputs, func(i, j int) bool { return m.Outputs[i].Path < m.Outputs[j].Path })
+
+	compiled, _, conflict, err := lb.Evidence(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Evidence = ManifestEvidence{
+		IndexLastUpdated: lb.Index.LastUpdated, LastCommitSHA: lb.Commit.SHA,
+		LastCommitDate: lb.Commit.Date.Format("2006-01-02"), Compiled: compiled, Conflict: conflict,
+	}
+	vtWriteManifest(t, dir, &m)
+	return dir
+}
+
+func vtFileEntry(p string, b []byte) ManifestFile {
+	sum := sha256.Sum256(b)
+	return ManifestFile{Path: p, Size: int64(len(b)), SHA256: hex.EncodeToString(sum[:])}
+}
+
+// vtReadManifest and vtWriteManifest edit a fixture's manifest.
+func vtReadManifest(t *testing.T, dir string) *Manifest {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, ManifestPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return &m
+}
+
+func vtWriteManifest(t *testing.T, dir string, m *Manifest) {
+	t.Helper()
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(m); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ManifestPath), bytes.TrimSuffix(buf.Bytes(), []byte("\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// vtEditFile rewrites a snapshot file with edit and, when fixSHA is set,
+// updates the manifest's size and sha256 for it, so that only the other
+// checks can catch the edit.
+func vtEditFile(t *testing.T, dir, rel string, fixSHA bool, edit func([]byte) []byte) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(rel))
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb := edit(append([]byte(nil), b...))
+	if bytes.Equal(b, nb) {
+		t.Fatalf("edit of %s changed nothing", rel)
+	}
+	if err := os.WriteFile(p, nb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !fixSHA {
+		return
+	}
+	m := vtReadManifest(t, dir)
+	found := false
+	for i := range m.Outputs {
+		if m.Outputs[i].Path == rel {
+			m.Outputs[i] = vtFileEntry(rel, nb)
+			found = true
+		}
+	}
+	for i := range m.Sources {
+		if m.Sources[i].Path == rel {
+			m.Sources[i].ManifestFile = vtFileEntry(rel, nb)
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("%s is not in the manifest", rel)
+	}
+	vtWriteManifest(t, dir, m)
+}
+
+// vtReplace replaces the first occurrence of old, failing when absent.
+func vtReplace(t *testing.T, old, new string) func([]byte) []byte {
+	return func(b []byte) []byte {
+		if !bytes.Contains(b, []byte(old)) {
+			t.Fatalf("%q not found", old)
+		}
+		return bytes.Replace(b, []byte(old), []byte(new), 1)
+	}
+}
+
+// vtReport returns Snapshot's problems (nil when it passes).
+func vtReport(t *testing.T, dir string) []Problem {
+	t.Helper()
+	err := Snapshot(dir)
+	if err == nil {
+		return nil
+	}
+	r, ok := err.(*Report)
+	if !ok {
+		t.Fatalf("Snapshot returned %T, want *Report: %v", err, err)
+	}
+	if len(r.Problems) == 0 {
+		t.Fatalf("Snapshot returned a Report with no problems")
+	}
+	return r.Problems
+}
+
+func vtLoadText(t *testing.T) *sourcetext.Leaderboard {
+	t.Helper()
+	text, err := sourcetext.LoadLeaderboard()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return text
+}

@@ -1,0 +1,376 @@
+package validate
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/leadgreen/greentokens/transform/sourcetext"
+)
+
+// modelVersion is the model files' format version.
+const modelVersion = "1"
+
+// precisions maps upstream weight_precision to the published precision.
+var precisions = map[string]string{"bfloat16": "BF16", "fp8": "FP8"}
+
+var (
+	nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
+	gpuName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+)
+
+// slugOf is the published rule: the nickname lower-cased, every run of
+// characters outside [a-z0-9] one "-", trimmed of "-".
+func slugOf(nickname string) string {
+	return strings.Trim(nonSlug.ReplaceAllString(strings.ToLower(nickname), "-"), "-")
+}
+
+// lbInputs is what the model files are recomputed from.
+type lbInputs struct {
+	date, retrieved string
+	dataURL         string // the manifest URL of the lm-arena-chat task file
+	chatPath        string // its snapshot path, for messages
+	index           *lbIndex
+	commit          *lbCommit
+	text            *sourcetext.Leaderboard
+	stable          []*lbRow // the stable lm-arena-chat rows, upstream order
+}
+
+// wantModel is a recomputed model file.
+type wantModel struct {
+	slug, modelID string
+	tree          *jnode
+	configs       []*wantConfig
+	best          map[string]int // GPU → index in configs
+}
+
+// wantConfig is one recomputed configuration.
+type wantConfig struct {
+	row    *lbRow
+	rowID  string
+	repeat int
+	node   *jnode
+	// origin says, per published field, which upstream values it comes from.
+	origin map[string]string
+}
+
+// evidenceSentence returns the compiled-evidence text.
+func evidenceSentence(text *sourcetext.Leaderboard, idx *lbIndex, c *lbCommit) (string, error) {
+	tmpl := text.CompiledEvidenceAgree
+	if c.date != idx.lastUpdated {
+		tmpl = text.CompiledEvidenceDiffer
+	}
+	return sourcetext.Fill(tmpl, map[string]string{
+		"compiled": idx.lastUpdated, "index_date": idx.lastUpdated, "commit_date": c.date,
+	})
+}
+
+// sourceBlock recomputes the model files' source block.
+func sourceBlock(in *lbInputs) (*jnode, error) {
+	t := in.text
+	version, err := sourcetext.Fill(t.VersionTemplate, map[string]string{
+		"leaderboard_version": t.LeaderboardVersion, "released": t.Released, "compiled": in.index.lastUpdated,
+	})
+	if err != nil {
+		return nil, err
+	}
+	evidence, err := evidenceSentence(t, in.index, in.commit)
+	if err != nil {
+		return nil, err
+	}
+	count, err := sourcetext.Fill(t.ConfigurationsTemplate, map[string]string{"count": strconv.Itoa(len(in.stable))})
+	if err != nil {
+		return nil, err
+	}
+	licence := jarr()
+	for _, s := range t.LicenceEvidence {
+		licence.vals = append(licence.vals, jstr(s))
+	}
+	return jobj().
+		set("name", jstr(t.Name)).
+		set("publisher", jstr(t.Publisher)).
+		set("url", jstr(t.URL)).
+		set("data_url", jstr(in.dataURL)).
+		set("version", jstr(version)).
+		set("released", jstr(t.Released)).
+		set("compiled", jstr(in.index.lastUpdated)).
+		set("compiled_evidence", jstr(evidence)).
+		set("retrieved", jstr(in.retrieved)).
+		set("licence", jstr(t.Licence)).
+		set("licence_evidence", licence).
+		set("workload", jstr(t.Workload)).
+		set("method", jstr(t.Method)).
+		set("selection", jstr(t.Selection)).
+		set("cite", jstr(t.Cite)).
+		set("cite_url", jstr(t.CiteURL)).
+		set("used_for", jstr(t.UsedFor)).
+		set("configurations", jstr(count)), nil
+}
+
+// recomputeModels rebuilds every model file from the stable rows. Problems
+// with the upstream data that stop a model from being built are reported
+// (on the task file or the index) and that model's slug is returned in
+// broken, so that its file is not also reported as unexpected.
+func recomputeModels(in *lbInputs, chat, index *problems) (models []*wantModel, broken map[string]bool, err error) {
+	src, err := sourceBlock(in)
+	if err != nil {
+		return nil, nil, err
+	}
+	broken = map[string]bool{}
+	byModel := map[string][]*lbRow{}
+	var ids []string
+	for _, r := range in.stable {
+		if _, seen := byModel[r.modelID]; !seen {
+			ids = append(ids, r.modelID)
+		}
+		byModel[r.modelID] = append(byModel[r.modelID], r)
+	}
+	sort.Strings(ids)
+	slugOwner := map[string]string{}
+	for _, id := range ids {
+		rows := byModel[id]
+		first := rows[0]
+		slug := slugOf(first.nickname)
+		ok := true
+		if slug == "" {
+			chat.add(first.where(), "nickname", "%q gives an empty slug", first.nickname)
+			continue
+		}
+		if other, dup := slugOwner[slug]; dup {
+			chat.add(first.where(), "nickname", "%q gives the slug %q, which %s has too", first.nickname, slug, other)
+			broken[slug] = true
+			continue
+		}
+		slugOwner[slug] = id
+		nick, listed := in.index.nicknames[id]
+		switch {
+		case !listed:
+			index.add("", "models", "has no model %q (lm-arena-chat %s)", id, first.where())
+			ok = false
+		case nick != first.nickname:
+			index.add("", "models."+id+".nickname", "is %q, but lm-arena-chat %s names the model %q", nick, first.where(), first.nickname)
+			ok = false
+		}
+		for _, r := range rows[1:] {
+			if r.nickname != first.nickname || r.totalParams != first.totalParams ||
+				r.activeParams != first.activeParams || r.arch != first.arch {
+				chat.add(r.where(), "", "nickname, total_params_billions, activated_params_billions or architecture differ from %s of the same model", first.where())
+				ok = false
+			}
+		}
+		m, good := recomputeModel(in, chat, slug, rows)
+		if !ok || !good {
+			broken[slug] = true
+			continue
+		}
+		m.tree = jobj().
+			set("version", jstr(modelVersion)).
+			set("updated", jstr(in.date)).
+			set("data_version", jstr(in.date)).
+			set("unit", jstr(in.text.Unit)).
+			set("itl_deadline_ms", jint(itlDeadlineMS)).
+			set("source", src).
+			set("caveat", jstr(in.text.Caveat)).
+			set("boundary", jstr(in.text.Boundary)).
+			set("slug", jstr(slug)).
+			set("name", jstr(first.nickname)).
+			set("model_id", jstr(id)).
+			set("params_b", jnum(floatText(first.totalParams))).
+			set("active_params_b", jnum(floatText(first.activeParams))).
+			set("architecture", jstr(first.arch)).
+			set("gpus", m.gpusNode()).
+			set("configurations", m.configsNode()).
+			set("best", m.bestNode())
+		models = append(models, m)
+	}
+	sort.Slice(models, func(i, j int) bool { return models[i].slug < models[j].slug })
+	return models, broken, nil
+}
+
+func recomputeModel(in *lbInputs, chat *problems, slug string, rows []*lbRow) (*wantModel, bool) {
+	m := &wantModel{slug: slug, modelID: rows[0].modelID, best: map[string]int{}}
+	sorted := append([]*lbRow(nil), rows...)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		a, b := sorted[i], sorted[j]
+		if a.gpu != b.gpu {
+			return a.gpu < b.gpu
+		}
+		if a.numGPUs != b.numGPUs {
+			return a.numGPUs < b.numGPUs
+		}
+		return a.maxNumSeqs < b.maxNumSeqs
+	})
+	type runKey struct {
+		gpu         string
+		numGPUs, mx int
+	}
+	repeats := map[runKey]int{}
+	ok := true
+	for _, r := range sorted {
+		k := runKey{r.gpu, r.numGPUs, r.maxNumSeqs}
+		repeats[k]++
+		c, good := recomputeConfig(chat, slug, r, repeats[k])
+		if !good {
+			ok = false
+			continue
+		}
+		m.configs = append(m.configs, c)
+	}
+	if !ok {
+		return nil, false
+	}
+	for i, c := range m.configs {
+		if c.row.medianITL > itlDeadlineMS {
+			continue
+		}
+		j, seen := m.best[c.row.gpu]
+		if !seen || beats(c, m.configs[j]) {
+			m.best[c.row.gpu] = i
+		}
+	}
+	return m, true
+}
+
+// beats reports whether a is a better best row than b: lower unrounded
+// energy per token, then fewer GPUs, then the lower cap, then the lower
+// repeat.
+func beats(a, b *wantConfig) bool {
+	ea, eb := *a.row.energy, *b.row.energy
+	switch {
+	case ea != eb:
+		return ea < eb
+	case a.row.numGPUs != b.row.numGPUs:
+		return a.row.numGPUs < b.row.numGPUs
+	case a.row.maxNumSeqs != b.row.maxNumSeqs:
+		return a.row.maxNumSeqs < b.row.maxNumSeqs
+	}
+	return a.repeat < b.repeat
+}
+
+func recomputeConfig(chat *problems, slug string, r *lbRow, repeat int) (*wantConfig, bool) {
+	precision, known := precisions[r.precision]
+	if !known {
+		chat.add(r.where(), "weight_precision", "is %q, which has no published precision", r.precision)
+		return nil, false
+	}
+	if !gpuName.MatchString(r.gpu) {
+		chat.add(r.where(), "gpu_model", "is %q, which cannot be part of a row_id", r.gpu)
+		return nil, false
+	}
+	e := *r.energy // stable rows have a finite positive energy per token
+	wh := e * 1e6 / 3600
+	var tokens float64
+	tokensFrom := ""
+	if r.outputLen != nil {
+		tokens = *r.outputLen
+		tokensFrom = "avg_output_len " + rawText(tokens)
+	} else {
+		tokens = *r.energyRequest / e
+		tokensFrom = fmt.Sprintf("energy_per_request_joules %s / energy_per_token_joules %s", rawText(*r.energyRequest), rawText(e))
+	}
+	if !finite(tokens) || tokens < 0 || tokens > 1e15 {
+		chat.add(r.where(), "avg_output_len", "gives an average output length of %v, out of range", tokens)
+		return nil, false
+	}
+	rowID := fmt.Sprintf("%s/%s/%d/%d", slug, r.gpu, r.numGPUs, r.maxNumSeqs)
+	if repeat > 1 {
+		rowID += "/r" + strconv.Itoa(repeat)
+	}
+	under := r.medianITL <= itlDeadlineMS
+	node := jobj().
+		set("gpu", jstr(r.gpu)).
+		set("num_gpus", jint(r.numGPUs)).
+		set("tensor_parallel", jint(r.tp)).
+		set("data_parallel", jint(r.dp)).
+		set("expert_parallel", jint(r.ep)).
+		set("precision", jstr(precision)).
+		set("max_num_seqs", jint(r.maxNumSeqs)).
+		set("avg_requests_in_flight", jnum(roundedText(r.avgBatch, 1))).
+		set("wh_per_million_output_tokens", jnum(roundedText(wh, 2))).
+		set("joules_per_output_token", jnum(roundedText(e, 7))).
+		set("median_itl_ms", jnum(roundedText(r.medianITL, 1))).
+		set("p90_itl_ms", jnum(roundedText(r.p90, 1))).
+		set("p99_itl_ms", jnum(roundedText(r.p99, 1))).
+		set("tokens_per_second", jnum(roundedText(r.throughput, 1))).
+		set("gpu_power_watts_total", jnum(roundedInt(r.power))).
+		set("avg_output_tokens", jnum(roundedInt(tokens))).
+		set("under_itl_deadline", jbool(under)).
+		set("avg_running_batch", jnum(roundedText(r.avgBatch, 1))).
+		set("p95_itl_ms", jnum(roundedText(r.p95, 1))).
+		set("row_id", jstr(rowID)).
+		set("repeat", jint(repeat))
+	cmp := "<="
+	if !under {
+		cmp = ">"
+	}
+	order := "sorted by gpu, num_gpus, max_num_seqs, then upstream order"
+	origin := map[string]string{
+		"gpu":                          "gpu_model " + strconv.Quote(r.gpu),
+		"num_gpus":                     "num_gpus " + strconv.Itoa(r.numGPUs),
+		"tensor_parallel":              "tensor_parallel " + strconv.Itoa(r.tp),
+		"data_parallel":                "data_parallel " + strconv.Itoa(r.dp),
+		"expert_parallel":              "expert_parallel " + strconv.Itoa(r.ep),
+		"precision":                    "weight_precision " + strconv.Quote(r.precision),
+		"max_num_seqs":                 "max_num_seqs " + strconv.Itoa(r.maxNumSeqs),
+		"avg_requests_in_flight":       "avg_batch_size " + rawText(r.avgBatch),
+		"wh_per_million_output_tokens": "energy_per_token_joules " + rawText(e) + " x 1e6 / 3600 = " + rawText(wh),
+		"joules_per_output_token":      "energy_per_token_joules " + rawText(e),
+		"median_itl_ms":                "median_itl_ms " + rawText(r.medianITL),
+		"p90_itl_ms":                   "p90_itl_ms " + rawText(r.p90),
+		"p99_itl_ms":                   "p99_itl_ms " + rawText(r.p99),
+		"tokens_per_second":            "output_throughput_tokens_per_sec " + rawText(r.throughput),
+		"gpu_power_watts_total":        "avg_power_watts " + rawText(r.power),
+		"avg_output_tokens":            tokensFrom,
+		"under_itl_deadline":           fmt.Sprintf("median_itl_ms %s %s %d", rawText(r.medianITL), cmp, itlDeadlineMS),
+		"avg_running_batch":            "avg_batch_size " + rawText(r.avgBatch),
+		"p95_itl_ms":                   "p95_itl_ms " + rawText(r.p95),
+		"row_id":                       order,
+		"repeat":                       order,
+	}
+	return &wantConfig{row: r, rowID: rowID, repeat: repeat, node: node, origin: origin}, true
+}
+
+func (m *wantModel) gpusNode() *jnode {
+	seen := map[string]bool{}
+	var gpus []string
+	for _, c := range m.configs {
+		if !seen[c.row.gpu] {
+			seen[c.row.gpu] = true
+			gpus = append(gpus, c.row.gpu)
+		}
+	}
+	sort.Strings(gpus)
+	n := jarr()
+	for _, g := range gpus {
+		n.vals = append(n.vals, jstr(g))
+	}
+	return n
+}
+
+func (m *wantModel) configsNode() *jnode {
+	n := jarr()
+	for _, c := range m.configs {
+		n.vals = append(n.vals, c.node)
+	}
+	return n
+}
+
+// bestGPUs returns the GPUs with a best row, sorted.
+func (m *wantModel) bestGPUs() []string {
+	gpus := make([]string, 0, len(m.best))
+	for g := range m.best {
+		gpus = append(gpus, g)
+	}
+	sort.Strings(gpus)
+	return gpus
+}
+
+func (m *wantModel) bestNode() *jnode {
+	n := jobj()
+	for _, g := range m.bestGPUs() {
+		n.set(g, m.configs[m.best[g]].node)
+	}
+	return n
+}

@@ -1,0 +1,342 @@
+package validate
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+
+	"github.com/leadgreen/greentokens/schemas"
+)
+
+// schemaRoutes maps snapshot paths (path.Match patterns) to the schema
+// that checks them. A route whose schema file does not exist (yet) is
+// skipped; outputs that match no route have no schema check.
+var schemaRoutes = []struct{ pattern, schema string }{
+	{ManifestPath, "manifest.schema.json"},
+	{"models/*.json", "model.schema.json"},
+	{"grid.json", "grid.schema.json"},
+	{"index.json", "index.schema.json"},
+}
+
+// schemaBase is the base URL the embedded schemas are compiled under. It
+// is never fetched: every schema is added from the embedded files, and the
+// draft 2020-12 metaschema is built into the library.
+const schemaBase = "https://schemas.greentokens.invalid/"
+
+var compiled struct {
+	once    sync.Once
+	schemas map[string]*jsonschema.Schema
+	errs    []Problem
+}
+
+// compiledSchemas compiles every embedded schema once, as draft 2020-12 with
+// format assertions on (a "format": "date" is then checked, not only
+// annotated).
+func compiledSchemas() (map[string]*jsonschema.Schema, []Problem) {
+	compiled.once.Do(func() {
+		compiled.schemas = map[string]*jsonschema.Schema{}
+		for _, name := range schemas.Names() {
+			sch, err := compileSchema(name)
+			if err != nil {
+				compiled.errs = append(compiled.errs, Problem{File: "schemas/" + name, Msg: fmt.Sprintf("does not compile as a draft 2020-12 schema: %v", err)})
+				continue
+			}
+			compiled.schemas[name] = sch
+		}
+	})
+	return compiled.schemas, compiled.errs
+}
+
+func compileSchema(name string) (*jsonschema.Schema, error) {
+	b, err := schemas.Read(name)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat()
+	if err := c.AddResource(schemaBase+name, doc); err != nil {
+		return nil, err
+	}
+	return c.Compile(schemaBase + name)
+}
+
+// schemaFor returns the schema name for a snapshot path, or "".
+func schemaFor(p string) string {
+	for _, r := range schemaRoutes {
+		if ok, _ := path.Match(r.pattern, p); ok && schemas.Has(r.schema) {
+			return r.schema
+		}
+	}
+	return ""
+}
+
+// checkSchemas checks manifest.json and every file on disk that has a
+// schema against it.
+func checkSchemas(s *Snap) []Problem {
+	schs, out := compiledSchemas()
+	out = append([]Problem(nil), out...)
+	for _, p := range append([]string{ManifestPath}, s.Files...) {
+		name := schemaFor(p)
+		if name == "" || schs[name] == nil {
+			continue
+		}
+		b, err := s.Read(p)
+		if err != nil {
+			out = append(out, Problem{File: p, Msg: fmt.Sprintf("cannot be read: %v", err)})
+			continue
+		}
+		out = append(out, validateSchema(schs[name], name, p, b)...)
+	}
+	return out
+}
+
+// CheckSchema checks data, the bytes of the snapshot file at the slash path
+// file, against the named embedded schema ("model.schema.json") and
+// returns one problem per failing keyword, naming the row and field.
+func CheckSchema(schema, file string, data []byte) []Problem {
+	schs, errs := compiledSchemas()
+	for _, e := range errs {
+		if e.File == "schemas/"+schema {
+			return []Problem{e}
+		}
+	}
+	sch := schs[schema]
+	if sch == nil {
+		return []Problem{{File: file, Msg: fmt.Sprintf("cannot be checked: no schema %s", schema)}}
+	}
+	return validateSchema(sch, schema, file, data)
+}
+
+var printer = message.NewPrinter(language.English)
+
+// validateSchema checks data (the file at path file) against a compiled
+// schema and returns one problem per failing keyword.
+func validateSchema(sch *jsonschema.Schema, name, file string, data []byte) []Problem {
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		return []Problem{{File: file, Msg: fmt.Sprintf("is not valid JSON: %v", err)}}
+	}
+	err = sch.Validate(inst)
+	if err == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return []Problem{{File: file, Msg: fmt.Sprintf("cannot be checked against %s: %v", name, err)}}
+	}
+	var out []Problem
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if k, ok := e.ErrorKind.(*kind.PropertyNames); ok {
+			// The library does not locate a bad key reliably: find it.
+			where, field := splitLocation(inst, findKey(inst, k.Property))
+			out = append(out, Problem{File: file, Where: where, Field: field,
+				Msg: "does not match " + name + ": the key " + strconvQuote(k.Property) + " is not allowed: " + leafMessages(e)})
+			return
+		}
+		if len(e.Causes) > 0 {
+			for _, c := range e.Causes {
+				walk(c)
+			}
+			return
+		}
+		out = append(out, schemaProblems(name, file, inst, e)...)
+	}
+	walk(ve)
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Where != out[j].Where {
+			return lessWhere(out[i].Where, out[j].Where)
+		}
+		return out[i].Field < out[j].Field
+	})
+	return out
+}
+
+// schemaProblems turns one failing keyword into problems.
+func schemaProblems(name, file string, inst any, e *jsonschema.ValidationError) []Problem {
+	loc := e.InstanceLocation
+	switch k := e.ErrorKind.(type) {
+	case *kind.Required:
+		var out []Problem
+		for _, miss := range k.Missing {
+			where, field := splitLocation(inst, append(append([]string(nil), loc...), miss))
+			out = append(out, Problem{File: file, Where: where, Field: field, Msg: "is missing (required by " + name + ")"})
+		}
+		return out
+	case *kind.AdditionalProperties:
+		var out []Problem
+		for _, extra := range k.Properties {
+			where, field := splitLocation(inst, append(append([]string(nil), loc...), extra))
+			out = append(out, Problem{File: file, Where: where, Field: field, Msg: "is not a field of " + name})
+		}
+		return out
+	}
+	where, field := splitLocation(inst, loc)
+	msg := "does not match " + name + ": " + e.ErrorKind.LocalizedString(printer)
+	return []Problem{{File: file, Where: where, Field: field, Msg: msg}}
+}
+
+// leafMessages joins the messages of an error's leaves.
+func leafMessages(e *jsonschema.ValidationError) string {
+	if len(e.Causes) == 0 {
+		return e.ErrorKind.LocalizedString(printer)
+	}
+	var msgs []string
+	for _, c := range e.Causes {
+		msgs = append(msgs, leafMessages(c))
+	}
+	return strings.Join(msgs, "; ")
+}
+
+func strconvQuote(s string) string { return strconv.Quote(s) }
+
+// findKey returns the pointer tokens of the first object key named key in
+// v (depth first, keys sorted), or nil.
+func findKey(v any, key string) []string {
+	switch c := v.(type) {
+	case map[string]any:
+		if _, ok := c[key]; ok {
+			return []string{key}
+		}
+		keys := make([]string, 0, len(c))
+		for k := range c {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if sub := findKey(c[k], key); sub != nil {
+				return append([]string{k}, sub...)
+			}
+		}
+	case []any:
+		for i, e := range c {
+			if sub := findKey(e, key); sub != nil {
+				return append([]string{strconv.Itoa(i)}, sub...)
+			}
+		}
+	}
+	return nil
+}
+
+// splitLocation turns a JSON pointer's tokens into Where and Field: Where is
+// the path to the innermost array element or configuration (named by its
+// row_id or path when it has one), Field the rest, dot-separated.
+func splitLocation(inst any, tokens []string) (where, field string) {
+	cut := -1
+	cur := inst
+	for i, tok := range tokens {
+		_, inArray := cur.([]any)
+		cur = step(cur, tok)
+		if inArray || idOf(cur) != "" {
+			cut = i
+		}
+	}
+	if cut < 0 {
+		return "", renderPath(inst, tokens)
+	}
+	elem := lookup(inst, tokens[:cut+1])
+	where = renderPath(inst, tokens[:cut+1])
+	if id := idOf(elem); id != "" {
+		where += " (" + id + ")"
+	}
+	return where, renderPath(elem, tokens[cut+1:])
+}
+
+// idOf returns the row_id (or path) of an object, or "".
+func idOf(v any) string {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return ""
+	}
+	for _, key := range []string{"row_id", "path"} {
+		if id, ok := obj[key].(string); ok && id != "" {
+			return id
+		}
+	}
+	return ""
+}
+
+// step moves one pointer token down from v (nil when there is nothing).
+func step(v any, tok string) any {
+	switch c := v.(type) {
+	case []any:
+		n, err := strconv.Atoi(tok)
+		if err != nil || n < 0 || n >= len(c) {
+			return nil
+		}
+		return c[n]
+	case map[string]any:
+		return c[tok]
+	}
+	return nil
+}
+
+func lookup(v any, tokens []string) any {
+	for _, tok := range tokens {
+		v = step(v, tok)
+	}
+	return v
+}
+
+// renderPath renders pointer tokens below v as a.b[3].c.
+func renderPath(v any, tokens []string) string {
+	var b strings.Builder
+	for _, tok := range tokens {
+		if _, ok := v.([]any); ok {
+			b.WriteString("[" + tok + "]")
+		} else {
+			if b.Len() > 0 {
+				b.WriteString(".")
+			}
+			b.WriteString(tok)
+		}
+		v = step(v, tok)
+	}
+	return b.String()
+}
+
+// lessWhere orders Where strings so that configurations[2] comes before
+// configurations[10].
+func lessWhere(a, b string) bool {
+	ka, kb := whereKey(a), whereKey(b)
+	if ka.prefix != kb.prefix {
+		return ka.prefix < kb.prefix
+	}
+	if ka.n != kb.n {
+		return ka.n < kb.n
+	}
+	return a < b
+}
+
+type wkey struct {
+	prefix string
+	n      int
+}
+
+func whereKey(s string) wkey {
+	i := strings.IndexByte(s, '[')
+	j := strings.IndexByte(s, ']')
+	if i < 0 || j < i {
+		return wkey{s, -1}
+	}
+	n, err := strconv.Atoi(s[i+1 : j])
+	if err != nil {
+		return wkey{s, -1}
+	}
+	return wkey{s[:i], n}
+}

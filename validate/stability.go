@@ -1,0 +1,77 @@
+package validate
+
+import (
+	"fmt"
+	"sort"
+)
+
+// The stability rule of the ML.ENERGY data toolkit, as the published files
+// apply it. A run is unstable when its steady state (where upstream reports
+// one) lasted under minSteadySeconds, when its energy per token is missing,
+// not finite or not positive, or when its average batch is under
+// minBatchFraction of its max_num_seqs. Within one model, task, GPU and GPU
+// count, every cap at or above the smallest unstable cap is unstable too.
+const (
+	minSteadySeconds = 20.0
+	minBatchFraction = 0.85
+	itlDeadlineMS    = 500
+)
+
+// unstable returns why a run on its own is unstable, or "".
+func unstable(r *lbRow) string {
+	if r.steadySeconds != nil && *r.steadySeconds < minSteadySeconds {
+		return fmt.Sprintf("steady_state_duration_s %s is under %v", rawText(*r.steadySeconds), minSteadySeconds)
+	}
+	if r.energy == nil {
+		return "energy_per_token_joules is missing"
+	}
+	if e := *r.energy; !finite(e) || e <= 0 {
+		return fmt.Sprintf("energy_per_token_joules %s is not a finite positive number", rawText(e))
+	}
+	if r.avgBatch < minBatchFraction*float64(r.maxNumSeqs) {
+		return fmt.Sprintf("avg_batch_size %s is under %v x max_num_seqs %d", rawText(r.avgBatch), minBatchFraction, r.maxNumSeqs)
+	}
+	return ""
+}
+
+// excludedRow is a row the filter leaves out.
+type excludedRow struct {
+	row    *lbRow
+	reason string
+}
+
+// filterStable splits one task's rows (in upstream order) into the stable
+// ones, in upstream order, and the excluded ones, by row index.
+func filterStable(rows []*lbRow) (stable []*lbRow, excluded []excludedRow) {
+	type group struct {
+		model, task, gpu string
+		numGPUs          int
+	}
+	smallest := map[group]int{}
+	own := make([]string, len(rows))
+	for i, r := range rows {
+		own[i] = unstable(r)
+		if own[i] == "" {
+			continue
+		}
+		g := group{r.modelID, r.task, r.gpu, r.numGPUs}
+		if c, seen := smallest[g]; !seen || r.maxNumSeqs < c {
+			smallest[g] = r.maxNumSeqs
+		}
+	}
+	for i, r := range rows {
+		reason := own[i]
+		if reason == "" {
+			if c, seen := smallest[group{r.modelID, r.task, r.gpu, r.numGPUs}]; seen && r.maxNumSeqs >= c {
+				reason = fmt.Sprintf("cascade: max_num_seqs %d is at or above %d, the smallest unstable cap of %s on %d x %s", r.maxNumSeqs, c, r.modelID, r.numGPUs, r.gpu)
+			}
+		}
+		if reason == "" {
+			stable = append(stable, r)
+		} else {
+			excluded = append(excluded, excludedRow{r, reason})
+		}
+	}
+	sort.SliceStable(excluded, func(a, b int) bool { return excluded[a].row.index < excluded[b].row.index })
+	return stable, excluded
+}

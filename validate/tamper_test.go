@@ -1,0 +1,374 @@
+package validate
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/leadgreen/greentokens/transform"
+)
+
+// vtAt is a problem's position: file, row and field.
+type vtAt struct{ File, Where, Field string }
+
+func vtPositions(ps []Problem) []vtAt {
+	var out []vtAt
+	for _, p := range ps {
+		out = append(out, vtAt{p.File, p.Where, p.Field})
+	}
+	return out
+}
+
+const (
+	vtM32  = "models/qwen-3-32b.json"
+	vtM14  = "models/qwen-3-14b.json"
+	vtChat = "sources/leaderboard/tasks/lm-arena-chat.json"
+)
+
+// TestTamper alters a good snapshot in one way each and checks that
+// Snapshot reports exactly the problems it should, by file, row and field,
+// and that the first one says the right thing.
+func TestTamper(t *testing.T) {
+	seed := vtFixture{leaderboard: vtUpstream(vtSeedVersion)}
+	stab := vtFixture{leaderboard: vtStabilityDir}
+	mutate := func(f vtFixture, fn func(t *testing.T, ms map[string]*transform.Model)) vtFixture {
+		f.mutate = fn
+		return f
+	}
+	manifest := func(fn func(m *Manifest)) func(t *testing.T, dir string) {
+		return func(t *testing.T, dir string) {
+			m := vtReadManifest(t, dir)
+			fn(m)
+			vtWriteManifest(t, dir, m)
+		}
+	}
+	tests := []struct {
+		name string
+		fix  vtFixture
+		edit func(t *testing.T, dir string)
+		want []vtAt
+		msg  string // in the first problem's Msg
+	}{
+		{
+			name: "wh digit flipped, sha fixed",
+			fix:  seed,
+			edit: func(t *testing.T, dir string) {
+				vtEditFile(t, dir, vtM32, true, vtReplace(t, `"wh_per_million_output_tokens": 86.84,`, `"wh_per_million_output_tokens": 86.85,`))
+			},
+			want: []vtAt{{vtM32, "configurations[3] (qwen-3-32b/B200/1/64)", "wh_per_million_output_tokens"}},
+			msg:  "is 86.85, recomputed 86.84 from sources/leaderboard/tasks/lm-arena-chat.json configurations[",
+		},
+		{
+			name: "wh digit flipped, sha not fixed",
+			fix:  seed,
+			edit: func(t *testing.T, dir string) {
+				vtEditFile(t, dir, vtM32, false, vtReplace(t, `"wh_per_million_output_tokens": 86.84,`, `"wh_per_million_output_tokens": 86.85,`))
+			},
+			want: []vtAt{
+				{ManifestPath, "outputs[16] (models/qwen-3-32b.json)", "sha256"},
+				{vtM32, "configurations[3] (qwen-3-32b/B200/1/64)", "wh_per_million_output_tokens"},
+			},
+			msg: "but the file on disk hashes to",
+		},
+		{
+			name: "best points at the wrong configuration",
+			fix: mutate(seed, func(t *testing.T, ms map[string]*transform.Model) {
+				m := ms["qwen-3-32b"]
+				m.Best["H100"] = m.Configurations[19]
+			}),
+			want: []vtAt{{vtM32, "best.H100 (qwen-3-32b/H100/2/256)", "row_id"}},
+			msg:  "is qwen-3-32b/H100/2/192, recomputed qwen-3-32b/H100/2/256: the lowest unrounded energy per token",
+		},
+		{
+			name: "best entry differs from its configuration",
+			fix: mutate(seed, func(t *testing.T, ms map[string]*transform.Model) {
+				m := ms["qwen-3-32b"]
+				b := m.Best["B200"]
+				b.TokensPerSecond += 0.1
+				m.Best["B200"] = b
+			}),
+			want: []vtAt{{vtM32, "best.B200 (qwen-3-32b/B200/1/384)", "tokens_per_second"}},
+			msg:  "recomputed",
+		},
+		{
+			name: "repeat and row_id of a measured-twice run",
+			fix: mutate(seed, func(t *testing.T, ms map[string]*transform.Model) {
+				m := ms["qwen-3-30b-a3b-instruct"]
+				for i, c := range m.Configurations {
+					if c.Repeat == 2 && c.MaxNumSeqs == 256 {
+						m.Configurations[i].Repeat = 1
+						m.Configurations[i].RowID = strings.TrimSuffix(c.RowID, "/r2")
+						return
+					}
+				}
+				t.Fatal("no repeated run at cap 256")
+			}),
+			want: []vtAt{
+				{"models/qwen-3-30b-a3b-instruct.json", "configurations[25] (qwen-3-30b-a3b-instruct/H100/2/256/r2)", "row_id"},
+				{"models/qwen-3-30b-a3b-instruct.json", "configurations[25] (qwen-3-30b-a3b-instruct/H100/2/256/r2)", "repeat"},
+			},
+			msg: `is "qwen-3-30b-a3b-instruct/H100/2/256", recomputed "qwen-3-30b-a3b-instruct/H100/2/256/r2"`,
+		},
+		{
+			name: "under_itl_deadline flipped",
+			fix: mutate(seed, func(t *testing.T, ms map[string]*transform.Model) {
+				ms["qwen-3-32b"].Configurations[0].UnderITLDeadline = false
+			}),
+			want: []vtAt{{vtM32, "configurations[0] (qwen-3-32b/B200/1/8)", "under_itl_deadline"}},
+			msg:  "is false, recomputed true from sources/leaderboard/tasks/lm-arena-chat.json configurations[",
+		},
+		{
+			name: "configuration dropped",
+			fix: mutate(seed, func(t *testing.T, ms map[string]*transform.Model) {
+				m := ms["qwen-3-32b"]
+				m.Configurations = append(m.Configurations[:5:5], m.Configurations[6:]...)
+			}),
+			want: []vtAt{{vtM32, "", "configurations"}, {vtM32, "", "configurations"}},
+			msg:  "has 21 entries, recomputed 22",
+		},
+		{
+			name: "archived source byte altered",
+			fix:  seed,
+			edit: func(t *testing.T, dir string) {
+				vtEditFile(t, dir, "sources/leaderboard/index.json", false, vtReplace(t, `"architectures": {`, `"architectures":	{`))
+			},
+			want: []vtAt{{ManifestPath, "sources[1] (sources/leaderboard/index.json)", "sha256"}},
+			msg:  "but the file on disk hashes to",
+		},
+		{
+			name: "archived figure altered, sha fixed",
+			fix:  seed,
+			edit: func(t *testing.T, dir string) {
+				// Qwen 3 32B on 1 x B200 at cap 64: 0.3126325... J per token.
+				vtEditFile(t, dir, vtChat, true, vtReplace(t, `"energy_per_token_joules": 0.31263`, `"energy_per_token_joules": 0.31363`))
+			},
+			want: []vtAt{
+				{vtM32, "configurations[3] (qwen-3-32b/B200/1/64)", "wh_per_million_output_tokens"},
+				{vtM32, "configurations[3] (qwen-3-32b/B200/1/64)", "joules_per_output_token"},
+			},
+			msg: "is 86.84, recomputed 87.12",
+		},
+		{
+			name: "model file missing",
+			fix:  seed,
+			edit: func(t *testing.T, dir string) {
+				if err := os.Remove(filepath.Join(dir, "models", "qwen-3-14b.json")); err != nil {
+					t.Fatal(err)
+				}
+			},
+			want: []vtAt{{vtM14, "", ""}, {vtM14, "", ""}},
+			msg:  "is listed in manifest.json outputs[12] but missing from the snapshot folder",
+		},
+		{
+			name: "stray file",
+			fix:  seed,
+			edit: func(t *testing.T, dir string) {
+				if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hello"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			},
+			want: []vtAt{{"notes.txt", "", ""}},
+			msg:  "is in the snapshot folder but not listed in manifest.json outputs",
+		},
+		{
+			name: "stray model file, listed",
+			fix:  seed,
+			edit: func(t *testing.T, dir string) {
+				b, err := os.ReadFile(filepath.Join(dir, vtM14))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, "models", "qwen-3-14b-copy.json"), b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				m := vtReadManifest(t, dir)
+				m.Outputs = append(m.Outputs, vtFileEntry("models/qwen-3-14b-copy.json", b))
+				vtSortOutputs(m)
+				vtWriteManifest(t, dir, m)
+			},
+			want: []vtAt{{"models/qwen-3-14b-copy.json", "", ""}},
+			msg:  "is not a recomputed model file",
+		},
+		{
+			name: "output not listed",
+			fix:  seed,
+			edit: manifest(func(m *Manifest) {
+				for i, o := range m.Outputs {
+					if o.Path == vtM14 {
+						m.Outputs = append(m.Outputs[:i:i], m.Outputs[i+1:]...)
+						return
+					}
+				}
+			}),
+			want: []vtAt{{vtM14, "", ""}},
+			msg:  "is in the snapshot folder but not listed in manifest.json outputs",
+		},
+		{
+			name: "output size wrong",
+			fix:  seed,
+			edit: manifest(func(m *Manifest) { m.Outputs[0].Size++ }),
+			want: []vtAt{{ManifestPath, "outputs[0] (models/deepseek-v3-1.json)", "size"}},
+			msg:  "but the file on disk has",
+		},
+		{
+			name: "keys out of order",
+			fix:  seed,
+			edit: func(t *testing.T, dir string) {
+				vtEditFile(t, dir, vtM32, true, vtReplace(t, "  \"updated\": \"2026-09-27\",\n  \"data_version\": \"2026-09-27\",", "  \"data_version\": \"2026-09-27\",\n  \"updated\": \"2026-09-27\","))
+			},
+			want: []vtAt{{vtM32, "", ""}},
+			msg:  "has its keys out of order: version, data_version, updated,",
+		},
+		{
+			name: "trailing newline",
+			fix:  seed,
+			edit: func(t *testing.T, dir string) {
+				vtEditFile(t, dir, vtM32, true, func(b []byte) []byte { return append(b, '\n') })
+			},
+			want: []vtAt{{vtM32, "", ""}},
+			msg:  "has the recomputed values but not the published formatting",
+		},
+		{
+			name: "number printed without .0",
+			fix:  seed,
+			edit: func(t *testing.T, dir string) {
+				vtEditFile(t, dir, vtM32, true, vtReplace(t, `"params_b": 32.0,`, `"params_b": 32,`))
+			},
+			want: []vtAt{{vtM32, "", "params_b"}},
+			msg:  "is 32, recomputed 32.0",
+		},
+		{
+			name: "fixed text altered",
+			fix:  seed,
+			edit: func(t *testing.T, dir string) {
+				vtEditFile(t, dir, vtM32, true, vtReplace(t, "Every figure is a floor", "Every figure is a ceiling"))
+			},
+			want: []vtAt{{vtM32, "", "caveat"}},
+			msg:  "differs from the recomputed text at character",
+		},
+		{
+			name: "retrieved date altered",
+			fix:  seed,
+			edit: func(t *testing.T, dir string) {
+				vtEditFile(t, dir, vtM32, true, vtReplace(t, `"retrieved": "2026-09-26"`, `"retrieved": "2026-09-25"`))
+			},
+			want: []vtAt{{vtM32, "", "source.retrieved"}},
+			msg:  `is "2026-09-25", recomputed "2026-09-26"`,
+		},
+		{
+			name: "evidence conflict where the dates agree",
+			fix:  seed,
+			edit: manifest(func(m *Manifest) { m.Evidence.Conflict = "made up" }),
+			want: []vtAt{{ManifestPath, "", "evidence.conflict"}},
+			msg:  "agree (2026-02-16)",
+		},
+		{
+			name: "evidence without conflict where the dates differ",
+			fix:  stab,
+			edit: manifest(func(m *Manifest) { m.Evidence.Conflict = "" }),
+			want: []vtAt{{ManifestPath, "", "evidence.conflict"}},
+			msg:  "is empty, but index.json last_updated 2026-03-02 and the newest commit's UTC date 2026-03-03 differ",
+		},
+		{
+			name: "evidence commit sha",
+			fix:  seed,
+			edit: manifest(func(m *Manifest) { m.Evidence.LastCommitSHA = strings.Repeat("0", 40) }),
+			want: []vtAt{{ManifestPath, "", "evidence.last_commit_sha"}},
+			msg:  "recomputed \"7885788",
+		},
+		{
+			name: "selection deadline",
+			fix:  seed,
+			edit: manifest(func(m *Manifest) { m.Selection.ITLDeadlineMS = 400 }),
+			want: []vtAt{{ManifestPath, "", "selection.itl_deadline_ms"}},
+			msg:  "is 400, but the published rule is 500",
+		},
+		{
+			name: "exclusion missing",
+			fix:  stab,
+			edit: manifest(func(m *Manifest) { m.Exclusions = m.Exclusions[1:] }),
+			want: []vtAt{{ManifestPath, "", "exclusions"}},
+			msg:  "lacks lm-arena-chat configurations[3] (test-org/Test-LM-7B on 1 x H100, max_num_seqs 64), which the stability filter excludes: avg_batch_size 40 is under 0.85 x max_num_seqs 64",
+		},
+		{
+			name: "cascade exclusion missing",
+			fix:  stab,
+			edit: manifest(func(m *Manifest) { m.Exclusions = append(m.Exclusions[:2:2], m.Exclusions[3:]...) }),
+			want: []vtAt{{ManifestPath, "", "exclusions"}},
+			msg:  "lacks lm-arena-chat configurations[5] (test-org/Test-LM-7B on 1 x H100, max_num_seqs 256), which the stability filter excludes: cascade",
+		},
+		{
+			name: "stable row listed as excluded",
+			fix:  stab,
+			edit: manifest(func(m *Manifest) {
+				m.Exclusions = append(m.Exclusions, ManifestExclusion{Task: "lm-arena-chat", Row: 2, ModelID: "test-org/Test-LM-7B", GPU: "H100", NumGPUs: 1, MaxNumSeqs: 32, Reason: "made up"})
+			}),
+			want: []vtAt{{ManifestPath, "exclusions[8]", ""}},
+			msg:  "which the stability filter keeps",
+		},
+		{
+			name: "gpqa in selection but its exclusions missing",
+			fix:  stab,
+			edit: manifest(func(m *Manifest) { m.Selection.Tasks = append(m.Selection.Tasks, "gpqa") }),
+			want: []vtAt{{ManifestPath, "", "exclusions"}, {ManifestPath, "", "exclusions"}},
+			msg:  "lacks gpqa configurations[1]",
+		},
+		{
+			name: "exclusion of a task outside the selection",
+			fix:  vtFixture{leaderboard: vtStabilityDir, tasks: []string{"lm-arena-chat", "gpqa"}},
+			edit: manifest(func(m *Manifest) { m.Selection.Tasks = m.Selection.Tasks[:1] }),
+			want: []vtAt{{ManifestPath, "exclusions[8]", "task"}, {ManifestPath, "exclusions[9]", "task"}},
+			msg:  "is gpqa, which is not in selection.tasks",
+		},
+		{
+			name: "folder named after another date",
+			fix:  seed,
+			edit: manifest(func(m *Manifest) { m.Date = "2026-09-28" }),
+			want: []vtAt{
+				{ManifestPath, "", "date"},
+			},
+			msg: "is 2026-09-28, but the snapshot folder is named 2026-09-27",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			dir := vtBuild(t, tt.fix)
+			if tt.edit != nil {
+				tt.edit(t, dir)
+			}
+			got := vtReport(t, dir)
+			if tt.name == "folder named after another date" {
+				// Every model file's updated and data_version then differ too.
+				got = vtOnlyFile(got, ManifestPath)
+			}
+			if diff := cmp.Diff(tt.want, vtPositions(got)); diff != "" {
+				t.Fatalf("problems (-want +got):\n%s\n%s", diff, (&Report{Dir: dir, Problems: got}).Error())
+			}
+			if !strings.Contains(got[0].Msg, tt.msg) {
+				t.Errorf("first problem %q lacks %q", got[0].String(), tt.msg)
+			}
+		})
+	}
+}
+
+func vtOnlyFile(ps []Problem, file string) []Problem {
+	var out []Problem
+	for _, p := range ps {
+		if p.File == file {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func vtSortOutputs(m *Manifest) {
+	for i := 1; i < len(m.Outputs); i++ {
+		for j := i; j > 0 && m.Outputs[j].Path < m.Outputs[j-1].Path; j-- {
+			m.Outputs[j], m.Outputs[j-1] = m.Outputs[j-1], m.Outputs[j]
+		}
+	}
+}

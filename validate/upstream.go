@@ -1,0 +1,279 @@
+package validate
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+)
+
+// Upstream file names, as archived under a snapshot's sources/.
+const (
+	lbIndexName   = "leaderboard/index.json"
+	lbCommitsName = "leaderboard/commits.json"
+	taskChat      = "lm-arena-chat"
+	taskGPQA      = "gpqa"
+)
+
+func lbTaskName(task string) string { return "leaderboard/tasks/" + task + ".json" }
+
+// lbIndex is what this package reads from the leaderboard's index.json.
+type lbIndex struct {
+	lastUpdated string
+	nicknames   map[string]string // model_id → nickname
+}
+
+func parseIndex(ps *problems, data []byte) *lbIndex {
+	var raw struct {
+		LastUpdated *string `json:"last_updated"`
+		Models      map[string]struct {
+			Nickname *string `json:"nickname"`
+		} `json:"models"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		ps.add("", "", "cannot be decoded: %v", err)
+		return nil
+	}
+	idx := &lbIndex{nicknames: map[string]string{}}
+	switch {
+	case raw.LastUpdated == nil:
+		ps.add("", "last_updated", "is missing")
+		return nil
+	case !isDate(*raw.LastUpdated):
+		ps.add("", "last_updated", "%q is not a YYYY-MM-DD date", *raw.LastUpdated)
+		return nil
+	}
+	idx.lastUpdated = *raw.LastUpdated
+	if len(raw.Models) == 0 {
+		ps.add("", "models", "is missing or empty")
+	}
+	for id, m := range raw.Models {
+		if m.Nickname != nil {
+			idx.nicknames[id] = *m.Nickname
+		}
+	}
+	return idx
+}
+
+// lbCommit is the newest commit to the task files: the first entry of the
+// archived GitHub list-commits answer.
+type lbCommit struct {
+	sha  string
+	date string // UTC date of the committer date
+}
+
+func parseCommits(ps *problems, data []byte) *lbCommit {
+	var list []struct {
+		SHA    string `json:"sha"`
+		Commit struct {
+			Committer struct {
+				Date string `json:"date"`
+			} `json:"committer"`
+		} `json:"commit"`
+	}
+	if err := json.Unmarshal(data, &list); err != nil {
+		ps.add("", "", "cannot be decoded: %v", err)
+		return nil
+	}
+	if len(list) == 0 {
+		ps.add("", "", "lists no commit")
+		return nil
+	}
+	t, err := time.Parse(time.RFC3339, list[0].Commit.Committer.Date)
+	if err != nil {
+		ps.add("[0]", "commit.committer.date", "%q is not an RFC 3339 time", list[0].Commit.Committer.Date)
+		return nil
+	}
+	if list[0].SHA == "" {
+		ps.add("[0]", "sha", "is missing")
+		return nil
+	}
+	return &lbCommit{sha: list[0].SHA, date: t.UTC().Format(time.DateOnly)}
+}
+
+func isDate(s string) bool {
+	_, err := time.Parse(time.DateOnly, s)
+	return err == nil && len(s) == 10
+}
+
+// lbRow is one configuration row of a task file, with the values the
+// published rules read.
+type lbRow struct {
+	task  string
+	index int // position in the file's configurations array
+
+	modelID, nickname, gpu, precision, arch string
+	numGPUs, tp, dp, ep, maxNumSeqs         int
+	totalParams, activeParams               float64
+	avgBatch, medianITL, p90, p95, p99      float64
+	throughput, power                       float64
+
+	// Optional upstream values: nil when absent or null.
+	energy, energyRequest, outputLen, steadySeconds *float64
+}
+
+// where names the row in problems.
+func (r *lbRow) where() string {
+	return fmt.Sprintf("configurations[%d] (%s on %d x %s, max_num_seqs %d)", r.index, r.modelID, r.numGPUs, r.gpu, r.maxNumSeqs)
+}
+
+// parseTask reads a task file's rows. A row that lacks a field the rules
+// need, or has one of the wrong type, is reported and left out.
+func parseTask(ps *problems, task string, data []byte) ([]*lbRow, bool) {
+	var file struct {
+		Task           *string           `json:"task"`
+		Configurations []json.RawMessage `json:"configurations"`
+	}
+	if err := json.Unmarshal(data, &file); err != nil {
+		ps.add("", "", "cannot be decoded: %v", err)
+		return nil, false
+	}
+	if file.Task == nil || *file.Task != task {
+		got := "missing"
+		if file.Task != nil {
+			got = strconv.Quote(*file.Task)
+		}
+		ps.add("", "task", "is %s, want %q", got, task)
+	}
+	if len(file.Configurations) == 0 {
+		ps.add("", "configurations", "is missing or empty")
+		return nil, false
+	}
+	ok := true
+	var rows []*lbRow
+	for i, raw := range file.Configurations {
+		r, good := parseRow(ps, task, i, raw)
+		if good {
+			rows = append(rows, r)
+		}
+		ok = ok && good
+	}
+	return rows, ok
+}
+
+func parseRow(ps *problems, task string, i int, raw json.RawMessage) (*lbRow, bool) {
+	where := fmt.Sprintf("configurations[%d]", i)
+	var m map[string]any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&m); err != nil || m == nil {
+		ps.add(where, "", "is not a JSON object")
+		return nil, false
+	}
+	if id, ok := m["model_id"].(string); ok && id != "" {
+		where += " (" + id + ")"
+	}
+	rp := &rowParser{ps: ps, m: m, where: where, ok: true}
+	r := &lbRow{task: task, index: i}
+	r.modelID = rp.str("model_id")
+	r.nickname = rp.str("nickname")
+	r.gpu = rp.str("gpu_model")
+	r.precision = rp.str("weight_precision")
+	r.arch = rp.str("architecture")
+	r.numGPUs = rp.whole("num_gpus", 1)
+	// Versions before 2025-12-15 write 0 for a parallelism not used; it
+	// is published as it stands.
+	r.tp = rp.whole("tensor_parallel", 0)
+	r.dp = rp.whole("data_parallel", 0)
+	r.ep = rp.whole("expert_parallel", 0)
+	r.maxNumSeqs = rp.whole("max_num_seqs", 1)
+	r.totalParams = rp.num("total_params_billions")
+	r.activeParams = rp.num("activated_params_billions")
+	r.avgBatch = rp.num("avg_batch_size")
+	r.medianITL = rp.num("median_itl_ms")
+	r.p90 = rp.num("p90_itl_ms")
+	r.p95 = rp.num("p95_itl_ms")
+	r.p99 = rp.num("p99_itl_ms")
+	r.throughput = rp.num("output_throughput_tokens_per_sec")
+	r.power = rp.num("avg_power_watts")
+	r.energy = rp.opt("energy_per_token_joules")
+	r.energyRequest = rp.opt("energy_per_request_joules")
+	r.outputLen = rp.opt("avg_output_len")
+	r.steadySeconds = rp.opt("steady_state_duration_s")
+	if r.outputLen == nil && r.energyRequest == nil {
+		rp.fail("avg_output_len", "is missing, and so is energy_per_request_joules to derive it from")
+	}
+	return r, rp.ok
+}
+
+// rowParser reads typed fields of one upstream row, reporting each bad one.
+type rowParser struct {
+	ps    *problems
+	m     map[string]any // decoded with UseNumber
+	where string
+	ok    bool
+}
+
+func (rp *rowParser) fail(key, format string, a ...any) {
+	rp.ps.add(rp.where, key, format, a...)
+	rp.ok = false
+}
+
+func (rp *rowParser) str(key string) string {
+	v, present := rp.m[key]
+	if !present || v == nil {
+		rp.fail(key, "is missing")
+		return ""
+	}
+	s, ok := v.(string)
+	if !ok {
+		rp.fail(key, "is %v, not a string", v)
+		return ""
+	}
+	if s == "" {
+		rp.fail(key, "is empty")
+	}
+	return s
+}
+
+// opt returns an optional number (nil when absent or null). Non-finite
+// values are kept: the stability filter decides about them.
+func (rp *rowParser) opt(key string) *float64 {
+	v, present := rp.m[key]
+	if !present || v == nil {
+		return nil
+	}
+	n, ok := v.(json.Number)
+	if !ok {
+		rp.fail(key, "is %q, not a number", fmt.Sprint(v))
+		return nil
+	}
+	x, err := strconv.ParseFloat(string(n), 64)
+	if err != nil && !math.IsInf(x, 0) {
+		rp.fail(key, "is %s, not a number", n)
+		return nil
+	}
+	return &x
+}
+
+// num returns a required finite, non-negative number.
+func (rp *rowParser) num(key string) float64 {
+	if v, present := rp.m[key]; !present || v == nil {
+		rp.fail(key, "is missing")
+		return math.NaN()
+	}
+	p := rp.opt(key)
+	if p == nil {
+		return math.NaN()
+	}
+	if !finite(*p) || *p < 0 {
+		rp.fail(key, "is %v, not a finite, non-negative number", *p)
+		return math.NaN()
+	}
+	return *p
+}
+
+// whole returns a required whole number from least to 2^20.
+func (rp *rowParser) whole(key string, least int) int {
+	x := rp.num(key)
+	if math.IsNaN(x) {
+		return 0
+	}
+	if x != math.Trunc(x) || x < float64(least) || x > 1<<20 {
+		rp.fail(key, "is %v, not a whole number from %d to %d", x, least, 1<<20)
+		return 0
+	}
+	return int(x)
+}
