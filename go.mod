@@ -3,11 +3,11 @@ module github.com/leadgreen/greentokens
 go 1.26.8
 
 require (
-	github.com/google/go-cmp v0.7.0 // indirect
-	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
-	github.com/hashicorp/go-retryablehttp v0.7.8 // indirect
-	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
-	golang.org/x/sys v0.50.0 // indirect
-	golang.org/x/text v0.14.0 // indirect
-	golang.org/x/tools v0.52.0 // indirect
+	github.com/google/go-cmp v0.7.0
+	github.com/hashicorp/go-retryablehttp v0.7.8
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	golang.org/x/sys v0.50.0
+	golang.org/x/text v0.14.0
 )
+
+require github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
