@@ -1,0 +1,747 @@
+package fetch_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/fetch/fetchtest"
+)
+
+var rateLimited = http.Header{"X-Ratelimit-Remaining": {"0"}}
+
+func resetIn(d time.Duration) http.Header {
+	return http.Header{
+		"X-Ratelimit-Remaining": {"0"},
+		"X-Ratelimit-Reset":     {strconv.FormatInt(time.Now().Add(d).Unix(), 10)},
+	}
+}
+
+func TestHTTPRetriesThenSucceeds(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		faults   []fetchtest.Fault
+		wantHits int
+	}{
+		{"503 then 200", []fetchtest.Fault{{Status: 503, Times: 1}}, 2},
+		{"500, 502 then 200", []fetchtest.Fault{{Status: 500, Times: 1}, {Status: 502, Times: 1}}, 3},
+		{"429 without Retry-After then 200", []fetchtest.Fault{{Status: 429, Times: 1}}, 2},
+		{"503 with Retry-After 0 then 200", []fetchtest.Fault{{Status: 503, RetryAfter: "0", Times: 1}}, 2},
+		{"GitHub 403 rate limit, reset passed, then 200",
+			[]fetchtest.Fault{{Status: 403, Header: resetIn(-time.Minute), Times: 1}}, 2},
+		{"GitHub 403 secondary rate limit (Retry-After 0) then 200",
+			[]fetchtest.Fault{{Status: 403, RetryAfter: "0", Times: 1}}, 2},
+		{"no headers within the timeout, then 200", []fetchtest.Fault{{Delay: time.Hour, Times: 1}}, 2},
+		{"connection closed without an answer, twice, then 200", []fetchtest.Fault{{Hangup: true, Times: 2}}, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := newServer(t)
+			s.Fault(indexPath, tt.faults...)
+			src := s.Source(fetch.HTTPOptions{Timeout: 100 * time.Millisecond})
+			body, err := src.Open(t.Context(), fetch.LeaderboardIndex)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer body.Close()
+			data, err := io.ReadAll(body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := string(data); got != indexJSON {
+				t.Errorf("body = %q, want %q", got, indexJSON)
+			}
+			if got := s.Hits(indexPath); got != tt.wantHits {
+				t.Errorf("server saw %d requests, want %d", got, tt.wantHits)
+			}
+		})
+	}
+}
+
+func TestHTTPGivesUp(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		opts     fetch.HTTPOptions
+		fault    fetchtest.Fault
+		wantErr  string   // the whole message, URL replaced by "URL"
+		wantPart []string // or parts of it
+		wantIs   error
+		wantHits int
+	}{
+		{name: "404 is not retried",
+			fault: fetchtest.Fault{Status: 404}, wantErr: "fetch URL: 404 Not Found after 1 attempt", wantHits: 1},
+		{name: "plain 403 is not retried",
+			fault: fetchtest.Fault{Status: 403}, wantErr: "fetch URL: 403 Forbidden after 1 attempt", wantHits: 1},
+		{name: "400 is not retried",
+			fault: fetchtest.Fault{Status: 400}, wantErr: "fetch URL: 400 Bad Request after 1 attempt", wantHits: 1},
+		{name: "501 is not retried",
+			fault: fetchtest.Fault{Status: 501}, wantErr: "fetch URL: 501 Not Implemented after 1 attempt", wantHits: 1},
+		{name: "503 until retries run out", opts: fetch.HTTPOptions{RetryMax: 2},
+			fault: fetchtest.Fault{Status: 503}, wantErr: "fetch URL: 503 Service Unavailable after 3 attempts", wantHits: 3},
+		{name: "no retries", opts: fetch.HTTPOptions{RetryMax: -1},
+			fault: fetchtest.Fault{Status: 503}, wantErr: "fetch URL: 503 Service Unavailable after 1 attempt", wantHits: 1},
+		{name: "connection closed without an answer until retries run out", opts: fetch.HTTPOptions{RetryMax: 1},
+			fault: fetchtest.Fault{Hangup: true}, wantErr: "fetch URL: no answer: EOF after 2 attempts", wantHits: 2},
+		{name: "429 until retries run out", opts: fetch.HTTPOptions{RetryMax: 2},
+			fault:   fetchtest.Fault{Status: 429},
+			wantErr: "fetch URL: rate limited (429 Too Many Requests) after 3 attempts", wantIs: fetch.ErrRateLimited, wantHits: 3},
+		{name: "GitHub 403 rate limit until retries run out", opts: fetch.HTTPOptions{RetryMax: 2},
+			fault:   fetchtest.Fault{Status: 403, Header: rateLimited},
+			wantErr: "fetch URL: rate limited (403 Forbidden) after 3 attempts", wantIs: fetch.ErrRateLimited, wantHits: 3},
+		{name: "GitHub 403 rate limit resetting past the wait cap",
+			fault:    fetchtest.Fault{Status: 403, Header: resetIn(time.Hour)},
+			wantPart: []string{"fetch URL: rate limited (403 Forbidden): the server asks for a wait of ", "x-ratelimit-reset", "longer than the 20ms retry wait cap; not waiting after 1 attempt"},
+			wantIs:   fetch.ErrRateLimited, wantHits: 1},
+		{name: "429 Retry-After longer than the wait cap", opts: fetch.HTTPOptions{RetryWaitMax: 100 * time.Millisecond},
+			fault:   fetchtest.Fault{Status: 429, RetryAfter: "1"},
+			wantErr: "fetch URL: rate limited (429 Too Many Requests): the server asks for a wait of 1s (Retry-After: 1), longer than the 100ms retry wait cap; not waiting after 1 attempt",
+			wantIs:  fetch.ErrRateLimited, wantHits: 1},
+		{name: "503 Retry-After date beyond the wait cap",
+			fault:    fetchtest.Fault{Status: 503, RetryAfter: time.Now().Add(time.Hour).UTC().Format(http.TimeFormat)},
+			wantPart: []string{"fetch URL: 503 Service Unavailable; the server asks for a wait of ", "longer than the 20ms retry wait cap; not waiting after 1 attempt"},
+			wantHits: 1},
+		{name: "Retry-After past the total bound",
+			opts:    fetch.HTTPOptions{RetryWaitMax: time.Minute, MaxTotalWait: 300 * time.Millisecond},
+			fault:   fetchtest.Fault{Status: 429, RetryAfter: "1"},
+			wantErr: "fetch URL: rate limited (429 Too Many Requests): the server asks for a wait of 1s (Retry-After: 1), past the 300ms bound on the whole fetch; not waiting after 1 attempt",
+			wantIs:  fetch.ErrRateLimited, wantHits: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := newServer(t)
+			s.Fault(indexPath, tt.fault)
+			url := s.URL + indexPath
+			start := time.Now()
+			_, err := s.Source(tt.opts).Open(t.Context(), fetch.LeaderboardIndex)
+			if elapsed := time.Since(start); elapsed > 900*time.Millisecond {
+				t.Errorf("took %v; a refused wait must not be waited out", elapsed)
+			}
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if tt.wantErr != "" {
+				if got, want := err.Error(), strings.ReplaceAll(tt.wantErr, "URL", url); got != want {
+					t.Errorf("error:\n got %s\nwant %s", got, want)
+				}
+			}
+			for _, p := range tt.wantPart {
+				wantErr(t, err, strings.ReplaceAll(p, "URL", url))
+			}
+			if tt.wantIs != nil && !errors.Is(err, tt.wantIs) {
+				t.Errorf("errors.Is(%v, %v) = false", err, tt.wantIs)
+			}
+			if tt.wantIs == nil && errors.Is(err, fetch.ErrRateLimited) {
+				t.Errorf("%v counts as a rate limit", err)
+			}
+			var fe *fetch.Error
+			if !errors.As(err, &fe) {
+				t.Fatalf("%T is not a *fetch.Error", err)
+			}
+			if got := s.Hits(indexPath); got != tt.wantHits || fe.Attempts != tt.wantHits {
+				t.Errorf("server saw %d requests and the error counts %d attempts; want %d", got, fe.Attempts, tt.wantHits)
+			}
+			if fe.Status != tt.fault.Status {
+				t.Errorf("Error.Status = %d, want %d", fe.Status, tt.fault.Status)
+			}
+		})
+	}
+}
+
+// A Retry-After within the bounds is waited out, then the fetch succeeds.
+func TestHTTPRetryAfterHonoured(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name       string
+		status     int
+		retryAfter func() string // made when the subtest runs, which may be late
+		header     func() http.Header
+		atLeast    time.Duration
+	}{
+		{"429 Retry-After: 1", 429, func() string { return "1" }, nil, time.Second},
+		// x-ratelimit-reset has whole seconds: 2s from now is 1s to 2s away.
+		// (Retry-After as an HTTP date, and on 503, are read too: see
+		// TestHTTPGivesUp, where they are too long to wait.)
+		{"GitHub 403 x-ratelimit-reset", 403, nil, func() http.Header { return resetIn(2 * time.Second) }, time.Second},
+		{"429 Retry-After date in the past", 429, func() string { return time.Now().Add(-time.Hour).UTC().Format(http.TimeFormat) }, nil, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := newServer(t)
+			fault := fetchtest.Fault{Status: tt.status, Times: 1}
+			if tt.retryAfter != nil {
+				fault.RetryAfter = tt.retryAfter()
+			}
+			if tt.header != nil {
+				fault.Header = tt.header()
+			}
+			s.Fault(indexPath, fault)
+			src := s.Source(fetch.HTTPOptions{RetryWaitMax: 3 * time.Second})
+			start := time.Now()
+			f, err := fetch.ReadAll(t.Context(), src, fetch.LeaderboardIndex)
+			elapsed := time.Since(start)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(f.Data) != indexJSON {
+				t.Errorf("data = %q", f.Data)
+			}
+			if elapsed < tt.atLeast-50*time.Millisecond || elapsed > 2500*time.Millisecond {
+				t.Errorf("took %v; want the Retry-After wait (at least %v) and no more than the cap", elapsed, tt.atLeast)
+			}
+			if got := s.Hits(indexPath); got != 2 {
+				t.Errorf("server saw %d requests, want 2", got)
+			}
+		})
+	}
+}
+
+// Retries stop at the total bound however many are left.
+func TestHTTPTotalBound(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		opts  fetch.HTTPOptions
+		fault fetchtest.Fault
+		want  []string
+	}{
+		{"503 forever, many retries allowed",
+			fetch.HTTPOptions{RetryMax: 1000, RetryWaitMin: 30 * time.Millisecond, RetryWaitMax: 30 * time.Millisecond, MaxTotalWait: 200 * time.Millisecond},
+			fetchtest.Fault{Status: 503},
+			[]string{"503 Service Unavailable; not retrying: the next wait (30ms) would pass the 200ms bound on the whole fetch after "}},
+		{"no answer before the bound",
+			fetch.HTTPOptions{MaxTotalWait: 150 * time.Millisecond, Timeout: 5 * time.Second},
+			fetchtest.Fault{Delay: time.Hour},
+			[]string{"gave up at the 150ms bound on the whole fetch after 1 attempt"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := newServer(t)
+			s.Fault(indexPath, tt.fault)
+			start := time.Now()
+			_, err := fetch.ReadAll(t.Context(), s.Source(tt.opts), fetch.LeaderboardIndex)
+			if elapsed := time.Since(start); elapsed > tt.opts.MaxTotalWait+300*time.Millisecond {
+				t.Errorf("took %v, bound %v", elapsed, tt.opts.MaxTotalWait)
+			}
+			wantErr(t, err, append([]string{"fetch " + s.URL + indexPath + ": "}, tt.want...)...)
+			if hits := s.Hits(indexPath); hits > 10 {
+				t.Errorf("%d requests within a 200ms bound with 30ms waits", hits)
+			}
+		})
+	}
+}
+
+// Timeout bounds the wait for headers and any stall in the body.
+func TestHTTPTimeout(t *testing.T) {
+	t.Parallel()
+	opts := fetch.HTTPOptions{Timeout: 50 * time.Millisecond, RetryMax: 1}
+
+	t.Run("no headers within the timeout", func(t *testing.T) {
+		t.Parallel()
+		s := newServer(t)
+		s.Fault(indexPath, fetchtest.Fault{Delay: time.Hour})
+		start := time.Now()
+		_, err := s.Source(opts).Open(t.Context(), fetch.LeaderboardIndex)
+		wantErr(t, err, "fetch "+s.URL+indexPath+": ", ": no answer: net/http: timeout awaiting response headers after 2 attempts")
+		if elapsed := time.Since(start); elapsed > time.Second {
+			t.Errorf("took %v", elapsed)
+		}
+		if got := s.Hits(indexPath); got != 2 {
+			t.Errorf("server saw %d requests, want 2", got)
+		}
+	})
+	t.Run("body stalls while streaming", func(t *testing.T) {
+		t.Parallel()
+		s := newServer(t)
+		s.Fault(indexPath, fetchtest.Fault{StallAfter: 5, Stall: 2 * time.Second})
+		body, err := s.Source(opts).Open(t.Context(), fetch.LeaderboardIndex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer body.Close()
+		data, err := io.ReadAll(body)
+		wantErr(t, err, "fetch "+s.URL+indexPath+": no data for 50ms while reading the body (after 5 bytes)")
+		if string(data) != indexJSON[:5] {
+			t.Errorf("read %q before the stall", data)
+		}
+	})
+	t.Run("body stalls once, ReadAll gets it again", func(t *testing.T) {
+		t.Parallel()
+		s := newServer(t)
+		s.Fault(indexPath, fetchtest.Fault{StallAfter: 5, Stall: 2 * time.Second, Times: 1})
+		f, err := fetch.ReadAll(t.Context(), s.Source(opts), fetch.LeaderboardIndex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(f.Data) != indexJSON {
+			t.Errorf("data = %q", f.Data)
+		}
+	})
+	t.Run("a slow reader is not a stall", func(t *testing.T) {
+		t.Parallel()
+		s := newServer(t)
+		body, err := s.Source(opts).Open(t.Context(), fetch.LeaderboardIndex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer body.Close()
+		buf := make([]byte, 4)
+		var got []byte
+		for {
+			n, err := body.Read(buf)
+			got = append(got, buf[:n]...)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) == 4 {
+				time.Sleep(120 * time.Millisecond) // longer than Timeout, between reads
+			}
+		}
+		if string(got) != indexJSON {
+			t.Errorf("data = %q", got)
+		}
+	})
+}
+
+func TestHTTPCaps(t *testing.T) {
+	t.Parallel()
+	big := strings.Repeat("x", 1500)
+	exact := strings.Repeat("y", 2047) + "\n" // the Ember cap
+	tests := []struct {
+		name      string
+		source    string
+		path      string
+		fault     fetchtest.Fault
+		open      bool     // the error comes from Open, not from reading
+		want      string   // data, when no error
+		wantErr   []string // parts of the error
+		wantHits  int
+		readAllOK bool
+	}{
+		{name: "Content-Length over the cap", source: fetch.LeaderboardIndex, path: indexPath,
+			fault: fetchtest.Fault{Body: []byte(big)}, open: true,
+			wantErr: []string{"body of 1500 bytes (Content-Length) is larger than the 1 KiB cap after 1 attempt"}, wantHits: 1},
+		{name: "chunked body over the cap", source: fetch.LeaderboardIndex, path: indexPath,
+			fault:   fetchtest.Fault{Body: []byte(big), Chunked: true},
+			wantErr: []string{": body larger than the 1 KiB cap"}, wantHits: 1},
+		{name: "gzip bomb", source: fetch.LeaderboardIndex, path: indexPath,
+			fault:   fetchtest.Fault{Body: gzipBomb(t, 10<<20), Header: http.Header{"Content-Encoding": {"gzip"}}},
+			wantErr: []string{": body larger than the 1 KiB cap"}, wantHits: 1},
+		{name: "gzip within the cap is decoded", source: fetch.LeaderboardIndex, path: indexPath,
+			fault: fetchtest.Fault{Gzip: true}, want: indexJSON, wantHits: 1},
+		{name: "exactly the cap", source: fetch.EmberYearly, path: fetchtest.EmberPath,
+			fault: fetchtest.Fault{Body: []byte(exact), Chunked: true}, want: exact, wantHits: 1},
+		{name: "Ember has its own cap", source: fetch.EmberYearly, path: fetchtest.EmberPath,
+			fault: fetchtest.Fault{Body: []byte(big)}, want: big, wantHits: 1},
+		{name: "Ember over its cap", source: fetch.EmberYearly, path: fetchtest.EmberPath,
+			fault:   fetchtest.Fault{Body: []byte(big + big), Chunked: true, Gzip: true},
+			wantErr: []string{": body larger than the 2 KiB cap"}, wantHits: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := newServer(t)
+			s.Fault(tt.path, tt.fault)
+			src := s.Source(fetch.HTTPOptions{MaxBytes: 1 << 10, MaxBytesCSV: 2 << 10})
+			url := s.URL + tt.path
+
+			// Open, then read: the error names the URL and the cap.
+			body, err := src.Open(t.Context(), tt.source)
+			var data []byte
+			if err == nil {
+				data, err = io.ReadAll(body)
+				body.Close()
+			} else if !tt.open {
+				t.Fatalf("Open: %v", err)
+			}
+			if tt.wantErr == nil {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if string(data) != tt.want {
+					t.Errorf("data = %.40q… (%d bytes), want %d bytes", data, len(data), len(tt.want))
+				}
+			} else {
+				wantErr(t, err, append([]string{"fetch " + url + ": "}, tt.wantErr...)...)
+				if !errors.Is(err, fetch.ErrTooLarge) {
+					t.Errorf("errors.Is(%v, ErrTooLarge) = false", err)
+				}
+				if int64(len(data)) > 2<<10 {
+					t.Errorf("read %d bytes past the cap", len(data))
+				}
+			}
+
+			// ReadAll: same outcome, and a body over the cap is not fetched again.
+			f, err := fetch.ReadAll(t.Context(), src, tt.source)
+			if tt.wantErr == nil {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if string(f.Data) != tt.want {
+					t.Errorf("ReadAll data: %d bytes, want %d", len(f.Data), len(tt.want))
+				}
+			} else {
+				wantErr(t, err, append([]string{"fetch " + url + ": "}, tt.wantErr...)...)
+			}
+			if got := s.Hits(tt.path); got != 2*tt.wantHits {
+				t.Errorf("server saw %d requests, want %d", got, 2*tt.wantHits)
+			}
+		})
+	}
+}
+
+// gzipBomb is n zero bytes, gzip-encoded in a few hundred bytes: 64 KiB
+// members, concatenated (cheap to make, even under the race detector).
+func gzipBomb(t *testing.T, n int) []byte {
+	var member bytes.Buffer
+	zw := gzip.NewWriter(&member)
+	if _, err := zw.Write(make([]byte, 64<<10)); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return bytes.Repeat(member.Bytes(), n/(64<<10))
+}
+
+// A body cut short is an error naming the URL, never a short file.
+func TestHTTPBodyCutShort(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		fault fetchtest.Fault
+	}{
+		{"Content-Length larger than the body", fetchtest.Fault{Truncate: 10}},
+		{"connection dropped mid-body (chunked)", fetchtest.Fault{Drop: 10}},
+		{"gzip stream cut short", fetchtest.Fault{Gzip: true, Truncate: 20}},
+		{"gzip stream dropped, chunked", fetchtest.Fault{Gzip: true, Drop: 20}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name+"/Open", func(t *testing.T) {
+			t.Parallel()
+			s := newServer(t)
+			s.Fault(indexPath, tt.fault)
+			body, err := s.Source(fetch.HTTPOptions{}).Open(t.Context(), fetch.LeaderboardIndex)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer body.Close()
+			data, err := io.ReadAll(body)
+			wantErr(t, err, "fetch "+s.URL+indexPath+": reading the body (after ")
+			if !errors.Is(err, io.ErrUnexpectedEOF) {
+				t.Errorf("errors.Is(%v, io.ErrUnexpectedEOF) = false", err)
+			}
+			if len(data) >= len(indexJSON) {
+				t.Errorf("read %d bytes of a cut body", len(data))
+			}
+			if got := s.Hits(indexPath); got != 1 {
+				t.Errorf("Open made %d requests; it must not retry a streamed body", got)
+			}
+		})
+		t.Run(tt.name+"/ReadAll retries", func(t *testing.T) {
+			t.Parallel()
+			s := newServer(t)
+			f := tt.fault
+			f.Times = 2
+			s.Fault(indexPath, f)
+			got, err := fetch.ReadAll(t.Context(), s.Source(fetch.HTTPOptions{}), fetch.LeaderboardIndex)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got.Data) != indexJSON {
+				t.Errorf("data = %q", got.Data)
+			}
+			if hits := s.Hits(indexPath); hits != 3 {
+				t.Errorf("server saw %d requests, want 3", hits)
+			}
+		})
+		t.Run(tt.name+"/ReadAll gives up", func(t *testing.T) {
+			t.Parallel()
+			s := newServer(t)
+			s.Fault(indexPath, tt.fault)
+			_, err := fetch.ReadAll(t.Context(), s.Source(fetch.HTTPOptions{RetryMax: 2}), fetch.LeaderboardIndex)
+			wantErr(t, err, "fetch "+s.URL+indexPath+": reading the body (after ", "unexpected EOF after 3 attempts")
+		})
+	}
+}
+
+func TestHTTPRedirects(t *testing.T) {
+	t.Parallel()
+	t.Run("same host is followed", func(t *testing.T) {
+		t.Parallel()
+		s := newServer(t)
+		s.Fault(indexPath, fetchtest.Fault{Redirect: fetchtest.LeaderboardPrefix + "tasks/gpqa.json", Status: http.StatusMovedPermanently})
+		f, err := fetch.ReadAll(t.Context(), s.Source(fetch.HTTPOptions{}), fetch.LeaderboardIndex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(f.Data) != gpqaJSON {
+			t.Errorf("data = %q, want the redirect target's", f.Data)
+		}
+		if f.URL != s.URL+indexPath {
+			t.Errorf("URL = %q, want the URL asked for", f.URL)
+		}
+	})
+	t.Run("another host is refused", func(t *testing.T) {
+		t.Parallel()
+		s, other := newServer(t), newServer(t)
+		target := other.URL + indexPath
+		s.Fault(indexPath, fetchtest.Fault{Redirect: target})
+		_, err := fetch.ReadAll(t.Context(), s.Source(fetch.HTTPOptions{}), fetch.LeaderboardIndex)
+		wantErr(t, err, "fetch "+s.URL+indexPath+": redirect from "+s.URL+indexPath+" to "+target+" refused",
+			strings.TrimPrefix(s.URL, "http://"), strings.TrimPrefix(other.URL, "http://"), "after 1 attempt")
+		if got := other.Hits(indexPath); got != 0 {
+			t.Errorf("the other host got %d requests", got)
+		}
+		if got := s.Hits(indexPath); got != 1 {
+			t.Errorf("a refused redirect was retried: %d requests", got)
+		}
+	})
+}
+
+func TestHTTPRefusesPlainHTTP(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	tests := []struct {
+		name    string
+		origins fetch.Origins
+		want    string
+	}{
+		{"http", s.Origins(), "fetch " + s.URL + indexPath + ": plain http is refused (AllowHTTP is off); only https is fetched"},
+		{"ftp", fetch.Origins{LeaderboardBase: "ftp://example.invalid/data/"}, "fetch ftp://example.invalid/data/index.json: only https is fetched"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := fetch.NewHTTP(fetch.HTTPOptions{Origins: tt.origins}).Open(t.Context(), fetch.LeaderboardIndex)
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("error = %v, want %s", err, tt.want)
+			}
+		})
+	}
+	if got := len(s.Requests()); got != 0 {
+		t.Errorf("server saw %d requests", got)
+	}
+}
+
+// The token goes to the GitHub API host only and never into logs or errors.
+func TestHTTPGitHubToken(t *testing.T) {
+	t.Parallel()
+	const token = "ghp_s3cr3tT0kenValue"
+	data, api := newServer(t), newServer(t)
+	api.FailWith(fetchtest.CommitsPath, 503) // a retry, logged
+	data.FailWith(fetchtest.LeaderboardPrefix+"tasks/nope.json", 404)
+	logger, logs := newLogger()
+	src := data.Source(fetch.HTTPOptions{
+		Origins: fetch.Origins{
+			LeaderboardBase: data.URL + fetchtest.LeaderboardPrefix,
+			GitHubAPI:       api.URL,
+			EmberURL:        data.URL + fetchtest.EmberPath,
+		},
+		GitHubToken: token,
+		Logger:      logger,
+	})
+	var errs []string
+	for _, name := range []string{fetch.LeaderboardCommits, fetch.LeaderboardIndex, fetch.EmberYearly, fetch.LeaderboardTask("nope")} {
+		if _, err := fetch.ReadAll(t.Context(), src, name); err != nil {
+			errs = append(errs, err.Error())
+		}
+	}
+	if len(errs) != 2 {
+		t.Errorf("errors %q; want 2 (no Ember file, no task nope)", errs)
+	}
+
+	type seen struct{ Path, Query, Auth, Accept string }
+	requests := func(s *fetchtest.Server) []seen {
+		var out []seen
+		for _, r := range s.Requests() {
+			out = append(out, seen{r.Path, r.RawQuery, r.Header.Get("Authorization"), r.Header.Get("Accept")})
+		}
+		return out
+	}
+	apiWant := []seen{
+		{fetchtest.CommitsPath, "path=public/data/tasks&per_page=1", "Bearer " + token, "application/vnd.github+json"},
+		{fetchtest.CommitsPath, "path=public/data/tasks&per_page=1", "Bearer " + token, "application/vnd.github+json"},
+	}
+	if diff := cmp.Diff(apiWant, requests(api)); diff != "" {
+		t.Errorf("API server requests (-want +got):\n%s", diff)
+	}
+	dataWant := []seen{{indexPath, "", "", ""}, {fetchtest.EmberPath, "", "", ""}, {fetchtest.LeaderboardPrefix + "tasks/nope.json", "", "", ""}}
+	if diff := cmp.Diff(dataWant, requests(data)); diff != "" {
+		t.Errorf("data server requests (-want +got):\n%s", diff)
+	}
+	out := logs.String()
+	if !strings.Contains(out, api.URL+fetch.CommitsQuery) {
+		t.Errorf("the log does not name the API URL:\n%s", out)
+	}
+	for _, text := range append(errs, out) {
+		if strings.Contains(text, token) || strings.Contains(text, "s3cr3t") {
+			t.Errorf("the token leaks into %q", text)
+		}
+	}
+}
+
+// Each GET is logged, and the outcome once.
+func TestHTTPLogsAttempts(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	s.FailWith(indexPath, 503)
+	logger, logs := newLogger()
+	src := s.Source(fetch.HTTPOptions{Logger: logger, RetryWaitMin: 2 * time.Millisecond})
+	if _, err := fetch.ReadAll(t.Context(), src, fetch.LeaderboardIndex); err != nil {
+		t.Fatal(err)
+	}
+	s.FailWith(fetchtest.LeaderboardPrefix+"tasks/gpqa.json", 404)
+	if _, err := fetch.ReadAll(t.Context(), src, fetch.LeaderboardTask("gpqa")); err == nil {
+		t.Fatal("no error for a 404")
+	}
+
+	url, task := s.URL+indexPath, s.URL+fetchtest.LeaderboardPrefix+"tasks/gpqa.json"
+	want := []map[string]any{
+		{"level": "WARN", "msg": "fetch attempt", "url": url, "attempt": 1.0, "status": 503.0, "retry_in": 2e6},
+		{"level": "DEBUG", "msg": "fetch attempt", "url": url, "attempt": 2.0, "status": 200.0},
+		{"level": "INFO", "msg": "fetch done", "url": url, "status": 200.0, "bytes": float64(len(indexJSON)), "attempts": 2.0},
+		{"level": "WARN", "msg": "fetch attempt", "url": task, "attempt": 1.0, "status": 404.0},
+		{"level": "ERROR", "msg": "fetch failed", "url": task, "status": 404.0, "bytes": 0.0, "attempts": 1.0,
+			"error": "fetch " + task + ": 404 Not Found after 1 attempt"},
+	}
+	got := logs.records(t)
+	for _, rec := range got {
+		if d, ok := rec["duration"].(float64); !ok || d < 0 {
+			t.Errorf("record without a duration: %v", rec)
+		}
+	}
+	ignore := cmpopts.IgnoreMapEntries(func(k string, _ any) bool { return k == "time" || k == "duration" })
+	if diff := cmp.Diff(want, got, ignore); diff != "" {
+		t.Errorf("log records (-want +got):\n%s", diff)
+	}
+}
+
+func TestHTTPBody(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	now := time.Date(2026, 9, 26, 12, 0, 0, 0, time.FixedZone("CEST", 2*3600))
+	logger, logs := newLogger()
+	src := s.Source(fetch.HTTPOptions{Now: func() time.Time { return now }, Logger: logger})
+
+	body, err := src.Open(t.Context(), fetch.LeaderboardTask("gpqa"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := io.ReadAll(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := body.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got := fetch.File{Name: fetch.LeaderboardTask("gpqa"), URL: body.URL, Retrieved: body.Retrieved, Data: data}
+	want := fetch.File{
+		Name:      "leaderboard/tasks/gpqa.json",
+		URL:       s.URL + fetchtest.LeaderboardPrefix + "tasks/gpqa.json",
+		Retrieved: time.Date(2026, 9, 26, 10, 0, 0, 0, time.UTC),
+		Data:      []byte(gpqaJSON),
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Open (-want +got):\n%s", diff)
+	}
+	if body.Retrieved.Location() != time.UTC {
+		t.Errorf("Retrieved in %v, want UTC", body.Retrieved.Location())
+	}
+	f, err := fetch.ReadAll(t.Context(), src, fetch.LeaderboardTask("gpqa"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(&want, f); diff != "" {
+		t.Errorf("ReadAll (-want +got):\n%s", diff)
+	}
+
+	// Closing a body before its end is logged as such.
+	body, err = src.Open(t.Context(), fetch.LeaderboardIndex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body.Read(make([]byte, 3))
+	body.Close()
+	if _, err := body.Read(make([]byte, 3)); err == nil {
+		t.Error("read on a closed body succeeded")
+	}
+	if !strings.Contains(logs.String(), `"msg":"fetch closed before the end of the body","url":"`+s.URL+indexPath+`","status":200,"bytes":3`) {
+		t.Errorf("no record of the early close:\n%s", logs)
+	}
+}
+
+func TestHTTPContextCancelled(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		fault fetchtest.Fault
+		want  string
+	}{
+		{"while waiting for an answer", fetchtest.Fault{Delay: time.Hour},
+			": no answer: context deadline exceeded after 1 attempt"},
+		{"while waiting to retry", fetchtest.Fault{Status: 503},
+			": context deadline exceeded while waiting to retry (last answer 503 Service Unavailable) after 1 attempt"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := newServer(t)
+			s.Fault(indexPath, tt.fault)
+			ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+			defer cancel()
+			start := time.Now()
+			_, err := s.Source(fetch.HTTPOptions{RetryWaitMin: time.Second}).Open(ctx, fetch.LeaderboardIndex)
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("error = %v, want context.DeadlineExceeded", err)
+			}
+			wantErr(t, err, "fetch "+s.URL+indexPath+tt.want)
+			if elapsed := time.Since(start); elapsed > time.Second {
+				t.Errorf("took %v", elapsed)
+			}
+			if got := s.Hits(indexPath); got != 1 {
+				t.Errorf("server saw %d requests, want 1", got)
+			}
+		})
+	}
+}
+
+func TestNewHTTPDefaults(t *testing.T) {
+	got := fetch.NewHTTP(fetch.HTTPOptions{}).Options()
+	if got.Logger == nil || got.Now == nil {
+		t.Fatal("no default Logger or Now")
+	}
+	got.Logger, got.Now = nil, nil
+	want := fetch.HTTPOptions{
+		Origins:      fetch.DefaultOrigins(),
+		RetryMax:     4,
+		RetryWaitMin: time.Second,
+		RetryWaitMax: 30 * time.Second,
+		MaxTotalWait: 2 * time.Minute,
+		Timeout:      time.Minute,
+		MaxBytes:     16 << 20,
+		MaxBytesCSV:  256 << 20,
+		UserAgent:    fetch.DefaultUserAgent,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("defaults (-want +got):\n%s", diff)
+	}
+}

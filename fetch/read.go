@@ -1,0 +1,102 @@
+package fetch
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// File is a whole upstream file, read into memory.
+type File struct {
+	Name      string    // the source name: "leaderboard/index.json"
+	URL       string    // where it came from (Body.URL)
+	Retrieved time.Time // when (Body.Retrieved); zero when the source does not know
+	Data      []byte
+}
+
+// ReadAll reads the named file whole. Names ending in ".json" must hold
+// JSON: an empty body, or one that is not valid JSON (an HTML error page
+// served with status 200), is an error naming the URL and the status.
+//
+// From an *HTTP source, a body that fails mid-way (a dropped connection, a
+// body shorter than its Content-Length, a stall) makes ReadAll GET the file
+// again, within the same retry count and total bound as the GET itself. Use
+// it for the small JSON files; stream the big CSV with Open, which fails
+// closed instead.
+func ReadAll(ctx context.Context, src Source, name string) (*File, error) {
+	if h, ok := src.(*HTTP); ok {
+		f, status, err := h.readAll(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkJSON(f, status); err != nil {
+			return nil, err
+		}
+		return f, nil
+	}
+	body, err := src.Open(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	defer body.Close()
+	data, err := io.ReadAll(body)
+	if err != nil {
+		return nil, fmt.Errorf("fetch: reading %s: %w", name, err)
+	}
+	f := &File{Name: name, URL: body.URL, Retrieved: body.Retrieved, Data: data}
+	if err := checkJSON(f, 0); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// checkJSON checks that a .json file holds JSON. An HTTP fetch (status > 0)
+// is described by URL and status, another source's file by name.
+func checkJSON(f *File, status int) error {
+	if !strings.HasSuffix(f.Name, ".json") {
+		return nil
+	}
+	var empty, notJSON string
+	if status > 0 {
+		empty = fmt.Sprintf("fetch %s: status %d with an empty body", f.URL, status)
+		notJSON = fmt.Sprintf("fetch %s: status %d but the body is not JSON", f.URL, status)
+	} else {
+		empty = fmt.Sprintf("fetch: reading %s (from %s): empty body", f.Name, f.URL)
+		notJSON = fmt.Sprintf("fetch: reading %s (from %s): the body is not JSON", f.Name, f.URL)
+	}
+	trimmed := bytes.TrimLeft(f.Data, " \t\r\n")
+	switch {
+	case len(f.Data) == 0:
+		return &jsonError{msg: empty, kind: ErrEmpty}
+	case len(trimmed) == 0:
+		return &jsonError{msg: fmt.Sprintf("%s (%d bytes of white space)", empty, len(f.Data)), kind: ErrEmpty}
+	case trimmed[0] == '<' || !json.Valid(f.Data):
+		return &jsonError{msg: fmt.Sprintf("%s (starts %q)", notJSON, head(trimmed, 40)), kind: ErrNotJSON}
+	}
+	return nil
+}
+
+type jsonError struct {
+	msg  string
+	kind error
+}
+
+func (e *jsonError) Error() string        { return e.msg }
+func (e *jsonError) Is(target error) bool { return target == e.kind }
+
+// head is the first n bytes of b as text, with "…" when there is more.
+func head(b []byte, n int) string {
+	if len(b) <= n {
+		return strings.ToValidUTF8(string(b), "\uFFFD")
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(b[cut]) {
+		cut--
+	}
+	return strings.ToValidUTF8(string(b[:cut]), "\uFFFD") + "…"
+}
