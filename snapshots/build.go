@@ -38,6 +38,15 @@ type BuildOptions struct {
 	Replace bool
 	// Logger receives progress; nil discards it.
 	Logger *slog.Logger
+
+	// NoGrid leaves out the Ember stage: no grid.json, no carbon figures.
+	NoGrid bool
+	// GridYear pins grid.json's reference year; 0 takes the latest year
+	// with a World value.
+	GridYear int
+	// EmberRelease names Ember's release ("September 2026"); the CSV does
+	// not carry it.
+	EmberRelease string
 }
 
 // Result says what a build did.
@@ -155,6 +164,14 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 			Task: e.Row.Task, Row: e.Row.Index, ModelID: e.Row.ModelID, GPU: e.Row.GPU,
 			NumGPUs: e.Row.NumGPUs, MaxNumSeqs: e.Row.MaxNumSeqs, Reason: e.Reason,
 		})
+	}
+
+	if !opts.NoGrid {
+		summary, err := buildGrid(ctx, st, opts, m, log)
+		if err != nil {
+			return nil, err
+		}
+		m.Grid = summary
 	}
 
 	compiled, _, conflict, err := lb.Evidence(text)

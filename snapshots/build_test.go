@@ -24,8 +24,11 @@ func leaderboardDir(version string) string {
 	return filepath.Join(shared, "upstream", "leaderboard", version)
 }
 
+// sharedEmber is the shared file of real intensity values in Ember's layout.
+var sharedEmber = filepath.Join(shared, "upstream", "ember", "co2-intensity-long-format.csv")
+
 func sharedSource(version string) fetch.Source {
-	return fetch.Dir{Leaderboard: leaderboardDir(version), Origins: fetch.DefaultOrigins()}
+	return fetch.Dir{Leaderboard: leaderboardDir(version), Ember: sharedEmber, Origins: fetch.DefaultOrigins()}
 }
 
 func build(t *testing.T, out string, src fetch.Source) (*Result, error) {
@@ -180,7 +183,7 @@ func TestBadUpstreamWritesNothing(t *testing.T) {
 	os.WriteFile(task, b, 0o644)
 
 	out := t.TempDir()
-	_, err := build(t, out, fetch.Dir{Leaderboard: dir, Origins: fetch.DefaultOrigins()})
+	_, err := build(t, out, fetch.Dir{Leaderboard: dir, Ember: sharedEmber, Origins: fetch.DefaultOrigins()})
 	if !errors.Is(err, ErrUpstreamData) {
 		t.Fatalf("got %v; want ErrUpstreamData", err)
 	}

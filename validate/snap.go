@@ -276,6 +276,15 @@ const sourcesPrefix = "sources/"
 // sourcePath is the snapshot path of an upstream file name.
 func sourcePath(name string) string { return sourcesPrefix + name }
 
+// archivePath is where a source is archived: its path, with ".gz" when the
+// archive is gzip-compressed.
+func archivePath(name, encoding string) string {
+	if encoding == "gzip" {
+		return sourcePath(name) + ".gz"
+	}
+	return sourcePath(name)
+}
+
 // cleanPath reports whether p is a slash path relative to the snapshot
 // folder with no empty, "." or ".." element.
 func cleanPath(p string) bool {

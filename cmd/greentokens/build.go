@@ -30,6 +30,10 @@ func runBuild(args []string, e *env) error {
 	out := fs.String("out", "snapshots", "folder that holds the dated snapshots")
 	from := fs.String("from", "", "build offline from `DIR`, laid out like a snapshot's sources/ folder")
 	fromLB := fs.String("from-leaderboard", "", "build offline, reading the leaderboard files from `DIR` (index.json, commits.json, tasks/) as upstream lays them out")
+	fromEmber := fs.String("from-ember", "", "build offline, reading Ember's yearly long-format CSV from `FILE`")
+	noGrid := fs.Bool("no-grid", false, "leave out the Ember stage (no grid.json)")
+	gridYear := fs.Int("grid-year", 0, "pin grid.json's reference `YEAR` (default: the latest year with a World value)")
+	emberRelease := fs.String("ember-release", "", "name of Ember's release, e.g. \"September 2026\" (the CSV does not carry it)")
 	replace := fs.Bool("replace", false, "replace an existing snapshot of the same date whose content differs")
 	lbURL := fs.String("leaderboard-url", envOr(envLeaderboardURL, fetch.DefaultLeaderboardBase), "base `URL` of the leaderboard's public/data/ (env "+envLeaderboardURL+")")
 	apiURL := fs.String("github-api-url", envOr(envGitHubAPI, fetch.DefaultGitHubAPI), "GitHub API base `URL` (env "+envGitHubAPI+")")
@@ -49,11 +53,11 @@ func runBuild(args []string, e *env) error {
 	}
 	origins := fetch.Origins{LeaderboardBase: *lbURL, GitHubAPI: *apiURL, EmberURL: *emberURL}
 	var src fetch.Source
-	if *from != "" || *fromLB != "" {
+	if *from != "" || *fromLB != "" || *fromEmber != "" {
 		if *retrieved == "" {
-			return usageError{"--from and --from-leaderboard need --retrieved: local files carry no retrieval date"}
+			return usageError{"--from, --from-leaderboard and --from-ember need --retrieved: local files carry no retrieval date"}
 		}
-		src = fetch.Dir{Root: *from, Leaderboard: *fromLB, Origins: origins}
+		src = fetch.Dir{Root: *from, Leaderboard: *fromLB, Ember: *fromEmber, Origins: origins}
 	} else {
 		src = fetch.NewHTTP(fetch.HTTPOptions{
 			Origins: origins, AllowHTTP: *allowHTTP, RetryMax: *retries, Timeout: *timeout,
@@ -65,6 +69,7 @@ func runBuild(args []string, e *env) error {
 	defer stop()
 	res, err := snapshots.Build(ctx, snapshots.BuildOptions{
 		Out: *out, Date: *date, Retrieved: *retrieved, Source: src, Replace: *replace, Logger: e.log,
+		NoGrid: *noGrid, GridYear: *gridYear, EmberRelease: *emberRelease,
 	})
 	if err != nil {
 		return err

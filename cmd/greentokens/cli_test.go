@@ -15,6 +15,7 @@ const (
 	seedLB     = shared + "/upstream/leaderboard/2026-02-16-7885788"
 	seedDate   = "2026-09-27"
 	seedReadOn = "2026-09-26"
+	ember      = shared + "/upstream/ember/co2-intensity-long-format.csv"
 )
 
 // runCLI runs the command line and returns its exit code and output.
@@ -57,7 +58,7 @@ func TestUsageAndHelp(t *testing.T) {
 
 func TestBuildOffline(t *testing.T) {
 	out := t.TempDir()
-	args := []string{"build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn, "--from-leaderboard", seedLB}
+	args := []string{"build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn, "--from-leaderboard", seedLB, "--from-ember", ember}
 	code, stdout, stderr := runCLI(t, args...)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -77,7 +78,7 @@ func TestBuildOffline(t *testing.T) {
 	}
 	// Another data version for the same date is an output conflict.
 	code, _, stderr = runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
-		"--from-leaderboard", shared+"/upstream/leaderboard/2026-01-01-6e70d23")
+		"--from-leaderboard", shared+"/upstream/leaderboard/2026-01-01-6e70d23", "--from-ember", ember)
 	if code != exitConflict || !strings.Contains(stderr, "--replace") {
 		t.Errorf("conflicting build: exit %d, want %d naming --replace; stderr: %s", code, exitConflict, stderr)
 	}
@@ -85,6 +86,7 @@ func TestBuildOffline(t *testing.T) {
 
 func TestBuildOverHTTP(t *testing.T) {
 	srv := fetchtest.NewServer(t, seedLB)
+	srv.Map(fetchtest.EmberPath, ember)
 	origins := srv.Origins()
 	base := []string{"build", "--date", seedDate, "--allow-http", "--log-format", "json",
 		"--leaderboard-url", origins.LeaderboardBase, "--github-api-url", origins.GitHubAPI, "--ember-url", origins.EmberURL}

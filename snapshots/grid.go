@@ -1,0 +1,79 @@
+package snapshots
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/transform/grid"
+)
+
+// Ember's source facts for the manifest.
+const (
+	emberProducer = "Ember"
+	emberLicence  = "CC BY 4.0"
+	// emberArchive is where the CSV is archived, gzip-compressed.
+	emberArchive = "sources/" + fetch.EmberYearly + ".gz"
+)
+
+// buildGrid streams Ember's CSV into the stage's archive while parsing it,
+// and writes grid.json. The CSV is never held whole in memory.
+func buildGrid(ctx context.Context, st *stage, opts BuildOptions, m *Manifest, log *slog.Logger) (*GridSummary, error) {
+	body, err := opts.Source.Open(ctx, fetch.EmberYearly)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrUpstream, err)
+	}
+	defer body.Close()
+	retrieved := opts.Retrieved
+	if !body.Retrieved.IsZero() {
+		retrieved = body.Retrieved.UTC().Format(time.RFC3339)
+	}
+	if retrieved == "" {
+		return nil, fmt.Errorf("%w: %s carries no retrieval date; give --retrieved", ErrUsage, fetch.EmberYearly)
+	}
+	f, err := st.create(emberArchive)
+	if err != nil {
+		return nil, fmt.Errorf("writing %s: %w", emberArchive, err)
+	}
+	table, published, err := grid.Ingest(body, f)
+	if err != nil {
+		f.Close()
+		var fe *fetch.Error
+		if errors.As(err, &fe) && !errors.Is(err, fetch.ErrTooLarge) {
+			return nil, fmt.Errorf("%w: %v", ErrUpstream, err)
+		}
+		return nil, fmt.Errorf("%w: %s: %v", ErrUpstreamData, body.URL, err)
+	}
+	file, err := st.closeFile(emberArchive, f)
+	if err != nil {
+		return nil, err
+	}
+	m.Sources = append(m.Sources, Source{
+		File: file, Name: fetch.EmberYearly, URL: body.URL, Retrieved: retrieved,
+		Encoding: "gzip", PublishedSize: published.Size, PublishedSHA256: published.SHA256,
+		Producer: emberProducer, Licence: emberLicence,
+	})
+	log.Info("archived", "source", fetch.EmberYearly, "url", body.URL, "bytes", published.Size,
+		"sha256", published.SHA256, "intensity_rows", len(table.Values))
+
+	g, summary, err := grid.Build(table, opts.GridYear, grid.SourceMeta{
+		URL: body.URL, Retrieved: retrieved[:len(time.DateOnly)], Release: opts.EmberRelease, DataVersion: opts.Date,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
+	}
+	data, err := grid.Marshal(g)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
+	}
+	out, err := st.write(grid.FileName, data)
+	if err != nil {
+		return nil, err
+	}
+	m.Outputs = append(m.Outputs, out)
+	log.Info("built grid.json", "year", summary.Year, "areas", summary.Areas, "areas_without_year", summary.AreasWithoutYear)
+	return &GridSummary{Year: summary.Year, Areas: summary.Areas, AreasWithoutYear: summary.AreasWithoutYear}, nil
+}

@@ -1,0 +1,208 @@
+package grid
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// The benchmarks and the memory test run on the full-size, Ember-shaped CSV
+// that ../shared/tools/ember-synth writes (about 40 MB at scale 1; its
+// intensity rows are the real ones, the other rows synthetic; at scale N
+// every area appears N times under new names, so the kept rows grow N-fold
+// too).
+//
+//	go test ./transform/grid -run '^$' -bench . -benchtime 5x
+//	GREENTOKENS_MEMTEST=1 go test ./transform/grid -run TestMemoryFlat -v
+const synthTool = "../../../shared/tools/ember-synth"
+
+// synthCSV returns the path of the tool's CSV at the given scale. It is
+// generated once and cached in the temporary folder, under a name keyed by
+// the sha256 of the tool and of its input, so a changed tool regenerates.
+// Without python3 the caller is skipped.
+func synthCSV(tb testing.TB, scale int) string {
+	tb.Helper()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		tb.Skip("python3 not found: ../shared/tools/ember-synth needs it to write the benchmark CSV")
+	}
+	h := sha256.New()
+	for _, p := range []string{synthTool, sharedCSV} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		h.Write(b)
+	}
+	key := hex.EncodeToString(h.Sum(nil))[:16]
+	path := filepath.Join(os.TempDir(), fmt.Sprintf("greentokens-ember-synth-%s-scale%d.csv", key, scale))
+	if _, err := os.Stat(path); err == nil {
+		return path
+	}
+	tmp, err := os.CreateTemp(os.TempDir(), "greentokens-ember-synth-*.tmp")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tmp.Close()
+	defer os.Remove(tmp.Name())
+	cmd := exec.Command(py, synthTool, "--scale", fmt.Sprint(scale), tmp.Name())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		tb.Fatalf("ember-synth --scale %d: %v\n%s", scale, err, out)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		tb.Fatal(err)
+	}
+	return path
+}
+
+// stage runs the Ember stage on a file: Ingest (parse, sha256, gzip to
+// io.Discard) or, with parseOnly, Parse.
+func stage(path string, parseOnly bool, wrap func(io.Reader) io.Reader) (*Table, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if wrap != nil {
+		r = wrap(f)
+	}
+	if parseOnly {
+		return Parse(r)
+	}
+	t, _, err := Ingest(r, io.Discard)
+	return t, err
+}
+
+// heapSampler is a reader that, every `every` bytes, collects garbage and
+// records the live heap: the memory the stage holds at that point of the
+// stream, its buffers and the rows kept so far. Sampling is driven by the
+// bytes read, not by the clock, so it is deterministic.
+type heapSampler struct {
+	r           io.Reader
+	every, next int64
+	read        int64
+	base        uint64
+	peak        uint64
+}
+
+func liveHeap() uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
+
+func (s *heapSampler) sample() {
+	if h := liveHeap(); h > s.base && h-s.base > s.peak {
+		s.peak = h - s.base
+	}
+}
+
+func (s *heapSampler) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	s.read += int64(n)
+	if s.read >= s.next {
+		s.sample()
+		s.next = s.read + s.every
+	}
+	return n, err
+}
+
+// memory is what one run of the stage held, in bytes.
+type memory struct {
+	size     int64  // the CSV
+	values   int    // intensity rows kept
+	peak     uint64 // largest live heap sampled while streaming, above the start
+	retained uint64 // live heap after the run, holding the table
+}
+
+// working is the memory the stage held beyond the table it returns.
+func (m memory) working() int64 { return int64(m.peak) - int64(m.retained) }
+
+func measure(tb testing.TB, path string, parseOnly bool) memory {
+	tb.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s := &heapSampler{every: 2 << 20, base: liveHeap()}
+	t, err := stage(path, parseOnly, func(r io.Reader) io.Reader { s.r = r; return s })
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s.sample()
+	m := memory{size: fi.Size(), values: len(t.Values), peak: s.peak}
+	if h := liveHeap(); h > s.base {
+		m.retained = h - s.base
+	}
+	runtime.KeepAlive(t)
+	return m
+}
+
+func benchStage(b *testing.B, parseOnly bool) {
+	for _, scale := range []int{1, 4} {
+		b.Run(fmt.Sprintf("scale=%d", scale), func(b *testing.B) {
+			path := synthCSV(b, scale)
+			m := measure(b, path, parseOnly) // once, untimed: the memory figures
+			b.SetBytes(m.size)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := stage(path, parseOnly, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(m.peak)/(1<<20), "peak-MiB")
+			b.ReportMetric(float64(m.retained)/(1<<20), "table-MiB")
+			b.ReportMetric(float64(m.values), "values")
+		})
+	}
+}
+
+// BenchmarkIngest is the Ember stage as the build runs it: parse, sha256 of
+// the bytes as published, gzip of them (to io.Discard here).
+func BenchmarkIngest(b *testing.B) { benchStage(b, false) }
+
+// BenchmarkParse is the parser alone.
+func BenchmarkParse(b *testing.B) { benchStage(b, true) }
+
+// TestMemoryFlat checks that the stage's memory does not grow with the file:
+// on the scale-4 CSV (four times the bytes, four times the kept rows) the
+// working memory, the peak live heap while streaming less the table
+// returned, stays within 1 MiB of scale 1's plus 128 bytes per extra kept
+// row (the duplicate index and name table grow with the kept rows), the
+// table costs no more per row, and the peak stays under 1/16 of the file.
+// The live heap is sampled after a collection every 2 MiB read.
+//
+// It generates about 200 MB of CSV on first run (then cached) and takes
+// about 15 s, so it runs only with GREENTOKENS_MEMTEST=1.
+func TestMemoryFlat(t *testing.T) {
+	if os.Getenv("GREENTOKENS_MEMTEST") == "" {
+		t.Skip("set GREENTOKENS_MEMTEST=1 to run (generates about 200 MB of CSV, about 15 s)")
+	}
+	m1 := measure(t, synthCSV(t, 1), false)
+	m4 := measure(t, synthCSV(t, 4), false)
+	for _, m := range []memory{m1, m4} {
+		t.Logf("%6.1f MB CSV, %5d values: peak live heap %5.2f MiB, table %5.2f MiB, working %5.2f MiB",
+			float64(m.size)/1e6, m.values, float64(m.peak)/(1<<20), float64(m.retained)/(1<<20), float64(m.working())/(1<<20))
+	}
+	if m4.size < 3*m1.size {
+		t.Fatalf("scale 4 is %d bytes, scale 1 %d: not a bigger file", m4.size, m1.size)
+	}
+	if limit := m1.working() + 1<<20 + 128*int64(m4.values-m1.values); m4.working() > limit {
+		t.Errorf("working memory grows with the file: %d bytes at scale 4, %d at scale 1 (limit %d)", m4.working(), m1.working(), limit)
+	}
+	per1, per4 := float64(m1.retained)/float64(m1.values), float64(m4.retained)/float64(m4.values)
+	if per4 > 1.25*per1 {
+		t.Errorf("table costs %.0f bytes per value at scale 4, %.0f at scale 1", per4, per1)
+	}
+	if int64(m4.peak) > m4.size/16 {
+		t.Errorf("peak live heap %d bytes for a %d-byte file", m4.peak, m4.size)
+	}
+}

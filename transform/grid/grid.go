@@ -1,0 +1,352 @@
+// Package grid is the Ember stage of a snapshot: it streams Ember's Yearly
+// Electricity Data (yearly_full_release_long_format.csv, one row per area,
+// year and variable) into the table of grid carbon intensities, archives the
+// bytes as published, builds grid.json for one reference year, and prices a
+// model's energy on any grid.
+//
+// Reading. Columns are found by their header name, never by position; the
+// header may start with a UTF-8 byte order mark, lines may end in CRLF and
+// fields may be quoted (commas, quotes and newlines inside). The stage keeps
+// the rows with Category "Power sector emissions", Variable "CO2 intensity"
+// and Unit "gCO2/kWh", and reads nothing else from the others: a row is
+// skipped once its Category differs. The file is never held whole in memory;
+// the memory the stage uses grows with the intensity rows it keeps, not with
+// the file (see TestMemoryFlat).
+//
+// Upstream changes are loud: a missing column, an intensity row with another
+// unit, an unknown area type, a value that is not a plain decimal number, a
+// duplicate area-year or a file without any intensity row is an error that
+// names the line ("ember line 1234: field "Value": "n/a" is not a number").
+// Line numbers are those of the line a record starts on, counting the header
+// as line 1.
+//
+// grid.json. See Grid for the keys, in the order they are written, and
+// schemas/grid.schema.json. The fixed text (unit, source name, title,
+// licence, definition) is in source.json, embedded.
+package grid
+
+import (
+	"bufio"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Columns the stage reads, by header name.
+const (
+	ColArea     = "Area"
+	ColISO3     = "ISO 3 code"   // today's header
+	ColISO3Old  = "Country code" // older releases
+	ColYear     = "Year"
+	ColAreaType = "Area type"
+	ColCategory = "Category"
+	ColVariable = "Variable"
+	ColUnit     = "Unit"
+	ColValue    = "Value"
+)
+
+// The intensity rows: the stage keeps the rows with these three values.
+const (
+	Category = "Power sector emissions"
+	Variable = "CO2 intensity"
+	Unit     = "gCO2/kWh"
+)
+
+// Area types the stage accepts; any other is an error.
+const (
+	AreaTypeCountry    = "Country or economy" // today's
+	AreaTypeCountryOld = "Country"            // older releases
+	AreaTypeRegion     = "Region"
+)
+
+// World is the area whose latest year is the default reference year.
+const World = "World"
+
+// ArchiveLevel is the fixed gzip level of the archived CSV. BestSpeed: the
+// archive is about 16% of the CSV instead of 13% at the default level, at
+// three times the speed; compression is most of the stage's time.
+const ArchiveLevel = gzip.BestSpeed
+
+// readBuffer is the size of the buffer the CSV is read through.
+const readBuffer = 1 << 20
+
+// Value is one intensity row of the CSV.
+type Value struct {
+	Area     string // "Germany", "World", "ASEAN"
+	ISO3     string // "DEU"; empty for regions
+	AreaType string // AreaTypeCountry, AreaTypeCountryOld or AreaTypeRegion, as published
+	Year     int
+	// GCO2PerKWh is Raw parsed: the nearest float64 to the published decimal.
+	GCO2PerKWh float64
+	Raw        string // the Value field as published: "344.14"
+	Line       int    // the line the row starts on (the header is line 1)
+}
+
+// Table is what the stage read from the CSV.
+type Table struct {
+	// Values holds every intensity row, in file order.
+	Values []Value
+	// Records counts the data records read, of every category.
+	Records int
+	// ISO3Column is the header the ISO 3 codes were read from: ColISO3 or
+	// ColISO3Old.
+	ISO3Column string
+}
+
+// Published is the size and sha256 (lower-case hex) of the bytes as read,
+// that is as published upstream, before compression.
+type Published struct {
+	Size   int64
+	SHA256 string
+}
+
+// Parse reads an Ember yearly long-format CSV from r. It does not archive.
+func Parse(r io.Reader) (*Table, error) {
+	return parse(bufio.NewReaderSize(r, readBuffer))
+}
+
+// Ingest streams an Ember yearly long-format CSV from r, writes its bytes,
+// unchanged and gzip-compressed, to archive, and returns the table parsed
+// from them with the size and sha256 of the bytes as read. The gzip stream
+// is deterministic: no file name, no modification time, level ArchiveLevel;
+// its bytes are those of Go's compress/flate at that level, so the same
+// input gives the same archive with the same Go release. A write error on
+// archive ends the stage with that error. On error, what was written to
+// archive is incomplete.
+func Ingest(r io.Reader, archive io.Writer) (*Table, Published, error) {
+	zw, err := gzip.NewWriterLevel(archive, ArchiveLevel)
+	if err != nil {
+		return nil, Published{}, err
+	}
+	h := sha256.New()
+	var n countWriter
+	tee := io.TeeReader(r, io.MultiWriter(h, &n, zw))
+	t, err := parse(bufio.NewReaderSize(tee, readBuffer))
+	if err != nil {
+		return nil, Published{}, err
+	}
+	// The parser reads to the end of the input; make sure of it.
+	if _, err := io.Copy(io.Discard, tee); err != nil {
+		return nil, Published{}, fmt.Errorf("ember: reading: %w", err)
+	}
+	if err := zw.Close(); err != nil {
+		return nil, Published{}, fmt.Errorf("ember: archiving: %w", err)
+	}
+	return t, Published{Size: int64(n), SHA256: hex.EncodeToString(h.Sum(nil))}, nil
+}
+
+type countWriter int64
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	*c += countWriter(len(p))
+	return len(p), nil
+}
+
+// columns holds the index of each column the stage reads.
+type columns struct {
+	area, iso3, year, areaType, category, variable, unit, value int
+	iso3Name                                                    string
+}
+
+const bom = "\ufeff"
+
+func readHeader(sc *csvScanner) (columns, error) {
+	idx := make(map[string]int, sc.numFields())
+	for i := range sc.numFields() {
+		name := string(sc.field(i))
+		if i == 0 && len(name) >= len(bom) && name[:len(bom)] == bom {
+			name = name[len(bom):]
+		}
+		if _, dup := idx[name]; dup {
+			return columns{}, fmt.Errorf("ember header: column %q appears twice", name)
+		}
+		idx[name] = i
+	}
+	var c columns
+	for _, col := range []struct {
+		name string
+		dst  *int
+	}{
+		{ColArea, &c.area}, {ColYear, &c.year}, {ColAreaType, &c.areaType},
+		{ColCategory, &c.category}, {ColVariable, &c.variable}, {ColUnit, &c.unit}, {ColValue, &c.value},
+	} {
+		i, ok := idx[col.name]
+		if !ok {
+			return columns{}, fmt.Errorf("ember header: no column %q", col.name)
+		}
+		*col.dst = i
+	}
+	// Today's name first; a file carrying both is read by today's.
+	c.iso3Name = ColISO3
+	i, ok := idx[ColISO3]
+	if !ok {
+		c.iso3Name = ColISO3Old
+		if i, ok = idx[ColISO3Old]; !ok {
+			return columns{}, fmt.Errorf("ember header: no column %q (or %q)", ColISO3, ColISO3Old)
+		}
+	}
+	c.iso3 = i
+	return c, nil
+}
+
+type areaYear struct {
+	area string
+	year int
+}
+
+type parser struct {
+	cols   columns
+	intern map[string]string
+	seen   map[areaYear]int // index in t.Values
+	t      Table
+}
+
+func parse(r *bufio.Reader) (*Table, error) {
+	sc := newCSVScanner(r)
+	headerLine, err := sc.next()
+	if err == io.EOF {
+		return nil, fmt.Errorf("ember: empty file, no header")
+	}
+	if err != nil {
+		return nil, lineError(headerLine, err)
+	}
+	p := &parser{intern: map[string]string{}, seen: map[areaYear]int{}}
+	if p.cols, err = readHeader(sc); err != nil {
+		return nil, err
+	}
+	p.t.ISO3Column = p.cols.iso3Name
+	c := &p.cols
+	for {
+		line, err := sc.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, lineError(line, err)
+		}
+		p.t.Records++
+		// string(b) == const does not allocate. Category first: it rules
+		// out all but a few rows in a hundred.
+		if string(sc.field(c.category)) != Category || string(sc.field(c.variable)) != Variable {
+			continue
+		}
+		if err := p.row(sc, line); err != nil {
+			return nil, err
+		}
+	}
+	if len(p.t.Values) == 0 {
+		return nil, fmt.Errorf("ember: no rows with Category %q, Variable %q, Unit %q", Category, Variable, Unit)
+	}
+	return &p.t, nil
+}
+
+func lineError(line int, err error) error {
+	if _, ok := err.(*csvError); ok {
+		return fmt.Errorf("ember line %d: %w", line, err)
+	}
+	return fmt.Errorf("ember: reading: %w", err)
+}
+
+func (p *parser) str(b []byte) string {
+	if s, ok := p.intern[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	p.intern[s] = s
+	return s
+}
+
+// row reads an intensity row.
+func (p *parser) row(sc *csvScanner, line int) error {
+	c := &p.cols
+	rec := sc.field
+	bad := func(col string, format string, args ...any) error {
+		return fmt.Errorf("ember line %d: field %q: "+format, append([]any{line, col}, args...)...)
+	}
+	if u := rec(c.unit); string(u) != Unit {
+		return bad(ColUnit, "%q for Category %q, Variable %q; want %q", u, Category, Variable, Unit)
+	}
+	v := Value{Line: line}
+	if v.Area = p.str(rec(c.area)); v.Area == "" {
+		return fmt.Errorf("ember line %d: field %q is empty", line, ColArea)
+	}
+	if v.ISO3 = p.str(rec(c.iso3)); !isISO3(v.ISO3) {
+		return bad(c.iso3Name, "%q is not empty nor three capital letters", v.ISO3)
+	}
+	switch at := rec(c.areaType); string(at) {
+	case AreaTypeCountry:
+		v.AreaType = AreaTypeCountry
+	case AreaTypeCountryOld:
+		v.AreaType = AreaTypeCountryOld
+	case AreaTypeRegion:
+		v.AreaType = AreaTypeRegion
+	default:
+		return bad(ColAreaType, "unknown area type %q (want %q, %q or %q)", at, AreaTypeCountry, AreaTypeCountryOld, AreaTypeRegion)
+	}
+	y := rec(c.year)
+	if len(y) != 4 || !digits(y) || y[0] == '0' {
+		return bad(ColYear, "%q is not a year", y)
+	}
+	v.Year, _ = strconv.Atoi(string(y))
+	v.Raw = string(rec(c.value))
+	if !isDecimal(v.Raw) {
+		return bad(ColValue, "%q is not a number", v.Raw)
+	}
+	if v.Raw[0] == '-' { // "-0.00" too
+		return bad(ColValue, "%q is negative", v.Raw)
+	}
+	f, err := strconv.ParseFloat(v.Raw, 64)
+	if err != nil { // out of range: not a plausible intensity either
+		return bad(ColValue, "%q is not a number", v.Raw)
+	}
+	v.GCO2PerKWh = f
+	k := areaYear{v.Area, v.Year}
+	if i, dup := p.seen[k]; dup {
+		return fmt.Errorf("ember line %d: duplicate value for %s %d (first on line %d)", line, v.Area, v.Year, p.t.Values[i].Line)
+	}
+	p.seen[k] = len(p.t.Values)
+	p.t.Values = append(p.t.Values, v)
+	return nil
+}
+
+func digits[T string | []byte](b T) bool {
+	for i := 0; i < len(b); i++ {
+		if c := b[i]; c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// isDecimal reports whether s is a plain decimal: an optional minus, digits,
+// and optionally a point and more digits. No exponent, no "NaN" or "Inf",
+// no spaces, no hex: what Ember publishes and what prints back unchanged.
+func isDecimal(s string) bool {
+	if len(s) > 0 && s[0] == '-' {
+		s = s[1:]
+	}
+	intPart, frac, hasPoint := strings.Cut(s, ".")
+	if intPart == "" || !digits(intPart) {
+		return false
+	}
+	return !hasPoint || (frac != "" && digits(frac))
+}
+
+func isISO3(s string) bool {
+	if s == "" {
+		return true
+	}
+	if len(s) != 3 {
+		return false
+	}
+	for i := 0; i < 3; i++ {
+		if s[i] < 'A' || s[i] > 'Z' {
+			return false
+		}
+	}
+	return true
+}

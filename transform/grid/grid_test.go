@@ -1,0 +1,520 @@
+package grid
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/leadgreen/greentokens/transform/jsonnum"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// sharedCSV holds the real intensity rows in Ember's layout (../shared from
+// the project's root).
+const sharedCSV = "../../../shared/upstream/ember/co2-intensity-long-format.csv"
+
+var testMeta = SourceMeta{
+	URL:         "https://files.ember-energy.org/public-downloads/yearly_full_release_long_format.csv",
+	Retrieved:   "2026-09-26",
+	Release:     "September 2026",
+	DataVersion: "2026-09-27",
+}
+
+func parseFile(t *testing.T, path string) *Table {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tab, err := Parse(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tab
+}
+
+func build(t *testing.T, tab *Table, year int) (*Grid, Summary) {
+	t.Helper()
+	g, s, err := Build(tab, year, testMeta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, s
+}
+
+func TestSharedFile(t *testing.T) {
+	raw, err := os.ReadFile(sharedCSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := parseFile(t, sharedCSV)
+	g, sum := build(t, tab, 0)
+
+	if diff := cmp.Diff(Summary{Year: 2024, Areas: 99, AreasWithoutYear: 127}, sum); diff != "" {
+		t.Errorf("summary (-want +got):\n%s", diff)
+	}
+	if tab.Records != 5449 || len(tab.Values) != 5449 || tab.ISO3Column != ColISO3 {
+		t.Errorf("table: %d records, %d values, ISO column %q; want 5449, 5449, %q", tab.Records, len(tab.Values), tab.ISO3Column, ColISO3)
+	}
+	types := map[string]int{}
+	for _, a := range g.Areas {
+		types[a.AreaType]++
+		if a.Year != 2024 {
+			t.Errorf("%s: year %d", a.Name, a.Year)
+		}
+		if (a.AreaType == AreaTypeRegion) != (a.ISO3 == "") {
+			t.Errorf("%s: area type %q with ISO 3 code %q", a.Name, a.AreaType, a.ISO3)
+		}
+	}
+	if diff := cmp.Diff(map[string]int{AreaTypeCountry: 86, AreaTypeRegion: 13}, types); diff != "" {
+		t.Errorf("areas by type (-want +got):\n%s", diff)
+	}
+
+	// Spot checks against the CSV's text: the line each value came from
+	// says the area, the year and the value as printed.
+	lines := strings.Split(string(raw), "\n")
+	for _, tc := range []struct{ query, name, iso3, value string }{
+		{"DEU", "Germany", "DEU", "344.14"},
+		{"india", "India", "IND", "708.32"},
+		{"NOR", "Norway", "NOR", "30.75"},
+		{"World", "World", "", "473.01"},
+		{"ASEAN", "ASEAN", "", "569.95"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, err := Lookup(g, tc.query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Name != tc.name || a.ISO3 != tc.iso3 {
+				t.Errorf("got %q %q, want %q %q", a.Name, a.ISO3, tc.name, tc.iso3)
+			}
+			got, err := jsonnum.Format(float64(a.GCO2ePerKWh))
+			if err != nil || got != tc.value {
+				t.Errorf("g_co2e_per_kwh prints %s (%v), want %s", got, err, tc.value)
+			}
+			line := lines[a.Line-1]
+			if !strings.HasPrefix(line, tc.name+","+tc.iso3+",2024,") || !strings.Contains(line, ",gCO2/kWh,"+tc.value+",") {
+				t.Errorf("line %d is %q; want %s 2024 = %s", a.Line, line, tc.name, tc.value)
+			}
+		})
+	}
+
+	// Pinned: an earlier year lists the areas that have it.
+	g2010, s2010 := build(t, tab, 2010)
+	if !g2010.YearPinned || g2010.Year != 2010 || g2010.Source.Year != 2010 || s2010.Areas+s2010.AreasWithoutYear != 226 {
+		t.Errorf("pinned 2010: pinned %v, year %d/%d, summary %+v", g2010.YearPinned, g2010.Year, g2010.Source.Year, s2010)
+	}
+	if _, _, err := Build(tab, 1990, testMeta); err == nil || err.Error() != "grid: the CSV has no value for 1990" {
+		t.Errorf("pinned 1990: error %v", err)
+	}
+}
+
+// TestCarbon: the seven grids of the Qwen 3 32B page, priced at its B200
+// index row, 39.05 Wh/M.
+func TestCarbon(t *testing.T) {
+	g, sum := build(t, parseFile(t, "testdata/carbon-2024.csv"), 0)
+	if sum != (Summary{Year: 2024, Areas: 7}) {
+		t.Errorf("summary %+v", sum)
+	}
+	for _, tc := range []struct {
+		area, grid, kg string
+	}{
+		{"India", "707.0", "27.6"},
+		{"Saudi Arabia", "692.0", "27.0"},
+		{"Hong Kong", "676.0", "26.4"},
+		{"Serbia", "668.0", "26.1"},
+		{"World", "474.0", "18.5"},
+		{"Germany", "340.0", "13.3"},
+		{"Norway", "30.0", "1.2"},
+	} {
+		t.Run(tc.area, func(t *testing.T) {
+			a, err := Lookup(g, tc.area)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gotGrid, _ := jsonnum.Format(float64(a.GCO2ePerKWh))
+			gotKg, err := jsonnum.Format(float64(KgPerBillionTokens(39.05, float64(a.GCO2ePerKWh))))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff([2]string{tc.grid, tc.kg}, [2]string{gotGrid, gotKg}); diff != "" {
+				t.Errorf("g/kWh and kg per billion tokens (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestKgPerBillionTokens(t *testing.T) {
+	for _, tc := range []struct {
+		wh, g float64
+		want  string
+	}{
+		{39.05, 707, "27.6"},
+		{1, 250, "0.2"}, // 0.25 is exact in binary: half to even
+		{1, 350, "0.3"}, // 0.35 is 0.34999999999999997779...
+		{1, 450, "0.5"}, // 0.45 is 0.45000000000000001110...
+		{0, 474, "0.0"},
+		{100, 1000, "100.0"},
+	} {
+		got, err := jsonnum.Format(float64(KgPerBillionTokens(tc.wh, tc.g)))
+		if err != nil || got != tc.want {
+			t.Errorf("KgPerBillionTokens(%v, %v) = %s (%v), want %s", tc.wh, tc.g, got, err, tc.want)
+		}
+	}
+}
+
+func TestVariants(t *testing.T) {
+	for _, tc := range []struct {
+		file     string
+		has      []string // bytes the fixture must hold, lest an editor normalised it
+		isoCol   string
+		records  int
+		want     []Value
+		wantYear int
+	}{
+		{
+			file: "old-header.csv", has: []string{"Country code", ",Country,"}, isoCol: ColISO3Old, records: 4,
+			want: []Value{
+				{Area: "Germany", ISO3: "DEU", AreaType: AreaTypeCountryOld, Year: 2021, GCO2PerKWh: 348.71, Raw: "348.71", Line: 2},
+				{Area: "World", AreaType: AreaTypeRegion, Year: 2021, GCO2PerKWh: 480.22, Raw: "480.22", Line: 4},
+				{Area: "Germany", ISO3: "DEU", AreaType: AreaTypeCountryOld, Year: 2022, GCO2PerKWh: 385.39, Raw: "385.39", Line: 5},
+			},
+			wantYear: 2021,
+		},
+		{
+			file: "bom-crlf.csv", has: []string{"\ufeffArea,", "\r\n"}, isoCol: ColISO3, records: 3,
+			want: []Value{
+				{Area: "Germany", ISO3: "DEU", AreaType: AreaTypeCountry, Year: 2024, GCO2PerKWh: 344.14, Raw: "344.14", Line: 2},
+				{Area: "Norway", ISO3: "NOR", AreaType: AreaTypeCountry, Year: 2024, GCO2PerKWh: 30.75, Raw: "30.75", Line: 3},
+				{Area: "World", AreaType: AreaTypeRegion, Year: 2024, GCO2PerKWh: 473.01, Raw: "473.01", Line: 4},
+			},
+			wantYear: 2024,
+		},
+		{
+			file: "quoted.csv", has: []string{`"Korea, Republic of"`, "\"North\r\nAmerica\"", `""Democratic Republic""`}, isoCol: ColISO3, records: 4,
+			want: []Value{
+				{Area: "Korea, Republic of", ISO3: "KOR", AreaType: AreaTypeCountry, Year: 2024, GCO2PerKWh: 436.33, Raw: "436.33", Line: 2},
+				{Area: `Congo (the "Democratic Republic")`, ISO3: "COD", AreaType: AreaTypeCountry, Year: 2024, GCO2PerKWh: 24.51, Raw: "24.51", Line: 5},
+				{Area: "World", AreaType: AreaTypeRegion, Year: 2024, GCO2PerKWh: 473.01, Raw: "473.01", Line: 7},
+			},
+			wantYear: 2024,
+		},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			path := filepath.Join("testdata", tc.file)
+			raw, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range tc.has {
+				if !bytes.Contains(raw, []byte(s)) {
+					t.Fatalf("fixture lost %q", s)
+				}
+			}
+			tab := parseFile(t, path)
+			if tab.ISO3Column != tc.isoCol || tab.Records != tc.records {
+				t.Errorf("ISO column %q, %d records; want %q, %d", tab.ISO3Column, tab.Records, tc.isoCol, tc.records)
+			}
+			if diff := cmp.Diff(tc.want, tab.Values); diff != "" {
+				t.Errorf("values (-want +got):\n%s", diff)
+			}
+			if g, _ := build(t, tab, 0); g.Year != tc.wantYear {
+				t.Errorf("reference year %d, want %d", g.Year, tc.wantYear)
+			}
+		})
+	}
+}
+
+// readTxtar splits a txtar archive ("-- name --" lines) into its files.
+func readTxtar(t *testing.T, path string) map[string]string {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{}
+	name := ""
+	for _, line := range strings.SplitAfter(string(raw), "\n") {
+		if h, ok := strings.CutPrefix(strings.TrimSuffix(line, "\n"), "-- "); ok && strings.HasSuffix(h, " --") {
+			name = strings.TrimSuffix(h, " --")
+			files[name] = ""
+			continue
+		}
+		if name != "" {
+			files[name] += line
+		}
+	}
+	return files
+}
+
+func TestMalformed(t *testing.T) {
+	files := readTxtar(t, "testdata/malformed.txtar")
+	cases := []struct{ file, err string }{
+		{"missing-column.csv", `ember header: no column "Variable"`},
+		{"missing-iso.csv", `ember header: no column "ISO 3 code" (or "Country code")`},
+		{"duplicate-column.csv", `ember header: column "Value" appears twice`},
+		{"no-intensity.csv", `ember: no rows with Category "Power sector emissions", Variable "CO2 intensity", Unit "gCO2/kWh"`},
+		{"non-numeric.csv", `ember line 3: field "Value": "n/a" is not a number`},
+		{"nan.csv", `ember line 4: field "Value": "NaN" is not a number`},
+		{"inf.csv", `ember line 2: field "Value": "+Inf" is not a number`},
+		{"exponent.csv", `ember line 2: field "Value": "3.4414e2" is not a number`},
+		{"empty-value.csv", `ember line 2: field "Value": "" is not a number`},
+		{"negative.csv", `ember line 2: field "Value": "-3.50" is negative`},
+		{"duplicate.csv", `ember line 5: duplicate value for Germany 2024 (first on line 2)`},
+		{"area-type.csv", `ember line 2: field "Area type": unknown area type "Economic union"`},
+		{"unit.csv", `ember line 2: field "Unit": "kgCO2/MWh" for Category "Power sector emissions", Variable "CO2 intensity"; want "gCO2/kWh"`},
+		{"year.csv", `ember line 2: field "Year": "24" is not a year`},
+		{"iso.csv", `ember line 2: field "ISO 3 code": "deu" is not empty nor three capital letters`},
+		{"empty-area.csv", `ember line 2: field "Area" is empty`},
+		{"ragged.csv", `ember line 3: wrong number of fields: 17, want 18`},
+		{"bare-quote.csv", `ember line 3: bare " in non-quoted field`},
+		{"open-quote.csv", `ember line 3: extraneous or missing " in quoted field`},
+		{"empty.csv", `ember: empty file, no header`},
+	}
+	if len(cases) != len(files) {
+		t.Errorf("%d cases for %d files in malformed.txtar", len(cases), len(files))
+	}
+	for _, tc := range cases {
+		t.Run(tc.file, func(t *testing.T) {
+			in, ok := files[tc.file]
+			if !ok {
+				t.Fatalf("no %s in malformed.txtar", tc.file)
+			}
+			_, err := Parse(strings.NewReader(in))
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("Parse: error %v, want %q", err, tc.err)
+			}
+			_, _, err = Ingest(strings.NewReader(in), io.Discard)
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("Ingest: error %v, want %q", err, tc.err)
+			}
+		})
+	}
+}
+
+func TestBuildErrors(t *testing.T) {
+	tab := &Table{Values: []Value{{Area: "Germany", ISO3: "DEU", AreaType: AreaTypeCountry, Year: 2024, GCO2PerKWh: 344.14, Raw: "344.14", Line: 2}}}
+	for _, tc := range []struct {
+		name string
+		tab  *Table
+		year int
+		meta SourceMeta
+		err  string
+	}{
+		{"no World", tab, 0, testMeta, "grid: the CSV has no value for World; pin a reference year"},
+		{"bad date", tab, 2024, SourceMeta{URL: "u", Retrieved: "26 Sep 2026", DataVersion: "2026-09-27"}, `grid: retrieval date "26 Sep 2026" is not a date (YYYY-MM-DD)`},
+		{"no URL", tab, 2024, SourceMeta{Retrieved: "2026-09-26", DataVersion: "2026-09-27"}, "grid: no source URL"},
+		{"empty", &Table{}, 0, testMeta, "grid: no intensity values"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := Build(tc.tab, tc.year, tc.meta)
+			if err == nil || err.Error() != tc.err {
+				t.Errorf("error %v, want %q", err, tc.err)
+			}
+		})
+	}
+	// Pinned with a World-less table works, and an empty release says so.
+	g, _, err := Build(tab, 2024, SourceMeta{URL: "https://example.org/e.csv", Retrieved: "2026-09-26", DataVersion: "2026-09-27"})
+	if err != nil || g.Source.Release != "not stated" || !g.YearPinned {
+		t.Errorf("pinned: %v, release %q", err, g.Source.Release)
+	}
+}
+
+func TestLookup(t *testing.T) {
+	g, _ := build(t, parseFile(t, sharedCSV), 0)
+	for _, tc := range []struct{ query, want, err string }{
+		{query: "DEU", want: "Germany"},
+		{query: "deu", want: "Germany"},
+		{query: "GERMANY", want: "Germany"},
+		{query: "  world ", want: "World"},
+		{query: "latin america and caribbean", want: "Latin America and Caribbean"},
+		{query: "Germny", err: `grid: no area "Germny" in the 2024 grid; nearest: "Germany"`},
+		{query: "Norwya", err: `nearest: "Norway"`},
+		{query: "XKX", err: `grid: no area "XKX" in the 2024 grid; nearest: `},
+		{query: " ", err: "grid: empty area query"},
+	} {
+		t.Run(tc.query, func(t *testing.T) {
+			a, err := Lookup(g, tc.query)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Errorf("error %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil || a.Name != tc.want {
+				t.Errorf("got %q (%v), want %q", a.Name, err, tc.want)
+			}
+		})
+	}
+	amb := &Grid{Year: 2024, Areas: []Area{{Name: "Germany", ISO3: "DEU"}, {Name: "Germany 1", ISO3: "DEU"}}}
+	if _, err := Lookup(amb, "deu"); err == nil || err.Error() != `grid: "deu" matches 2 areas: "Germany" (DEU), "Germany 1" (DEU)` {
+		t.Errorf("ambiguous: error %v", err)
+	}
+}
+
+// TestIngest: the archive gunzips to the input, byte for byte; size and
+// sha256 are the input's; a second run writes the same archive and the same
+// grid.json.
+func TestIngest(t *testing.T) {
+	for _, path := range []string{sharedCSV, "testdata/bom-crlf.csv", "testdata/quoted.csv"} {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			in, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var archives, grids [2][]byte
+			for i := range 2 {
+				var z bytes.Buffer
+				tab, pub, err := Ingest(bytes.NewReader(in), &z)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sum := sha256.Sum256(in)
+				if want := (Published{Size: int64(len(in)), SHA256: hex.EncodeToString(sum[:])}); pub != want {
+					t.Errorf("published %+v, want %+v", pub, want)
+				}
+				zr, err := gzip.NewReader(bytes.NewReader(z.Bytes()))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if zr.Name != "" || !zr.ModTime.IsZero() {
+					t.Errorf("gzip header has name %q, mtime %v", zr.Name, zr.ModTime)
+				}
+				out, err := io.ReadAll(zr)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(out, in) {
+					t.Errorf("archive gunzips to %d bytes that differ from the %d read", len(out), len(in))
+				}
+				parsed := parseFile(t, path)
+				if diff := cmp.Diff(parsed, tab); diff != "" {
+					t.Errorf("Ingest and Parse differ (-Parse +Ingest):\n%s", diff)
+				}
+				g, _ := build(t, tab, 0)
+				if grids[i], err = Marshal(g); err != nil {
+					t.Fatal(err)
+				}
+				archives[i] = z.Bytes()
+			}
+			if !bytes.Equal(archives[0], archives[1]) || !bytes.Equal(grids[0], grids[1]) {
+				t.Error("two runs on the same input differ")
+			}
+		})
+	}
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, io.ErrClosedPipe }
+
+func TestIngestArchiveError(t *testing.T) {
+	f, err := os.Open(sharedCSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, _, err := Ingest(f, failWriter{}); err == nil || !strings.Contains(err.Error(), io.ErrClosedPipe.Error()) {
+		t.Errorf("error %v, want the archive's write error", err)
+	}
+}
+
+// TestMarshal compares grid.json for the carbon fixture with the golden
+// file, byte for byte (go test -update rewrites it), and checks the layout.
+func TestMarshal(t *testing.T) {
+	g, _ := build(t, parseFile(t, "testdata/carbon-2024.csv"), 0)
+	got, err := Marshal(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := "testdata/carbon-2024.grid.json"
+	if *update {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("grid.json (-golden +got):\n%s", diff)
+	}
+	if bytes.HasSuffix(got, []byte("\n")) || !bytes.Contains(got, []byte("\n  \"data_version\": \"2026-09-27\",\n")) {
+		t.Error("grid.json: want two-space indent and no trailing newline")
+	}
+	// No HTML escaping.
+	g.Areas[0].Name = "A & B <C>"
+	got, _ = Marshal(g)
+	if !bytes.Contains(got, []byte(`"A & B <C>"`)) {
+		t.Error("Marshal escapes HTML")
+	}
+}
+
+func TestSchema(t *testing.T) {
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	f, err := os.Open("../../schemas/grid.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const url = "https://schemas.greentokens.invalid/grid.schema.json"
+	if err := c.AddResource(url, doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	valid := func(b []byte) error {
+		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+		if err != nil {
+			return err
+		}
+		return sch.Validate(inst)
+	}
+	for _, path := range []string{sharedCSV, "testdata/carbon-2024.csv", "testdata/old-header.csv", "testdata/quoted.csv"} {
+		g, _ := build(t, parseFile(t, path), 0)
+		b, err := Marshal(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := valid(b); err != nil {
+			t.Errorf("%s: %v", path, err)
+		}
+	}
+	g, _ := build(t, parseFile(t, "testdata/carbon-2024.csv"), 0)
+	good, _ := Marshal(g)
+	for _, tc := range []struct{ name, old, new string }{
+		{"extra key", `"year_pinned": false,`, `"year_pinned": false, "extra": 1,`},
+		{"bad iso3", `"iso3": "DEU"`, `"iso3": "De"`},
+		{"bad date", `"retrieved": "2026-09-26"`, `"retrieved": "2026-13-26"`},
+		{"negative", `"g_co2e_per_kwh": 340.0`, `"g_co2e_per_kwh": -340.0`},
+		{"area type", `"area_type": "Region"`, `"area_type": "Continent"`},
+		{"string value", `"g_co2e_per_kwh": 340.0`, `"g_co2e_per_kwh": "340.0"`},
+	} {
+		bad := strings.Replace(string(good), tc.old, tc.new, 1)
+		if bad == string(good) {
+			t.Fatalf("%s: %q not in grid.json", tc.name, tc.old)
+		}
+		if valid([]byte(bad)) == nil {
+			t.Errorf("%s: schema accepts it", tc.name)
+		}
+	}
+}

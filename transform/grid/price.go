@@ -1,0 +1,106 @@
+package grid
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/leadgreen/greentokens/transform/jsonnum"
+)
+
+// KgPerBillionTokens is the carbon of a billion output tokens, in kg CO2e,
+// for a model that takes whPerM Wh per million output tokens on a grid of
+// gPerKWh g CO2e per kWh: whPerM x gPerKWh / 1000, rounded once to one
+// decimal, half to even on the exact binary value of the unrounded product.
+// (Wh/M x 1000 = Wh/G; / 1000 = kWh/G; x g/kWh = g/G; / 1000 = kg/G.)
+// A NaN or infinite input gives a value that jsonnum refuses to print.
+func KgPerBillionTokens(whPerM, gPerKWh float64) jsonnum.Float {
+	return jsonnum.Round(whPerM*gPerKWh/1000, 1)
+}
+
+// maxSuggestions is how many nearest names an unknown area's error offers.
+const maxSuggestions = 3
+
+// Lookup finds an area of g by its ISO 3 code or its name, ignoring case and
+// surrounding spaces. An unknown query is an error naming the nearest names
+// by edit distance; a query matching more than one area is an error listing
+// them.
+func Lookup(g *Grid, query string) (Area, error) {
+	q := strings.TrimSpace(query)
+	if q == "" {
+		return Area{}, fmt.Errorf("grid: empty area query")
+	}
+	var found []Area
+	for _, a := range g.Areas {
+		if strings.EqualFold(a.Name, q) || (a.ISO3 != "" && strings.EqualFold(a.ISO3, q)) {
+			found = append(found, a)
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		return Area{}, fmt.Errorf("grid: no area %q in the %d grid; nearest: %s", q, g.Year, strings.Join(nearest(g, q), ", "))
+	}
+	names := make([]string, len(found))
+	for i, a := range found {
+		names[i] = fmt.Sprintf("%q (%s)", a.Name, a.ISO3)
+	}
+	return Area{}, fmt.Errorf("grid: %q matches %d areas: %s", q, len(found), strings.Join(names, ", "))
+}
+
+// nearest returns up to maxSuggestions quoted names of g's areas closest to
+// q: by edit distance to the name or the ISO 3 code (case folded), then by
+// name.
+func nearest(g *Grid, q string) []string {
+	type cand struct {
+		name string
+		d    int
+	}
+	lq := strings.ToLower(q)
+	cands := make([]cand, 0, len(g.Areas))
+	for _, a := range g.Areas {
+		d := levenshtein(lq, strings.ToLower(a.Name))
+		if a.ISO3 != "" {
+			d = min(d, levenshtein(lq, strings.ToLower(a.ISO3)))
+		}
+		cands = append(cands, cand{a.Name, d})
+	}
+	slices.SortFunc(cands, func(a, b cand) int {
+		if a.d != b.d {
+			return a.d - b.d
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	var out []string
+	for _, c := range cands[:min(maxSuggestions, len(cands))] {
+		out = append(out, fmt.Sprintf("%q", c.name))
+	}
+	return out
+}
+
+// levenshtein is the edit distance between a and b, in runes.
+func levenshtein(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) < len(rb) {
+		ra, rb = rb, ra
+	}
+	row := make([]int, len(rb)+1)
+	for j := range row {
+		row[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		prev := row[0]
+		row[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cur := row[j]
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			row[j] = min(row[j]+1, row[j-1]+1, prev+cost)
+			prev = cur
+		}
+	}
+	return row[len(rb)]
+}
