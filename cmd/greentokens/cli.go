@@ -46,6 +46,9 @@ type env struct {
 func commands() []command {
 	return []command{
 		{"build", "fetch the upstream files and write a validated snapshot to OUT/DATE/", runBuild},
+		{"verify", "check a snapshot offline: manifest, schemas, and a rebuild from its sources/", runVerify},
+		{"diff", "report what changed from one snapshot to another", runDiff},
+		{"carbon", "price a model's index rows on any grid: kg CO2e per billion output tokens", runCarbon},
 		{"help", "show this help", nil},
 	}
 }

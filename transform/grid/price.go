@@ -50,21 +50,39 @@ func Lookup(g *Grid, query string) (Area, error) {
 }
 
 // nearest returns up to maxSuggestions quoted names of g's areas closest to
-// q: by edit distance to the name or the ISO 3 code (case folded), then by
-// name.
+// q, by name or ISO 3 code.
 func nearest(g *Grid, q string) []string {
+	names := make([][]string, len(g.Areas))
+	for i, a := range g.Areas {
+		names[i] = []string{a.Name, a.ISO3}
+	}
+	return Nearest(q, names, maxSuggestions)
+}
+
+// Nearest returns up to n quoted names closest to q by edit distance (case
+// folded). Each candidate is a list of spellings, the first its display
+// name; the nearest spelling counts. Ties go by display name.
+func Nearest(q string, candidates [][]string, n int) []string {
 	type cand struct {
 		name string
 		d    int
 	}
 	lq := strings.ToLower(q)
-	cands := make([]cand, 0, len(g.Areas))
-	for _, a := range g.Areas {
-		d := levenshtein(lq, strings.ToLower(a.Name))
-		if a.ISO3 != "" {
-			d = min(d, levenshtein(lq, strings.ToLower(a.ISO3)))
+	cands := make([]cand, 0, len(candidates))
+	for _, spellings := range candidates {
+		if len(spellings) == 0 {
+			continue
 		}
-		cands = append(cands, cand{a.Name, d})
+		d := -1
+		for _, s := range spellings {
+			if s == "" {
+				continue
+			}
+			if e := levenshtein(lq, strings.ToLower(s)); d < 0 || e < d {
+				d = e
+			}
+		}
+		cands = append(cands, cand{spellings[0], d})
 	}
 	slices.SortFunc(cands, func(a, b cand) int {
 		if a.d != b.d {
@@ -73,7 +91,7 @@ func nearest(g *Grid, q string) []string {
 		return strings.Compare(a.name, b.name)
 	})
 	var out []string
-	for _, c := range cands[:min(maxSuggestions, len(cands))] {
+	for _, c := range cands[:min(n, len(cands))] {
 		out = append(out, fmt.Sprintf("%q", c.name))
 	}
 	return out
