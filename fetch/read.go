@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -76,9 +77,28 @@ func checkJSON(f *File, status int) error {
 	case len(trimmed) == 0:
 		return &jsonError{msg: fmt.Sprintf("%s (%d bytes of white space)", empty, len(f.Data)), kind: ErrEmpty}
 	case trimmed[0] == '<' || !json.Valid(f.Data):
-		return &jsonError{msg: fmt.Sprintf("%s (starts %q)", notJSON, head(trimmed, 40)), kind: ErrNotJSON}
+		msg := fmt.Sprintf("%s (starts %q)", notJSON, head(trimmed, 40))
+		if trimmed[0] == '{' || trimmed[0] == '[' {
+			msg += syntaxPosition(f.Data) // broken JSON, rather than an error page
+		}
+		return &jsonError{msg: msg, kind: ErrNotJSON}
 	}
 	return nil
+}
+
+// syntaxPosition says where data stops being JSON:
+// ": line L, column C: what the decoder found" ("" if it cannot tell).
+func syntaxPosition(data []byte) string {
+	var v json.RawMessage
+	var se *json.SyntaxError
+	if err := json.Unmarshal(data, &v); !errors.As(err, &se) {
+		return ""
+	}
+	off := min(int(se.Offset), len(data))
+	before := data[:off]
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := off - (bytes.LastIndexByte(before, '\n') + 1) + 1
+	return fmt.Sprintf(": line %d, column %d: %v", line, col, se)
 }
 
 type jsonError struct {

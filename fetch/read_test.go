@@ -32,7 +32,7 @@ func TestReadAllChecksJSON(t *testing.T) {
 			wantErr: `fetch URL: status 200 but the body is not JSON (starts "<html>")`, wantIs: fetch.ErrNotJSON},
 		{name: "cut JSON", source: fetch.LeaderboardIndex, path: indexPath,
 			fault:   fetchtest.Fault{Body: []byte(`{"tasks": [`)},
-			wantErr: `fetch URL: status 200 but the body is not JSON (starts "{\"tasks\": [")`, wantIs: fetch.ErrNotJSON},
+			wantErr: `fetch URL: status 200 but the body is not JSON (starts "{\"tasks\": ["): line 1, column 12: unexpected end of JSON input`, wantIs: fetch.ErrNotJSON},
 		{name: "empty body", source: fetch.LeaderboardIndex, path: indexPath,
 			fault: fetchtest.Fault{Body: []byte{}}, wantErr: "fetch URL: status 200 with an empty body", wantIs: fetch.ErrEmpty},
 		{name: "white space only", source: fetch.LeaderboardIndex, path: indexPath,

@@ -12,6 +12,7 @@ import (
 
 	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/transform"
+	"github.com/leadgreen/greentokens/transform/page"
 	"github.com/leadgreen/greentokens/transform/sourcetext"
 	"github.com/leadgreen/greentokens/validate"
 	"golang.org/x/sys/unix"
@@ -47,6 +48,14 @@ type BuildOptions struct {
 	// EmberRelease names Ember's release ("September 2026"); the CSV does
 	// not carry it.
 	EmberRelease string
+	// PageGrids are the grids of the pages' carbon tables; nil means
+	// page.DefaultGrids.
+	PageGrids []string
+
+	// AllowRemoval names models (by slug or model id) that this build may
+	// drop although the latest earlier snapshot under Out has them; any
+	// other dropped model fails the build with ErrRemoval (see guard.go).
+	AllowRemoval []string
 }
 
 // Result says what a build did.
@@ -106,6 +115,9 @@ func Build(ctx context.Context, opts BuildOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := guardRemovals(st, opts, log); err != nil {
+		return nil, err
+	}
 	return publish(st, opts, m, log)
 }
 
@@ -135,6 +147,7 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 		}
 		raw[name] = f.file
 		m.Sources = append(m.Sources, f.entry)
+		checkpoint(cpSourceArchived)
 	}
 	chat := raw[fetch.LeaderboardTask(fetch.TaskChat)]
 	m.Retrieved = opts.Retrieved
@@ -191,17 +204,26 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
 	}
 	for _, model := range models {
-		data, err := transform.Marshal(model)
-		if err != nil {
-			return nil, fmt.Errorf("%w: models/%s.json: %v", ErrUpstreamData, model.Slug, err)
-		}
-		f, err := st.write("models/"+model.Slug+".json", data)
-		if err != nil {
+		if err := stageJSON(st, m, "models/"+model.Slug+".json", model); err != nil {
 			return nil, err
 		}
-		m.Outputs = append(m.Outputs, f)
 	}
 	log.Info("built model files", "models", len(models), "configurations", len(lb.Chat), "excluded", len(excluded))
+
+	idx, err := transform.BuildIndex(lb, models, raw[fetch.LeaderboardTask(fetch.TaskProblem)].Data)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
+	}
+	if err := stageJSON(st, m, transform.IndexName, idx); err != nil {
+		return nil, err
+	}
+	pages, err := renderPages(st, opts)
+	if err != nil {
+		return nil, err
+	}
+	m.Outputs = append(m.Outputs, pages...)
+	log.Info("built index.json and pages", "gpu_comparisons", len(idx.GPUComparisons),
+		"task_comparisons", len(idx.TaskComparisons), "pages", len(pages))
 
 	sort.Slice(m.Sources, func(i, j int) bool { return m.Sources[i].Path < m.Sources[j].Path })
 	sort.Slice(m.Outputs, func(i, j int) bool { return m.Outputs[i].Path < m.Outputs[j].Path })
@@ -209,13 +231,51 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 	if err != nil {
 		return nil, err
 	}
+	checkpoint(cpManifest)
 	if _, err := st.write(ManifestName, data); err != nil {
 		return nil, err
 	}
 	if err := validateSnapshot(st.dir); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrValidation, err)
 	}
+	checkpoint(cpValidated)
 	return m, nil
+}
+
+// stageJSON writes a published JSON file into the stage and lists it.
+func stageJSON(st *stage, m *Manifest, rel string, v any) error {
+	data, err := transform.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("%w: %s: %v", ErrUpstreamData, rel, err)
+	}
+	f, err := st.write(rel, data)
+	if err != nil {
+		return err
+	}
+	m.Outputs = append(m.Outputs, f)
+	return nil
+}
+
+// renderPages writes every model's page from the staged files alone, as
+// "greentokens render" would from the published snapshot.
+func renderPages(st *stage, opts BuildOptions) ([]File, error) {
+	s, err := page.Load(os.DirFS(st.dir))
+	if err != nil {
+		return nil, fmt.Errorf("%w: loading the staged files for the pages: %v", ErrValidation, err)
+	}
+	rendered, err := page.RenderAll(s, page.Options{Grids: opts.PageGrids})
+	if err != nil {
+		return nil, fmt.Errorf("%w: rendering the pages: %v", ErrValidation, err)
+	}
+	var files []File
+	for _, r := range rendered {
+		f, err := st.write(r.Path, r.Data)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+	}
+	return files, nil
 }
 
 type archived struct {
@@ -274,15 +334,20 @@ func publish(st *stage, opts BuildOptions, m *Manifest, log *slog.Logger) (*Resu
 		}
 		// Swap the two folders in one step: at every instant OUT/DATE is a
 		// whole snapshot. The old one is left in the stage and removed.
+		checkpoint(cpRename)
 		if err := unix.Renameat2(unix.AT_FDCWD, st.dir, unix.AT_FDCWD, target, unix.RENAME_EXCHANGE); err != nil {
 			return nil, fmt.Errorf("%w: replacing %s: %v", ErrConflict, target, err)
 		}
 		os.RemoveAll(st.dir)
 		log.Warn("replaced a different snapshot", "dir", target, "difference", diff)
 		res.Replaced = true
-	} else if err := os.Rename(st.dir, target); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrConflict, err)
+	} else {
+		checkpoint(cpRename)
+		if err := os.Rename(st.dir, target); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrConflict, err)
+		}
 	}
+	checkpoint(cpRenamed)
 	if err := syncDir(opts.Out); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrConflict, err)
 	}

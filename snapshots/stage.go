@@ -61,7 +61,15 @@ func (s *stage) write(rel string, data []byte) (File, error) {
 	if err != nil {
 		return File{}, fmt.Errorf("writing %s: %w", rel, err)
 	}
-	if _, err := f.Write(data); err != nil {
+	half := len(data) / 2
+	if _, err := f.Write(data[:half]); err != nil {
+		f.Close()
+		return File{}, fmt.Errorf("writing %s: %w", rel, err)
+	}
+	if strings.HasPrefix(rel, "models/") {
+		checkpoint(cpMidFile)
+	}
+	if _, err := f.Write(data[half:]); err != nil {
 		f.Close()
 		return File{}, fmt.Errorf("writing %s: %w", rel, err)
 	}

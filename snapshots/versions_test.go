@@ -28,6 +28,12 @@ func TestEveryUpstreamVersion(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// Each snapshot verifies: manifest, schemas, and a byte-identical rebuild.
+			if rep := verify(t, res.Dir); !rep.OK {
+				var b strings.Builder
+				rep.WriteText(&b)
+				t.Errorf("the snapshot does not verify:\n%s", b.String())
+			}
 			models, _ := filepath.Glob(filepath.Join(res.Dir, "models", "*.json"))
 			if len(models) != 18 {
 				t.Errorf("%d model files, want 18", len(models))

@@ -7,12 +7,14 @@ package transform
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"sort"
 	"time"
+	"unicode/utf8"
 )
 
 // Upstream field names of a task file's configuration rows.
@@ -60,13 +62,43 @@ type Row struct {
 	EnergyPerRequest, OutputLen *float64
 	// SteadySeconds is nil where upstream lacks the field.
 	SteadySeconds *float64
+
+	// content identifies the row's JSON object, every field included (see
+	// contentKey); zero for a row not read by ParseTask.
+	content rowContent
 }
 
-// Label names the row in errors and logs.
+// rowContent identifies a row object by its content (see contentKey).
+type rowContent [sha256.Size]byte
+
+// Label names the row in errors and logs:
+// "leaderboard/tasks/TASK.json: configurations[I] (MODEL on N x GPU, max_num_seqs C)".
 func (r *Row) Label() string {
-	return fmt.Sprintf("%s configurations[%d] (%s on %d x %s, max_num_seqs %d)",
-		TaskFile(r.Task), r.Index, r.ModelID, r.NumGPUs, r.GPU, r.MaxNumSeqs)
+	return TaskFile(r.Task) + ": " + r.where()
 }
+
+// where names the row within its file, with as much of its identity as
+// could be read.
+func (r *Row) where() string {
+	switch {
+	case r.ModelID != "" && r.GPU != "" && r.NumGPUs > 0 && r.MaxNumSeqs > 0:
+		return fmt.Sprintf("configurations[%d] (%s on %d x %s, max_num_seqs %d)", r.Index, r.ModelID, r.NumGPUs, r.GPU, r.MaxNumSeqs)
+	case r.ModelID != "":
+		return fmt.Sprintf("configurations[%d] (%s)", r.Index, r.ModelID)
+	}
+	return fmt.Sprintf("configurations[%d]", r.Index)
+}
+
+// Plausibility bounds. A value beyond one is not a measurement we can
+// check, and a build that meets one fails rather than publish it. Real
+// values: 0.03 to 35 J per output token, 200 to 980 W per GPU.
+const (
+	// MaxJoulesPerToken bounds energy_per_token_joules.
+	MaxJoulesPerToken = 100.0
+	// MaxWattsPerGPU bounds avg_power_watts / num_gpus (an H100 SXM draws
+	// at most 700 W, a B200 1000 W).
+	MaxWattsPerGPU = 2000.0
+)
 
 // TaskFile is the archived name of a task's file.
 func TaskFile(task string) string { return "leaderboard/tasks/" + task + ".json" }
@@ -158,19 +190,20 @@ func ParseTask(task string, data []byte) ([]Row, error) {
 	rows := make([]Row, len(file.Configurations))
 	for i, raw := range file.Configurations {
 		if err := parseRow(&rows[i], task, i, raw); err != nil {
-			return nil, fmt.Errorf("%s: configurations[%d]: %w", name, i, err)
+			return nil, fmt.Errorf("%s: %w", rows[i].Label(), err)
 		}
+		file.Configurations[i] = nil // the row is parsed; let its bytes go
 	}
 	return rows, nil
 }
 
 func parseRow(r *Row, task string, i int, raw json.RawMessage) error {
+	r.Task, r.Index = task, i
 	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return fmt.Errorf("not a JSON object: %w", err)
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		return fmt.Errorf("not a JSON object")
 	}
 	f := fields{m: m}
-	r.Task, r.Index = task, i
 	r.ModelID = f.str(fModelID)
 	r.Nickname = f.str(fNickname)
 	r.GPU = f.str(fGPU)
@@ -201,7 +234,63 @@ func parseRow(r *Row, task string, i int, raw json.RawMessage) error {
 	if r.OutputLen == nil && r.EnergyPerRequest == nil {
 		return fmt.Errorf("field %q: missing, and so is %q to derive it from", fOutputLen, fEnergyRequest)
 	}
+	if err := plausible(r); err != nil {
+		return err
+	}
+	r.content = contentKey(m)
 	return nil
+}
+
+// plausible checks a parsed row against what a measurement can be: an
+// energy per token under MaxJoulesPerToken (zero, negative and non-finite
+// values are the stability filter's), a power per GPU under MaxWattsPerGPU,
+// an average batch no larger than max_num_seqs (the cap on the running
+// batch), and ITL percentiles that do not decrease.
+func plausible(r *Row) error {
+	if e := r.EnergyPerToken; e != nil && !math.IsInf(*e, 1) && *e > MaxJoulesPerToken {
+		return fmt.Errorf("field %q: %v J is above the %v J plausibility bound", fEnergyToken, *e, MaxJoulesPerToken)
+	}
+	if w := r.Power / float64(r.NumGPUs); w > MaxWattsPerGPU {
+		return fmt.Errorf("field %q: %v W is %v W per GPU (num_gpus %d), above the %v W per GPU plausibility bound", fPower, r.Power, w, r.NumGPUs, MaxWattsPerGPU)
+	}
+	if r.AvgBatch > float64(r.MaxNumSeqs) {
+		return fmt.Errorf("field %q: %v is above max_num_seqs %d, the cap on the running batch", fAvgBatch, r.AvgBatch, r.MaxNumSeqs)
+	}
+	itl := []struct {
+		key string
+		v   float64
+	}{{fMedianITL, r.MedianITL}, {fP90ITL, r.P90ITL}, {fP95ITL, r.P95ITL}, {fP99ITL, r.P99ITL}}
+	for i := 1; i < len(itl); i++ {
+		if itl[i].v < itl[i-1].v {
+			return fmt.Errorf("field %q: %v is below %s %v; ITL percentiles cannot decrease", itl[i].key, itl[i].v, itl[i-1].key, itl[i-1].v)
+		}
+	}
+	return nil
+}
+
+// contentKey identifies a row object by its content: two rows have the same
+// key when they have the same fields with equal values, whatever the key
+// order, white space or spelling of numbers (compared as float64) and
+// strings.
+func contentKey(m map[string]json.RawMessage) rowContent {
+	h := sha256.New()
+	for _, k := range sortedKeys(m) {
+		val := []byte(m[k])
+		var v any
+		if json.Unmarshal(val, &v) == nil {
+			if b, err := json.Marshal(v); err == nil {
+				val = b
+			}
+		}
+		kb, _ := json.Marshal(k)
+		h.Write(kb)
+		h.Write([]byte{':'})
+		h.Write(val)
+		h.Write([]byte{','})
+	}
+	var sum rowContent
+	h.Sum(sum[:0])
+	return sum
 }
 
 // fields decodes typed values from a row, keeping the first error.
@@ -282,7 +371,15 @@ func (f *fields) whole(key string, least float64) int {
 
 // decodeStrict decodes one JSON value and fails on trailing data. A syntax
 // error names the line and column.
+//
+// Bytes that are not UTF-8 are an error too, naming where they are: the
+// decoder would silently turn them into U+FFFD.
 func decodeStrict(data []byte, v any) error {
+	if !utf8.Valid(data) {
+		off := invalidUTF8(data)
+		line, col := position(data, int64(off))
+		return fmt.Errorf("not valid UTF-8 at line %d, column %d (byte offset %d: 0x%02x)", line, col, off, data[off])
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(v); err != nil {
 		var se *json.SyntaxError
@@ -303,6 +400,20 @@ func decodeStrict(data []byte, v any) error {
 	return nil
 }
 
+// invalidUTF8 returns the offset of the first byte that does not start a
+// valid UTF-8 sequence.
+func invalidUTF8(data []byte) int {
+	for off := 0; off < len(data); {
+		r, n := utf8.DecodeRune(data[off:])
+		if r == utf8.RuneError && n <= 1 {
+			return off
+		}
+		off += n
+	}
+	return len(data)
+}
+
+// position returns the 1-based line and column (in bytes) of an offset.
 func position(data []byte, off int64) (line, col int) {
 	if off > int64(len(data)) {
 		off = int64(len(data))

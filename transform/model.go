@@ -137,6 +137,10 @@ func (lb *Leaderboard) Evidence(text *sourcetext.Leaderboard) (compiled, sentenc
 
 var slugRun = regexp.MustCompile(`[^a-z0-9]+`)
 
+// MaxSlugLen bounds a slug's length, so that models/SLUG.json is a file
+// name every file system takes (255 bytes).
+const MaxSlugLen = 200
+
 // Slug turns a leaderboard nickname into a file name: lower-cased, every run
 // of characters outside [a-z0-9] one "-", trimmed of "-".
 func Slug(nickname string) string {
@@ -175,7 +179,7 @@ func Models(lb *Leaderboard) ([]*Model, error) {
 		r := &lb.Chat[i]
 		byModel[r.ModelID] = append(byModel[r.ModelID], r)
 	}
-	slugs := map[string]string{}
+	slugs := map[string]*Row{} // slug → first row of the model that has it
 	var models []*Model
 	for _, id := range sortedKeys(byModel) {
 		rows := byModel[id]
@@ -184,9 +188,10 @@ func Models(lb *Leaderboard) ([]*Model, error) {
 			return nil, err
 		}
 		if other, dup := slugs[m.Slug]; dup {
-			return nil, fmt.Errorf("models %q and %q both have the slug %q", other, id, m.Slug)
+			return nil, fmt.Errorf("%s: field %q: %q gives the slug %q, which model %s (nickname %q, %s) has too",
+				rows[0].Label(), fNickname, rows[0].Nickname, m.Slug, other.ModelID, other.Nickname, other.where())
 		}
-		slugs[m.Slug] = id
+		slugs[m.Slug] = rows[0]
 		m.Version, m.Updated, m.DataVersion = FormatVersion, lb.Date, lb.Date
 		m.Unit, m.ITLDeadlineMS, m.Caveat, m.Boundary = text.Unit, ITLDeadlineMS, text.Caveat, text.Boundary
 		m.Source = src
@@ -212,6 +217,9 @@ func newModel(lb *Leaderboard, rows []*Row) (*Model, error) {
 	}
 	if m.Slug == "" {
 		return nil, fmt.Errorf("%s: field %q: %q gives an empty slug", first.Label(), fNickname, first.Nickname)
+	}
+	if len(m.Slug) > MaxSlugLen {
+		return nil, fmt.Errorf("%s: field %q: the slug of %q is %d bytes long, over %d", first.Label(), fNickname, first.Nickname, len(m.Slug), MaxSlugLen)
 	}
 	for _, r := range rows[1:] {
 		if r.Nickname != first.Nickname || r.TotalParams != first.TotalParams ||

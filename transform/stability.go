@@ -25,6 +25,12 @@ type Exclusion struct {
 // stable rows in upstream order, and the excluded ones with their reasons.
 // Within one model, task, GPU and GPU count, every cap at or above the
 // smallest unstable cap is unstable too (the cascade).
+//
+// A row that is an exact duplicate of an earlier row of the task (every
+// field equal: a copy, not a second measurement) is excluded too, with the
+// reason DuplicateReason gives; it takes no part in the cascade, which its
+// original already stands for. Rows of one configuration with different
+// measurements are repeats, and stay.
 func Stable(rows []Row) (stable []Row, excluded []Exclusion) {
 	type group struct {
 		model, task, gpu string
@@ -32,8 +38,16 @@ func Stable(rows []Row) (stable []Row, excluded []Exclusion) {
 	}
 	reasons := make([]string, len(rows))
 	smallest := map[group]int{}
+	first := map[rowContent]int{} // content → index of its first row
 	for i := range rows {
 		r := &rows[i]
+		if r.content != (rowContent{}) {
+			if j, dup := first[r.content]; dup {
+				reasons[i] = DuplicateReason(j)
+				continue
+			}
+			first[r.content] = i
+		}
 		reasons[i] = unstableReason(r)
 		if reasons[i] == "" {
 			continue
@@ -60,6 +74,12 @@ func Stable(rows []Row) (stable []Row, excluded []Exclusion) {
 	}
 	sort.SliceStable(excluded, func(a, b int) bool { return excluded[a].Row.Index < excluded[b].Row.Index })
 	return stable, excluded
+}
+
+// DuplicateReason is the exclusion reason of a row that repeats row j of
+// the same task file field for field.
+func DuplicateReason(j int) string {
+	return fmt.Sprintf("exact duplicate of configurations[%d]", j)
 }
 
 func unstableReason(r *Row) string {

@@ -16,6 +16,13 @@ const modelVersion = "1"
 // precisions maps upstream weight_precision to the published precision.
 var precisions = map[string]string{"bfloat16": "BF16", "fp8": "FP8"}
 
+// knownGPUs are the GPUs the published rule accepts; another gpu_model is
+// a problem until a person has reviewed it.
+var knownGPUs = map[string]bool{"B200": true, "H100": true}
+
+// maxSlugLen bounds a slug, so that models/SLUG.json is a valid file name.
+const maxSlugLen = 200
+
 var (
 	nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
 	gpuName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
@@ -138,6 +145,10 @@ func recomputeModels(in *lbInputs, chat, index *problems) (models []*wantModel, 
 			chat.add(first.where(), "nickname", "%q gives an empty slug", first.nickname)
 			continue
 		}
+		if len(slug) > maxSlugLen {
+			chat.add(first.where(), "nickname", "%q gives a slug of %d bytes, over %d", first.nickname, len(slug), maxSlugLen)
+			continue
+		}
 		if other, dup := slugOwner[slug]; dup {
 			chat.add(first.where(), "nickname", "%q gives the slug %q, which %s has too", first.nickname, slug, other)
 			broken[slug] = true
@@ -253,6 +264,10 @@ func recomputeConfig(chat *problems, slug string, r *lbRow, repeat int) (*wantCo
 	precision, known := precisions[r.precision]
 	if !known {
 		chat.add(r.where(), "weight_precision", "is %q, which has no published precision", r.precision)
+		return nil, false
+	}
+	if !knownGPUs[r.gpu] {
+		chat.add(r.where(), "gpu_model", "is %q, not a known GPU (B200, H100)", r.gpu)
 		return nil, false
 	}
 	if !gpuName.MatchString(r.gpu) {

@@ -11,6 +11,8 @@ import (
 // not finite or not positive, or when its average batch is under
 // minBatchFraction of its max_num_seqs. Within one model, task, GPU and GPU
 // count, every cap at or above the smallest unstable cap is unstable too.
+// A row whose every field equals an earlier row's of the same task is a
+// copy: it is left out too.
 const (
 	minSteadySeconds = 20.0
 	minBatchFraction = 0.85
@@ -49,7 +51,15 @@ func filterStable(rows []*lbRow) (stable []*lbRow, excluded []excludedRow) {
 	}
 	smallest := map[group]int{}
 	own := make([]string, len(rows))
+	seen := map[[32]byte]int{} // content → index of the first row with it
 	for i, r := range rows {
+		if j, dup := seen[r.content]; dup {
+			// A copy of an earlier row, not a second measurement: left
+			// out, and no part of the cascade (its original is).
+			own[i] = fmt.Sprintf("exact duplicate of configurations[%d]", rows[j].index)
+			continue
+		}
+		seen[r.content] = i
 		own[i] = unstable(r)
 		if own[i] == "" {
 			continue

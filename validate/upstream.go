@@ -2,11 +2,15 @@ package validate
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
+	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Upstream file names, as archived under a snapshot's sources/.
@@ -19,6 +23,40 @@ const (
 
 func lbTaskName(task string) string { return "leaderboard/tasks/" + task + ".json" }
 
+// Plausibility bounds of the published rule: a row beyond one is a problem,
+// never a published figure.
+const (
+	maxJoulesPerToken = 100.0  // energy_per_token_joules
+	maxWattsPerGPU    = 2000.0 // avg_power_watts / num_gpus
+)
+
+// checkUTF8 reports a file whose bytes are not UTF-8 (a JSON decoder would
+// quietly turn them into U+FFFD), naming the first bad byte's line, column
+// and offset.
+func checkUTF8(ps *problems, data []byte) bool {
+	if utf8.Valid(data) {
+		return true
+	}
+	off := 0
+	for off < len(data) {
+		if !utf8.FullRune(data[off:]) {
+			break
+		}
+		r, size := utf8.DecodeRune(data[off:])
+		if r == utf8.RuneError && size == 1 {
+			break
+		}
+		off += size
+	}
+	line := 1 + bytes.Count(data[:off], []byte{'\n'})
+	col := off + 1
+	if nl := bytes.LastIndexByte(data[:off], '\n'); nl >= 0 {
+		col = off - nl
+	}
+	ps.add("", "", "is not valid UTF-8 at line %d, column %d (byte offset %d)", line, col, off)
+	return false
+}
+
 // lbIndex is what this package reads from the leaderboard's index.json.
 type lbIndex struct {
 	lastUpdated string
@@ -26,6 +64,9 @@ type lbIndex struct {
 }
 
 func parseIndex(ps *problems, data []byte) *lbIndex {
+	if !checkUTF8(ps, data) {
+		return nil
+	}
 	var raw struct {
 		LastUpdated *string `json:"last_updated"`
 		Models      map[string]struct {
@@ -65,6 +106,9 @@ type lbCommit struct {
 }
 
 func parseCommits(ps *problems, data []byte) *lbCommit {
+	if !checkUTF8(ps, data) {
+		return nil
+	}
 	var list []struct {
 		SHA    string `json:"sha"`
 		Commit struct {
@@ -112,6 +156,10 @@ type lbRow struct {
 
 	// Optional upstream values: nil when absent or null.
 	energy, energyRequest, outputLen, steadySeconds *float64
+
+	// content is the SHA-256 of the row object's canonical form (see
+	// canonical): equal for rows with every field equal.
+	content [sha256.Size]byte
 }
 
 // where names the row in problems.
@@ -122,6 +170,9 @@ func (r *lbRow) where() string {
 // parseTask reads a task file's rows. A row that lacks a field the rules
 // need, or has one of the wrong type, is reported and left out.
 func parseTask(ps *problems, task string, data []byte) ([]*lbRow, bool) {
+	if !checkUTF8(ps, data) {
+		return nil, false
+	}
 	var file struct {
 		Task           *string           `json:"task"`
 		Configurations []json.RawMessage `json:"configurations"`
@@ -195,7 +246,76 @@ func parseRow(ps *problems, task string, i int, raw json.RawMessage) (*lbRow, bo
 	if r.outputLen == nil && r.energyRequest == nil {
 		rp.fail("avg_output_len", "is missing, and so is energy_per_request_joules to derive it from")
 	}
+	if rp.ok {
+		rp.plausible(r)
+	}
+	var c strings.Builder
+	canonical(&c, m)
+	r.content = sha256.Sum256([]byte(c.String()))
 	return r, rp.ok
+}
+
+// plausible reports values no measurement can have: an energy per token
+// above maxJoulesPerToken (a missing, non-finite or non-positive one is the
+// stability filter's), a power per GPU above maxWattsPerGPU, an average
+// batch above max_num_seqs, ITL percentiles that decrease.
+func (rp *rowParser) plausible(r *lbRow) {
+	if r.energy != nil && finite(*r.energy) && *r.energy > maxJoulesPerToken {
+		rp.fail("energy_per_token_joules", "is %s J, above the %v J plausibility bound", rawText(*r.energy), maxJoulesPerToken)
+	}
+	if perGPU := r.power / float64(r.numGPUs); perGPU > maxWattsPerGPU {
+		rp.fail("avg_power_watts", "is %s W over %d GPUs, above the %v W per GPU plausibility bound", rawText(r.power), r.numGPUs, maxWattsPerGPU)
+	}
+	if r.avgBatch > float64(r.maxNumSeqs) {
+		rp.fail("avg_batch_size", "is %s, above max_num_seqs %d", rawText(r.avgBatch), r.maxNumSeqs)
+	}
+	pct := []string{"median_itl_ms", "p90_itl_ms", "p95_itl_ms", "p99_itl_ms"}
+	val := []float64{r.medianITL, r.p90, r.p95, r.p99}
+	for i := 1; i < len(val); i++ {
+		if val[i] < val[i-1] {
+			rp.fail(pct[i], "is %s, below %s %s", rawText(val[i]), pct[i-1], rawText(val[i-1]))
+		}
+	}
+}
+
+// canonical writes a decoded JSON value (numbers as json.Number) in one
+// spelling: object keys sorted, numbers as the shortest form of their
+// float64, strings quoted alike. Two rows with equal canonical forms have
+// every field equal.
+func canonical(b *strings.Builder, v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b.WriteByte('{')
+		for _, k := range keys {
+			b.WriteString(strconv.Quote(k))
+			b.WriteByte(':')
+			canonical(b, v[k])
+			b.WriteByte(',')
+		}
+		b.WriteByte('}')
+	case []any:
+		b.WriteByte('[')
+		for _, x := range v {
+			canonical(b, x)
+			b.WriteByte(',')
+		}
+		b.WriteByte(']')
+	case json.Number:
+		if x, err := strconv.ParseFloat(string(v), 64); err == nil {
+			b.WriteString(strconv.FormatFloat(x, 'g', -1, 64))
+		} else {
+			b.WriteString(string(v))
+		}
+	case string:
+		b.WriteString(strconv.Quote(v))
+	default: // bool, nil
+		fmt.Fprint(b, v)
+	}
 }
 
 // rowParser reads typed fields of one upstream row, reporting each bad one.

@@ -35,6 +35,8 @@ func runBuild(args []string, e *env) error {
 	gridYear := fs.Int("grid-year", 0, "pin grid.json's reference `YEAR` (default: the latest year with a World value)")
 	emberRelease := fs.String("ember-release", "", "name of Ember's release, e.g. \"September 2026\" (the CSV does not carry it)")
 	replace := fs.Bool("replace", false, "replace an existing snapshot of the same date whose content differs")
+	var allowRemoval stringList
+	fs.Var(&allowRemoval, "allow-removal", "let the build drop `MODEL` (slug or model id), which the latest earlier snapshot under --out has; repeatable")
 	lbURL := fs.String("leaderboard-url", envOr(envLeaderboardURL, fetch.DefaultLeaderboardBase), "base `URL` of the leaderboard's public/data/ (env "+envLeaderboardURL+")")
 	apiURL := fs.String("github-api-url", envOr(envGitHubAPI, fetch.DefaultGitHubAPI), "GitHub API base `URL` (env "+envGitHubAPI+")")
 	emberURL := fs.String("ember-url", envOr(envEmberURL, fetch.DefaultEmberURL), "`URL` of Ember's yearly long-format CSV (env "+envEmberURL+")")
@@ -63,6 +65,9 @@ func runBuild(args []string, e *env) error {
 			Origins: origins, AllowHTTP: *allowHTTP, RetryMax: *retries, Timeout: *timeout,
 			GitHubToken: os.Getenv(envGitHubToken), Logger: e.log,
 		})
+		if isTerminal(e.stderr) {
+			src = progressSource{Source: src, w: e.stderr, now: time.Now}
+		}
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -70,6 +75,7 @@ func runBuild(args []string, e *env) error {
 	res, err := snapshots.Build(ctx, snapshots.BuildOptions{
 		Out: *out, Date: *date, Retrieved: *retrieved, Source: src, Replace: *replace, Logger: e.log,
 		NoGrid: *noGrid, GridYear: *gridYear, EmberRelease: *emberRelease,
+		AllowRemoval: allowRemoval,
 	})
 	if err != nil {
 		return err

@@ -49,6 +49,7 @@ func commands() []command {
 		{"verify", "check a snapshot offline: manifest, schemas, and a rebuild from its sources/", runVerify},
 		{"diff", "report what changed from one snapshot to another", runDiff},
 		{"carbon", "price a model's index rows on any grid: kg CO2e per billion output tokens", runCarbon},
+		{"render", "write a model's page as Markdown from a snapshot alone", runRender},
 		{"help", "show this help", nil},
 	}
 }

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/leadgreen/greentokens/fetch"
+)
+
+// progressEvery is how often a download's progress line is redrawn.
+const progressEvery = 250 * time.Millisecond
+
+// isTerminal reports whether w is a character device (a terminal): only
+// then does a build draw download progress.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// progressSource wraps a Source so that each download draws a line with
+// its bytes and rate on w.
+type progressSource struct {
+	fetch.Source
+	w   io.Writer
+	now func() time.Time
+}
+
+func (p progressSource) Open(ctx context.Context, name string) (*fetch.Body, error) {
+	b, err := p.Source.Open(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	start := p.now()
+	b.ReadCloser = &progressReader{ReadCloser: b.ReadCloser, name: name, w: p.w, now: p.now, start: start, last: start}
+	return b, nil
+}
+
+type progressReader struct {
+	io.ReadCloser
+	name        string
+	w           io.Writer
+	now         func() time.Time
+	start, last time.Time
+	n           int64
+	drawn       bool
+}
+
+func (r *progressReader) Read(b []byte) (int, error) {
+	n, err := r.ReadCloser.Read(b)
+	r.n += int64(n)
+	if t := r.now(); t.Sub(r.last) >= progressEvery || (err == io.EOF && r.drawn) {
+		r.last = t
+		r.draw(t)
+	}
+	return n, err
+}
+
+func (r *progressReader) Close() error {
+	if r.drawn {
+		r.draw(r.now())
+		fmt.Fprintln(r.w)
+		r.drawn = false
+	}
+	return r.ReadCloser.Close()
+}
+
+func (r *progressReader) draw(t time.Time) {
+	rate := 0.0
+	if s := t.Sub(r.start).Seconds(); s > 0 {
+		rate = float64(r.n) / s
+	}
+	fmt.Fprintf(r.w, "\r%s: %.1f MB (%.1f MB/s)   ", r.name, float64(r.n)/1e6, rate/1e6)
+	r.drawn = true
+}

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/leadgreen/greentokens/fetch"
+)
+
+type stubSource struct{ data string }
+
+func (s stubSource) Open(ctx context.Context, name string) (*fetch.Body, error) {
+	return &fetch.Body{ReadCloser: io.NopCloser(strings.NewReader(s.data)), URL: "https://example/" + name}, nil
+}
+
+// oneByteReader forces many small reads, as a slow download gives.
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time { c.t = c.t.Add(100 * time.Millisecond); return c.t }
+
+func TestProgressLine(t *testing.T) {
+	var w bytes.Buffer
+	c := &clock{t: time.Unix(0, 0)}
+	src := progressSource{Source: stubSource{data: strings.Repeat("x", 3_000_000)}, w: &w, now: c.now}
+	b, err := src.Open(context.Background(), fetch.EmberYearly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 500_000)
+	n := 0
+	for {
+		k, err := b.Read(buf)
+		n += k
+		if err == io.EOF {
+			break
+		}
+	}
+	b.Close()
+	out := w.String()
+	if n != 3_000_000 {
+		t.Fatalf("read %d bytes through the progress reader, want 3000000", n)
+	}
+	if !strings.Contains(out, fetch.EmberYearly+": 3.0 MB") || !strings.HasSuffix(out, "\n") {
+		t.Errorf("progress output %q does not end with the total and a newline", out)
+	}
+	if strings.Count(out, "\r") < 2 {
+		t.Errorf("progress output %q was drawn fewer than twice", out)
+	}
+}
+
+func TestProgressQuietWhenNotATerminal(t *testing.T) {
+	if isTerminal(&bytes.Buffer{}) {
+		t.Error("a buffer is taken for a terminal")
+	}
+}

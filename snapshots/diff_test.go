@@ -1,0 +1,515 @@
+package snapshots
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/leadgreen/greentokens/fetch"
+)
+
+// The expectations of these tests are computed here from the raw upstream
+// JSON and the published model files, read as plain JSON, not from Diff.
+
+// rawRow is an upstream configuration row.
+type rawRow map[string]any
+
+// rawChat reads a task file's rows, grouped by model id, GPU, GPU count and
+// cap, in upstream order (the n-th of a group is repeat n).
+func rawChat(t *testing.T, path string) map[string][]rawRow {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Configurations []rawRow `json:"configurations"`
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]rawRow{}
+	for _, r := range f.Configurations {
+		k := fmt.Sprintf("%v/%v/%v/%v", r["model_id"], r["gpu_model"], r["num_gpus"], r["max_num_seqs"])
+		out[k] = append(out[k], r)
+	}
+	return out
+}
+
+// pubModel is a published model file, as plain JSON.
+type pubModel struct {
+	ModelID        string                    `json:"model_id"`
+	Configurations []map[string]any          `json:"configurations"`
+	Best           map[string]map[string]any `json:"best"`
+}
+
+func readModels(t *testing.T, dir string) map[string]pubModel {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "models", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]pubModel{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m pubModel
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.UseNumber() // published numbers keep their spelling
+		if err := dec.Decode(&m); err != nil {
+			t.Fatal(err)
+		}
+		out[strings.TrimSuffix(filepath.Base(f), ".json")] = m
+	}
+	return out
+}
+
+// upstreamOf names the upstream fields each published configuration field
+// is computed from.
+var upstreamOf = map[string][]string{
+	"tensor_parallel": {"tensor_parallel"}, "data_parallel": {"data_parallel"}, "expert_parallel": {"expert_parallel"},
+	"precision":              {"weight_precision"},
+	"avg_requests_in_flight": {"avg_batch_size"}, "avg_running_batch": {"avg_batch_size"},
+	"wh_per_million_output_tokens": {"energy_per_token_joules"}, "joules_per_output_token": {"energy_per_token_joules"},
+	"median_itl_ms": {"median_itl_ms"}, "under_itl_deadline": {"median_itl_ms"},
+	"p90_itl_ms": {"p90_itl_ms"}, "p95_itl_ms": {"p95_itl_ms"}, "p99_itl_ms": {"p99_itl_ms"},
+	"tokens_per_second":     {"output_throughput_tokens_per_sec"},
+	"gpu_power_watts_total": {"avg_power_watts"},
+	"avg_output_tokens":     {"avg_output_len", "energy_per_request_joules", "energy_per_token_joules"},
+}
+
+func rawFor(rows map[string][]rawRow, modelID string, c map[string]any) rawRow {
+	k := fmt.Sprintf("%v/%v/%v/%v", modelID, c["gpu"], c["num_gpus"], c["max_num_seqs"])
+	n, _ := strconv.Atoi(string(c["repeat"].(json.Number)))
+	if len(rows[k]) < n {
+		return nil
+	}
+	return rows[k][n-1]
+}
+
+func jtext(t *testing.T, v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// wantConfigChanges lists, by row id, "field old -> new" for every
+// published field that changed and whose upstream fields changed.
+func wantConfigChanges(t *testing.T, oldRaw, newRaw map[string][]rawRow, oldM, newM map[string]pubModel) map[string][]string {
+	want := map[string][]string{}
+	for slug, nm := range newM {
+		om, ok := oldM[slug]
+		if !ok {
+			continue
+		}
+		oldCfg := map[string]map[string]any{}
+		for _, c := range om.Configurations {
+			oldCfg[c["row_id"].(string)] = c
+		}
+		for _, nc := range nm.Configurations {
+			id := nc["row_id"].(string)
+			oc, ok := oldCfg[id]
+			if !ok {
+				continue
+			}
+			or, nr := rawFor(oldRaw, om.ModelID, oc), rawFor(newRaw, nm.ModelID, nc)
+			if or == nil || nr == nil {
+				t.Fatalf("%s: no upstream row", id)
+			}
+			for f, ups := range upstreamOf {
+				ov, nv := jtext(t, oc[f]), jtext(t, nc[f])
+				if ov == nv {
+					continue
+				}
+				moved := false
+				for _, u := range ups {
+					moved = moved || jtext(t, or[u]) != jtext(t, nr[u])
+				}
+				if moved {
+					want[id] = append(want[id], fmt.Sprintf("%s %s -> %s", f, ov, nv))
+				}
+			}
+			sort.Strings(want[id])
+		}
+	}
+	return want
+}
+
+func gotConfigChanges(r *DiffReport) map[string][]string {
+	got := map[string][]string{}
+	for _, mc := range r.Configurations {
+		for _, cc := range mc.Changed {
+			for _, f := range cc.Fields {
+				got[cc.RowID] = append(got[cc.RowID], fmt.Sprintf("%s %s -> %s", f.Field, f.Old, f.New))
+			}
+			sort.Strings(got[cc.RowID])
+		}
+	}
+	return got
+}
+
+func fileSHA(t *testing.T, path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+func load(t *testing.T, dir string) *Snapshot {
+	t.Helper()
+	s, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestDiffRealPairs diffs snapshots of real upstream versions. Upstream,
+// 2026-01-01 -> 2026-02-16 fixed tensor_parallel (1 on every multi-GPU row
+// of nine model-GPU pairs), 2025-12-17 -> 2026-01-01 fixed the output
+// throughput of every row, and the 2026-02-13 versions reformat the same
+// data. No energy figure moved in any of them.
+func TestDiffRealPairs(t *testing.T) {
+	for _, tc := range []struct {
+		old, new    string
+		wantSummary string // %d is the count of configurations computed here
+		wantFields  []string
+	}{
+		{"2026-01-01-6e70d23", "2026-02-16-7885788", "18 models, index rows unchanged, %d configurations changed (tensor_parallel)", []string{"tensor_parallel"}},
+		{"2026-02-13-0ea52b6", "2026-02-13-f76e8d3", "18 models, no data change", nil},
+		{"2025-12-17-281c69e", "2026-01-01-6e70d23", "18 models, index rows unchanged, %d configurations changed (tokens_per_second)", []string{"tokens_per_second"}},
+	} {
+		t.Run(tc.old+"_"+tc.new, func(t *testing.T) {
+			oldDir, newDir := versionSnapshot(t, tc.old), versionSnapshot(t, tc.new)
+			r := Diff(load(t, oldDir), load(t, newDir))
+
+			oldRaw := rawChat(t, filepath.Join(leaderboardDir(tc.old), "tasks", "lm-arena-chat.json"))
+			newRaw := rawChat(t, filepath.Join(leaderboardDir(tc.new), "tasks", "lm-arena-chat.json"))
+			oldM, newM := readModels(t, oldDir), readModels(t, newDir)
+
+			// Configurations: exactly the published fields whose upstream moved.
+			want := wantConfigChanges(t, oldRaw, newRaw, oldM, newM)
+			if diff := cmp.Diff(want, gotConfigChanges(r)); diff != "" {
+				t.Errorf("configuration changes (-want +got):\n%s", diff)
+			}
+			fields := map[string]bool{}
+			for _, fs := range want {
+				for _, f := range fs {
+					fields[strings.Fields(f)[0]] = true
+				}
+			}
+			if diff := cmp.Diff(tc.wantFields, sortedKeysOf(fields)); diff != "" {
+				t.Errorf("the fields that changed upstream are not the ones expected (-want +got):\n%s", diff)
+			}
+
+			// Index rows: no energy moved, and no best row changed.
+			for slug, nm := range newM {
+				for gpu, nb := range nm.Best {
+					ob := oldM[slug].Best[gpu]
+					if ob["row_id"] != nb["row_id"] || jtext(t, rawFor(oldRaw, nm.ModelID, ob)["energy_per_token_joules"]) != jtext(t, rawFor(newRaw, nm.ModelID, nb)["energy_per_token_joules"]) {
+						t.Fatalf("%s %s: the index row moved upstream; this test expects it not to", slug, gpu)
+					}
+				}
+			}
+			if len(r.IndexRows) != 0 || len(r.Models.Added)+len(r.Models.Removed) != 0 || r.Models.New != 18 {
+				t.Errorf("index rows %+v, models %+v; want none changed, 18 models", r.IndexRows, r.Models)
+			}
+
+			// Sources: the sha256 of each archived upstream file.
+			for _, name := range []string{"index.json", "commits.json", "tasks/lm-arena-chat.json", "tasks/gpqa.json"} {
+				o, n := fileSHA(t, filepath.Join(leaderboardDir(tc.old), name)), fileSHA(t, filepath.Join(leaderboardDir(tc.new), name))
+				var got *SourceChange
+				for i := range r.Sources {
+					if r.Sources[i].Name == "leaderboard/"+name {
+						got = &r.Sources[i]
+					}
+				}
+				if got == nil || got.Old.SHA256 != o || got.New.SHA256 != n || (got.Status == "changed") != (o != n) {
+					t.Errorf("source %s: %+v; want sha256 %s -> %s", name, got, o, n)
+				}
+			}
+
+			// Upstream: compiled dates and commits.
+			upstream := map[string]ValueChange{}
+			for _, v := range r.Upstream {
+				upstream[v.Name] = v
+			}
+			for _, side := range []struct {
+				version string
+				get     func(ValueChange) string
+			}{{tc.old, func(v ValueChange) string { return v.Old }}, {tc.new, func(v ValueChange) string { return v.New }}} {
+				var idx struct {
+					LastUpdated string `json:"last_updated"`
+				}
+				var commits []struct {
+					SHA string `json:"sha"`
+				}
+				b, _ := os.ReadFile(filepath.Join(leaderboardDir(side.version), "index.json"))
+				json.Unmarshal(b, &idx)
+				b, _ = os.ReadFile(filepath.Join(leaderboardDir(side.version), "commits.json"))
+				json.Unmarshal(b, &commits)
+				if got := side.get(upstream["compiled"]); got != idx.LastUpdated {
+					t.Errorf("compiled %s; want %s", got, idx.LastUpdated)
+				}
+				if got := side.get(upstream["last commit"]); len(commits) == 0 || got != commits[0].SHA {
+					t.Errorf("last commit %s; want %+v", got, commits)
+				}
+			}
+
+			// The summary line, and the text report starts with it.
+			wantSummary := tc.wantSummary
+			if strings.Contains(wantSummary, "%d") {
+				wantSummary = fmt.Sprintf(wantSummary, len(want))
+			}
+			if r.Summary != wantSummary || r.DataChanged != (len(want) > 0) {
+				t.Errorf("summary %q (data changed %v); want %q", r.Summary, r.DataChanged, wantSummary)
+			}
+			var text bytes.Buffer
+			if err := r.WriteText(&text); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(text.String(), wantSummary+"\n") {
+				t.Errorf("the text report does not start with the summary:\n%s", text.String())
+			}
+			t.Logf("%s", text.String())
+		})
+	}
+}
+
+func sortedKeysOf(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// editJSON rewrites a JSON file through f, on its decoded form (numbers
+// kept as written).
+func editJSON(t *testing.T, path string, f func(v map[string]any)) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v map[string]any
+	if err := dec.Decode(&v); err != nil {
+		t.Fatal(err)
+	}
+	f(v)
+	out, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDiffMovedRows changes upstream energies and grid values on purpose
+// and checks that Diff reports each change, largest first.
+func TestDiffMovedRows(t *testing.T) {
+	oldDir := versionSnapshot(t, seedVersion)
+	oldM := readModels(t, oldDir)
+
+	// qwen-3-32b: its H100 index row's energy falls by 12.4%.
+	q32 := oldM["qwen-3-32b"]
+	moved := q32.Best["H100"]
+	// qwen-3-14b: another row under the deadline on its first GPU drops to
+	// half the index row's energy, so it becomes the index row.
+	q14 := oldM["qwen-3-14b"]
+	gpus := sortedKeysOfAny(q14.Best)
+	gpu := gpus[0]
+	oldBest := q14.Best[gpu]
+	var promoted map[string]any
+	for _, c := range q14.Configurations {
+		if c["gpu"] == gpu && c["under_itl_deadline"] == true && c["row_id"] != oldBest["row_id"] && c["repeat"] == json.Number("1") {
+			promoted = c
+			break
+		}
+	}
+	if promoted == nil {
+		t.Fatal("qwen-3-14b has no second row under the deadline")
+	}
+
+	lb := t.TempDir()
+	copyLeaderboard(t, leaderboardDir(seedVersion), lb)
+	chat := filepath.Join(lb, "tasks", "lm-arena-chat.json")
+	raw := rawChat(t, chat)
+	e32 := rawFor(raw, q32.ModelID, moved)["energy_per_token_joules"].(float64)
+	e14 := rawFor(raw, q14.ModelID, oldBest)["energy_per_token_joules"].(float64)
+	is := func(r map[string]any, modelID string, c map[string]any) bool {
+		return r["model_id"] == modelID && jtext(t, r["gpu_model"]) == jtext(t, c["gpu"]) &&
+			jtext(t, r["num_gpus"]) == jtext(t, c["num_gpus"]) && jtext(t, r["max_num_seqs"]) == jtext(t, c["max_num_seqs"])
+	}
+	new32, new14 := e32*0.876, e14*0.5
+	editJSON(t, chat, func(v map[string]any) {
+		for _, r := range v["configurations"].([]any) {
+			r := r.(map[string]any)
+			switch {
+			case is(r, q32.ModelID, moved):
+				r["energy_per_token_joules"] = json.Number(strconv.FormatFloat(new32, 'g', -1, 64))
+			case is(r, q14.ModelID, promoted):
+				r["energy_per_token_joules"] = json.Number(strconv.FormatFloat(new14, 'g', -1, 64))
+			}
+		}
+	})
+
+	// Ember: Germany's 2024 value changes; Norway's 2024 row goes.
+	csv, err := os.ReadFile(sharedEmber)
+	if err != nil {
+		t.Fatal(err)
+	}
+	de := regexp.MustCompile(`(?m)^(Germany,DEU,2024,.*,gCO2/kWh,)344\.14,`)
+	no := regexp.MustCompile(`(?m)^Norway,NOR,2024,.*\n`)
+	if !de.Match(csv) || !no.Match(csv) {
+		t.Fatal("the shared Ember file has no 2024 row for Germany or Norway")
+	}
+	csv = de.ReplaceAll(csv, []byte("${1}300.5,"))
+	csv = no.ReplaceAll(csv, nil)
+	ember := filepath.Join(t.TempDir(), "ember.csv")
+	if err := os.WriteFile(ember, csv, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	res, err := build(t, t.TempDir(), fetch.Dir{Leaderboard: lb, Ember: ember, Origins: fetch.DefaultOrigins()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Diff(load(t, oldDir), load(t, res.Dir))
+
+	wh := func(e float64) string { return strconv.FormatFloat(e*1e6/3600, 'f', 2, 64) }
+	pct := func(x float64) string { return strconv.FormatFloat(x*100, 'f', 2, 64) }
+	type row struct{ slug, gpu, kind, oldID, newID, oldWh, newWh, pct string }
+	want := []row{
+		{"qwen-3-14b", gpu, RowChanged, oldBest["row_id"].(string), promoted["row_id"].(string), trimZeros(wh(e14)), trimZeros(wh(new14)), pct(new14/e14 - 1)},
+		{"qwen-3-32b", "H100", RowMoved, moved["row_id"].(string), moved["row_id"].(string), trimZeros(wh(e32)), trimZeros(wh(new32)), pct(new32/e32 - 1)},
+	}
+	var got []row
+	for _, c := range r.IndexRows {
+		got = append(got, row{c.Slug, c.GPU, c.Kind, c.Old.RowID, c.New.RowID, num(c.Old.WhPerMillion), num(c.New.WhPerMillion),
+			strconv.FormatFloat(float64(*c.RelativeChangePercent), 'f', 2, 64)})
+	}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(row{})); diff != "" {
+		t.Errorf("index rows (-want +got):\n%s", diff)
+	}
+	if pct(new32/e32-1) != "-12.40" || pct(new14/e14-1) != "-50.00" {
+		t.Fatalf("test setup: %s%%, %s%%", pct(new32/e32-1), pct(new14/e14-1))
+	}
+
+	// The two rows whose energy moved, and nothing else.
+	wantCfg := map[string][]string{}
+	for _, x := range []struct {
+		c          map[string]any
+		oldE, newE float64
+	}{{moved, e32, new32}, {promoted, rawFor(raw, q14.ModelID, promoted)["energy_per_token_joules"].(float64), new14}} {
+		id := x.c["row_id"].(string)
+		wantCfg[id] = []string{
+			fmt.Sprintf("joules_per_output_token %s -> %s", trimZeros(strconv.FormatFloat(x.oldE, 'f', 7, 64)), trimZeros(strconv.FormatFloat(x.newE, 'f', 7, 64))),
+			fmt.Sprintf("wh_per_million_output_tokens %s -> %s", trimZeros(wh(x.oldE)), trimZeros(wh(x.newE))),
+		}
+	}
+	if diff := cmp.Diff(wantCfg, gotConfigChanges(r)); diff != "" {
+		t.Errorf("configuration changes (-want +got):\n%s", diff)
+	}
+
+	// Grid: Germany changed, Norway removed.
+	if len(r.Grid.Changed) != 1 || r.Grid.Changed[0].Name != "Germany" || r.Grid.Changed[0].ISO3 != "DEU" ||
+		cmp.Diff([]FieldChange{{Field: "g_co2e_per_kwh", Old: "344.14", New: "300.5"}}, r.Grid.Changed[0].Fields) != "" ||
+		float64(*r.Grid.Changed[0].RelativeChangePercent) != -12.68 {
+		t.Errorf("grid changes %+v; want Germany 344.14 -> 300.5 (-12.68%%)", r.Grid.Changed)
+	}
+	if len(r.Grid.Removed) != 1 || r.Grid.Removed[0].Name != "Norway" || len(r.Grid.Added) != 0 {
+		t.Errorf("grid areas removed %+v, added %+v; want Norway removed", r.Grid.Removed, r.Grid.Added)
+	}
+
+	wantSummary := fmt.Sprintf("18 models, 2 index rows changed, largest -50.0%% (qwen-3-14b %s), 2 configurations changed (joules_per_output_token, wh_per_million_output_tokens), grid areas 1 changed, 1 removed", gpu)
+	if r.Summary != wantSummary {
+		t.Errorf("summary\n %q\nwant\n %q", r.Summary, wantSummary)
+	}
+
+	// The JSON is deterministic and starts with the summary.
+	var a, b bytes.Buffer
+	r.WriteJSON(&a)
+	Diff(load(t, oldDir), load(t, res.Dir)).WriteJSON(&b)
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Error("two diffs of the same snapshots give different JSON")
+	}
+	if !strings.HasPrefix(a.String(), "{\n  \"summary\": "+jtext(t, wantSummary)) {
+		t.Errorf("the JSON does not start with the summary:\n%.300s", a.String())
+	}
+	var text bytes.Buffer
+	r.WriteText(&text)
+	t.Logf("%s", text.String())
+}
+
+// trimZeros prints a decimal as the published files do: no trailing zeros,
+// ".0" when integral.
+func trimZeros(s string) string {
+	s = strings.TrimRight(s, "0")
+	if strings.HasSuffix(s, ".") {
+		s += "0"
+	}
+	return s
+}
+
+func sortedKeysOfAny[V any](m map[string]V) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestDiffRoundingOnly: published figures that differ while the upstream
+// value behind them is the same are not changes.
+func TestDiffRoundingOnly(t *testing.T) {
+	dir := versionSnapshot(t, seedVersion)
+	old, cur := load(t, dir), load(t, dir)
+	m := cur.Models["qwen-3-32b"]
+	c := m.Configurations[0]
+	c.WhPerMillion += 0.01
+	c.P90ITL += 0.1
+	m.Configurations[0] = c
+	b := m.Best["H100"]
+	b.WhPerMillion += 0.01
+	m.Best["H100"] = b
+	r := Diff(old, cur)
+	if r.DataChanged || r.RoundingOnly != 3 || r.Summary != "18 models, no data change" {
+		t.Errorf("summary %q, rounding only %d, index rows %+v, configurations %+v; want no data change and 3 rounding-only figures",
+			r.Summary, r.RoundingOnly, r.IndexRows, r.Configurations)
+	}
+}
+
+func TestDiffSameSnapshot(t *testing.T) {
+	dir := versionSnapshot(t, seedVersion)
+	r := Diff(load(t, dir), load(t, dir))
+	if r.DataChanged || r.Summary != "18 models, no data change" {
+		t.Errorf("summary %q", r.Summary)
+	}
+	for _, s := range r.Sources {
+		if s.Status != "unchanged" {
+			t.Errorf("source %+v", s)
+		}
+	}
+}

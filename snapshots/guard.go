@@ -1,0 +1,95 @@
+package snapshots
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// ErrRemoval: a build drops a model that the latest earlier snapshot has,
+// and BuildOptions.AllowRemoval does not name it. It wraps ErrConflict (a
+// conflict with what is already published; exit code 6).
+var ErrRemoval = fmt.Errorf("%w: a published model would be dropped", ErrConflict)
+
+var snapshotFolder = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
+
+// LatestBefore returns the folder of the latest snapshot under out whose
+// date is earlier than date, or "" when there is none. Only folders named
+// YYYY-MM-DD count; dot-folders (staging, the lock) and anything else are
+// ignored.
+func LatestBefore(out, date string) (string, error) {
+	entries, err := os.ReadDir(out)
+	if err != nil {
+		return "", err
+	}
+	latest := ""
+	for _, e := range entries {
+		name := e.Name()
+		// Dates in YYYY-MM-DD order as strings.
+		if e.IsDir() && snapshotFolder.MatchString(name) && name < date && name > latest {
+			latest = name
+		}
+	}
+	if latest == "" {
+		return "", nil
+	}
+	return filepath.Join(out, latest), nil
+}
+
+// guardRemovals compares the staged snapshot with the latest earlier
+// snapshot under opts.Out. It logs the diff's summary line either way, and
+// fails with ErrRemoval when a model of the earlier snapshot is missing
+// from the stage and opts.AllowRemoval names it neither by slug nor by
+// model id. An earlier snapshot that cannot be read is an ErrConflict: the
+// build cannot tell what it would drop.
+func guardRemovals(st *stage, opts BuildOptions, log *slog.Logger) error {
+	earlier, err := LatestBefore(opts.Out, opts.Date)
+	if err != nil {
+		return fmt.Errorf("%w: looking for an earlier snapshot: %v", ErrConflict, err)
+	}
+	if earlier == "" {
+		return nil
+	}
+	old, err := Load(earlier)
+	if err != nil {
+		return fmt.Errorf("%w: the latest earlier snapshot cannot be read to check for dropped models: %v", ErrConflict, err)
+	}
+	cur, err := Load(st.dir)
+	if err != nil {
+		return fmt.Errorf("%w: reading back the new snapshot: %v", ErrValidation, err)
+	}
+	rep := Diff(old, cur)
+	allowed := map[string]bool{}
+	for _, a := range opts.AllowRemoval {
+		allowed[strings.TrimSpace(a)] = true
+	}
+	var blocked, let []string
+	for _, m := range rep.Models.Removed {
+		name := fmt.Sprintf("%s (%s)", m.Slug, m.ModelID)
+		if allowed[m.Slug] || allowed[m.ModelID] {
+			let = append(let, name)
+		} else {
+			blocked = append(blocked, name)
+		}
+	}
+	if len(blocked) > 0 {
+		log.Warn("compared with the latest earlier snapshot", "earlier", earlier, "summary", rep.Summary)
+		return fmt.Errorf("%w: %s, in %s, %s missing from this build; pass --allow-removal with the slug or model id of each model to drop to publish without it",
+			ErrRemoval, strings.Join(blocked, ", "), earlier, isAre(len(blocked)))
+	}
+	log.Info("compared with the latest earlier snapshot", "earlier", earlier, "summary", rep.Summary)
+	if len(let) > 0 {
+		log.Warn("dropped models, as allowed", "models", strings.Join(let, ", "))
+	}
+	return nil
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}

@@ -1,0 +1,148 @@
+package snapshots
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/leadgreen/greentokens/fetch"
+)
+
+// withoutModel copies the seed leaderboard into a temporary folder with
+// every Text Conversation row of one model removed.
+func withoutModel(t *testing.T, modelID string) string {
+	t.Helper()
+	dir := t.TempDir()
+	copyLeaderboard(t, leaderboardDir(seedVersion), dir)
+	removed := 0
+	editJSON(t, filepath.Join(dir, "tasks", "lm-arena-chat.json"), func(v map[string]any) {
+		var keep []any
+		for _, r := range v["configurations"].([]any) {
+			if r.(map[string]any)["model_id"] == modelID {
+				removed++
+				continue
+			}
+			keep = append(keep, r)
+		}
+		v["configurations"] = keep
+	})
+	if removed == 0 {
+		t.Fatalf("no row of %s in the seed", modelID)
+	}
+	return dir
+}
+
+func TestRemovalGuard(t *testing.T) {
+	const (
+		earlier = seedDate // a copy of the seed snapshot
+		later   = "2026-09-30"
+	)
+	out := t.TempDir()
+	copyLeaderboard(t, versionSnapshot(t, seedVersion), filepath.Join(out, earlier))
+	before := tree(t, filepath.Join(out, earlier))
+	src := fetch.Dir{Leaderboard: withoutModel(t, "Qwen/Qwen3-14B"), Ember: sharedEmber, Origins: fetch.DefaultOrigins()}
+	buildLater := func(allow ...string) (string, error) {
+		var log bytes.Buffer
+		_, err := Build(context.Background(), BuildOptions{Out: out, Date: later, Retrieved: seedFetched, Source: src,
+			AllowRemoval: allow, Logger: slog.New(slog.NewTextHandler(&log, nil))})
+		return log.String(), err
+	}
+	const summary = "17 models (1 removed: qwen-3-14b), index rows unchanged"
+
+	// Dropping a model is refused, naming it; nothing is written.
+	log, err := buildLater()
+	if !errors.Is(err, ErrRemoval) || !errors.Is(err, ErrConflict) {
+		t.Fatalf("a build dropping a model: %v; want ErrRemoval (an ErrConflict)", err)
+	}
+	for _, want := range []string{"qwen-3-14b", "Qwen/Qwen3-14B", "--allow-removal", earlier} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not name %s", err, want)
+		}
+	}
+	if !strings.Contains(log, summary) {
+		t.Errorf("the log does not give the diff summary %q:\n%s", summary, log)
+	}
+	entries, _ := os.ReadDir(out)
+	for _, e := range entries {
+		if e.Name() != lockName && e.Name() != earlier {
+			t.Errorf("a refused build left %s", e.Name())
+		}
+	}
+
+	// Naming another model does not help.
+	if _, err := buildLater("qwen-3-32b"); !errors.Is(err, ErrRemoval) {
+		t.Fatalf("allowing another model's removal: %v; want ErrRemoval", err)
+	}
+
+	// Named (here by model id; the CLI test names it by slug), it may go,
+	// and the summary is logged too.
+	log, err = buildLater("Qwen/Qwen3-14B")
+	if err != nil {
+		t.Fatalf("AllowRemoval Qwen/Qwen3-14B: %v", err)
+	}
+	if !strings.Contains(log, summary) {
+		t.Errorf("the log does not give the diff summary %q:\n%s", summary, log)
+	}
+	if _, err := os.Stat(filepath.Join(out, later, "models", "qwen-3-14b.json")); !os.IsNotExist(err) {
+		t.Errorf("the new snapshot has the dropped model: %v", err)
+	}
+
+	// The earlier snapshot is never touched.
+	if diff := cmp.Diff(before, tree(t, filepath.Join(out, earlier))); diff != "" {
+		t.Errorf("building a later date changed the earlier snapshot:\n%s", diff)
+	}
+}
+
+// A build for a new date compares with the latest earlier snapshot, logs
+// the diff summary, and leaves the earlier snapshot byte-identical.
+func TestBuildLeavesEarlierSnapshot(t *testing.T) {
+	out := t.TempDir()
+	earlier := filepath.Join(out, seedDate)
+	copyLeaderboard(t, versionSnapshot(t, "2026-01-01-6e70d23"), earlier)
+	before := tree(t, earlier)
+	var log bytes.Buffer
+	_, err := Build(context.Background(), BuildOptions{Out: out, Date: "2026-09-30", Retrieved: seedFetched,
+		Source: sharedSource(seedVersion), Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const summary = "18 models, index rows unchanged, 84 configurations changed (tensor_parallel)"
+	if !strings.Contains(log.String(), earlier) || !strings.Contains(log.String(), summary) {
+		t.Errorf("the log does not name the earlier snapshot and the summary %q:\n%s", summary, log.String())
+	}
+	if diff := cmp.Diff(before, tree(t, earlier)); diff != "" {
+		t.Errorf("the earlier snapshot changed:\n%s", diff)
+	}
+}
+
+func TestLatestBefore(t *testing.T) {
+	out := t.TempDir()
+	for _, d := range []string{"2026-01-01", "2026-02-01", "2026-03-01", ".staging-2026-02-20-x", "2026-02-15.bak", "notes"} {
+		os.MkdirAll(filepath.Join(out, d), 0o755)
+	}
+	os.WriteFile(filepath.Join(out, "2026-02-10"), nil, 0o644) // a file, not a folder
+	for _, tc := range []struct{ date, want string }{
+		{"2026-01-01", ""},
+		{"2026-01-02", "2026-01-01"},
+		{"2026-02-28", "2026-02-01"},
+		{"2026-03-01", "2026-02-01"},
+		{"2027-01-01", "2026-03-01"},
+	} {
+		got, err := LatestBefore(out, tc.date)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tc.want != "" {
+			tc.want = filepath.Join(out, tc.want)
+		}
+		if got != tc.want {
+			t.Errorf("LatestBefore(%s) = %q, want %q", tc.date, got, tc.want)
+		}
+	}
+}

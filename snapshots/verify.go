@@ -1,0 +1,506 @@
+package snapshots
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/transform/grid"
+	"github.com/leadgreen/greentokens/validate"
+)
+
+// VerifyReport is what Verify found. It marshals to JSON as is.
+type VerifyReport struct {
+	// Dir is the snapshot folder as given.
+	Dir string `json:"dir"`
+	// OK is true when there is no problem and no difference.
+	OK bool `json:"ok"`
+	// Rebuilt is true when the rebuild from the archived sources ran to the
+	// end, so Diffs is complete.
+	Rebuilt bool `json:"rebuilt"`
+	// Problems are what validate.Snapshot found (the manifest's listing,
+	// sizes and sha256, the schemas, the independent recomputation), and a
+	// rebuild that could not be run.
+	Problems []validate.Problem `json:"problems"`
+	// Diffs are the files that differ between the snapshot and its rebuild,
+	// by path.
+	Diffs []FileDiff `json:"diffs"`
+}
+
+// FileDiff is one file that differs between a snapshot and its rebuild.
+type FileDiff struct {
+	// Path is the file's slash path in the snapshot.
+	Path string `json:"path"`
+	// Kind is "changed", "missing" (the rebuild has the file, the snapshot
+	// does not) or "extra" (the snapshot has a file the rebuild does not).
+	Kind string `json:"kind"`
+	// Changes name each differing value of a JSON file (at most
+	// maxChanges), by its path in the file.
+	Changes []Change `json:"changes,omitempty"`
+	// More counts the changes left out of Changes.
+	More int `json:"more,omitempty"`
+	// Note says what differs when Changes cannot: a file that is not JSON,
+	// or JSON that differs in formatting only.
+	Note string `json:"note,omitempty"`
+}
+
+// Change is one value that differs between a stored JSON file and its
+// rebuild.
+type Change struct {
+	// Path names the value: keys joined by ".", array positions in [],
+	// each array element followed by its id in parentheses where it has one
+	// ("configurations[3] (qwen-3-32b/H100/1/64).wh_per_million_output_tokens").
+	Path string `json:"path"`
+	// Stored and Rebuilt are the values in JSON, "" where there is none.
+	Stored  string `json:"stored"`
+	Rebuilt string `json:"rebuilt"`
+}
+
+// maxChanges caps the changes listed per file.
+const maxChanges = 40
+
+// Verify checks the snapshot folder dir offline, from the folder alone:
+//
+//   - validate.Snapshot: every file against manifest.json (missing, extra,
+//     size, sha256), every output against its schema, every figure against
+//     the independent recomputation;
+//   - a rebuild: Build runs in a temporary folder from the archived
+//     sources/ (with the manifest's date, retrieval dates and URLs, and the
+//     grid options grid.json records), and every file of the rebuild is
+//     compared with the stored one, manifest included.
+//
+// It never writes into dir. The error is for a failure of Verify itself
+// (no temporary folder, a cancelled context); a snapshot that fails its
+// checks gives a report with OK false, and VerifyReport.Err.
+func Verify(ctx context.Context, dir string) (*VerifyReport, error) {
+	rep := &VerifyReport{Dir: dir, Problems: []validate.Problem{}, Diffs: []FileDiff{}}
+	if err := validate.Snapshot(dir); err != nil {
+		vr, ok := err.(*validate.Report)
+		if !ok {
+			return nil, err
+		}
+		rep.Problems = append(rep.Problems, vr.Problems...)
+	}
+	if err := rebuildAndCompare(ctx, dir, rep); err != nil {
+		return nil, err
+	}
+	rep.OK = len(rep.Problems) == 0 && len(rep.Diffs) == 0
+	return rep, nil
+}
+
+// Err returns nil when the snapshot verified, else an error wrapping
+// ErrValidation that counts what was found.
+func (r *VerifyReport) Err() error {
+	if r.OK {
+		return nil
+	}
+	return fmt.Errorf("%w: snapshot %s: %s", ErrValidation, r.Dir, r.counts())
+}
+
+func (r *VerifyReport) counts() string {
+	s := plural(len(r.Problems), "problem") + ", " + plural(len(r.Diffs), "file") + " differing from the rebuild"
+	if !r.Rebuilt {
+		s += " (not rebuilt)"
+	}
+	return s
+}
+
+// WriteText renders the report for a person.
+func (r *VerifyReport) WriteText(w io.Writer) error {
+	var b strings.Builder
+	if r.OK {
+		fmt.Fprintf(&b, "verify %s: OK: every file matches manifest.json and its schema, every figure its recomputation, and a rebuild from sources/ is byte-identical\n", r.Dir)
+	} else {
+		fmt.Fprintf(&b, "verify %s: FAILED: %s\n", r.Dir, r.counts())
+	}
+	if len(r.Problems) > 0 {
+		b.WriteString("\nProblems:\n")
+		for _, p := range r.Problems {
+			fmt.Fprintf(&b, "  %s\n", p)
+		}
+	}
+	if len(r.Diffs) > 0 {
+		b.WriteString("\nRebuilt from sources/, these files differ (stored -> rebuilt):\n")
+		for _, d := range r.Diffs {
+			switch d.Kind {
+			case "missing":
+				fmt.Fprintf(&b, "  %s: missing from the snapshot (the rebuild has it)\n", d.Path)
+			case "extra":
+				fmt.Fprintf(&b, "  %s: in the snapshot but not in the rebuild\n", d.Path)
+			default:
+				fmt.Fprintf(&b, "  %s: differs", d.Path)
+				if d.Note != "" {
+					fmt.Fprintf(&b, ": %s", d.Note)
+				}
+				b.WriteString("\n")
+				for _, c := range d.Changes {
+					fmt.Fprintf(&b, "    %s: %s -> %s\n", c.Path, orAbsent(c.Stored), orAbsent(c.Rebuilt))
+				}
+				if d.More > 0 {
+					fmt.Fprintf(&b, "    ... and %s\n", plural(d.More, "more change"))
+				}
+			}
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteJSON renders the report as indented JSON with a final newline.
+func (r *VerifyReport) WriteJSON(w io.Writer) error {
+	return writeJSON(w, r)
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func orAbsent(s string) string {
+	if s == "" {
+		return "(absent)"
+	}
+	return s
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// rebuildAndCompare runs Build from dir's archived sources into a
+// temporary folder and adds every difference to rep.
+func rebuildAndCompare(ctx context.Context, dir string, rep *VerifyReport) error {
+	problem := func(format string, a ...any) {
+		rep.Problems = append(rep.Problems, validate.Problem{File: ".", Msg: fmt.Sprintf(format, a...)})
+	}
+	data, err := os.ReadFile(filepath.Join(dir, ManifestName))
+	if err != nil {
+		problem("not rebuilt: %s cannot be read: %v", ManifestName, err)
+		return nil
+	}
+	var m Manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		problem("not rebuilt: %s cannot be decoded: %v", ManifestName, err)
+		return nil
+	}
+	opts, err := rebuildOptions(dir, &m)
+	if err != nil {
+		problem("not rebuilt: %v", err)
+		return nil
+	}
+	tmp, err := os.MkdirTemp("", "greentokens-verify-")
+	if err != nil {
+		return fmt.Errorf("verify: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	opts.Out = tmp
+	res, err := Build(ctx, opts)
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("verify: %w", ctx.Err())
+		}
+		problem("the rebuild from the archived sources failed: %v", err)
+		return nil
+	}
+	rep.Rebuilt = true
+	diffs, err := compareTrees(dir, res.Dir)
+	if err != nil {
+		return fmt.Errorf("verify: %w", err)
+	}
+	rep.Diffs = append(rep.Diffs, diffs...)
+	return nil
+}
+
+// rebuildOptions are the build options that reproduce the snapshot: its
+// date, retrieval date, archived sources, and grid.json's reference year
+// (when pinned) and Ember release.
+func rebuildOptions(dir string, m *Manifest) (BuildOptions, error) {
+	src := &archiveSource{dir: dir, entries: map[string]Source{}}
+	for _, e := range m.Sources {
+		src.entries[e.Name] = e
+	}
+	opts := BuildOptions{Date: m.Date, Retrieved: m.Retrieved, Source: src}
+	if _, ok := src.entries[fetch.EmberYearly]; !ok {
+		opts.NoGrid = true
+		return opts, nil
+	}
+	b, err := os.ReadFile(filepath.Join(dir, GridName))
+	if err != nil {
+		// The rebuild writes grid.json with the defaults; the comparison
+		// names the file the snapshot lacks.
+		return opts, nil
+	}
+	var g grid.Grid
+	if err := json.Unmarshal(b, &g); err != nil {
+		return opts, nil
+	}
+	if g.YearPinned {
+		opts.GridYear = g.Year
+	}
+	opts.EmberRelease = g.Source.Release
+	return opts, nil
+}
+
+// archiveSource serves a snapshot's archived sources to a rebuild, with the
+// URL the manifest records, the retrieval time where the manifest has one
+// (an RFC 3339 time; a plain date leaves it zero, and Build then uses its
+// Retrieved option, which is the manifest's date), and gzip undone where
+// the manifest says the archive is compressed.
+type archiveSource struct {
+	dir     string
+	entries map[string]Source // by name
+}
+
+func (a *archiveSource) Open(ctx context.Context, name string) (*fetch.Body, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	e, ok := a.entries[name]
+	if !ok {
+		return nil, fmt.Errorf("%s is not archived in the snapshot (manifest.json lists no source of that name): %w", name, fs.ErrNotExist)
+	}
+	if !fs.ValidPath(e.Path) || !strings.HasPrefix(e.Path, "sources/") {
+		return nil, fmt.Errorf("%s: the manifest's path %q is not under sources/", name, e.Path)
+	}
+	f, err := os.Open(filepath.Join(a.dir, filepath.FromSlash(e.Path)))
+	if err != nil {
+		return nil, err
+	}
+	var rc io.ReadCloser = f
+	switch e.Encoding {
+	case "":
+	case "gzip":
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("%s: %w", e.Path, err)
+		}
+		rc = gunzipped{zr, f}
+	default:
+		f.Close()
+		return nil, fmt.Errorf("%s: unknown encoding %q", e.Path, e.Encoding)
+	}
+	var retrieved time.Time
+	if t, err := time.Parse(time.RFC3339, e.Retrieved); err == nil {
+		retrieved = t
+	}
+	return &fetch.Body{ReadCloser: rc, URL: e.URL, Retrieved: retrieved}, nil
+}
+
+// gunzipped reads a gzip stream and closes its file.
+type gunzipped struct {
+	*gzip.Reader
+	f *os.File
+}
+
+func (g gunzipped) Close() error {
+	err := g.Reader.Close()
+	if cerr := g.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// compareTrees compares every file below stored with the same file below
+// rebuilt.
+func compareTrees(stored, rebuilt string) ([]FileDiff, error) {
+	sf, err := listTree(stored)
+	if err != nil {
+		return nil, err
+	}
+	rf, err := listTree(rebuilt)
+	if err != nil {
+		return nil, err
+	}
+	inRebuilt := map[string]bool{}
+	for _, p := range rf {
+		inRebuilt[p] = true
+	}
+	inStored := map[string]bool{}
+	var diffs []FileDiff
+	for _, p := range sf {
+		inStored[p] = true
+		if !inRebuilt[p] {
+			diffs = append(diffs, FileDiff{Path: p, Kind: "extra"})
+			continue
+		}
+		rb, err := os.ReadFile(filepath.Join(rebuilt, filepath.FromSlash(p)))
+		if err != nil {
+			return nil, err
+		}
+		sb, err := os.ReadFile(filepath.Join(stored, filepath.FromSlash(p)))
+		if err != nil {
+			diffs = append(diffs, FileDiff{Path: p, Kind: "changed", Note: "cannot be read: " + err.Error()})
+			continue
+		}
+		if !bytes.Equal(sb, rb) {
+			diffs = append(diffs, diffFile(p, sb, rb))
+		}
+	}
+	for _, p := range rf {
+		if !inStored[p] {
+			diffs = append(diffs, FileDiff{Path: p, Kind: "missing"})
+		}
+	}
+	sort.Slice(diffs, func(i, j int) bool { return diffs[i].Path < diffs[j].Path })
+	return diffs, nil
+}
+
+// diffFile describes how a stored file differs from its rebuild: value by
+// value for JSON, by size and first differing byte otherwise.
+func diffFile(p string, stored, rebuilt []byte) FileDiff {
+	d := FileDiff{Path: p, Kind: "changed"}
+	byteNote := fmt.Sprintf("%d bytes stored, %d rebuilt; first difference at byte %d", len(stored), len(rebuilt), firstDiff(stored, rebuilt))
+	if !strings.HasSuffix(p, ".json") {
+		d.Note = byteNote
+		return d
+	}
+	sv, serr := decodeJSON(stored)
+	rv, rerr := decodeJSON(rebuilt)
+	switch {
+	case serr != nil:
+		d.Note = "the stored file is not valid JSON (" + serr.Error() + "); " + byteNote
+		return d
+	case rerr != nil:
+		d.Note = "the rebuilt file is not valid JSON (" + rerr.Error() + "); " + byteNote
+		return d
+	}
+	var r pathReporter
+	if cmp.Equal(sv, rv, cmp.Reporter(&r)) {
+		d.Note = "the same JSON values, formatted differently; " + byteNote
+		return d
+	}
+	if len(r.changes) > maxChanges {
+		d.More = len(r.changes) - maxChanges
+		r.changes = r.changes[:maxChanges]
+	}
+	d.Changes = r.changes
+	return d
+}
+
+// decodeJSON decodes one JSON value into maps, slices and json.Numbers, so
+// that numbers keep their published spelling.
+func decodeJSON(b []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("data after the top-level value")
+	}
+	return v, nil
+}
+
+// pathReporter is a cmp.Reporter that records each differing value with a
+// readable path.
+type pathReporter struct {
+	path    cmp.Path
+	changes []Change
+}
+
+func (r *pathReporter) PushStep(ps cmp.PathStep) { r.path = append(r.path, ps) }
+func (r *pathReporter) PopStep()                 { r.path = r.path[:len(r.path)-1] }
+
+func (r *pathReporter) Report(rs cmp.Result) {
+	if rs.Equal() {
+		return
+	}
+	vx, vy := r.path.Last().Values()
+	r.changes = append(r.changes, Change{Path: jsonPath(r.path), Stored: jsonText(vx), Rebuilt: jsonText(vy)})
+}
+
+// jsonPath renders a cmp path over decoded JSON: keys joined by ".", array
+// positions in [] followed by the element's id where it has one.
+func jsonPath(p cmp.Path) string {
+	var b strings.Builder
+	for _, step := range p {
+		switch s := step.(type) {
+		case cmp.MapIndex:
+			if b.Len() > 0 {
+				b.WriteString(".")
+			}
+			b.WriteString(fmt.Sprint(s.Key().Interface()))
+		case cmp.SliceIndex:
+			ix, iy := s.SplitKeys()
+			switch {
+			case ix == iy:
+				fmt.Fprintf(&b, "[%d]", ix)
+			case iy < 0:
+				fmt.Fprintf(&b, "[%d]", ix)
+			case ix < 0:
+				fmt.Fprintf(&b, "[+%d]", iy)
+			default:
+				fmt.Fprintf(&b, "[%d->%d]", ix, iy)
+			}
+			vx, vy := s.Values()
+			if id := elementID(vx); id != "" {
+				fmt.Fprintf(&b, " (%s)", id)
+			} else if id := elementID(vy); id != "" {
+				fmt.Fprintf(&b, " (%s)", id)
+			}
+		}
+	}
+	if b.Len() == 0 {
+		return "(top level)"
+	}
+	return b.String()
+}
+
+// idKeys are the keys that name an element of a published array, in order
+// of preference.
+var idKeys = []string{"row_id", "path", "slug", "name"}
+
+func elementID(v reflect.Value) string {
+	if !v.IsValid() || !v.CanInterface() {
+		return ""
+	}
+	obj, ok := v.Interface().(map[string]any)
+	if !ok {
+		return ""
+	}
+	for _, k := range idKeys {
+		if s, ok := obj[k].(string); ok && s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// jsonText renders a decoded JSON value compactly, "" when absent.
+func jsonText(v reflect.Value) string {
+	if !v.IsValid() || !v.CanInterface() {
+		return ""
+	}
+	x := v.Interface()
+	if x == nil {
+		return "null"
+	}
+	b, err := json.Marshal(x)
+	if err != nil {
+		return fmt.Sprint(x)
+	}
+	const max = 160
+	if len(b) > max {
+		return string(b[:max]) + "..."
+	}
+	return string(b)
+}

@@ -1,0 +1,354 @@
+package snapshots
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/leadgreen/greentokens/fetch"
+)
+
+// testRoot holds the snapshots that tests share; TestMain removes it.
+var testRoot = sync.OnceValues(func() (string, error) {
+	return os.MkdirTemp("", "greentokens-snapshots-test-")
+})
+
+var versionBuilds struct {
+	sync.Mutex
+	dirs map[string]string
+}
+
+// versionSnapshot builds a snapshot (date seedDate) from a shared
+// leaderboard version once per test binary and returns its folder. Tests
+// must not change it: copySnapshot gives a copy to tamper with.
+func versionSnapshot(t *testing.T, version string) string {
+	t.Helper()
+	versionBuilds.Lock()
+	defer versionBuilds.Unlock()
+	if dir, ok := versionBuilds.dirs[version]; ok {
+		return dir
+	}
+	root, err := testRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := build(t, filepath.Join(root, version), sharedSource(version))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if versionBuilds.dirs == nil {
+		versionBuilds.dirs = map[string]string{}
+	}
+	versionBuilds.dirs[version] = res.Dir
+	return res.Dir
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if root, err := testRoot(); err == nil {
+		os.RemoveAll(root)
+	}
+	os.Exit(code)
+}
+
+// copySnapshot copies the seed snapshot to a new folder named for its date.
+func copySnapshot(t *testing.T) string {
+	t.Helper()
+	src := versionSnapshot(t, seedVersion)
+	dst := filepath.Join(t.TempDir(), seedDate)
+	copyLeaderboard(t, src, dst)
+	return dst
+}
+
+func verify(t *testing.T, dir string) *VerifyReport {
+	t.Helper()
+	rep, err := Verify(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func TestVerifyFreshBuild(t *testing.T) {
+	dir := copySnapshot(t)
+	before := tree(t, dir)
+	rep := verify(t, dir)
+	if !rep.OK || !rep.Rebuilt || len(rep.Problems) != 0 || len(rep.Diffs) != 0 || rep.Err() != nil {
+		var b strings.Builder
+		rep.WriteText(&b)
+		t.Fatalf("a fresh build does not verify:\n%s", b.String())
+	}
+	var text bytes.Buffer
+	rep.WriteText(&text)
+	if !strings.Contains(text.String(), ": OK: ") {
+		t.Errorf("text report does not say OK:\n%s", text.String())
+	}
+	if diff := cmp.Diff(before, tree(t, dir)); diff != "" {
+		t.Errorf("verify changed the snapshot folder:\n%s", diff)
+	}
+}
+
+// timedSource stamps every file with a retrieval time, as an HTTP source does.
+type timedSource struct {
+	fetch.Source
+	at time.Time
+}
+
+func (s timedSource) Open(ctx context.Context, name string) (*fetch.Body, error) {
+	b, err := s.Source.Open(ctx, name)
+	if err == nil {
+		b.Retrieved = s.at
+	}
+	return b, err
+}
+
+// A snapshot whose sources carry RFC 3339 retrieval times (an HTTP build,
+// with no --retrieved) is rebuilt with the same times.
+func TestVerifyRetrievalTimes(t *testing.T) {
+	at := time.Date(2026, 9, 26, 7, 30, 12, 0, time.UTC)
+	res, err := Build(context.Background(), BuildOptions{Out: t.TempDir(), Date: seedDate,
+		Source: timedSource{sharedSource(seedVersion), at}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Manifest.Sources[0].Retrieved; got != "2026-09-26T07:30:12Z" {
+		t.Fatalf("source retrieved %q; want the RFC 3339 time", got)
+	}
+	if rep := verify(t, res.Dir); !rep.OK {
+		var b strings.Builder
+		rep.WriteText(&b)
+		t.Fatalf("an HTTP-style snapshot does not verify:\n%s", b.String())
+	}
+}
+
+// flipDigit replaces the first match of re in the file with the match's
+// text where its last digit is changed (9 becomes 8, any other d becomes
+// d+1).
+func flipDigit(t *testing.T, path string, re string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loc := regexp.MustCompile(re).FindIndex(b)
+	if loc == nil {
+		t.Fatalf("%s: no match for %s", path, re)
+	}
+	i := loc[1] - 1
+	if b[i] < '0' || b[i] > '9' {
+		t.Fatalf("%s: the match of %s does not end in a digit", path, re)
+	}
+	if b[i] == '9' {
+		b[i] = '8'
+	} else {
+		b[i]++
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestVerifyCatchesTampering tampers with copies of a fresh snapshot, one
+// way each, and checks that Verify fails naming the file (in its problems
+// and in its rebuild differences), and that the folder is left exactly as
+// it was.
+func TestVerifyCatchesTampering(t *testing.T) {
+	type want struct {
+		problem string // a problem's file
+		diff    string // a differing file's path
+		kind    string // its kind
+		change  string // text in one of its changes, or in its note
+	}
+	for _, tc := range []struct {
+		name   string
+		tamper func(t *testing.T, dir string) []want
+	}{
+		{"digit in a model file", func(t *testing.T, dir string) []want {
+			flipDigit(t, filepath.Join(dir, "models", "qwen-3-32b.json"), `"wh_per_million_output_tokens": 429\.18`)
+			return []want{
+				{problem: "models/qwen-3-32b.json"},
+				{problem: ManifestName},
+				{diff: "models/qwen-3-32b.json", kind: "changed",
+					change: "configurations[0] (qwen-3-32b/B200/1/8).wh_per_million_output_tokens: 429.19 -> 429.18"},
+			}
+		}},
+		{"digit in index.json", func(t *testing.T, dir string) []want {
+			p := filepath.Join(dir, IndexName)
+			if _, err := os.Stat(p); err != nil {
+				// The build does not write index.json yet: a planted one
+				// is caught as a file the manifest does not list and the
+				// rebuild does not make. Once the build writes it, this
+				// case flips a digit in it instead.
+				t.Logf("the build writes no %s yet; checking that a planted one is caught", IndexName)
+				if err := os.WriteFile(p, []byte(`{"version": "1"}`), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return []want{{problem: IndexName}, {diff: IndexName, kind: "extra"}}
+			}
+			flipDigit(t, p, `"wh_per_million_output_tokens": [0-9]+\.[0-9]+`)
+			return []want{{problem: IndexName}, {problem: ManifestName}, {diff: IndexName, kind: "changed", change: "wh_per_million_output_tokens"}}
+		}},
+		{"digit in an archived source", func(t *testing.T, dir string) []want {
+			// The energy of qwen-3-32b's B200 row at cap 8: 1.5450541142659606 J -> 1.555...
+			flipDigit(t, filepath.Join(dir, "sources", "leaderboard", "tasks", "lm-arena-chat.json"), `"energy_per_token_joules": 1\.54`)
+			return []want{
+				{problem: ManifestName},
+				{problem: "models/qwen-3-32b.json"},
+				{diff: "models/qwen-3-32b.json", kind: "changed", change: "configurations[0] (qwen-3-32b/B200/1/8).wh_per_million_output_tokens: 429.18 -> 431.96"},
+				{diff: ManifestName, kind: "changed", change: "(sources/leaderboard/tasks/lm-arena-chat.json).sha256"},
+			}
+		}},
+		{"digit in the manifest", func(t *testing.T, dir string) []want {
+			flipDigit(t, filepath.Join(dir, ManifestName), `"path": "models/qwen-3-14b.json",\s*"size": [0-9]+`)
+			return []want{
+				{problem: ManifestName},
+				{diff: ManifestName, kind: "changed", change: "(models/qwen-3-14b.json).size"},
+			}
+		}},
+		{"deleted file", func(t *testing.T, dir string) []want {
+			if err := os.Remove(filepath.Join(dir, "models", "qwen-3-14b.json")); err != nil {
+				t.Fatal(err)
+			}
+			return []want{{problem: "models/qwen-3-14b.json"}, {diff: "models/qwen-3-14b.json", kind: "missing"}}
+		}},
+		{"stray file", func(t *testing.T, dir string) []want {
+			if err := os.WriteFile(filepath.Join(dir, "models", "notes.txt"), []byte("hello\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return []want{{problem: "models/notes.txt"}, {diff: "models/notes.txt", kind: "extra"}}
+		}},
+		{"corrupt compressed archive", func(t *testing.T, dir string) []want {
+			p := filepath.Join(dir, "sources", filepath.FromSlash(fetch.EmberYearly)+".gz")
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b[len(b)/2] ^= 0x01
+			if err := os.WriteFile(p, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			// The rebuild cannot read it: that is a problem, and nothing
+			// is compared.
+			return []want{{problem: ManifestName}, {problem: "."}}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := copySnapshot(t)
+			wants := tc.tamper(t, dir)
+			before := tree(t, dir)
+			rep := verify(t, dir)
+			var text bytes.Buffer
+			rep.WriteText(&text)
+			t.Logf("report:\n%s", text.String())
+			if rep.OK || rep.Err() == nil {
+				t.Fatal("verify passed a tampered snapshot")
+			}
+			for _, w := range wants {
+				switch {
+				case w.problem != "":
+					found := false
+					for _, p := range rep.Problems {
+						found = found || p.File == w.problem
+					}
+					if !found {
+						t.Errorf("no problem names %s", w.problem)
+					}
+				case w.diff != "":
+					var d *FileDiff
+					for i := range rep.Diffs {
+						if rep.Diffs[i].Path == w.diff {
+							d = &rep.Diffs[i]
+						}
+					}
+					if d == nil {
+						t.Errorf("no rebuild difference names %s", w.diff)
+						continue
+					}
+					if d.Kind != w.kind {
+						t.Errorf("%s: kind %s, want %s", w.diff, d.Kind, w.kind)
+					}
+					if w.change != "" {
+						found := strings.Contains(d.Note, w.change)
+						for _, c := range d.Changes {
+							found = found || strings.Contains(c.Path+": "+c.Stored+" -> "+c.Rebuilt, w.change)
+						}
+						if !found {
+							t.Errorf("%s: no change says %q: %+v", w.diff, w.change, d)
+						}
+					}
+				}
+				name := w.problem + w.diff
+				if name != "." && !strings.Contains(text.String(), name) {
+					t.Errorf("the text report does not name %s", name)
+				}
+			}
+			if diff := cmp.Diff(before, tree(t, dir)); diff != "" {
+				t.Errorf("a failing verify changed the snapshot folder:\n%s", diff)
+			}
+			// The JSON report says the same.
+			var js bytes.Buffer
+			if err := rep.WriteJSON(&js); err != nil {
+				t.Fatal(err)
+			}
+			var back VerifyReport
+			if err := json.Unmarshal(js.Bytes(), &back); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(*rep, back); diff != "" {
+				t.Errorf("the JSON report does not round-trip:\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestVerifyMissingFolder(t *testing.T) {
+	rep := verify(t, filepath.Join(t.TempDir(), "2026-01-01"))
+	if rep.OK || rep.Rebuilt || len(rep.Problems) == 0 {
+		t.Fatalf("a missing folder verifies: %+v", rep)
+	}
+}
+
+func TestLoad(t *testing.T) {
+	dir := copySnapshot(t)
+	s, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Models) != 18 || s.Models["qwen-3-32b"].ModelID != "Qwen/Qwen3-32B" {
+		t.Errorf("loaded %d models; qwen-3-32b: %+v", len(s.Models), s.Models["qwen-3-32b"])
+	}
+	if s.Grid == nil || len(s.Grid.Areas) == 0 {
+		t.Errorf("grid.json not loaded")
+	}
+	seed, _ := os.ReadFile(filepath.Join(shared, "seeds", "qwen-3-32b.json"))
+	if b, ok := s.Bytes("models/qwen-3-32b.json"); !ok || !bytes.Equal(b, seed) {
+		t.Errorf("Bytes(models/qwen-3-32b.json) is not the file")
+	}
+	if src := s.Source(fetch.LeaderboardIndex); src == nil || src.Path != "sources/leaderboard/index.json" {
+		t.Errorf("Source(%s) = %+v", fetch.LeaderboardIndex, src)
+	}
+
+	// A manifest with the same content in another form is refused.
+	mp := filepath.Join(dir, ManifestName)
+	b, _ := os.ReadFile(mp)
+	os.WriteFile(mp, append(b, '\n'), 0o644)
+	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "canonical") {
+		t.Errorf("Load of a non-canonical manifest: %v", err)
+	}
+	os.WriteFile(mp, b, 0o644)
+
+	// So is a listed file whose bytes changed.
+	flipDigit(t, filepath.Join(dir, "models", "qwen-3-14b.json"), `"wh_per_million_output_tokens": [0-9]+\.[0-9]+`)
+	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "models/qwen-3-14b.json") {
+		t.Errorf("Load of a changed model file: %v", err)
+	}
+}

@@ -1,0 +1,433 @@
+package transform
+
+// index.json: the index of every model, with three comparisons computed from
+// the unrounded upstream rows. See IndexFile for the layout and
+// schemas/index.schema.json for the rule behind every field.
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/leadgreen/greentokens/transform/jsonnum"
+)
+
+// IndexName is the published name of the index file in a snapshot.
+const IndexName = "index.json"
+
+// TaskProblem is the Problem Solving task (GPQA Diamond), the other side of
+// the task comparison.
+const TaskProblem = "gpqa"
+
+// TaskNames are the tasks' names as the leaderboard's web app shows them.
+var TaskNames = map[string]string{TaskChat: "Text Conversation", TaskProblem: "Problem Solving"}
+
+// The two GPUs of the GPU comparison: the numerator and the denominator.
+const (
+	GPUCompareOver  = "H100"
+	GPUCompareUnder = "B200"
+)
+
+// SourcesDir is where a snapshot archives the upstream files.
+const SourcesDir = "sources/"
+
+// IndexFile is index.json. Field order is the published key order.
+type IndexFile struct {
+	Version       string      `json:"version"`
+	Updated       string      `json:"updated"`
+	DataVersion   string      `json:"data_version"`
+	Unit          string      `json:"unit"`
+	ITLDeadlineMS int         `json:"itl_deadline_ms"`
+	Source        IndexSource `json:"source"`
+	// Models holds one entry per model file, sorted by slug.
+	Models []IndexEntry `json:"models"`
+	// GPUComparisons: every model with an index row on both GPUs, by slug.
+	GPUComparisons []GPUComparison `json:"gpu_comparisons"`
+	// TaskComparisons: every model and GPU with an index row in both
+	// tasks, by slug then GPU.
+	TaskComparisons []TaskComparison `json:"task_comparisons"`
+	// LoadCurves: one per index row, by slug then GPU.
+	LoadCurves []LoadCurve `json:"load_curves"`
+}
+
+// IndexSource refers to the source; the model files carry its full text.
+type IndexSource struct {
+	Name      string      `json:"name"`
+	Version   string      `json:"version"`
+	Released  string      `json:"released"`
+	Compiled  string      `json:"compiled"`
+	Retrieved string      `json:"retrieved"`
+	Licence   string      `json:"licence"`
+	Cite      string      `json:"cite"`
+	Details   string      `json:"details"`
+	Tasks     []IndexTask `json:"tasks"`
+}
+
+// IndexTask is one archived task file the index is computed from.
+type IndexTask struct {
+	Task string `json:"task"`
+	Name string `json:"name"`
+	// File is the archived file's path in the snapshot.
+	File string `json:"file"`
+	// StableConfigurations counts the rows that passed the stability filter
+	// (every model of the task file).
+	StableConfigurations int `json:"stable_configurations"`
+}
+
+// IndexEntry is one model of the index.
+type IndexEntry struct {
+	Slug           string        `json:"slug"`
+	Name           string        `json:"name"`
+	ModelID        string        `json:"model_id"`
+	ParamsB        jsonnum.Float `json:"params_b"`
+	ActiveParamsB  jsonnum.Float `json:"active_params_b"`
+	Architecture   string        `json:"architecture"`
+	Configurations int           `json:"configurations"`
+	GPUs           []string      `json:"gpus"`
+	File           string        `json:"file"`
+	// Best is the model file's best map: the index row of each GPU.
+	Best map[string]Config `json:"best"`
+}
+
+// RowRef names a configuration and repeats its main figures, rounded as in
+// the model files.
+type RowRef struct {
+	RowID           string        `json:"row_id"`
+	NumGPUs         int           `json:"num_gpus"`
+	MaxNumSeqs      int           `json:"max_num_seqs"`
+	AvgRunningBatch jsonnum.Float `json:"avg_running_batch"`
+	WhPerMillion    jsonnum.Float `json:"wh_per_million_output_tokens"`
+	JoulesPerToken  jsonnum.Float `json:"joules_per_output_token"`
+	MedianITL       jsonnum.Float `json:"median_itl_ms"`
+	TokensPerSecond jsonnum.Float `json:"tokens_per_second"`
+	GPUPowerWatts   int64         `json:"gpu_power_watts_total"`
+	AvgOutputTokens int64         `json:"avg_output_tokens"`
+}
+
+// TaskRow is one side of a task comparison.
+type TaskRow struct {
+	RowRef
+	// JoulesPerResponse is the unrounded energy per token times the
+	// unrounded average output length, rounded to 1 decimal.
+	JoulesPerResponse jsonnum.Float `json:"joules_per_response"`
+}
+
+// GPUComparison sets a model's H100 index row against its B200 index row.
+type GPUComparison struct {
+	Slug string `json:"slug"`
+	H100 RowRef `json:"h100"`
+	B200 RowRef `json:"b200"`
+	// EnergyPerTokenRatio is H100 over B200, 3 significant figures.
+	EnergyPerTokenRatio jsonnum.Float `json:"energy_per_token_ratio"`
+}
+
+// TaskComparison sets a model's Problem Solving index row on one GPU
+// against its Text Conversation index row on the same GPU.
+type TaskComparison struct {
+	Slug             string  `json:"slug"`
+	GPU              string  `json:"gpu"`
+	TextConversation TaskRow `json:"text_conversation"`
+	ProblemSolving   TaskRow `json:"problem_solving"`
+	// Ratios are Problem Solving over Text Conversation, 3 significant figures.
+	EnergyPerResponseRatio jsonnum.Float `json:"energy_per_response_ratio"`
+	EnergyPerTokenRatio    jsonnum.Float `json:"energy_per_token_ratio"`
+}
+
+// LoadCurve follows one index row's GPU count from its smallest cap up to
+// the index row.
+type LoadCurve struct {
+	Slug    string `json:"slug"`
+	GPU     string `json:"gpu"`
+	NumGPUs int    `json:"num_gpus"`
+	From    RowRef `json:"from"`
+	To      RowRef `json:"to"`
+	// EnergyPerTokenFall is From's energy per token over To's.
+	EnergyPerTokenFall jsonnum.Float `json:"energy_per_token_fall"`
+	// GPUPowerRisePercent is (To's power / From's - 1) x 100, whole.
+	GPUPowerRisePercent int64 `json:"gpu_power_rise_percent"`
+	// ThroughputRise is To's tokens per second over From's.
+	ThroughputRise jsonnum.Float `json:"throughput_rise"`
+	// MaxMedianITL is the highest median ITL of the rows up to To.
+	MaxMedianITL      jsonnum.Float `json:"max_median_itl_ms"`
+	MaxMedianITLRowID string        `json:"max_median_itl_row_id"`
+	// Past is the first row past To (the next cap up), if any.
+	Past *RowRef `json:"past"`
+}
+
+// Sig3 rounds x once to 3 significant figures, half to even on its exact
+// binary value, and returns the nearest float64 to that decimal.
+func Sig3(x float64) jsonnum.Float {
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'e', 2, 64), 64)
+	return jsonnum.Float(v)
+}
+
+// TaskRowID is the row id of a task's configuration: the model files' id
+// (SLUG/GPU/NUM_GPUS/MAX_NUM_SEQS[/rN]) for Text Conversation, with the task
+// after the slug for any other task (SLUG/gpqa/GPU/...).
+func TaskRowID(task, slug, gpu string, numGPUs, maxNumSeqs, repeat int) string {
+	id := slug + "/"
+	if task != TaskChat {
+		id += task + "/"
+	}
+	id += fmt.Sprintf("%s/%d/%d", gpu, numGPUs, maxNumSeqs)
+	if repeat > 1 {
+		id += "/r" + strconv.Itoa(repeat)
+	}
+	return id
+}
+
+// TaskRows parses a task file, applies the stability filter, and returns
+// its stable rows by row id (see TaskRowID; repeats numbered in upstream
+// order). A page renderer uses it to find the unrounded row behind a
+// published configuration.
+func TaskRows(task string, data []byte) (map[string]*Row, error) {
+	rows, err := ParseTask(task, data)
+	if err != nil {
+		return nil, err
+	}
+	stable, _ := Stable(rows)
+	return rowIDs(task, stable)
+}
+
+func rowIDs(task string, stable []Row) (map[string]*Row, error) {
+	type key struct {
+		model, gpu string
+		n, cap     int
+	}
+	seen := map[key]int{}
+	out := make(map[string]*Row, len(stable))
+	for i := range stable { // upstream order
+		r := &stable[i]
+		slug := Slug(r.Nickname)
+		if slug == "" {
+			return nil, fmt.Errorf("%s: field %q: %q gives an empty slug", r.Label(), fNickname, r.Nickname)
+		}
+		k := key{r.ModelID, r.GPU, r.NumGPUs, r.MaxNumSeqs}
+		seen[k]++
+		id := TaskRowID(task, slug, r.GPU, r.NumGPUs, r.MaxNumSeqs, seen[k])
+		if _, dup := out[id]; dup {
+			return nil, fmt.Errorf("%s: row id %s is taken by another model with the same slug", r.Label(), id)
+		}
+		out[id] = r
+	}
+	return out, nil
+}
+
+// BuildIndex builds index.json from the leaderboard, its model files (as
+// Models returns them) and the archived Problem Solving task file (gpqa).
+func BuildIndex(lb *Leaderboard, models []*Model, gpqa []byte) (*IndexFile, error) {
+	if len(models) == 0 {
+		return nil, fmt.Errorf("%s: no models", IndexName)
+	}
+	problemRows, err := ParseTask(TaskProblem, gpqa)
+	if err != nil {
+		return nil, err
+	}
+	problem, _ := Stable(problemRows)
+	problemIDs, err := rowIDs(TaskProblem, problem)
+	if err != nil {
+		return nil, err
+	}
+	rowID := map[*Row]string{}
+	for id, r := range problemIDs {
+		rowID[r] = id
+	}
+
+	src := models[0].Source
+	idx := &IndexFile{
+		Version: FormatVersion, Updated: models[0].Updated, DataVersion: models[0].DataVersion,
+		Unit: models[0].Unit, ITLDeadlineMS: ITLDeadlineMS,
+		Source: IndexSource{
+			Name: src.Name, Version: src.Version, Released: src.Released, Compiled: src.Compiled,
+			Retrieved: src.Retrieved, Licence: src.Licence, Cite: src.Cite,
+			Details: "each model file's source block (models/SLUG.json, key source) holds the full text: publisher, method, selection, licence evidence",
+			Tasks: []IndexTask{
+				{Task: TaskChat, Name: TaskNames[TaskChat], File: SourcesDir + TaskFile(TaskChat), StableConfigurations: len(lb.Chat)},
+				{Task: TaskProblem, Name: TaskNames[TaskProblem], File: SourcesDir + TaskFile(TaskProblem), StableConfigurations: len(problem)},
+			},
+		},
+		Models: []IndexEntry{}, GPUComparisons: []GPUComparison{}, TaskComparisons: []TaskComparison{}, LoadCurves: []LoadCurve{},
+	}
+
+	// The Problem Solving index rows, by model id and GPU: the model files'
+	// rule (newModel) applied to the gpqa rows of each index model.
+	byModel := map[string][]*Row{}
+	for i := range problem {
+		r := &problem[i]
+		byModel[r.ModelID] = append(byModel[r.ModelID], r)
+	}
+
+	for _, m := range models {
+		if !reflect.DeepEqual(m.Source, src) || m.Updated != idx.Updated || m.DataVersion != idx.DataVersion {
+			return nil, fmt.Errorf("%s: models/%s.json has another source block or date than models/%s.json", IndexName, m.Slug, models[0].Slug)
+		}
+		if len(m.rows) != len(m.Configurations) {
+			return nil, fmt.Errorf("%s: models/%s.json was not built by Models (no upstream rows)", IndexName, m.Slug)
+		}
+		idx.Models = append(idx.Models, IndexEntry{
+			Slug: m.Slug, Name: m.Name, ModelID: m.ModelID, ParamsB: m.ParamsB, ActiveParamsB: m.ActiveParamsB,
+			Architecture: m.Architecture, Configurations: len(m.Configurations), GPUs: m.GPUs,
+			File: "models/" + m.Slug + ".json", Best: m.Best,
+		})
+
+		best := map[string]int{} // GPU -> index in m.Configurations
+		for gpu, c := range m.Best {
+			i := configIndex(m, c.RowID)
+			if i < 0 {
+				return nil, fmt.Errorf("%s: models/%s.json: best %s row %s is not among the configurations", IndexName, m.Slug, gpu, c.RowID)
+			}
+			best[gpu] = i
+		}
+
+		if o, ok := best[GPUCompareOver]; ok {
+			if u, ok := best[GPUCompareUnder]; ok {
+				ro, ru := m.rows[o], m.rows[u]
+				idx.GPUComparisons = append(idx.GPUComparisons, GPUComparison{
+					Slug: m.Slug, H100: ref(m.Configurations[o]), B200: ref(m.Configurations[u]),
+					EnergyPerTokenRatio: Sig3(*ro.EnergyPerToken / *ru.EnergyPerToken),
+				})
+			}
+		}
+
+		var pm *Model
+		if rows := byModel[m.ModelID]; len(rows) > 0 {
+			if pm, err = newModel(lb, rows); err != nil {
+				return nil, err
+			}
+		}
+		for _, gpu := range sortedKeys(best) {
+			i := best[gpu]
+			lc, err := loadCurve(m, gpu, i)
+			if err != nil {
+				return nil, err
+			}
+			idx.LoadCurves = append(idx.LoadCurves, lc)
+
+			if pm == nil {
+				continue
+			}
+			pc, ok := pm.Best[gpu]
+			if !ok {
+				continue
+			}
+			pr := pm.rows[configIndex(pm, pc.RowID)]
+			tc, err := taskComparison(m, i, pr, rowID[pr])
+			if err != nil {
+				return nil, err
+			}
+			idx.TaskComparisons = append(idx.TaskComparisons, tc)
+		}
+	}
+	sort.SliceStable(idx.Models, func(i, j int) bool { return idx.Models[i].Slug < idx.Models[j].Slug })
+	sort.SliceStable(idx.GPUComparisons, func(i, j int) bool { return idx.GPUComparisons[i].Slug < idx.GPUComparisons[j].Slug })
+	sort.SliceStable(idx.TaskComparisons, func(i, j int) bool {
+		a, b := idx.TaskComparisons[i], idx.TaskComparisons[j]
+		return a.Slug < b.Slug || a.Slug == b.Slug && a.GPU < b.GPU
+	})
+	sort.SliceStable(idx.LoadCurves, func(i, j int) bool {
+		a, b := idx.LoadCurves[i], idx.LoadCurves[j]
+		return a.Slug < b.Slug || a.Slug == b.Slug && a.GPU < b.GPU
+	})
+	return idx, nil
+}
+
+func configIndex(m *Model, rowID string) int {
+	for i, c := range m.Configurations {
+		if c.RowID == rowID {
+			return i
+		}
+	}
+	return -1
+}
+
+func ref(c Config) RowRef {
+	return RowRef{
+		RowID: c.RowID, NumGPUs: c.NumGPUs, MaxNumSeqs: c.MaxNumSeqs, AvgRunningBatch: c.AvgRunningBatch,
+		WhPerMillion: c.WhPerMillion, JoulesPerToken: c.JoulesPerToken, MedianITL: c.MedianITL,
+		TokensPerSecond: c.TokensPerSecond, GPUPowerWatts: c.GPUPowerWatts, AvgOutputTokens: c.AvgOutputTokens,
+	}
+}
+
+func taskRow(c Config, r *Row) (TaskRow, error) {
+	n, err := OutputTokens(r)
+	if err != nil {
+		return TaskRow{}, err
+	}
+	return TaskRow{RowRef: ref(c), JoulesPerResponse: jsonnum.Round(*r.EnergyPerToken*n, 1)}, nil
+}
+
+func taskComparison(m *Model, i int, pr *Row, prID string) (TaskComparison, error) {
+	cr := m.rows[i]
+	chat, err := taskRow(m.Configurations[i], cr)
+	if err != nil {
+		return TaskComparison{}, err
+	}
+	pc, err := newConfig(m.Slug, pr)
+	if err != nil {
+		return TaskComparison{}, err
+	}
+	pc.RowID = prID
+	prob, err := taskRow(pc, pr)
+	if err != nil {
+		return TaskComparison{}, err
+	}
+	cn, _ := OutputTokens(cr)
+	pn, _ := OutputTokens(pr)
+	ce, pe := *cr.EnergyPerToken, *pr.EnergyPerToken
+	return TaskComparison{
+		Slug: m.Slug, GPU: cr.GPU, TextConversation: chat, ProblemSolving: prob,
+		EnergyPerResponseRatio: Sig3(pe * pn / (ce * cn)),
+		EnergyPerTokenRatio:    Sig3(pe / ce),
+	}, nil
+}
+
+// loadCurve follows m's configurations on gpu at the GPU count of the index
+// row i, in the model file's order (cap, then repeat).
+func loadCurve(m *Model, gpu string, i int) (LoadCurve, error) {
+	to := m.Configurations[i]
+	lc := LoadCurve{Slug: m.Slug, GPU: gpu, NumGPUs: to.NumGPUs, To: ref(to)}
+	from, top := -1, -1
+	for j, c := range m.Configurations {
+		if c.GPU != gpu || c.NumGPUs != to.NumGPUs {
+			continue
+		}
+		if from < 0 {
+			from = j
+		}
+		switch {
+		case c.MaxNumSeqs <= to.MaxNumSeqs:
+			if top < 0 || m.rows[j].MedianITL > m.rows[top].MedianITL {
+				top = j
+			}
+		case lc.Past == nil:
+			p := ref(c)
+			lc.Past = &p
+		}
+	}
+	if from < 0 || top < 0 {
+		return LoadCurve{}, fmt.Errorf("%s: models/%s.json: no configurations for the %s index row", IndexName, m.Slug, gpu)
+	}
+	rf, rt := m.rows[from], m.rows[i]
+	if rf.Power <= 0 || rf.Throughput <= 0 {
+		return LoadCurve{}, fmt.Errorf("%s: %s: zero power or throughput; the load curve has no ratio", IndexName, rf.Label())
+	}
+	lc.From = ref(m.Configurations[from])
+	lc.EnergyPerTokenFall = Sig3(*rf.EnergyPerToken / *rt.EnergyPerToken)
+	lc.GPUPowerRisePercent = jsonnum.RoundInt((rt.Power/rf.Power - 1) * 100)
+	lc.ThroughputRise = Sig3(rt.Throughput / rf.Throughput)
+	lc.MaxMedianITL = m.Configurations[top].MedianITL
+	lc.MaxMedianITLRowID = m.Configurations[top].RowID
+	return lc, nil
+}
+
+// Summary says what the index holds, for logs.
+func (f *IndexFile) Summary() string {
+	return strings.Join([]string{
+		strconv.Itoa(len(f.Models)) + " models",
+		strconv.Itoa(len(f.GPUComparisons)) + " GPU comparisons",
+		strconv.Itoa(len(f.TaskComparisons)) + " task pairs",
+		strconv.Itoa(len(f.LoadCurves)) + " load curves",
+	}, ", ")
+}

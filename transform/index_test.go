@@ -1,0 +1,335 @@
+package transform
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/leadgreen/greentokens/schemas"
+	"github.com/leadgreen/greentokens/transform/jsonnum"
+)
+
+func sharedIndex(t *testing.T, version string) (*IndexFile, []*Model) {
+	t.Helper()
+	lb := sharedLeaderboard(t, version)
+	models, err := Models(lb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx, err := BuildIndex(lb, models, readShared(t, "upstream", "leaderboard", version, "tasks", "gpqa.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return idx, models
+}
+
+// TestIndexCounts: the 2026-02-16 data gives 14 GPU comparisons and 11
+// task pairs.
+func TestIndexCounts(t *testing.T) {
+	idx, models := sharedIndex(t, seedVersion)
+	best := 0
+	for _, m := range models {
+		best += len(m.Best)
+	}
+	for _, c := range []struct {
+		name      string
+		got, want int
+	}{
+		{"models", len(idx.Models), 18},
+		{"GPU comparisons", len(idx.GPUComparisons), 14},
+		{"task pairs", len(idx.TaskComparisons), 11},
+		{"load curves (one per index row)", len(idx.LoadCurves), best},
+		{"stable Text Conversation configurations", idx.Source.Tasks[0].StableConfigurations, 328},
+		{"stable Problem Solving configurations", idx.Source.Tasks[1].StableConfigurations, 187},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: %d, want %d", c.name, c.got, c.want)
+		}
+	}
+}
+
+func findEntry[T any](t *testing.T, list []T, key func(T) string, want string) T {
+	t.Helper()
+	for _, x := range list {
+		if key(x) == want {
+			return x
+		}
+	}
+	t.Fatalf("no entry %s", want)
+	var zero T
+	return zero
+}
+
+// TestIndexQwen332B: the figures of the issue and the seed page for Qwen 3
+// 32B, at index.json's precision.
+func TestIndexQwen332B(t *testing.T) {
+	idx, _ := sharedIndex(t, seedVersion)
+	const slug = "qwen-3-32b"
+	type f = jsonnum.Float
+	check := func(name string, got, want any) {
+		t.Helper()
+		if got != want {
+			t.Errorf("%s: %v, want %v", name, got, want)
+		}
+	}
+
+	e := findEntry(t, idx.Models, func(e IndexEntry) string { return e.Slug }, slug)
+	check("configurations", e.Configurations, 22)
+	check("gpus", strings.Join(e.GPUs, ","), "B200,H100")
+	check("best B200", e.Best["B200"].RowID, "qwen-3-32b/B200/1/384")
+	check("best H100", e.Best["H100"].RowID, "qwen-3-32b/H100/2/256")
+	check("file", e.File, "models/qwen-3-32b.json")
+
+	g := findEntry(t, idx.GPUComparisons, func(g GPUComparison) string { return g.Slug }, slug)
+	check("H100 over B200", g.EnergyPerTokenRatio, f(1.63))
+	check("H100 Wh/M", g.H100.WhPerMillion, f(63.47))
+	check("H100 GPUs", g.H100.NumGPUs, 2)
+	check("H100 running batch", g.H100.AvgRunningBatch, f(255.6))
+	check("B200 Wh/M", g.B200.WhPerMillion, f(39.05))
+	check("B200 GPUs", g.B200.NumGPUs, 1)
+	check("B200 running batch", g.B200.AvgRunningBatch, f(383.3))
+
+	key := func(c TaskComparison) string { return c.Slug + "/" + c.GPU }
+	b := findEntry(t, idx.TaskComparisons, key, slug+"/B200")
+	check("B200 per response", b.EnergyPerResponseRatio, f(24.6))
+	check("B200 per token", b.EnergyPerTokenRatio, f(2.22))
+	check("B200 gpqa tokens", b.ProblemSolving.AvgOutputTokens, int64(7035))
+	check("B200 chat tokens", b.TextConversation.AvgOutputTokens, int64(635))
+	check("B200 gpqa batch", b.ProblemSolving.AvgRunningBatch, f(110.9))
+	check("B200 chat batch", b.TextConversation.AvgRunningBatch, f(383.3))
+	check("B200 gpqa row", b.ProblemSolving.RowID, "qwen-3-32b/gpqa/B200/1/128")
+	check("B200 chat row", b.TextConversation.RowID, "qwen-3-32b/B200/1/384")
+	h := findEntry(t, idx.TaskComparisons, key, slug+"/H100")
+	check("H100 per response", h.EnergyPerResponseRatio, f(26.1))
+	check("H100 per token", h.EnergyPerTokenRatio, f(2.35))
+	check("H100 gpqa tokens", h.ProblemSolving.AvgOutputTokens, int64(7058))
+	check("H100 chat tokens", h.TextConversation.AvgOutputTokens, int64(634))
+	check("H100 gpqa batch", h.ProblemSolving.AvgRunningBatch, f(63.8))
+	check("H100 chat batch", h.TextConversation.AvgRunningBatch, f(255.6))
+	check("H100 gpqa GPUs", h.ProblemSolving.NumGPUs, 2)
+	check("H100 chat GPUs", h.TextConversation.NumGPUs, 2)
+
+	lkey := func(c LoadCurve) string { return c.Slug + "/" + c.GPU }
+	l := findEntry(t, idx.LoadCurves, lkey, slug+"/B200")
+	check("curve GPUs", l.NumGPUs, 1)
+	check("curve from", l.From.RowID, "qwen-3-32b/B200/1/8")
+	check("curve from Wh/M", l.From.WhPerMillion, f(429.18))
+	check("curve to Wh/M", l.To.WhPerMillion, f(39.05))
+	check("curve from batch", l.From.AvgRunningBatch, f(8.0))
+	check("fall", l.EnergyPerTokenFall, f(11.0))
+	check("power from", l.From.GPUPowerWatts, int64(860))
+	check("power to", l.To.GPUPowerWatts, int64(972))
+	check("power rise", l.GPUPowerRisePercent, int64(13))
+	check("throughput from", l.From.TokensPerSecond, f(556.4))
+	check("throughput to", l.To.TokensPerSecond, f(6911.8))
+	check("throughput rise", l.ThroughputRise, f(12.4))
+	check("max ITL", l.MaxMedianITL, f(50.2))
+	check("max ITL row", l.MaxMedianITLRowID, "qwen-3-32b/B200/1/384")
+	if l.Past == nil {
+		t.Fatal("no row past the B200 index row")
+	}
+	check("past cap", l.Past.MaxNumSeqs, 512)
+	check("past Wh/M", l.Past.WhPerMillion, f(41.89))
+	check("past ITL", l.Past.MedianITL, f(57.6))
+	l = findEntry(t, idx.LoadCurves, lkey, slug+"/H100")
+	check("H100 curve GPUs", l.NumGPUs, 2)
+	check("H100 curve from", l.From.RowID, "qwen-3-32b/H100/2/8")
+}
+
+// TestIndexBestIsModelBest: every model entry's best rows are the model
+// file's, and the comparisons point at them.
+func TestIndexBestIsModelBest(t *testing.T) {
+	idx, models := sharedIndex(t, seedVersion)
+	for i, m := range models {
+		e := idx.Models[i]
+		a, _ := json.Marshal(e.Best)
+		b, _ := json.Marshal(m.Best)
+		if e.Slug != m.Slug || !bytes.Equal(a, b) {
+			t.Errorf("%s: best differs from the model file's", m.Slug)
+		}
+	}
+	for _, c := range idx.GPUComparisons {
+		e := findEntry(t, idx.Models, func(e IndexEntry) string { return e.Slug }, c.Slug)
+		if c.H100.RowID != e.Best["H100"].RowID || c.B200.RowID != e.Best["B200"].RowID {
+			t.Errorf("%s: the GPU comparison is not between the index rows", c.Slug)
+		}
+	}
+}
+
+// TestTaskRowIDs: TaskRows names every configuration of the model files by
+// the model files' row ids, repeats included.
+func TestTaskRowIDs(t *testing.T) {
+	_, models := sharedIndex(t, seedVersion)
+	rows, err := TaskRows(TaskChat, readShared(t, "upstream", "leaderboard", seedVersion, "tasks", "lm-arena-chat.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, m := range models {
+		for i, c := range m.Configurations {
+			n++
+			if rows[c.RowID] != m.Rows()[i] && (rows[c.RowID] == nil || rows[c.RowID].Index != m.Rows()[i].Index) {
+				t.Errorf("%s: TaskRows has another row", c.RowID)
+			}
+		}
+	}
+	if n != len(rows) || rows["qwen-3-30b-a3b-instruct/H100/2/256/r2"] == nil {
+		t.Errorf("TaskRows: %d rows for %d configurations, or no repeat", len(rows), n)
+	}
+	if got := TaskRowID(TaskProblem, "gpt-oss-20b", "H100", 1, 96, 2); got != "gpt-oss-20b/gpqa/H100/1/96/r2" {
+		t.Errorf("TaskRowID = %s", got)
+	}
+}
+
+// TestIndexSchema: the built index.json passes schemas/index.schema.json,
+// whose every property says its rule.
+func TestIndexSchema(t *testing.T) {
+	idx, _ := sharedIndex(t, seedVersion)
+	data, err := Marshal(idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.HasSuffix(data, []byte("\n")) || !bytes.HasPrefix(data, []byte("{\n  \"version\": \"1\",\n  \"updated\"")) {
+		t.Errorf("index.json: not two-space indented with no trailing newline, or keys out of order")
+	}
+	raw, err := schemas.Read("index.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat()
+	const url = "https://schemas.greentokens.invalid/index.schema.json"
+	if err := c.AddResource(url, doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sch.Validate(inst); err != nil {
+		t.Errorf("the built index.json fails its schema: %v", err)
+	}
+	// A ratio of the wrong sign or an unknown key is refused.
+	for _, bad := range [][2]string{
+		{`"energy_per_token_ratio": 1.63`, `"energy_per_token_ratio": -1.63`},
+		{`"itl_deadline_ms": 500,`, `"itl_deadline_ms": 500, "extra": 1,`},
+	} {
+		inst, _ := jsonschema.UnmarshalJSON(bytes.NewReader(bytes.Replace(data, []byte(bad[0]), []byte(bad[1]), 1)))
+		if sch.Validate(inst) == nil {
+			t.Errorf("the schema accepts %s", bad[1])
+		}
+	}
+
+	// Every property is described and every key required.
+	var s map[string]any
+	if err := json.Unmarshal(raw, &s); err != nil {
+		t.Fatal(err)
+	}
+	var walk func(ptr string, node map[string]any)
+	walk = func(ptr string, node map[string]any) {
+		if props, ok := node["properties"].(map[string]any); ok {
+			if node["additionalProperties"] != false {
+				t.Errorf("%s: additionalProperties is not false", ptr)
+			}
+			req := map[string]bool{}
+			for _, r := range node["required"].([]any) {
+				req[r.(string)] = true
+			}
+			for k, p := range props {
+				p := p.(map[string]any)
+				d, _ := p["description"].(string)
+				if ref, ok := p["$ref"].(string); ok && d == "" {
+					def, _ := s["$defs"].(map[string]any)[strings.TrimPrefix(ref, "#/$defs/")].(map[string]any)
+					d, _ = def["description"].(string)
+				}
+				if d == "" {
+					t.Errorf("%s/%s has no description", ptr, k)
+				}
+				if !req[k] {
+					t.Errorf("%s/%s is not required", ptr, k)
+				}
+				walk(ptr+"/"+k, p)
+			}
+		}
+		for _, k := range []string{"items", "additionalProperties"} {
+			if sub, ok := node[k].(map[string]any); ok {
+				walk(ptr+"/"+k, sub)
+			}
+		}
+	}
+	walk("", s)
+	for k, d := range s["$defs"].(map[string]any) {
+		walk("/$defs/"+k, d.(map[string]any))
+	}
+}
+
+// TestIndexEveryVersion: the index builds from every shared leaderboard
+// version that the model files build from (schema drift: no avg_output_len
+// before 2025-12-17, no max_num_batched_tokens after 2026-02-13).
+func TestIndexEveryVersion(t *testing.T) {
+	dirs, err := filepath.Glob(filepath.Join(shared, "upstream", "leaderboard", "20*"))
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no leaderboard versions: %v", err)
+	}
+	built := 0
+	for _, d := range dirs {
+		v := filepath.Base(d)
+		lb, _, err := NewLeaderboard(LeaderboardFiles{
+			Index: readShared(t, "upstream", "leaderboard", v, "index.json"), Commits: readShared(t, "upstream", "leaderboard", v, "commits.json"),
+			Chat: readShared(t, "upstream", "leaderboard", v, "tasks", "lm-arena-chat.json"), ChatURL: "https://example.invalid/lm-arena-chat.json",
+		}, "2026-09-27", "2026-09-26")
+		if err != nil {
+			t.Logf("%s: no model files (%v)", v, err)
+			continue
+		}
+		models, err := Models(lb)
+		if err != nil {
+			t.Logf("%s: no model files (%v)", v, err)
+			continue
+		}
+		idx, err := BuildIndex(lb, models, readShared(t, "upstream", "leaderboard", v, "tasks", "gpqa.json"))
+		if err != nil {
+			t.Errorf("%s: %v", v, err)
+			continue
+		}
+		if len(idx.GPUComparisons) == 0 || len(idx.TaskComparisons) == 0 {
+			t.Errorf("%s: %s", v, idx.Summary())
+		}
+		built++
+	}
+	if built < 7 {
+		t.Errorf("the index built from %d versions; want at least 7", built)
+	}
+}
+
+func TestSig3(t *testing.T) {
+	for _, tc := range []struct {
+		in   float64
+		want string
+	}{
+		{1.6252815, "1.63"}, {24.58, "24.6"}, {10.99, "11.0"}, {12.42, "12.4"}, {0.69549, "0.695"},
+		{1.625, "1.62"},    // an exact binary tie: half to even
+		{1.635, "1.64"},    // 1.635 is 1.63500000000000000888 in binary: up
+		{2.675, "2.67"},    // 2.67499999999999982236431605997495353221893310546875: down
+		{1234.5, "1230.0"}, // 3 significant figures of a large ratio
+		{0.000123456, "0.000123"},
+	} {
+		b, err := json.Marshal(Sig3(tc.in))
+		if err != nil || string(b) != tc.want {
+			t.Errorf("Sig3(%v) = %s, %v; want %s", tc.in, b, err, tc.want)
+		}
+	}
+}

@@ -1,0 +1,672 @@
+package page
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/leadgreen/greentokens/transform"
+	"github.com/leadgreen/greentokens/transform/grid"
+	"github.com/leadgreen/greentokens/transform/jsonnum"
+	"github.com/leadgreen/greentokens/transform/sourcetext"
+)
+
+// Dir is the snapshot folder pages are written to; a page is Dir/SLUG.md.
+const Dir = "pages"
+
+// Path is the snapshot path of a model's page: pages/SLUG.md.
+func Path(slug string) string { return Dir + "/" + slug + ".md" }
+
+// DefaultGrids are the grids of a page's carbon table, in the order shown.
+var DefaultGrids = []string{"India", "Saudi Arabia", "Hong Kong", "Serbia", "World", "Germany", "Norway"}
+
+// Options configure the pages.
+type Options struct {
+	// Grids are the carbon table's grids, each a grid.json area name or
+	// ISO 3 code (grid.Lookup), in the order shown. Nil means DefaultGrids.
+	// A grid that grid.json does not list is left out and named under the
+	// table; a snapshot without grid.json gets a carbon section that says so.
+	Grids []string
+}
+
+func (o Options) grids() []string {
+	if o.Grids == nil {
+		return DefaultGrids
+	}
+	return o.Grids
+}
+
+//go:embed text.json
+var textJSON []byte
+
+// text is text.json: the reviewed fixed text of the pages.
+type text struct {
+	Publisher      string `json:"publisher"`
+	Title          string `json:"title"`
+	IndexURL       string `json:"index_url"`
+	CiteAs         string `json:"cite_as"`
+	ModelCardURL   string `json:"model_card_url"`
+	OwnMeasurement string `json:"own_measurement"`
+}
+
+func loadText() (*text, error) {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(textJSON, &raw); err != nil {
+		return nil, fmt.Errorf("page: text.json: %w", err)
+	}
+	delete(raw, "_comment")
+	clean, _ := json.Marshal(raw)
+	dec := json.NewDecoder(bytes.NewReader(clean))
+	dec.DisallowUnknownFields()
+	var t text
+	if err := dec.Decode(&t); err != nil {
+		return nil, fmt.Errorf("page: text.json: %w", err)
+	}
+	for k, v := range raw {
+		if string(v) == `""` {
+			return nil, fmt.Errorf("page: text.json: %q is empty", k)
+		}
+	}
+	return &t, nil
+}
+
+// File is one rendered page.
+type File struct {
+	Path string // pages/SLUG.md
+	Data []byte
+}
+
+// RenderAll renders every model of the index, sorted by slug.
+func RenderAll(s *Snapshot, opts Options) ([]File, error) {
+	var out []File
+	for _, e := range s.Index.Models {
+		b, err := Render(s, e.Slug, opts)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, File{Path: Path(e.Slug), Data: b})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}
+
+// WriteAll renders every model of the snapshot folder dir into dir/pages/
+// and returns the pages' snapshot paths, sorted. It does not touch the
+// manifest: the caller lists the pages there (snapshots owns its format).
+func WriteAll(dir string, opts Options) ([]string, error) {
+	s, err := LoadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	files, err := RenderAll(s, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Join(dir, Dir), 0o755); err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, f := range files {
+		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(f.Path)), f.Data, 0o644); err != nil {
+			return nil, err
+		}
+		paths = append(paths, f.Path)
+	}
+	return paths, nil
+}
+
+// indexRow is one GPU's index row with the archived row behind it.
+type indexRow struct {
+	gpu string
+	c   transform.Config
+	r   *transform.Row
+}
+
+// view is what one page is made of.
+type view struct {
+	s    *Snapshot
+	e    *transform.IndexEntry
+	m    *transform.Model
+	text *text
+	// rows are the archived rows of the model's configurations, in order.
+	rows []*transform.Row
+	// best holds the index rows by GPU name; lowest is the one with the
+	// lowest energy per token.
+	best   []indexRow
+	lowest *indexRow
+	gpuCmp *transform.GPUComparison
+	tasks  []transform.TaskComparison
+	curves map[string]*transform.LoadCurve
+}
+
+// Render writes the page of the model slug as Markdown.
+func Render(s *Snapshot, slug string, opts Options) ([]byte, error) {
+	v, err := newView(s, slug)
+	if err != nil {
+		return nil, err
+	}
+	var w bytes.Buffer
+	steps := []func(*bytes.Buffer) error{
+		v.head, v.configurations, v.gpuComparison,
+		func(w *bytes.Buffer) error { return v.carbon(w, opts) },
+		v.taskComparison,
+		func(w *bytes.Buffer) error { return v.questions(w, opts) },
+		v.sources,
+	}
+	for _, step := range steps {
+		if err := step(&w); err != nil {
+			return nil, fmt.Errorf("page %s: %w", slug, err)
+		}
+	}
+	return append(bytes.TrimRight(w.Bytes(), "\n"), '\n'), nil
+}
+
+func newView(s *Snapshot, slug string) (*view, error) {
+	t, err := loadText()
+	if err != nil {
+		return nil, err
+	}
+	v := &view{s: s, text: t, curves: map[string]*transform.LoadCurve{}}
+	for i := range s.Index.Models {
+		if s.Index.Models[i].Slug == slug {
+			v.e = &s.Index.Models[i]
+		}
+	}
+	if v.e == nil {
+		return nil, fmt.Errorf("no model %q in %s", slug, transform.IndexName)
+	}
+	if v.m = s.Models[slug]; v.m == nil {
+		return nil, fmt.Errorf("no model file %s", v.e.File)
+	}
+	for _, c := range v.m.Configurations {
+		r, err := s.row(transform.TaskChat, v.e.File, c.RowID, c.JoulesPerToken, c.AvgRunningBatch)
+		if err != nil {
+			return nil, err
+		}
+		v.rows = append(v.rows, r)
+	}
+	for _, gpu := range sortedGPUs(v.m.Best) {
+		c := v.m.Best[gpu]
+		ir := indexRow{gpu: gpu, c: c, r: v.rowOf(c.RowID)}
+		if ir.r == nil {
+			return nil, fmt.Errorf("%s: best %s row %s is not among the configurations", v.e.File, gpu, c.RowID)
+		}
+		v.best = append(v.best, ir)
+	}
+	for i := range v.best {
+		if v.lowest == nil || *v.best[i].r.EnergyPerToken < *v.lowest.r.EnergyPerToken {
+			v.lowest = &v.best[i]
+		}
+	}
+	for i := range s.Index.GPUComparisons {
+		if s.Index.GPUComparisons[i].Slug == slug {
+			v.gpuCmp = &s.Index.GPUComparisons[i]
+		}
+	}
+	for _, tc := range s.Index.TaskComparisons {
+		if tc.Slug == slug {
+			v.tasks = append(v.tasks, tc)
+		}
+	}
+	for i := range s.Index.LoadCurves {
+		if lc := &s.Index.LoadCurves[i]; lc.Slug == slug {
+			v.curves[lc.GPU] = lc
+		}
+	}
+	return v, nil
+}
+
+func sortedGPUs(m map[string]transform.Config) []string {
+	var out []string
+	for g := range m {
+		out = append(out, g)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (v *view) rowOf(id string) *transform.Row {
+	for i, c := range v.m.Configurations {
+		if c.RowID == id {
+			return v.rows[i]
+		}
+	}
+	return nil
+}
+
+// ref returns the archived row behind a row reference of index.json.
+func (v *view) ref(task string, r transform.RowRef) (*transform.Row, error) {
+	return v.s.row(task, transform.IndexName, r.RowID, r.JoulesPerToken, r.AvgRunningBatch)
+}
+
+// Figures of an archived row, at the page's precision.
+func wh(r *transform.Row) string    { return dec1(transform.WhPerMillion(*r.EnergyPerToken)) }
+func batch(r *transform.Row) string { return whole(r.AvgBatch) }
+func itl(r *transform.Row) string   { return whole(r.MedianITL) }
+func tps(r *transform.Row) string   { return whole(r.Throughput) }
+func watts(r *transform.Row) string { return whole(r.Power) }
+
+// on names a configuration's hardware: "1 × B200".
+func on(n int, gpu string) string { return strconv.Itoa(n) + " × " + gpu }
+
+func cards(n int) string { return strconv.Itoa(n) + " " + plural(n, "card", "cards") }
+
+var architectures = map[string]string{
+	"Dense Transformer":        "a dense transformer",
+	"MoE":                      "a mixture-of-experts model",
+	"Mamba-Transformer Hybrid": "a hybrid of Mamba and transformer layers",
+}
+
+func (v *view) head(w *bytes.Buffer) error {
+	m := v.m
+	fmt.Fprintf(w, "# %s: GPU energy per million output tokens\n\n", m.Name)
+	if len(v.best) == 0 {
+		fmt.Fprintf(w, "None of the %d configurations of %s that the %s measured keeps its median inter-token latency under the %d ms ceiling, so the model has no index row.\n\n",
+			len(m.Configurations), m.Name, m.Source.Name, m.ITLDeadlineMS)
+	} else {
+		var parts []string
+		for _, b := range v.best {
+			parts = append(parts, fmt.Sprintf("%s Wh/M on %s (running batch %s, median inter-token latency %s ms)",
+				wh(b.r), on(b.c.NumGPUs, b.gpu), batch(b.r), itl(b.r)))
+		}
+		fmt.Fprintf(w, "%s uses %s, in watt-hours of GPU energy per million output tokens, at the most energy-efficient configuration the %s measured on %s. That is a floor: a server with fewer requests in flight uses more per token.\n\n",
+			m.Name, list(parts), m.Source.Name, plural(len(v.best), "that GPU", "each GPU"))
+	}
+	arch, ok := architectures[m.Architecture]
+	if !ok {
+		arch = "architecture " + m.Architecture
+	}
+	params := short(m.ParamsB) + " billion parameters"
+	if m.ActiveParamsB != m.ParamsB {
+		params += ", " + short(m.ActiveParamsB) + " billion active per token"
+	}
+	var precisions []string
+	seen := map[string]bool{}
+	for _, c := range m.Configurations {
+		if !seen[c.Precision] {
+			seen[c.Precision] = true
+			precisions = append(precisions, c.Precision)
+		}
+	}
+	sort.Strings(precisions)
+	fmt.Fprintf(w, "Model %s: %s with %s, weights in %s. Measured %d %s on %s. Data: %s, updated %s.\n\n",
+		m.ModelID, arch, params, list(precisions), len(m.Configurations), plural(len(m.Configurations), "configuration", "configurations"),
+		list(m.GPUs), v.e.File, longDate(m.Updated))
+	perWh := strconv.FormatFloat(transform.JoulesPerWh/transform.TokensPerMillion, 'f', -1, 64)
+	fmt.Fprintf(w, "%s Unit: watt-hours per million output tokens (Wh/M); 1 Wh/M is %s joules per token.\n\n", m.Caveat, perWh)
+	return nil
+}
+
+// curveSentence describes a load curve: from the smallest cap to the index
+// row, and the row past it.
+func (v *view) curveSentence(lc *transform.LoadCurve) (string, error) {
+	from, err := v.ref(transform.TaskChat, lc.From)
+	if err != nil {
+		return "", err
+	}
+	to, err := v.ref(transform.TaskChat, lc.To)
+	if err != nil {
+		return "", err
+	}
+	hw := on(lc.NumGPUs, lc.GPU)
+	var b strings.Builder
+	if lc.From.RowID == lc.To.RowID {
+		fmt.Fprintf(&b, "On %s, the index row is the smallest cap measured (%d): %s Wh/M at a running batch of %s, median inter-token latency %s ms.",
+			hw, lc.To.MaxNumSeqs, wh(to), batch(to), itl(to))
+	} else {
+		power := fmt.Sprintf("rises %d percent", lc.GPUPowerRisePercent)
+		if lc.GPUPowerRisePercent < 0 {
+			power = fmt.Sprintf("falls %d percent", -lc.GPUPowerRisePercent)
+		}
+		// The highest latency is shown from its unrounded row, like every
+		// other whole-number figure (index.json holds it to 1 decimal).
+		top := v.s.Rows[transform.TaskChat][lc.MaxMedianITLRowID]
+		if top == nil || jsonnum.Round(top.MedianITL, 1) != lc.MaxMedianITL {
+			return "", fmt.Errorf("%s: load curve %s on %s: max_median_itl_row_id %s is not the row of max_median_itl_ms %v", transform.IndexName, lc.Slug, lc.GPU, lc.MaxMedianITLRowID, float64(lc.MaxMedianITL))
+		}
+		fmt.Fprintf(&b, "On %s, energy per token falls %s from %s Wh/M at a running batch of %s to %s Wh/M at %s, while the %s power %s (from %s to %s W) and throughput rises %s (from %s to %s tokens a second). Median inter-token latency stays at %s ms or under up to the index row.",
+			hw, times(lc.EnergyPerTokenFall), wh(from), batch(from), wh(to), batch(to), plural(lc.NumGPUs, "card's", "cards'"), power, watts(from), watts(to),
+			times(lc.ThroughputRise), tps(from), tps(to), itl(top))
+	}
+	if lc.Past == nil {
+		fmt.Fprintf(&b, " No larger cap was measured on %s.", plural(lc.NumGPUs, "this card", "these cards"))
+	} else {
+		past, err := v.ref(transform.TaskChat, *lc.Past)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, " One step past it, at a cap of %d, the same %s %s Wh/M at %s ms.",
+			lc.Past.MaxNumSeqs, plural(lc.NumGPUs, "card uses", "cards use"), wh(past), itl(past))
+	}
+	return b.String(), nil
+}
+
+func (v *view) configurations(w *bytes.Buffer) error {
+	m := v.m
+	fmt.Fprintf(w, "## Every configuration\n\n")
+	for _, b := range v.best {
+		lc := v.curves[b.gpu]
+		if lc == nil {
+			return fmt.Errorf("%s has no load curve for %s on %s", transform.IndexName, m.Slug, b.gpu)
+		}
+		s, err := v.curveSentence(lc)
+		if err != nil {
+			return err
+		}
+		w.WriteString(s + "\n\n")
+	}
+	bestID := map[string]bool{}
+	for _, b := range v.best {
+		bestID[b.c.RowID] = true
+	}
+	for i, c := range m.Configurations {
+		if i == 0 || c.GPU != m.Configurations[i-1].GPU || c.NumGPUs != m.Configurations[i-1].NumGPUs {
+			if i > 0 {
+				w.WriteString("\n")
+			}
+			fmt.Fprintf(w, "### %s\n\n", on(c.NumGPUs, c.GPU))
+			w.WriteString("| Cap | Running batch (avg) | Wh / M | Median ITL (ms) | Tokens / s | GPU power (W) | Index row |\n")
+			w.WriteString("|---|---|---|---|---|---|---|\n")
+		}
+		r := v.rows[i]
+		capCell := strconv.Itoa(c.MaxNumSeqs)
+		if c.Repeat > 1 {
+			capCell += fmt.Sprintf(" (repeat %d)", c.Repeat)
+		}
+		mark := ""
+		if bestID[c.RowID] {
+			mark = "index row"
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n",
+			capCell, batch(r), wh(r), itl(r), tps(r), group(strconv.FormatInt(c.GPUPowerWatts, 10)), mark)
+	}
+	fmt.Fprintf(w, "\nCap is the server's limit on requests decoded at once (vLLM's max_num_seqs). Running batch is the average number it actually decoded at once over the steady-state window (vLLM's num_requests_running); requests waiting in the queue do not count. The index row of each GPU is marked: the lowest energy per token with a median inter-token latency of %d ms or less. Wh/M comes from the source's joules per output token and includes prompt processing; GPU power is the average draw of all the configuration's GPUs together.\n\n", m.ITLDeadlineMS)
+	return nil
+}
+
+func (v *view) gpuSentence() (string, error) {
+	g := v.gpuCmp
+	h, err := v.ref(transform.TaskChat, g.H100)
+	if err != nil {
+		return "", err
+	}
+	b, err := v.ref(transform.TaskChat, g.B200)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("At the index rows, %s on H100 uses %s the energy per token it uses on B200: %s Wh/M on %s against %s Wh/M on %s.",
+		v.m.Name, times(g.EnergyPerTokenRatio), wh(h), on(g.H100.NumGPUs, "H100"), wh(b), on(g.B200.NumGPUs, "B200")), nil
+}
+
+func (v *view) gpuComparison(w *bytes.Buffer) error {
+	if v.gpuCmp == nil {
+		return nil
+	}
+	g := v.gpuCmp
+	s, err := v.gpuSentence()
+	if err != nil {
+		return err
+	}
+	h, _ := v.ref(transform.TaskChat, g.H100)
+	b, _ := v.ref(transform.TaskChat, g.B200)
+	fmt.Fprintf(w, "## H100 against B200\n\n%s The leaderboard did not sweep the two GPUs alike: the H100 row holds a running batch of %s on %s, the B200 row %s on %s, so part of the gap comes from the configuration rather than the chip. The comparison for all %d %s is in the index.\n\n",
+		s, batch(h), cards(g.H100.NumGPUs), batch(b), cards(g.B200.NumGPUs),
+		len(v.s.Index.GPUComparisons), plural(len(v.s.Index.GPUComparisons), "model", "models"))
+	return nil
+}
+
+// carbonRow is one grid of the carbon table.
+type carbonRow struct {
+	area grid.Area
+	kg   jsonnum.Float
+}
+
+// carbonRows prices the lowest index row on the display grids, and names
+// the grids grid.json does not list.
+func (v *view) carbonRows(opts Options) (rows []carbonRow, missing []string) {
+	perM := transform.WhPerMillion(*v.lowest.r.EnergyPerToken)
+	for _, q := range opts.grids() {
+		a, err := grid.Lookup(v.s.Grid, q)
+		if err != nil {
+			missing = append(missing, q)
+			continue
+		}
+		rows = append(rows, carbonRow{a, grid.KgPerBillionTokens(perM, float64(a.GCO2ePerKWh))})
+	}
+	return rows, missing
+}
+
+func kg(x jsonnum.Float) string { return strconv.FormatFloat(float64(x), 'f', 1, 64) }
+
+func where(a grid.Area) string {
+	if a.Name == grid.World {
+		return "on the world average grid"
+	}
+	return "in " + a.Name
+}
+
+// carbonSentence names the highest and the lowest of the display grids.
+func (v *view) carbonSentence(rows []carbonRow) string {
+	hi, lo := rows[0], rows[0]
+	for _, r := range rows[1:] {
+		if r.area.GCO2ePerKWh > hi.area.GCO2ePerKWh {
+			hi = r
+		}
+		if r.area.GCO2ePerKWh < lo.area.GCO2ePerKWh {
+			lo = r
+		}
+	}
+	s := fmt.Sprintf("At its index row on %s, a billion output tokens of %s carry about %s kg CO2e of GPU-side emissions %s (%s g CO2e per kWh, %s %d)",
+		on(v.lowest.c.NumGPUs, v.lowest.gpu), v.m.Name, kg(hi.kg), where(hi.area), whole(float64(hi.area.GCO2ePerKWh)), v.s.Grid.Source.Name, v.s.Grid.Year)
+	if lo.area.Name != hi.area.Name {
+		s += fmt.Sprintf(" and %s kg %s (%s)", kg(lo.kg), where(lo.area), whole(float64(lo.area.GCO2ePerKWh)))
+	}
+	return s + "."
+}
+
+func (v *view) carbon(w *bytes.Buffer, opts Options) error {
+	if v.lowest == nil {
+		return nil
+	}
+	w.WriteString("## Carbon on different grids\n\n")
+	if v.s.Grid == nil {
+		fmt.Fprintf(w, "This snapshot has no %s, so the page shows no carbon figures.\n\n", grid.FileName)
+		return nil
+	}
+	rows, missing := v.carbonRows(opts)
+	if len(rows) > 0 {
+		fmt.Fprintf(w, "%s Energy per token is the same on every grid; carbon per token is not.\n\n", v.carbonSentence(rows))
+		w.WriteString("| Grid | g CO2e per kWh | kg CO2e per billion output tokens |\n|---|---|---|\n")
+		for _, r := range rows {
+			fmt.Fprintf(w, "| %s | %s | %s |\n", r.area.Name, whole(float64(r.area.GCO2ePerKWh)), kg(r.kg))
+		}
+		w.WriteString("\n")
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(w, "Not in this snapshot's %s for %d: %s.\n\n", grid.FileName, v.s.Grid.Year, list(missing))
+	}
+	fmt.Fprintf(w, "Carbon in kg CO2e per billion output tokens = Wh/M × g CO2e per kWh ÷ 1,000, from the unrounded Wh/M. %s %s lists all %d grids with a value for %d.\n\n",
+		v.s.Grid.Source.Definition, grid.FileName, len(v.s.Grid.Areas), v.s.Grid.Year)
+	return nil
+}
+
+// taskSentence compares the two tasks on every GPU with a pair.
+func (v *view) taskSentence() (string, error) {
+	var parts []string
+	for _, tc := range v.tasks {
+		c, err := v.ref(transform.TaskChat, tc.TextConversation.RowRef)
+		if err != nil {
+			return "", err
+		}
+		p, err := v.ref(transform.TaskProblem, tc.ProblemSolving.RowRef)
+		if err != nil {
+			return "", err
+		}
+		hw := "on " + on(tc.TextConversation.NumGPUs, tc.GPU)
+		if tc.TextConversation.NumGPUs != tc.ProblemSolving.NumGPUs {
+			hw = fmt.Sprintf("on %s (%d GPUs for Problem Solving, %d for Text Conversation)", tc.GPU, tc.ProblemSolving.NumGPUs, tc.TextConversation.NumGPUs)
+		}
+		parts = append(parts, fmt.Sprintf("%s the energy per response and %s the energy per token %s (answers of %s tokens against %s; running batch %s against %s)",
+			times(tc.EnergyPerResponseRatio), times(tc.EnergyPerTokenRatio), hw,
+			group(strconv.FormatInt(tc.ProblemSolving.AvgOutputTokens, 10)), group(strconv.FormatInt(tc.TextConversation.AvgOutputTokens, 10)),
+			batch(p), batch(c)))
+	}
+	return fmt.Sprintf("On the leaderboard's %s task, %s uses %s, compared with %s.",
+		transform.TaskNames[transform.TaskProblem], v.m.Name, strings.Join(parts, ", and "), transform.TaskNames[transform.TaskChat]), nil
+}
+
+func (v *view) taskComparison(w *bytes.Buffer) error {
+	if len(v.tasks) == 0 {
+		return nil
+	}
+	s, err := v.taskSentence()
+	if err != nil {
+		return err
+	}
+	// Say why energy per token moves only where the figures show it: on
+	// every GPU, a smaller batch and more energy per token.
+	why := " Long answers leave room for fewer requests in the batch, which is why the energy per token moves as well."
+	for _, tc := range v.tasks {
+		if tc.ProblemSolving.AvgRunningBatch >= tc.TextConversation.AvgRunningBatch || tc.EnergyPerTokenRatio <= 1 {
+			why = ""
+		}
+	}
+	n := len(v.s.Index.TaskComparisons)
+	fmt.Fprintf(w, "## Two tasks\n\n%s%s Each side is that task's index row under the same %d ms ceiling. All %d %s are in the index.\n\n",
+		s, why, v.m.ITLDeadlineMS, n, plural(n, "pair", "pairs"))
+	return nil
+}
+
+// leaderboardVersion is the version part of the source's version text
+// ("3.0" of "3.0 (released 2025-12-01); data compiled 2026-02-16").
+func (v *view) leaderboardVersion() string {
+	ver, _, _ := strings.Cut(v.m.Source.Version, " (")
+	return ver
+}
+
+func (v *view) questions(w *bytes.Buffer, opts Options) error {
+	m := v.m
+	w.WriteString("## Questions\n\n")
+	q := func(question, answer string) { fmt.Fprintf(w, "### %s\n\n%s\n\n", question, answer) }
+
+	if len(v.best) > 0 {
+		var parts []string
+		for i, b := range v.best {
+			s := fmt.Sprintf("%s Wh", wh(b.r))
+			if i == 0 {
+				s += " of GPU energy per million output tokens"
+			}
+			parts = append(parts, s+" on "+on(b.c.NumGPUs, b.gpu))
+		}
+		q(fmt.Sprintf("How much energy does %s use per million output tokens?", m.Name),
+			fmt.Sprintf("At the most energy-efficient configuration measured, %s (%s %s, %s, data compiled %s). Host, network, cooling and idle time are not counted, so each figure is a floor.",
+				list(parts), m.Source.Name, v.leaderboardVersion(), transform.TaskNames[transform.TaskChat], longDate(m.Source.Compiled)))
+	}
+	if v.gpuCmp != nil {
+		s, err := v.gpuSentence()
+		if err != nil {
+			return err
+		}
+		q(fmt.Sprintf("Is %s more energy-efficient on B200 or H100?", m.Name),
+			s+" Both are floors at high load, and the two rows differ in GPU count and running batch.")
+	}
+	if v.lowest != nil {
+		lc := v.curves[v.lowest.gpu]
+		if lc != nil && lc.From.RowID != lc.To.RowID {
+			from, err := v.ref(transform.TaskChat, lc.From)
+			if err != nil {
+				return err
+			}
+			to := v.lowest.r
+			who := plural(lc.NumGPUs, "the card draws", "the cards draw")
+			power := fmt.Sprintf("%s %d percent more power", who, lc.GPUPowerRisePercent)
+			if lc.GPUPowerRisePercent < 0 {
+				power = fmt.Sprintf("%s %d percent less power", who, -lc.GPUPowerRisePercent)
+			}
+			q(fmt.Sprintf("How much does load change the energy per token of %s?", m.Name),
+				fmt.Sprintf("On %s, energy per token falls %s between a running batch of %s (%s Wh/M) and %s (%s Wh/M): %s while throughput rises %s. A server holding only a few requests at a time sits near the top of that range.",
+					on(lc.NumGPUs, lc.GPU), times(lc.EnergyPerTokenFall), batch(from), wh(from), batch(to), wh(to), power, times(lc.ThroughputRise)))
+		}
+	}
+	if v.lowest != nil && v.s.Grid != nil {
+		if rows, _ := v.carbonRows(opts); len(rows) > 0 {
+			q(fmt.Sprintf("What is the carbon footprint of a billion output tokens of %s?", m.Name),
+				v.carbonSentence(rows)+" For another grid, multiply the Wh/M figure by the grid's g CO2e per kWh and divide by 1,000: the result is kg per billion tokens.")
+		}
+	}
+	if len(v.tasks) > 0 {
+		s, err := v.taskSentence()
+		if err != nil {
+			return err
+		}
+		q(fmt.Sprintf("Does %s use more energy on reasoning or problem-solving tasks?", m.Name), s)
+	}
+	q(fmt.Sprintf("Is this the energy my %s deployment will use?", m.Name),
+		fmt.Sprintf("Probably not. Each figure is the lowest-energy configuration under the leaderboard's %d ms median inter-token latency ceiling, on a busy server, GPU only. A real deployment sits above it, often several times above; the configuration tables show how far. %s",
+			m.ITLDeadlineMS, v.text.OwnMeasurement))
+	q("Where do these figures come from?",
+		fmt.Sprintf("From the %s %s (%s), released %s, data compiled %s, retrieved %s: %d stable %s of %s in the %s task.%s Every number is recomputed from a dated snapshot of the sources.",
+			m.Source.Name, v.leaderboardVersion(), publisherName(m.Source.Publisher), longDate(m.Source.Released), longDate(m.Source.Compiled), longDate(m.Source.Retrieved),
+			len(m.Configurations), plural(len(m.Configurations), "configuration", "configurations"), m.Name, transform.TaskNames[transform.TaskChat], v.gridCredit(" Grid intensities: %s's %d yearly figures.")))
+	return nil
+}
+
+// publisherName is the publisher without its parenthesis.
+func publisherName(p string) string {
+	name, _, _ := strings.Cut(p, " (")
+	return name
+}
+
+func (v *view) gridCredit(format string) string {
+	if v.s.Grid == nil {
+		return ""
+	}
+	return fmt.Sprintf(format, v.s.Grid.Source.Name, v.s.Grid.Year)
+}
+
+func (v *view) sources(w *bytes.Buffer) error {
+	m, src := v.m, v.m.Source
+	w.WriteString("## Sources\n\n")
+	var counts []string
+	for _, t := range v.s.Index.Source.Tasks {
+		counts = append(counts, fmt.Sprintf("%s task, %d stable configurations", t.Name, t.StableConfigurations))
+	}
+	fmt.Fprintf(w, "%s, version %s (released %s; data compiled %s; retrieved %s), %s, %s. %s. %s %s Licence: %s. Cite %s, %s.\n\n",
+		src.Name, v.leaderboardVersion(), longDate(src.Released), longDate(src.Compiled), longDate(src.Retrieved), src.Publisher, src.URL,
+		strings.Join(counts, "; "), src.Method, src.Selection, src.Licence, src.Cite, src.CiteURL)
+	if g := v.s.Grid; g != nil {
+		release := g.Source.Release + " release"
+		if g.Source.Release == "not stated" {
+			release = "release not stated"
+		}
+		fmt.Fprintf(w, "Grid intensity: %s, %s, %s, %d (%s), %s.\n\n", g.Source.Name, g.Source.Title, release, g.Year, g.Source.Licence, g.Source.URL)
+	}
+	card, err := sourcetext.Fill(v.text.ModelCardURL, map[string]string{"model_id": m.ModelID})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "Model card: %s.\n\n", card)
+	year := m.Updated
+	if len(year) >= 4 {
+		year = year[:4]
+	}
+	cite, err := sourcetext.Fill(v.text.CiteAs, map[string]string{
+		"publisher": v.text.Publisher, "title": v.text.Title, "index_url": v.text.IndexURL, "release": m.Updated, "year": year,
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "Cite as: %s\n\n", cite)
+	files := []string{transform.IndexName, v.e.File}
+	if v.s.Grid != nil {
+		files = append(files, grid.FileName)
+	}
+	fmt.Fprintf(w, "This page is generated from the snapshot of %s (%s, and the archived task files); no figure on it is typed by hand.\n", longDate(m.Updated), strings.Join(files, ", "))
+	return nil
+}

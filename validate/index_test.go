@@ -1,0 +1,198 @@
+package validate
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/leadgreen/greentokens/transform"
+)
+
+// idxShared is the project's shared data folder, as CI lays it out.
+const idxShared = "../../shared"
+
+const idxSeedVersion = "2026-02-16-7885788"
+
+func idxReadShared(t *testing.T, parts ...string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(append([]string{idxShared}, parts...)...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// idxBuilt is what a build writes, made by transform (the code under check),
+// with the task files it was made from.
+type idxBuilt struct {
+	chat, gpqa, index []byte
+	models            map[string][]byte
+}
+
+func idxBuild(t *testing.T, version string) idxBuilt {
+	t.Helper()
+	b, err := idxTryBuild(t, version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func idxTryBuild(t *testing.T, version string) (idxBuilt, error) {
+	t.Helper()
+	dir := filepath.Join("upstream", "leaderboard", version)
+	b := idxBuilt{
+		chat: idxReadShared(t, dir, "tasks", "lm-arena-chat.json"),
+		gpqa: idxReadShared(t, dir, "tasks", "gpqa.json"),
+	}
+	lb, _, err := transform.NewLeaderboard(transform.LeaderboardFiles{
+		Index: idxReadShared(t, dir, "index.json"), Commits: idxReadShared(t, dir, "commits.json"),
+		Chat: b.chat, ChatURL: "https://raw.githubusercontent.com/ml-energy/leaderboard/master/public/data/tasks/lm-arena-chat.json",
+	}, "2026-09-27", "2026-09-26")
+	if err != nil {
+		return b, err
+	}
+	models, err := transform.Models(lb)
+	if err != nil {
+		return b, err
+	}
+	b.models = map[string][]byte{}
+	for _, m := range models {
+		data, err := transform.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.models["models/"+m.Slug+".json"] = data
+	}
+	idx, err := transform.BuildIndex(lb, models, b.gpqa)
+	if err != nil {
+		t.Fatal(err) // the model files were built: the index must be too
+	}
+	if b.index, err = transform.Marshal(idx); err != nil {
+		t.Fatal(err)
+	}
+	return b, nil
+}
+
+func TestIndexFileAcceptsEveryLeaderboardVersion(t *testing.T) {
+	versions, err := filepath.Glob(filepath.Join(idxShared, "upstream", "leaderboard", "20*"))
+	if err != nil || len(versions) < 8 {
+		t.Fatalf("found %d leaderboard versions in %s (%v); want 8", len(versions), idxShared, err)
+	}
+	for _, v := range versions {
+		v := filepath.Base(v)
+		t.Run(v, func(t *testing.T) {
+			b, err := idxTryBuild(t, v)
+			if err != nil {
+				if v == idxSeedVersion {
+					t.Fatal(err)
+				}
+				t.Skipf("transform builds no model files from this version: %v", err)
+			}
+			if err := IndexFile(b.chat, b.gpqa, b.index, b.models); err != nil {
+				t.Fatalf("the built index.json is rejected:\n%v", err)
+			}
+		})
+	}
+}
+
+// idxReplaceOnce replaces the first occurrence of old after the anchors,
+// each found after the one before.
+func idxReplaceOnce(t *testing.T, data []byte, anchors []string, old, new string) []byte {
+	t.Helper()
+	a := 0
+	for _, anchor := range anchors {
+		i := bytes.Index(data[a:], []byte(anchor))
+		if i < 0 {
+			t.Fatalf("no %q in index.json after %q", anchor, anchors)
+		}
+		a += i
+	}
+	i := bytes.Index(data[a:], []byte(old))
+	if i < 0 {
+		t.Fatalf("no %q after %q in index.json", old, anchors)
+	}
+	i += a
+	out := append([]byte(nil), data[:i]...)
+	out = append(out, new...)
+	return append(out, data[i+len(old):]...)
+}
+
+func TestIndexFileRejectsAlteredFigures(t *testing.T) {
+	b := idxBuild(t, idxSeedVersion)
+	for _, tc := range []struct {
+		name     string
+		anchors  []string
+		old, new string
+		want     []string // every one must be in the error
+	}{
+		{"GPU ratio", []string{`"gpu_comparisons"`, `"slug": "qwen-3-32b"`}, `"energy_per_token_ratio": 1.63`, `"energy_per_token_ratio": 1.64`,
+			[]string{"index.json", "gpu_comparisons, model qwen-3-32b", "energy_per_token_ratio is", "is 1.64, recomputed 1.63"}},
+		{"task ratio per response", []string{`"row_id": "qwen-3-32b/gpqa/B200`}, `"energy_per_response_ratio": 24.6`, `"energy_per_response_ratio": 24.5`,
+			[]string{"task_comparisons, model qwen-3-32b on B200", "energy_per_response_ratio is", "is 24.5, recomputed 24.6"}},
+		{"task ratio spelled with 4 figures", []string{`"row_id": "qwen-3-32b/gpqa/H100`}, `"energy_per_token_ratio": 2.35`, `"energy_per_token_ratio": 2.350`,
+			[]string{"task_comparisons, model qwen-3-32b on H100", "is 2.350, recomputed 2.35"}},
+		{"gpqa output tokens", []string{`"row_id": "qwen-3-32b/gpqa/B200`}, `"avg_output_tokens": 7035`, `"avg_output_tokens": 7036`,
+			[]string{"task_comparisons, model qwen-3-32b on B200", "problem_solving.avg_output_tokens is", "is 7036, recomputed 7035"}},
+		{"load curve fall", []string{`"load_curves"`, `"slug": "qwen-3-32b"`}, `"energy_per_token_fall": 11.0`, `"energy_per_token_fall": 11.1`,
+			[]string{"load_curves, model qwen-3-32b on B200", "energy_per_token_fall is"}},
+		{"load curve power", []string{`"load_curves"`, `"slug": "qwen-3-32b"`}, `"gpu_power_rise_percent": 13`, `"gpu_power_rise_percent": 14`,
+			[]string{"load_curves, model qwen-3-32b on B200", "gpu_power_rise_percent is", "is 14, recomputed 13"}},
+		{"load curve past row", []string{`"load_curves"`, `"row_id": "qwen-3-32b/B200/1/512"`}, `"median_itl_ms": 57.6`, `"median_itl_ms": 56.7`,
+			[]string{"load_curves, model qwen-3-32b on B200", "past.median_itl_ms is"}},
+		{"index row", []string{`"slug": "qwen-3-32b"`}, `"wh_per_million_output_tokens": 39.05`, `"wh_per_million_output_tokens": 39.06`,
+			[]string{"models, model qwen-3-32b", "best.B200.wh_per_million_output_tokens is", "is 39.06, recomputed 39.05"}},
+		{"configuration count", []string{`"slug": "qwen-3-32b"`}, `"configurations": 22`, `"configurations": 23`,
+			[]string{"models, model qwen-3-32b", "configurations is"}},
+		{"task file count", []string{`"task": "gpqa"`}, `"stable_configurations": 187`, `"stable_configurations": 186`,
+			[]string{"source.tasks[task gpqa].stable_configurations is"}},
+		{"dropped entry", []string{`"gpu_comparisons"`}, `"slug": "qwen-3-32b"`, `"slug": "qwen-3-32c"`,
+			[]string{"index.json: gpu_comparisons, model qwen-3-32b: is missing", "index.json: gpu_comparisons, model qwen-3-32c: is an entry the task files do not give"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bad := idxReplaceOnce(t, b.index, tc.anchors, tc.old, tc.new)
+			err := IndexFile(b.chat, b.gpqa, bad, b.models)
+			if err == nil {
+				t.Fatalf("index.json with %s altered to %s was accepted", tc.old, tc.new)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("the error does not say %q:\n%v", w, err)
+				}
+			}
+		})
+	}
+}
+
+func TestIndexFileRejectsLayout(t *testing.T) {
+	b := idxBuild(t, idxSeedVersion)
+	for name, bad := range map[string][]byte{
+		"trailing newline": append(append([]byte(nil), b.index...), '\n'),
+		"tab indentation":  bytes.ReplaceAll(b.index, []byte("\n  \"updated\""), []byte("\n\t\"updated\"")),
+	} {
+		err := IndexFile(b.chat, b.gpqa, bad, b.models)
+		if err == nil || !strings.Contains(err.Error(), "layout differs") {
+			t.Errorf("%s: got %v; want a layout error", name, err)
+		}
+	}
+}
+
+func TestIndexFileRejectsModelFileDisagreement(t *testing.T) {
+	b := idxBuild(t, idxSeedVersion)
+	models := map[string][]byte{}
+	for k, v := range b.models {
+		models[k] = v
+	}
+	const path = "models/qwen-3-32b.json"
+	models[path] = bytes.Replace(models[path], []byte(`"architecture": "Dense Transformer"`), []byte(`"architecture": "MoE"`), 1)
+	err := IndexFile(b.chat, b.gpqa, b.index, models)
+	if err == nil || !strings.Contains(err.Error(), path+": architecture is \"MoE\"") {
+		t.Errorf("got %v; want an error naming %s and the field", err, path)
+	}
+	delete(models, path)
+	if err := IndexFile(b.chat, b.gpqa, b.index, models); err == nil || !strings.Contains(err.Error(), "qwen-3-32b") {
+		t.Errorf("without %s: got %v; want an error naming the model", path, err)
+	}
+}
