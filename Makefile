@@ -28,8 +28,12 @@ snapshot-shared:
 	$(GO) run ./cmd/greentokens build --out $(OUT) --date 2026-09-27 --retrieved 2026-09-26 \
 		--from-leaderboard $(LEADERBOARD) --from-ember $(SHARED)/upstream/ember/co2-intensity-long-format.csv
 
+# The Ember stage on ember-synth's full-size CSV (MB/s, allocations), then the
+# whole offline build with that CSV at scale 1 and 4 (MB/s and peak memory).
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 5x ./transform/grid
+	$(GO) test -run '^$$' -bench OfflineBuild -benchtime 3x ./snapshots
+	GREENTOKENS_BENCH_SCALE=4 $(GO) test -run '^$$' -bench OfflineBuild -benchtime 1x ./snapshots
 
 update-golden:
 	$(GO) test ./... -update

@@ -95,6 +95,9 @@ func syntaxPosition(data []byte) string {
 		return ""
 	}
 	off := min(int(se.Offset), len(data))
+	if off > 0 && strings.HasPrefix(se.Error(), "invalid character") {
+		off-- // the offset counts the bad character itself
+	}
 	before := data[:off]
 	line := bytes.Count(before, []byte("\n")) + 1
 	col := off - (bytes.LastIndexByte(before, '\n') + 1) + 1

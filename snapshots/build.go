@@ -288,7 +288,7 @@ type archived struct {
 func archive(ctx context.Context, st *stage, opts BuildOptions, name string, text *sourcetext.Leaderboard, log *slog.Logger) (*archived, error) {
 	f, err := fetch.ReadAll(ctx, opts.Source, name)
 	if err != nil {
-		if errors.Is(err, fetch.ErrNotJSON) || errors.Is(err, fetch.ErrTooLarge) {
+		if errors.Is(err, fetch.ErrNotJSON) || errors.Is(err, fetch.ErrEmpty) || errors.Is(err, fetch.ErrTooLarge) {
 			return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
 		}
 		return nil, fmt.Errorf("%w: %v", ErrUpstream, err)

@@ -219,20 +219,7 @@ func assertEmpty(t *testing.T, out string) {
 // folder, for tests that break one file.
 func copyLeaderboard(t *testing.T, from, to string) {
 	t.Helper()
-	err := filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(to, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(to, rel), b, 0o644)
-	})
+	err := os.CopyFS(to, os.DirFS(from))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -85,8 +85,8 @@ type SourceChange struct {
 	Changed []string `json:"changed,omitempty"`
 }
 
-// SourceState is an archived file as published upstream: for a compressed
-// archive, the size and sha256 of the bytes before compression.
+// SourceState is an archived file: the bytes as published upstream, which
+// are what a snapshot's sources/ holds.
 type SourceState struct {
 	URL       string `json:"url"`
 	Retrieved string `json:"retrieved"`
@@ -293,11 +293,7 @@ func sourceState(s *Source) *SourceState {
 	if s == nil {
 		return nil
 	}
-	st := &SourceState{URL: s.URL, Retrieved: s.Retrieved, Size: s.Size, SHA256: s.SHA256}
-	if s.Encoding != "" {
-		st.Size, st.SHA256 = s.PublishedSize, s.PublishedSHA256
-	}
-	return st
+	return &SourceState{URL: s.URL, Retrieved: s.Retrieved, Size: s.Size, SHA256: s.SHA256}
 }
 
 func sourceChanges(old, new *Snapshot) []SourceChange {

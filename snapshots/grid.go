@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/leadgreen/greentokens/fetch"
@@ -15,8 +16,8 @@ import (
 const (
 	emberProducer = "Ember"
 	emberLicence  = "CC BY 4.0"
-	// emberArchive is where the CSV is archived, gzip-compressed.
-	emberArchive = "sources/" + fetch.EmberYearly + ".gz"
+	// emberArchive is where the CSV is archived: the published bytes.
+	emberArchive = "sources/" + fetch.EmberYearly
 )
 
 // buildGrid streams Ember's CSV into the stage's archive while parsing it,
@@ -36,12 +37,15 @@ func buildGrid(ctx context.Context, st *stage, opts BuildOptions, m *Manifest, l
 	}
 	f, err := st.create(emberArchive)
 	if err != nil {
-		return nil, fmt.Errorf("writing %s: %w", emberArchive, err)
+		return nil, fmt.Errorf("%w: writing %s: %v", ErrConflict, emberArchive, err)
 	}
-	table, published, err := grid.Ingest(body, f)
+	table, published, err := grid.Ingest(body, diskWriter{f})
 	if err != nil {
 		f.Close()
 		var fe *fetch.Error
+		if errors.Is(err, ErrConflict) {
+			return nil, err
+		}
 		if errors.As(err, &fe) && !errors.Is(err, fetch.ErrTooLarge) {
 			return nil, fmt.Errorf("%w: %v", ErrUpstream, err)
 		}
@@ -51,9 +55,12 @@ func buildGrid(ctx context.Context, st *stage, opts BuildOptions, m *Manifest, l
 	if err != nil {
 		return nil, err
 	}
+	if file.Size != published.Size || file.SHA256 != published.SHA256 {
+		return nil, fmt.Errorf("%w: %s on disk (%d bytes, sha256 %s) is not what was read (%d bytes, sha256 %s)",
+			ErrConflict, emberArchive, file.Size, file.SHA256, published.Size, published.SHA256)
+	}
 	m.Sources = append(m.Sources, Source{
 		File: file, Name: fetch.EmberYearly, URL: body.URL, Retrieved: retrieved,
-		Encoding: "gzip", PublishedSize: published.Size, PublishedSHA256: published.SHA256,
 		Producer: emberProducer, Licence: emberLicence,
 	})
 	log.Info("archived", "source", fetch.EmberYearly, "url", body.URL, "bytes", published.Size,
@@ -76,4 +83,16 @@ func buildGrid(ctx context.Context, st *stage, opts BuildOptions, m *Manifest, l
 	m.Outputs = append(m.Outputs, out)
 	log.Info("built grid.json", "year", summary.Year, "areas", summary.Areas, "areas_without_year", summary.AreasWithoutYear)
 	return &GridSummary{Year: summary.Year, Areas: summary.Areas, AreasWithoutYear: summary.AreasWithoutYear}, nil
+}
+
+// diskWriter marks its write errors (a full disk) as the output folder's,
+// so they are not taken for bad upstream data.
+type diskWriter struct{ f *os.File }
+
+func (w diskWriter) Write(p []byte) (int, error) {
+	n, err := w.f.Write(p)
+	if err != nil {
+		err = fmt.Errorf("%w: writing %s: %w", ErrConflict, emberArchive, err)
+	}
+	return n, err
 }

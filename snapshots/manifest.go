@@ -54,11 +54,6 @@ type Source struct {
 	URL string `json:"url"`
 	// Retrieved is when (RFC 3339, UTC).
 	Retrieved string `json:"retrieved"`
-	// Encoding is "gzip" when the archive is compressed; the published
-	// bytes' size and sha256 are then in PublishedSize and PublishedSHA256.
-	Encoding        string `json:"encoding,omitempty"`
-	PublishedSize   int64  `json:"published_size,omitempty"`
-	PublishedSHA256 string `json:"published_sha256,omitempty"`
 	// Producer, Licence: who publishes it and under what terms.
 	Producer string `json:"producer"`
 	Licence  string `json:"licence"`

@@ -17,7 +17,7 @@ import (
 // binary builds the greentokens command for a test that runs it as a
 // process (to kill it, or to run two at once). The go build cache makes
 // the second build cheap.
-func binary(t *testing.T) string {
+func binary(t testing.TB) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "greentokens")
 	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/greentokens").CombinedOutput(); err != nil {
@@ -173,7 +173,7 @@ func TestFullDisk(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = build(t, out, sharedSource(seedVersion))
-	if err == nil || !strings.Contains(err.Error(), "no space left on device") {
+	if !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "no space left on device") {
 		t.Fatalf("build on a full disk: %v; want a clear out-of-space error", err)
 	}
 	if diff := cmp.Diff(before, tree(t, earlier.Dir)); diff != "" {

@@ -59,19 +59,19 @@ func (s *stage) create(rel string) (*os.File, error) {
 func (s *stage) write(rel string, data []byte) (File, error) {
 	f, err := s.create(rel)
 	if err != nil {
-		return File{}, fmt.Errorf("writing %s: %w", rel, err)
+		return File{}, fmt.Errorf("%w: writing %s: %w", ErrConflict, rel, err)
 	}
 	half := len(data) / 2
 	if _, err := f.Write(data[:half]); err != nil {
 		f.Close()
-		return File{}, fmt.Errorf("writing %s: %w", rel, err)
+		return File{}, fmt.Errorf("%w: writing %s: %w", ErrConflict, rel, err)
 	}
 	if strings.HasPrefix(rel, "models/") {
 		checkpoint(cpMidFile)
 	}
 	if _, err := f.Write(data[half:]); err != nil {
 		f.Close()
-		return File{}, fmt.Errorf("writing %s: %w", rel, err)
+		return File{}, fmt.Errorf("%w: writing %s: %w", ErrConflict, rel, err)
 	}
 	return s.closeFile(rel, f)
 }
@@ -83,7 +83,7 @@ func (s *stage) closeFile(rel string, f *os.File) (File, error) {
 		err = cerr
 	}
 	if err != nil {
-		return File{}, fmt.Errorf("writing %s: %w", rel, err)
+		return File{}, fmt.Errorf("%w: writing %s: %w", ErrConflict, rel, err)
 	}
 	file, err := hashFile(s.path(rel), rel)
 	if err != nil {

@@ -2,7 +2,6 @@ package snapshots
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,8 +11,10 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/leadgreen/greentokens/fetch"
@@ -200,11 +201,7 @@ func rebuildAndCompare(ctx context.Context, dir string, rep *VerifyReport) error
 		problem("not rebuilt: %s cannot be decoded: %v", ManifestName, err)
 		return nil
 	}
-	opts, err := rebuildOptions(dir, &m)
-	if err != nil {
-		problem("not rebuilt: %v", err)
-		return nil
-	}
+	opts := rebuildOptions(dir, &m)
 	tmp, err := os.MkdirTemp("", "greentokens-verify-")
 	if err != nil {
 		return fmt.Errorf("verify: %w", err)
@@ -230,8 +227,9 @@ func rebuildAndCompare(ctx context.Context, dir string, rep *VerifyReport) error
 
 // rebuildOptions are the build options that reproduce the snapshot: its
 // date, retrieval date, archived sources, and grid.json's reference year
-// (when pinned) and Ember release.
-func rebuildOptions(dir string, m *Manifest) (BuildOptions, error) {
+// (when pinned) and Ember release. PageGrids stays nil (the default grids):
+// a snapshot does not record other page grids.
+func rebuildOptions(dir string, m *Manifest) BuildOptions {
 	src := &archiveSource{dir: dir, entries: map[string]Source{}}
 	for _, e := range m.Sources {
 		src.entries[e.Name] = e
@@ -239,30 +237,30 @@ func rebuildOptions(dir string, m *Manifest) (BuildOptions, error) {
 	opts := BuildOptions{Date: m.Date, Retrieved: m.Retrieved, Source: src}
 	if _, ok := src.entries[fetch.EmberYearly]; !ok {
 		opts.NoGrid = true
-		return opts, nil
+		return opts
 	}
+	// Without a readable grid.json the rebuild uses the defaults, and the
+	// comparison names the file.
 	b, err := os.ReadFile(filepath.Join(dir, GridName))
 	if err != nil {
-		// The rebuild writes grid.json with the defaults; the comparison
-		// names the file the snapshot lacks.
-		return opts, nil
+		return opts
 	}
 	var g grid.Grid
 	if err := json.Unmarshal(b, &g); err != nil {
-		return opts, nil
+		return opts
 	}
 	if g.YearPinned {
 		opts.GridYear = g.Year
 	}
 	opts.EmberRelease = g.Source.Release
-	return opts, nil
+	return opts
 }
 
 // archiveSource serves a snapshot's archived sources to a rebuild, with the
 // URL the manifest records, the retrieval time where the manifest has one
 // (an RFC 3339 time; a plain date leaves it zero, and Build then uses its
-// Retrieved option, which is the manifest's date), and gzip undone where
-// the manifest says the archive is compressed.
+// Retrieved option, which is the manifest's date). The archived bytes are
+// served as they are: they are the bytes as published.
 type archiveSource struct {
 	dir     string
 	entries map[string]Source // by name
@@ -283,39 +281,11 @@ func (a *archiveSource) Open(ctx context.Context, name string) (*fetch.Body, err
 	if err != nil {
 		return nil, err
 	}
-	var rc io.ReadCloser = f
-	switch e.Encoding {
-	case "":
-	case "gzip":
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			f.Close()
-			return nil, fmt.Errorf("%s: %w", e.Path, err)
-		}
-		rc = gunzipped{zr, f}
-	default:
-		f.Close()
-		return nil, fmt.Errorf("%s: unknown encoding %q", e.Path, e.Encoding)
-	}
 	var retrieved time.Time
 	if t, err := time.Parse(time.RFC3339, e.Retrieved); err == nil {
 		retrieved = t
 	}
-	return &fetch.Body{ReadCloser: rc, URL: e.URL, Retrieved: retrieved}, nil
-}
-
-// gunzipped reads a gzip stream and closes its file.
-type gunzipped struct {
-	*gzip.Reader
-	f *os.File
-}
-
-func (g gunzipped) Close() error {
-	err := g.Reader.Close()
-	if cerr := g.f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return &fetch.Body{ReadCloser: f, URL: e.URL, Retrieved: retrieved}, nil
 }
 
 // compareTrees compares every file below stored with the same file below
@@ -370,6 +340,9 @@ func diffFile(p string, stored, rebuilt []byte) FileDiff {
 	byteNote := fmt.Sprintf("%d bytes stored, %d rebuilt; first difference at byte %d", len(stored), len(rebuilt), firstDiff(stored, rebuilt))
 	if !strings.HasSuffix(p, ".json") {
 		d.Note = byteNote
+		if isText(stored) && isText(rebuilt) {
+			d.Changes, d.More = lineChanges(stored, rebuilt)
+		}
 		return d
 	}
 	sv, serr := decodeJSON(stored)
@@ -393,6 +366,38 @@ func diffFile(p string, stored, rebuilt []byte) FileDiff {
 	}
 	d.Changes = r.changes
 	return d
+}
+
+// isText reports whether b looks like text: UTF-8 without NUL bytes.
+func isText(b []byte) bool {
+	return utf8.Valid(b) && bytes.IndexByte(b, 0) < 0
+}
+
+// lineChanges lists the lines that differ between two texts, position by
+// position ("line 12"), at most maxChanges, and how many more there are.
+func lineChanges(stored, rebuilt []byte) ([]Change, int) {
+	sl := strings.Split(string(stored), "\n")
+	rl := strings.Split(string(rebuilt), "\n")
+	var out []Change
+	more := 0
+	for i := 0; i < len(sl) || i < len(rl); i++ {
+		var a, b string
+		if i < len(sl) {
+			a = strconv.Quote(sl[i])
+		}
+		if i < len(rl) {
+			b = strconv.Quote(rl[i])
+		}
+		if a == b {
+			continue
+		}
+		if len(out) == maxChanges {
+			more++
+			continue
+		}
+		out = append(out, Change{Path: fmt.Sprintf("line %d", i+1), Stored: a, Rebuilt: b})
+	}
+	return out, more
 }
 
 // decodeJSON decodes one JSON value into maps, slices and json.Numbers, so

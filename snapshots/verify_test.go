@@ -111,21 +111,25 @@ func (s timedSource) Open(ctx context.Context, name string) (*fetch.Body, error)
 }
 
 // A snapshot whose sources carry RFC 3339 retrieval times (an HTTP build,
-// with no --retrieved) is rebuilt with the same times.
-func TestVerifyRetrievalTimes(t *testing.T) {
+// with no --retrieved), with a pinned grid year and a named Ember release,
+// is rebuilt with the same times, year and release.
+func TestVerifyBuildOptions(t *testing.T) {
 	at := time.Date(2026, 9, 26, 7, 30, 12, 0, time.UTC)
 	res, err := Build(context.Background(), BuildOptions{Out: t.TempDir(), Date: seedDate,
-		Source: timedSource{sharedSource(seedVersion), at}})
+		Source: timedSource{sharedSource(seedVersion), at}, GridYear: 2023, EmberRelease: "September 2026"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := res.Manifest.Sources[0].Retrieved; got != "2026-09-26T07:30:12Z" {
 		t.Fatalf("source retrieved %q; want the RFC 3339 time", got)
 	}
+	if g := res.Manifest.Grid; g == nil || g.Year != 2023 {
+		t.Fatalf("grid summary %+v; want the pinned year 2023", g)
+	}
 	if rep := verify(t, res.Dir); !rep.OK {
 		var b strings.Builder
 		rep.WriteText(&b)
-		t.Fatalf("an HTTP-style snapshot does not verify:\n%s", b.String())
+		t.Fatalf("the snapshot does not verify:\n%s", b.String())
 	}
 }
 
@@ -182,17 +186,6 @@ func TestVerifyCatchesTampering(t *testing.T) {
 		}},
 		{"digit in index.json", func(t *testing.T, dir string) []want {
 			p := filepath.Join(dir, IndexName)
-			if _, err := os.Stat(p); err != nil {
-				// The build does not write index.json yet: a planted one
-				// is caught as a file the manifest does not list and the
-				// rebuild does not make. Once the build writes it, this
-				// case flips a digit in it instead.
-				t.Logf("the build writes no %s yet; checking that a planted one is caught", IndexName)
-				if err := os.WriteFile(p, []byte(`{"version": "1"}`), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return []want{{problem: IndexName}, {diff: IndexName, kind: "extra"}}
-			}
 			flipDigit(t, p, `"wh_per_million_output_tokens": [0-9]+\.[0-9]+`)
 			return []want{{problem: IndexName}, {problem: ManifestName}, {diff: IndexName, kind: "changed", change: "wh_per_million_output_tokens"}}
 		}},
@@ -213,6 +206,13 @@ func TestVerifyCatchesTampering(t *testing.T) {
 				{diff: ManifestName, kind: "changed", change: "(models/qwen-3-14b.json).size"},
 			}
 		}},
+		{"digit in a page", func(t *testing.T, dir string) []want {
+			flipDigit(t, filepath.Join(dir, "pages", "qwen-3-32b.md"), `\| 8 \| 8 \| 429\.2`)
+			return []want{
+				{problem: ManifestName},
+				{diff: "pages/qwen-3-32b.md", kind: "changed", change: `"| 8 | 8 | 429.3 |`},
+			}
+		}},
 		{"deleted file", func(t *testing.T, dir string) []want {
 			if err := os.Remove(filepath.Join(dir, "models", "qwen-3-14b.json")); err != nil {
 				t.Fatal(err)
@@ -225,19 +225,34 @@ func TestVerifyCatchesTampering(t *testing.T) {
 			}
 			return []want{{problem: "models/notes.txt"}, {diff: "models/notes.txt", kind: "extra"}}
 		}},
-		{"corrupt compressed archive", func(t *testing.T, dir string) []want {
-			p := filepath.Join(dir, "sources", filepath.FromSlash(fetch.EmberYearly)+".gz")
+		{"a byte of the archived Ember CSV changed", func(t *testing.T, dir string) []want {
+			// Germany's 2024 CO2 intensity, as published: 344.14 -> 344.15.
+			flipDigit(t, filepath.Join(dir, "sources", filepath.FromSlash(fetch.EmberYearly)), `Germany,DEU,2024,Country or economy,[^\n]*,gCO2/kWh,344\.14`)
+			return []want{
+				{problem: ManifestName},
+				{problem: "grid.json"},
+				{diff: "grid.json", kind: "changed", change: "areas[37] (Germany).g_co2e_per_kwh: 344.14 -> 344.15"},
+				{diff: ManifestName, kind: "changed", change: "(sources/" + fetch.EmberYearly + ").sha256"},
+			}
+		}},
+		{"archived Ember CSV no longer Ember's layout", func(t *testing.T, dir string) []want {
+			p := filepath.Join(dir, "sources", filepath.FromSlash(fetch.EmberYearly))
 			b, err := os.ReadFile(p)
 			if err != nil {
 				t.Fatal(err)
 			}
-			b[len(b)/2] ^= 0x01
+			// One byte of the header: the Variable column is gone.
+			i := bytes.Index(b, []byte(",Variable,"))
+			if i < 0 || i > bytes.IndexByte(b, '\n') {
+				t.Fatal("no Variable column in the archived CSV's header")
+			}
+			b[i+1] = 'W'
 			if err := os.WriteFile(p, b, 0o644); err != nil {
 				t.Fatal(err)
 			}
 			// The rebuild cannot read it: that is a problem, and nothing
 			// is compared.
-			return []want{{problem: ManifestName}, {problem: "."}}
+			return []want{{problem: ManifestName}, {problem: "sources/" + fetch.EmberYearly}, {problem: "."}}
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -350,5 +365,35 @@ func TestLoad(t *testing.T) {
 	flipDigit(t, filepath.Join(dir, "models", "qwen-3-14b.json"), `"wh_per_million_output_tokens": [0-9]+\.[0-9]+`)
 	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "models/qwen-3-14b.json") {
 		t.Errorf("Load of a changed model file: %v", err)
+	}
+}
+
+func TestDiffFile(t *testing.T) {
+	for _, tc := range []struct {
+		name, stored, rebuilt string
+		want                  []Change
+		note                  string
+	}{
+		{"values", `{"a": [{"row_id": "r1", "v": 1.0}, {"row_id": "r2", "v": 2}], "b": "x"}`,
+			`{"a": [{"row_id": "r1", "v": 1.5}, {"row_id": "r2", "v": 2}], "b": 2, "c": null}`,
+			[]Change{
+				{Path: "a[0] (r1).v", Stored: "1.0", Rebuilt: "1.5"},
+				{Path: "b", Stored: `"x"`, Rebuilt: "2"},
+				{Path: "c", Stored: "", Rebuilt: "null"},
+			}, ""},
+		{"a row more", `{"a": [{"row_id": "r1"}]}`, `{"a": [{"row_id": "r1"}, {"row_id": "r2"}]}`,
+			[]Change{{Path: "a[+1] (r2)", Stored: "", Rebuilt: `{"row_id":"r2"}`}}, ""},
+		{"formatting only", `{"a": 1}`, `{"a":1}`, nil, "the same JSON values, formatted differently"},
+		{"not JSON", `{"a": `, `{"a": 1}`, nil, "the stored file is not valid JSON"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := diffFile("f.json", []byte(tc.stored), []byte(tc.rebuilt))
+			if diff := cmp.Diff(tc.want, d.Changes); diff != "" {
+				t.Errorf("changes (-want +got):\n%s", diff)
+			}
+			if !strings.Contains(d.Note, tc.note) {
+				t.Errorf("note %q does not say %q", d.Note, tc.note)
+			}
+		})
 	}
 }

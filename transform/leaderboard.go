@@ -12,7 +12,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
+	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -126,6 +129,9 @@ func ParseIndex(data []byte) (*Index, error) {
 	if err := decodeStrict(data, &idx); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	if idx.LastUpdated == "" {
+		return nil, fmt.Errorf("%s: field \"last_updated\": missing", name)
+	}
 	if _, err := time.Parse(time.DateOnly, idx.LastUpdated); err != nil {
 		return nil, fmt.Errorf("%s: field \"last_updated\": %q is not a YYYY-MM-DD date", name, idx.LastUpdated)
 	}
@@ -172,29 +178,69 @@ func ParseCommits(data []byte) (*Commit, error) {
 // ParseTask reads a task file's configuration rows. A row without a field
 // that a rule needs, or with a field of the wrong type, is an error naming
 // the file, the row and the field. Fields upstream adds are ignored.
+//
+// The rows are decoded one at a time, so that a large file is not held
+// twice (as bytes and as a slice of raw rows).
 func ParseTask(task string, data []byte) ([]Row, error) {
 	name := TaskFile(task)
-	var file struct {
-		Task           string            `json:"task"`
-		Configurations []json.RawMessage `json:"configurations"`
+	if !utf8.Valid(data) || !json.Valid(data) {
+		var v any
+		if err := decodeStrict(data, &v); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
 	}
-	if err := decodeStrict(data, &file); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+	// data is one valid JSON value: the decoder below meets no syntax error.
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if tok, _ := dec.Token(); tok != json.Delim('{') {
+		return nil, fmt.Errorf("%s: not a JSON object", name)
 	}
-	if file.Task != task {
-		return nil, fmt.Errorf("%s: field \"task\": %q, want %q", name, file.Task, task)
+	var rows []Row
+	gotTask, seenConfigs := false, false
+	for dec.More() {
+		tok, _ := dec.Token()
+		switch key, _ := tok.(string); key {
+		case "task":
+			var raw json.RawMessage
+			dec.Decode(&raw)
+			var s string
+			if err := json.Unmarshal(raw, &s); err != nil || s != task {
+				return nil, fmt.Errorf("%s: field \"task\": %s, want %q", name, raw, task)
+			}
+			gotTask = true
+		case "configurations":
+			if seenConfigs {
+				return nil, fmt.Errorf("%s: field \"configurations\": given twice", name)
+			}
+			seenConfigs = true
+			tok, _ := dec.Token()
+			if tok == nil { // null
+				continue
+			}
+			if tok != json.Delim('[') {
+				return nil, fmt.Errorf("%s: field \"configurations\": not an array", name)
+			}
+			for i := 0; dec.More(); i++ {
+				var raw json.RawMessage
+				dec.Decode(&raw)
+				rows = append(rows, Row{})
+				r := &rows[len(rows)-1]
+				if err := parseRow(r, task, i, raw); err != nil {
+					return nil, fmt.Errorf("%s: %w", r.Label(), err)
+				}
+			}
+			dec.Token() // ]
+		default:
+			var skip json.RawMessage
+			dec.Decode(&skip)
+		}
 	}
-	if len(file.Configurations) == 0 {
+	if !gotTask {
+		return nil, fmt.Errorf("%s: field \"task\": missing, want %q", name, task)
+	}
+	if len(rows) == 0 {
 		return nil, fmt.Errorf("%s: field \"configurations\": missing or empty", name)
 	}
-	rows := make([]Row, len(file.Configurations))
-	for i, raw := range file.Configurations {
-		if err := parseRow(&rows[i], task, i, raw); err != nil {
-			return nil, fmt.Errorf("%s: %w", rows[i].Label(), err)
-		}
-		file.Configurations[i] = nil // the row is parsed; let its bytes go
-	}
-	return rows, nil
+	return slices.Clip(rows), nil
 }
 
 func parseRow(r *Row, task string, i int, raw json.RawMessage) error {
@@ -274,23 +320,49 @@ func plausible(r *Row) error {
 // strings.
 func contentKey(m map[string]json.RawMessage) rowContent {
 	h := sha256.New()
+	buf := make([]byte, 0, 64)
 	for _, k := range sortedKeys(m) {
-		val := []byte(m[k])
-		var v any
-		if json.Unmarshal(val, &v) == nil {
-			if b, err := json.Marshal(v); err == nil {
-				val = b
-			}
-		}
-		kb, _ := json.Marshal(k)
-		h.Write(kb)
-		h.Write([]byte{':'})
-		h.Write(val)
-		h.Write([]byte{','})
+		buf = appendCanonical(strconv.AppendQuote(buf[:0], k), m[k])
+		buf = append(buf, ',')
+		h.Write(buf)
 	}
 	var sum rowContent
 	h.Sum(sum[:0])
 	return sum
+}
+
+// appendCanonical appends one spelling of a JSON value: a number as "n"
+// and the shortest form of its float64, a string as "s", its length and
+// its decoded bytes, a literal as is, and an object or array re-encoded by
+// encoding/json (keys sorted).
+func appendCanonical(buf []byte, raw json.RawMessage) []byte {
+	if len(raw) == 0 {
+		return buf
+	}
+	switch c := raw[0]; {
+	case c == '-' || c >= '0' && c <= '9':
+		if x, err := strconv.ParseFloat(string(raw), 64); err == nil {
+			return strconv.AppendFloat(append(buf, 'n'), x, 'g', -1, 64)
+		}
+	case c == '"':
+		str := raw[1 : len(raw)-1]
+		if bytes.IndexByte(str, '\\') >= 0 {
+			var u string
+			if json.Unmarshal(raw, &u) == nil {
+				str = []byte(u)
+			}
+		}
+		buf = strconv.AppendInt(append(buf, 's'), int64(len(str)), 10)
+		return append(append(buf, ':'), str...)
+	case c == '{' || c == '[':
+		var v any
+		if json.Unmarshal(raw, &v) == nil {
+			if b, err := json.Marshal(v); err == nil {
+				return append(buf, b...)
+			}
+		}
+	}
+	return append(buf, raw...)
 }
 
 // fields decodes typed values from a row, keeping the first error.
@@ -312,7 +384,9 @@ func (f *fields) str(key string) string {
 		return ""
 	}
 	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
+	if raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0 {
+		s = string(raw[1 : len(raw)-1]) // no escapes: the bytes are the string
+	} else if err := json.Unmarshal(raw, &s); err != nil {
 		f.fail(key, "%s is not a string", raw)
 		return ""
 	}
@@ -327,26 +401,40 @@ func (f *fields) optNum(key string) *float64 {
 	if !ok || string(raw) == "null" {
 		return nil
 	}
-	var x float64
-	if err := json.Unmarshal(raw, &x); err != nil {
+	// The row comes from a valid JSON document: a value starting so is a
+	// JSON number, which ParseFloat reads exactly as encoding/json would.
+	if c := raw[0]; c != '-' && (c < '0' || c > '9') {
 		f.fail(key, "%s is not a number", raw)
+		return nil
+	}
+	x, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil {
+		f.fail(key, "%s is out of the float64 range", raw)
 		return nil
 	}
 	return &x
 }
 
 func (f *fields) num(key string) float64 {
+	x, _ := f.numOK(key)
+	return x
+}
+
+// numOK reads a required finite, non-negative number and says whether it
+// is one.
+func (f *fields) numOK(key string) (float64, bool) {
 	p := f.optNum(key)
 	if p == nil {
-		if f.err == nil {
+		if _, present := f.m[key]; !present || string(f.m[key]) == "null" {
 			f.fail(key, "missing")
 		}
-		return math.NaN()
+		return math.NaN(), false
 	}
 	if math.IsNaN(*p) || math.IsInf(*p, 0) || *p < 0 {
 		f.fail(key, "%v is not a finite, non-negative number", *p)
+		return *p, false
 	}
-	return *p
+	return *p, true
 }
 
 // count reads a whole number from 1 to maxWhole.
@@ -358,8 +446,8 @@ func (f *fields) degree(key string) int { return f.whole(key, 0) }
 const maxWhole = 1 << 20
 
 func (f *fields) whole(key string, least float64) int {
-	x := f.num(key)
-	if f.err != nil {
+	x, ok := f.numOK(key)
+	if !ok {
 		return 0
 	}
 	if x != math.Trunc(x) || x < least || x > maxWhole {
@@ -386,7 +474,11 @@ func decodeStrict(data []byte, v any) error {
 		var te *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &se):
-			line, col := position(data, se.Offset)
+			off := se.Offset
+			if off > 0 && strings.HasPrefix(se.Error(), "invalid character") {
+				off-- // the offset counts the bad character itself
+			}
+			line, col := position(data, off)
 			return fmt.Errorf("not valid JSON at line %d, column %d: %v", line, col, se)
 		case errors.As(err, &te):
 			line, col := position(data, te.Offset)

@@ -7,10 +7,7 @@ package validate
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
-	"crypto/sha256"
 	"encoding/csv"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -54,47 +51,29 @@ var gridAreaTypes = map[string]bool{"Country or economy": true, "Country": true,
 func init() { Register("grid", gridSnapshotCheck) }
 
 // Grid rechecks grid.json against the Ember CSV it was built from, read
-// gzip-compressed from archivedGzipCSV (the snapshot's archived copy). It
-// re-reads the CSV itself and checks that every listed area's iso3,
-// area_type, year and g_co2e_per_kwh are those of the CSV, the value printed
-// as published (shortest round-trip form of the published decimal, ".0"
-// when integral); that year is the latest year with a World value unless
-// year_pinned says the build was told the year; and that every area with a
-// value for that year is listed, once, in name order. It returns nil, or an
-// error listing every problem, one per line, each naming the file, the area
-// and the field:
+// from archivedCSV (the snapshot's archived copy: the bytes as published,
+// uncompressed). It re-reads the CSV itself and checks that every listed
+// area's iso3, area_type, year and g_co2e_per_kwh are those of the CSV, the
+// value printed as published (shortest round-trip form of the published
+// decimal, ".0" when integral); that year is the latest year with a World
+// value unless year_pinned says the build was told the year; and that every
+// area with a value for that year is listed, once, in name order. It returns
+// nil, or an error listing every problem, one per line, each naming the
+// file, the area and the field:
 //
 //	grid.json: areas[12] (Germany): g_co2e_per_kwh is 341.0, but sources/ember/yearly_full_release_long_format.csv line 1994 says 344.14
-func Grid(archivedGzipCSV io.Reader, gridJSON []byte) error {
-	zr, err := gzip.NewReader(archivedGzipCSV)
-	if err != nil {
-		return fmt.Errorf("validate: %s: not gzip: %w", gridSourceFile, err)
-	}
-	_, probs := gridCheck(zr, gridSourceFile, gridJSON)
+func Grid(archivedCSV io.Reader, gridJSON []byte) error {
+	_, probs := gridCheck(archivedCSV, gridSourceFile, gridJSON)
 	return gridError(probs)
 }
 
-func gridError(probs []Problem) error {
-	if len(probs) == 0 {
-		return nil
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "validate: grid: %d problem", len(probs))
-	if len(probs) != 1 {
-		b.WriteString("s")
-	}
-	for _, p := range probs {
-		b.WriteString("\n  ")
-		b.WriteString(p.String())
-	}
-	return errors.New(b.String())
-}
+func gridError(probs []Problem) error { return problemsError("grid", probs) }
 
 // gridSnapshotCheck is the snapshot check: when a snapshot has grid.json or
-// archives Ember's CSV, it needs both, and the manifest's grid block; the
-// archive must decompress to the published size and sha256; grid.json
-// passes Grid's checks, and its data version, URL and retrieval date are the
-// manifest's.
+// archives Ember's CSV, it needs both, and the manifest's grid block (the
+// archive's size and sha256, those of the bytes as published, are checked
+// with every other file's); grid.json passes Grid's checks, and its data
+// version, URL and retrieval date are the manifest's.
 func gridSnapshotCheck(s *Snap) []Problem {
 	m := s.Manifest
 	src, out := s.Source(gridEmberName), s.Output(gridOutputFile)
@@ -118,38 +97,15 @@ func gridSnapshotCheck(s *Snap) []Problem {
 	if err != nil {
 		return append(probs, Problem{File: out.Path, Msg: fmt.Sprintf("cannot be read: %v", err)})
 	}
-	raw, err := s.Read(src.Path)
+	f, err := s.Open(src.Path)
 	if err != nil {
 		return append(probs, Problem{File: src.Path, Msg: fmt.Sprintf("cannot be read: %v", err)})
 	}
-	var csvIn io.Reader = bytes.NewReader(raw)
-	switch src.Encoding {
-	case "":
-	case "gzip":
-		zr, err := gzip.NewReader(csvIn)
-		if err != nil {
-			return append(probs, Problem{File: src.Path, Msg: fmt.Sprintf("is not gzip, though the manifest says so: %v", err)})
-		}
-		csvIn = zr
-	default:
-		return append(probs, Problem{File: src.Path, Msg: fmt.Sprintf("has encoding %q; want \"gzip\" or none", src.Encoding)})
-	}
-	h := sha256.New()
-	cr := &gridCounter{r: io.TeeReader(csvIn, h)}
-	sum, more := gridCheck(cr, src.Path, gj)
+	defer f.Close()
+	// The file's size and sha256 are checked with every other file's.
+	sum, more := gridCheck(bufio.NewReaderSize(f, 1<<20), src.Path, gj)
 	probs = append(probs, more...)
-	if _, err := io.Copy(io.Discard, cr); err != nil {
-		return append(probs, Problem{File: src.Path, Msg: fmt.Sprintf("cannot be decompressed: %v", err)})
-	}
 	where := fmt.Sprintf("sources (%s)", src.Path)
-	if src.Encoding == "gzip" {
-		if src.PublishedSize != cr.n {
-			probs = append(probs, Problem{File: ManifestPath, Where: where, Field: "published_size", Msg: fmt.Sprintf("is %d, but the archive decompresses to %d bytes", src.PublishedSize, cr.n)})
-		}
-		if got := hex.EncodeToString(h.Sum(nil)); src.PublishedSHA256 != got {
-			probs = append(probs, Problem{File: ManifestPath, Where: where, Field: "published_sha256", Msg: fmt.Sprintf("is %s, but the decompressed archive hashes to %s", src.PublishedSHA256, got)})
-		}
-	}
 	if sum == nil {
 		return probs
 	}
@@ -186,17 +142,6 @@ func gridRetrievalDate(s string) (string, bool) {
 		return s, true
 	}
 	return "", false
-}
-
-type gridCounter struct {
-	r io.Reader
-	n int64
-}
-
-func (c *gridCounter) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
 }
 
 // gridRow is an intensity row of the CSV.

@@ -114,20 +114,7 @@ func IndexInSnapshot(dir string) error {
 //
 //	index.json: gpu_comparisons, model qwen-3-32b: energy_per_token_ratio is 1.64, recomputed 1.63 from the archived task files
 func IndexFile(chatTask, gpqaTask, indexJSON []byte, modelFiles map[string][]byte) error {
-	probs := idxCheck(chatTask, gpqaTask, indexJSON, modelFiles)
-	if len(probs) == 0 {
-		return nil
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "validate: index: %d problem", len(probs))
-	if len(probs) != 1 {
-		b.WriteString("s")
-	}
-	for _, p := range probs {
-		b.WriteString("\n  ")
-		b.WriteString(p.String())
-	}
-	return errors.New(b.String())
+	return problemsError("index", idxCheck(chatTask, gpqaTask, indexJSON, modelFiles))
 }
 
 // idxFail is a problem that stops the check.
@@ -210,6 +197,9 @@ type idxRow struct {
 	batch, medianITL, p90, p95, p99, throughput     float64
 	power                                           float64
 	energy, energyRequest, outputLen, steady        *float64
+	// content identifies the row's whole content: an exact duplicate of an
+	// earlier row is left out (rowContentRaw).
+	content [32]byte
 
 	// Set once the rows are grouped.
 	slug   string
@@ -289,6 +279,7 @@ func idxParseTask(task string, data []byte) ([]*idxRow, error) {
 		if bad != nil {
 			return nil, idxFailf(file, fmt.Sprintf("configurations[%d]", i), "", "%v", bad)
 		}
+		r.content = rowContentRaw(m)
 		rows = append(rows, r)
 	}
 	if len(rows) == 0 {
@@ -311,9 +302,15 @@ func idxStable(rows []*idxRow) []*idxRow {
 		return (r.steady != nil && *r.steady < 20) || e == nil || math.IsNaN(*e) || math.IsInf(*e, 0) || *e <= 0 ||
 			r.batch < 0.85*float64(r.maxNumSeqs)
 	}
+	dup := map[*idxRow]bool{}
+	seen := map[[32]byte]bool{}
+	for _, r := range rows {
+		dup[r] = seen[r.content]
+		seen[r.content] = true
+	}
 	smallest := map[group]int{}
 	for _, r := range rows {
-		if !unstable(r) {
+		if dup[r] || !unstable(r) {
 			continue
 		}
 		g := group{r.modelID, r.gpu, r.numGPUs}
@@ -324,7 +321,7 @@ func idxStable(rows []*idxRow) []*idxRow {
 	var out []*idxRow
 	for _, r := range rows {
 		c, ok := smallest[group{r.modelID, r.gpu, r.numGPUs}]
-		if unstable(r) || ok && r.maxNumSeqs >= c {
+		if dup[r] || unstable(r) || ok && r.maxNumSeqs >= c {
 			continue
 		}
 		out = append(out, r)

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 
@@ -181,7 +182,24 @@ func checkLeaderboard(s *Snap) (out []Problem) {
 		mp.add("", "date", "%q is not a YYYY-MM-DD date", m.Date)
 	}
 	idxPS = &problems{file: idxPath}
-	models, broken, err := recomputeModels(in, chatPS, idxPS)
+	// Each model file is recomputed, read and compared in turn, and let go:
+	// memory does not grow with the number of models.
+	var modelProbs []Problem
+	want := map[string]bool{}
+	broken, err := eachModel(in, chatPS, idxPS, func(wm *wantModel) {
+		p := "models/" + wm.slug + ".json"
+		want[p] = true
+		if !s.OnDisk(p) {
+			modelProbs = append(modelProbs, Problem{File: p, Msg: fmt.Sprintf("is missing: %s has %d stable configurations of %s", chatPath, len(wm.configs), wm.modelID)})
+			return
+		}
+		data, err := readUncached(s, p)
+		if err != nil {
+			modelProbs = append(modelProbs, Problem{File: p, Msg: fmt.Sprintf("cannot be read: %v", err)})
+			return
+		}
+		modelProbs = append(modelProbs, compareModel(p, chatPath, wm, data)...)
+	})
 	flush(chatPS, idxPS)
 	if err != nil {
 		out = append(out, Problem{File: "models", Msg: fmt.Sprintf("cannot be recomputed: %v", err)})
@@ -190,24 +208,10 @@ func checkLeaderboard(s *Snap) (out []Problem) {
 	if !chatOK {
 		out = append(out, Problem{File: "models", Msg: fmt.Sprintf("are recomputed without the rows of %s reported above", chatPath)})
 	}
-	want := map[string]*wantModel{}
-	for _, wm := range models {
-		p := "models/" + wm.slug + ".json"
-		want[p] = wm
-		if !s.OnDisk(p) {
-			out = append(out, Problem{File: p, Msg: fmt.Sprintf("is missing: %s has %d stable configurations of %s", chatPath, len(wm.configs), wm.modelID)})
-			continue
-		}
-		data, err := s.Read(p)
-		if err != nil {
-			out = append(out, Problem{File: p, Msg: fmt.Sprintf("cannot be read: %v", err)})
-			continue
-		}
-		out = append(out, compareModel(p, chatPath, wm, data)...)
-	}
+	out = append(out, modelProbs...)
 	var extra []string
 	for _, p := range s.Files {
-		if strings.HasPrefix(p, "models/") && want[p] == nil {
+		if strings.HasPrefix(p, "models/") && !want[p] {
 			slug := strings.TrimSuffix(strings.TrimPrefix(p, "models/"), ".json")
 			if !broken[slug] {
 				extra = append(extra, p)
@@ -219,6 +223,20 @@ func checkLeaderboard(s *Snap) (out []Problem) {
 		out = append(out, Problem{File: p, Msg: fmt.Sprintf("is not a recomputed model file: no Text Conversation model in %s has this slug", chatPath)})
 	}
 	return out
+}
+
+// readUncached returns a file's bytes, from Read's cache when another check
+// has filled it, else from disk without adding them to the cache.
+func readUncached(s *Snap, p string) ([]byte, error) {
+	if b, ok := s.cache[p]; ok {
+		return b, nil
+	}
+	f, err := s.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
 }
 
 func contains(list []string, s string) bool {

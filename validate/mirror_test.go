@@ -87,9 +87,9 @@ func TestManifestSchemaAcceptsSnapshotsManifest(t *testing.T) {
 		Version: "1", Date: "2026-09-27", Retrieved: "2026-09-26", Generator: "greentokens",
 		Selection: snapshots.Selection{ITLDeadlineMS: 500, MinSteadyStateSeconds: 20, MinBatchFraction: 0.85, Tasks: []string{"lm-arena-chat", "gpqa"}},
 		Sources: []snapshots.Source{
-			{File: snapshots.File{Path: "sources/ember/yearly_full_release_long_format.csv.gz", Size: 10, SHA256: sum},
-				Name: "ember/yearly_full_release_long_format.csv.gz", URL: "https://files.ember-energy.org/public-downloads/yearly_full_release_long_format.csv",
-				Retrieved: "2026-09-26T08:00:00Z", Encoding: "gzip", PublishedSize: 40, PublishedSHA256: sum, Producer: "Ember", Licence: "CC BY 4.0"},
+			{File: snapshots.File{Path: "sources/ember/yearly_full_release_long_format.csv", Size: 40, SHA256: sum},
+				Name: "ember/yearly_full_release_long_format.csv", URL: "https://files.ember-energy.org/public-downloads/yearly_full_release_long_format.csv",
+				Retrieved: "2026-09-26T08:00:00Z", Producer: "Ember", Licence: "CC BY 4.0"},
 			{File: snapshots.File{Path: "sources/leaderboard/index.json", Size: 10, SHA256: sum},
 				Name: "leaderboard/index.json", URL: "https://raw.githubusercontent.com/ml-energy/leaderboard/master/public/data/index.json",
 				Retrieved: "2026-09-26", Producer: "The ML.ENERGY Initiative", Licence: "Apache-2.0"},

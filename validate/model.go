@@ -116,14 +116,23 @@ func sourceBlock(in *lbInputs) (*jnode, error) {
 		set("configurations", jstr(count)), nil
 }
 
-// recomputeModels rebuilds every model file from the stable rows. Problems
-// with the upstream data that stop a model from being built are reported
-// (on the task file or the index) and that model's slug is returned in
-// broken, so that its file is not also reported as unexpected.
+// recomputeModels rebuilds every model file from the stable rows, sorted
+// by slug (see eachModel).
 func recomputeModels(in *lbInputs, chat, index *problems) (models []*wantModel, broken map[string]bool, err error) {
+	broken, err = eachModel(in, chat, index, func(m *wantModel) { models = append(models, m) })
+	return models, broken, err
+}
+
+// eachModel rebuilds the model files from the stable rows one at a time,
+// in slug order, and hands each to emit, which may drop it: a snapshot of
+// many models is checked without holding every recomputed file at once.
+// Problems with the upstream data that stop a model from being built are
+// reported (on the task file or the index) and that model's slug is
+// returned in broken, so that its file is not also reported as unexpected.
+func eachModel(in *lbInputs, chat, index *problems, emit func(*wantModel)) (broken map[string]bool, err error) {
 	src, err := sourceBlock(in)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	broken = map[string]bool{}
 	byModel := map[string][]*lbRow{}
@@ -135,6 +144,11 @@ func recomputeModels(in *lbInputs, chat, index *problems) (models []*wantModel, 
 		byModel[r.modelID] = append(byModel[r.modelID], r)
 	}
 	sort.Strings(ids)
+	type job struct {
+		slug, id string
+		ok       bool
+	}
+	var jobs []job
 	slugOwner := map[string]string{}
 	for _, id := range ids {
 		rows := byModel[id]
@@ -171,9 +185,15 @@ func recomputeModels(in *lbInputs, chat, index *problems) (models []*wantModel, 
 				ok = false
 			}
 		}
-		m, good := recomputeModel(in, chat, slug, rows)
-		if !ok || !good {
-			broken[slug] = true
+		jobs = append(jobs, job{slug, id, ok})
+	}
+	sort.Slice(jobs, func(i, j int) bool { return jobs[i].slug < jobs[j].slug })
+	for _, j := range jobs {
+		rows := byModel[j.id]
+		first := rows[0]
+		m, good := recomputeModel(in, chat, j.slug, rows)
+		if !j.ok || !good {
+			broken[j.slug] = true
 			continue
 		}
 		m.tree = jobj().
@@ -185,19 +205,18 @@ func recomputeModels(in *lbInputs, chat, index *problems) (models []*wantModel, 
 			set("source", src).
 			set("caveat", jstr(in.text.Caveat)).
 			set("boundary", jstr(in.text.Boundary)).
-			set("slug", jstr(slug)).
+			set("slug", jstr(j.slug)).
 			set("name", jstr(first.nickname)).
-			set("model_id", jstr(id)).
+			set("model_id", jstr(j.id)).
 			set("params_b", jnum(floatText(first.totalParams))).
 			set("active_params_b", jnum(floatText(first.activeParams))).
 			set("architecture", jstr(first.arch)).
 			set("gpus", m.gpusNode()).
 			set("configurations", m.configsNode()).
 			set("best", m.bestNode())
-		models = append(models, m)
+		emit(m)
 	}
-	sort.Slice(models, func(i, j int) bool { return models[i].slug < models[j].slug })
-	return models, broken, nil
+	return broken, nil
 }
 
 func recomputeModel(in *lbInputs, chat *problems, slug string, rows []*lbRow) (*wantModel, bool) {

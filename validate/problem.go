@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -51,18 +52,28 @@ type Report struct {
 }
 
 // Error lists every problem, one per line.
-func (r *Report) Error() string {
+func (r *Report) Error() string { return listProblems("snapshot "+r.Dir, r.Problems) }
+
+// listProblems says how many problems what has, then lists them, one per line.
+func listProblems(what string, probs []Problem) string {
 	var b strings.Builder
-	n := len(r.Problems)
-	fmt.Fprintf(&b, "validate: snapshot %s: %d problem", r.Dir, n)
-	if n != 1 {
+	fmt.Fprintf(&b, "validate: %s: %d problem", what, len(probs))
+	if len(probs) != 1 {
 		b.WriteString("s")
 	}
-	for _, p := range r.Problems {
+	for _, p := range probs {
 		b.WriteString("\n  ")
 		b.WriteString(p.String())
 	}
 	return b.String()
+}
+
+// problemsError is nil for no problems, else an error listing them.
+func problemsError(what string, probs []Problem) error {
+	if len(probs) == 0 {
+		return nil
+	}
+	return errors.New(listProblems(what, probs))
 }
 
 // problems collects Problems for one file.

@@ -54,14 +54,11 @@ type ManifestFile struct {
 // ManifestSource is one archived upstream file.
 type ManifestSource struct {
 	ManifestFile
-	Name            string `json:"name"`
-	URL             string `json:"url"`
-	Retrieved       string `json:"retrieved"`
-	Encoding        string `json:"encoding,omitempty"`
-	PublishedSize   int64  `json:"published_size,omitempty"`
-	PublishedSHA256 string `json:"published_sha256,omitempty"`
-	Producer        string `json:"producer"`
-	Licence         string `json:"licence"`
+	Name      string `json:"name"`
+	URL       string `json:"url"`
+	Retrieved string `json:"retrieved"`
+	Producer  string `json:"producer"`
+	Licence   string `json:"licence"`
 }
 
 // ManifestEvidence is the manifest's evidence block.
@@ -123,6 +120,15 @@ func (s *Snap) Read(p string) ([]byte, error) {
 	}
 	s.cache[p] = b
 	return b, nil
+}
+
+// Open streams the file at the slash path p, for files too large to hold
+// whole (the archived Ember CSV). It does not use or fill Read's cache.
+func (s *Snap) Open(p string) (*os.File, error) {
+	if !fs.ValidPath(p) {
+		return nil, fmt.Errorf("%q is not a valid snapshot path", p)
+	}
+	return os.Open(filepath.Join(s.Dir, filepath.FromSlash(p)))
 }
 
 // Source returns the manifest's source entry with the given upstream name
@@ -275,15 +281,6 @@ const sourcesPrefix = "sources/"
 
 // sourcePath is the snapshot path of an upstream file name.
 func sourcePath(name string) string { return sourcesPrefix + name }
-
-// archivePath is where a source is archived: its path, with ".gz" when the
-// archive is gzip-compressed.
-func archivePath(name, encoding string) string {
-	if encoding == "gzip" {
-		return sourcePath(name) + ".gz"
-	}
-	return sourcePath(name)
-}
 
 // cleanPath reports whether p is a slash path relative to the snapshot
 // folder with no empty, "." or ".." element.

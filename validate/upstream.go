@@ -249,10 +249,36 @@ func parseRow(ps *problems, task string, i int, raw json.RawMessage) (*lbRow, bo
 	if rp.ok {
 		rp.plausible(r)
 	}
+	r.content = rowContent(m)
+	return r, rp.ok
+}
+
+// rowContent identifies a row object (decoded with UseNumber) by its
+// content: rows with every field equal, whatever their key order, white
+// space or spelling of numbers and strings, have the same one. The
+// stability rule leaves out a row whose content an earlier row of the task
+// has (an exact duplicate).
+func rowContent(m map[string]any) [sha256.Size]byte {
 	var c strings.Builder
 	canonical(&c, m)
-	r.content = sha256.Sum256([]byte(c.String()))
-	return r, rp.ok
+	return sha256.Sum256([]byte(c.String()))
+}
+
+// rowContentRaw is rowContent for a row decoded into raw field values (as
+// the index check's parser reads rows). A value that is not JSON counts
+// as its bytes.
+func rowContentRaw(m map[string]json.RawMessage) [sha256.Size]byte {
+	obj := make(map[string]any, len(m))
+	for k, raw := range m {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		var v any
+		if dec.Decode(&v) != nil {
+			v = "raw:" + string(raw)
+		}
+		obj[k] = v
+	}
+	return rowContent(obj)
 }
 
 // plausible reports values no measurement can have: an energy per token
@@ -348,8 +374,8 @@ func (rp *rowParser) str(key string) string {
 	return s
 }
 
-// opt returns an optional number (nil when absent or null). Non-finite
-// values are kept: the stability filter decides about them.
+// opt returns an optional number (nil when absent or null). JSON has no
+// NaN or infinity, and a number beyond float64's range is reported.
 func (rp *rowParser) opt(key string) *float64 {
 	v, present := rp.m[key]
 	if !present || v == nil {
@@ -361,8 +387,9 @@ func (rp *rowParser) opt(key string) *float64 {
 		return nil
 	}
 	x, err := strconv.ParseFloat(string(n), 64)
-	if err != nil && !math.IsInf(x, 0) {
-		rp.fail(key, "is %s, not a number", n)
+	if err != nil {
+		// An overflow (1e400) is no more a figure than text is.
+		rp.fail(key, "is %s, not a number in float64 range", n)
 		return nil
 	}
 	return &x

@@ -1,15 +1,13 @@
 package grid
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/leadgreen/greentokens/transform/grid/gridtest"
 )
 
 // The benchmarks and the memory test run on the full-size, Ember-shaped CSV
@@ -20,49 +18,12 @@ import (
 //
 //	go test ./transform/grid -run '^$' -bench . -benchtime 5x
 //	GREENTOKENS_MEMTEST=1 go test ./transform/grid -run TestMemoryFlat -v
-const synthTool = "../../../shared/tools/ember-synth"
 
-// synthCSV returns the path of the tool's CSV at the given scale. It is
-// generated once and cached in the temporary folder, under a name keyed by
-// the sha256 of the tool and of its input, so a changed tool regenerates.
-// Without python3 the caller is skipped.
-func synthCSV(tb testing.TB, scale int) string {
-	tb.Helper()
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		tb.Skip("python3 not found: ../shared/tools/ember-synth needs it to write the benchmark CSV")
-	}
-	h := sha256.New()
-	for _, p := range []string{synthTool, sharedCSV} {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		h.Write(b)
-	}
-	key := hex.EncodeToString(h.Sum(nil))[:16]
-	path := filepath.Join(os.TempDir(), fmt.Sprintf("greentokens-ember-synth-%s-scale%d.csv", key, scale))
-	if _, err := os.Stat(path); err == nil {
-		return path
-	}
-	tmp, err := os.CreateTemp(os.TempDir(), "greentokens-ember-synth-*.tmp")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tmp.Close()
-	defer os.Remove(tmp.Name())
-	cmd := exec.Command(py, synthTool, "--scale", fmt.Sprint(scale), tmp.Name())
-	if out, err := cmd.CombinedOutput(); err != nil {
-		tb.Fatalf("ember-synth --scale %d: %v\n%s", scale, err, out)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		tb.Fatal(err)
-	}
-	return path
-}
+// synthCSV returns the path of ember-synth's CSV at the given scale.
+func synthCSV(tb testing.TB, scale int) string { return gridtest.SynthCSV(tb, scale) }
 
-// stage runs the Ember stage on a file: Ingest (parse, sha256, gzip to
-// io.Discard) or, with parseOnly, Parse.
+// stage runs the Ember stage on a file: Ingest (parse, sha256, the bytes
+// copied to the archive, io.Discard here) or, with parseOnly, Parse.
 func stage(path string, parseOnly bool, wrap func(io.Reader) io.Reader) (*Table, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -166,7 +127,8 @@ func benchStage(b *testing.B, parseOnly bool) {
 }
 
 // BenchmarkIngest is the Ember stage as the build runs it: parse, sha256 of
-// the bytes as published, gzip of them (to io.Discard here).
+// the bytes as published, and a copy of them to the archive (io.Discard
+// here).
 func BenchmarkIngest(b *testing.B) { benchStage(b, false) }
 
 // BenchmarkParse is the parser alone.

@@ -27,7 +27,6 @@ package grid
 
 import (
 	"bufio"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -66,11 +65,6 @@ const (
 // World is the area whose latest year is the default reference year.
 const World = "World"
 
-// ArchiveLevel is the fixed gzip level of the archived CSV. BestSpeed: the
-// archive is about 16% of the CSV instead of 13% at the default level, at
-// three times the speed; compression is most of the stage's time.
-const ArchiveLevel = gzip.BestSpeed
-
 // readBuffer is the size of the buffer the CSV is read through.
 const readBuffer = 1 << 20
 
@@ -98,7 +92,7 @@ type Table struct {
 }
 
 // Published is the size and sha256 (lower-case hex) of the bytes as read,
-// that is as published upstream, before compression.
+// that is as published upstream, which are also the bytes archived.
 type Published struct {
 	Size   int64
 	SHA256 string
@@ -109,22 +103,17 @@ func Parse(r io.Reader) (*Table, error) {
 	return parse(bufio.NewReaderSize(r, readBuffer))
 }
 
-// Ingest streams an Ember yearly long-format CSV from r, writes its bytes,
-// unchanged and gzip-compressed, to archive, and returns the table parsed
-// from them with the size and sha256 of the bytes as read. The gzip stream
-// is deterministic: no file name, no modification time, level ArchiveLevel;
-// its bytes are those of Go's compress/flate at that level, so the same
-// input gives the same archive with the same Go release. A write error on
-// archive ends the stage with that error. On error, what was written to
-// archive is incomplete.
+// Ingest streams an Ember yearly long-format CSV from r, writes its bytes
+// unchanged to archive, and returns the table parsed from them with the
+// size and sha256 of the bytes as read. The archive is the published bytes
+// themselves, not a compressed form: a compressor's output may change with
+// its version, and an auditor must be able to rebuild the snapshot byte for
+// byte years later. A write error on archive ends the stage with that
+// error. On error, what was written to archive is incomplete.
 func Ingest(r io.Reader, archive io.Writer) (*Table, Published, error) {
-	zw, err := gzip.NewWriterLevel(archive, ArchiveLevel)
-	if err != nil {
-		return nil, Published{}, err
-	}
 	h := sha256.New()
 	var n countWriter
-	tee := io.TeeReader(r, io.MultiWriter(h, &n, zw))
+	tee := io.TeeReader(r, io.MultiWriter(h, &n, archive))
 	t, err := parse(bufio.NewReaderSize(tee, readBuffer))
 	if err != nil {
 		return nil, Published{}, err
@@ -132,9 +121,6 @@ func Ingest(r io.Reader, archive io.Writer) (*Table, Published, error) {
 	// The parser reads to the end of the input; make sure of it.
 	if _, err := io.Copy(io.Discard, tee); err != nil {
 		return nil, Published{}, fmt.Errorf("ember: reading: %w", err)
-	}
-	if err := zw.Close(); err != nil {
-		return nil, Published{}, fmt.Errorf("ember: archiving: %w", err)
 	}
 	return t, Published{Size: int64(n), SHA256: hex.EncodeToString(h.Sum(nil))}, nil
 }

@@ -16,11 +16,9 @@ package page
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 
@@ -111,25 +109,8 @@ func readJSON(fsys fs.FS, name string, v any) error {
 	return nil
 }
 
-// readSource reads an archived file, decompressing it if it is gzip.
-func readSource(fsys fs.FS, name string) ([]byte, error) {
-	data, err := fs.ReadFile(fsys, name)
-	if err != nil {
-		return nil, err
-	}
-	if len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
-		return data, nil
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(data))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	out, err := io.ReadAll(zr)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return out, nil
-}
+// readSource reads an archived file.
+func readSource(fsys fs.FS, name string) ([]byte, error) { return fs.ReadFile(fsys, name) }
 
 // row returns the archived row behind a published configuration and checks
 // that the configuration is its rounding.

@@ -1,0 +1,189 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestVerifyAndDiffUsage(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		wantCode int
+		want     string
+	}{
+		{"verify --help", []string{"verify", "--help"}, exitOK, "-json"},
+		{"help verify", []string{"help", "verify"}, exitOK, "Usage: greentokens verify [flags] DIR"},
+		{"verify without a folder", []string{"verify"}, exitUsage, "one snapshot folder"},
+		{"verify with two folders", []string{"verify", "a", "b"}, exitUsage, "one snapshot folder"},
+		{"verify bad flag", []string{"verify", "--nope", "a"}, exitUsage, "flag provided but not defined"},
+		{"verify a missing folder", []string{"verify", filepath.Join(t.TempDir(), "2026-01-01")}, exitValidation, "not rebuilt"},
+		{"diff --help", []string{"diff", "--help"}, exitOK, "Usage: greentokens diff [flags] OLD NEW"},
+		{"diff with one folder", []string{"diff", "a"}, exitUsage, "OLD and NEW"},
+		{"diff a missing folder", []string{"diff", filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")}, exitValidation, "manifest.json"},
+		{"help lists verify", []string{"help"}, exitOK, "verify"},
+		{"help lists diff", []string{"help"}, exitOK, "diff "},
+		{"build --help names --allow-removal", []string{"build", "--help"}, exitOK, "-allow-removal MODEL"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, tc.args...)
+			if code != tc.wantCode {
+				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tc.wantCode, stdout, stderr)
+			}
+			if !strings.Contains(stdout+stderr, tc.want) {
+				t.Errorf("output does not say %q\nstdout: %s\nstderr: %s", tc.want, stdout, stderr)
+			}
+		})
+	}
+}
+
+// copyTree copies a folder of regular files.
+func copyTree(t *testing.T, from, to string) {
+	t.Helper()
+	err := os.CopyFS(to, os.DirFS(from))
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// seedWithout copies the seed leaderboard with one model's Text
+// Conversation rows removed.
+func seedWithout(t *testing.T, modelID string) string {
+	t.Helper()
+	dir := t.TempDir()
+	copyTree(t, seedLB, dir)
+	p := filepath.Join(dir, "tasks", "lm-arena-chat.json")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v map[string]any
+	if err := dec.Decode(&v); err != nil {
+		t.Fatal(err)
+	}
+	var keep []any
+	for _, r := range v["configurations"].([]any) {
+		if r.(map[string]any)["model_id"] != modelID {
+			keep = append(keep, r)
+		}
+	}
+	v["configurations"] = keep
+	if b, err = json.MarshalIndent(v, "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestVerifyDiffAndRemovalGuard goes through the command line: verify a
+// fresh snapshot and a tampered copy; refuse a build that drops a model,
+// then allow it; diff the two snapshots.
+func TestVerifyDiffAndRemovalGuard(t *testing.T) {
+	const earlier, later = "2026-09-20", "2026-09-27"
+	out := t.TempDir()
+	build := func(date, lb string, extra ...string) (int, string, string) {
+		return runCLI(t, append([]string{"build", "--out", out, "--date", date, "--retrieved", seedReadOn,
+			"--from-leaderboard", lb, "--from-ember", ember}, extra...)...)
+	}
+	if code, _, stderr := build(earlier, seedLB); code != exitOK {
+		t.Fatalf("build: exit %d: %s", code, stderr)
+	}
+	snapA := filepath.Join(out, earlier)
+
+	// verify: a fresh build passes.
+	code, stdout, stderr := runCLI(t, "verify", snapA)
+	if code != exitOK || !strings.Contains(stdout, ": OK: ") {
+		t.Fatalf("verify of a fresh build: exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
+
+	// A tampered copy fails with exit 5, naming the file, row and field.
+	tampered := filepath.Join(t.TempDir(), earlier)
+	copyTree(t, snapA, tampered)
+	mp := filepath.Join(tampered, "models", "qwen-3-32b.json")
+	b, _ := os.ReadFile(mp)
+	b = bytes.Replace(b, []byte(`"wh_per_million_output_tokens": 429.18`), []byte(`"wh_per_million_output_tokens": 429.19`), 1)
+	os.WriteFile(mp, b, 0o644)
+	code, stdout, stderr = runCLI(t, "verify", tampered)
+	if code != exitValidation {
+		t.Errorf("verify of a tampered snapshot: exit %d, want %d", code, exitValidation)
+	}
+	for _, want := range []string{"FAILED", "models/qwen-3-32b.json", "configurations[0] (qwen-3-32b/B200/1/8).wh_per_million_output_tokens: 429.19 -> 429.18"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("verify output does not say %q:\n%s", want, stdout)
+		}
+	}
+	if !strings.Contains(stderr, "verify failed") {
+		t.Errorf("stderr does not say verify failed: %s", stderr)
+	}
+	t.Logf("verify of a tampered snapshot:\n%s", stdout)
+	// The same in JSON (the flag may follow the folder).
+	code, stdout, _ = runCLI(t, "verify", tampered, "--json")
+	var rep struct {
+		OK       bool              `json:"ok"`
+		Problems []json.RawMessage `json:"problems"`
+		Diffs    []struct {
+			Path string `json:"path"`
+		} `json:"diffs"`
+	}
+	rep.OK = true
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || code != exitValidation || rep.OK ||
+		len(rep.Problems) == 0 || len(rep.Diffs) != 1 || rep.Diffs[0].Path != "models/qwen-3-32b.json" {
+		t.Errorf("verify --json of a tampered snapshot: exit %d, %v, %+v", code, err, rep)
+	}
+
+	// A later build that drops Qwen 3 14B is refused (exit 6), naming it and
+	// giving the diff summary; nothing is written for that date.
+	const summary = "17 models (1 removed: qwen-3-14b), index rows unchanged"
+	without := seedWithout(t, "Qwen/Qwen3-14B")
+	code, _, stderr = build(later, without)
+	if code != exitConflict {
+		t.Errorf("a build dropping a model: exit %d, want %d\n%s", code, exitConflict, stderr)
+	}
+	for _, want := range []string{"qwen-3-14b (Qwen/Qwen3-14B)", "--allow-removal", summary} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr does not say %q:\n%s", want, stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, later)); !os.IsNotExist(err) {
+		t.Errorf("a refused build wrote %s", later)
+	}
+	// Named, it may go; the summary is logged either way.
+	code, _, stderr = build(later, without, "--allow-removal", "qwen-3-14b")
+	if code != exitOK || !strings.Contains(stderr, summary) {
+		t.Fatalf("--allow-removal qwen-3-14b: exit %d\n%s", code, stderr)
+	}
+
+	// diff: the summary comes first, in text and JSON.
+	code, stdout, stderr = runCLI(t, "diff", snapA, filepath.Join(out, later))
+	if code != exitOK || !strings.HasPrefix(stdout, summary+"\n") {
+		t.Errorf("diff: exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "removed: qwen-3-14b (Qwen/Qwen3-14B)") {
+		t.Errorf("diff does not list the removed model:\n%s", stdout)
+	}
+	code, stdout, _ = runCLI(t, "diff", "--json", snapA, filepath.Join(out, later))
+	var d struct {
+		Summary string `json:"summary"`
+		Models  struct {
+			Removed []struct {
+				Slug string `json:"slug"`
+			} `json:"removed"`
+		} `json:"models"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &d); err != nil || code != exitOK || d.Summary != summary ||
+		len(d.Models.Removed) != 1 || d.Models.Removed[0].Slug != "qwen-3-14b" {
+		t.Errorf("diff --json: exit %d, %v, %+v", code, err, d)
+	}
+	// A tampered snapshot is not diffed.
+	if code, _, stderr := runCLI(t, "diff", tampered, snapA); code != exitValidation || !strings.Contains(stderr, "models/qwen-3-32b.json") {
+		t.Errorf("diff of a tampered snapshot: exit %d, want %d naming the file: %s", code, exitValidation, stderr)
+	}
+}
