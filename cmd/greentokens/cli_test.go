@@ -76,6 +76,17 @@ func TestBuildOffline(t *testing.T) {
 	if code != exitOK || !strings.Contains(stdout, "identical") {
 		t.Errorf("rebuild: exit %d, %q; want 0 and a note that it is identical", code, stdout)
 	}
+	// A snapshot's sources/ folder is a --from folder: the same build again.
+	other := t.TempDir()
+	code, _, stderr = runCLI(t, "build", "--out", other, "--date", seedDate, "--retrieved", seedReadOn,
+		"--from", filepath.Join(out, seedDate, "sources"))
+	if code != exitOK {
+		t.Fatalf("build --from sources/: exit %d: %s", code, stderr)
+	}
+	again, _ := os.ReadFile(filepath.Join(other, seedDate, "models", "qwen-3-32b.json"))
+	if !bytes.Equal(again, want) {
+		t.Errorf("a build from the snapshot's sources/ gives another qwen-3-32b.json")
+	}
 	// Another data version for the same date is an output conflict.
 	code, _, stderr = runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
 		"--from-leaderboard", shared+"/upstream/leaderboard/2026-01-01-6e70d23", "--from-ember", ember)
@@ -125,6 +136,26 @@ func TestBuildOverHTTP(t *testing.T) {
 		code, _, stderr := runCLI(t, append(base, "--out", out)...)
 		if code != exitUpstream || !strings.Contains(stderr, "gpqa.json") || !strings.Contains(stderr, "404") {
 			t.Errorf("exit %d, want %d naming the URL and 404; stderr: %s", code, exitUpstream, stderr)
+		}
+		assertNoSnapshot(t, out)
+	})
+	t.Run("Ember CSV dropped mid-body", func(t *testing.T) {
+		out := t.TempDir()
+		srv.Fault(fetchtest.EmberPath, fetchtest.Fault{Drop: 100_000})
+		t.Cleanup(func() { srv.ClearFaults(fetchtest.EmberPath) })
+		code, _, stderr := runCLI(t, append(base, "--out", out)...)
+		if code != exitUpstream || !strings.Contains(stderr, fetchtest.EmberPath) {
+			t.Errorf("exit %d, want %d naming the URL; stderr: %s", code, exitUpstream, stderr)
+		}
+		assertNoSnapshot(t, out)
+	})
+	t.Run("Ember CSV cut short", func(t *testing.T) {
+		out := t.TempDir()
+		srv.Fault(fetchtest.EmberPath, fetchtest.Fault{Truncate: 100_000})
+		t.Cleanup(func() { srv.ClearFaults(fetchtest.EmberPath) })
+		code, _, stderr := runCLI(t, append(base, "--out", out)...)
+		if code != exitUpstream || !strings.Contains(stderr, fetchtest.EmberPath) {
+			t.Errorf("exit %d, want %d naming the URL; stderr: %s", code, exitUpstream, stderr)
 		}
 		assertNoSnapshot(t, out)
 	})
