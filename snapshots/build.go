@@ -1,6 +1,7 @@
 package snapshots
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -111,6 +112,7 @@ func Build(ctx context.Context, opts BuildOptions) (*Result, error) {
 		return nil, fmt.Errorf("%w: %v", ErrConflict, err)
 	}
 	defer os.RemoveAll(st.dir) // a no-op once the stage is renamed
+	defer st.close()
 	m, err := buildInto(ctx, st, opts, log)
 	if err != nil {
 		return nil, err
@@ -122,6 +124,12 @@ func Build(ctx context.Context, opts BuildOptions) (*Result, error) {
 }
 
 // buildInto fills the stage: sources, outputs, manifest; then validates it.
+//
+// It holds what it needs for the stage it is at, no more: an upstream
+// file's bytes until they are parsed, the model files until index.json is
+// built from them, index.json (as the struct, never its bytes) and the
+// stable rows until the pages are rendered, each page until it is written.
+// validate.Snapshot then starts from little more than the manifest.
 func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logger) (*Manifest, error) {
 	text, err := sourcetext.LoadLeaderboard()
 	if err != nil {
@@ -162,13 +170,20 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
 	}
-	// The other tasks are filtered too, so their exclusions are on record.
+	// The bytes are archived and parsed: let them go.
+	raw[fetch.LeaderboardIndex].Data, raw[fetch.LeaderboardCommits].Data, chat.Data = nil, nil, nil
+	// The other tasks are filtered too, so their exclusions are on record;
+	// each is parsed once, here, for index.json and the pages as well.
+	stable := map[string][]transform.Row{}
 	for _, t := range Tasks[1:] {
-		rows, err := transform.ParseTask(t, raw[fetch.LeaderboardTask(t)].Data)
+		f := raw[fetch.LeaderboardTask(t)]
+		rows, err := transform.ParseTask(t, f.Data)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
 		}
-		_, ex := transform.Stable(rows)
+		f.Data = nil
+		rs, ex := transform.Stable(rows)
+		stable[t] = rs
 		excluded = append(excluded, ex...)
 	}
 	for _, e := range excluded {
@@ -178,6 +193,7 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 			NumGPUs: e.Row.NumGPUs, MaxNumSeqs: e.Row.MaxNumSeqs, Reason: e.Reason,
 		})
 	}
+	excluded = nil // it points into the task files' parsed rows
 
 	if !opts.NoGrid {
 		summary, err := buildGrid(ctx, st, opts, m, log)
@@ -199,31 +215,63 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 		log.Warn("the compiled-date evidence disagrees", "conflict", conflict)
 	}
 
-	models, err := transform.Models(lb)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
+	problem, ok := stable[transform.TaskProblem]
+	if !ok {
+		return nil, fmt.Errorf("the tasks %q leave out %s, which index.json compares", Tasks, transform.TaskProblem)
 	}
-	for _, model := range models {
-		if err := stageJSON(st, m, "models/"+model.Slug+".json", model); err != nil {
+	// Each model file is written and added to index.json as it is built,
+	// and let go: only the index's entries stay. An error of the index is
+	// reported once every model file is written, as if the index were
+	// built after them.
+	ib := transform.NewIndexBuilder(lb, problem)
+	var stageErr, indexErr error
+	written := 0
+	if err := transform.EachModel(lb, func(model *transform.Model) error {
+		if stageErr = stageJSON(st, m, "models/"+model.Slug+".json", model); stageErr != nil {
+			return stageErr
+		}
+		written++
+		if indexErr == nil {
+			indexErr = ib.Add(model)
+		}
+		return nil
+	}); err != nil {
+		if err == stageErr {
 			return nil, err
 		}
+		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
 	}
-	log.Info("built model files", "models", len(models), "configurations", len(lb.Chat), "excluded", len(excluded))
+	log.Info("built model files", "models", written, "configurations", len(lb.Chat), "excluded", len(m.Exclusions))
 
-	idx, err := transform.BuildIndex(lb, models, raw[fetch.LeaderboardTask(fetch.TaskProblem)].Data)
+	idx, err := ib.Index()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
 	}
-	if err := stageJSON(st, m, transform.IndexName, idx); err != nil {
+	// The pages need the stable rows by id, not the model files (they read
+	// them back from the stage) nor the rest of the leaderboard.
+	rows := map[string]map[string]*transform.Row{}
+	for _, t := range idx.Source.Tasks {
+		task := lb.Chat
+		if t.Task != transform.TaskChat {
+			task = stable[t.Task]
+		}
+		if rows[t.Task], err = transform.RowIDs(t.Task, task); err != nil {
+			return nil, fmt.Errorf("%w: loading the staged files for the pages: %s: %v", ErrValidation, t.File, err)
+		}
+	}
+	// Let go of what index.json and the pages do not need.
+	ib, lb, stable, problem = nil, nil, nil, nil
+	if err := stageIndex(st, m, idx); err != nil {
 		return nil, err
 	}
-	pages, err := renderPages(st, opts)
+	pages, err := renderPages(st, opts, idx, rows)
 	if err != nil {
 		return nil, err
 	}
 	m.Outputs = append(m.Outputs, pages...)
 	log.Info("built index.json and pages", "gpu_comparisons", len(idx.GPUComparisons),
 		"task_comparisons", len(idx.TaskComparisons), "pages", len(pages))
+	idx, rows = nil, nil // validation starts from little more than the manifest
 
 	sort.Slice(m.Sources, func(i, j int) bool { return m.Sources[i].Path < m.Sources[j].Path })
 	sort.Slice(m.Outputs, func(i, j int) bool { return m.Outputs[i].Path < m.Outputs[j].Path })
@@ -256,24 +304,59 @@ func stageJSON(st *stage, m *Manifest, rel string, v any) error {
 	return nil
 }
 
-// renderPages writes every model's page from the staged files alone, as
-// "greentokens render" would from the published snapshot.
-func renderPages(st *stage, opts BuildOptions) ([]File, error) {
-	s, err := page.Load(os.DirFS(st.dir))
+// stageIndex writes index.json into the stage as it is encoded, so that
+// its bytes (tens of megabytes for ten thousand models) are never held.
+func stageIndex(st *stage, m *Manifest, idx *transform.IndexFile) error {
+	w, err := st.open(transform.IndexName)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	err = idx.Encode(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err != nil {
+		w.abort()
+		if errors.Is(err, ErrConflict) { // the disk's, not the data's
+			return err
+		}
+		return fmt.Errorf("%w: %s: %v", ErrUpstreamData, transform.IndexName, err)
+	}
+	f, err := w.commit()
+	if err != nil {
+		return err
+	}
+	m.Outputs = append(m.Outputs, f)
+	return nil
+}
+
+// renderPages renders every model's page and writes it into the stage, one
+// page at a time, as "greentokens render" would from the published
+// snapshot: from index.json (idx, the struct just written), the model
+// files read back from the stage, grid.json, and the stable rows of the
+// archived task files (rows, parsed once from the archived bytes).
+func renderPages(st *stage, opts BuildOptions, idx *transform.IndexFile, rows map[string]map[string]*transform.Row) ([]File, error) {
+	s, err := page.New(os.DirFS(st.dir), idx, rows)
 	if err != nil {
 		return nil, fmt.Errorf("%w: loading the staged files for the pages: %v", ErrValidation, err)
 	}
-	rendered, err := page.RenderAll(s, page.Options{Grids: opts.PageGrids})
-	if err != nil {
-		return nil, fmt.Errorf("%w: rendering the pages: %v", ErrValidation, err)
-	}
 	var files []File
-	for _, r := range rendered {
-		f, err := st.write(r.Path, r.Data)
+	var writeErr error
+	err = page.Each(s, page.Options{Grids: opts.PageGrids}, func(p page.File) error {
+		f, err := st.write(p.Path, p.Data)
 		if err != nil {
-			return nil, err
+			writeErr = err
+			return err
 		}
 		files = append(files, f)
+		return nil
+	})
+	switch {
+	case writeErr != nil:
+		return nil, writeErr
+	case err != nil:
+		return nil, fmt.Errorf("%w: rendering the pages: %v", ErrValidation, err)
 	}
 	return files, nil
 }
@@ -316,9 +399,6 @@ func archive(ctx context.Context, st *stage, opts BuildOptions, name string, tex
 func publish(st *stage, opts BuildOptions, m *Manifest, log *slog.Logger) (*Result, error) {
 	target := filepath.Join(opts.Out, opts.Date)
 	res := &Result{Dir: target, Manifest: m}
-	if err := st.syncDirs(); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrConflict, err)
-	}
 	if _, err := os.Stat(target); err == nil {
 		same, diff, err := sameTree(target, st.dir)
 		if err != nil {
@@ -334,6 +414,9 @@ func publish(st *stage, opts BuildOptions, m *Manifest, log *slog.Logger) (*Resu
 		}
 		// Swap the two folders in one step: at every instant OUT/DATE is a
 		// whole snapshot. The old one is left in the stage and removed.
+		if err := st.sync(); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrConflict, err)
+		}
 		checkpoint(cpRename)
 		if err := unix.Renameat2(unix.AT_FDCWD, st.dir, unix.AT_FDCWD, target, unix.RENAME_EXCHANGE); err != nil {
 			return nil, fmt.Errorf("%w: replacing %s: %v", ErrConflict, target, err)
@@ -342,6 +425,10 @@ func publish(st *stage, opts BuildOptions, m *Manifest, log *slog.Logger) (*Resu
 		log.Warn("replaced a different snapshot", "dir", target, "difference", diff)
 		res.Replaced = true
 	} else {
+		// Every byte of the stage is on disk before it becomes OUT/DATE.
+		if err := st.sync(); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrConflict, err)
+		}
 		checkpoint(cpRename)
 		if err := os.Rename(st.dir, target); err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrConflict, err)

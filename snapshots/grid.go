@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"time"
 
 	"github.com/leadgreen/greentokens/fetch"
@@ -35,13 +34,16 @@ func buildGrid(ctx context.Context, st *stage, opts BuildOptions, m *Manifest, l
 	if retrieved == "" {
 		return nil, fmt.Errorf("%w: %s carries no retrieval date; give --retrieved", ErrUsage, fetch.EmberYearly)
 	}
-	f, err := st.create(emberArchive)
+	// The archive is hashed as it is written: its size and sha256 are
+	// those of the bytes that went to the file, checked against those
+	// Ingest read.
+	f, err := st.open(emberArchive)
 	if err != nil {
-		return nil, fmt.Errorf("%w: writing %s: %v", ErrConflict, emberArchive, err)
+		return nil, err
 	}
-	table, published, err := grid.Ingest(body, diskWriter{f})
+	table, published, err := grid.Ingest(body, f)
 	if err != nil {
-		f.Close()
+		f.abort()
 		var fe *fetch.Error
 		if errors.Is(err, ErrConflict) {
 			return nil, err
@@ -51,12 +53,12 @@ func buildGrid(ctx context.Context, st *stage, opts BuildOptions, m *Manifest, l
 		}
 		return nil, fmt.Errorf("%w: %s: %v", ErrUpstreamData, body.URL, err)
 	}
-	file, err := st.closeFile(emberArchive, f)
+	file, err := f.commit()
 	if err != nil {
 		return nil, err
 	}
 	if file.Size != published.Size || file.SHA256 != published.SHA256 {
-		return nil, fmt.Errorf("%w: %s on disk (%d bytes, sha256 %s) is not what was read (%d bytes, sha256 %s)",
+		return nil, fmt.Errorf("%w: %s written (%d bytes, sha256 %s) is not what was read (%d bytes, sha256 %s)",
 			ErrConflict, emberArchive, file.Size, file.SHA256, published.Size, published.SHA256)
 	}
 	m.Sources = append(m.Sources, Source{
@@ -83,16 +85,4 @@ func buildGrid(ctx context.Context, st *stage, opts BuildOptions, m *Manifest, l
 	m.Outputs = append(m.Outputs, out)
 	log.Info("built grid.json", "year", summary.Year, "areas", summary.Areas, "areas_without_year", summary.AreasWithoutYear)
 	return &GridSummary{Year: summary.Year, Areas: summary.Areas, AreasWithoutYear: summary.AreasWithoutYear}, nil
-}
-
-// diskWriter marks its write errors (a full disk) as the output folder's,
-// so they are not taken for bad upstream data.
-type diskWriter struct{ f *os.File }
-
-func (w diskWriter) Write(p []byte) (int, error) {
-	n, err := w.f.Write(p)
-	if err != nil {
-		err = fmt.Errorf("%w: writing %s: %w", ErrConflict, emberArchive, err)
-	}
-	return n, err
 }

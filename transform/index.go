@@ -5,7 +5,10 @@ package transform
 // schemas/index.schema.json for the rule behind every field.
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"reflect"
 	"sort"
 	"strconv"
@@ -191,6 +194,11 @@ func TaskRows(task string, data []byte) (map[string]*Row, error) {
 	return rowIDs(task, stable)
 }
 
+// RowIDs returns a task's stable rows (as Stable returns them, in upstream
+// order) by row id, as TaskRows does, for a caller that has parsed the task
+// file already. The map points into stable.
+func RowIDs(task string, stable []Row) (map[string]*Row, error) { return rowIDs(task, stable) }
+
 func rowIDs(task string, stable []Row) (map[string]*Row, error) {
 	type key struct {
 		model, gpu string
@@ -226,19 +234,103 @@ func BuildIndex(lb *Leaderboard, models []*Model, gpqa []byte) (*IndexFile, erro
 		return nil, err
 	}
 	problem, _ := Stable(problemRows)
+	return BuildIndexRows(lb, models, problem)
+}
+
+// BuildIndexRows is BuildIndex for a caller that has parsed the Problem
+// Solving task file and applied the stability filter already: problem is
+// its stable rows, in upstream order (what Stable returns).
+func BuildIndexRows(lb *Leaderboard, models []*Model, problem []Row) (*IndexFile, error) {
+	if len(models) == 0 {
+		return nil, fmt.Errorf("%s: no models", IndexName)
+	}
+	b := NewIndexBuilder(lb, problem)
+	for _, m := range models {
+		if err := b.Add(m); err != nil {
+			return nil, err
+		}
+	}
+	return b.Index()
+}
+
+// IndexBuilder builds index.json from the model files one at a time, as
+// EachModel hands them out: what BuildIndexRows gives for the same models,
+// without holding them all. Only the index's entries are kept; they share
+// the model's best map and GPU list.
+type IndexBuilder struct {
+	lb *Leaderboard
+	// problem is the stable Problem Solving rows.
+	problem []Row
+	// err is the first error; Add does nothing once there is one.
+	err error
+
+	// Set by the first model.
+	idx       *IndexFile
+	src       Source
+	firstSlug string
+	rowID     map[*Row]string
+	// byModel holds the Problem Solving rows by model id.
+	byModel map[string][]*Row
+}
+
+// NewIndexBuilder starts index.json for the leaderboard and the stable
+// Problem Solving rows (as Stable returns them, in upstream order).
+func NewIndexBuilder(lb *Leaderboard, problem []Row) *IndexBuilder {
+	return &IndexBuilder{lb: lb, problem: problem}
+}
+
+// Add adds a model file, as Models or EachModel built it. The first model
+// gives the index its date and source block, which every other must have.
+// After an error Add does nothing and returns it.
+func (b *IndexBuilder) Add(m *Model) error {
+	if b.err == nil && b.idx == nil {
+		b.err = b.start(m)
+	}
+	if b.err == nil {
+		b.err = b.add(m)
+	}
+	return b.err
+}
+
+// Index returns index.json, its lists sorted, or Add's error.
+func (b *IndexBuilder) Index() (*IndexFile, error) {
+	if b.err != nil {
+		return nil, b.err
+	}
+	idx := b.idx
+	if idx == nil {
+		return nil, fmt.Errorf("%s: no models", IndexName)
+	}
+	sort.SliceStable(idx.Models, func(i, j int) bool { return idx.Models[i].Slug < idx.Models[j].Slug })
+	sort.SliceStable(idx.GPUComparisons, func(i, j int) bool { return idx.GPUComparisons[i].Slug < idx.GPUComparisons[j].Slug })
+	sort.SliceStable(idx.TaskComparisons, func(i, j int) bool {
+		a, b := idx.TaskComparisons[i], idx.TaskComparisons[j]
+		return a.Slug < b.Slug || a.Slug == b.Slug && a.GPU < b.GPU
+	})
+	sort.SliceStable(idx.LoadCurves, func(i, j int) bool {
+		a, b := idx.LoadCurves[i], idx.LoadCurves[j]
+		return a.Slug < b.Slug || a.Slug == b.Slug && a.GPU < b.GPU
+	})
+	return idx, nil
+}
+
+// start sets up the index from its first model.
+func (b *IndexBuilder) start(first *Model) error {
+	lb, problem := b.lb, b.problem
 	problemIDs, err := rowIDs(TaskProblem, problem)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	rowID := map[*Row]string{}
+	b.rowID = map[*Row]string{}
 	for id, r := range problemIDs {
-		rowID[r] = id
+		b.rowID[r] = id
 	}
 
-	src := models[0].Source
-	idx := &IndexFile{
-		Version: FormatVersion, Updated: models[0].Updated, DataVersion: models[0].DataVersion,
-		Unit: models[0].Unit, ITLDeadlineMS: ITLDeadlineMS,
+	src := first.Source
+	b.src, b.firstSlug = src, first.Slug
+	b.idx = &IndexFile{
+		Version: FormatVersion, Updated: first.Updated, DataVersion: first.DataVersion,
+		Unit: first.Unit, ITLDeadlineMS: ITLDeadlineMS,
 		Source: IndexSource{
 			Name: src.Name, Version: src.Version, Released: src.Released, Compiled: src.Compiled,
 			Retrieved: src.Retrieved, Licence: src.Licence, Cite: src.Cite,
@@ -253,84 +345,79 @@ func BuildIndex(lb *Leaderboard, models []*Model, gpqa []byte) (*IndexFile, erro
 
 	// The Problem Solving index rows, by model id and GPU: the model files'
 	// rule (newModel) applied to the gpqa rows of each index model.
-	byModel := map[string][]*Row{}
+	b.byModel = map[string][]*Row{}
 	for i := range problem {
 		r := &problem[i]
-		byModel[r.ModelID] = append(byModel[r.ModelID], r)
+		b.byModel[r.ModelID] = append(b.byModel[r.ModelID], r)
+	}
+	return nil
+}
+
+// add adds one model's entry, GPU comparison, load curves and task
+// comparisons.
+func (b *IndexBuilder) add(m *Model) error {
+	idx := b.idx
+	if !reflect.DeepEqual(m.Source, b.src) || m.Updated != idx.Updated || m.DataVersion != idx.DataVersion {
+		return fmt.Errorf("%s: models/%s.json has another source block or date than models/%s.json", IndexName, m.Slug, b.firstSlug)
+	}
+	if len(m.rows) != len(m.Configurations) {
+		return fmt.Errorf("%s: models/%s.json was not built by Models (no upstream rows)", IndexName, m.Slug)
+	}
+	idx.Models = append(idx.Models, IndexEntry{
+		Slug: m.Slug, Name: m.Name, ModelID: m.ModelID, ParamsB: m.ParamsB, ActiveParamsB: m.ActiveParamsB,
+		Architecture: m.Architecture, Configurations: len(m.Configurations), GPUs: m.GPUs,
+		File: "models/" + m.Slug + ".json", Best: m.Best,
+	})
+
+	best := map[string]int{} // GPU -> index in m.Configurations
+	for gpu, c := range m.Best {
+		i := configIndex(m, c.RowID)
+		if i < 0 {
+			return fmt.Errorf("%s: models/%s.json: best %s row %s is not among the configurations", IndexName, m.Slug, gpu, c.RowID)
+		}
+		best[gpu] = i
 	}
 
-	for _, m := range models {
-		if !reflect.DeepEqual(m.Source, src) || m.Updated != idx.Updated || m.DataVersion != idx.DataVersion {
-			return nil, fmt.Errorf("%s: models/%s.json has another source block or date than models/%s.json", IndexName, m.Slug, models[0].Slug)
-		}
-		if len(m.rows) != len(m.Configurations) {
-			return nil, fmt.Errorf("%s: models/%s.json was not built by Models (no upstream rows)", IndexName, m.Slug)
-		}
-		idx.Models = append(idx.Models, IndexEntry{
-			Slug: m.Slug, Name: m.Name, ModelID: m.ModelID, ParamsB: m.ParamsB, ActiveParamsB: m.ActiveParamsB,
-			Architecture: m.Architecture, Configurations: len(m.Configurations), GPUs: m.GPUs,
-			File: "models/" + m.Slug + ".json", Best: m.Best,
-		})
-
-		best := map[string]int{} // GPU -> index in m.Configurations
-		for gpu, c := range m.Best {
-			i := configIndex(m, c.RowID)
-			if i < 0 {
-				return nil, fmt.Errorf("%s: models/%s.json: best %s row %s is not among the configurations", IndexName, m.Slug, gpu, c.RowID)
-			}
-			best[gpu] = i
-		}
-
-		if o, ok := best[GPUCompareOver]; ok {
-			if u, ok := best[GPUCompareUnder]; ok {
-				ro, ru := m.rows[o], m.rows[u]
-				idx.GPUComparisons = append(idx.GPUComparisons, GPUComparison{
-					Slug: m.Slug, H100: ref(m.Configurations[o]), B200: ref(m.Configurations[u]),
-					EnergyPerTokenRatio: Sig3(*ro.EnergyPerToken / *ru.EnergyPerToken),
-				})
-			}
-		}
-
-		var pm *Model
-		if rows := byModel[m.ModelID]; len(rows) > 0 {
-			if pm, err = newModel(lb, rows); err != nil {
-				return nil, err
-			}
-		}
-		for _, gpu := range sortedKeys(best) {
-			i := best[gpu]
-			lc, err := loadCurve(m, gpu, i)
-			if err != nil {
-				return nil, err
-			}
-			idx.LoadCurves = append(idx.LoadCurves, lc)
-
-			if pm == nil {
-				continue
-			}
-			pc, ok := pm.Best[gpu]
-			if !ok {
-				continue
-			}
-			pr := pm.rows[configIndex(pm, pc.RowID)]
-			tc, err := taskComparison(m, i, pr, rowID[pr])
-			if err != nil {
-				return nil, err
-			}
-			idx.TaskComparisons = append(idx.TaskComparisons, tc)
+	if o, ok := best[GPUCompareOver]; ok {
+		if u, ok := best[GPUCompareUnder]; ok {
+			ro, ru := m.rows[o], m.rows[u]
+			idx.GPUComparisons = append(idx.GPUComparisons, GPUComparison{
+				Slug: m.Slug, H100: ref(m.Configurations[o]), B200: ref(m.Configurations[u]),
+				EnergyPerTokenRatio: Sig3(*ro.EnergyPerToken / *ru.EnergyPerToken),
+			})
 		}
 	}
-	sort.SliceStable(idx.Models, func(i, j int) bool { return idx.Models[i].Slug < idx.Models[j].Slug })
-	sort.SliceStable(idx.GPUComparisons, func(i, j int) bool { return idx.GPUComparisons[i].Slug < idx.GPUComparisons[j].Slug })
-	sort.SliceStable(idx.TaskComparisons, func(i, j int) bool {
-		a, b := idx.TaskComparisons[i], idx.TaskComparisons[j]
-		return a.Slug < b.Slug || a.Slug == b.Slug && a.GPU < b.GPU
-	})
-	sort.SliceStable(idx.LoadCurves, func(i, j int) bool {
-		a, b := idx.LoadCurves[i], idx.LoadCurves[j]
-		return a.Slug < b.Slug || a.Slug == b.Slug && a.GPU < b.GPU
-	})
-	return idx, nil
+
+	var pm *Model
+	if rows := b.byModel[m.ModelID]; len(rows) > 0 {
+		var err error
+		if pm, err = newModel(b.lb, rows); err != nil {
+			return err
+		}
+	}
+	for _, gpu := range sortedKeys(best) {
+		i := best[gpu]
+		lc, err := loadCurve(m, gpu, i)
+		if err != nil {
+			return err
+		}
+		idx.LoadCurves = append(idx.LoadCurves, lc)
+
+		if pm == nil {
+			continue
+		}
+		pc, ok := pm.Best[gpu]
+		if !ok {
+			continue
+		}
+		pr := pm.rows[configIndex(pm, pc.RowID)]
+		tc, err := taskComparison(m, i, pr, b.rowID[pr])
+		if err != nil {
+			return err
+		}
+		idx.TaskComparisons = append(idx.TaskComparisons, tc)
+	}
+	return nil
 }
 
 func configIndex(m *Model, rowID string) int {
@@ -420,6 +507,96 @@ func loadCurve(m *Model, gpu string, i int) (LoadCurve, error) {
 	lc.MaxMedianITL = m.Configurations[top].MedianITL
 	lc.MaxMedianITLRowID = m.Configurations[top].RowID
 	return lc, nil
+}
+
+// Encode writes index.json's published bytes to w: exactly Marshal(f)'s,
+// without holding them. The four long lists (a few entries per model: tens
+// of megabytes for ten thousand models) are encoded one element at a time;
+// the rest of the file, a few kilobytes, is Marshal's own output of f with
+// the lists left empty. Marshal would hold the whole file twice, compact
+// and indented, besides the struct.
+func (f *IndexFile) Encode(w io.Writer) error {
+	head := *f
+	head.Models, head.GPUComparisons, head.TaskComparisons, head.LoadCurves = []IndexEntry{}, []GPUComparison{}, []TaskComparison{}, []LoadCurve{}
+	b, err := Marshal(&head)
+	if err != nil {
+		return err
+	}
+	enc := newListEncoder(w)
+	for _, l := range []struct {
+		key    string
+		encode func() error
+	}{
+		{"models", func() error { return encodeList(enc, f.Models) }},
+		{"gpu_comparisons", func() error { return encodeList(enc, f.GPUComparisons) }},
+		{"task_comparisons", func() error { return encodeList(enc, f.TaskComparisons) }},
+		{"load_curves", func() error { return encodeList(enc, f.LoadCurves) }},
+	} {
+		// A top-level key: a newline, two spaces and the quoted key, which
+		// no string value can hold (a JSON string has no raw newline).
+		mark := "\n  \"" + l.key + "\": "
+		i := bytes.Index(b, []byte(mark+"[]"))
+		if i < 0 {
+			return fmt.Errorf("%s: encoding: no %q list", IndexName, l.key)
+		}
+		i += len(mark)
+		if _, err := w.Write(b[:i]); err != nil {
+			return err
+		}
+		if err := l.encode(); err != nil {
+			return err
+		}
+		b = b[i+len("[]"):]
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+// listEncoder writes the elements of a top-level list of a published file
+// as Marshal indents them (two levels deep), one at a time.
+type listEncoder struct {
+	w   io.Writer
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+func newListEncoder(w io.Writer) *listEncoder {
+	e := &listEncoder{w: w}
+	e.enc = json.NewEncoder(&e.buf)
+	e.enc.SetEscapeHTML(false)
+	e.enc.SetIndent("    ", "  ")
+	return e
+}
+
+// encodeList writes list as Marshal would at the top level of a file.
+func encodeList[T any](e *listEncoder, list []T) error {
+	switch {
+	case list == nil:
+		_, err := io.WriteString(e.w, "null")
+		return err
+	case len(list) == 0:
+		_, err := io.WriteString(e.w, "[]")
+		return err
+	}
+	if _, err := io.WriteString(e.w, "["); err != nil {
+		return err
+	}
+	for i := range list {
+		e.buf.Reset()
+		e.buf.WriteString("\n    ")
+		if err := e.enc.Encode(&list[i]); err != nil {
+			return err
+		}
+		e.buf.Truncate(e.buf.Len() - 1) // the encoder's newline
+		if i < len(list)-1 {
+			e.buf.WriteByte(',')
+		}
+		if _, err := e.w.Write(e.buf.Bytes()); err != nil {
+			return err
+		}
+	}
+	_, err := io.WriteString(e.w, "\n  ]")
+	return err
 }
 
 // Summary says what the index holds, for logs.

@@ -3,6 +3,7 @@ package transform
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -312,6 +313,129 @@ func TestIndexEveryVersion(t *testing.T) {
 	}
 	if built < 7 {
 		t.Errorf("the index built from %d versions; want at least 7", built)
+	}
+}
+
+// TestIndexEncode: Encode writes exactly Marshal's bytes, on every shared
+// version's index and on lists that are empty, nil or hold one element, and
+// with strings that Marshal must not HTML-escape.
+func TestIndexEncode(t *testing.T) {
+	check := func(name string, idx *IndexFile) {
+		t.Helper()
+		want, err := Marshal(idx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		if err := idx.Encode(&got); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !bytes.Equal(got.Bytes(), want) {
+			i := 0
+			for i < min(got.Len(), len(want)) && got.Bytes()[i] == want[i] {
+				i++
+			}
+			t.Errorf("%s: Encode differs from Marshal at byte %d of %d:\n%q\nwant\n%q", name, i, len(want),
+				got.Bytes()[max(0, i-80):min(got.Len(), i+80)], want[max(0, i-80):min(len(want), i+80)])
+		}
+	}
+	dirs, err := filepath.Glob(filepath.Join(shared, "upstream", "leaderboard", "20*"))
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no leaderboard versions: %v", err)
+	}
+	for _, d := range dirs {
+		v := filepath.Base(d)
+		lb, _, err := NewLeaderboard(LeaderboardFiles{
+			Index: readShared(t, "upstream", "leaderboard", v, "index.json"), Commits: readShared(t, "upstream", "leaderboard", v, "commits.json"),
+			Chat: readShared(t, "upstream", "leaderboard", v, "tasks", "lm-arena-chat.json"), ChatURL: "https://example.invalid/lm-arena-chat.json?a=1&b=<2>",
+		}, "2026-09-27", "2026-09-26")
+		if err != nil {
+			continue
+		}
+		models, err := Models(lb)
+		if err != nil {
+			continue
+		}
+		idx, err := BuildIndex(lb, models, readShared(t, "upstream", "leaderboard", v, "tasks", "gpqa.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(v, idx)
+	}
+	idx, _ := sharedIndex(t, seedVersion)
+	idx.Source.Details = "<b>&</b> \u2028 \"models\": []"
+	idx.GPUComparisons = nil
+	idx.TaskComparisons = idx.TaskComparisons[:1]
+	idx.LoadCurves = []LoadCurve{}
+	check("edited", idx)
+	idx.Models = nil
+	check("no models", idx)
+}
+
+// TestEachModelAndIndexBuilder: EachModel hands out what Models returns,
+// in its order, and the IndexBuilder fed one model at a time gives
+// BuildIndex's index; a bad model fails EachModel before any model is
+// handed out, as Models fails; fn's error stops it.
+func TestEachModelAndIndexBuilder(t *testing.T) {
+	lb := sharedLeaderboard(t, seedVersion)
+	want, err := Models(lb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	problemRows, err := ParseTask(TaskProblem, readShared(t, "upstream", "leaderboard", seedVersion, "tasks", "gpqa.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	problem, _ := Stable(problemRows)
+	b := NewIndexBuilder(lb, problem)
+	i := 0
+	if err := EachModel(lb, func(m *Model) error {
+		if i >= len(want) {
+			t.Fatalf("more than %d models", len(want))
+		}
+		got, _ := Marshal(m)
+		w, _ := Marshal(want[i])
+		if !bytes.Equal(got, w) {
+			t.Errorf("model %d: %s, want %s", i, m.Slug, want[i].Slug)
+		}
+		i++
+		return b.Add(m)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if i != len(want) {
+		t.Errorf("%d models, want %d", i, len(want))
+	}
+	idx, err := b.Index()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantIdx, _ := sharedIndex(t, seedVersion)
+	got, _ := Marshal(idx)
+	w, _ := Marshal(wantIdx)
+	if !bytes.Equal(got, w) {
+		t.Errorf("the builder's index differs from BuildIndex's")
+	}
+
+	stop := errors.New("stop")
+	calls := 0
+	if err := EachModel(lb, func(*Model) error { calls++; return stop }); err != stop || calls != 1 {
+		t.Errorf("fn's error: got %v after %d calls; want it after 1", err, calls)
+	}
+
+	// The model of the last id is bad: the error comes before any model.
+	bad, _, err := leaderboard(t, row("org/a", "H100", 1, 8, 0.3, 20), row("org/z", "A100", 1, 8, 0.3, 20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, modelsErr := Models(bad)
+	calls = 0
+	err = EachModel(bad, func(*Model) error { calls++; return nil })
+	if err == nil || modelsErr == nil || err.Error() != modelsErr.Error() || calls != 0 {
+		t.Errorf("EachModel: %v after %d models; want Models' error (%v) before any", err, calls, modelsErr)
+	}
+	if _, err := NewIndexBuilder(lb, problem).Index(); err == nil || !strings.Contains(err.Error(), "no models") {
+		t.Errorf("an index of no models: %v", err)
 	}
 }
 

@@ -149,22 +149,40 @@ func Slug(nickname string) string {
 
 // Models builds every model file, sorted by slug.
 func Models(lb *Leaderboard) ([]*Model, error) {
+	var models []*Model
+	if err := EachModel(lb, func(m *Model) error {
+		models = append(models, m)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	return models, nil
+}
+
+// EachModel builds the model files that Models returns, in the same (slug)
+// order, and hands each to fn as it is built, so that a caller that writes
+// them out need not hold them all. It fails as Models does, before fn is
+// called: every model is first built once, in model id order, to find the
+// first error (a bad row, a slug two models give) and the slugs; each is
+// then built again when its turn comes. It stops at fn's first error and
+// returns it.
+func EachModel(lb *Leaderboard, fn func(*Model) error) error {
 	text, err := sourcetext.LoadLeaderboard()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	compiled, evidence, _, err := lb.Evidence(text)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	version, err := sourcetext.Fill(text.VersionTemplate, map[string]string{
 		"leaderboard_version": text.LeaderboardVersion, "released": text.Released, "compiled": compiled})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	count, err := sourcetext.Fill(text.ConfigurationsTemplate, map[string]string{"count": strconv.Itoa(len(lb.Chat))})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	src := Source{
 		Name: text.Name, Publisher: text.Publisher, URL: text.URL, DataURL: lb.DataURL,
@@ -179,26 +197,39 @@ func Models(lb *Leaderboard) ([]*Model, error) {
 		r := &lb.Chat[i]
 		byModel[r.ModelID] = append(byModel[r.ModelID], r)
 	}
+	type pending struct {
+		slug string
+		rows []*Row
+	}
 	slugs := map[string]*Row{} // slug → first row of the model that has it
-	var models []*Model
+	var order []pending
 	for _, id := range sortedKeys(byModel) {
 		rows := byModel[id]
 		m, err := newModel(lb, rows)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if other, dup := slugs[m.Slug]; dup {
-			return nil, fmt.Errorf("%s: field %q: %q gives the slug %q, which model %s (nickname %q, %s) has too",
+			return fmt.Errorf("%s: field %q: %q gives the slug %q, which model %s (nickname %q, %s) has too",
 				rows[0].Label(), fNickname, rows[0].Nickname, m.Slug, other.ModelID, other.Nickname, other.where())
 		}
 		slugs[m.Slug] = rows[0]
+		order = append(order, pending{m.Slug, rows})
+	}
+	sort.Slice(order, func(i, j int) bool { return order[i].slug < order[j].slug })
+	for _, p := range order {
+		m, err := newModel(lb, p.rows) // built once already: no error
+		if err != nil {
+			return err
+		}
 		m.Version, m.Updated, m.DataVersion = FormatVersion, lb.Date, lb.Date
 		m.Unit, m.ITLDeadlineMS, m.Caveat, m.Boundary = text.Unit, ITLDeadlineMS, text.Caveat, text.Boundary
 		m.Source = src
-		models = append(models, m)
+		if err := fn(m); err != nil {
+			return err
+		}
 	}
-	sort.Slice(models, func(i, j int) bool { return models[i].Slug < models[j].Slug })
-	return models, nil
+	return nil
 }
 
 func newModel(lb *Leaderboard, rows []*Row) (*Model, error) {

@@ -1,21 +1,30 @@
 package validate
 
 // The independent recomputation of index.json. It shares no code with
-// transform/: it re-reads the archived task files, re-applies the stability
-// filter and the 500 ms selection, recomputes every figure of index.json
-// (rounded once, from the unrounded upstream values) and compares the
-// published file with it, figure by figure and then byte for byte. Its
-// unexported names start with idx, to keep clear of the package's other files.
+// transform/: it takes the archived task files' rows as this package parses
+// and filters them for the model files (parseTask, filterStable: one reading
+// of upstream for every check), re-applies the 500 ms selection, recomputes
+// every figure of index.json (rounded once, from the unrounded upstream
+// values) and compares the published file with it, figure by figure and then
+// byte for byte. Its unexported names start with idx, to keep clear of the
+// package's other files.
+//
+// Memory does not grow with the size of index.json: the model files are read
+// one at a time, and the recomputed file is printed one entry at a time and
+// compared with the published bytes as they stream in. Only when the bytes
+// differ is the published file decoded, again one entry at a time, to name
+// each differing figure.
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
+	"io"
 	"os"
 	"path/filepath"
-	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -33,75 +42,91 @@ const idxMaxProblems = 50
 
 func init() { Register("index", idxSnapshotCheck) }
 
+// idxSource is what the index check reads: the two task files, parsed and
+// filtered; the model files, read one at a time; index.json, streamed (it
+// may be opened twice).
+type idxSource struct {
+	chat, gpqa *taskData
+	models     []string // model file paths ("models/SLUG.json"), sorted
+	readModel  func(path string) ([]byte, error)
+	openIndex  func() (io.ReadCloser, error)
+}
+
+// idxCannotRead is the problem of an input that cannot be read.
+func idxCannotRead(p string, err error) []Problem {
+	return []Problem{{File: p, Msg: fmt.Sprintf("cannot be read (%s is computed from it): %v", IndexPath, err)}}
+}
+
+// isModelPath reports whether p is a model file's path: models/SLUG.json.
+func isModelPath(p string) bool {
+	return strings.HasPrefix(p, "models/") && strings.HasSuffix(p, ".json") && !strings.Contains(p[len("models/"):], "/")
+}
+
 // idxSnapshotCheck is the snapshot check: a snapshot with index.json must
 // archive both task files, and IndexFile's checks must pass against its
 // model files. A snapshot without index.json (built before the index
-// existed) is not checked here.
+// existed) is not checked here. The task files are the ones the leaderboard
+// check parsed (Snap.task): their problems are reported once.
 func idxSnapshotCheck(s *Snap) []Problem {
 	if s.Output(IndexPath) == nil && !s.OnDisk(IndexPath) {
 		return nil
 	}
-	read := func(p string) ([]byte, []Problem) {
-		b, err := s.Read(p)
-		if err != nil {
-			return nil, []Problem{{File: p, Msg: fmt.Sprintf("cannot be read (%s is computed from it): %v", IndexPath, err)}}
-		}
-		return b, nil
+	chat := s.task(taskChat, IndexChatTask)
+	if chat.readErr != nil {
+		return idxCannotRead(IndexChatTask, chat.readErr)
 	}
-	chat, probs := read(IndexChatTask)
-	if probs != nil {
-		return probs
+	gpqa := s.task(taskGPQA, IndexProblemTask)
+	if gpqa.readErr != nil {
+		return idxCannotRead(IndexProblemTask, gpqa.readErr)
 	}
-	gpqa, probs := read(IndexProblemTask)
-	if probs != nil {
-		return probs
+	open := func() (io.ReadCloser, error) { return s.Open(IndexPath) }
+	f, err := open()
+	if err != nil {
+		return idxCannotRead(IndexPath, err)
 	}
-	index, probs := read(IndexPath)
-	if probs != nil {
-		return probs
-	}
-	models := map[string][]byte{}
+	f.Close()
+	src := &idxSource{chat: chat, gpqa: gpqa, readModel: s.Read, openIndex: open}
 	for _, p := range s.Files {
-		if strings.HasPrefix(p, "models/") && strings.HasSuffix(p, ".json") && !strings.Contains(p[len("models/"):], "/") {
-			b, probs := read(p)
-			if probs != nil {
-				return probs
-			}
-			models[p] = b
+		if isModelPath(p) {
+			src.models = append(src.models, p)
 		}
 	}
-	return idxCheck(chat, gpqa, index, models)
+	return idxCheck(src)
 }
 
 // IndexInSnapshot runs IndexFile on a snapshot folder: DIR/index.json, every
-// DIR/models/*.json, and the archived task files under DIR/sources/.
+// DIR/models/*.json, and the archived task files under DIR/sources/. The
+// model files are read one at a time and index.json is streamed.
 func IndexInSnapshot(dir string) error {
-	read := func(p string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, filepath.FromSlash(p))) }
-	chat, err := read(IndexChatTask)
+	abs := func(p string) string { return filepath.Join(dir, filepath.FromSlash(p)) }
+	task := func(task, p string) (*taskData, error) {
+		return openTaskData(task, p, func() (io.ReadCloser, error) { return os.Open(abs(p)) })
+	}
+	chatData, err := task(taskChat, IndexChatTask)
 	if err != nil {
 		return err
 	}
-	gpqa, err := read(IndexProblemTask)
+	gpqaData, err := task(taskGPQA, IndexProblemTask)
 	if err != nil {
 		return err
 	}
-	index, err := read(IndexPath)
+	open := func() (io.ReadCloser, error) { return os.Open(abs(IndexPath)) }
+	f, err := open()
 	if err != nil {
 		return err
 	}
+	f.Close()
 	paths, err := filepath.Glob(filepath.Join(dir, "models", "*.json"))
 	if err != nil {
 		return err
 	}
-	models := map[string][]byte{}
+	src := &idxSource{chat: chatData, gpqa: gpqaData, openIndex: open,
+		readModel: func(p string) ([]byte, error) { return os.ReadFile(abs(p)) }}
 	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		models["models/"+filepath.Base(p)] = b
+		src.models = append(src.models, "models/"+filepath.Base(p))
 	}
-	return IndexFile(chat, gpqa, index, models)
+	sort.Strings(src.models)
+	return problemsError("index", idxCheck(src))
 }
 
 // IndexFile checks index.json (indexJSON) against the archived Text
@@ -114,7 +139,22 @@ func IndexInSnapshot(dir string) error {
 //
 //	index.json: gpu_comparisons, model qwen-3-32b: energy_per_token_ratio is 1.64, recomputed 1.63 from the archived task files
 func IndexFile(chatTask, gpqaTask, indexJSON []byte, modelFiles map[string][]byte) error {
-	return problemsError("index", idxCheck(chatTask, gpqaTask, indexJSON, modelFiles))
+	src := &idxSource{
+		chat: parseTaskData(taskChat, IndexChatTask, chatTask),
+		gpqa: parseTaskData(taskGPQA, IndexProblemTask, gpqaTask),
+		readModel: func(p string) ([]byte, error) {
+			if b, ok := modelFiles[p]; ok {
+				return b, nil
+			}
+			return nil, os.ErrNotExist
+		},
+		openIndex: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(indexJSON)), nil },
+	}
+	for p := range modelFiles {
+		src.models = append(src.models, p)
+	}
+	sort.Strings(src.models)
+	return problemsError("index", idxCheck(src))
 }
 
 // idxFail is a problem that stops the check.
@@ -126,215 +166,129 @@ func idxFailf(file, where, field, format string, a ...any) error {
 	return &idxFail{Problem{File: file, Where: where, Field: field, Msg: fmt.Sprintf(format, a...)}}
 }
 
-func idxCheck(chatTask, gpqaTask, indexJSON []byte, modelFiles map[string][]byte) []Problem {
-	fail := func(err error) []Problem {
+func idxCheck(src *idxSource) []Problem {
+	// A task file with problems (reported here unless another check has
+	// reported them) is no ground to recompute the index from.
+	var out []Problem
+	for _, t := range []*taskData{src.chat, src.gpqa} {
+		if !t.clean() {
+			out = append(out, t.report()...)
+			out = append(out, Problem{File: IndexPath, Msg: fmt.Sprintf("cannot be recomputed: %s has the problems reported above", t.path)})
+		}
+	}
+	if out != nil {
+		return out
+	}
+	if len(src.models) == 0 {
+		return []Problem{{File: IndexPath, Msg: "has no model files to be checked against"}}
+	}
+	pl, err := idxPrepare(src)
+	if err != nil {
 		var f *idxFail
 		if errors.As(err, &f) {
 			return []Problem{f.Problem}
 		}
 		return []Problem{{File: IndexPath, Msg: err.Error()}}
 	}
-	chat, err := idxParseTask("lm-arena-chat", chatTask)
+
+	// The bytes first: when they are the recomputed file's, every figure
+	// agrees too (and the key order, indentation and number spelling).
+	r, err := src.openIndex()
 	if err != nil {
-		return fail(err)
+		return idxCannotRead(IndexPath, err)
 	}
-	gpqa, err := idxParseTask("gpqa", gpqaTask)
+	cmp := &idxBytes{r: bufio.NewReaderSize(r, 64<<10), buf: make([]byte, 32<<10)}
+	err = pl.write(cmp)
+	r.Close()
 	if err != nil {
-		return fail(err)
+		return []Problem{{File: IndexPath, Msg: fmt.Sprintf("cannot be recomputed: %v", err)}}
 	}
-	if len(modelFiles) == 0 {
-		return []Problem{{File: IndexPath, Msg: "has no model files to be checked against"}}
+	if cmp.err != nil {
+		return idxCannotRead(IndexPath, cmp.err)
 	}
-	var actual any
-	dec := json.NewDecoder(bytes.NewReader(indexJSON))
-	dec.UseNumber()
-	if err := dec.Decode(&actual); err != nil {
-		return []Problem{{File: IndexPath, Msg: fmt.Sprintf("is not valid JSON: %v", err)}}
-	}
-	if dec.More() {
-		return []Problem{{File: IndexPath, Msg: "has data after the top-level value"}}
-	}
-	files, err := idxReadModels(modelFiles)
-	if err != nil {
-		return fail(err)
-	}
-	want, err := idxExpected(chat, gpqa, files)
-	if err != nil {
-		return fail(err)
+	if !cmp.diff {
+		return nil
 	}
 
-	c := &idxCompare{}
-	c.value(want, actual, nil)
-	if len(c.probs) == 0 {
+	// They differ: name every differing figure.
+	if r, err = src.openIndex(); err != nil {
+		return idxCannotRead(IndexPath, err)
+	}
+	defer r.Close()
+	probs := pl.compare(r)
+	if len(probs) == 0 {
 		// Figures agree: the bytes must too (key order, indentation, number
 		// spelling, no trailing newline).
-		if got := idxMarshal(want); !bytes.Equal(got, indexJSON) {
-			line := 1 + bytes.Count(got[:idxCommonPrefix(got, indexJSON)], []byte("\n"))
-			c.probs = append(c.probs, Problem{File: IndexPath, Msg: fmt.Sprintf("line %d: the layout differs from the recomputed file (key order, indentation or trailing newline)", line)})
+		probs = append(probs, Problem{File: IndexPath, Msg: fmt.Sprintf("line %d: the layout differs from the recomputed file (key order, indentation or trailing newline)", 1+cmp.lines)})
+	}
+	return probs
+}
+
+// idxBytes compares the recomputed file, as it is printed, with the
+// published bytes as they are read.
+type idxBytes struct {
+	r     *bufio.Reader
+	buf   []byte
+	lines int  // newlines in the recomputed bytes before the first difference
+	diff  bool // a difference was found
+	err   error
+}
+
+// compare compares the next recomputed bytes p with the next published ones.
+func (c *idxBytes) compare(p []byte) {
+	for len(p) > 0 && !c.diff {
+		n := min(len(p), len(c.buf))
+		m, err := io.ReadFull(c.r, c.buf[:n])
+		i := 0
+		for i < m && c.buf[i] == p[i] {
+			i++
+		}
+		c.lines += bytes.Count(p[:i], []byte("\n"))
+		if i < n {
+			c.diff = true
+			if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+				c.err = err
+			}
+			return
+		}
+		p = p[n:]
+	}
+}
+
+// end reports a published file longer than the recomputed one.
+func (c *idxBytes) end() {
+	if c.diff {
+		return
+	}
+	if _, err := c.r.ReadByte(); err != io.EOF {
+		c.diff = true
+		if err != nil {
+			c.err = err
 		}
 	}
-	return c.probs
 }
 
-func idxCommonPrefix(a, b []byte) int {
-	n := 0
-	for n < len(a) && n < len(b) && a[n] == b[n] {
-		n++
-	}
-	return n
-}
+// ---- the stable rows ----
 
-// ---- the archived task files ----
-
-// idxRow is one configuration row of a task file, unrounded.
+// idxRow is a stable row of a task file as the index reads it: the row as
+// this package parses it, with the slug and repeat number it gets once
+// grouped (the parsed rows are shared with the other checks and not
+// changed).
 type idxRow struct {
-	task, file string
-	index      int
-
-	modelID, nickname, gpu, precision, architecture string
-	numGPUs, tp, dp, ep, maxNumSeqs                 int
-	totalParams, activeParams                       float64
-	batch, medianITL, p90, p95, p99, throughput     float64
-	power                                           float64
-	energy, energyRequest, outputLen, steady        *float64
-	// content identifies the row's whole content: an exact duplicate of an
-	// earlier row is left out (rowContentRaw).
-	content [32]byte
-
-	// Set once the rows are grouped.
+	*lbRow
 	slug   string
 	repeat int
 }
 
-func (r *idxRow) where() string {
-	return fmt.Sprintf("configurations[%d] (%s on %d x %s, max_num_seqs %d)", r.index, r.modelID, r.numGPUs, r.gpu, r.maxNumSeqs)
-}
-
-func idxParseTask(task string, data []byte) ([]*idxRow, error) {
-	file := "sources/leaderboard/tasks/" + task + ".json"
-	var doc struct {
-		Task           string                       `json:"task"`
-		Configurations []map[string]json.RawMessage `json:"configurations"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return nil, idxFailf(file, "", "", "cannot be decoded: %v", err)
-	}
-	if doc.Task != task {
-		return nil, idxFailf(file, "", "task", "is %q, want %q", doc.Task, task)
-	}
-	rows := make([]*idxRow, 0, len(doc.Configurations))
-	for i, m := range doc.Configurations {
-		r := &idxRow{task: task, file: file, index: i}
-		var bad error
-		str := func(k string) string {
-			var s string
-			if err := json.Unmarshal(m[k], &s); (err != nil || s == "") && bad == nil {
-				bad = fmt.Errorf("field %q: missing or not a string", k)
-			}
-			return s
-		}
-		opt := func(k string) *float64 {
-			raw, ok := m[k]
-			if !ok || string(raw) == "null" {
-				return nil
-			}
-			var x float64
-			if err := json.Unmarshal(raw, &x); err != nil && bad == nil {
-				bad = fmt.Errorf("field %q: %s is not a number", k, raw)
-			}
-			return &x
-		}
-		num := func(k string) float64 {
-			p := opt(k)
-			if p == nil || math.IsNaN(*p) || math.IsInf(*p, 0) || *p < 0 {
-				if bad == nil {
-					bad = fmt.Errorf("field %q: missing or not a finite, non-negative number", k)
-				}
-				return math.NaN()
-			}
-			return *p
-		}
-		// Parallelism degrees may be 0: task files before 2025-12-15 write 0
-		// for a parallelism not used.
-		whole := func(k string, least float64) int {
-			x := num(k)
-			if bad == nil && (x != math.Trunc(x) || x < least || x > 1<<20) {
-				bad = fmt.Errorf("field %q: %v is not a whole number from %v", k, x, least)
-			}
-			if bad != nil {
-				return 0
-			}
-			return int(x)
-		}
-		r.modelID, r.nickname, r.gpu = str("model_id"), str("nickname"), str("gpu_model")
-		r.precision, r.architecture = str("weight_precision"), str("architecture")
-		r.numGPUs, r.maxNumSeqs = whole("num_gpus", 1), whole("max_num_seqs", 1)
-		r.tp, r.dp, r.ep = whole("tensor_parallel", 0), whole("data_parallel", 0), whole("expert_parallel", 0)
-		r.totalParams, r.activeParams = num("total_params_billions"), num("activated_params_billions")
-		r.batch, r.medianITL = num("avg_batch_size"), num("median_itl_ms")
-		r.p90, r.p95, r.p99 = num("p90_itl_ms"), num("p95_itl_ms"), num("p99_itl_ms")
-		r.throughput, r.power = num("output_throughput_tokens_per_sec"), num("avg_power_watts")
-		r.energy, r.energyRequest = opt("energy_per_token_joules"), opt("energy_per_request_joules")
-		r.outputLen, r.steady = opt("avg_output_len"), opt("steady_state_duration_s")
-		if bad != nil {
-			return nil, idxFailf(file, fmt.Sprintf("configurations[%d]", i), "", "%v", bad)
-		}
-		r.content = rowContentRaw(m)
-		rows = append(rows, r)
-	}
-	if len(rows) == 0 {
-		return nil, idxFailf(file, "", "configurations", "is missing or empty")
-	}
-	return idxStable(rows), nil
-}
-
-// idxStable keeps the stable rows, in upstream order: steady state of at
-// least 20 s where given, a finite positive energy per token, an average
-// batch of at least 0.85 x max_num_seqs; and within one model, GPU and GPU
-// count nothing at or above the smallest unstable cap.
-func idxStable(rows []*idxRow) []*idxRow {
-	type group struct {
-		model, gpu string
-		n          int
-	}
-	unstable := func(r *idxRow) bool {
-		e := r.energy
-		return (r.steady != nil && *r.steady < 20) || e == nil || math.IsNaN(*e) || math.IsInf(*e, 0) || *e <= 0 ||
-			r.batch < 0.85*float64(r.maxNumSeqs)
-	}
-	dup := map[*idxRow]bool{}
-	seen := map[[32]byte]bool{}
-	for _, r := range rows {
-		dup[r] = seen[r.content]
-		seen[r.content] = true
-	}
-	smallest := map[group]int{}
-	for _, r := range rows {
-		if dup[r] || !unstable(r) {
-			continue
-		}
-		g := group{r.modelID, r.gpu, r.numGPUs}
-		if c, ok := smallest[g]; !ok || r.maxNumSeqs < c {
-			smallest[g] = r.maxNumSeqs
-		}
-	}
-	var out []*idxRow
-	for _, r := range rows {
-		c, ok := smallest[group{r.modelID, r.gpu, r.numGPUs}]
-		if dup[r] || unstable(r) || ok && r.maxNumSeqs >= c {
-			continue
-		}
-		out = append(out, r)
-	}
-	return out
-}
+// file is the snapshot path of the row's task file.
+func (r *idxRow) file() string { return sourcePath(lbTaskName(r.task)) }
 
 func (r *idxRow) outputTokens() (float64, error) {
 	if r.outputLen != nil {
 		return *r.outputLen, nil
 	}
 	if r.energyRequest == nil || *r.energy <= 0 {
-		return 0, idxFailf(r.file, r.where(), "avg_output_len", "is missing, and it cannot be derived")
+		return 0, idxFailf(r.file(), r.where(), "avg_output_len", "is missing, and it cannot be derived")
 	}
 	return *r.energyRequest / *r.energy, nil
 }
@@ -343,7 +297,7 @@ func (r *idxRow) whPerMillion() float64 { return *r.energy * 1e6 / 3600 }
 
 func (r *idxRow) rowID() string {
 	id := r.slug + "/"
-	if r.task != "lm-arena-chat" {
+	if r.task != taskChat {
 		id += r.task + "/"
 	}
 	id += fmt.Sprintf("%s/%d/%d", r.gpu, r.numGPUs, r.maxNumSeqs)
@@ -353,37 +307,43 @@ func (r *idxRow) rowID() string {
 	return id
 }
 
-var idxSlugRun = regexp.MustCompile(`[^a-z0-9]+`)
-
-func idxSlug(nickname string) string {
-	return strings.Trim(idxSlugRun.ReplaceAllString(strings.ToLower(nickname), "-"), "-")
-}
-
 // idxModel is one model's stable rows of one task, in the model files'
 // order (GPU, GPU count, cap, upstream order), with its best row per GPU.
 type idxModel struct {
 	id, slug string
 	rows     []*idxRow
-	best     map[string]*idxRow
+	best     []*idxRow // the best row of each GPU that has one, by GPU
+}
+
+// bestOn returns the model's best row on gpu, or nil.
+func (m *idxModel) bestOn(gpu string) *idxRow {
+	if m == nil {
+		return nil
+	}
+	for _, r := range m.best {
+		if r.gpu == gpu {
+			return r
+		}
+	}
+	return nil
 }
 
 // idxGroup groups stable rows by model, names them (slug: the Text
 // Conversation slug where given, else from the nickname), numbers repeats and
 // picks the best row of each GPU.
-func idxGroup(rows []*idxRow, slugs map[string]string) map[string]*idxModel {
+func idxGroup(rows []*lbRow, slugs map[string]string) map[string]*idxModel {
 	out := map[string]*idxModel{}
-	for _, r := range rows {
-		m := out[r.modelID]
+	for _, lr := range rows {
+		m := out[lr.modelID]
 		if m == nil {
-			slug, ok := slugs[r.modelID]
+			slug, ok := slugs[lr.modelID]
 			if !ok {
-				slug = idxSlug(r.nickname)
+				slug = slugOf(lr.nickname)
 			}
-			m = &idxModel{id: r.modelID, slug: slug, best: map[string]*idxRow{}}
-			out[r.modelID] = m
+			m = &idxModel{id: lr.modelID, slug: slug}
+			out[lr.modelID] = m
 		}
-		r.slug = m.slug
-		m.rows = append(m.rows, r)
+		m.rows = append(m.rows, &idxRow{lbRow: lr, slug: m.slug})
 	}
 	for _, m := range out {
 		sort.SliceStable(m.rows, func(i, j int) bool {
@@ -407,15 +367,20 @@ func idxGroup(rows []*idxRow, slugs map[string]string) map[string]*idxModel {
 					r.repeat = p.repeat + 1
 				}
 			}
-			if r.medianITL > 500 {
+			if r.medianITL > itlDeadlineMS {
 				continue
 			}
-			b, ok := m.best[r.gpu]
-			if !ok || *r.energy < *b.energy ||
+			j := sort.Search(len(m.best), func(j int) bool { return m.best[j].gpu >= r.gpu })
+			if j == len(m.best) || m.best[j].gpu != r.gpu {
+				m.best = slices.Insert(m.best, j, r)
+				continue
+			}
+			b := m.best[j]
+			if *r.energy < *b.energy ||
 				*r.energy == *b.energy && (r.numGPUs < b.numGPUs ||
 					r.numGPUs == b.numGPUs && (r.maxNumSeqs < b.maxNumSeqs ||
 						r.maxNumSeqs == b.maxNumSeqs && r.repeat < b.repeat)) {
-				m.best[r.gpu] = r
+				m.best[j] = r
 			}
 		}
 	}
@@ -464,7 +429,7 @@ type idxObj struct {
 }
 
 func idxO(kv ...any) *idxObj {
-	o := &idxObj{vals: map[string]any{}}
+	o := &idxObj{vals: make(map[string]any, len(kv)/2)}
 	for i := 0; i < len(kv); i += 2 {
 		o.set(kv[i].(string), kv[i+1])
 	}
@@ -478,13 +443,18 @@ func (o *idxObj) set(k string, v any) {
 	o.vals[k] = v
 }
 
-var idxPrecisions = map[string]string{"bfloat16": "BF16", "fp8": "FP8"}
+// idxList stands, in the expected header, for one of the file's four lists,
+// which are recomputed, printed and compared one entry at a time.
+type idxList string
+
+// The lists of index.json, in the file's order.
+var idxLists = []idxList{"models", "gpu_comparisons", "task_comparisons", "load_curves"}
 
 // idxConfig is a configuration as the model files print it.
 func idxConfig(r *idxRow) (*idxObj, error) {
-	p, ok := idxPrecisions[r.precision]
+	p, ok := precisions[r.precision]
 	if !ok {
-		return nil, idxFailf(r.file, r.where(), "weight_precision", "is %q, an unknown precision", r.precision)
+		return nil, idxFailf(r.file(), r.where(), "weight_precision", "is %q, an unknown precision", r.precision)
 	}
 	n, err := r.outputTokens()
 	if err != nil {
@@ -493,13 +463,13 @@ func idxConfig(r *idxRow) (*idxObj, error) {
 	return idxO(
 		"gpu", r.gpu, "num_gpus", idxInt(r.numGPUs), "tensor_parallel", idxInt(r.tp),
 		"data_parallel", idxInt(r.dp), "expert_parallel", idxInt(r.ep), "precision", p,
-		"max_num_seqs", idxInt(r.maxNumSeqs), "avg_requests_in_flight", idxRound(r.batch, 1),
+		"max_num_seqs", idxInt(r.maxNumSeqs), "avg_requests_in_flight", idxRound(r.avgBatch, 1),
 		"wh_per_million_output_tokens", idxRound(r.whPerMillion(), 2),
 		"joules_per_output_token", idxRound(*r.energy, 7),
 		"median_itl_ms", idxRound(r.medianITL, 1), "p90_itl_ms", idxRound(r.p90, 1), "p99_itl_ms", idxRound(r.p99, 1),
 		"tokens_per_second", idxRound(r.throughput, 1), "gpu_power_watts_total", idxWhole(r.power),
-		"avg_output_tokens", idxWhole(n), "under_itl_deadline", r.medianITL <= 500,
-		"avg_running_batch", idxRound(r.batch, 1), "p95_itl_ms", idxRound(r.p95, 1),
+		"avg_output_tokens", idxWhole(n), "under_itl_deadline", r.medianITL <= itlDeadlineMS,
+		"avg_running_batch", idxRound(r.avgBatch, 1), "p95_itl_ms", idxRound(r.p95, 1),
 		"row_id", r.rowID(), "repeat", idxInt(r.repeat),
 	), nil
 }
@@ -512,7 +482,7 @@ func idxRef(r *idxRow) (*idxObj, error) {
 	}
 	return idxO(
 		"row_id", r.rowID(), "num_gpus", idxInt(r.numGPUs), "max_num_seqs", idxInt(r.maxNumSeqs),
-		"avg_running_batch", idxRound(r.batch, 1), "wh_per_million_output_tokens", idxRound(r.whPerMillion(), 2),
+		"avg_running_batch", idxRound(r.avgBatch, 1), "wh_per_million_output_tokens", idxRound(r.whPerMillion(), 2),
 		"joules_per_output_token", idxRound(*r.energy, 7), "median_itl_ms", idxRound(r.medianITL, 1),
 		"tokens_per_second", idxRound(r.throughput, 1), "gpu_power_watts_total", idxWhole(r.power),
 		"avg_output_tokens", idxWhole(n),
@@ -530,150 +500,237 @@ func idxTaskRef(r *idxRow) (*idxObj, float64, error) {
 	return o, perResponse, nil
 }
 
-// idxModelFile is what the check reads from a model file.
+// idxModelFile is what the check reads from a model file: its top-level
+// members, raw, decoded when needed.
 type idxModelFile struct {
 	path string
-	doc  map[string]any
+	raw  map[string]json.RawMessage
 }
 
-func idxReadModels(files map[string][]byte) (map[string]*idxModelFile, error) {
-	out := map[string]*idxModelFile{}
-	for path, data := range files {
-		dec := json.NewDecoder(bytes.NewReader(data))
-		dec.UseNumber()
-		var doc map[string]any
-		if err := dec.Decode(&doc); err != nil {
-			return nil, idxFailf(path, "", "", "is not valid JSON: %v", err)
-		}
-		slug, _ := doc["slug"].(string)
-		if path != "models/"+slug+".json" {
-			return nil, idxFailf(path, "", "slug", "is %q, which does not match the file name", slug)
-		}
-		out[slug] = &idxModelFile{path: path, doc: doc}
+// get decodes a top-level member as json.Decoder with UseNumber does; a
+// missing member is nil.
+func (f *idxModelFile) get(k string) any {
+	raw, ok := f.raw[k]
+	if !ok {
+		return nil
 	}
-	return out, nil
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return nil // cannot happen: the file decoded
+	}
+	return v
 }
 
-func idxExpected(chatRows, gpqaRows []*idxRow, files map[string]*idxModelFile) (any, error) {
-	chat := idxGroup(chatRows, nil)
+// same reports whether member k of f and of g are equal.
+func (f *idxModelFile) same(g *idxModelFile, k string) bool {
+	a, aok := f.raw[k]
+	b, bok := g.raw[k]
+	if aok && bok && bytes.Equal(a, b) {
+		return true
+	}
+	return idxEqual(f.get(k), g.get(k))
+}
+
+// idxReadModel reads and decodes one model file; its slug must be its name's.
+func idxReadModel(src *idxSource, path string) (*idxModelFile, error) {
+	data, err := src.readModel(path)
+	if err != nil {
+		return nil, idxFailf(path, "", "", "cannot be read (%s is computed from it): %v", IndexPath, err)
+	}
+	var raw map[string]json.RawMessage
+	if err := json.NewDecoder(bytes.NewReader(data)).Decode(&raw); err != nil {
+		return nil, idxFailf(path, "", "", "is not valid JSON: %v", err)
+	}
+	f := &idxModelFile{path: path, raw: raw}
+	slug, _ := f.get("slug").(string)
+	if path != "models/"+slug+".json" {
+		return nil, idxFailf(path, "", "slug", "is %q, which does not match the file name", slug)
+	}
+	return f, nil
+}
+
+// idxPlan is the recomputed index.json, ready to be printed or compared one
+// entry at a time: the grouped rows, and the header with its lists as
+// idxList.
+type idxPlan struct {
+	chat, gpqa map[string]*idxModel
+	ids        []string // the Text Conversation models, by slug
+	header     *idxObj
+}
+
+// idxPrepare groups the rows, checks every model file against them (one
+// file at a time) and recomputes every entry once, so that whatever stops
+// the recomputation is found before anything is compared.
+func idxPrepare(src *idxSource) (*idxPlan, error) {
+	pl := &idxPlan{chat: idxGroup(src.chat.stable, nil)}
+	chat := pl.chat
 	slugs := map[string]string{}
-	var ids []string
 	for id, m := range chat {
 		slugs[id] = m.slug
-		ids = append(ids, id)
+		pl.ids = append(pl.ids, id)
 	}
-	sort.Slice(ids, func(i, j int) bool { return chat[ids[i]].slug < chat[ids[j]].slug })
-	gpqa := idxGroup(gpqaRows, slugs)
+	sort.Slice(pl.ids, func(i, j int) bool {
+		a, b := chat[pl.ids[i]], chat[pl.ids[j]]
+		if a.slug != b.slug {
+			return a.slug < b.slug
+		}
+		return a.id < b.id
+	})
+	pl.gpqa = idxGroup(src.gpqa.stable, slugs)
 
-	// The header repeats the model files' dates and source fields; they
-	// must all agree.
+	have := map[string]bool{}
+	for _, p := range src.models {
+		have[p] = true
+	}
+	want := map[string]bool{}
+	for _, id := range pl.ids {
+		p := "models/" + chat[id].slug + ".json"
+		if !have[p] {
+			return nil, idxFailf(p, "", "", "is missing: %s has stable rows of %s (%s)", IndexChatTask, id, chat[id].slug)
+		}
+		want[p] = true
+	}
+	// A model file of no Text Conversation model.
+	for _, p := range src.models {
+		if want[p] {
+			continue
+		}
+		f, err := idxReadModel(src, p)
+		if err != nil {
+			return nil, err
+		}
+		id, _ := f.get("model_id").(string)
+		return nil, idxFailf(f.path, "", "model_id", "is %q, a model without stable rows in %s", id, IndexChatTask)
+	}
+
+	// Every model file, in turn: the header repeats the model files' dates
+	// and source fields, which must all agree; each entry must agree with
+	// its file.
 	var first *idxModelFile
-	for _, id := range ids {
-		f := files[chat[id].slug]
-		if f == nil {
-			return nil, idxFailf("models/"+chat[id].slug+".json", "", "", "is missing: %s has stable rows of %s (%s)", IndexChatTask, id, chat[id].slug)
+	for _, id := range pl.ids {
+		m := chat[id]
+		f, err := idxReadModel(src, "models/"+m.slug+".json")
+		if err != nil {
+			return nil, err
 		}
 		if first == nil {
 			first = f
-			continue
-		}
-		for _, k := range []string{"updated", "data_version", "unit", "source"} {
-			if !idxEqual(f.doc[k], first.doc[k]) {
-				return nil, idxFailf(f.path, "", k, "differs from %s's; every model file of a snapshot has the same", first.path)
+		} else {
+			for _, k := range []string{"updated", "data_version", "unit", "source"} {
+				if !f.same(first, k) {
+					return nil, idxFailf(f.path, "", k, "differs from %s's; every model file of a snapshot has the same", first.path)
+				}
 			}
 		}
-	}
-	for slug, f := range files {
-		id := idxModelID(f)
-		if m := chat[id]; m == nil || m.slug != slug {
-			return nil, idxFailf(f.path, "", "model_id", "is %q, a model without stable rows in %s", id, IndexChatTask)
+		if fid, _ := f.get("model_id").(string); fid != id {
+			if fm := chat[fid]; fm == nil || fm.slug != m.slug {
+				return nil, idxFailf(f.path, "", "model_id", "is %q, a model without stable rows in %s", fid, IndexChatTask)
+			}
+		}
+		entry, err := pl.modelEntry(m)
+		if err != nil {
+			return nil, err
+		}
+		for _, k := range []string{"name", "model_id", "params_b", "active_params_b", "architecture", "gpus", "best"} {
+			got := f.get(k)
+			if w := idxPlain(entry.vals[k]); !idxEqual(w, got) {
+				return nil, idxFailf(f.path, "", k, "is %s, but %s gives %s", idxShow(got), IndexChatTask, idxShow(w))
+			}
+		}
+		var cs []json.RawMessage
+		_ = json.Unmarshal(f.raw["configurations"], &cs)
+		if len(cs) != len(m.rows) {
+			return nil, idxFailf(f.path, "", "configurations", "has %d rows, but %s has %d stable rows of the model", len(cs), IndexChatTask, len(m.rows))
+		}
+		if err := pl.checkRows(m); err != nil {
+			return nil, err
 		}
 	}
-	src, _ := first.doc["source"].(map[string]any)
-	header := idxO(
-		"version", "1", "updated", first.doc["updated"], "data_version", first.doc["data_version"],
-		"unit", "Wh per million output tokens", "itl_deadline_ms", idxInt(500),
+
+	src0, _ := first.get("source").(map[string]any)
+	pl.header = idxO(
+		"version", "1", "updated", first.get("updated"), "data_version", first.get("data_version"),
+		"unit", "Wh per million output tokens", "itl_deadline_ms", idxInt(itlDeadlineMS),
 		"source", idxO(
-			"name", src["name"], "version", src["version"], "released", src["released"],
-			"compiled", src["compiled"], "retrieved", src["retrieved"], "licence", src["licence"], "cite", src["cite"],
+			"name", src0["name"], "version", src0["version"], "released", src0["released"],
+			"compiled", src0["compiled"], "retrieved", src0["retrieved"], "licence", src0["licence"], "cite", src0["cite"],
 			"details", "each model file's source block (models/SLUG.json, key source) holds the full text: publisher, method, selection, licence evidence",
 			"tasks", []any{
-				idxO("task", "lm-arena-chat", "name", "Text Conversation", "file", IndexChatTask, "stable_configurations", idxInt(len(chatRows))),
-				idxO("task", "gpqa", "name", "Problem Solving", "file", IndexProblemTask, "stable_configurations", idxInt(len(gpqaRows))),
+				idxO("task", taskChat, "name", "Text Conversation", "file", IndexChatTask, "stable_configurations", idxInt(len(src.chat.stable))),
+				idxO("task", taskGPQA, "name", "Problem Solving", "file", IndexProblemTask, "stable_configurations", idxInt(len(src.gpqa.stable))),
 			},
 		),
 	)
+	for _, list := range idxLists {
+		pl.header.set(string(list), list)
+	}
+	return pl, nil
+}
 
-	models, gpuCmp, taskCmp, curves := []any{}, []any{}, []any{}, []any{}
-	for _, id := range ids {
-		m := chat[id]
-		f := files[m.slug]
-		r0 := m.rows[0]
-		var gpus []any
-		best := &idxObj{vals: map[string]any{}}
-		var bestGPUs []string
-		for gpu := range m.best {
-			bestGPUs = append(bestGPUs, gpu)
+// checkRows finds what would stop the recomputation of a model's entries
+// in the lists after models (whose entry, with the index rows, is
+// recomputed in idxPrepare): the rows of its load curves and its Problem
+// Solving index rows must give an output length, and a curve's first row a
+// power and a throughput. Once it passes, entries does not fail.
+func (pl *idxPlan) checkRows(m *idxModel) error {
+	pm := pl.gpqa[m.id]
+	for _, b := range m.best {
+		gpu := b.gpu
+		from, _, past := idxCurveRows(m, b)
+		if err := idxCurveOK(from); err != nil {
+			return err
 		}
-		sort.Strings(bestGPUs)
-		for _, r := range m.rows {
-			if len(gpus) == 0 || gpus[len(gpus)-1] != r.gpu {
-				gpus = append(gpus, r.gpu)
-			}
-			if r.nickname != r0.nickname || r.totalParams != r0.totalParams || r.activeParams != r0.activeParams || r.architecture != r0.architecture {
-				return nil, idxFailf(r.file, r.where(), "", "name, parameters or architecture differ from %s", r0.where())
-			}
-		}
-		for _, gpu := range bestGPUs {
-			c, err := idxConfig(m.best[gpu])
-			if err != nil {
-				return nil, err
-			}
-			best.set(gpu, c)
-		}
-		entry := idxO(
-			"slug", m.slug, "name", r0.nickname, "model_id", m.id,
-			"params_b", idxFloat(r0.totalParams), "active_params_b", idxFloat(r0.activeParams),
-			"architecture", r0.architecture, "configurations", idxInt(len(m.rows)), "gpus", gpus,
-			"file", "models/"+m.slug+".json", "best", best,
-		)
-		// The model file must say the same.
-		for _, k := range []string{"name", "model_id", "params_b", "active_params_b", "architecture", "gpus", "best"} {
-			if !idxEqual(idxPlain(entry.vals[k]), f.doc[k]) {
-				return nil, idxFailf(f.path, "", k, "is %s, but %s gives %s", idxShow(f.doc[k]), IndexChatTask, idxShow(idxPlain(entry.vals[k])))
-			}
-		}
-		if cs, _ := f.doc["configurations"].([]any); len(cs) != len(m.rows) {
-			return nil, idxFailf(f.path, "", "configurations", "has %d rows, but %s has %d stable rows of the model", len(cs), IndexChatTask, len(m.rows))
-		}
-		models = append(models, entry)
-
-		if h, ok := m.best["H100"]; ok {
-			if b, ok := m.best["B200"]; ok {
-				rh, err := idxRef(h)
-				if err != nil {
-					return nil, err
-				}
-				rb, err := idxRef(b)
-				if err != nil {
-					return nil, err
-				}
-				gpuCmp = append(gpuCmp, idxO("slug", m.slug, "h100", rh, "b200", rb, "energy_per_token_ratio", idxSig3(*h.energy / *b.energy)))
-			}
-		}
-		for _, gpu := range bestGPUs {
-			c := m.best[gpu]
-			curve, err := idxCurve(m, c)
-			if err != nil {
-				return nil, err
-			}
-			curves = append(curves, curve)
-
-			pm := gpqa[id]
-			if pm == nil || pm.best[gpu] == nil {
+		for _, r := range []*idxRow{from, past} {
+			if r == nil {
 				continue
 			}
-			p := pm.best[gpu]
+			if _, err := r.outputTokens(); err != nil {
+				return err
+			}
+		}
+		if p := pm.bestOn(gpu); p != nil {
+			if _, err := p.outputTokens(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// entries recomputes a model's entries of one list, in the file's order.
+func (pl *idxPlan) entries(list idxList, m *idxModel) ([]*idxObj, error) {
+	switch list {
+	case "models":
+		e, err := pl.modelEntry(m)
+		if err != nil {
+			return nil, err
+		}
+		return []*idxObj{e}, nil
+	case "gpu_comparisons":
+		h, b := m.bestOn("H100"), m.bestOn("B200")
+		if h == nil || b == nil {
+			return nil, nil
+		}
+		rh, err := idxRef(h)
+		if err != nil {
+			return nil, err
+		}
+		rb, err := idxRef(b)
+		if err != nil {
+			return nil, err
+		}
+		return []*idxObj{idxO("slug", m.slug, "h100", rh, "b200", rb, "energy_per_token_ratio", idxSig3(*h.energy / *b.energy))}, nil
+	case "task_comparisons":
+		var out []*idxObj
+		pm := pl.gpqa[m.id]
+		for _, c := range m.best {
+			gpu := c.gpu
+			p := pm.bestOn(gpu)
+			if p == nil {
+				continue
+			}
 			tc, ce, err := idxTaskRef(c)
 			if err != nil {
 				return nil, err
@@ -682,42 +739,60 @@ func idxExpected(chatRows, gpqaRows []*idxRow, files map[string]*idxModelFile) (
 			if err != nil {
 				return nil, err
 			}
-			taskCmp = append(taskCmp, idxO(
+			out = append(out, idxO(
 				"slug", m.slug, "gpu", gpu, "text_conversation", tc, "problem_solving", tp,
 				"energy_per_response_ratio", idxSig3(pe/ce), "energy_per_token_ratio", idxSig3(*p.energy / *c.energy),
 			))
 		}
+		return out, nil
+	case "load_curves":
+		var out []*idxObj
+		for _, b := range m.best {
+			curve, err := idxCurve(m, b)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, curve)
+		}
+		return out, nil
 	}
-	header.set("models", models)
-	header.set("gpu_comparisons", gpuCmp)
-	header.set("task_comparisons", taskCmp)
-	header.set("load_curves", curves)
-	return header, nil
+	panic("validate: index: no list " + string(list))
 }
 
-func idxModelID(f *idxModelFile) string { s, _ := f.doc["model_id"].(string); return s }
+// modelEntry recomputes a model's entry of the models list.
+func (pl *idxPlan) modelEntry(m *idxModel) (*idxObj, error) {
+	r0 := m.rows[0]
+	var gpus []any
+	for _, r := range m.rows {
+		if len(gpus) == 0 || gpus[len(gpus)-1] != r.gpu {
+			gpus = append(gpus, r.gpu)
+		}
+		if r.nickname != r0.nickname || r.totalParams != r0.totalParams || r.activeParams != r0.activeParams || r.arch != r0.arch {
+			return nil, idxFailf(r.file(), r.where(), "", "name, parameters or architecture differ from %s", r0.where())
+		}
+	}
+	best := &idxObj{vals: map[string]any{}}
+	for _, b := range m.best {
+		c, err := idxConfig(b)
+		if err != nil {
+			return nil, err
+		}
+		best.set(b.gpu, c)
+	}
+	return idxO(
+		"slug", m.slug, "name", r0.nickname, "model_id", m.id,
+		"params_b", idxFloat(r0.totalParams), "active_params_b", idxFloat(r0.activeParams),
+		"architecture", r0.arch, "configurations", idxInt(len(m.rows)), "gpus", gpus,
+		"file", "models/"+m.slug+".json", "best", best,
+	), nil
+}
 
 // idxCurve is the load curve of index row best, over the model's rows on
 // its GPU at its GPU count.
 func idxCurve(m *idxModel, best *idxRow) (*idxObj, error) {
-	var from, top, past *idxRow
-	for _, r := range m.rows {
-		if r.gpu != best.gpu || r.numGPUs != best.numGPUs {
-			continue
-		}
-		if from == nil {
-			from = r
-		}
-		if r.maxNumSeqs <= best.maxNumSeqs {
-			if top == nil || r.medianITL > top.medianITL {
-				top = r
-			}
-		} else if past == nil {
-			past = r
-		}
-	}
-	if from.power <= 0 || from.throughput <= 0 {
-		return nil, idxFailf(from.file, from.where(), "", "zero power or throughput: the load curve has no ratio")
+	from, top, past := idxCurveRows(m, best)
+	if err := idxCurveOK(from); err != nil {
+		return nil, err
 	}
 	rf, err := idxRef(from)
 	if err != nil {
@@ -741,6 +816,38 @@ func idxCurve(m *idxModel, best *idxRow) (*idxObj, error) {
 		"max_median_itl_ms", idxRound(top.medianITL, 1), "max_median_itl_row_id", top.rowID(),
 		"past", rp,
 	), nil
+}
+
+// idxCurveOK reports a curve whose first row has no power or throughput to
+// divide by.
+func idxCurveOK(from *idxRow) error {
+	if from.power <= 0 || from.throughput <= 0 {
+		return idxFailf(from.file(), from.where(), "", "zero power or throughput: the load curve has no ratio")
+	}
+	return nil
+}
+
+// idxCurveRows returns the rows of index row best's load curve: the first
+// (smallest cap) of the model's rows on its GPU at its GPU count, the one
+// with the highest median ITL up to best's cap, and the first past it (nil
+// when best has the highest cap).
+func idxCurveRows(m *idxModel, best *idxRow) (from, top, past *idxRow) {
+	for _, r := range m.rows {
+		if r.gpu != best.gpu || r.numGPUs != best.numGPUs {
+			continue
+		}
+		if from == nil {
+			from = r
+		}
+		if r.maxNumSeqs <= best.maxNumSeqs {
+			if top == nil || r.medianITL > top.medianITL {
+				top = r
+			}
+		} else if past == nil {
+			past = r
+		}
+	}
+	return from, top, past
 }
 
 // ---- comparing ----
@@ -845,6 +952,9 @@ func idxShow(v any) string {
 // idxEntryKey names an array element: "model SLUG" or "model SLUG on GPU"
 // for the index's entries, the task id for the task list.
 func idxEntryKey(v any, i int) string {
+	if o, ok := v.(*idxObj); ok {
+		v = o.vals
+	}
 	m, ok := v.(map[string]any)
 	if !ok {
 		return fmt.Sprintf("item %d", i)
@@ -923,41 +1033,268 @@ func (c *idxCompare) value(want, got any, path []string) {
 	}
 }
 
-// ---- the expected bytes ----
-
-// idxMarshal prints the expected file as the published files are printed:
-// keys in order, two-space indentation, no HTML escaping, no trailing newline.
-func idxMarshal(v any) []byte {
-	var compact bytes.Buffer
-	idxWrite(&compact, v)
-	var out bytes.Buffer
-	if err := json.Indent(&out, compact.Bytes(), "", "  "); err != nil {
-		panic("validate: index: " + err.Error()) // the writer above always writes valid JSON
+// compare decodes the published file one header member and one list entry
+// at a time and names every figure that differs from the recomputed one. A
+// file that is not JSON gets that one problem.
+func (pl *idxPlan) compare(r io.Reader) []Problem {
+	invalid := func(err error) []Problem {
+		return []Problem{{File: IndexPath, Msg: fmt.Sprintf("is not valid JSON: %v", err)}}
 	}
-	return out.Bytes()
+	dec := json.NewDecoder(bufio.NewReaderSize(r, 64<<10))
+	dec.UseNumber()
+	c := &idxCompare{}
+	tok, err := dec.Token()
+	if err != nil {
+		return invalid(err)
+	}
+	if tok != json.Delim('{') {
+		v, err := decodeAfter(dec, tok)
+		if err != nil {
+			return invalid(err)
+		}
+		c.fail(nil, "is %s, want an object", idxShow(v))
+	} else {
+		seen := map[string]bool{}
+		var extra []string
+		for dec.More() {
+			kt, err := dec.Token()
+			if err != nil {
+				return invalid(err)
+			}
+			k, _ := kt.(string)
+			want, known := pl.header.vals[k]
+			if list, ok := want.(idxList); ok {
+				seen[k] = true
+				if err := pl.compareList(dec, c, list); err != nil {
+					return invalid(err)
+				}
+				continue
+			}
+			var v any
+			if err := dec.Decode(&v); err != nil {
+				return invalid(err)
+			}
+			if !known {
+				extra = append(extra, k)
+				continue
+			}
+			seen[k] = true
+			c.value(want, v, []string{k})
+		}
+		if _, err := dec.Token(); err != nil { // '}'
+			return invalid(err)
+		}
+		for _, k := range pl.header.keys {
+			if !seen[k] {
+				c.fail([]string{k}, "is missing")
+			}
+		}
+		for _, k := range extra {
+			c.fail([]string{k}, "is not a key of %s", IndexPath)
+		}
+	}
+	if dec.More() {
+		return []Problem{{File: IndexPath, Msg: "has data after the top-level value"}}
+	}
+	return c.probs
 }
 
-func idxWrite(b *bytes.Buffer, v any) {
+// compareList compares one of the file's lists, decoding one entry at a
+// time. Entries are matched by their key (model, GPU), so a missing entry
+// is named rather than shifting every later one.
+func (pl *idxPlan) compareList(dec *json.Decoder, c *idxCompare, list idxList) error {
+	name := string(list)
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if tok != json.Delim('[') {
+		v, err := decodeAfter(dec, tok)
+		if err != nil {
+			return err
+		}
+		c.fail([]string{name}, "is %s, want an array", idxShow(v))
+		return nil
+	}
+	type at struct {
+		m *idxModel
+		j int
+	}
+	where := map[string]at{}
+	var order []string
+	n := 0
+	for _, id := range pl.ids {
+		m := pl.chat[id]
+		es, err := pl.entries(list, m)
+		if err != nil {
+			return err // found by idxPrepare: cannot happen
+		}
+		for j, e := range es {
+			k := idxEntryKey(e, n)
+			n++
+			if _, dup := where[k]; !dup {
+				where[k] = at{m, j}
+				order = append(order, k)
+			}
+		}
+	}
+	seen := map[string]bool{}
+	var extra []string
+	for i := 0; dec.More(); i++ {
+		var x any
+		if err := dec.Decode(&x); err != nil {
+			return err
+		}
+		k := idxEntryKey(x, i)
+		a, ok := where[k]
+		if !ok {
+			extra = append(extra, k)
+			continue
+		}
+		seen[k] = true
+		es, err := pl.entries(list, a.m)
+		if err != nil {
+			return err
+		}
+		c.value(es[a.j], x, []string{name, "[" + k + "]"})
+	}
+	if _, err := dec.Token(); err != nil { // ']'
+		return err
+	}
+	for _, k := range order {
+		if !seen[k] {
+			c.fail([]string{name, "[" + k + "]"}, "is missing: the task files give this entry")
+		}
+	}
+	for _, k := range extra {
+		c.fail([]string{name, "[" + k + "]"}, "is an entry the task files do not give")
+	}
+	return nil
+}
+
+// ---- the expected bytes ----
+
+// errIdxDiffers stops printing the recomputed file once it differs from
+// the published one.
+var errIdxDiffers = errors.New("the bytes differ")
+
+// write prints the recomputed file as the published files are printed
+// (keys in order, two-space indentation, "key": value, no HTML escaping,
+// no trailing newline) and compares it with the published bytes as it
+// goes, one list entry at a time.
+func (pl *idxPlan) write(cmp *idxBytes) error {
+	var b bytes.Buffer
+	flush := func() error {
+		cmp.compare(b.Bytes())
+		b.Reset()
+		if cmp.diff {
+			return errIdxDiffers
+		}
+		return nil
+	}
+	err := pl.writeHeader(&b, flush)
+	if err == nil {
+		err = flush()
+	}
+	if errors.Is(err, errIdxDiffers) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	cmp.end()
+	return nil
+}
+
+func (pl *idxPlan) writeHeader(b *bytes.Buffer, flush func() error) error {
+	h := pl.header
+	b.WriteByte('{')
+	for i, k := range h.keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("\n  ")
+		quoteFast(b, k)
+		b.WriteString(": ")
+		list, ok := h.vals[k].(idxList)
+		if !ok {
+			idxWrite(b, h.vals[k], 1)
+			continue
+		}
+		b.WriteByte('[')
+		n := 0
+		for _, id := range pl.ids {
+			es, err := pl.entries(list, pl.chat[id])
+			if err != nil {
+				return err
+			}
+			for _, e := range es {
+				if n > 0 {
+					b.WriteByte(',')
+				}
+				n++
+				b.WriteString("\n    ")
+				idxWrite(b, e, 2)
+			}
+			if b.Len() >= 32<<10 {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+		}
+		if n > 0 {
+			b.WriteString("\n  ")
+		}
+		b.WriteByte(']')
+	}
+	if len(h.keys) > 0 {
+		b.WriteByte('\n')
+	}
+	b.WriteByte('}')
+	return nil
+}
+
+// idxWrite prints a value at the given depth of indentation, as
+// json.Indent with two spaces prints it.
+func idxWrite(b *bytes.Buffer, v any, depth int) {
+	indent := func(d int) {
+		b.WriteByte('\n')
+		for range d {
+			b.WriteString("  ")
+		}
+	}
 	switch v := v.(type) {
 	case *idxObj:
+		if len(v.keys) == 0 {
+			b.WriteString("{}")
+			return
+		}
 		b.WriteByte('{')
 		for i, k := range v.keys {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			idxWrite(b, k)
-			b.WriteByte(':')
-			idxWrite(b, v.vals[k])
+			indent(depth + 1)
+			quoteFast(b, k)
+			b.WriteString(": ")
+			idxWrite(b, v.vals[k], depth+1)
 		}
+		indent(depth)
 		b.WriteByte('}')
 	case []any:
+		if len(v) == 0 {
+			b.WriteString("[]")
+			return
+		}
 		b.WriteByte('[')
 		for i, x := range v {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			idxWrite(b, x)
+			indent(depth + 1)
+			idxWrite(b, x, depth+1)
 		}
+		indent(depth)
 		b.WriteByte(']')
 	case map[string]any: // copied from a model file: keys sorted, as Go prints maps
 		keys := make([]string, 0, len(v))
@@ -965,17 +1302,13 @@ func idxWrite(b *bytes.Buffer, v any) {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
-		o := &idxObj{keys: keys, vals: v}
-		idxWrite(b, o)
+		idxWrite(b, &idxObj{keys: keys, vals: v}, depth)
 	case idxNum:
 		b.WriteString(string(v))
 	case json.Number:
 		b.WriteString(string(v))
 	case string:
-		e := json.NewEncoder(b)
-		e.SetEscapeHTML(false)
-		_ = e.Encode(v)
-		b.Truncate(b.Len() - 1) // Encode's newline
+		quoteFast(b, v)
 	case bool:
 		b.WriteString(strconv.FormatBool(v))
 	case nil:

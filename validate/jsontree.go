@@ -161,7 +161,7 @@ func writeTree(n *jnode) []byte {
 func writeValue(b *bytes.Buffer, n *jnode, depth int) {
 	switch n.kind {
 	case jStr:
-		b.WriteString(quoteJSON(n.text))
+		quoteFast(b, n.text)
 	case jObj, jArr:
 		open, close := "{", "}"
 		if n.kind == jArr {
@@ -179,7 +179,7 @@ func writeValue(b *bytes.Buffer, n *jnode, depth int) {
 			b.WriteString("\n")
 			b.WriteString(strings.Repeat("  ", depth+1))
 			if n.kind == jObj {
-				b.WriteString(quoteJSON(n.keys[i]))
+				quoteFast(b, n.keys[i])
 				b.WriteString(": ")
 			}
 			writeValue(b, v, depth+1)
@@ -211,4 +211,64 @@ func firstDiff(a, b []byte) (line, col int) {
 	line = bytes.Count(a[:i], []byte("\n")) + 1
 	col = i - (bytes.LastIndexByte(a[:i], '\n') + 1) + 1
 	return line, col
+}
+
+// decodeAfter decodes the rest of a JSON value whose first token, tok, has
+// just been read from dec (which uses UseNumber), into the shape
+// json.Decoder gives: map[string]any, []any, string, json.Number, bool or
+// nil. It lets a streaming reader that met something other than what it
+// streams (an object where an array was expected) still report it.
+func decodeAfter(dec *json.Decoder, tok json.Token) (any, error) {
+	d, ok := tok.(json.Delim)
+	if !ok {
+		return tok, nil
+	}
+	switch d {
+	case '{':
+		m := map[string]any{}
+		for dec.More() {
+			kt, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			k, ok := kt.(string)
+			if !ok {
+				return nil, fmt.Errorf("unexpected %v", kt)
+			}
+			var v any
+			if err := dec.Decode(&v); err != nil {
+				return nil, err
+			}
+			m[k] = v
+		}
+		_, err := dec.Token() // '}'
+		return m, err
+	case '[':
+		a := []any{}
+		for dec.More() {
+			var v any
+			if err := dec.Decode(&v); err != nil {
+				return nil, err
+			}
+			a = append(a, v)
+		}
+		_, err := dec.Token() // ']'
+		return a, err
+	}
+	return nil, fmt.Errorf("unexpected %v", d)
+}
+
+// quoteFast appends s as a JSON string to b as quoteJSON prints it (no
+// HTML escaping), without an encoder for the plain printable ASCII strings
+// that make up most of a file.
+func quoteFast(b *bytes.Buffer, s string) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			b.WriteString(quoteJSON(s))
+			return
+		}
+	}
+	b.WriteByte('"')
+	b.WriteString(s)
+	b.WriteByte('"')
 }

@@ -2,7 +2,6 @@ package validate
 
 import (
 	"fmt"
-	"io"
 	"sort"
 	"strings"
 
@@ -67,7 +66,9 @@ func checkLeaderboard(s *Snap) (out []Problem) {
 	}
 	flush(idxPS, commitsPS)
 
-	// The stability filter, on every task of the selection.
+	// The stability filter, on every task of the selection. Each task file
+	// is parsed once per Snapshot call (Snap.task); the index check shares
+	// its rows.
 	var chatStable []*lbRow
 	chatOK := false
 	var chatPath string
@@ -86,22 +87,25 @@ func checkLeaderboard(s *Snap) (out []Problem) {
 			continue
 		}
 		filtered[task] = true
-		data, p := read(lbTaskName(task))
-		if data == nil {
+		src := s.Source(lbTaskName(task))
+		if src == nil {
+			mp.add("", "sources", "has no entry for %s", lbTaskName(task))
 			continue
 		}
-		ps := &problems{file: p}
-		rows, ok := parseTask(ps, task, data)
-		stable, ex := filterStable(rows)
-		for _, e := range ex {
+		td := s.task(task, src.Path)
+		if td.readErr != nil {
+			continue // the manifest check reports a missing file
+		}
+		for _, e := range td.excluded {
 			k := exKey{task, e.row.index, e.row.modelID, e.row.gpu, e.row.numGPUs, e.row.maxNumSeqs}
 			excluded[k] = e
 			exOrder = append(exOrder, k)
 		}
 		if task == taskChat {
-			chatStable, chatOK, chatPath, chatPS = stable, ok, p, ps
+			chatStable, chatOK, chatPath = td.stable, td.rowsOK, td.path
+			chatPS = &problems{file: td.path, list: append([]Problem(nil), td.report()...)}
 		} else {
-			flush(ps)
+			out = append(out, td.report()...)
 		}
 	}
 
@@ -193,7 +197,7 @@ func checkLeaderboard(s *Snap) (out []Problem) {
 			modelProbs = append(modelProbs, Problem{File: p, Msg: fmt.Sprintf("is missing: %s has %d stable configurations of %s", chatPath, len(wm.configs), wm.modelID)})
 			return
 		}
-		data, err := readUncached(s, p)
+		data, err := s.Read(p)
 		if err != nil {
 			modelProbs = append(modelProbs, Problem{File: p, Msg: fmt.Sprintf("cannot be read: %v", err)})
 			return
@@ -223,20 +227,6 @@ func checkLeaderboard(s *Snap) (out []Problem) {
 		out = append(out, Problem{File: p, Msg: fmt.Sprintf("is not a recomputed model file: no Text Conversation model in %s has this slug", chatPath)})
 	}
 	return out
-}
-
-// readUncached returns a file's bytes, from Read's cache when another check
-// has filled it, else from disk without adding them to the cache.
-func readUncached(s *Snap, p string) ([]byte, error) {
-	if b, ok := s.cache[p]; ok {
-		return b, nil
-	}
-	f, err := s.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(f)
 }
 
 func contains(list []string, s string) bool {

@@ -1,14 +1,20 @@
 package validate
 
 import (
+	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"path"
+	"regexp"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -36,7 +42,21 @@ const schemaBase = "https://schemas.greentokens.invalid/"
 var compiled struct {
 	once    sync.Once
 	schemas map[string]*jsonschema.Schema
+	streams map[string]*schemaStream
 	errs    []Problem
+}
+
+// schemaStream is a schema split so that a file is checked one list entry
+// at a time, without holding the whole file decoded: each top-level list
+// whose only constraints on its entries are its items schema (no
+// uniqueItems, contains, prefixItems) has its items schema compiled on its
+// own, and the rest of the file is checked against shell, the schema
+// without those items schemas, with each list's entries replaced by nulls
+// (its length and type still checked). The problems are those of the
+// whole schema on the whole file.
+type schemaStream struct {
+	shell *jsonschema.Schema
+	items map[string]*jsonschema.Schema // by top-level property
 }
 
 // compiledSchemas compiles every embedded schema once, as draft 2020-12 with
@@ -45,34 +65,142 @@ var compiled struct {
 func compiledSchemas() (map[string]*jsonschema.Schema, []Problem) {
 	compiled.once.Do(func() {
 		compiled.schemas = map[string]*jsonschema.Schema{}
+		compiled.streams = map[string]*schemaStream{}
 		for _, name := range schemas.Names() {
-			sch, err := compileSchema(name)
+			sch, st, err := compileSchema(name)
 			if err != nil {
 				compiled.errs = append(compiled.errs, Problem{File: "schemas/" + name, Msg: fmt.Sprintf("does not compile as a draft 2020-12 schema: %v", err)})
 				continue
 			}
 			compiled.schemas[name] = sch
+			if st != nil {
+				compiled.streams[name] = st
+			}
 		}
 	})
 	return compiled.schemas, compiled.errs
 }
 
-func compileSchema(name string) (*jsonschema.Schema, error) {
-	b, err := schemas.Read(name)
-	if err != nil {
-		return nil, err
-	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-	if err != nil {
-		return nil, err
-	}
+// streamFor returns the split form of a compiled schema, or nil.
+func streamFor(name string) *schemaStream {
+	compiledSchemas()
+	return compiled.streams[name]
+}
+
+func newSchemaCompiler() *jsonschema.Compiler {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()
-	if err := c.AddResource(schemaBase+name, doc); err != nil {
-		return nil, err
+	return c
+}
+
+// compileSchema compiles an embedded schema, and its split form when it has
+// lists that can be checked one entry at a time (else st is nil).
+func compileSchema(name string) (sch *jsonschema.Schema, st *schemaStream, err error) {
+	b, err := schemas.Read(name)
+	if err != nil {
+		return nil, nil, err
 	}
-	return c.Compile(schemaBase + name)
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		return nil, nil, err
+	}
+	c := newSchemaCompiler()
+	if err := c.AddResource(schemaBase+name, doc); err != nil {
+		return nil, nil, err
+	}
+	if sch, err = c.Compile(schemaBase + name); err != nil {
+		return nil, nil, err
+	}
+	shell, lists := splitSchema(doc)
+	if len(lists) == 0 {
+		return sch, nil, nil
+	}
+	st = &schemaStream{items: map[string]*jsonschema.Schema{}}
+	for _, p := range lists {
+		if st.items[p], err = c.Compile(schemaBase + name + "#/properties/" + p + "/items"); err != nil {
+			return nil, nil, err
+		}
+	}
+	sc := newSchemaCompiler()
+	if err := sc.AddResource(schemaBase+name, shell); err != nil {
+		return nil, nil, err
+	}
+	if st.shell, err = sc.Compile(schemaBase + name); err != nil {
+		return nil, nil, err
+	}
+	return sch, st, nil
+}
+
+// Keywords splitSchema understands: a schema using another one at its top
+// level, or in a list property, is not split (it might constrain a list's
+// entries together).
+var (
+	splitRootKeys = map[string]bool{"$schema": true, "$id": true, "$comment": true, "title": true, "description": true,
+		"type": true, "additionalProperties": true, "required": true, "properties": true, "$defs": true}
+	splitListKeys = map[string]bool{"$comment": true, "title": true, "description": true, "type": true,
+		"items": true, "minItems": true, "maxItems": true}
+	splitListName = regexp.MustCompile(`^[a-z0-9_]+$`)
+)
+
+// splitSchema returns the shell of a schema document (see schemaStream)
+// and the top-level list properties taken out of it, sorted; no lists when
+// the schema cannot be split.
+func splitSchema(doc any) (shell any, lists []string) {
+	root, ok := doc.(map[string]any)
+	if !ok || root["type"] != "object" {
+		return nil, nil
+	}
+	for k := range root {
+		if !splitRootKeys[k] {
+			return nil, nil
+		}
+	}
+	if ap, ok := root["additionalProperties"]; ok {
+		if _, isBool := ap.(bool); !isBool {
+			return nil, nil
+		}
+	}
+	props, ok := root["properties"].(map[string]any)
+	if !ok {
+		return nil, nil
+	}
+	newProps := make(map[string]any, len(props))
+	for name, p := range props {
+		newProps[name] = p
+		pm, ok := p.(map[string]any)
+		if !ok || pm["type"] != "array" || !splitListName.MatchString(name) {
+			continue
+		}
+		if _, ok := pm["items"].(map[string]any); !ok {
+			continue
+		}
+		splittable := true
+		for k := range pm {
+			splittable = splittable && splitListKeys[k]
+		}
+		if !splittable {
+			continue
+		}
+		without := make(map[string]any, len(pm))
+		for k, v := range pm {
+			if k != "items" {
+				without[k] = v
+			}
+		}
+		newProps[name] = without
+		lists = append(lists, name)
+	}
+	if len(lists) == 0 {
+		return nil, nil
+	}
+	sort.Strings(lists)
+	newRoot := make(map[string]any, len(root))
+	for k, v := range root {
+		newRoot[k] = v
+	}
+	newRoot["properties"] = newProps
+	return newRoot, lists
 }
 
 // schemaFor returns the schema name for a snapshot path, or "".
@@ -86,23 +214,72 @@ func schemaFor(p string) string {
 }
 
 // checkSchemas checks manifest.json and every file on disk that has a
-// schema against it.
+// schema against it. Files are checked one at a time per worker, a worker
+// per CPU (the compiled schemas are only read); the problems come in file
+// order.
 func checkSchemas(s *Snap) []Problem {
 	schs, out := compiledSchemas()
 	out = append([]Problem(nil), out...)
+	var paths []string
 	for _, p := range append([]string{ManifestPath}, s.Files...) {
-		name := schemaFor(p)
-		if name == "" || schs[name] == nil {
-			continue
+		if name := schemaFor(p); name != "" && schs[name] != nil {
+			paths = append(paths, p)
 		}
-		b, err := s.Read(p)
-		if err != nil {
-			out = append(out, Problem{File: p, Msg: fmt.Sprintf("cannot be read: %v", err)})
-			continue
-		}
-		out = append(out, validateSchema(schs[name], name, p, b)...)
+	}
+	results := make([][]Problem, len(paths))
+	workers := min(runtime.GOMAXPROCS(0), len(paths))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(paths) {
+					return
+				}
+				results[i] = checkSchemaFile(s, schs, paths[i])
+			}
+		}()
+	}
+	wg.Wait()
+	for _, r := range results {
+		out = append(out, r...)
 	}
 	return out
+}
+
+// checkSchemaFile checks one file against its schema: streamed, one list
+// entry at a time, when the schema allows it.
+func checkSchemaFile(s *Snap, schs map[string]*jsonschema.Schema, p string) []Problem {
+	name := schemaFor(p)
+	cannot := func(err error) []Problem { return []Problem{{File: p, Msg: fmt.Sprintf("cannot be read: %v", err)}} }
+	st := streamFor(name)
+	if st == nil {
+		b, err := s.Read(p)
+		if err != nil {
+			return cannot(err)
+		}
+		return validateSchema(schs[name], name, p, b)
+	}
+	f, err := s.Open(p)
+	if err != nil {
+		return cannot(err)
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if fi, err := f.Stat(); err != nil || fi.Size() > 256<<10 {
+		r = bufio.NewReaderSize(f, 64<<10)
+	} else {
+		// A small file (a model file) is read whole.
+		b, err := io.ReadAll(f)
+		if err != nil {
+			return cannot(err)
+		}
+		r = bytes.NewReader(b)
+	}
+	return validateStream(st, name, p, r)
 }
 
 // CheckSchema checks data, the bytes of the snapshot file at the slash path
@@ -119,6 +296,9 @@ func CheckSchema(schema, file string, data []byte) []Problem {
 	if sch == nil {
 		return []Problem{{File: file, Msg: fmt.Sprintf("cannot be checked: no schema %s", schema)}}
 	}
+	if st := streamFor(schema); st != nil {
+		return validateStream(st, schema, file, bytes.NewReader(data))
+	}
 	return validateSchema(sch, schema, file, data)
 }
 
@@ -131,7 +311,94 @@ func validateSchema(sch *jsonschema.Schema, name, file string, data []byte) []Pr
 	if err != nil {
 		return []Problem{{File: file, Msg: fmt.Sprintf("is not valid JSON: %v", err)}}
 	}
-	err = sch.Validate(inst)
+	out := schemaErrors(name, file, inst, nil, sch.Validate(inst))
+	sortSchemaProblems(out)
+	return out
+}
+
+// validateStream checks the file at path file, read from r, against a
+// split schema (see schemaStream), decoding one list entry at a time. It
+// finds what validateSchema finds on the whole file.
+func validateStream(st *schemaStream, name, file string, r io.Reader) []Problem {
+	invalid := func(err error) []Problem {
+		return []Problem{{File: file, Msg: fmt.Sprintf("is not valid JSON: %v", err)}}
+	}
+	dec := json.NewDecoder(r)
+	dec.UseNumber()
+	tok, err := dec.Token()
+	if err != nil {
+		return invalid(err)
+	}
+	var inst any
+	var out []Problem
+	if tok != json.Delim('{') {
+		if inst, err = decodeAfter(dec, tok); err != nil {
+			return invalid(err)
+		}
+	} else {
+		shell := map[string]any{}
+		for dec.More() {
+			kt, err := dec.Token()
+			if err != nil {
+				return invalid(err)
+			}
+			k, _ := kt.(string)
+			item := st.items[k]
+			if item == nil {
+				var v any
+				if err := dec.Decode(&v); err != nil {
+					return invalid(err)
+				}
+				shell[k] = v
+				continue
+			}
+			tok, err := dec.Token()
+			if err != nil {
+				return invalid(err)
+			}
+			if tok != json.Delim('[') {
+				if shell[k], err = decodeAfter(dec, tok); err != nil {
+					return invalid(err)
+				}
+				continue
+			}
+			n := 0
+			for ; dec.More(); n++ {
+				var x any
+				if err := dec.Decode(&x); err != nil {
+					return invalid(err)
+				}
+				if err := item.Validate(x); err != nil {
+					// The entry's problems, placed in the file: a
+					// skeleton of it holding only this entry.
+					elems := make([]any, n+1)
+					elems[n] = x
+					out = append(out, schemaErrors(name, file, map[string]any{k: elems}, []string{k, strconv.Itoa(n)}, err)...)
+				}
+			}
+			if _, err := dec.Token(); err != nil { // ']'
+				return invalid(err)
+			}
+			shell[k] = make([]any, n)
+		}
+		if _, err := dec.Token(); err != nil { // '}'
+			return invalid(err)
+		}
+		inst = shell
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		// As jsonschema.UnmarshalJSON says it.
+		return invalid(errors.New("invalid character after top-level value"))
+	}
+	out = append(schemaErrors(name, file, inst, nil, st.shell.Validate(inst)), out...)
+	sortSchemaProblems(out)
+	return out
+}
+
+// schemaErrors turns a validation error (nil: none) into problems. inst is
+// the instance the locations are found in; prefix, the location of the
+// validated value within inst (nil: inst itself).
+func schemaErrors(name, file string, inst any, prefix []string, err error) []Problem {
 	if err == nil {
 		return nil
 	}
@@ -155,21 +422,28 @@ func validateSchema(sch *jsonschema.Schema, name, file string, data []byte) []Pr
 			}
 			return
 		}
-		out = append(out, schemaProblems(name, file, inst, e)...)
+		out = append(out, schemaProblems(name, file, inst, prefix, e)...)
 	}
 	walk(ve)
+	return out
+}
+
+// sortSchemaProblems orders a file's schema problems by row, then field.
+func sortSchemaProblems(out []Problem) {
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Where != out[j].Where {
 			return lessWhere(out[i].Where, out[j].Where)
 		}
 		return out[i].Field < out[j].Field
 	})
-	return out
 }
 
 // schemaProblems turns one failing keyword into problems.
-func schemaProblems(name, file string, inst any, e *jsonschema.ValidationError) []Problem {
+func schemaProblems(name, file string, inst any, prefix []string, e *jsonschema.ValidationError) []Problem {
 	loc := e.InstanceLocation
+	if prefix != nil {
+		loc = append(append([]string(nil), prefix...), loc...)
+	}
 	switch k := e.ErrorKind.(type) {
 	case *kind.Required:
 		var out []Problem

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -99,36 +100,89 @@ type Snap struct {
 	// slash-separated paths relative to Dir, sorted.
 	Files []string
 
-	cache map[string][]byte
+	// tasks holds the archived task files parsed so far, by snapshot path:
+	// each is read and parsed once per Snapshot call, and its rows shared
+	// by the checks that recompute from it.
+	tasks map[string]*taskData
 }
 
 // Read returns the bytes of the file at the slash path p relative to the
-// snapshot folder. Bytes are read once and kept.
+// snapshot folder. Nothing is kept: a snapshot of many models is checked
+// one file at a time, and a check that needs a file's bytes again reads
+// them again (the parsed task files are kept instead, see Snap.task).
 func (s *Snap) Read(p string) ([]byte, error) {
-	if b, ok := s.cache[p]; ok {
-		return b, nil
-	}
 	if !fs.ValidPath(p) {
 		return nil, fmt.Errorf("%q is not a valid snapshot path", p)
 	}
-	b, err := os.ReadFile(filepath.Join(s.Dir, filepath.FromSlash(p)))
-	if err != nil {
-		return nil, err
-	}
-	if s.cache == nil {
-		s.cache = map[string][]byte{}
-	}
-	s.cache[p] = b
-	return b, nil
+	return os.ReadFile(filepath.Join(s.Dir, filepath.FromSlash(p)))
 }
 
 // Open streams the file at the slash path p, for files too large to hold
-// whole (the archived Ember CSV). It does not use or fill Read's cache.
+// whole (the archived Ember CSV, index.json).
 func (s *Snap) Open(p string) (*os.File, error) {
 	if !fs.ValidPath(p) {
 		return nil, fmt.Errorf("%q is not a valid snapshot path", p)
 	}
 	return os.Open(filepath.Join(s.Dir, filepath.FromSlash(p)))
+}
+
+// taskData is an archived task file, parsed (parseTask) and filtered
+// (filterStable) once; the leaderboard check and the index check share it.
+type taskData struct {
+	task, path string
+	readErr    error // the file could not be read; nothing else is set
+
+	stable   []*lbRow // filterStable's stable rows, upstream order
+	excluded []excludedRow
+	rowsOK   bool      // every row well-formed (parseTask's ok)
+	probs    []Problem // the parse's problems, on path
+
+	reported bool // probs have been handed to a check's output
+}
+
+// clean reports whether the file parsed without any problem.
+func (t *taskData) clean() bool { return t.readErr == nil && len(t.probs) == 0 }
+
+// report returns the parse's problems the first time it is called, nil
+// after: the first check that reads the file reports them, once.
+func (t *taskData) report() []Problem {
+	if t.reported {
+		return nil
+	}
+	t.reported = true
+	return t.probs
+}
+
+// parseTaskData parses and filters a task file's bytes (the file at path).
+func parseTaskData(task, path string, data []byte) *taskData {
+	t, _ := openTaskData(task, path, func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil })
+	return t
+}
+
+// openTaskData parses and filters the task file at path, streamed from
+// open (parseTaskFrom). A non-nil error is a failure to read it.
+func openTaskData(task, path string, open func() (io.ReadCloser, error)) (*taskData, error) {
+	ps := &problems{file: path}
+	rows, ok, err := parseTaskFrom(ps, task, open)
+	if err != nil {
+		return &taskData{task: task, path: path, readErr: err}, err
+	}
+	stable, excluded := filterStable(rows)
+	return &taskData{task: task, path: path, stable: stable, excluded: excluded, rowsOK: ok, probs: ps.list}, nil
+}
+
+// task returns the task file of the given task at snapshot path p, parsed
+// on first use. It is streamed: its bytes are never held whole.
+func (s *Snap) task(task, p string) *taskData {
+	if t, ok := s.tasks[p]; ok && t.task == task {
+		return t
+	}
+	t, _ := openTaskData(task, p, func() (io.ReadCloser, error) { return s.Open(p) })
+	if s.tasks == nil {
+		s.tasks = map[string]*taskData{}
+	}
+	s.tasks[p] = t
+	return t
 }
 
 // Source returns the manifest's source entry with the given upstream name

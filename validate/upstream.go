@@ -1,10 +1,13 @@
 package validate
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"sort"
 	"strconv"
@@ -55,6 +58,71 @@ func checkUTF8(ps *problems, data []byte) bool {
 	}
 	ps.add("", "", "is not valid UTF-8 at line %d, column %d (byte offset %d)", line, col, off)
 	return false
+}
+
+// checkUTF8From is checkUTF8 on a stream: it reads r to its end (or to the
+// first byte that is not UTF-8) a chunk at a time. A non-nil error is a
+// failure to read.
+func checkUTF8From(ps *problems, r io.Reader) (bool, error) {
+	buf := make([]byte, 64<<10)
+	var off int64 // offset of buf[0] in the stream
+	line, lastNL := int64(1), int64(-1)
+	carry := 0
+	for {
+		n, err := io.ReadFull(r, buf[carry:])
+		eof := err == io.EOF || err == io.ErrUnexpectedEOF
+		if err != nil && !eof {
+			return false, err
+		}
+		data := buf[:carry+n]
+		// Check up to the last whole rune; a rune cut by the chunk's end
+		// is carried to the next one (at the end, it is the bad byte).
+		end := len(data)
+		if !eof {
+			for k := 1; k <= utf8.UTFMax-1 && k <= end; k++ {
+				if utf8.RuneStart(data[end-k]) {
+					if !utf8.FullRune(data[end-k:]) {
+						end -= k
+					}
+					break
+				}
+			}
+		}
+		bad := -1
+		if !utf8.Valid(data[:end]) || eof && end < len(data) {
+			for i := 0; i < len(data); {
+				if !utf8.FullRune(data[i:]) {
+					bad = i
+					break
+				}
+				r, size := utf8.DecodeRune(data[i:])
+				if r == utf8.RuneError && size == 1 {
+					bad = i
+					break
+				}
+				i += size
+			}
+		}
+		upto := end
+		if bad >= 0 {
+			upto = bad
+		}
+		line += int64(bytes.Count(data[:upto], []byte{'\n'}))
+		if nl := bytes.LastIndexByte(data[:upto], '\n'); nl >= 0 {
+			lastNL = off + int64(nl)
+		}
+		if bad >= 0 {
+			at := off + int64(bad)
+			col := at - lastNL
+			ps.add("", "", "is not valid UTF-8 at line %d, column %d (byte offset %d)", line, col, at)
+			return false, nil
+		}
+		if eof {
+			return true, nil
+		}
+		carry = copy(buf, data[end:])
+		off += int64(end)
+	}
 }
 
 // lbIndex is what this package reads from the leaderboard's index.json.
@@ -170,54 +238,286 @@ func (r *lbRow) where() string {
 // parseTask reads a task file's rows. A row that lacks a field the rules
 // need, or has one of the wrong type, is reported and left out.
 func parseTask(ps *problems, task string, data []byte) ([]*lbRow, bool) {
-	if !checkUTF8(ps, data) {
-		return nil, false
-	}
-	var file struct {
-		Task           *string           `json:"task"`
-		Configurations []json.RawMessage `json:"configurations"`
-	}
-	if err := json.Unmarshal(data, &file); err != nil {
-		ps.add("", "", "cannot be decoded: %v", err)
-		return nil, false
-	}
-	if file.Task == nil || *file.Task != task {
-		got := "missing"
-		if file.Task != nil {
-			got = strconv.Quote(*file.Task)
-		}
-		ps.add("", "task", "is %s, want %q", got, task)
-	}
-	if len(file.Configurations) == 0 {
-		ps.add("", "configurations", "is missing or empty")
-		return nil, false
-	}
-	ok := true
-	var rows []*lbRow
-	for i, raw := range file.Configurations {
-		r, good := parseRow(ps, task, i, raw)
-		if good {
-			rows = append(rows, r)
-		}
-		ok = ok && good
-	}
+	rows, ok, _ := parseTaskFrom(ps, task, func() (io.ReadCloser, error) {
+		return io.NopCloser(bytes.NewReader(data)), nil
+	})
 	return rows, ok
 }
 
-func parseRow(ps *problems, task string, i int, raw json.RawMessage) (*lbRow, bool) {
-	where := fmt.Sprintf("configurations[%d]", i)
+// parseTaskFrom is parseTask on a file streamed twice from open: once to
+// check it is UTF-8, once to decode it, row by row, each row parsed as the
+// decoder meets it. Neither the file's bytes nor its rows as raw bytes or
+// maps are ever all held at once, only the parsed rows. It reads the file
+// as json.Unmarshal would into struct { Task *string; Configurations
+// []row } (keys matched as Unmarshal matches them, the last of repeated
+// keys winning, a syntax error anywhere reported before anything else). A
+// non-nil error is a failure to read the file (nothing is reported then).
+func parseTaskFrom(ps *problems, task string, open func() (io.ReadCloser, error)) ([]*lbRow, bool, error) {
+	f, err := open()
+	if err != nil {
+		return nil, false, err
+	}
+	good, err := checkUTF8From(ps, f)
+	f.Close()
+	if err != nil || !good {
+		return nil, false, err
+	}
+	if f, err = open(); err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	doc, err := decodeTask(bufio.NewReaderSize(f, 64<<10))
+	var rerr *taskReadError
+	switch {
+	case errors.As(err, &rerr):
+		return nil, false, rerr.err
+	case err != nil:
+		ps.add("", "", "cannot be decoded: %v", err)
+		return nil, false, nil
+	}
+	if doc.task == nil || *doc.task != task {
+		got := "missing"
+		if doc.task != nil {
+			got = strconv.Quote(*doc.task)
+		}
+		ps.add("", "task", "is %s, want %q", got, task)
+	}
+	if len(doc.rows) == 0 {
+		ps.add("", "configurations", "is missing or empty")
+		return nil, false, nil
+	}
+	ok := true
+	rows := make([]*lbRow, 0, len(doc.rows))
+	// Rows of one model, GPU or precision repeat their names: one copy of
+	// each is kept.
+	names := map[string]string{}
+	intern := func(s *string) {
+		if v, ok := names[*s]; ok {
+			*s = v
+		} else {
+			names[*s] = *s
+		}
+	}
+	for i := range doc.rows {
+		tr := &doc.rows[i]
+		where := fmt.Sprintf("configurations[%d]", i)
+		if tr.row == nil {
+			ps.add(where, "", "is not a JSON object")
+			ok = false
+			continue
+		}
+		if id := tr.id; id != "" {
+			where += " (" + id + ")"
+		}
+		for _, p := range tr.probs {
+			ps.add(where, p.Field, "%s", p.Msg)
+		}
+		tr.row.task, tr.row.index = task, i
+		for _, s := range []*string{&tr.row.modelID, &tr.row.nickname, &tr.row.gpu, &tr.row.precision, &tr.row.arch} {
+			intern(s)
+		}
+		if tr.ok {
+			rows = append(rows, tr.row)
+		}
+		ok = ok && tr.ok
+		*tr = taskRow{}
+	}
+	return rows, ok, nil
+}
+
+// taskDoc is a decoded task file: its task and its rows, parsed.
+type taskDoc struct {
+	task *string
+	rows []taskRow
+}
+
+// taskReadError is a failure to read the file, not to decode it.
+type taskReadError struct{ err error }
+
+func (e *taskReadError) Error() string { return e.err.Error() }
+
+// taskReader passes reads on, and tells read failures from the JSON
+// decoder's errors.
+type taskReader struct{ r io.Reader }
+
+func (t taskReader) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = &taskReadError{err}
+	}
+	return n, err
+}
+
+// decodeTask decodes a task file from r as json.Unmarshal decodes it into
+// struct { Task *string `json:"task"`; Configurations []taskRow
+// `json:"configurations"` }, but one row at a time: a syntax error anywhere
+// is the error; else the first value of the wrong type is.
+func decodeTask(r io.Reader) (*taskDoc, error) {
+	dec := json.NewDecoder(taskReader{r})
+	dec.UseNumber()
+	var typeErr error
+	wrongType := func(tok json.Token, field, want string) {
+		if typeErr != nil {
+			return
+		}
+		what := "number"
+		switch t := tok.(type) {
+		case json.Delim:
+			what = map[json.Delim]string{'{': "object", '[': "array"}[t]
+		case string:
+			what = "string"
+		case bool:
+			what = "bool"
+		}
+		if field == "" {
+			typeErr = fmt.Errorf("json: cannot unmarshal %s into a task file (an object)", what)
+			return
+		}
+		typeErr = fmt.Errorf("json: cannot unmarshal %s into Go struct field .%s of type %s", what, field, want)
+	}
+	// skip consumes the rest of a value whose first token was tok.
+	skip := func(tok json.Token) error {
+		if d, ok := tok.(json.Delim); ok && (d == '{' || d == '[') {
+			for depth := 1; depth > 0; {
+				t, err := dec.Token()
+				if err != nil {
+					return err
+				}
+				if d, ok := t.(json.Delim); ok {
+					if d == '{' || d == '[' {
+						depth++
+					} else {
+						depth--
+					}
+				}
+			}
+		}
+		return nil
+	}
+	doc := &taskDoc{}
+	tok, err := dec.Token()
+	if err == io.EOF {
+		return nil, errors.New("unexpected end of JSON input")
+	}
+	if err != nil {
+		return nil, err
+	}
+	switch tok {
+	case json.Delim('{'):
+		for dec.More() {
+			kt, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			key, _ := kt.(string)
+			switch {
+			case strings.EqualFold(key, "task"):
+				t, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				switch t := t.(type) {
+				case string:
+					doc.task = &t
+				case nil:
+					doc.task = nil
+				default:
+					wrongType(t, "task", "string")
+					if err := skip(t); err != nil {
+						return nil, err
+					}
+				}
+			case strings.EqualFold(key, "configurations"):
+				t, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				switch t {
+				case json.Delim('['):
+					doc.rows = doc.rows[:0]
+					for dec.More() {
+						var tr taskRow
+						if err := dec.Decode(&tr); err != nil {
+							return nil, err
+						}
+						doc.rows = append(doc.rows, tr)
+					}
+					if _, err := dec.Token(); err != nil { // ']'
+						return nil, err
+					}
+				case nil:
+					doc.rows = nil
+				default:
+					wrongType(t, "configurations", "[]row")
+					if err := skip(t); err != nil {
+						return nil, err
+					}
+				}
+			default:
+				t, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				if err := skip(t); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if _, err := dec.Token(); err != nil { // '}'
+			return nil, err
+		}
+	case nil: // null: nothing set, as json.Unmarshal leaves it
+	default:
+		wrongType(tok, "", "")
+		if err := skip(tok); err != nil {
+			return nil, err
+		}
+	}
+	// Only white space may follow.
+	switch _, err := dec.Token(); {
+	case err == io.EOF:
+	case err != nil:
+		return nil, err
+	default:
+		return nil, errors.New("invalid character after top-level value")
+	}
+	if typeErr != nil {
+		return nil, typeErr
+	}
+	return doc, nil
+}
+
+// taskRow is one element of a task file's configurations array, parsed by
+// the JSON decoder as it meets it (parseRow). Its problems have no Where
+// yet: the element does not know its index.
+type taskRow struct {
+	row   *lbRow // nil when the element is not a JSON object
+	ok    bool
+	id    string // model_id, when it is a non-empty string
+	probs []Problem
+}
+
+// UnmarshalJSON parses the element; it never fails (a bad row is reported,
+// not an error of the whole file).
+func (tr *taskRow) UnmarshalJSON(raw []byte) error {
+	*tr = parseRow(raw)
+	return nil
+}
+
+func parseRow(raw []byte) taskRow {
 	var m map[string]any
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	if err := dec.Decode(&m); err != nil || m == nil {
-		ps.add(where, "", "is not a JSON object")
-		return nil, false
+		return taskRow{}
 	}
+	var tr taskRow
 	if id, ok := m["model_id"].(string); ok && id != "" {
-		where += " (" + id + ")"
+		tr.id = id
 	}
-	rp := &rowParser{ps: ps, m: m, where: where, ok: true}
-	r := &lbRow{task: task, index: i}
+	ps := &problems{}
+	rp := &rowParser{ps: ps, m: m, ok: true}
+	r := &lbRow{}
 	r.modelID = rp.str("model_id")
 	r.nickname = rp.str("nickname")
 	r.gpu = rp.str("gpu_model")
@@ -250,7 +550,8 @@ func parseRow(ps *problems, task string, i int, raw json.RawMessage) (*lbRow, bo
 		rp.plausible(r)
 	}
 	r.content = rowContent(m)
-	return r, rp.ok
+	tr.row, tr.ok, tr.probs = r, rp.ok, ps.list
+	return tr
 }
 
 // rowContent identifies a row object (decoded with UseNumber) by its
@@ -264,9 +565,10 @@ func rowContent(m map[string]any) [sha256.Size]byte {
 	return sha256.Sum256([]byte(c.String()))
 }
 
-// rowContentRaw is rowContent for a row decoded into raw field values (as
-// the index check's parser reads rows). A value that is not JSON counts
-// as its bytes.
+// rowContentRaw is rowContent for a row decoded into raw field values (a
+// value that is not JSON counts as its bytes). The parser computes
+// rowContent as it decodes each row; TestDuplicateRows checks the two
+// agree, so that a row's identity does not depend on how it was read.
 func rowContentRaw(m map[string]json.RawMessage) [sha256.Size]byte {
 	obj := make(map[string]any, len(m))
 	for k, raw := range m {
@@ -344,16 +646,16 @@ func canonical(b *strings.Builder, v any) {
 	}
 }
 
-// rowParser reads typed fields of one upstream row, reporting each bad one.
+// rowParser reads typed fields of one upstream row, reporting each bad one
+// (with an empty Where: parseTask names the row).
 type rowParser struct {
-	ps    *problems
-	m     map[string]any // decoded with UseNumber
-	where string
-	ok    bool
+	ps *problems
+	m  map[string]any // decoded with UseNumber
+	ok bool
 }
 
 func (rp *rowParser) fail(key, format string, a ...any) {
-	rp.ps.add(rp.where, key, format, a...)
+	rp.ps.add("", key, format, a...)
 	rp.ok = false
 }
 

@@ -15,12 +15,12 @@
 package page
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"sync"
 
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
@@ -28,42 +28,92 @@ import (
 )
 
 // Snapshot is what pages are rendered from: a snapshot's files, decoded.
+// A model file is read when its page is rendered, and not kept.
 type Snapshot struct {
 	Index *transform.IndexFile
-	// Models holds the model files, by slug.
-	Models map[string]*transform.Model
 	// Grid is grid.json; nil when the snapshot has none.
 	Grid *grid.Grid
 	// Rows holds the archived task files' stable rows by task, then by row
 	// id (transform.TaskRows): the unrounded values behind the figures.
 	Rows map[string]map[string]*transform.Row
+
+	// fsys holds the model files.
+	fsys fs.FS
+	// bySlug finds a model's entries in the index's lists; made once, on
+	// the first page.
+	bySlugOnce sync.Once
+	bySlug     map[string]*modelEntries
+	// areas caches grid.Lookup of the display grids, which every page
+	// shows (an unknown one costs an edit-distance search of every area).
+	areasMu sync.Mutex
+	areas   map[string]*grid.Area // nil: not in grid.json
+}
+
+// area looks a display grid up in grid.json, once per query.
+func (s *Snapshot) area(q string) (*grid.Area, bool) {
+	s.areasMu.Lock()
+	defer s.areasMu.Unlock()
+	if a, done := s.areas[q]; done {
+		return a, a != nil
+	}
+	if s.areas == nil {
+		s.areas = map[string]*grid.Area{}
+	}
+	a, err := grid.Lookup(s.Grid, q)
+	if err != nil {
+		s.areas[q] = nil
+		return nil, false
+	}
+	s.areas[q] = &a
+	return &a, true
+}
+
+// modelEntries are the positions of one model's entries in index.json.
+type modelEntries struct {
+	entry, gpuCmp int // -1 when none
+	tasks, curves []int
 }
 
 // LoadDir reads the snapshot folder dir.
 func LoadDir(dir string) (*Snapshot, error) { return Load(os.DirFS(dir)) }
 
 // Load reads a snapshot from fsys (its root is the snapshot folder):
-// index.json, every model file it lists, grid.json when present, and the
-// task files index.json names.
+// index.json, grid.json when present, and the task files index.json names.
+// The model files it lists are read one at a time, as their pages are
+// rendered.
 func Load(fsys fs.FS) (*Snapshot, error) {
-	s := &Snapshot{Models: map[string]*transform.Model{}, Rows: map[string]map[string]*transform.Row{}}
-	s.Index = &transform.IndexFile{}
-	if err := readJSON(fsys, transform.IndexName, s.Index); err != nil {
+	idx := &transform.IndexFile{}
+	if err := readJSON(fsys, transform.IndexName, idx); err != nil {
 		return nil, err
 	}
-	if s.Index.Version != transform.FormatVersion {
-		return nil, fmt.Errorf("%s: version %q; this renderer reads version %q", transform.IndexName, s.Index.Version, transform.FormatVersion)
+	if err := checkVersion(idx); err != nil {
+		return nil, err
 	}
-	for _, e := range s.Index.Models {
-		m := &transform.Model{}
-		if err := readJSON(fsys, e.File, m); err != nil {
+	rows := map[string]map[string]*transform.Row{}
+	for _, t := range idx.Source.Tasks {
+		data, err := readSource(fsys, t.File)
+		if err != nil {
 			return nil, err
 		}
-		if m.Slug != e.Slug {
-			return nil, fmt.Errorf("%s: slug %q, but %s lists it as %q", e.File, m.Slug, transform.IndexName, e.Slug)
+		r, err := transform.TaskRows(t.Task, data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", t.File, err)
 		}
-		s.Models[e.Slug] = m
+		rows[t.Task] = r
 	}
+	return New(fsys, idx, rows)
+}
+
+// New is Load for a caller that holds index.json decoded and the stable
+// rows of the task files it names (by task, then by row id, as
+// transform.TaskRows and transform.RowIDs return them) already: a build,
+// which has just written them into fsys. It reads grid.json, when present;
+// the model files are read as their pages are rendered.
+func New(fsys fs.FS, idx *transform.IndexFile, rows map[string]map[string]*transform.Row) (*Snapshot, error) {
+	if err := checkVersion(idx); err != nil {
+		return nil, err
+	}
+	s := &Snapshot{Index: idx, Rows: map[string]map[string]*transform.Row{}, fsys: fsys}
 	g := &grid.Grid{}
 	switch err := readJSON(fsys, grid.FileName, g); {
 	case err == nil:
@@ -71,19 +121,15 @@ func Load(fsys fs.FS) (*Snapshot, error) {
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, err
 	}
-	for _, t := range s.Index.Source.Tasks {
-		data, err := readSource(fsys, t.File)
-		if err != nil {
-			return nil, err
+	for _, t := range idx.Source.Tasks {
+		r, ok := rows[t.Task]
+		if !ok {
+			return nil, fmt.Errorf("%s: no stable rows of %s", t.File, t.Task)
 		}
-		rows, err := transform.TaskRows(t.Task, data)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", t.File, err)
+		if len(r) != t.StableConfigurations {
+			return nil, fmt.Errorf("%s: %d stable rows, but %s says %d", t.File, len(r), transform.IndexName, t.StableConfigurations)
 		}
-		if len(rows) != t.StableConfigurations {
-			return nil, fmt.Errorf("%s: %d stable rows, but %s says %d", t.File, len(rows), transform.IndexName, t.StableConfigurations)
-		}
-		s.Rows[t.Task] = rows
+		s.Rows[t.Task] = r
 	}
 	if s.Rows[transform.TaskChat] == nil {
 		return nil, fmt.Errorf("%s: source.tasks names no %s task file", transform.IndexName, transform.TaskChat)
@@ -91,14 +137,69 @@ func Load(fsys fs.FS) (*Snapshot, error) {
 	return s, nil
 }
 
+func checkVersion(idx *transform.IndexFile) error {
+	if idx.Version != transform.FormatVersion {
+		return fmt.Errorf("%s: version %q; this renderer reads version %q", transform.IndexName, idx.Version, transform.FormatVersion)
+	}
+	return nil
+}
+
+// model reads the model file of an index entry.
+func (s *Snapshot) model(e *transform.IndexEntry) (*transform.Model, error) {
+	m := &transform.Model{}
+	if err := readJSON(s.fsys, e.File, m); err != nil {
+		return nil, err
+	}
+	if m.Slug != e.Slug {
+		return nil, fmt.Errorf("%s: slug %q, but %s lists it as %q", e.File, m.Slug, transform.IndexName, e.Slug)
+	}
+	return m, nil
+}
+
+// entries returns the positions of a model's entries in the index's lists:
+// its last entry in models and gpu_comparisons, and all of its task
+// comparisons and load curves, in order.
+func (s *Snapshot) entries(slug string) *modelEntries {
+	s.bySlugOnce.Do(func() {
+		s.bySlug = make(map[string]*modelEntries, len(s.Index.Models))
+		get := func(slug string) *modelEntries {
+			e := s.bySlug[slug]
+			if e == nil {
+				e = &modelEntries{entry: -1, gpuCmp: -1}
+				s.bySlug[slug] = e
+			}
+			return e
+		}
+		for i := range s.Index.Models {
+			get(s.Index.Models[i].Slug).entry = i
+		}
+		for i := range s.Index.GPUComparisons {
+			get(s.Index.GPUComparisons[i].Slug).gpuCmp = i
+		}
+		for i := range s.Index.TaskComparisons {
+			e := get(s.Index.TaskComparisons[i].Slug)
+			e.tasks = append(e.tasks, i)
+		}
+		for i := range s.Index.LoadCurves {
+			e := get(s.Index.LoadCurves[i].Slug)
+			e.curves = append(e.curves, i)
+		}
+	})
+	if e := s.bySlug[slug]; e != nil {
+		return e
+	}
+	return &modelEntries{entry: -1, gpuCmp: -1}
+}
+
 // readJSON decodes one published file strictly: an unknown key means a
 // format this renderer does not know.
 func readJSON(fsys fs.FS, name string, v any) error {
-	data, err := fs.ReadFile(fsys, name)
+	f, err := fsys.Open(name)
 	if err != nil {
 		return err
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
+	defer f.Close()
+	dec := json.NewDecoder(f)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		return fmt.Errorf("%s: %w", name, err)

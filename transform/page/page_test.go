@@ -361,3 +361,83 @@ func TestEveryVersionRenders(t *testing.T) {
 		})
 	}
 }
+
+// TestEachAndNew: the pages a build renders (Each, from New with the index
+// it built and the rows it parsed) are RenderAll's from the folder, byte for
+// byte, in the index's order.
+func TestEachAndNew(t *testing.T) {
+	dir := snapshotDir(t, seedVersion, true)
+	loaded, err := LoadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := RenderAll(loaded, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	up := filepath.Join("upstream", "leaderboard", seedVersion)
+	lb, _, err := transform.NewLeaderboard(transform.LeaderboardFiles{
+		Index: readShared(t, up, "index.json"), Commits: readShared(t, up, "commits.json"),
+		Chat:    readShared(t, up, "tasks", "lm-arena-chat.json"),
+		ChatURL: "https://raw.githubusercontent.com/ml-energy/leaderboard/master/public/data/tasks/lm-arena-chat.json",
+	}, "2026-09-27", "2026-09-26")
+	if err != nil {
+		t.Fatal(err)
+	}
+	models, err := transform.Models(lb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := transform.ParseTask(transform.TaskProblem, readShared(t, up, "tasks", "gpqa.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	problem, _ := transform.Stable(parsed)
+	idx, err := transform.BuildIndexRows(lb, models, problem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chatIDs, err := transform.RowIDs(transform.TaskChat, lb.Chat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	problemIDs, err := transform.RowIDs(transform.TaskProblem, problem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(os.DirFS(dir), idx, map[string]map[string]*transform.Row{transform.TaskChat: chatIDs, transform.TaskProblem: problemIDs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]byte{}
+	var order []string
+	if err := Each(s, Options{}, func(f File) error {
+		got[f.Path] = bytes.Clone(f.Data)
+		order = append(order, f.Path)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d pages, want %d", len(got), len(want))
+	}
+	for _, w := range want {
+		if !bytes.Equal(got[w.Path], w.Data) {
+			t.Errorf("%s differs:\n%s", w.Path, cmp.Diff(string(w.Data), string(got[w.Path])))
+		}
+	}
+	for i, e := range idx.Models {
+		if order[i] != Path(e.Slug) {
+			t.Errorf("page %d is %s, want %s (the index's order)", i, order[i], Path(e.Slug))
+		}
+	}
+	// A missing count of rows is refused, as Load refuses it.
+	for id := range problemIDs {
+		delete(problemIDs, id)
+		break
+	}
+	if _, err := New(os.DirFS(dir), idx, map[string]map[string]*transform.Row{transform.TaskChat: chatIDs, transform.TaskProblem: problemIDs}); err == nil {
+		t.Errorf("New took task rows that index.json does not count")
+	}
+}

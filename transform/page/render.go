@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
@@ -55,7 +56,10 @@ type text struct {
 	OwnMeasurement string `json:"own_measurement"`
 }
 
-func loadText() (*text, error) {
+// loadText reads text.json once.
+var loadText = sync.OnceValues(parseText)
+
+func parseText() (*text, error) {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(textJSON, &raw); err != nil {
 		return nil, fmt.Errorf("page: text.json: %w", err)
@@ -82,29 +86,43 @@ type File struct {
 	Data []byte
 }
 
-// RenderAll renders every model of the index, sorted by slug.
+// RenderAll renders every model of the index, sorted by path.
 func RenderAll(s *Snapshot, opts Options) ([]File, error) {
 	var out []File
-	for _, e := range s.Index.Models {
-		b, err := Render(s, e.Slug, opts)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, File{Path: Path(e.Slug), Data: b})
+	if err := Each(s, opts, func(f File) error {
+		out = append(out, f)
+		return nil
+	}); err != nil {
+		return nil, err
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil
 }
 
+// Each renders every model of the index in the index's order (by slug)
+// and hands each page to fn as it is rendered: a caller that writes each
+// page out and lets it go holds one page at a time. It stops at the first
+// error, a page's or fn's, and returns it.
+func Each(s *Snapshot, opts Options, fn func(f File) error) error {
+	for _, e := range s.Index.Models {
+		b, err := Render(s, e.Slug, opts)
+		if err != nil {
+			return err
+		}
+		if err := fn(File{Path: Path(e.Slug), Data: b}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // WriteAll renders every model of the snapshot folder dir into dir/pages/
 // and returns the pages' snapshot paths, sorted. It does not touch the
 // manifest: the caller lists the pages there (snapshots owns its format).
+// Each page is written as it is rendered; on an error, the pages written
+// before it stay.
 func WriteAll(dir string, opts Options) ([]string, error) {
 	s, err := LoadDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	files, err := RenderAll(s, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -112,12 +130,13 @@ func WriteAll(dir string, opts Options) ([]string, error) {
 		return nil, err
 	}
 	var paths []string
-	for _, f := range files {
-		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(f.Path)), f.Data, 0o644); err != nil {
-			return nil, err
-		}
+	if err := Each(s, opts, func(f File) error {
 		paths = append(paths, f.Path)
+		return os.WriteFile(filepath.Join(dir, filepath.FromSlash(f.Path)), f.Data, 0o644)
+	}); err != nil {
+		return nil, err
 	}
+	sort.Strings(paths)
 	return paths, nil
 }
 
@@ -173,16 +192,13 @@ func newView(s *Snapshot, slug string) (*view, error) {
 		return nil, err
 	}
 	v := &view{s: s, text: t, curves: map[string]*transform.LoadCurve{}}
-	for i := range s.Index.Models {
-		if s.Index.Models[i].Slug == slug {
-			v.e = &s.Index.Models[i]
-		}
-	}
-	if v.e == nil {
+	at := s.entries(slug)
+	if at.entry < 0 {
 		return nil, fmt.Errorf("no model %q in %s", slug, transform.IndexName)
 	}
-	if v.m = s.Models[slug]; v.m == nil {
-		return nil, fmt.Errorf("no model file %s", v.e.File)
+	v.e = &s.Index.Models[at.entry]
+	if v.m, err = s.model(v.e); err != nil {
+		return nil, err
 	}
 	for _, c := range v.m.Configurations {
 		r, err := s.row(transform.TaskChat, v.e.File, c.RowID, c.JoulesPerToken, c.AvgRunningBatch)
@@ -204,20 +220,15 @@ func newView(s *Snapshot, slug string) (*view, error) {
 			v.lowest = &v.best[i]
 		}
 	}
-	for i := range s.Index.GPUComparisons {
-		if s.Index.GPUComparisons[i].Slug == slug {
-			v.gpuCmp = &s.Index.GPUComparisons[i]
-		}
+	if at.gpuCmp >= 0 {
+		v.gpuCmp = &s.Index.GPUComparisons[at.gpuCmp]
 	}
-	for _, tc := range s.Index.TaskComparisons {
-		if tc.Slug == slug {
-			v.tasks = append(v.tasks, tc)
-		}
+	for _, i := range at.tasks {
+		v.tasks = append(v.tasks, s.Index.TaskComparisons[i])
 	}
-	for i := range s.Index.LoadCurves {
-		if lc := &s.Index.LoadCurves[i]; lc.Slug == slug {
-			v.curves[lc.GPU] = lc
-		}
+	for _, i := range at.curves {
+		lc := &s.Index.LoadCurves[i]
+		v.curves[lc.GPU] = lc
 	}
 	return v, nil
 }
@@ -432,12 +443,12 @@ type carbonRow struct {
 func (v *view) carbonRows(opts Options) (rows []carbonRow, missing []string) {
 	perM := transform.WhPerMillion(*v.lowest.r.EnergyPerToken)
 	for _, q := range opts.grids() {
-		a, err := grid.Lookup(v.s.Grid, q)
-		if err != nil {
+		a, ok := v.s.area(q)
+		if !ok {
 			missing = append(missing, q)
 			continue
 		}
-		rows = append(rows, carbonRow{a, grid.KgPerBillionTokens(perM, float64(a.GCO2ePerKWh))})
+		rows = append(rows, carbonRow{*a, grid.KgPerBillionTokens(perM, float64(a.GCO2ePerKWh))})
 	}
 	return rows, missing
 }

@@ -1,0 +1,183 @@
+package validate
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// The streaming readers (a schema checked one list entry at a time, a task
+// file decoded one row at a time, UTF-8 checked a chunk at a time) must
+// find exactly what their whole-file forms find.
+
+// TestStreamedSchemaMatchesWhole: for edits of the seed's index.json and of
+// a model file, checking the file one list entry at a time against the split
+// schema gives the problems of the whole schema on the whole file.
+func TestStreamedSchemaMatchesWhole(t *testing.T) {
+	b := idxBuild(t, idxSeedVersion)
+	model := b.models["models/qwen-3-32b.json"]
+	for _, tc := range []struct {
+		name, schema string
+		data         []byte
+		old, new     string // "" old: data as is
+	}{
+		{"index as built", "index.schema.json", b.index, "", ""},
+		{"index: string figure in a load curve", "index.schema.json", b.index, `"energy_per_token_fall": 11.0`, `"energy_per_token_fall": "11.0"`},
+		{"index: missing key in a model entry", "index.schema.json", b.index, `"architecture": "Dense Transformer",`, ``},
+		{"index: bad GPU key in best", "index.schema.json", b.index, `"best": {
+        "B200": {`, `"best": {
+        "B 200": {`},
+		{"index: extra top-level key", "index.schema.json", b.index, `"version": "1",`, `"version": "1", "x": [1],`},
+		{"index: a list as an object", "index.schema.json", b.index, `"task_comparisons": [`, `"task_comparisons": {"a": 1}, "x": [`},
+		{"index: no models", "index.schema.json", []byte(`{"models": [], "load_curves": [1]}`), "", ""},
+		{"index: not an object", "index.schema.json", []byte(`[{"models": []}]`), "", ""},
+		{"index: data after the value", "index.schema.json", b.index, "", "x"},
+		{"index: cut short", "index.schema.json", b.index[:len(b.index)/2], "", ""},
+		{"model: zero GPUs", "model.schema.json", model, `"num_gpus": 1,`, `"num_gpus": 0,`},
+		{"model: string figure", "model.schema.json", model, `"wh_per_million_output_tokens": 429.18,`, `"wh_per_million_output_tokens": "429.18",`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := tc.data
+			switch {
+			case tc.old != "":
+				if !bytes.Contains(data, []byte(tc.old)) {
+					t.Fatalf("no %q in the file", tc.old)
+				}
+				data = bytes.Replace(data, []byte(tc.old), []byte(tc.new), 1)
+			case tc.new != "":
+				data = append(append([]byte(nil), data...), tc.new...)
+			}
+			schs, errs := compiledSchemas()
+			st := streamFor(tc.schema)
+			if len(errs) != 0 || st == nil {
+				t.Fatalf("%s is not split (%v)", tc.schema, errs)
+			}
+			whole := validateSchema(schs[tc.schema], tc.schema, "f.json", data)
+			streamed := validateStream(st, tc.schema, "f.json", iotest.HalfReader(bytes.NewReader(data)))
+			if diff := cmp.Diff(whole, streamed); diff != "" {
+				t.Errorf("problems (-whole +streamed):\n%s", diff)
+			}
+			if (tc.old != "" || tc.new != "" || !strings.Contains(tc.name, "as built")) && len(whole) == 0 {
+				t.Errorf("the edit was accepted")
+			}
+		})
+	}
+}
+
+// TestDecodeTaskMatchesUnmarshal: the task file's structure is read as
+// json.Unmarshal reads it (keys, null, repeated keys, types, syntax).
+func TestDecodeTaskMatchesUnmarshal(t *testing.T) {
+	for _, in := range []string{
+		``, `null`, `{}`, `[]`, `"gpqa"`, `{"task": "gpqa"}`,
+		`{"Task": "gpqa", "CONFIGURATIONS": [{}]}`,
+		`{"task": "a", "task": "b", "configurations": [1, null, {}], "configurations": [{}]}`,
+		`{"task": null, "configurations": null}`,
+		`{"task": 1, "configurations": [{}]}`,
+		`{"task": {"a": [1]}, "configurations": [{}]}`,
+		`{"configurations": {}}`,
+		`{"configurations": "x"}`,
+		`{"x": [1, {"y": [[], {}]}], "task": "t", "z": null, "configurations": [[], "s", {"a": 1}]}`,
+		`{"task": "t"} x`, `{"task": "t"} {}`, `{"task": "t"`, `{"task": "t",}`,
+		`{"task": 1, "configurations": [NaN]}`,
+		"\n{\"task\": \"t\", \"configurations\": [{}]}\n\t ",
+	} {
+		var want struct {
+			Task           *string           `json:"task"`
+			Configurations []json.RawMessage `json:"configurations"`
+		}
+		wantErr := json.Unmarshal([]byte(in), &want)
+		doc, err := decodeTask(iotest.OneByteReader(strings.NewReader(in)))
+		if (err != nil) != (wantErr != nil) {
+			t.Errorf("%q: error %v, json.Unmarshal's %v", in, err, wantErr)
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		if !cmp.Equal(doc.task, want.Task) || len(doc.rows) != len(want.Configurations) {
+			t.Errorf("%q: task %v and %d rows, json.Unmarshal gives %v and %d", in, doc.task, len(doc.rows), want.Task, len(want.Configurations))
+		}
+		for i, raw := range want.Configurations {
+			if isObj := bytes.HasPrefix(raw, []byte("{")); isObj != (doc.rows[i].row != nil) {
+				t.Errorf("%q: configurations[%d] %s read as an object: %v", in, i, raw, !isObj)
+			}
+		}
+	}
+}
+
+// TestCheckUTF8FromMatches: a bad byte, or a rune cut short, is placed where
+// checkUTF8 places it, wherever the chunks end.
+func TestCheckUTF8FromMatches(t *testing.T) {
+	const chunk = 64 << 10
+	line := []byte("héllo wörld, ☃ 𝄞\n")
+	var base []byte
+	for len(base) < 3*chunk {
+		base = append(base, line...)
+	}
+	cases := map[string][]byte{"valid": base, "cut at the end": append(append([]byte(nil), base...), 0xf0, 0x9d)}
+	for _, at := range []int{0, 5, chunk - 3, chunk - 2, chunk - 1, chunk, chunk + 1, 2*chunk - 1, 2*chunk + 2, len(base) - 1} {
+		for _, bad := range [][]byte{{0xff}, {0xe2, 0x98}, {0x80}} {
+			b := append(append(append([]byte(nil), base[:at]...), bad...), base[at:]...)
+			cases[fmt.Sprintf("% x at %d", bad, at)] = b
+		}
+	}
+	for name, data := range cases {
+		want := &problems{file: "f"}
+		wantOK := checkUTF8(want, data)
+		got := &problems{file: "f"}
+		ok, err := checkUTF8From(got, iotest.HalfReader(bytes.NewReader(data)))
+		if err != nil || ok != wantOK || !cmp.Equal(got.list, want.list) {
+			t.Errorf("%s: %v %v %v; checkUTF8 gives %v %v", name, ok, err, got.list, wantOK, want.list)
+		}
+	}
+}
+
+// TestIndexFileWithBadTaskRow: the index is computed from the same parsed
+// rows as the model files: a bad row of a task file is reported by the
+// parser (file, row, field), and the index is not recomputed from it.
+func TestIndexFileWithBadTaskRow(t *testing.T) {
+	b := idxBuild(t, idxSeedVersion)
+	gpqa := bytes.Replace(b.gpqa, []byte(`"max_num_seqs": `), []byte(`"max_num_seqs": "x", "was": `), 1)
+	err := IndexFile(b.chat, gpqa, b.index, b.models)
+	if err == nil {
+		t.Fatal("a gpqa row without a number of sequences was accepted")
+	}
+	for _, w := range []string{
+		IndexProblemTask + ": configurations[0] (", `max_num_seqs is "x", not a number`,
+		IndexPath + ": cannot be recomputed: " + IndexProblemTask + " has the problems reported above",
+	} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("the error does not say %q:\n%v", w, err)
+		}
+	}
+}
+
+// TestIndexFileStreamedComparison: the published file is compared one entry
+// at a time only when its bytes differ; what it finds is named.
+func TestIndexFileStreamedComparison(t *testing.T) {
+	b := idxBuild(t, idxSeedVersion)
+	for _, tc := range []struct {
+		name     string
+		old, new string
+		want     string
+	}{
+		{"extra key", `"version": "1",`, `"version": "1", "x": 1,`, "index.json: x is not a key of index.json"},
+		{"list not a list", `"task_comparisons": [`, `"task_comparisons": {"a": 1}, "x": [`, "index.json: task_comparisons is an object, want an array"},
+		{"not JSON", `"version": "1",`, `"version": "1",,`, "index.json: is not valid JSON"},
+		{"data after", "", "\n{}", "index.json: has data after the top-level value"},
+	} {
+		data := append(append([]byte(nil), b.index...), tc.new...)
+		if tc.old != "" {
+			data = bytes.Replace(b.index, []byte(tc.old), []byte(tc.new), 1)
+		}
+		err := IndexFile(b.chat, b.gpqa, data, b.models)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v; want %q", tc.name, err, tc.want)
+		}
+	}
+}
