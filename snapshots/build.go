@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -29,9 +30,12 @@ type BuildOptions struct {
 	Out string
 	// Date is the data version, YYYY-MM-DD; the snapshot's folder name.
 	Date string
-	// Retrieved is the retrieval date, YYYY-MM-DD. Required when the source
-	// does not know when its files were fetched (a local folder); when set
-	// for an HTTP source it overrides the fetch date.
+	// Retrieved is the retrieval date, YYYY-MM-DD, that the published files
+	// carry (their source blocks' "retrieved", the manifest's "retrieved").
+	// Required when the source does not know when its files were fetched (a
+	// local folder); for an HTTP source it defaults to the date the Text
+	// Conversation task file was fetched. Each manifest source entry keeps
+	// its own fetch time when the source knows it.
 	Retrieved string
 	// Source hands out the upstream files.
 	Source fetch.Source
@@ -117,6 +121,9 @@ func Build(ctx context.Context, opts BuildOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("%w before publishing: %v", ErrInterrupted, err)
+	}
 	if err := guardRemovals(st, opts, log); err != nil {
 		return nil, err
 	}
@@ -187,7 +194,7 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 		excluded = append(excluded, ex...)
 	}
 	for _, e := range excluded {
-		log.Warn("excluded an unstable run", "row", e.Row.Label(), "reason", e.Reason)
+		log.Warn("excluded a row", "row", e.Row.Label(), "reason", e.Reason)
 		m.Exclusions = append(m.Exclusions, Exclusion{
 			Task: e.Row.Task, Row: e.Row.Index, ModelID: e.Row.ModelID, GPU: e.Row.GPU,
 			NumGPUs: e.Row.NumGPUs, MaxNumSeqs: e.Row.MaxNumSeqs, Reason: e.Reason,
@@ -366,15 +373,35 @@ type archived struct {
 	entry Source
 }
 
+// fetchFailure gives a failed fetch its kind, and a failed ingest when
+// parsing is set (the parser read the body as it came): bytes that came
+// but cannot be used (not JSON, empty, over the cap, and when parsing,
+// malformed) are bad upstream data; no answer, an error status, a refused
+// URL or a connection lost mid-way is an unreachable upstream; a cancelled
+// build (a signal) is neither; a write that failed in the output folder
+// stays what it is.
+func fetchFailure(err error, parsing bool) error {
+	var fe *fetch.Error
+	var pe *fs.PathError
+	switch {
+	case errors.Is(err, ErrConflict):
+		return err
+	case errors.Is(err, context.Canceled):
+		return fmt.Errorf("%w: %v", ErrInterrupted, err)
+	case errors.Is(err, fetch.ErrNotJSON), errors.Is(err, fetch.ErrEmpty), errors.Is(err, fetch.ErrTooLarge):
+		return fmt.Errorf("%w: %v", ErrUpstreamData, err)
+	case parsing && !errors.As(err, &fe) && !errors.As(err, &pe):
+		return fmt.Errorf("%w: %v", ErrUpstreamData, err)
+	}
+	return fmt.Errorf("%w: %v", ErrUpstream, err)
+}
+
 // archive fetches one upstream file and stores its bytes unchanged under
 // sources/.
 func archive(ctx context.Context, st *stage, opts BuildOptions, name string, text *sourcetext.Leaderboard, log *slog.Logger) (*archived, error) {
 	f, err := fetch.ReadAll(ctx, opts.Source, name)
 	if err != nil {
-		if errors.Is(err, fetch.ErrNotJSON) || errors.Is(err, fetch.ErrEmpty) || errors.Is(err, fetch.ErrTooLarge) {
-			return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
-		}
-		return nil, fmt.Errorf("%w: %v", ErrUpstream, err)
+		return nil, fetchFailure(err, false)
 	}
 	retrieved := opts.Retrieved
 	if !f.Retrieved.IsZero() {
@@ -430,8 +457,10 @@ func publish(st *stage, opts BuildOptions, m *Manifest, log *slog.Logger) (*Resu
 			return nil, fmt.Errorf("%w: %v", ErrConflict, err)
 		}
 		checkpoint(cpRename)
-		if err := os.Rename(st.dir, target); err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrConflict, err)
+		// NOREPLACE: the kernel refuses if OUT/DATE appeared meanwhile
+		// (even as an empty folder, which a plain rename would replace).
+		if err := unix.Renameat2(unix.AT_FDCWD, st.dir, unix.AT_FDCWD, target, unix.RENAME_NOREPLACE); err != nil {
+			return nil, fmt.Errorf("%w: publishing %s: %v", ErrConflict, target, err)
 		}
 	}
 	checkpoint(cpRenamed)

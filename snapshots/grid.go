@@ -2,7 +2,6 @@ package snapshots
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -24,7 +23,7 @@ const (
 func buildGrid(ctx context.Context, st *stage, opts BuildOptions, m *Manifest, log *slog.Logger) (*GridSummary, error) {
 	body, err := opts.Source.Open(ctx, fetch.EmberYearly)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrUpstream, err)
+		return nil, fetchFailure(err, false)
 	}
 	defer body.Close()
 	retrieved := opts.Retrieved
@@ -44,14 +43,7 @@ func buildGrid(ctx context.Context, st *stage, opts BuildOptions, m *Manifest, l
 	table, published, err := grid.Ingest(body, f)
 	if err != nil {
 		f.abort()
-		var fe *fetch.Error
-		if errors.Is(err, ErrConflict) {
-			return nil, err
-		}
-		if errors.As(err, &fe) && !errors.Is(err, fetch.ErrTooLarge) {
-			return nil, fmt.Errorf("%w: %v", ErrUpstream, err)
-		}
-		return nil, fmt.Errorf("%w: %s: %v", ErrUpstreamData, body.URL, err)
+		return nil, fetchFailure(fmt.Errorf("%s: %w", body.URL, err), true)
 	}
 	file, err := f.commit()
 	if err != nil {

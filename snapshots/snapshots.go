@@ -27,8 +27,10 @@ var (
 	// ErrValidation: the built snapshot failed its checks.
 	ErrValidation = errors.New("validation failed")
 	// ErrConflict: the snapshot folder exists with other content, or
-	// another build holds the output folder.
+	// the output folder cannot hold it (not a folder, a full disk).
 	ErrConflict = errors.New("output conflict")
+	// ErrInterrupted: the build was cancelled (SIGINT, SIGTERM).
+	ErrInterrupted = errors.New("interrupted")
 )
 
 // Generator names this program in manifests.

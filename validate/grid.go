@@ -18,6 +18,10 @@ import (
 	"time"
 )
 
+// gridMaxIntensity bounds a plausible intensity, g CO2e/kWh (all-coal
+// grids are near 1,100).
+const gridMaxIntensity = 2000
+
 // Where the grid lives in a snapshot.
 const (
 	gridEmberName  = "ember/yearly_full_release_long_format.csv" // upstream name
@@ -390,6 +394,8 @@ func gridReadCSV(r io.Reader, file string) ([]gridRow, []Problem) {
 		}
 		if _, ok := gridPrinted(row.raw); !ok {
 			bad(line, "Value %q is not a plain decimal", row.raw)
+		} else if v, _ := strconv.ParseFloat(row.raw, 64); v > gridMaxIntensity {
+			bad(line, "Value %q is above the %d g CO2e/kWh plausibility bound", row.raw, gridMaxIntensity)
 		}
 		rows = append(rows, row)
 	}

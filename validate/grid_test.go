@@ -195,6 +195,7 @@ func TestGridSource(t *testing.T) {
 		{"duplicate", string(raw) + lines[1993], "sources/ember/yearly_full_release_long_format.csv: line 5451: duplicate value for Germany 2024 (first on line 1994)"},
 		{"no Variable", strings.Replace(string(raw), ",Variable,", ",Var,", 1), `sources/ember/yearly_full_release_long_format.csv: header: has no column "Variable"`},
 		{"NaN", strings.Replace(string(raw), "gCO2/kWh,344.14,", "gCO2/kWh,NaN,", 1), `line 1994: Value "NaN" is not a plain decimal`},
+		{"implausible", strings.Replace(string(raw), "gCO2/kWh,344.14,", "gCO2/kWh,3441.4,", 1), `line 1994: Value "3441.4" is above the 2000 g CO2e/kWh plausibility bound`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := Grid(strings.NewReader(tc.csv), gj)

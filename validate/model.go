@@ -304,7 +304,7 @@ func recomputeConfig(chat *problems, slug string, r *lbRow, repeat int) (*wantCo
 		tokens = *r.energyRequest / e
 		tokensFrom = fmt.Sprintf("energy_per_request_joules %s / energy_per_token_joules %s", rawText(*r.energyRequest), rawText(e))
 	}
-	if !finite(tokens) || tokens < 0 || tokens > 1e15 {
+	if !finite(tokens) || tokens < 0 || tokens > 1e12 {
 		chat.add(r.where(), "avg_output_len", "gives an average output length of %v, out of range", tokens)
 		return nil, false
 	}

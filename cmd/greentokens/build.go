@@ -53,9 +53,19 @@ func runBuild(args []string, e *env) error {
 	if err := setLogger(e, *logFormat); err != nil {
 		return err
 	}
+	if *retries < 0 || *timeout <= 0 {
+		return usageError{"--retries must be 0 or more and --timeout more than 0"}
+	}
+	if *retries == 0 {
+		*retries = -1 // fetch reads 0 as "the default"; -1 is no retries
+	}
+	offline := *from != "" || *fromLB != "" || *fromEmber != ""
+	if offline && *from == "" && ((*fromLB == "") || (*fromEmber == "" && !*noGrid)) {
+		return usageError{"an offline build reads every source locally: give --from DIR, or --from-leaderboard DIR with --from-ember FILE (or --no-grid)"}
+	}
 	origins := fetch.Origins{LeaderboardBase: *lbURL, GitHubAPI: *apiURL, EmberURL: *emberURL}
 	var src fetch.Source
-	if *from != "" || *fromLB != "" || *fromEmber != "" {
+	if offline {
 		if *retrieved == "" {
 			return usageError{"--from, --from-leaderboard and --from-ember need --retrieved: local files carry no retrieval date"}
 		}

@@ -40,8 +40,12 @@ func TestUsageAndHelp(t *testing.T) {
 		{"help build", []string{"help", "build"}, exitOK, "-retrieved string"},
 		{"bad flag", []string{"build", "--nope"}, exitUsage, "flag provided but not defined"},
 		{"stray argument", []string{"build", "extra"}, exitUsage, "takes no arguments"},
-		{"bad date", []string{"build", "--date", "2026-13-01", "--from-leaderboard", seedLB, "--retrieved", seedReadOn, "--out", "unused"}, exitUsage, "not a YYYY-MM-DD date"},
-		{"local source without --retrieved", []string{"build", "--from-leaderboard", seedLB}, exitUsage, "--retrieved"},
+		{"bad date", []string{"build", "--date", "2026-13-01", "--from-leaderboard", seedLB, "--no-grid", "--retrieved", seedReadOn, "--out", "unused"}, exitUsage, "not a YYYY-MM-DD date"},
+		{"local source without --retrieved", []string{"build", "--from-leaderboard", seedLB, "--no-grid"}, exitUsage, "--retrieved"},
+		{"local leaderboard, Ember from the network", []string{"build", "--from-leaderboard", seedLB, "--retrieved", seedReadOn}, exitUsage, "--from-ember"},
+		{"local Ember, leaderboard from the network", []string{"build", "--from-ember", ember, "--retrieved", seedReadOn}, exitUsage, "--from-leaderboard"},
+		{"negative retries", []string{"build", "--retries", "-1"}, exitUsage, "--retries"},
+		{"zero timeout", []string{"build", "--timeout", "0s"}, exitUsage, "--timeout"},
 		{"bad log format", []string{"build", "--log-format", "xml"}, exitUsage, "--log-format"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

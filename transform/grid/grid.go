@@ -65,6 +65,11 @@ const (
 // World is the area whose latest year is the default reference year.
 const World = "World"
 
+// MaxGCO2PerKWh bounds a plausible intensity: all-coal grids are near
+// 1,100 g CO2e/kWh and no generation technology's lifecycle factor exceeds
+// about 1,000 by much. A larger value is an upstream error, never published.
+const MaxGCO2PerKWh = 2000
+
 // readBuffer is the size of the buffer the CSV is read through.
 const readBuffer = 1 << 20
 
@@ -288,6 +293,9 @@ func (p *parser) row(sc *csvScanner, line int) error {
 	f, err := strconv.ParseFloat(v.Raw, 64)
 	if err != nil { // out of range: not a plausible intensity either
 		return bad(ColValue, "%q is not a number", v.Raw)
+	}
+	if f > MaxGCO2PerKWh {
+		return bad(ColValue, "%q g CO2e/kWh is above the %d plausibility bound", v.Raw, MaxGCO2PerKWh)
 	}
 	v.GCO2PerKWh = f
 	k := areaYear{v.Area, v.Year}

@@ -271,6 +271,7 @@ func TestMalformed(t *testing.T) {
 		{"exponent.csv", `ember line 2: field "Value": "3.4414e2" is not a number`},
 		{"empty-value.csv", `ember line 2: field "Value": "" is not a number`},
 		{"negative.csv", `ember line 2: field "Value": "-3.50" is negative`},
+		{"implausible.csv", `ember line 2: field "Value": "34414.00" g CO2e/kWh is above the 2000 plausibility bound`},
 		{"duplicate.csv", `ember line 5: duplicate value for Germany 2024 (first on line 2)`},
 		{"area-type.csv", `ember line 2: field "Area type": unknown area type "Economic union"`},
 		{"unit.csv", `ember line 2: field "Unit": "kgCO2/MWh" for Category "Power sector emissions", Variable "CO2 intensity"; want "gCO2/kWh"`},

@@ -1,0 +1,53 @@
+package snapshots
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/fetch/fetchtest"
+)
+
+// TestFetchFailureKinds: each way a fetch fails gets its kind (and so its
+// exit code), whichever file it hits, and nothing is written.
+func TestFetchFailureKinds(t *testing.T) {
+	srv := fetchtest.NewServer(t, leaderboardDir(seedVersion))
+	srv.Map(fetchtest.EmberPath, sharedEmber)
+	for _, tc := range []struct {
+		name  string
+		opts  fetch.HTTPOptions
+		fault func()
+		ctx   func() context.Context
+		want  error
+	}{
+		{name: "Ember over the size cap", opts: fetch.HTTPOptions{MaxBytesCSV: 1000}, want: ErrUpstreamData},
+		{name: "task file over the size cap", opts: fetch.HTTPOptions{MaxBytes: 1000}, want: ErrUpstreamData},
+		{name: "Ember 404", fault: func() { srv.Fault(fetchtest.EmberPath, fetchtest.Fault{Status: 404}) }, want: ErrUpstream},
+		{name: "Ember not in Ember's layout", fault: func() {
+			srv.Fault(fetchtest.EmberPath, fetchtest.Fault{Body: []byte("Area,Year\nWorld,2024\n")})
+		}, want: ErrUpstreamData},
+		{name: "cancelled", ctx: func() context.Context {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			return ctx
+		}, want: ErrInterrupted},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.fault != nil {
+				tc.fault()
+				t.Cleanup(func() { srv.ClearFaults(fetchtest.EmberPath) })
+			}
+			ctx := context.Background()
+			if tc.ctx != nil {
+				ctx = tc.ctx()
+			}
+			out := t.TempDir()
+			_, err := Build(ctx, BuildOptions{Out: out, Date: seedDate, Source: srv.Source(tc.opts)})
+			if !errors.Is(err, tc.want) {
+				t.Errorf("got %v; want %v", err, tc.want)
+			}
+			assertEmpty(t, out)
+		})
+	}
+}
