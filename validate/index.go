@@ -23,7 +23,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -92,41 +91,6 @@ func idxSnapshotCheck(s *Snap) []Problem {
 		}
 	}
 	return idxCheck(src)
-}
-
-// IndexInSnapshot runs IndexFile on a snapshot folder: DIR/index.json, every
-// DIR/models/*.json, and the archived task files under DIR/sources/. The
-// model files are read one at a time and index.json is streamed.
-func IndexInSnapshot(dir string) error {
-	abs := func(p string) string { return filepath.Join(dir, filepath.FromSlash(p)) }
-	task := func(task, p string) (*taskData, error) {
-		return openTaskData(task, p, func() (io.ReadCloser, error) { return os.Open(abs(p)) })
-	}
-	chatData, err := task(taskChat, IndexChatTask)
-	if err != nil {
-		return err
-	}
-	gpqaData, err := task(taskGPQA, IndexProblemTask)
-	if err != nil {
-		return err
-	}
-	open := func() (io.ReadCloser, error) { return os.Open(abs(IndexPath)) }
-	f, err := open()
-	if err != nil {
-		return err
-	}
-	f.Close()
-	paths, err := filepath.Glob(filepath.Join(dir, "models", "*.json"))
-	if err != nil {
-		return err
-	}
-	src := &idxSource{chat: chatData, gpqa: gpqaData, openIndex: open,
-		readModel: func(p string) ([]byte, error) { return os.ReadFile(abs(p)) }}
-	for _, p := range paths {
-		src.models = append(src.models, "models/"+filepath.Base(p))
-	}
-	sort.Strings(src.models)
-	return problemsError("index", idxCheck(src))
 }
 
 // IndexFile checks index.json (indexJSON) against the archived Text

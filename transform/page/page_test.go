@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -212,7 +213,7 @@ func TestSeedPageFigures(t *testing.T) {
 
 func TestEveryModelRenders(t *testing.T) {
 	dir := snapshotDir(t, seedVersion, true)
-	paths, err := WriteAll(dir, Options{})
+	paths, err := writeAll(dir, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -440,4 +441,28 @@ func TestEachAndNew(t *testing.T) {
 	if _, err := New(os.DirFS(dir), idx, map[string]map[string]*transform.Row{transform.TaskChat: chatIDs, transform.TaskProblem: problemIDs}); err == nil {
 		t.Errorf("New took task rows that index.json does not count")
 	}
+}
+
+// writeAll renders every model of the snapshot folder dir into dir/pages/
+// and returns the pages' snapshot paths, sorted. It does not touch the
+// manifest: the caller lists the pages there (snapshots owns its format).
+// Each page is written as it is rendered; on an error, the pages written
+// before it stay.
+func writeAll(dir string, opts Options) ([]string, error) {
+	s, err := LoadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Join(dir, Dir), 0o755); err != nil {
+		return nil, err
+	}
+	var paths []string
+	if err := Each(s, opts, func(f File) error {
+		paths = append(paths, f.Path)
+		return os.WriteFile(filepath.Join(dir, filepath.FromSlash(f.Path)), f.Data, 0o644)
+	}); err != nil {
+		return nil, err
+	}
+	sort.Strings(paths)
+	return paths, nil
 }

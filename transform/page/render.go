@@ -5,8 +5,6 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -114,30 +112,6 @@ func Each(s *Snapshot, opts Options, fn func(f File) error) error {
 		}
 	}
 	return nil
-}
-
-// WriteAll renders every model of the snapshot folder dir into dir/pages/
-// and returns the pages' snapshot paths, sorted. It does not touch the
-// manifest: the caller lists the pages there (snapshots owns its format).
-// Each page is written as it is rendered; on an error, the pages written
-// before it stay.
-func WriteAll(dir string, opts Options) ([]string, error) {
-	s, err := LoadDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(filepath.Join(dir, Dir), 0o755); err != nil {
-		return nil, err
-	}
-	var paths []string
-	if err := Each(s, opts, func(f File) error {
-		paths = append(paths, f.Path)
-		return os.WriteFile(filepath.Join(dir, filepath.FromSlash(f.Path)), f.Data, 0o644)
-	}); err != nil {
-		return nil, err
-	}
-	sort.Strings(paths)
-	return paths, nil
 }
 
 // indexRow is one GPU's index row with the archived row behind it.
