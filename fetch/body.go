@@ -20,6 +20,7 @@ type body struct {
 	r         io.Reader     // raw, or a gzip reader over it once its header is read
 	gzip      bool
 	n         int64 // decoded bytes handed out
+	size      int64 // the announced length of an identity-encoded body; -1: unknown
 	stall     *time.Timer
 	stalled   atomic.Bool
 	err       error // sticky
@@ -30,12 +31,13 @@ type body struct {
 // openBody checks a 2xx answer's encoding and announced length, and
 // wraps its body.
 func (c *call) openBody(resp *http.Response, streaming bool) (*body, error) {
-	b := &body{c: c, raw: resp.Body, r: resp.Body, streaming: streaming}
+	b := &body{c: c, raw: resp.Body, r: resp.Body, streaming: streaming, size: -1}
 	switch enc := strings.ToLower(strings.TrimSpace(resp.Header.Get("Content-Encoding"))); enc {
 	case "", "identity":
 		if resp.ContentLength > c.cap {
 			return nil, capError{cap: c.cap, contentLength: resp.ContentLength}
 		}
+		b.size = resp.ContentLength
 	case "gzip", "x-gzip":
 		b.gzip, b.r = true, nil
 	default:

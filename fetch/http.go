@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -176,7 +175,7 @@ func (h *HTTP) Open(ctx context.Context, name string) (*Body, error) {
 		c.logDone(0, err)
 		return nil, err
 	}
-	return &Body{ReadCloser: b, URL: c.url, Retrieved: c.retrieved}, nil
+	return &Body{ReadCloser: b, URL: c.url, Retrieved: c.retrieved, Size: max(b.size, 0)}, nil
 }
 
 // readAll GETs the named file and reads all of it, retrying the whole GET
@@ -191,7 +190,7 @@ func (h *HTTP) readAll(ctx context.Context, name string) (*File, int, error) {
 			return err
 		}
 		defer b.Close()
-		data, err = io.ReadAll(b)
+		data, err = readBody(b, b.size)
 		return err
 	})
 	if err != nil {

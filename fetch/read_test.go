@@ -1,7 +1,10 @@
 package fetch_test
 
 import (
+	"bytes"
+	"context"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -118,4 +121,88 @@ func TestReadAllDir(t *testing.T) {
 			}
 		})
 	}
+}
+
+// sizedSource serves fixed bytes with a Size that may be wrong.
+type sizedSource struct {
+	data []byte
+	size int64
+}
+
+func (s sizedSource) Open(ctx context.Context, name string) (*fetch.Body, error) {
+	return &fetch.Body{ReadCloser: io.NopCloser(bytes.NewReader(s.data)), URL: "https://example/" + name, Size: s.size}, nil
+}
+
+// A body whose size is known in advance (a Dir file, an HTTP answer with a
+// Content-Length) is read into a buffer made once at that size; a wrong
+// size is only a hint: the body is read whole all the same.
+func TestReadAllSize(t *testing.T) {
+	t.Parallel()
+	big := `{"x": "` + strings.Repeat("a", 300<<10) + `"}`
+	whole := func(t *testing.T, f *fetch.File, err error, want string) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(f.Data) != want {
+			t.Fatalf("read %d bytes, want %d", len(f.Data), len(want))
+		}
+	}
+
+	t.Run("Dir", func(t *testing.T) {
+		root := writeTree(t, map[string]string{"leaderboard/index.json": big})
+		src := fetch.Dir{Root: root, Origins: fetch.DefaultOrigins()}
+		b, err := src.Open(t.Context(), fetch.LeaderboardIndex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Close()
+		if b.Size != int64(len(big)) {
+			t.Errorf("Dir: Size %d, want the file's %d bytes", b.Size, len(big))
+		}
+		f, err := fetch.ReadAll(t.Context(), src, fetch.LeaderboardIndex)
+		whole(t, f, err, big)
+		if cap(f.Data) != len(big)+1 {
+			t.Errorf("the buffer has room for %d bytes; want it made once, for the %d bytes and one more", cap(f.Data), len(big))
+		}
+	})
+
+	t.Run("HTTP", func(t *testing.T) {
+		for _, tc := range []struct {
+			name  string
+			fault fetchtest.Fault
+			size  int64
+		}{
+			{"Content-Length", fetchtest.Fault{Body: []byte(big)}, int64(len(big))},
+			{"chunked", fetchtest.Fault{Body: []byte(big), Chunked: true}, 0},
+			{"gzip", fetchtest.Fault{Body: []byte(big), Gzip: true}, 0},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				s := newServer(t)
+				s.Fault(indexPath, tc.fault)
+				src := s.Source(fetch.HTTPOptions{})
+				b, err := src.Open(t.Context(), fetch.LeaderboardIndex)
+				if err != nil {
+					t.Fatal(err)
+				}
+				io.Copy(io.Discard, b)
+				b.Close()
+				if b.Size != tc.size {
+					t.Errorf("Open: Size %d, want %d", b.Size, tc.size)
+				}
+				f, err := fetch.ReadAll(t.Context(), src, fetch.LeaderboardIndex)
+				whole(t, f, err, big)
+				if tc.size > 0 && cap(f.Data) != len(big)+1 {
+					t.Errorf("the buffer has room for %d bytes; want it made once, for the %d bytes and one more", cap(f.Data), len(big))
+				}
+			})
+		}
+	})
+
+	t.Run("wrong size", func(t *testing.T) {
+		for _, size := range []int64{1, int64(len(big)) - 1, int64(len(big)) + 1, 10 * int64(len(big))} {
+			f, err := fetch.ReadAll(t.Context(), sizedSource{data: []byte(big), size: size}, fetch.LeaderboardIndex)
+			whole(t, f, err, big)
+		}
+	})
 }

@@ -83,6 +83,13 @@ type Body struct {
 	// Retrieved is when the bytes were fetched (UTC); zero when the source
 	// does not know (a Dir source), and the caller supplies it.
 	Retrieved time.Time
+	// Size is the body's length in bytes when the source knows it before
+	// the body is read (a Dir file's size; an HTTP answer's Content-Length,
+	// unless the body is gzip-encoded), else 0. ReadAll makes its buffer
+	// that large at once instead of growing it. It is a hint, not a check:
+	// a body is read to its end, whatever its length (HTTP bodies are
+	// checked against their Content-Length and the cap as they are read).
+	Size int64
 }
 
 // Source hands out upstream files by name.
@@ -126,5 +133,9 @@ func (d Dir) Open(ctx context.Context, name string) (*Body, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fetch: reading %s: %w", name, err)
 	}
-	return &Body{ReadCloser: f, URL: url}, nil
+	b := &Body{ReadCloser: f, URL: url}
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		b.Size = fi.Size()
+	}
+	return b, nil
 }

@@ -2,6 +2,7 @@ package snapshots
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -9,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/transform"
@@ -195,7 +197,11 @@ type GridAreaChange struct {
 	RelativeChangePercent *jsonnum.Float `json:"relative_change_percent,omitempty"`
 }
 
-// Diff compares two loaded snapshots, old and new.
+// Diff compares two loaded snapshots, old and new, model by model: it
+// reads one model file of each side at a time (Snapshot.Model), and the
+// archived Text Conversation task file of each side once, as it streams
+// in, into the few upstream values a comparison needs. A file that can no
+// longer be read as Load checked it is named in the report's notes.
 func Diff(old, new *Snapshot) *DiffReport {
 	r := &DiffReport{
 		Old:     info(old),
@@ -204,23 +210,36 @@ func Diff(old, new *Snapshot) *DiffReport {
 		Models: ModelsChange{Old: len(old.Models), New: len(new.Models), Added: []ModelRef{}, Removed: []ModelRef{}},
 		Grid:   GridChange{Added: []GridArea{}, Removed: []GridArea{}, Changed: []GridAreaChange{}},
 	}
-	r.Upstream = upstreamChanges(old, new)
+	oldSlugs, newSlugs := old.Slugs(), new.Slugs()
+	r.Upstream = r.upstreamChanges(old, new, oldSlugs, newSlugs)
 	r.Sources = sourceChanges(old, new)
 	oldRows := r.upstreamRows(old, "old")
-	newRows := r.upstreamRows(new, "new")
+	newRows := oldRows // the same bytes: the same rows
+	if oldRows == nil || !sameChat(old, new) {
+		newRows = r.upstreamRows(new, "new")
+	}
 
-	for _, slug := range old.Slugs() {
+	for _, slug := range oldSlugs {
 		if _, ok := new.Models[slug]; !ok {
-			r.Models.Removed = append(r.Models.Removed, modelRef(old.Models[slug]))
+			r.Models.Removed = append(r.Models.Removed, old.Models[slug])
 		}
 	}
-	for _, slug := range new.Slugs() {
-		om, ok := old.Models[slug]
-		if !ok {
-			r.Models.Added = append(r.Models.Added, modelRef(new.Models[slug]))
+	or, nr := newFileReader(), newFileReader()
+	for _, slug := range newSlugs {
+		if _, ok := old.Models[slug]; !ok {
+			r.Models.Added = append(r.Models.Added, new.Models[slug])
 			continue
 		}
-		nm := new.Models[slug]
+		om, err := old.diffModel(slug, or)
+		if err != nil {
+			r.Notes = append(r.Notes, fmt.Sprintf("old snapshot: %v; %s not compared", err, slug))
+			continue
+		}
+		nm, err := new.diffModel(slug, nr)
+		if err != nil {
+			r.Notes = append(r.Notes, fmt.Sprintf("new snapshot: %v; %s not compared", err, slug))
+			continue
+		}
 		r.indexRows(om, nm, oldRows, newRows)
 		if mc := r.modelChange(om, nm, oldRows, newRows); mc != nil {
 			r.Configurations = append(r.Configurations, *mc)
@@ -256,12 +275,18 @@ func modelRef(m *transform.Model) ModelRef {
 	return ModelRef{Slug: m.Slug, ModelID: m.ModelID, Name: m.Name}
 }
 
-func upstreamChanges(old, new *Snapshot) []ValueChange {
-	version := func(s *Snapshot) string {
-		for _, slug := range s.Slugs() {
-			return s.Models[slug].Source.Version
+func (r *DiffReport) upstreamChanges(old, new *Snapshot, oldSlugs, newSlugs []string) []ValueChange {
+	// The leaderboard version is the first model file's.
+	version := func(s *Snapshot, slugs []string, side string) string {
+		if len(slugs) == 0 {
+			return ""
 		}
-		return ""
+		m, err := s.Model(slugs[0])
+		if err != nil {
+			r.Notes = append(r.Notes, fmt.Sprintf("%s snapshot: %v; its leaderboard version is not known", side, err))
+			return ""
+		}
+		return m.Source.Version
 	}
 	gridField := func(s *Snapshot, f func(*grid.Grid) string) string {
 		if s.Grid == nil {
@@ -274,7 +299,7 @@ func upstreamChanges(old, new *Snapshot) []ValueChange {
 	oe, ne := old.Manifest.Evidence, new.Manifest.Evidence
 	var out []ValueChange
 	for _, v := range [][3]string{
-		{"leaderboard version", version(old), version(new)},
+		{"leaderboard version", version(old, oldSlugs, "old"), version(new, newSlugs, "new")},
 		{"compiled", oe.Compiled, ne.Compiled},
 		{"index last_updated", oe.IndexLastUpdated, ne.IndexLastUpdated},
 		{"last commit", oe.LastCommitSHA, ne.LastCommitSHA},
@@ -349,35 +374,260 @@ type rowKey struct {
 	n, cap, repeat int
 }
 
+// upRow is what a diff compares of an upstream row: the values behind the
+// published figures of a configuration (see configFields), no more.
+type upRow struct {
+	precision                                 string
+	tp, dp, ep                                int
+	avgBatch, energy, medianITL               float64
+	p90ITL, p95ITL, p99ITL, throughput, power float64
+	outputTokens                              float64
+	hasEnergy, outputTokensOK                 bool
+}
+
+func compactRow(r *transform.Row) upRow {
+	u := upRow{
+		precision: r.Precision, tp: r.TP, dp: r.DP, ep: r.EP,
+		avgBatch: r.AvgBatch, medianITL: r.MedianITL, p90ITL: r.P90ITL, p95ITL: r.P95ITL, p99ITL: r.P99ITL,
+		throughput: r.Throughput, power: r.Power,
+	}
+	if r.EnergyPerToken != nil {
+		u.energy, u.hasEnergy = *r.EnergyPerToken, true
+	}
+	x, err := transform.OutputTokens(r)
+	u.outputTokens, u.outputTokensOK = x, err == nil
+	return u
+}
+
 // upstreamRows re-reads a snapshot's archived Text Conversation rows and
 // applies the stability filter, numbering repeats in upstream order as the
 // model files do. It returns nil (and notes why) when they cannot be read.
-func (r *DiffReport) upstreamRows(s *Snapshot, side string) map[rowKey]*transform.Row {
-	path := "sources/" + fetch.LeaderboardTask(fetch.TaskChat)
-	data, ok := s.Bytes(path)
-	if !ok {
-		r.Notes = append(r.Notes, fmt.Sprintf("%s snapshot: %s is not archived; published figures compared", side, path))
+func (r *DiffReport) upstreamRows(s *Snapshot, side string) map[rowKey]*upRow {
+	rows, err := s.chatRows()
+	switch {
+	case err == errNotArchived:
+		r.Notes = append(r.Notes, fmt.Sprintf("%s snapshot: %s is not archived; published figures compared", side, chatPath))
 		return nil
-	}
-	rows, err := transform.ParseTask(fetch.TaskChat, data)
-	if err != nil {
+	case err != nil:
 		r.Notes = append(r.Notes, fmt.Sprintf("%s snapshot: %v; published figures compared", side, err))
 		return nil
 	}
-	stable, _ := transform.Stable(rows)
-	out := map[rowKey]*transform.Row{}
-	seen := map[rowKey]int{}
-	for i := range stable {
-		row := &stable[i]
-		k := rowKey{model: row.ModelID, gpu: row.GPU, n: row.NumGPUs, cap: row.MaxNumSeqs}
-		seen[k]++
-		k.repeat = seen[k]
-		out[k] = row
-	}
-	return out
+	return rows
 }
 
-func lookup(rows map[rowKey]*transform.Row, modelID string, c transform.Config) *transform.Row {
+// chatPath is the archived Text Conversation task file's path.
+var chatPath = "sources/" + fetch.LeaderboardTask(fetch.TaskChat)
+
+// sameChat reports whether two snapshots archive the same Text
+// Conversation task file (the same size and sha256 listed, both checked
+// by Load): its rows are then read once for both.
+func sameChat(a, b *Snapshot) bool {
+	fa, oka := a.listed[chatPath]
+	fb, okb := b.listed[chatPath]
+	return oka && okb && fa.Size == fb.Size && fa.SHA256 == fb.SHA256
+}
+
+// rowIndex holds the stable rows of a task file, compacted, by rowKey.
+type rowIndex struct {
+	rows   map[rowKey]*upRow
+	seen   map[rowKey]int
+	intern map[string]string
+}
+
+func newRowIndex() *rowIndex {
+	return &rowIndex{rows: map[rowKey]*upRow{}, seen: map[rowKey]int{}, intern: map[string]string{}}
+}
+
+func (x *rowIndex) str(s string) string {
+	if v, ok := x.intern[s]; ok {
+		return v
+	}
+	x.intern[s] = s
+	return s
+}
+
+// add takes stable rows in upstream order (of every model, or of whole
+// models: repeats are numbered per model, GPU, count and cap).
+func (x *rowIndex) add(stable []transform.Row) {
+	compact := make([]upRow, len(stable))
+	for i := range stable {
+		row := &stable[i]
+		compact[i] = compactRow(row)
+		compact[i].precision = x.str(row.Precision)
+		k := rowKey{model: x.str(row.ModelID), gpu: x.str(row.GPU), n: row.NumGPUs, cap: row.MaxNumSeqs}
+		x.seen[k]++
+		k.repeat = x.seen[k]
+		x.rows[k] = &compact[i]
+	}
+}
+
+// chatRows reads the snapshot's archived Text Conversation task file into
+// its stable rows (transform.ParseTask, then transform.Stable), by rowKey,
+// compacted to what a diff compares.
+//
+// The file is read as a stream, a row at a time, and neither its bytes nor
+// its rows are held: the stability filter works within one model (a
+// duplicate row repeats the model id, and the cascade is per model), so
+// where each model's rows are together in the file, as upstream writes
+// them, the filter runs on one model's rows at a time. Where they are not,
+// the file is read again and the filter runs on all of its rows at once.
+// Where the stream meets anything transform.ParseTask would not take as it
+// is, the whole file is handed to ParseTask, for its error.
+//
+// A file that is not listed is errNotArchived; one that no longer has its
+// listed size and sha256 is an error saying so.
+func (s *Snapshot) chatRows() (map[rowKey]*upRow, error) {
+	f, ok := s.listed[chatPath]
+	if !ok {
+		return nil, errNotArchived
+	}
+	r := newFileReader()
+	task := fetch.TaskChat
+	// By model: the rows of the model being read, flushed at the next one.
+	x := newRowIndex()
+	var run []transform.Row
+	flushed := map[string]bool{}
+	flush := func() {
+		stable, _ := transform.Stable(run)
+		x.add(stable)
+		flushed[run[0].ModelID] = true
+		run = run[:0]
+	}
+	err := r.stream(s.Dir, f, func(rd io.Reader) error {
+		return streamTask(task, rd, func(row transform.Row) bool {
+			if len(run) > 0 && row.ModelID != run[0].ModelID {
+				flush()
+			}
+			if flushed[row.ModelID] {
+				return false // this model's rows are not together
+			}
+			run = append(run, row)
+			return true
+		})
+	})
+	if err == nil && len(run) > 0 {
+		flush()
+	}
+	if err == errNotGrouped {
+		// All the rows at once.
+		x, run, flushed = newRowIndex(), nil, nil
+		var all []transform.Row
+		err = r.stream(s.Dir, f, func(rd io.Reader) error {
+			return streamTask(task, rd, func(row transform.Row) bool {
+				all = append(all, row)
+				return true
+			})
+		})
+		if err == nil {
+			stable, _ := transform.Stable(all)
+			all = nil
+			x.add(stable)
+		}
+	}
+	if err == errSlowPath {
+		data, err := r.read(s.Dir, f)
+		if err != nil {
+			return nil, err
+		}
+		all, err := transform.ParseTask(task, data)
+		if err != nil {
+			return nil, err
+		}
+		stable, _ := transform.Stable(all)
+		all = nil
+		x = newRowIndex()
+		x.add(stable)
+	} else if err != nil {
+		return nil, err
+	}
+	return x.rows, nil
+}
+
+var (
+	// errSlowPath: the stream met what transform.ParseTask alone says.
+	errSlowPath = errors.New("not read as a stream")
+	// errNotGrouped: a model's rows are not together in the file.
+	errNotGrouped  = errors.New("a model's rows are apart")
+	errNotArchived = errors.New("not archived")
+)
+
+// streamTask parses a task file from r one row at a time, each with
+// transform.ParseTask (on a file of that one row), and hands each row to
+// fn, with its position in the file, as ParseTask gives it for the whole
+// file. It returns errSlowPath for anything it does not take exactly as
+// ParseTask would (an error, bytes that are not UTF-8, data after the
+// object, a missing task, no rows), for the caller to hand the whole file
+// to ParseTask; and errNotGrouped when fn returns false.
+func streamTask(task string, r io.Reader, fn func(transform.Row) bool) error {
+	dec := json.NewDecoder(r)
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return errSlowPath
+	}
+	head := []byte(`{"task":` + strconv.Quote(task) + `,"configurations":[`)
+	var doc []byte
+	rows := 0
+	gotTask, seenConfigs := false, false
+	for dec.More() {
+		tok, err := dec.Token()
+		key, isKey := tok.(string)
+		if err != nil || !isKey || strings.ContainsRune(key, utf8.RuneError) {
+			return errSlowPath
+		}
+		switch key {
+		case "task":
+			var raw json.RawMessage
+			var v string
+			if dec.Decode(&raw) != nil || !utf8.Valid(raw) || json.Unmarshal(raw, &v) != nil || v != task {
+				return errSlowPath
+			}
+			gotTask = true
+		case "configurations":
+			if seenConfigs {
+				return errSlowPath
+			}
+			seenConfigs = true
+			tok, err := dec.Token()
+			if err != nil || tok != json.Delim('[') {
+				return errSlowPath
+			}
+			for ; dec.More(); rows++ {
+				var raw json.RawMessage
+				if dec.Decode(&raw) != nil {
+					return errSlowPath
+				}
+				doc = append(append(append(doc[:0], head...), raw...), "]}"...)
+				one, err := transform.ParseTask(task, doc)
+				if err != nil || len(one) != 1 {
+					return errSlowPath
+				}
+				one[0].Index = rows
+				if !fn(one[0]) {
+					return errNotGrouped
+				}
+			}
+			if tok, err := dec.Token(); err != nil || tok != json.Delim(']') {
+				return errSlowPath
+			}
+		default:
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil || !utf8.Valid(skip) {
+				return errSlowPath
+			}
+		}
+	}
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('}') {
+		return errSlowPath
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errSlowPath
+	}
+	if !gotTask || rows == 0 {
+		return errSlowPath
+	}
+	return nil
+}
+
+func lookup(rows map[rowKey]*upRow, modelID string, c transform.Config) *upRow {
 	if rows == nil {
 		return nil
 	}
@@ -386,14 +636,14 @@ func lookup(rows map[rowKey]*transform.Row, modelID string, c transform.Config) 
 
 // whUnrounded returns a configuration's unrounded Wh/M, from its upstream
 // row when there is one, else the published figure.
-func whUnrounded(row *transform.Row, c transform.Config) float64 {
-	if row != nil && row.EnergyPerToken != nil {
-		return transform.WhPerMillion(*row.EnergyPerToken)
+func whUnrounded(row *upRow, c transform.Config) float64 {
+	if row != nil && row.hasEnergy {
+		return transform.WhPerMillion(row.energy)
 	}
 	return float64(c.WhPerMillion)
 }
 
-func (r *DiffReport) indexRows(om, nm *transform.Model, oldRows, newRows map[rowKey]*transform.Row) {
+func (r *DiffReport) indexRows(om, nm *transform.Model, oldRows, newRows map[rowKey]*upRow) {
 	gpus := map[string]bool{}
 	for g := range om.Best {
 		gpus[g] = true
@@ -452,34 +702,34 @@ func percent(rel float64) jsonnum.Float {
 // with the upstream value each is computed from (nil: a key field).
 var configFields = []struct {
 	name     string
-	upstream func(*transform.Row) any
+	upstream func(*upRow) any
 }{
 	{"gpu", nil}, {"num_gpus", nil},
-	{"tensor_parallel", func(r *transform.Row) any { return r.TP }},
-	{"data_parallel", func(r *transform.Row) any { return r.DP }},
-	{"expert_parallel", func(r *transform.Row) any { return r.EP }},
-	{"precision", func(r *transform.Row) any { return r.Precision }},
+	{"tensor_parallel", func(r *upRow) any { return r.tp }},
+	{"data_parallel", func(r *upRow) any { return r.dp }},
+	{"expert_parallel", func(r *upRow) any { return r.ep }},
+	{"precision", func(r *upRow) any { return r.precision }},
 	{"max_num_seqs", nil},
-	{"avg_requests_in_flight", func(r *transform.Row) any { return r.AvgBatch }},
+	{"avg_requests_in_flight", func(r *upRow) any { return r.avgBatch }},
 	{"wh_per_million_output_tokens", energy},
 	{"joules_per_output_token", energy},
-	{"median_itl_ms", func(r *transform.Row) any { return r.MedianITL }},
-	{"p90_itl_ms", func(r *transform.Row) any { return r.P90ITL }},
-	{"p99_itl_ms", func(r *transform.Row) any { return r.P99ITL }},
-	{"tokens_per_second", func(r *transform.Row) any { return r.Throughput }},
-	{"gpu_power_watts_total", func(r *transform.Row) any { return r.Power }},
-	{"avg_output_tokens", func(r *transform.Row) any { x, err := transform.OutputTokens(r); return [2]any{x, err == nil} }},
-	{"under_itl_deadline", func(r *transform.Row) any { return r.MedianITL }},
-	{"avg_running_batch", func(r *transform.Row) any { return r.AvgBatch }},
-	{"p95_itl_ms", func(r *transform.Row) any { return r.P95ITL }},
+	{"median_itl_ms", func(r *upRow) any { return r.medianITL }},
+	{"p90_itl_ms", func(r *upRow) any { return r.p90ITL }},
+	{"p99_itl_ms", func(r *upRow) any { return r.p99ITL }},
+	{"tokens_per_second", func(r *upRow) any { return r.throughput }},
+	{"gpu_power_watts_total", func(r *upRow) any { return r.power }},
+	{"avg_output_tokens", func(r *upRow) any { return [2]any{r.outputTokens, r.outputTokensOK} }},
+	{"under_itl_deadline", func(r *upRow) any { return r.medianITL }},
+	{"avg_running_batch", func(r *upRow) any { return r.avgBatch }},
+	{"p95_itl_ms", func(r *upRow) any { return r.p95ITL }},
 	{"row_id", nil}, {"repeat", nil},
 }
 
-func energy(r *transform.Row) any {
-	if r.EnergyPerToken == nil {
+func energy(r *upRow) any {
+	if !r.hasEnergy {
 		return nil
 	}
-	return *r.EnergyPerToken
+	return r.energy
 }
 
 // published returns a value's fields as their JSON text.
@@ -502,12 +752,30 @@ func published(v any) map[string]string {
 // modelFields are a model file's own fields that a diff compares.
 var modelFields = []string{"name", "model_id", "params_b", "active_params_b", "architecture", "gpus"}
 
-func (r *DiffReport) modelChange(om, nm *transform.Model, oldRows, newRows map[rowKey]*transform.Row) *ModelChange {
+// modelHead is a model file's modelFields, as transform.Model publishes
+// them (published of it gives the same text for each as of the model).
+type modelHead struct {
+	Name          string        `json:"name"`
+	ModelID       string        `json:"model_id"`
+	ParamsB       jsonnum.Float `json:"params_b"`
+	ActiveParamsB jsonnum.Float `json:"active_params_b"`
+	Architecture  string        `json:"architecture"`
+	GPUs          []string      `json:"gpus"`
+}
+
+func headOf(m *transform.Model) modelHead {
+	return modelHead{Name: m.Name, ModelID: m.ModelID, ParamsB: m.ParamsB, ActiveParamsB: m.ActiveParamsB,
+		Architecture: m.Architecture, GPUs: m.GPUs}
+}
+
+func (r *DiffReport) modelChange(om, nm *transform.Model, oldRows, newRows map[rowKey]*upRow) *ModelChange {
 	mc := &ModelChange{Slug: nm.Slug}
-	op, np := published(om), published(nm)
-	for _, f := range modelFields {
-		if op[f] != np[f] {
-			mc.Fields = append(mc.Fields, FieldChange{Field: f, Old: op[f], New: np[f]})
+	if oh, nh := headOf(om), headOf(nm); !sameBits(reflect.ValueOf(oh), reflect.ValueOf(nh)) {
+		op, np := published(oh), published(nh)
+		for _, f := range modelFields {
+			if op[f] != np[f] {
+				mc.Fields = append(mc.Fields, FieldChange{Field: f, Old: op[f], New: np[f]})
+			}
 		}
 	}
 	oldCfg := map[string]transform.Config{}
@@ -521,6 +789,9 @@ func (r *DiffReport) modelChange(om, nm *transform.Model, oldRows, newRows map[r
 		if !ok {
 			mc.Added = append(mc.Added, nc.RowID)
 			continue
+		}
+		if sameBits(reflect.ValueOf(oc), reflect.ValueOf(nc)) {
+			continue // every published field the same
 		}
 		orow, nrow := lookup(oldRows, om.ModelID, oc), lookup(newRows, nm.ModelID, nc)
 		ov, nv := published(oc), published(nc)
@@ -551,6 +822,43 @@ func (r *DiffReport) modelChange(om, nm *transform.Model, oldRows, newRows map[r
 		return nil
 	}
 	return mc
+}
+
+// sameBits reports whether a and b, of one type, hold the same values bit
+// for bit (a float by its bits: -0 is not 0, and a NaN is itself), so that
+// they publish the same JSON: a pair that is the same needs no field by
+// field comparison. A kind it does not know is never the same.
+func sameBits(a, b reflect.Value) bool {
+	switch a.Kind() {
+	case reflect.Struct:
+		for i := 0; i < a.NumField(); i++ {
+			if !sameBits(a.Field(i), b.Field(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Slice:
+		if a.IsNil() != b.IsNil() || a.Len() != b.Len() {
+			return false
+		}
+		for i := 0; i < a.Len(); i++ {
+			if !sameBits(a.Index(i), b.Index(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Float32, reflect.Float64:
+		return math.Float64bits(a.Float()) == math.Float64bits(b.Float())
+	case reflect.String:
+		return a.String() == b.String()
+	case reflect.Bool:
+		return a.Bool() == b.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return a.Int() == b.Int()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return a.Uint() == b.Uint()
+	}
+	return false
 }
 
 func gridInfo(g *grid.Grid) *GridInfo {

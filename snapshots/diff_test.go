@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/transform"
 )
 
 // The expectations of these tests are computed here from the raw upstream
@@ -485,19 +486,215 @@ func sortedKeysOfAny[V any](m map[string]V) []string {
 // value behind them is the same are not changes.
 func TestDiffRoundingOnly(t *testing.T) {
 	dir := versionSnapshot(t, seedVersion)
-	old, cur := load(t, dir), load(t, dir)
-	m := cur.Models["qwen-3-32b"]
-	c := m.Configurations[0]
-	c.WhPerMillion += 0.01
-	c.P90ITL += 0.1
-	m.Configurations[0] = c
-	b := m.Best["H100"]
-	b.WhPerMillion += 0.01
-	m.Best["H100"] = b
-	r := Diff(old, cur)
+	cur := copySnapshot(t)
+	rewriteModel(t, cur, "qwen-3-32b", func(m *transform.Model) {
+		c := m.Configurations[0]
+		c.WhPerMillion += 0.01
+		c.P90ITL += 0.1
+		m.Configurations[0] = c
+		b := m.Best["H100"]
+		b.WhPerMillion += 0.01
+		m.Best["H100"] = b
+	})
+	r := Diff(load(t, dir), load(t, cur))
 	if r.DataChanged || r.RoundingOnly != 3 || r.Summary != "18 models, no data change" {
 		t.Errorf("summary %q, rounding only %d, index rows %+v, configurations %+v; want no data change and 3 rounding-only figures",
 			r.Summary, r.RoundingOnly, r.IndexRows, r.Configurations)
+	}
+}
+
+// rewriteModel changes a model file of the snapshot folder dir with edit,
+// writes it as a build would, and lists its new size and sha256 in the
+// manifest, so that the folder still loads.
+func rewriteModel(t *testing.T, dir, slug string, edit func(*transform.Model)) {
+	t.Helper()
+	m, err := load(t, dir).Model(slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit(m)
+	b, err := transform.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	relist(t, dir, "models/"+slug+".json", b)
+}
+
+// relist writes data as the listed file rel (a slash path) of the
+// snapshot folder dir, and lists its new size and sha256 in the manifest,
+// in its canonical form.
+func relist(t *testing.T, dir, rel string, data []byte) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(rel)), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mb, err := os.ReadFile(filepath.Join(dir, ManifestName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	man, err := decodeManifest(mb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	found := false
+	for _, f := range append(sourceFiles(man), outputFiles(man)...) {
+		if f.Path == rel {
+			f.Size, f.SHA256 = int64(len(data)), hex.EncodeToString(sum[:])
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("%s does not list %s", ManifestName, rel)
+	}
+	if mb, err = transform.Marshal(man); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ManifestName), mb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func sourceFiles(m *Manifest) []*File {
+	var out []*File
+	for i := range m.Sources {
+		out = append(out, &m.Sources[i].File)
+	}
+	return out
+}
+
+func outputFiles(m *Manifest) []*File {
+	var out []*File
+	for i := range m.Outputs {
+		out = append(out, &m.Outputs[i])
+	}
+	return out
+}
+
+// wantChatRows is what Diff compares of a task file's rows, computed the
+// plain way: the whole file parsed by transform.ParseTask, then filtered
+// by transform.Stable.
+func wantChatRows(t *testing.T, data []byte) (map[rowKey]*upRow, error) {
+	t.Helper()
+	rows, err := transform.ParseTask(fetch.TaskChat, data)
+	if err != nil {
+		return nil, err
+	}
+	stable, _ := transform.Stable(rows)
+	x := newRowIndex()
+	x.add(stable)
+	return x.rows, nil
+}
+
+// TestDiffChatRows: the archived Text Conversation rows read as a stream
+// are those of ParseTask and Stable on the whole file, whether each
+// model's rows are together (one model at a time), apart (all the rows at
+// once), or the file is one the stream does not take (ParseTask's error).
+func TestDiffChatRows(t *testing.T) {
+	seed := versionSnapshot(t, seedVersion)
+	orig, err := os.ReadFile(filepath.Join(seed, filepath.FromSlash(chatPath)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(orig, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var rows []json.RawMessage
+	if err := json.Unmarshal(doc["configurations"], &rows); err != nil {
+		t.Fatal(err)
+	}
+	withRows := func(rows []json.RawMessage) []byte {
+		b, err := json.Marshal(rows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return bytes.Replace(orig, doc["configurations"], b, 1)
+	}
+	// Apart: the rows dealt out model by model in turn, and an exact
+	// duplicate of the first row appended at the end (excluded by Stable).
+	var byModel [][]json.RawMessage
+	index := map[string]int{}
+	for _, r := range rows {
+		var id struct {
+			ModelID string `json:"model_id"`
+		}
+		json.Unmarshal(r, &id)
+		i, ok := index[id.ModelID]
+		if !ok {
+			i = len(byModel)
+			index[id.ModelID] = i
+			byModel = append(byModel, nil)
+		}
+		byModel[i] = append(byModel[i], r)
+	}
+	var dealt []json.RawMessage
+	for n := 0; len(dealt) < len(rows); n++ {
+		for _, m := range byModel {
+			if n < len(m) {
+				dealt = append(dealt, m[n])
+			}
+		}
+	}
+	dealt = append(dealt, rows[0])
+	notUTF8 := bytes.Replace(orig, []byte(`"task_display_name": "`), []byte("\"task_display_name\": \"\xff"), 1)
+	if bytes.Equal(notUTF8, orig) {
+		t.Fatal("test setup: no task_display_name")
+	}
+	badRow := append([]json.RawMessage{}, rows...)
+	badRow[5] = json.RawMessage(strings.Replace(string(badRow[5]), `"num_gpus"`, `"num_gpus": "two", "x"`, 1))
+
+	for _, tc := range []struct {
+		name    string
+		data    []byte
+		stream  error // streamTask's verdict
+		wantErr string
+	}{
+		{"as archived", orig, nil, ""},
+		{"reformatted", withRows(rows), nil, ""},
+		{"models apart", withRows(dealt), errNotGrouped, ""},
+		{"data after the object", append(append([]byte{}, orig...), " {}"...), errSlowPath, "after the top-level value"},
+		{"not UTF-8 outside the rows", notUTF8, errSlowPath, "not valid UTF-8"},
+		{"a bad row", withRows(badRow), errSlowPath, "configurations[5]"},
+		{"no rows", withRows(nil), errSlowPath, "missing or empty"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := copySnapshot(t)
+			relist(t, dir, chatPath, tc.data)
+			s := load(t, dir)
+			grouped := map[string]bool{}
+			last := ""
+			err := streamTask(fetch.TaskChat, bytes.NewReader(tc.data), func(r transform.Row) bool {
+				if r.ModelID != last && grouped[r.ModelID] {
+					return false
+				}
+				grouped[r.ModelID], last = true, r.ModelID
+				return true
+			})
+			if err != tc.stream {
+				t.Errorf("streamTask: %v, want %v", err, tc.stream)
+			}
+			got, err := s.chatRows()
+			want, wantErr := wantChatRows(t, tc.data)
+			if tc.wantErr != "" {
+				if wantErr == nil || !strings.Contains(wantErr.Error(), tc.wantErr) {
+					t.Fatalf("test setup: ParseTask says %v, want an error saying %q", wantErr, tc.wantErr)
+				}
+				if err == nil || err.Error() != wantErr.Error() {
+					t.Errorf("chatRows: %v\nwant ParseTask's error: %v", err, wantErr)
+				}
+				return
+			}
+			if err != nil || wantErr != nil {
+				t.Fatalf("chatRows: %v; ParseTask: %v", err, wantErr)
+			}
+			if len(want) == 0 {
+				t.Fatal("test setup: no stable rows")
+			}
+			if diff := cmp.Diff(want, got, cmp.AllowUnexported(upRow{}, rowKey{})); diff != "" {
+				t.Errorf("rows (-ParseTask +chatRows):\n%s", diff)
+			}
+		})
 	}
 }
 

@@ -45,6 +45,12 @@ func LatestBefore(out, date string) (string, error) {
 // from the stage and opts.AllowRemoval names it neither by slug nor by
 // model id. An earlier snapshot that cannot be read is an ErrConflict: the
 // build cannot tell what it would drop.
+//
+// Its memory does not grow with the snapshots' files: Load holds each
+// snapshot's manifest and a name per model (the earlier snapshot's slugs
+// and model ids are all the guard needs, with the summary line), and Diff
+// reads the model files a pair at a time and each archived task file as a
+// stream (at ten thousand models, a few tens of megabytes at the peak).
 func guardRemovals(st *stage, opts BuildOptions, log *slog.Logger) error {
 	earlier, err := LatestBefore(opts.Out, opts.Date)
 	if err != nil {

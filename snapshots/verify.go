@@ -285,11 +285,17 @@ func (a *archiveSource) Open(ctx context.Context, name string) (*fetch.Body, err
 	if t, err := time.Parse(time.RFC3339, e.Retrieved); err == nil {
 		retrieved = t
 	}
-	return &fetch.Body{ReadCloser: f, URL: e.URL, Retrieved: retrieved}, nil
+	b := &fetch.Body{ReadCloser: f, URL: e.URL, Retrieved: retrieved}
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		b.Size = fi.Size()
+	}
+	return b, nil
 }
 
 // compareTrees compares every file below stored with the same file below
-// rebuilt.
+// rebuilt, one file at a time and a block at a time (sameFile): only the
+// paths are listed whole. A file that differs is then read whole, both
+// sides, to say how (diffFile); the files that match are never held.
 func compareTrees(stored, rebuilt string) ([]FileDiff, error) {
 	sf, err := listTree(stored)
 	if err != nil {
@@ -299,34 +305,39 @@ func compareTrees(stored, rebuilt string) ([]FileDiff, error) {
 	if err != nil {
 		return nil, err
 	}
-	inRebuilt := map[string]bool{}
-	for _, p := range rf {
-		inRebuilt[p] = true
-	}
-	inStored := map[string]bool{}
+	// Both lists are sorted: walk them side by side.
 	var diffs []FileDiff
-	for _, p := range sf {
-		inStored[p] = true
-		if !inRebuilt[p] {
-			diffs = append(diffs, FileDiff{Path: p, Kind: "extra"})
+	bufS, bufR := make([]byte, 64<<10), make([]byte, 64<<10)
+	i, j := 0, 0
+	for i < len(sf) || j < len(rf) {
+		switch {
+		case j == len(rf) || (i < len(sf) && sf[i] < rf[j]):
+			diffs = append(diffs, FileDiff{Path: sf[i], Kind: "extra"})
+			i++
+			continue
+		case i == len(sf) || rf[j] < sf[i]:
+			diffs = append(diffs, FileDiff{Path: rf[j], Kind: "missing"})
+			j++
 			continue
 		}
-		rb, err := os.ReadFile(filepath.Join(rebuilt, filepath.FromSlash(p)))
+		p := sf[i]
+		i, j = i+1, j+1
+		sp, rp := filepath.Join(stored, filepath.FromSlash(p)), filepath.Join(rebuilt, filepath.FromSlash(p))
+		if same, err := sameFile(sp, rp, bufS, bufR); err == nil && same {
+			continue
+		}
+		// They differ, or one cannot be read: read both whole to say which.
+		rb, err := os.ReadFile(rp)
 		if err != nil {
 			return nil, err
 		}
-		sb, err := os.ReadFile(filepath.Join(stored, filepath.FromSlash(p)))
+		sb, err := os.ReadFile(sp)
 		if err != nil {
 			diffs = append(diffs, FileDiff{Path: p, Kind: "changed", Note: "cannot be read: " + err.Error()})
 			continue
 		}
 		if !bytes.Equal(sb, rb) {
 			diffs = append(diffs, diffFile(p, sb, rb))
-		}
-	}
-	for _, p := range rf {
-		if !inStored[p] {
-			diffs = append(diffs, FileDiff{Path: p, Kind: "missing"})
 		}
 	}
 	sort.Slice(diffs, func(i, j int) bool { return diffs[i].Path < diffs[j].Path })

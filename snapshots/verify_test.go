@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/transform"
 )
 
 // testRoot holds the snapshots that tests share; TestMain removes it.
@@ -361,10 +363,65 @@ func TestLoad(t *testing.T) {
 	}
 	os.WriteFile(mp, b, 0o644)
 
-	// So is a listed file whose bytes changed.
+	// So is a listed file whose bytes changed; and once loaded, a file read
+	// again (Bytes, Model) is checked again.
 	flipDigit(t, filepath.Join(dir, "models", "qwen-3-14b.json"), `"wh_per_million_output_tokens": [0-9]+\.[0-9]+`)
 	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "models/qwen-3-14b.json") {
 		t.Errorf("Load of a changed model file: %v", err)
+	}
+	if _, ok := s.Bytes("models/qwen-3-14b.json"); ok {
+		t.Errorf("Bytes of a file changed since Load")
+	}
+	if _, err := s.Model("qwen-3-14b"); err == nil || !strings.Contains(err.Error(), "sha256") {
+		t.Errorf("Model of a file changed since Load: %v", err)
+	}
+	if m, err := s.Model("qwen-3-32b"); err != nil || m.ModelID != "Qwen/Qwen3-32B" || len(m.Configurations) == 0 {
+		t.Errorf("Model(qwen-3-32b): %v", err)
+	}
+}
+
+// Load checks that index.json decodes, as it streams in: a value of the
+// wrong type anywhere in it fails; a field it does not know is ignored.
+func TestLoadIndex(t *testing.T) {
+	idx, err := os.ReadFile(filepath.Join(versionSnapshot(t, seedVersion), IndexName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, old, new string
+		wantErr        string
+	}{
+		{"a field it does not know", `"models": [`, `"extra": {"a": [1, 2]}, "models": [`, ""},
+		{"a number as a string in a list", `"configurations": `, `"configurations": "many", "x": `, "index.json: field models[0]"},
+		{"a list as an object", `"load_curves": [`, `"load_curves": {"a": 1}, "x": [`, "index.json: field \"load_curves\""},
+		{"a string as a number", `"itl_deadline_ms": `, `"itl_deadline_ms": "x", "y": `, "index.json: field itl_deadline_ms"},
+		{"data after it", "", "", "index.json: invalid JSON after the top-level value"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := append([]byte{}, idx...)
+			if tc.old == "" {
+				data = append(data, " []"...)
+			} else if data = bytes.Replace(data, []byte(tc.old), []byte(tc.new), 1); bytes.Equal(data, idx) {
+				t.Fatalf("test setup: no %s in index.json", tc.old)
+			}
+			var v transform.IndexFile
+			uerr := json.Unmarshal(data, &v)
+			dir := copySnapshot(t)
+			relist(t, dir, IndexName, data)
+			_, err := Load(dir)
+			if tc.wantErr == "" {
+				if err != nil || uerr != nil {
+					t.Fatalf("Load: %v (json.Unmarshal: %v)", err, uerr)
+				}
+				return
+			}
+			if uerr == nil {
+				t.Fatalf("test setup: json.Unmarshal takes it")
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !errors.Is(err, ErrValidation) {
+				t.Errorf("Load: %v\nwant an ErrValidation saying %q (json.Unmarshal: %v)", err, tc.wantErr, uerr)
+			}
+		})
 	}
 }
 

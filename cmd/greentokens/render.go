@@ -44,11 +44,9 @@ func runRender(args []string, e *env) error {
 		}
 		return os.WriteFile(*out, data, 0o644)
 	}
-	files, err := page.RenderAll(s, opts)
-	if err != nil {
-		return err
-	}
-	for _, f := range files {
+	// One page at a time: each is written as it is rendered, and let go.
+	n := 0
+	if err := page.Each(s, opts, func(f page.File) error {
 		p := filepath.Join(*out, filepath.FromSlash(strings.TrimPrefix(f.Path, page.Dir+"/")))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
@@ -56,8 +54,12 @@ func runRender(args []string, e *env) error {
 		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
 			return err
 		}
+		n++
+		return nil
+	}); err != nil {
+		return err
 	}
-	fmt.Fprintf(e.stdout, "%s: %d pages\n", *out, len(files))
+	fmt.Fprintf(e.stdout, "%s: %d pages\n", *out, n)
 	return nil
 }
 
