@@ -30,6 +30,13 @@ type File struct {
 // it for the small JSON files; stream the big CSV with Open, which fails
 // closed instead.
 func ReadAll(ctx context.Context, src Source, name string) (*File, error) {
+	for {
+		w, ok := src.(Wrapper)
+		if !ok {
+			break
+		}
+		src = w.Unwrap()
+	}
 	if h, ok := src.(*HTTP); ok {
 		f, status, err := h.readAll(ctx, name)
 		if err != nil {
@@ -54,6 +61,14 @@ func ReadAll(ctx context.Context, src Source, name string) (*File, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// Wrapper is a Source that adds to another (a progress display, say) for
+// streamed files. ReadAll reads whole files from the wrapped Source itself,
+// so an HTTP source keeps its retries of a body that fails mid-way.
+type Wrapper interface {
+	Source
+	Unwrap() Source
 }
 
 // maxPrealloc bounds the buffer readBody makes in advance; a body larger

@@ -56,6 +56,12 @@ func guardRemovals(st *stage, opts BuildOptions, log *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("%w: looking for an earlier snapshot: %v", ErrConflict, err)
 	}
+	// A replace drops what the published snapshot of the same date has.
+	if target := filepath.Join(opts.Out, opts.Date); opts.Replace {
+		if fi, err := os.Stat(target); err == nil && fi.IsDir() {
+			earlier = target
+		}
+	}
 	if earlier == "" {
 		return nil
 	}
@@ -77,8 +83,15 @@ func guardRemovals(st *stage, opts BuildOptions, log *slog.Logger) error {
 		name := fmt.Sprintf("%s (%s)", m.Slug, m.ModelID)
 		if allowed[m.Slug] || allowed[m.ModelID] {
 			let = append(let, name)
+			delete(allowed, m.Slug)
+			delete(allowed, m.ModelID)
 		} else {
 			blocked = append(blocked, name)
+		}
+	}
+	for _, a := range opts.AllowRemoval {
+		if allowed[strings.TrimSpace(a)] {
+			log.Warn("--allow-removal names no model this build drops", "name", a)
 		}
 	}
 	if len(blocked) > 0 {

@@ -146,3 +146,26 @@ func TestLatestBefore(t *testing.T) {
 		}
 	}
 }
+
+// TestRemovalGuardOnReplace: --replace of a published snapshot may not drop
+// one of its models either.
+func TestRemovalGuardOnReplace(t *testing.T) {
+	out := t.TempDir()
+	copyLeaderboard(t, versionSnapshot(t, seedVersion), filepath.Join(out, seedDate))
+	before := tree(t, filepath.Join(out, seedDate))
+	src := fetch.Dir{Leaderboard: withoutModel(t, "Qwen/Qwen3-14B"), Ember: sharedEmber, Origins: fetch.DefaultOrigins()}
+	replace := func(allow ...string) error {
+		_, err := Build(context.Background(), BuildOptions{Out: out, Date: seedDate, Retrieved: seedFetched,
+			Source: src, Replace: true, AllowRemoval: allow})
+		return err
+	}
+	if err := replace(); !errors.Is(err, ErrRemoval) || !strings.Contains(err.Error(), "qwen-3-14b") {
+		t.Fatalf("a replace dropping a model: %v; want ErrRemoval naming it", err)
+	}
+	if diff := cmp.Diff(before, tree(t, filepath.Join(out, seedDate))); diff != "" {
+		t.Errorf("a refused replace changed the snapshot:\n%s", diff)
+	}
+	if err := replace("qwen-3-14b"); err != nil {
+		t.Fatalf("a replace allowed to drop the model: %v", err)
+	}
+}

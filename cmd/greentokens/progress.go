@@ -32,6 +32,11 @@ type progressSource struct {
 	now func() time.Time
 }
 
+// Unwrap implements fetch.Wrapper: whole JSON files are read from the HTTP
+// source itself (small, and retried when a body fails mid-way); the
+// streamed Ember CSV shows its progress.
+func (p progressSource) Unwrap() fetch.Source { return p.Source }
+
 func (p progressSource) Open(ctx context.Context, name string) (*fetch.Body, error) {
 	b, err := p.Source.Open(ctx, name)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/fetch/fetchtest"
 )
 
 type stubSource struct{ data string }
@@ -55,5 +56,21 @@ func TestProgressLine(t *testing.T) {
 func TestProgressQuietWhenNotATerminal(t *testing.T) {
 	if isTerminal(&bytes.Buffer{}) {
 		t.Error("a buffer is taken for a terminal")
+	}
+}
+
+// TestProgressKeepsRetries: a JSON body dropped mid-way is fetched again
+// through the progress wrapper, as without it.
+func TestProgressKeepsRetries(t *testing.T) {
+	srv := fetchtest.NewServer(t, seedLB)
+	srv.Fault(fetchtest.LeaderboardPrefix+"index.json", fetchtest.Fault{Drop: 100, Times: 1})
+	var w bytes.Buffer
+	src := progressSource{Source: srv.Source(fetch.HTTPOptions{}), w: &w, now: time.Now}
+	f, err := fetch.ReadAll(context.Background(), src, fetch.LeaderboardIndex)
+	if err != nil {
+		t.Fatalf("ReadAll through the progress wrapper: %v", err)
+	}
+	if hits := srv.Hits(fetchtest.LeaderboardPrefix + "index.json"); hits != 2 || len(f.Data) < 1000 {
+		t.Errorf("%d requests, %d bytes; want the dropped body fetched again", hits, len(f.Data))
 	}
 }

@@ -31,7 +31,8 @@ func runVerify(args []string, e *env) error {
 	defer stop()
 	rep, err := snapshots.Verify(ctx, pos[0])
 	if err != nil {
-		return err
+		// What could not be checked is not verified: exit 5, not 1.
+		return fmt.Errorf("%w: %s could not be verified: %v", snapshots.ErrValidation, pos[0], err)
 	}
 	if *asJSON {
 		err = rep.WriteJSON(e.stdout)
