@@ -8,6 +8,7 @@ require (
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	golang.org/x/sys v0.50.0
 	golang.org/x/text v0.14.0
+	golang.org/x/tools v0.52.0
 )
 
 require github.com/hashicorp/go-cleanhttp v0.5.2 // indirect

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/tools/txtar"
+
 	"github.com/leadgreen/greentokens/fetch"
 )
 
@@ -97,26 +99,16 @@ type txtarFile struct {
 	data []byte
 }
 
-// readTxtar splits a txtar archive ("-- NAME --" lines) into its files, in
-// order; the comment before the first file is dropped. (golang.org/x/tools
-// is not a dependency of this module.)
+// readTxtar returns a txtar archive's files, in order.
 func readTxtar(t *testing.T, path string) []txtarFile {
 	t.Helper()
-	raw, err := os.ReadFile(path)
+	a, err := txtar.ParseFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var files []txtarFile
-	for _, line := range bytes.SplitAfter(raw, []byte("\n")) {
-		text := string(bytes.TrimSuffix(line, []byte("\n")))
-		if h, ok := strings.CutPrefix(text, "-- "); ok && strings.HasSuffix(h, " --") {
-			files = append(files, txtarFile{name: strings.TrimSuffix(h, " --")})
-			continue
-		}
-		if len(files) > 0 {
-			f := &files[len(files)-1]
-			f.data = append(f.data, line...)
-		}
+	files := make([]txtarFile, len(a.Files))
+	for i, f := range a.Files {
+		files[i] = txtarFile{name: f.Name, data: f.Data}
 	}
 	return files
 }

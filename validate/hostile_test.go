@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/tools/txtar"
+
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -26,23 +28,16 @@ type vtTxtarFile struct {
 	data []byte
 }
 
+// vtReadTxtar returns a txtar archive's files, in order.
 func vtReadTxtar(t *testing.T, path string) []vtTxtarFile {
 	t.Helper()
-	raw, err := os.ReadFile(path)
+	a, err := txtar.ParseFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var files []vtTxtarFile
-	for _, line := range bytes.SplitAfter(raw, []byte("\n")) {
-		text := string(bytes.TrimSuffix(line, []byte("\n")))
-		if h, ok := strings.CutPrefix(text, "-- "); ok && strings.HasSuffix(h, " --") {
-			files = append(files, vtTxtarFile{name: strings.TrimSuffix(h, " --")})
-			continue
-		}
-		if len(files) > 0 {
-			f := &files[len(files)-1]
-			f.data = append(f.data, line...)
-		}
+	files := make([]vtTxtarFile, len(a.Files))
+	for i, f := range a.Files {
+		files[i] = vtTxtarFile{name: f.Name, data: f.Data}
 	}
 	return files
 }

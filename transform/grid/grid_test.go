@@ -12,6 +12,8 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"golang.org/x/tools/txtar"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/leadgreen/greentokens/transform/jsonnum"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -236,24 +238,16 @@ func TestVariants(t *testing.T) {
 	}
 }
 
-// readTxtar splits a txtar archive ("-- name --" lines) into its files.
+// readTxtar returns a txtar archive's files by name.
 func readTxtar(t *testing.T, path string) map[string]string {
 	t.Helper()
-	raw, err := os.ReadFile(path)
+	a, err := txtar.ParseFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	files := map[string]string{}
-	name := ""
-	for _, line := range strings.SplitAfter(string(raw), "\n") {
-		if h, ok := strings.CutPrefix(strings.TrimSuffix(line, "\n"), "-- "); ok && strings.HasSuffix(h, " --") {
-			name = strings.TrimSuffix(h, " --")
-			files[name] = ""
-			continue
-		}
-		if name != "" {
-			files[name] += line
-		}
+	for _, f := range a.Files {
+		files[f.Name] = string(f.Data)
 	}
 	return files
 }
