@@ -75,7 +75,7 @@ func runBuild(args []string, e *env) error {
 			Origins: origins, AllowHTTP: *allowHTTP, RetryMax: *retries, Timeout: *timeout,
 			GitHubToken: os.Getenv(envGitHubToken), Logger: e.log,
 		})
-		if isTerminal(e.stderr) {
+		if isTerminal(e.stderr) && *logFormat == "text" {
 			src = progressSource{Source: src, w: e.stderr, now: time.Now}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"text/tabwriter"
 
+	"github.com/leadgreen/greentokens/snapshots"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
 	"github.com/leadgreen/greentokens/transform/jsonnum"
@@ -24,6 +25,11 @@ func runCarbon(args []string, e *env) error {
 	}
 	if *snap == "" || fs.NArg() < 1 {
 		return usageError{"carbon needs --snapshot DIR and a MODEL"}
+	}
+	// Every file's size and sha256 against the manifest first: a figure
+	// is priced from a snapshot only as it was published.
+	if _, err := snapshots.Load(*snap); err != nil {
+		return err
 	}
 	models, g, err := loadForCarbon(*snap)
 	if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -68,5 +69,32 @@ func TestCarbonSevenGrids(t *testing.T) {
 	code, stdout, _ = runCLI(t, "carbon", "--snapshot", snap, "qwen-3-32b")
 	if code != exitOK || strings.Count(stdout, "x B200") != 7 || strings.Count(stdout, "x H100") != 7 {
 		t.Errorf("carbon table for every grid: exit %d\n%s", code, stdout)
+	}
+}
+
+// TestCarbonRefusesAChangedSnapshot: a snapshot whose files no longer match
+// its manifest is not priced (exit 5).
+func TestCarbonRefusesAChangedSnapshot(t *testing.T) {
+	out := t.TempDir()
+	if code, _, stderr := runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
+		"--from-leaderboard", seedLB, "--from-ember", sevenGrids); code != exitOK {
+		t.Fatalf("build: exit %d: %s", code, stderr)
+	}
+	snap := filepath.Join(out, seedDate)
+	grid := filepath.Join(snap, "grid.json")
+	b, err := os.ReadFile(grid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(grid, []byte(strings.Replace(string(b), "707.0", "70.7", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"carbon", "--snapshot", snap, "qwen-3-32b", "India"},
+		{"render", "--snapshot", snap, "qwen-3-32b"},
+	} {
+		if code, _, stderr := runCLI(t, args...); code != exitValidation || !strings.Contains(stderr, "grid.json") {
+			t.Errorf("%s on a changed snapshot: exit %d, want %d naming grid.json; stderr: %s", args[0], code, exitValidation, stderr)
+		}
 	}
 }

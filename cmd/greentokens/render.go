@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/leadgreen/greentokens/snapshots"
 	"github.com/leadgreen/greentokens/transform/page"
 )
 
@@ -27,6 +28,11 @@ func runRender(args []string, e *env) error {
 	}
 	if *all && *out == "" {
 		return usageError{"render --all needs --out FOLDER: a published snapshot is never edited"}
+	}
+	// Every file's size and sha256 against the manifest first: a page is
+	// rendered from a snapshot only as it was published.
+	if _, err := snapshots.Load(*snap); err != nil {
+		return err
 	}
 	s, err := page.LoadDir(*snap)
 	if err != nil {
