@@ -13,6 +13,7 @@ import (
 
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/sourcetext"
+	"golang.org/x/tools/txtar"
 )
 
 // vtShared is the project's shared data folder; tests read it in place.
@@ -30,8 +31,26 @@ func vtUpstream(version string) string {
 	return filepath.Join(vtShared, "upstream", "leaderboard", version)
 }
 
-// vtStabilityDir is the synthetic leaderboard with unstable rows.
-const vtStabilityDir = "testdata/stability"
+// vtStabilityDir unpacks testdata/stability.txtar, the synthetic
+// leaderboard with unstable rows, into a temporary folder and returns it.
+func vtStabilityDir(t testing.TB) string {
+	t.Helper()
+	a, err := txtar.ParseFile("testdata/stability.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, f := range a.Files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
 
 const (
 	vtDate            = "2026-09-27"

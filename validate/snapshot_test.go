@@ -27,9 +27,9 @@ func TestGoodSnapshots(t *testing.T) {
 			`"compiled": "2025-12-15"`},
 		{"2025-12-17 evidence differs", vtFixture{leaderboard: vtUpstream(vtFirstOutLen)}, "qwen-3-32b",
 			`"compiled_evidence": "the leaderboard's public/data/index.json last_updated (2025-12-17), used here; the last commit to the task files is dated 2025-12-18 (UTC)"`},
-		{"stability fixture", vtFixture{leaderboard: vtStabilityDir}, "test-lm-7b-chat",
+		{"stability fixture", vtFixture{leaderboard: vtStabilityDir(t)}, "test-lm-7b-chat",
 			`"compiled_evidence": "the leaderboard's public/data/index.json last_updated (2026-03-02), used here; the last commit to the task files is dated 2026-03-03 (UTC)"`},
-		{"stability fixture with gpqa", vtFixture{leaderboard: vtStabilityDir, tasks: []string{"lm-arena-chat", "gpqa"}}, "other-lm-1-5b",
+		{"stability fixture with gpqa", vtFixture{leaderboard: vtStabilityDir(t), tasks: []string{"lm-arena-chat", "gpqa"}}, "other-lm-1-5b",
 			`"avg_output_tokens": 333,`},
 	}
 	// Every other archived version builds and passes too (schema drift:

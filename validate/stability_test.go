@@ -37,7 +37,7 @@ func TestStabilityFilter(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.task, func(t *testing.T) {
-			b, err := os.ReadFile(filepath.Join(vtStabilityDir, "tasks", tt.task+".json"))
+			b, err := os.ReadFile(filepath.Join(vtStabilityDir(t), "tasks", tt.task+".json"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -65,7 +65,7 @@ func TestStabilityFilter(t *testing.T) {
 // leaderboard where the rules bite: repeats, ties, the deadline, exact
 // binary halves, output length derived from energy per request.
 func TestStabilityModels(t *testing.T) {
-	models, probs := vtRecompute(t, vtStabilityDir)
+	models, probs := vtRecompute(t, vtStabilityDir(t))
 	if len(probs) != 0 {
 		t.Fatal(probs)
 	}
@@ -178,7 +178,7 @@ func TestRounding(t *testing.T) {
 // TestSourceRowProblems: an upstream row that lacks a field a rule needs,
 // or has one of the wrong type, is named by row and field.
 func TestSourceRowProblems(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(vtStabilityDir, "tasks", "lm-arena-chat.json"))
+	b, err := os.ReadFile(filepath.Join(vtStabilityDir(t), "tasks", "lm-arena-chat.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,7 @@ const (
 // and that the first one says the right thing.
 func TestTamper(t *testing.T) {
 	seed := vtFixture{leaderboard: vtUpstream(vtSeedVersion)}
-	stab := vtFixture{leaderboard: vtStabilityDir}
+	stab := vtFixture{leaderboard: vtStabilityDir(t)}
 	mutate := func(f vtFixture, fn func(t *testing.T, ms map[string]*transform.Model)) vtFixture {
 		f.mutate = fn
 		return f
@@ -318,7 +318,7 @@ func TestTamper(t *testing.T) {
 		},
 		{
 			name: "exclusion of a task outside the selection",
-			fix:  vtFixture{leaderboard: vtStabilityDir, tasks: []string{"lm-arena-chat", "gpqa"}},
+			fix:  vtFixture{leaderboard: vtStabilityDir(t), tasks: []string{"lm-arena-chat", "gpqa"}},
 			edit: manifest(func(m *Manifest) { m.Selection.Tasks = m.Selection.Tasks[:1] }),
 			want: []vtAt{{ManifestPath, "exclusions[8]", "task"}, {ManifestPath, "exclusions[9]", "task"}},
 			msg:  "is gpqa, which is not in selection.tasks",
