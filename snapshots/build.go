@@ -396,6 +396,19 @@ func fetchFailure(err error, parsing bool) error {
 	return fmt.Errorf("%w: %v", ErrUpstream, err)
 }
 
+// retrievedAt is what a manifest source entry says of when the file was
+// fetched: the fetch time when the source knows it, else the date the
+// build was given.
+func retrievedAt(opts BuildOptions, name string, fetched time.Time) (string, error) {
+	switch {
+	case !fetched.IsZero():
+		return fetched.UTC().Format(time.RFC3339), nil
+	case opts.Retrieved != "":
+		return opts.Retrieved, nil
+	}
+	return "", fmt.Errorf("%w: %s carries no retrieval date; give --retrieved", ErrUsage, name)
+}
+
 // archive fetches one upstream file and stores its bytes unchanged under
 // sources/.
 func archive(ctx context.Context, st *stage, opts BuildOptions, name string, text *sourcetext.Leaderboard, log *slog.Logger) (*archived, error) {
@@ -403,12 +416,9 @@ func archive(ctx context.Context, st *stage, opts BuildOptions, name string, tex
 	if err != nil {
 		return nil, fetchFailure(err, false)
 	}
-	retrieved := opts.Retrieved
-	if !f.Retrieved.IsZero() {
-		retrieved = f.Retrieved.UTC().Format(time.RFC3339)
-	}
-	if retrieved == "" {
-		return nil, fmt.Errorf("%w: %s carries no retrieval date; give --retrieved", ErrUsage, name)
+	retrieved, err := retrievedAt(opts, name, f.Retrieved)
+	if err != nil {
+		return nil, err
 	}
 	file, err := st.write("sources/"+name, f.Data)
 	if err != nil {

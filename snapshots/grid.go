@@ -26,12 +26,9 @@ func buildGrid(ctx context.Context, st *stage, opts BuildOptions, m *Manifest, l
 		return nil, fetchFailure(err, false)
 	}
 	defer body.Close()
-	retrieved := opts.Retrieved
-	if !body.Retrieved.IsZero() {
-		retrieved = body.Retrieved.UTC().Format(time.RFC3339)
-	}
-	if retrieved == "" {
-		return nil, fmt.Errorf("%w: %s carries no retrieval date; give --retrieved", ErrUsage, fetch.EmberYearly)
+	retrieved, err := retrievedAt(opts, fetch.EmberYearly, body.Retrieved)
+	if err != nil {
+		return nil, err
 	}
 	// The archive is hashed as it is written: its size and sha256 are
 	// those of the bytes that went to the file, checked against those

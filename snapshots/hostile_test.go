@@ -51,13 +51,13 @@ func loadHostile(t *testing.T, name string) *hostileCase {
 	for _, p := range []string{"base.txtar", name} {
 		want = nil
 		for _, f := range readTxtar(t, filepath.Join(hostileDir, p)) {
-			switch f.name {
+			switch f.Name {
 			case "edit":
-				edits = f.data
+				edits = f.Data
 			case "want":
-				want = f.data
+				want = f.Data
 			default:
-				c.files[f.name] = f.data
+				c.files[f.Name] = f.Data
 			}
 		}
 	}
@@ -94,23 +94,14 @@ func loadHostile(t *testing.T, name string) *hostileCase {
 	return c
 }
 
-type txtarFile struct {
-	name string
-	data []byte
-}
-
 // readTxtar returns a txtar archive's files, in order.
-func readTxtar(t *testing.T, path string) []txtarFile {
+func readTxtar(t *testing.T, path string) []txtar.File {
 	t.Helper()
 	a, err := txtar.ParseFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := make([]txtarFile, len(a.Files))
-	for i, f := range a.Files {
-		files[i] = txtarFile{name: f.Name, data: f.Data}
-	}
-	return files
+	return a.Files
 }
 
 func unquotePrefix(t *testing.T, line, s string) ([]byte, string) {

@@ -23,23 +23,14 @@ import (
 // independent re-check applies too.
 const vtHostileDir = "../snapshots/testdata/hostile"
 
-type vtTxtarFile struct {
-	name string
-	data []byte
-}
-
 // vtReadTxtar returns a txtar archive's files, in order.
-func vtReadTxtar(t *testing.T, path string) []vtTxtarFile {
+func vtReadTxtar(t *testing.T, path string) []txtar.File {
 	t.Helper()
 	a, err := txtar.ParseFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := make([]vtTxtarFile, len(a.Files))
-	for i, f := range a.Files {
-		files[i] = vtTxtarFile{name: f.Name, data: f.Data}
-	}
-	return files
+	return a.Files
 }
 
 // vtHostile returns a fixture's files (base.txtar's, replaced by its own,
@@ -51,13 +42,13 @@ func vtHostile(t *testing.T, name string) (map[string][]byte, map[string][]strin
 	for _, p := range []string{"base.txtar", name} {
 		want = nil
 		for _, f := range vtReadTxtar(t, filepath.Join(vtHostileDir, p)) {
-			switch f.name {
+			switch f.Name {
 			case "edit":
-				edits = f.data
+				edits = f.Data
 			case "want":
-				want = f.data
+				want = f.Data
 			default:
-				files[f.name] = f.data
+				files[f.Name] = f.Data
 			}
 		}
 	}

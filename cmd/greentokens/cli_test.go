@@ -143,26 +143,21 @@ func TestBuildOverHTTP(t *testing.T) {
 		}
 		assertNoSnapshot(t, out)
 	})
-	t.Run("Ember CSV dropped mid-body", func(t *testing.T) {
-		out := t.TempDir()
-		srv.Fault(fetchtest.EmberPath, fetchtest.Fault{Drop: 100_000})
-		t.Cleanup(func() { srv.ClearFaults(fetchtest.EmberPath) })
-		code, _, stderr := runCLI(t, append(base, "--out", out)...)
-		if code != exitUpstream || !strings.Contains(stderr, fetchtest.EmberPath) {
-			t.Errorf("exit %d, want %d naming the URL; stderr: %s", code, exitUpstream, stderr)
-		}
-		assertNoSnapshot(t, out)
-	})
-	t.Run("Ember CSV cut short", func(t *testing.T) {
-		out := t.TempDir()
-		srv.Fault(fetchtest.EmberPath, fetchtest.Fault{Truncate: 100_000})
-		t.Cleanup(func() { srv.ClearFaults(fetchtest.EmberPath) })
-		code, _, stderr := runCLI(t, append(base, "--out", out)...)
-		if code != exitUpstream || !strings.Contains(stderr, fetchtest.EmberPath) {
-			t.Errorf("exit %d, want %d naming the URL; stderr: %s", code, exitUpstream, stderr)
-		}
-		assertNoSnapshot(t, out)
-	})
+	for name, fault := range map[string]fetchtest.Fault{
+		"Ember CSV dropped mid-body": {Drop: 100_000},
+		"Ember CSV cut short":        {Truncate: 100_000},
+	} {
+		t.Run(name, func(t *testing.T) {
+			out := t.TempDir()
+			srv.Fault(fetchtest.EmberPath, fault)
+			t.Cleanup(func() { srv.ClearFaults(fetchtest.EmberPath) })
+			code, _, stderr := runCLI(t, append(base, "--out", out)...)
+			if code != exitUpstream || !strings.Contains(stderr, fetchtest.EmberPath) {
+				t.Errorf("exit %d, want %d naming the URL; stderr: %s", code, exitUpstream, stderr)
+			}
+			assertNoSnapshot(t, out)
+		})
+	}
 	t.Run("HTML page is upstream data invalid", func(t *testing.T) {
 		out := t.TempDir()
 		srv.Fault(fetchtest.LeaderboardPrefix+"index.json", fetchtest.Fault{Body: []byte(fetchtest.HTMLPage)})
