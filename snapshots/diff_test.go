@@ -435,7 +435,7 @@ func TestDiffMovedRows(t *testing.T) {
 
 	// Grid: Germany changed, Norway removed.
 	if len(r.Grid.Changed) != 1 || r.Grid.Changed[0].Name != "Germany" || r.Grid.Changed[0].ISO3 != "DEU" ||
-		cmp.Diff([]FieldChange{{Field: "g_co2e_per_kwh", Old: "344.14", New: "300.5"}}, r.Grid.Changed[0].Fields) != "" ||
+		cmp.Diff([]FieldChange{{Field: "g_co2e_per_kwh", Old: json.RawMessage("344.14"), New: json.RawMessage("300.5")}}, r.Grid.Changed[0].Fields) != "" ||
 		float64(*r.Grid.Changed[0].RelativeChangePercent) != -12.68 {
 		t.Errorf("grid changes %+v; want Germany 344.14 -> 300.5 (-12.68%%)", r.Grid.Changed)
 	}

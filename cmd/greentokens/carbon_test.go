@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/leadgreen/greentokens/validate"
 )
 
 // sevenGrids is a fixture holding the seed page's seven 2024 grid values.
@@ -27,15 +29,25 @@ func TestCarbonSevenGrids(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("carbon: exit %d: %s", code, stderr)
 	}
-	var rows []struct {
-		GPU  string      `json:"gpu"`
-		Grid string      `json:"grid"`
-		Wh   float64     `json:"wh_per_million_output_tokens"`
-		Kg   json.Number `json:"kg_co2e_per_billion_output_tokens"`
+	if probs := validate.CheckSchema("carbon.schema.json", "carbon --json", []byte(stdout)); len(probs) != 0 {
+		t.Errorf("carbon --json does not pass schemas/carbon.schema.json: %v", probs)
 	}
-	if err := json.Unmarshal([]byte(stdout), &rows); err != nil {
+	var rep struct {
+		Snapshot string `json:"snapshot"`
+		Rows     []struct {
+			GPU  string      `json:"gpu"`
+			Grid string      `json:"grid"`
+			Wh   float64     `json:"wh_per_million_output_tokens"`
+			Kg   json.Number `json:"kg_co2e_per_billion_output_tokens"`
+		} `json:"rows"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatal(err)
 	}
+	if rep.Snapshot != seedDate {
+		t.Errorf("carbon --json snapshot is %q, want %q", rep.Snapshot, seedDate)
+	}
+	rows := rep.Rows
 	got := map[string]string{}
 	for _, r := range rows {
 		if r.GPU == "B200" {
@@ -55,8 +67,8 @@ func TestCarbonSevenGrids(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"unknown model", []string{"qwen-3-33b"}, `nearest: \"qwen-3-32b\"`},
-		{"unknown grid", []string{"qwen-3-32b", "Germny"}, `nearest: \"Germany\"`},
+		{"unknown model", []string{"qwen-3-33b"}, `greentokens: no model "qwen-3-33b"; did you mean "qwen-3-32b"`},
+		{"unknown grid", []string{"qwen-3-32b", "Germny"}, `nearest: "Germany"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := runCLI(t, append([]string{"carbon", "--snapshot", snap}, tc.args...)...)

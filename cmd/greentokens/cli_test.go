@@ -33,12 +33,24 @@ func TestUsageAndHelp(t *testing.T) {
 		wantCode int
 		want     string
 	}{
-		{"no command", nil, exitUsage, "Commands:"},
+		{"no command", nil, exitUsage, "Available Commands:"},
 		{"help", []string{"help"}, exitOK, "Exit codes:"},
+		{"--help", []string{"--help"}, exitOK, "Available Commands:"},
 		{"unknown command", []string{"publish"}, exitUsage, `unknown command "publish"`},
-		{"build --help", []string{"build", "--help"}, exitOK, "-from-leaderboard DIR"},
-		{"help build", []string{"help", "build"}, exitOK, "-retrieved string"},
-		{"bad flag", []string{"build", "--nope"}, exitUsage, "flag provided but not defined"},
+		{"build --help", []string{"build", "--help"}, exitOK, "--from-leaderboard DIR"},
+		{"help build", []string{"help", "build"}, exitOK, "--retrieved string"},
+		{"bad flag", []string{"build", "--nope"}, exitUsage, "unknown flag: --nope"},
+		{"mistyped flag", []string{"build", "--retreived", "2026-01-01"}, exitUsage, "did you mean --retries or --retrieved?"},
+		{"mistyped command", []string{"verfy"}, exitUsage, `unknown command "verfy"; did you mean verify?`},
+		{"flag after arguments", []string{"carbon", "qwen-3-32b", "--snapshot", "/nonexistent/x"}, exitUsage, "--snapshot /nonexistent/x: no such folder"},
+		{"--from is not a sources folder", []string{"build", "--from", "/nonexistent", "--retrieved", seedReadOn, "--date", seedDate}, exitUsage, "--from wants a snapshot's sources/ folder"},
+		{"--from with --from-leaderboard", []string{"build", "--from", "x", "--from-leaderboard", seedLB, "--retrieved", seedReadOn}, exitUsage, "give it alone"},
+		{"--from-leaderboard not a folder", []string{"build", "--from-leaderboard", "/nonexistent", "--no-grid", "--retrieved", seedReadOn, "--date", seedDate}, exitUsage, "not a leaderboard folder"},
+		{"--grid-year not a year", []string{"build", "--grid-year", "24"}, exitUsage, "not a year"},
+		{"--grid-year not a number", []string{"build", "--grid-year", "last"}, exitUsage, "--grid-year"},
+		{"--retrieved after --date", []string{"build", "--date", "2026-09-01", "--retrieved", "2026-09-02", "--from-leaderboard", seedLB, "--no-grid"}, exitUsage, "after --date"},
+		{"--date far ahead", []string{"build", "--date", "2999-01-01"}, exitUsage, "in the future"},
+		{"plain http names --allow-http", []string{"build", "--ember-url", "http://127.0.0.1:1/x.csv"}, exitUsage, "--allow-http"},
 		{"stray argument", []string{"build", "extra"}, exitUsage, "takes no arguments"},
 		{"bad date", []string{"build", "--date", "2026-13-01", "--from-leaderboard", seedLB, "--no-grid", "--retrieved", seedReadOn, "--out", "unused"}, exitUsage, "not a YYYY-MM-DD date"},
 		{"local source without --retrieved", []string{"build", "--from-leaderboard", seedLB, "--no-grid"}, exitUsage, "--retrieved"},
@@ -128,8 +140,8 @@ func TestBuildOverHTTP(t *testing.T) {
 			}
 		}
 		code, _, stderr := runCLI(t, append(args, "--out", out)...)
-		if code != exitUpstream || !strings.Contains(stderr, "http") {
-			t.Errorf("exit %d, want %d; stderr: %s", code, exitUpstream, stderr)
+		if code != exitUsage || !strings.Contains(stderr, "--allow-http") {
+			t.Errorf("exit %d, want %d naming --allow-http; stderr: %s", code, exitUsage, stderr)
 		}
 		assertNoSnapshot(t, out)
 	})
