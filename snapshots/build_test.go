@@ -143,7 +143,7 @@ func TestExistingSnapshot(t *testing.T) {
 	}
 
 	// With Replace, it is swapped in whole.
-	res, err = Build(context.Background(), BuildOptions{Out: out, Date: seedDate, Retrieved: seedFetched,
+	res, err = Build(context.Background(), BuildOptions{Generator: &testGenerator, Out: out, Date: seedDate, Retrieved: seedFetched,
 		Source: sharedSource("2026-01-01-6e70d23"), Replace: true})
 	if err != nil || !res.Replaced {
 		t.Fatalf("replace: %+v, %v", res, err)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -708,5 +709,14 @@ func TestDiffSameSnapshot(t *testing.T) {
 		if s.Status != "unchanged" {
 			t.Errorf("source %+v", s)
 		}
+	}
+}
+
+func TestNaturalCompare(t *testing.T) {
+	ids := []string{"m/H100/2/128", "m/B200/1/8", "m/H100/2/16", "m/H100/2/8", "m/H100/2/8/r2", "m/H100/10/8", "m/H100/2/096"}
+	slices.SortFunc(ids, naturalCompare)
+	want := []string{"m/B200/1/8", "m/H100/2/8", "m/H100/2/8/r2", "m/H100/2/16", "m/H100/2/096", "m/H100/2/128", "m/H100/10/8"}
+	if diff := cmp.Diff(want, ids); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }

@@ -50,6 +50,7 @@ func buildCmd(bin, out, version string, env ...string) *exec.Cmd {
 // checkpoints: before the rename there must be no snapshot, after it the
 // complete one; and the next build removes the leftovers and succeeds.
 func TestKilledBuild(t *testing.T) {
+	slow(t)
 	bin := binary(t)
 	reference, err := buildBy(t, t.TempDir(), sharedSource(seedVersion), binaryGenerator(t, bin))
 	if err != nil {
@@ -101,6 +102,7 @@ func TestKilledBuild(t *testing.T) {
 // lock, then finds other content and fails with the output-conflict exit
 // code. The result is exactly one of the two whole builds, never a mix.
 func TestConcurrentBuilds(t *testing.T) {
+	slow(t)
 	bin := binary(t)
 	gen := binaryGenerator(t, bin)
 	wantA, err := buildBy(t, t.TempDir(), sharedSource(seedVersion), gen)

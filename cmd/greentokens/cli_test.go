@@ -2,12 +2,16 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/leadgreen/greentokens/fetch/fetchtest"
+	"github.com/leadgreen/greentokens/snapshots"
 )
 
 const (
@@ -190,4 +194,42 @@ func assertNoSnapshot(t *testing.T, out string) {
 			t.Errorf("a failed build left %s", e.Name())
 		}
 	}
+}
+
+func TestExitCode(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+		want int
+	}{
+		{"nil", nil, exitOK},
+		{"usage", usagef("x"), exitUsage},
+		{"wrapped usage", fmt.Errorf("a: %w", snapshots.ErrUsage), exitUsage},
+		{"interrupted verify is not a failed check", fmt.Errorf("%w: verify x did not finish: %w", snapshots.ErrInterrupted, context.Canceled), exitFailure},
+		{"validation", fmt.Errorf("%w: x", snapshots.ErrValidation), exitValidation},
+		{"conflict", fmt.Errorf("%w: x", snapshots.ErrConflict), exitConflict},
+		{"upstream data", fmt.Errorf("%w: x", snapshots.ErrUpstreamData), exitUpstreamBad},
+		{"upstream", fmt.Errorf("%w: x", snapshots.ErrUpstream), exitUpstream},
+		{"diff --exit-code", exitStatus(exitFailure), exitFailure},
+		{"other", errors.New("x"), exitFailure},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := exitCode(tc.err); got != tc.want {
+				t.Errorf("exitCode(%v) = %d, want %d", tc.err, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestMain fails the run when a test wrote into the source tree (the
+// default output folder, or the old one).
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, d := range []string{defaultOut, "snapshots", "unused"} {
+		if _, err := os.Stat(d); err == nil {
+			fmt.Fprintf(os.Stderr, "a test wrote %s/ into the source tree\n", d)
+			code = 1
+		}
+	}
+	os.Exit(code)
 }
