@@ -91,15 +91,18 @@ func (g Generator) Ref() string {
 }
 
 // SameCode reports whether g and o name the same code (the Go version
-// aside): the same module, and the same revision or version, unmodified.
+// aside), neither modified: the same module and revision, or the same
+// published version. "go run MODULE@REV" records no revision but the
+// version Go resolved REV to, the pseudo-version a checkout build of that
+// commit records too.
 func (g Generator) SameCode(o Generator) bool {
-	if g.Modified || o.Modified {
+	if g.Modified || o.Modified || g.Module != o.Module {
 		return false
 	}
-	if g.Revision != "" || o.Revision != "" {
-		return g.Module == o.Module && g.Revision == o.Revision
+	if g.Revision != "" && g.Revision == o.Revision {
+		return true
 	}
-	return g.Module == o.Module && g.Version == o.Version && g.Version != "(devel)"
+	return g.Version == o.Version && g.Version != "(devel)" && g.Version != "" && !strings.HasSuffix(g.Version, "+dirty")
 }
 
 // RerunCommand is the command that runs the code g names on args ("verify

@@ -78,6 +78,16 @@ func TestGeneratorSameCode(t *testing.T) {
 			}
 		})
 	}
+	// A checkout build of a commit and "go run MODULE@REV" of it: the same
+	// pseudo-version, a revision on one side only.
+	checkout := Generator{Module: "m", Version: "v0.0.0-20261130181403-b361426175c9", Revision: "b361426175c9c06706497dad518670edd89772c1"}
+	goRun := Generator{Module: "m", Version: "v0.0.0-20261130181403-b361426175c9"}
+	if !checkout.SameCode(goRun) || !goRun.SameCode(checkout) {
+		t.Error("a checkout build and go run MODULE@REV of the same commit are not the same code")
+	}
+	if dirty := (Generator{Module: "m", Version: "v0.0.0-20261130181403-b361426175c9+dirty"}); dirty.SameCode(dirty) {
+		t.Error("a +dirty version is the same code as itself")
+	}
 	devel := Generator{Module: "m", Version: "(devel)"}
 	if devel.SameCode(devel) {
 		t.Error("two (devel) builds without a revision are the same code; nothing says so")
