@@ -22,9 +22,7 @@ func newDiffCmd(e *env) *cobra.Command {
 			"Both folders must pass the manifest's size and sha256 checks (else exit 5). Exit 0 whether\n" +
 			"or not anything changed; with --exit-code, 1 when anything changed.",
 		Args: exactArgs(2, "two snapshot folders, OLD and NEW"),
-		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			return nil, cobra.ShellCompDirectiveFilterDirs
-		},
+		ValidArgsFunction: completeDirs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			for _, dir := range args {
 				if err := checkSnapshotDir("diff", dir); err != nil {

@@ -49,6 +49,11 @@ func loadSnapshot(dir string) (*snapshots.Snapshot, error) {
 	return snapshots.Load(dir)
 }
 
+// completeDirs completes snapshot folders.
+func completeDirs(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	return nil, cobra.ShellCompDirectiveFilterDirs
+}
+
 // completeModels completes model slugs from the --snapshot given (no
 // file completion otherwise).
 func completeModels(cmd *cobra.Command, toComplete string) []string {

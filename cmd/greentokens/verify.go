@@ -29,9 +29,7 @@ func newVerifyCmd(e *env) *cobra.Command {
 			"when they differ it still verifies, and prints the command that verifies with the code that\n" +
 			"built it. Nothing is written into DIR. Exit 0 only when all of it holds; 5 when anything fails.",
 		Args: exactArgs(1, "one snapshot folder"),
-		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			return nil, cobra.ShellCompDirectiveFilterDirs
-		},
+		ValidArgsFunction: completeDirs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runVerify(e, args[0], asJSON)
 		},
