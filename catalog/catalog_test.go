@@ -47,7 +47,7 @@ func TestSeedPageFigures(t *testing.T) {
 	}
 	type fig struct {
 		Grid, Source, Kg, G string
-		Year              int
+		Year                int
 	}
 	var got []fig
 	for _, r := range ans.Rows {

@@ -36,7 +36,6 @@ What the figures are:
 - kg CO2e per billion output tokens = Wh/M x g CO2e per kWh / 1000, from the unrounded Wh/M, rounded once to 1 decimal.
 Every answer names its snapshot date and the sha256 of the files it read; quote the snapshot date with the figure. Tools default to the latest snapshot.`
 
-
 // ListModelsInput is list_models' input.
 type ListModelsInput struct {
 	Snapshot string `json:"snapshot,omitempty" jsonschema:"snapshot date, YYYY-MM-DD; the latest snapshot when left out"`
