@@ -190,7 +190,7 @@ func TestBatchSelection(t *testing.T) {
 		if len(ans.Rows) != 1 || ans.Rows[0].RowID != expect(n) {
 			t.Errorf("batch %v: rows %+v, want %s", n, ans.Rows, expect(n))
 		}
-		if ans.RunningBatch == nil || *ans.RunningBatch != n || !strings.Contains(ans.Selection, "nearest") {
+		if ans.RunningBatch == nil || float64(*ans.RunningBatch) != n || !strings.Contains(ans.Selection, "nearest") {
 			t.Errorf("batch %v: the answer does not say how the row was chosen: %q", n, ans.Selection)
 		}
 	}

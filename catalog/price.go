@@ -51,7 +51,7 @@ type Carbon struct {
 	// Selection says which row each GPU's figures come from.
 	Selection string `json:"selection"`
 	// RunningBatch is the running batch asked for; null for index rows.
-	RunningBatch *float64 `json:"running_batch"`
+	RunningBatch *jsonnum.Float `json:"running_batch"`
 	Formula      string   `json:"formula"`
 	// Rows holds one row per GPU and grid: GPUs in order, then grids in the
 	// order asked, the stated intensity last.
@@ -113,10 +113,10 @@ func (s *Snapshot) Price(req PriceRequest) (*Carbon, error) {
 	ans := &Carbon{Snapshot: s.Date, Model: m.Slug, Name: m.Name, ModelID: m.ModelID, Formula: Formula, Rows: []CarbonRow{},
 		Selection: fmt.Sprintf("each GPU's index row: the lowest energy per token with a median ITL at most %d ms", transform.ITLDeadlineMS)}
 	if req.Batch != nil {
-		b := *req.Batch
+		b := jsonnum.Float(*req.Batch)
 		ans.RunningBatch = &b
 		ans.Selection = "on each GPU, the measured configuration whose average running batch is nearest to " +
-			strconv.FormatFloat(b, 'f', -1, 64) + " (ties to the smaller batch), whether or not it meets the ITL deadline"
+			strconv.FormatFloat(*req.Batch, 'f', -1, 64) + " (ties to the smaller batch), whether or not it meets the ITL deadline"
 	}
 	rows := m.Rows()
 	for _, gpu := range gpus {
