@@ -52,7 +52,7 @@ type Carbon struct {
 	Selection string `json:"selection"`
 	// RunningBatch is the running batch asked for; null for index rows.
 	RunningBatch *jsonnum.Float `json:"running_batch"`
-	Formula      string   `json:"formula"`
+	Formula      string         `json:"formula"`
 	// Rows holds one row per GPU and grid: GPUs in order, then grids in the
 	// order asked, the stated intensity last.
 	Rows []CarbonRow `json:"rows"`
