@@ -12,7 +12,9 @@ package mcpserver
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/transform"
@@ -162,4 +164,19 @@ func text(v any) *mcp.CallToolResult {
 		return nil
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
+}
+
+// RunStdio serves the snapshots under dir over stdin and stdout until the
+// client disconnects or ctx is done, looking for new dated folders every
+// rescan (0: never). Logs go to log, never to stdout, which carries the
+// protocol.
+func RunStdio(ctx context.Context, dir string, rescan time.Duration, log *slog.Logger) error {
+	cat, err := catalog.Open(dir, log)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go cat.Run(ctx, rescan)
+	return ServeStdio(ctx, cat)
 }
