@@ -424,3 +424,20 @@ func (b *syncBuffer) Write(p []byte) (int, error) {
 	defer b.mu.Unlock()
 	return b.Buffer.Write(p)
 }
+
+// TestNoGrid: a snapshot built without the Ember stage has no /grid, and
+// prices stated intensities only.
+func TestNoGrid(t *testing.T) {
+	out := t.TempDir()
+	catalogtest.Build(t, out, catalogtest.Date, "")
+	url, _ := server(t, out)
+	if a := get(t, url+"/v1/latest/grid"); a.status != 404 || problemOf(t, a).Parameter != "file" {
+		t.Errorf("/grid without grid.json: %d %s", a.status, a.body)
+	}
+	if a := get(t, url+"/v1/latest/carbon?model=qwen-3-32b&grid=NOR"); a.status != 404 || !strings.Contains(problemOf(t, a).Detail, "no grid.json") {
+		t.Errorf("a grid without grid.json: %d %s", a.status, a.body)
+	}
+	if a := get(t, url+"/v1/latest/carbon?model=qwen-3-32b&gpu=B200&intensity=30"); a.status != 200 || !strings.Contains(a.body, `"kg_co2e_per_billion_output_tokens": 1.2`) {
+		t.Errorf("a stated intensity without grid.json: %d %s", a.status, a.body)
+	}
+}

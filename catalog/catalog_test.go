@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/leadgreen/greentokens/catalog/catalogtest"
@@ -51,7 +53,7 @@ func TestSeedPageFigures(t *testing.T) {
 	}
 	var got []fig
 	for _, r := range ans.Rows {
-		if r.GPU != "B200" || r.NumGPUs != 1 || r.RowID != "qwen-3-32b/B200/1/8" && r.RowID != s.Published["qwen-3-32b"].Best["B200"].RowID || !r.IndexRow {
+		if r.GPU != "B200" || r.NumGPUs != 1 || r.RowID != s.Published["qwen-3-32b"].Best["B200"].RowID || !r.IndexRow {
 			t.Errorf("row %+v is not the B200 index row", r)
 		}
 		y := 0
@@ -306,6 +308,31 @@ func TestTamperedAndNewSnapshots(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"2026-09-27", "2026-10-04", "2026-10-11"}, c.Dates()); diff != "" {
 		t.Errorf("served (-want +got):\n%s", diff)
+	}
+}
+
+// TestRun: Run picks up a new dated folder on its own.
+func TestRun(t *testing.T) {
+	out := t.TempDir()
+	c, _ := open(t, out)
+	if c.Ready() {
+		t.Fatal("ready with no snapshot")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { c.Run(ctx, time.Millisecond); close(done) }()
+	newer := catalogtest.Build(t, t.TempDir(), catalogtest.Date, catalogtest.SevenGrids())
+	if err := os.Rename(newer, filepath.Join(out, catalogtest.Date)); err != nil {
+		t.Fatal(err)
+	}
+	// Bounded: a rescan every millisecond finds it long before.
+	for i := 0; i < 10000 && !c.Ready(); i++ {
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	<-done
+	if !cmp.Equal(c.Dates(), []string{catalogtest.Date}) {
+		t.Errorf("served %v after Run", c.Dates())
 	}
 }
 
