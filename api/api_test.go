@@ -20,11 +20,7 @@ import (
 	"github.com/leadgreen/greentokens/catalog/catalogtest"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	catalogtest.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { catalogtest.Main(m) }
 
 // server serves the API over the snapshots under root on 127.0.0.1, with
 // the production server's limits; it returns the URL and the access log.

@@ -17,11 +17,7 @@ import (
 	"github.com/leadgreen/greentokens/catalog/catalogtest"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	catalogtest.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { catalogtest.Main(m) }
 
 func open(t *testing.T, dir string) (*Catalog, *bytes.Buffer) {
 	t.Helper()

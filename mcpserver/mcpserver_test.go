@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"context"
 	"net/http/httptest"
-	"os"
 	"testing"
 
 	"github.com/leadgreen/greentokens/catalog"
@@ -12,11 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	catalogtest.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { catalogtest.Main(m) }
 
 func openCatalog(t *testing.T) (*catalog.Catalog, string) {
 	t.Helper()

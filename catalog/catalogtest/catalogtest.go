@@ -129,3 +129,11 @@ func Copy(tb testing.TB, from, out string) string {
 	}
 	return to
 }
+
+// Main runs a package's tests and then Cleanup: a TestMain for packages
+// that use Shared.
+func Main(m *testing.M) {
+	code := m.Run()
+	Cleanup()
+	os.Exit(code)
+}
