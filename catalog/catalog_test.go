@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -379,5 +380,44 @@ func TestListings(t *testing.T) {
 	}
 	if i := s.Info(); i.Models != 18 || i.GridYear == nil || *i.GridYear != 2024 || i.Compiled == "" || i.Retrieved != catalogtest.Retrieved {
 		t.Errorf("info %+v", i)
+	}
+}
+
+// TestConcurrentReadsAndRescan: answers go on while a rescan adds a
+// snapshot (run with -race to check the locking).
+func TestConcurrentReadsAndRescan(t *testing.T) {
+	out := t.TempDir()
+	catalogtest.Copy(t, filepath.Join(catalogtest.Shared(t), catalogtest.Date), out)
+	c, _ := open(t, out)
+	newer := catalogtest.Build(t, t.TempDir(), "2026-10-04", catalogtest.SevenGrids())
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for range 8 {
+		wg.Go(func() {
+			for range 50 {
+				s, err := c.Snapshot(Latest)
+				if err == nil {
+					_, err = s.Price(PriceRequest{Model: "qwen-3-32b", Grids: []string{"NOR"}})
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	if err := os.Rename(newer, filepath.Join(out, "2026-10-04")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Rescan(); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if s, _ := c.Snapshot(Latest); s.Date != "2026-10-04" {
+		t.Errorf("latest %s", s.Date)
 	}
 }
