@@ -33,8 +33,11 @@ type ServeOptions struct {
 	Rescan time.Duration
 	// Logger receives the access log and the catalog's messages.
 	Logger *slog.Logger
-	// Site is mounted at / (see Options.Site).
-	Site http.Handler
+	// Site, when set, makes the handler mounted at / (see Options.Site)
+	// from the catalog the server answers from: the static website
+	// (site/) serves the same snapshots, "/" for the latest and "/DATE/"
+	// for a dated one.
+	Site func(*catalog.Catalog) http.Handler
 	// Listening, when set, is called with the address once the server
 	// listens (port 0 picks one).
 	Listening func(addr string)
@@ -53,7 +56,11 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 	if err != nil {
 		return err
 	}
-	h := New(cat, Options{Logger: log, MCP: mcpserver.Handler(cat), Site: opts.Site})
+	o := Options{Logger: log, MCP: mcpserver.Handler(cat)}
+	if opts.Site != nil {
+		o.Site = opts.Site(cat)
+	}
+	h := New(cat, o)
 	srv := NewServer(h)
 	ln, err := net.Listen("tcp", opts.Addr)
 	if err != nil {

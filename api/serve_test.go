@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/catalog/catalogtest"
 	"github.com/leadgreen/greentokens/mcpserver/mcptest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -39,7 +40,7 @@ func TestServeSiteAndMCP(t *testing.T) {
 	site := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "site:"+r.URL.Path)
 	})
-	url, stop := start(t, ServeOptions{Snapshots: root, Site: site})
+	url, stop := start(t, ServeOptions{Snapshots: root, Site: func(*catalog.Catalog) http.Handler { return site }})
 	for path, want := range map[string]string{
 		"/":                                    "site:/",
 		"/" + catalogtest.Date + "/":           "site:/" + catalogtest.Date + "/",
@@ -74,7 +75,7 @@ func TestGracefulShutdown(t *testing.T) {
 		<-release
 		io.WriteString(w, "finished")
 	})
-	url, stop := start(t, ServeOptions{Snapshots: catalogtest.Shared(t), Site: site})
+	url, stop := start(t, ServeOptions{Snapshots: catalogtest.Shared(t), Site: func(*catalog.Catalog) http.Handler { return site }})
 	got := make(chan string, 1)
 	go func() {
 		resp, err := http.Get(url + "/slow")

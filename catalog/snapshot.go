@@ -18,6 +18,10 @@ import (
 type Snapshot struct {
 	// Date is the folder name and data version.
 	Date string
+	// Dir is the snapshot's folder. Its files were checked when it was
+	// loaded; one read from disk later must be checked again (the
+	// published files are in memory: File).
+	Dir string
 	// Compiled and Retrieved are the manifest's compiled and retrieval
 	// dates.
 	Compiled, Retrieved string
@@ -83,7 +87,7 @@ func load(dir, date string) (*Snapshot, error) {
 	if m.Date != date {
 		return nil, fmt.Errorf("snapshot %s: manifest date %q is not the folder's name", dir, m.Date)
 	}
-	s := &Snapshot{Date: date, Compiled: m.Evidence.Compiled, Retrieved: m.Retrieved,
+	s := &Snapshot{Date: date, Dir: dir, Compiled: m.Evidence.Compiled, Retrieved: m.Retrieved,
 		Published: map[string]*transform.Model{}, files: map[string]*File{}}
 	// Load checked that manifest.json is in its canonical form: these are
 	// its bytes.
