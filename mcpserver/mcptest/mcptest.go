@@ -47,6 +47,26 @@ func Check(t *testing.T, cs *mcp.ClientSession, root string) {
 	if diff := cmp.Diff(Tools, names); diff != "" {
 		t.Errorf("tools (-want +got):\n%s", diff)
 	}
+	// The input schemas come from the typed structs: price_carbon's.
+	for _, tool := range lt.Tools {
+		if tool.Name != "price_carbon" {
+			continue
+		}
+		var in struct {
+			Required   []string
+			Properties map[string]struct{ Type any }
+		}
+		decode(t, tool.InputSchema, &in)
+		var props []string
+		for p := range in.Properties {
+			props = append(props, p)
+		}
+		slices.Sort(props)
+		want := []string{"gpu", "grid_intensity", "grids", "model", "running_batch", "snapshot"}
+		if !cmp.Equal(in.Required, []string{"model"}) || !cmp.Equal(props, want) {
+			t.Errorf("price_carbon input schema: required %v, properties %v; want [model], %v", in.Required, props, want)
+		}
+	}
 
 	t.Run("list_models", func(t *testing.T) {
 		var out struct {
