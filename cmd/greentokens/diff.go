@@ -21,7 +21,7 @@ func newDiffCmd(e *env) *cobra.Command {
 			"unrounded upstream values: a change in rounding only is not a change.\n" +
 			"Both folders must pass the manifest's size and sha256 checks (else exit 5). Exit 0 whether\n" +
 			"or not anything changed; with --exit-code, 1 when anything changed.",
-		Args: exactArgs(2, "two snapshot folders, OLD and NEW"),
+		Args:              exactArgs(2, "two snapshot folders, OLD and NEW"),
 		ValidArgsFunction: completeDirs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			for _, dir := range args {

@@ -28,7 +28,7 @@ func newVerifyCmd(e *env) *cobra.Command {
 			"It says which code built the snapshot (the manifest's generator) and which code is verifying;\n" +
 			"when they differ it still verifies, and prints the command that verifies with the code that\n" +
 			"built it. Nothing is written into DIR. Exit 0 only when all of it holds; 5 when anything fails.",
-		Args: exactArgs(1, "one snapshot folder"),
+		Args:              exactArgs(1, "one snapshot folder"),
 		ValidArgsFunction: completeDirs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runVerify(e, args[0], asJSON)

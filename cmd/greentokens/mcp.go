@@ -1,0 +1,42 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/leadgreen/greentokens/mcpserver"
+)
+
+func init() { register(newMCPCmd) }
+
+func newMCPCmd(e *env) *cobra.Command {
+	var dir string
+	var rescan time.Duration
+	cmd := &cobra.Command{
+		Use:   "mcp --snapshots DIR [flags]",
+		Short: "run the MCP server over stdio",
+		Long: "Runs the MCP server over stdio (stdin and stdout carry the protocol; logs go to stderr),\n" +
+			"answering from the dated snapshots under --snapshots that pass their manifest check.\n" +
+			"Tools: list_models, get_model, list_grids, price_carbon.",
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if dir == "" {
+				return usagef("mcp needs --snapshots DIR and no arguments")
+			}
+			if rescan < 0 {
+				return usagef("--rescan must not be negative")
+			}
+			e.logErrors = true
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return mcpserver.RunStdio(ctx, dir, rescan, e.log)
+		},
+	}
+	snapshotsFlags(cmd, &dir, &rescan)
+	return cmd
+}

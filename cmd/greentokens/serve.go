@@ -1,0 +1,56 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/leadgreen/greentokens/api"
+)
+
+func init() { register(newServeCmd) }
+
+func newServeCmd(e *env) *cobra.Command {
+	var dir, addr, logFormat string
+	var rescan time.Duration
+	cmd := &cobra.Command{
+		Use:   "serve --snapshots DIR [flags]",
+		Short: "serve the snapshots over HTTP: the JSON API, the MCP server at /mcp",
+		Long: "Serves the dated snapshots under --snapshots over HTTP: the JSON API under /v1/ (documented\n" +
+			"at /v1/openapi.json), the MCP server at /mcp, /healthz and /readyz. Only snapshots that\n" +
+			"pass their manifest check are served; new dated folders are picked up every --rescan.\n" +
+			"SIGINT or SIGTERM stops it after the requests in flight (at most 10 s). Logs go to stderr.",
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if dir == "" {
+				return usagef("serve needs --snapshots DIR and no arguments")
+			}
+			if rescan < 0 {
+				return usagef("--rescan must not be negative")
+			}
+			if err := setLogger(e, logFormat); err != nil {
+				return err
+			}
+			e.logErrors = true
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return api.Serve(ctx, api.ServeOptions{Snapshots: dir, Addr: addr, Rescan: rescan, Logger: e.log})
+		},
+	}
+	snapshotsFlags(cmd, &dir, &rescan)
+	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on, `HOST:PORT`")
+	cmd.Flags().StringVar(&logFormat, "log-format", "text", "log format: text or json")
+	return cmd
+}
+
+// snapshotsFlags defines --snapshots DIR and --rescan, of the commands that
+// serve a folder of dated snapshots.
+func snapshotsFlags(cmd *cobra.Command, dir *string, rescan *time.Duration) {
+	cmd.Flags().StringVar(dir, "snapshots", "", "folder `DIR` holding the dated snapshots (DIR/YYYY-MM-DD/)")
+	_ = cmd.MarkFlagDirname("snapshots")
+	cmd.Flags().DurationVar(rescan, "rescan", time.Minute, "how often to look for new snapshot folders (0: never)")
+}
