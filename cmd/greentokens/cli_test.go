@@ -225,6 +225,9 @@ func TestExitCode(t *testing.T) {
 // default output folder, or the old one).
 func TestMain(m *testing.M) {
 	code := m.Run()
+	if root, err := sharedRoot(); err == nil {
+		os.RemoveAll(root)
+	}
 	for _, d := range []string{defaultOut, "snapshots", "unused"} {
 		if _, err := os.Stat(d); err == nil {
 			fmt.Fprintf(os.Stderr, "a test wrote %s/ into the source tree\n", d)

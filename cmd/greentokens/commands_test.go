@@ -1,9 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -15,22 +19,37 @@ import (
 // 2022 only: not in the 2024 grid.
 const kosovoGrids = "testdata/grids-kosovo-2022.csv"
 
-// builtSnapshots builds a snapshot with the Kosovo grids and one without
-// a grid, for the read-only commands.
+// builtSnapshots builds, once per test binary, a snapshot with the Kosovo
+// grids and one without a grid, for the read-only commands (which must not
+// change them). TestMain removes them.
 func builtSnapshots(t *testing.T) (withGrid, noGrid string) {
 	t.Helper()
-	out := t.TempDir()
-	if code, _, stderr := runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
-		"--from-leaderboard", seedLB, "--from-ember", kosovoGrids); code != exitOK {
-		t.Fatalf("build: exit %d: %s", code, stderr)
+	dirs, err := sharedSnapshots()
+	if err != nil {
+		t.Fatal(err)
 	}
-	out2 := t.TempDir()
-	if code, _, stderr := runCLI(t, "build", "--out", out2, "--date", seedDate, "--retrieved", seedReadOn,
-		"--from-leaderboard", seedLB, "--no-grid"); code != exitOK {
-		t.Fatalf("build --no-grid: exit %d: %s", code, stderr)
-	}
-	return filepath.Join(out, seedDate), filepath.Join(out2, seedDate)
+	return dirs[0], dirs[1]
 }
+
+var sharedRoot = sync.OnceValues(func() (string, error) { return os.MkdirTemp("", "greentokens-cmd-test-") })
+
+var sharedSnapshots = sync.OnceValues(func() ([2]string, error) {
+	root, err := sharedRoot()
+	if err != nil {
+		return [2]string{}, err
+	}
+	var dirs [2]string
+	for i, src := range [][]string{{"--from-ember", kosovoGrids}, {"--no-grid"}} {
+		out := filepath.Join(root, fmt.Sprint(i))
+		var stdout, stderr bytes.Buffer
+		args := append([]string{"build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn, "--from-leaderboard", seedLB}, src...)
+		if code := run(args, &stdout, &stderr); code != exitOK {
+			return dirs, fmt.Errorf("build %q: exit %d: %s", args, code, stderr.String())
+		}
+		dirs[i] = filepath.Join(out, seedDate)
+	}
+	return dirs, nil
+})
 
 // TestReadCommands: list, carbon and render on a built snapshot, through
 // the command line.
