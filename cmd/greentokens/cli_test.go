@@ -54,9 +54,10 @@ func TestUsageAndHelp(t *testing.T) {
 		{"--grid-year not a number", []string{"build", "--grid-year", "last"}, exitUsage, "--grid-year"},
 		{"--retrieved after --date", []string{"build", "--date", "2026-09-01", "--retrieved", "2026-09-02", "--from-leaderboard", seedLB, "--no-grid"}, exitUsage, "after --date"},
 		{"--date far ahead", []string{"build", "--date", "2999-01-01"}, exitUsage, "in the future"},
+		{"upstream compiled after the retrieval date", []string{"build", "--out", t.TempDir(), "--date", "2025-06-01", "--retrieved", "2025-06-01", "--from-leaderboard", seedLB, "--no-grid"}, exitUsage, "after the retrieval date 2025-06-01"},
 		{"plain http names --allow-http", []string{"build", "--ember-url", "http://127.0.0.1:1/x.csv"}, exitUsage, "--allow-http"},
 		{"stray argument", []string{"build", "extra"}, exitUsage, "takes no arguments"},
-		{"bad date", []string{"build", "--date", "2026-13-01", "--from-leaderboard", seedLB, "--no-grid", "--retrieved", seedReadOn, "--out", "unused"}, exitUsage, "not a YYYY-MM-DD date"},
+		{"bad date", []string{"build", "--date", "2026-13-01", "--from-leaderboard", seedLB, "--no-grid", "--retrieved", seedReadOn, "--out", t.TempDir()}, exitUsage, "not a YYYY-MM-DD date"},
 		{"local source without --retrieved", []string{"build", "--from-leaderboard", seedLB, "--no-grid"}, exitUsage, "--retrieved"},
 		{"local leaderboard, Ember from the network", []string{"build", "--from-leaderboard", seedLB, "--retrieved", seedReadOn}, exitUsage, "--from-ember"},
 		{"local Ember, leaderboard from the network", []string{"build", "--from-ember", ember, "--retrieved", seedReadOn}, exitUsage, "--from-leaderboard"},
@@ -221,18 +222,29 @@ func TestExitCode(t *testing.T) {
 	}
 }
 
-// TestMain fails the run when a test wrote into the source tree (the
-// default output folder, or the old one).
+// TestMain fails the run when a test wrote into the source tree: any new
+// entry in this folder (the default output folder out/ above all).
 func TestMain(m *testing.M) {
+	before := listing()
 	code := m.Run()
 	if root, err := sharedRoot(); err == nil {
 		os.RemoveAll(root)
 	}
-	for _, d := range []string{defaultOut, "snapshots", "unused"} {
-		if _, err := os.Stat(d); err == nil {
-			fmt.Fprintf(os.Stderr, "a test wrote %s/ into the source tree\n", d)
+	for name := range listing() {
+		if !before[name] {
+			fmt.Fprintf(os.Stderr, "a test wrote %s into the source tree\n", name)
 			code = 1
 		}
 	}
 	os.Exit(code)
+}
+
+// listing is the names in the package folder.
+func listing() map[string]bool {
+	entries, _ := os.ReadDir(".")
+	names := map[string]bool{}
+	for _, e := range entries {
+		names[e.Name()] = true
+	}
+	return names
 }
