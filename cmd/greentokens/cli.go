@@ -1,12 +1,16 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/leadgreen/greentokens/snapshots"
 )
@@ -37,8 +41,11 @@ type command struct {
 	run           func(args []string, env *env) error
 }
 
-// env is what a command writes to.
+// env is what a command writes to, and its context, which SIGINT and
+// SIGTERM cancel: every command then ends promptly (exit 1), writing
+// nothing more.
 type env struct {
+	ctx            context.Context
 	stdout, stderr io.Writer
 	log            *slog.Logger
 }
@@ -68,7 +75,9 @@ type usageError struct{ msg string }
 func (e usageError) Error() string { return e.msg }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	e := &env{stdout: stdout, stderr: stderr, log: slog.New(slog.NewTextHandler(stderr, nil))}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	e := &env{ctx: ctx, stdout: stdout, stderr: stderr, log: slog.New(slog.NewTextHandler(stderr, nil))}
 	if len(args) == 0 {
 		usage(stderr)
 		return exitUsage
@@ -108,6 +117,8 @@ func report(e *env, name string, err error) int {
 func exitCode(err error) int {
 	var ue usageError
 	switch {
+	case errors.Is(err, snapshots.ErrInterrupted):
+		return exitFailure
 	case errors.As(err, &ue), errors.Is(err, snapshots.ErrUsage):
 		return exitUsage
 	case errors.Is(err, snapshots.ErrValidation):
@@ -143,6 +154,15 @@ func parse(fs *flag.FlagSet, args []string) error {
 			return err
 		}
 		return usageError{err.Error()}
+	}
+	return nil
+}
+
+// interrupted is the error of a command whose context a signal ended, or
+// nil.
+func interrupted(e *env) error {
+	if err := e.ctx.Err(); err != nil {
+		return fmt.Errorf("%w: %w", snapshots.ErrInterrupted, err)
 	}
 	return nil
 }

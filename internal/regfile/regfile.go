@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"syscall"
 )
 
@@ -86,4 +87,17 @@ func ReadFile(name string) ([]byte, error) {
 	}
 	_, err = buf.ReadFrom(f)
 	return buf.Bytes(), err
+}
+
+// DirFS is os.DirFS(dir) for reading files: its Open refuses, as Open
+// does, anything but a regular file.
+func DirFS(dir string) fs.FS { return dirFS(dir) }
+
+type dirFS string
+
+func (d dirFS) Open(name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	return Open(filepath.Join(string(d), filepath.FromSlash(name)))
 }
