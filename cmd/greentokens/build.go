@@ -41,6 +41,8 @@ func runBuild(args []string, e *env) error {
 	retries := fs.Int("retries", 4, "retries per upstream file after the first attempt")
 	timeout := fs.Duration("timeout", 60*time.Second, "timeout of one HTTP request: the wait for its headers, and any stall in its body")
 	deadline := fs.Duration("deadline", fetch.DefaultDeadline, "deadline on each whole download, retries and body included (the Ember CSV too)")
+	maxJSON := fs.Int64("max-json-mib", fetch.DefaultMaxBytes>>20, "size cap in MiB of each upstream JSON file, downloaded or local")
+	maxCSV := fs.Int64("max-csv-mib", fetch.DefaultMaxBytesCSV>>20, "size cap in MiB of Ember's CSV, downloaded or local")
 	lockTimeout := fs.Duration("lock-timeout", 0, "give up (exit 6) when another build holds the output folder's lock this long (default: wait)")
 	logFormat := fs.String("log-format", "text", "log format: text or json")
 	if err := parse(fs, args); err != nil {
@@ -52,8 +54,8 @@ func runBuild(args []string, e *env) error {
 	if err := setLogger(e, *logFormat); err != nil {
 		return err
 	}
-	if *retries < 0 || *timeout <= 0 || *deadline <= 0 || *lockTimeout < 0 {
-		return usageError{"--retries must be 0 or more, --timeout and --deadline more than 0, --lock-timeout not negative"}
+	if *retries < 0 || *timeout <= 0 || *deadline <= 0 || *lockTimeout < 0 || *maxJSON <= 0 || *maxCSV <= 0 {
+		return usageError{"--retries must be 0 or more, --timeout, --deadline, --max-json-mib and --max-csv-mib more than 0, --lock-timeout not negative"}
 	}
 	if *retries == 0 {
 		*retries = -1 // fetch reads 0 as "the default"; -1 is no retries
@@ -68,10 +70,12 @@ func runBuild(args []string, e *env) error {
 		if *retrieved == "" {
 			return usageError{"--from, --from-leaderboard and --from-ember need --retrieved: local files carry no retrieval date"}
 		}
-		src = fetch.Dir{Root: *from, Leaderboard: *fromLB, Ember: *fromEmber, Origins: origins}
+		src = fetch.Dir{Root: *from, Leaderboard: *fromLB, Ember: *fromEmber, Origins: origins,
+			MaxBytes: *maxJSON << 20, MaxBytesCSV: *maxCSV << 20}
 	} else {
 		src = fetch.NewHTTP(fetch.HTTPOptions{
 			Origins: origins, AllowHTTP: *allowHTTP, RetryMax: *retries, Timeout: *timeout, Deadline: *deadline,
+			MaxBytes: *maxJSON << 20, MaxBytesCSV: *maxCSV << 20,
 			GitHubToken: os.Getenv(envGitHubToken), Logger: e.log,
 		})
 		if isTerminal(e.stderr) && *logFormat == "text" {

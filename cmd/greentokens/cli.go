@@ -18,7 +18,7 @@ import (
 // Exit codes, distinct per kind of failure, so the release job can tell them apart.
 const (
 	exitOK          = 0
-	exitFailure     = 1 // anything not named below
+	exitFailure     = 1 // anything not named below, and SIGINT or SIGTERM
 	exitUsage       = 2 // wrong command, flag or argument
 	exitUpstream    = 3 // an upstream file could not be fetched
 	exitUpstreamBad = 4 // an upstream file was fetched but is not usable
@@ -28,12 +28,13 @@ const (
 
 const exitCodesHelp = `Exit codes:
   0  success (including "an identical snapshot is already there")
-  1  an unexpected failure
+  1  an unexpected failure, or SIGINT/SIGTERM
   2  usage: an unknown command, flag or argument
   3  upstream unreachable: a source could not be fetched (after bounded retries)
   4  upstream data invalid: a source was fetched but is malformed or breaks a rule
   5  validation failed: a built file failed its schema or its independent recomputation
-  6  output conflict: the snapshot exists with other content, or the output folder is unusable
+  6  output conflict: the snapshot exists with other content, the output folder is unusable,
+     or another build holds its lock past --lock-timeout
 `
 
 type command struct {

@@ -49,6 +49,7 @@ func TestUsageAndHelp(t *testing.T) {
 		{"negative retries", []string{"build", "--retries", "-1"}, exitUsage, "--retries"},
 		{"zero timeout", []string{"build", "--timeout", "0s"}, exitUsage, "--timeout"},
 		{"zero deadline", []string{"build", "--deadline", "0s"}, exitUsage, "--deadline"},
+		{"zero cap", []string{"build", "--max-json-mib", "0"}, exitUsage, "--max-json-mib"},
 		{"negative lock timeout", []string{"build", "--lock-timeout", "-1s"}, exitUsage, "--lock-timeout"},
 		{"bad log format", []string{"build", "--log-format", "xml"}, exitUsage, "--log-format"},
 	} {

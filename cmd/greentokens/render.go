@@ -45,6 +45,9 @@ func runRender(args []string, e *env) error {
 		if err != nil {
 			return usageError{err.Error()}
 		}
+		if err := interrupted(e); err != nil {
+			return err
+		}
 		if *out == "" {
 			_, err = e.stdout.Write(data)
 			return err
