@@ -14,12 +14,7 @@ import (
 // verify, diff, carbon and render must refuse it at once, naming it, with
 // exit 5.
 func TestNonRegularFileRefused(t *testing.T) {
-	out := t.TempDir()
-	if code, _, stderr := runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
-		"--from-leaderboard", seedLB, "--from-ember", sevenGrids); code != exitOK {
-		t.Fatalf("build: exit %d: %s", code, stderr)
-	}
-	built := filepath.Join(out, seedDate)
+	built := buildSevenGrids(t)
 	for _, tc := range []struct {
 		fifo string // the listed path made a FIFO
 		args func(dir string) []string
