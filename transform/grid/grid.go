@@ -96,9 +96,9 @@ type Value struct {
 // Why an intensity row is excluded (Exclusion.Reason); an exact duplicate's
 // reason is "exact duplicate of line N".
 const (
-	ReasonBlank       = "blank value"
-	ReasonNegative    = "negative intensity"
-	ReasonNonFinite   = "non-finite intensity"
+	ReasonBlank     = "blank value"
+	ReasonNegative  = "negative intensity"
+	ReasonNonFinite = "non-finite intensity"
 )
 
 // ReasonImplausible is the reason of a value above MaxGCO2PerKWh.
@@ -228,7 +228,7 @@ type parser struct {
 	seen map[areaYear]int
 	// excludedTypes holds the area type of each row of t.Excluded.
 	excludedTypes []string
-	t      Table
+	t             Table
 }
 
 func parse(r *bufio.Reader) (*Table, error) {
