@@ -61,9 +61,9 @@ const (
 
 // Why an intensity row is excluded, as the manifest says it.
 const (
-	gridBlank       = "blank value"
-	gridNegative    = "negative intensity"
-	gridNonFinite   = "non-finite intensity"
+	gridBlank     = "blank value"
+	gridNegative  = "negative intensity"
+	gridNonFinite = "non-finite intensity"
 )
 
 var gridImplausible = fmt.Sprintf("above the %d g CO2e/kWh plausibility bound", gridMaxIntensity)

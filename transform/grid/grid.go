@@ -242,12 +242,12 @@ func parse(r *bufio.Reader) (*Table, error) {
 	}
 	sc := newCSVScanner(r)
 	sc.checkUTF8 = true
-	headerLine, err := sc.next()
+	_, err := sc.next()
 	if err == io.EOF {
 		return nil, fmt.Errorf("ember: empty file, no header")
 	}
 	if err != nil {
-		return nil, lineError(headerLine, err)
+		return nil, lineError(err)
 	}
 	p := &parser{intern: map[string]string{}, seen: map[areaYear]int{}}
 	if p.cols, err = readHeader(sc); err != nil {
@@ -261,7 +261,7 @@ func parse(r *bufio.Reader) (*Table, error) {
 			break
 		}
 		if err != nil {
-			return nil, lineError(line, err)
+			return nil, lineError(err)
 		}
 		p.t.Records++
 		// string(b) == const does not allocate. Category first: it rules
@@ -279,7 +279,8 @@ func parse(r *bufio.Reader) (*Table, error) {
 	return &p.t, nil
 }
 
-func lineError(line int, err error) error {
+// lineError names the line of a malformed record (csvError.Line).
+func lineError(err error) error {
 	if ce, ok := err.(*csvError); ok {
 		return fmt.Errorf("ember line %d: %w", ce.Line, err)
 	}
