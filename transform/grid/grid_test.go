@@ -680,6 +680,10 @@ func TestSchema(t *testing.T) {
 			t.Errorf("%s: %v", path, err)
 		}
 	}
+	// The hand-written grid.json with fallbacks, too.
+	if err := valid([]byte(readTxtar(t, "testdata/blemishes.txtar")["grid.json"])); err != nil {
+		t.Errorf("blemishes.txtar grid.json: %v", err)
+	}
 	g, _ := build(t, parseFile(t, "testdata/carbon-2024.csv"), 0)
 	good, _ := Marshal(g)
 	for _, tc := range []struct{ name, old, new string }{
@@ -689,6 +693,10 @@ func TestSchema(t *testing.T) {
 		{"negative", `"g_co2e_per_kwh": 340.0`, `"g_co2e_per_kwh": -340.0`},
 		{"area type", `"area_type": "Region"`, `"area_type": "Continent"`},
 		{"string value", `"g_co2e_per_kwh": 340.0`, `"g_co2e_per_kwh": "340.0"`},
+		{"above the bound", `"g_co2e_per_kwh": 340.0`, `"g_co2e_per_kwh": 3400.0`},
+		{"fallback not a boolean", `"fallback": false`, `"fallback": "no"`},
+		{"fallback missing", `"year": 2024,
+      "fallback": false,`, `"year": 2024,`},
 	} {
 		bad := strings.Replace(string(good), tc.old, tc.new, 1)
 		if bad == string(good) {
