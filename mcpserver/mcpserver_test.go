@@ -56,3 +56,25 @@ func TestStreamableHTTP(t *testing.T) {
 	defer cs.Close()
 	mcptest.Check(t, cs, root)
 }
+
+// TestFallback: on the snapshot built from the shared Ember file, a
+// fallback area's year and flag reach the client (in-memory transport).
+func TestFallback(t *testing.T) {
+	cat, err := catalog.Open(catalogtest.SharedReal(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := New(cat).Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	mcptest.CheckFallback(t, cs)
+}

@@ -1,10 +1,6 @@
 package main
 
 import (
-	"context"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/leadgreen/greentokens/api"
@@ -32,7 +28,5 @@ func runServe(args []string, e *env) error {
 	if err := setLogger(e, *logFormat); err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	return api.Serve(ctx, api.ServeOptions{Snapshots: *dir, Addr: *addr, Rescan: *rescan, Logger: e.log})
+	return api.Serve(e.ctx, api.ServeOptions{Snapshots: *dir, Addr: *addr, Rescan: *rescan, Logger: e.log})
 }
