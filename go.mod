@@ -11,4 +11,7 @@ require (
 	golang.org/x/tools v0.52.0
 )
 
-require github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
+require (
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
+)

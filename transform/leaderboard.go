@@ -189,6 +189,9 @@ func ParseTask(task string, data []byte) ([]Row, error) {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 	}
+	if err := checkDuplicateKeys(data); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	// data is one valid JSON value: the decoder below meets no syntax error.
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if tok, _ := dec.Token(); tok != json.Delim('{') {
@@ -458,7 +461,8 @@ func (f *fields) whole(key string, least float64) int {
 }
 
 // decodeStrict decodes one JSON value and fails on trailing data. A syntax
-// error names the line and column.
+// error names the line and column, and so does a key given twice in one
+// object.
 //
 // Bytes that are not UTF-8 are an error too, naming where they are: the
 // decoder would silently turn them into U+FFFD.
@@ -489,7 +493,7 @@ func decodeStrict(data []byte, v any) error {
 	if dec.More() {
 		return fmt.Errorf("not valid JSON: data after the top-level value")
 	}
-	return nil
+	return checkDuplicateKeys(data)
 }
 
 // invalidUTF8 returns the offset of the first byte that does not start a

@@ -145,6 +145,9 @@ func parseIndex(ps *problems, data []byte) *lbIndex {
 		ps.add("", "", "cannot be decoded: %v", err)
 		return nil
 	}
+	if !checkDuplicateKeys(ps, data) {
+		return nil
+	}
 	idx := &lbIndex{nicknames: map[string]string{}}
 	switch {
 	case raw.LastUpdated == nil:
@@ -187,6 +190,9 @@ func parseCommits(ps *problems, data []byte) *lbCommit {
 	}
 	if err := json.Unmarshal(data, &list); err != nil {
 		ps.add("", "", "cannot be decoded: %v", err)
+		return nil
+	}
+	if !checkDuplicateKeys(ps, data) {
 		return nil
 	}
 	if len(list) == 0 {
@@ -244,14 +250,16 @@ func parseTask(ps *problems, task string, data []byte) ([]*lbRow, bool) {
 	return rows, ok
 }
 
-// parseTaskFrom is parseTask on a file streamed twice from open: once to
-// check it is UTF-8, once to decode it, row by row, each row parsed as the
-// decoder meets it. Neither the file's bytes nor its rows as raw bytes or
-// maps are ever all held at once, only the parsed rows. It reads the file
-// as json.Unmarshal would into struct { Task *string; Configurations
-// []row } (keys matched as Unmarshal matches them, the last of repeated
-// keys winning, a syntax error anywhere reported before anything else). A
-// non-nil error is a failure to read the file (nothing is reported then).
+// parseTaskFrom is parseTask on a file streamed from open: once to check
+// it is UTF-8, once to decode it, and once to look for a key given twice
+// in one object (findDuplicateKey). It decodes row by row, each row
+// parsed as the decoder meets it. Neither the file's bytes nor its rows as
+// raw bytes or maps are ever all held at once, only the parsed rows. It
+// reads the file as json.Unmarshal would into struct { Task *string;
+// Configurations []row } (keys matched as Unmarshal matches them, a syntax
+// error anywhere reported before anything else); a key given twice in one
+// object is then reported, and no row is returned. A non-nil error is a
+// failure to read the file (nothing is reported then).
 func parseTaskFrom(ps *problems, task string, open func() (io.ReadCloser, error)) ([]*lbRow, bool, error) {
 	f, err := open()
 	if err != nil {
@@ -274,6 +282,18 @@ func parseTaskFrom(ps *problems, task string, open func() (io.ReadCloser, error)
 	case err != nil:
 		ps.add("", "", "cannot be decoded: %v", err)
 		return nil, false, nil
+	}
+	// A key given twice in one object: the decoder above keeps the last
+	// value, as json.Unmarshal does, so the file is read once more for it.
+	if dup, err := findDuplicateKeyIn(open); err != nil || dup != nil {
+		if err == nil {
+			line, col, err := lineColIn(open, dup.offset)
+			if err != nil {
+				return nil, false, err
+			}
+			dup.report(ps, line, col)
+		}
+		return nil, false, err
 	}
 	if doc.task == nil || *doc.task != task {
 		got := "missing"
