@@ -27,10 +27,19 @@ const (
 func lbTaskName(task string) string { return "leaderboard/tasks/" + task + ".json" }
 
 // Plausibility bounds of the published rule: a row beyond one is a problem,
-// never a published figure.
+// never a published figure. Real values of the eight shared leaderboard
+// versions are given with each.
 const (
-	maxJoulesPerToken = 100.0  // energy_per_token_joules
-	maxWattsPerGPU    = 2000.0 // avg_power_watts / num_gpus
+	minJoulesPerToken  = 0.001  // a positive energy_per_token_joules (real 0.028 to 21.9)
+	maxJoulesPerToken  = 100.0  //
+	minWattsPerGPU     = 10.0   // avg_power_watts / num_gpus (real 231 to 976)
+	maxWattsPerGPU     = 2000.0 //
+	minTokensPerSecond = 1.0    // output_throughput_tokens_per_sec (real 177 to 22,412)
+	maxTokensPerSecond = 1e6    //
+	maxITLMS           = 1e4    // each ITL percentile (real 3.8 to 977 ms)
+	minOutputTokens    = 1.0    // avg_output_len, or as derived (real 346 to 11,861)
+	maxOutputTokens    = 1e6    //
+	maxRunningBatch    = 1e5    // avg_batch_size (real 7.9 to 4,095)
 )
 
 // checkUTF8 reports a file whose bytes are not UTF-8 (a JSON decoder would
@@ -603,26 +612,51 @@ func rowContentRaw(m map[string]json.RawMessage) [sha256.Size]byte {
 	return rowContent(obj)
 }
 
-// plausible reports values no measurement can have: an energy per token
-// above maxJoulesPerToken (a missing, non-finite or non-positive one is the
-// stability filter's), a power per GPU above maxWattsPerGPU, an average
-// batch above max_num_seqs, ITL percentiles that decrease.
+// plausible reports values no measurement can have: a positive, finite
+// energy per token outside [minJoulesPerToken, maxJoulesPerToken] (a
+// missing, non-finite or non-positive one is the stability filter's); a
+// power per GPU, throughput, ITL percentile, average output length (as
+// published, or derived where it can be) or average batch outside its
+// bounds; an average batch above max_num_seqs; ITL percentiles that
+// decrease.
 func (rp *rowParser) plausible(r *lbRow) {
-	if r.energy != nil && finite(*r.energy) && *r.energy > maxJoulesPerToken {
-		rp.fail("energy_per_token_joules", "is %s J, above the %v J plausibility bound", rawText(*r.energy), maxJoulesPerToken)
+	bounded := func(key string, x, lo, hi float64, unit string) {
+		if x < lo {
+			rp.fail(key, "is %s%s, below the %v%s plausibility bound", rawText(x), unit, lo, unit)
+		} else if x > hi {
+			rp.fail(key, "is %s%s, above the %v%s plausibility bound", rawText(x), unit, hi, unit)
+		}
 	}
-	if perGPU := r.power / float64(r.numGPUs); perGPU > maxWattsPerGPU {
-		rp.fail("avg_power_watts", "is %s W over %d GPUs, above the %v W per GPU plausibility bound", rawText(r.power), r.numGPUs, maxWattsPerGPU)
+	if r.energy != nil && finite(*r.energy) && *r.energy > 0 {
+		bounded("energy_per_token_joules", *r.energy, minJoulesPerToken, maxJoulesPerToken, " J")
 	}
-	if r.avgBatch > float64(r.maxNumSeqs) {
-		rp.fail("avg_batch_size", "is %s, above max_num_seqs %d", rawText(r.avgBatch), r.maxNumSeqs)
+	if perGPU := r.power / float64(r.numGPUs); perGPU > maxWattsPerGPU || perGPU < minWattsPerGPU {
+		side, b := "above", maxWattsPerGPU
+		if perGPU < minWattsPerGPU {
+			side, b = "below", minWattsPerGPU
+		}
+		rp.fail("avg_power_watts", "is %s W over %d GPUs, %s the %v W per GPU plausibility bound", rawText(r.power), r.numGPUs, side, b)
 	}
+	bounded("output_throughput_tokens_per_sec", r.throughput, minTokensPerSecond, maxTokensPerSecond, " tokens/s")
 	pct := []string{"median_itl_ms", "p90_itl_ms", "p95_itl_ms", "p99_itl_ms"}
 	val := []float64{r.medianITL, r.p90, r.p95, r.p99}
-	for i := 1; i < len(val); i++ {
-		if val[i] < val[i-1] {
+	for i := range val {
+		bounded(pct[i], val[i], 0, maxITLMS, " ms")
+		if i > 0 && val[i] < val[i-1] {
 			rp.fail(pct[i], "is %s, below %s %s", rawText(val[i]), pct[i-1], rawText(val[i-1]))
 		}
+	}
+	if r.outputLen != nil {
+		bounded("avg_output_len", *r.outputLen, minOutputTokens, maxOutputTokens, " tokens")
+	} else if r.energy != nil && finite(*r.energy) && *r.energy > 0 && r.energyRequest != nil {
+		if n := *r.energyRequest / *r.energy; !(n >= minOutputTokens && n <= maxOutputTokens) {
+			rp.fail("energy_per_request_joules", "is %s J, which over %s J per token gives an average output length of %s tokens, outside the plausibility bounds %v to %v",
+				rawText(*r.energyRequest), rawText(*r.energy), rawText(n), minOutputTokens, maxOutputTokens)
+		}
+	}
+	bounded("avg_batch_size", r.avgBatch, 0, maxRunningBatch, "")
+	if r.avgBatch > float64(r.maxNumSeqs) {
+		rp.fail("avg_batch_size", "is %s, above max_num_seqs %d", rawText(r.avgBatch), r.maxNumSeqs)
 	}
 }
 
@@ -713,6 +747,9 @@ func (rp *rowParser) opt(key string) *float64 {
 		// An overflow (1e400) is no more a figure than text is.
 		rp.fail(key, "is %s, not a number in float64 range", n)
 		return nil
+	}
+	if x == 0 {
+		x = 0 // -0 is 0
 	}
 	return &x
 }
