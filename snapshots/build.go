@@ -185,6 +185,9 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 	for _, t := range Tasks[1:] {
 		f := raw[fetch.LeaderboardTask(t)]
 		rows, err := transform.ParseTask(t, f.Data)
+		if err == nil {
+			err = lb.CheckIndexed(rows)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
 		}

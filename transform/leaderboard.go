@@ -626,5 +626,18 @@ func NewLeaderboard(f LeaderboardFiles, date, retrieved string) (*Leaderboard, [
 	return lb, excluded, nil
 }
 
+// CheckIndexed fails when the model of one of a task file's rows is not in
+// index.json, naming the first such row: the rule of the Text Conversation
+// rows (a model missing from index.json is an error) holds for every task
+// file, so that no row is left out without a word.
+func (lb *Leaderboard) CheckIndexed(rows []Row) error {
+	for i := range rows {
+		if _, ok := lb.Index.Models[rows[i].ModelID]; !ok {
+			return fmt.Errorf("%s: model %q is not in leaderboard/index.json", rows[i].Label(), rows[i].ModelID)
+		}
+	}
+	return nil
+}
+
 // TaskChat is the Text Conversation task, the index's workload.
 const TaskChat = "lm-arena-chat"

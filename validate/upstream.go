@@ -220,6 +220,22 @@ func parseCommits(ps *problems, data []byte) *lbCommit {
 	return &lbCommit{sha: list[0].SHA, date: t.UTC().Format(time.DateOnly)}
 }
 
+// checkIndexed reports, once per model, a row of a task other than
+// lm-arena-chat whose model index.json does not list: the rule for the
+// Text Conversation rows (eachModel) holds for every task file, so that no
+// row is left out without a word. rows need not be in order.
+func checkIndexed(index *problems, idx *lbIndex, task string, rows []*lbRow) {
+	sorted := append([]*lbRow(nil), rows...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].index < sorted[j].index })
+	seen := map[string]bool{}
+	for _, r := range sorted {
+		if _, listed := idx.nicknames[r.modelID]; !listed && !seen[r.modelID] {
+			seen[r.modelID] = true
+			index.add("", "models", "has no model %q (%s %s)", r.modelID, task, r.where())
+		}
+	}
+}
+
 func isDate(s string) bool {
 	_, err := time.Parse(time.DateOnly, s)
 	return err == nil && len(s) == 10
