@@ -137,6 +137,11 @@ func (lb *Leaderboard) Evidence(text *sourcetext.Leaderboard) (compiled, sentenc
 
 var slugRun = regexp.MustCompile(`[^a-z0-9]+`)
 
+// modelIDForm is the form of a published model id, OWNER/NAME (the
+// schemas' model_id): another is bad upstream data, not a file that fails
+// its schema.
+var modelIDForm = regexp.MustCompile(`^[^\s/]+/[^\s/]+$`)
+
 // MaxSlugLen bounds a slug's length, so that models/SLUG.json is a file
 // name every file system takes (255 bytes).
 const MaxSlugLen = 200
@@ -245,6 +250,9 @@ func newModel(lb *Leaderboard, rows []*Row) (*Model, error) {
 		Slug: Slug(first.Nickname), Name: first.Nickname, ModelID: first.ModelID,
 		ParamsB: jsonnum.Float(first.TotalParams), ActiveParamsB: jsonnum.Float(first.ActiveParams),
 		Architecture: first.Architecture, Best: map[string]Config{},
+	}
+	if !modelIDForm.MatchString(first.ModelID) {
+		return nil, fmt.Errorf("%s: field %q: %q is not OWNER/NAME (one \"/\", no white space)", first.Label(), fModelID, first.ModelID)
 	}
 	if m.Slug == "" {
 		return nil, fmt.Errorf("%s: field %q: %q gives an empty slug", first.Label(), fNickname, first.Nickname)

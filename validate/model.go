@@ -26,6 +26,8 @@ const maxSlugLen = 200
 var (
 	nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
 	gpuName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+	// modelIDForm is the published form of a model id (the schemas' model_id).
+	modelIDForm = regexp.MustCompile(`^[^\s/]+/[^\s/]+$`)
 )
 
 // slugOf is the published rule: the nickname lower-cased, every run of
@@ -155,6 +157,10 @@ func eachModel(in *lbInputs, chat, index *problems, emit func(*wantModel)) (brok
 		first := rows[0]
 		slug := slugOf(first.nickname)
 		ok := true
+		if !modelIDForm.MatchString(id) {
+			chat.add(first.where(), "model_id", "is %q, not OWNER/NAME (one \"/\", no white space)", id)
+			continue
+		}
 		if slug == "" {
 			chat.add(first.where(), "nickname", "%q gives an empty slug", first.nickname)
 			continue

@@ -56,6 +56,9 @@ func runBuild(args []string, e *env) error {
 	if *retries < 0 || *timeout <= 0 {
 		return usageError{"--retries must be 0 or more and --timeout more than 0"}
 	}
+	if err := plainText("ember-release", *emberRelease); err != nil {
+		return err
+	}
 	if *retries == 0 {
 		*retries = -1 // fetch reads 0 as "the default"; -1 is no retries
 	}
