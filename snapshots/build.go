@@ -229,6 +229,7 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 	if !ok {
 		return nil, fmt.Errorf("the tasks %q leave out %s, which index.json compares", Tasks, transform.TaskProblem)
 	}
+	logNewGPUs(log, lb.Chat, problem)
 	// Each model file is written and added to index.json as it is built,
 	// and let go: only the index's entries stay. An error of the index is
 	// reported once every model file is written, as if the index were
@@ -486,3 +487,4 @@ func publish(st *stage, opts BuildOptions, m *Manifest, log *slog.Logger) (*Resu
 
 // validateSnapshot checks a staged snapshot; tests wrap it to tamper first.
 var validateSnapshot = validate.Snapshot
+

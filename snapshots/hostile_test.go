@@ -37,6 +37,7 @@ type hostileCase struct {
 //	nofile: PATH              the snapshot does not hold PATH
 //	grep: PATH: TEXT          the snapshot's PATH holds TEXT
 //	nogrep: PATH: TEXT        the snapshot's PATH does not hold TEXT
+//	log: TEXT                 the build's log (text handler) holds TEXT
 //	validate: TEXT            validate's own parse of the sources reports TEXT
 //	                          (checked in validate/hostile_test.go)
 type hostileWant struct{ kind, text string }
@@ -199,6 +200,10 @@ func TestHostileUpstream(t *testing.T) {
 						t.Errorf("%s: %v", file, err)
 					} else if bytes.Contains(b, []byte(text)) != (w.kind == "grep") {
 						t.Errorf("%s holds %q: %v; want %v", file, text, w.kind == "nogrep", w.kind == "grep")
+					}
+				case "log":
+					if !strings.Contains(logs.String(), w.text) {
+						t.Errorf("the log does not hold %q:\n%s", w.text, logs.String())
 					}
 				case "exclusion", "validate":
 				default:

@@ -277,6 +277,9 @@ func parseRow(r *Row, task string, i int, raw json.RawMessage) error {
 	r.ModelID = f.str(fModelID)
 	r.Nickname = f.str(fNickname)
 	r.GPU = f.str(fGPU)
+	if r.GPU != "" && !GPUName(r.GPU) {
+		f.fail(fGPU, "%q is not a plain GPU name (1 to %d bytes of letters, digits, space, \".\", \"_\" and \"-\", starting with a letter or digit, not ending with a space)", r.GPU, MaxGPUNameLen)
+	}
 	r.Precision = f.str(fPrecision)
 	r.Architecture = f.str(fArchitecture)
 	r.NumGPUs = f.count(fNumGPUs)

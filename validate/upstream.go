@@ -566,6 +566,9 @@ func parseRow(raw []byte) taskRow {
 	r.modelID = rp.str("model_id")
 	r.nickname = rp.str("nickname")
 	r.gpu = rp.str("gpu_model")
+	if r.gpu != "" && !gpuName.MatchString(r.gpu) {
+		rp.fail("gpu_model", "is %q, not a plain GPU name of at most 40 bytes", r.gpu)
+	}
 	r.precision = rp.str("weight_precision")
 	r.arch = rp.str("architecture")
 	r.numGPUs = rp.whole("num_gpus", 1)
