@@ -487,4 +487,3 @@ func publish(st *stage, opts BuildOptions, m *Manifest, log *slog.Logger) (*Resu
 
 // validateSnapshot checks a staged snapshot; tests wrap it to tamper first.
 var validateSnapshot = validate.Snapshot
-

@@ -16,7 +16,6 @@ const modelVersion = "1"
 // precisions maps upstream weight_precision to the published precision.
 var precisions = map[string]string{"bfloat16": "BF16", "fp8": "FP8"}
 
-
 // maxSlugLen bounds a slug, so that models/SLUG.json is a valid file name.
 const maxSlugLen = 200
 
