@@ -93,8 +93,8 @@ func (r *Row) where() string {
 }
 
 // Plausibility bounds. A value beyond one is not a measurement we can
-// check, and a build that meets one fails rather than publish it. Each is
-// about ten times beyond what the eight shared leaderboard versions
+// check, and a build that meets one fails rather than publish it. Each
+// leaves a wide margin around what the eight shared leaderboard versions
 // (2025-11-29 to 2026-02-16, 4,120 rows of both tasks) hold, which is given
 // with it. The lower bounds also keep every ratio of index.json finite.
 const (
