@@ -3,6 +3,7 @@ module github.com/leadgreen/greentokens
 go 1.26.8
 
 require (
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875
 	github.com/google/go-cmp v0.7.0
 	github.com/hashicorp/go-retryablehttp v0.7.8
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
@@ -11,7 +12,4 @@ require (
 	golang.org/x/tools v0.52.0
 )
 
-require (
-	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
-	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
-)
+require github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
