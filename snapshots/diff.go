@@ -46,6 +46,9 @@ type DiffReport struct {
 	// Sources compares the archived upstream files, by name.
 	Sources []SourceChange `json:"sources"`
 	Models  ModelsChange   `json:"models"`
+	// GPUs compares the GPUs of the model files: a GPU added is one the
+	// earlier snapshot did not have (new upstream hardware).
+	GPUs GPUChange `json:"gpus"`
 	// IndexRows are the models' index rows (best[GPU]) that changed row,
 	// whose Wh/M moved, or that appeared or went, largest relative change
 	// first.
@@ -179,6 +182,11 @@ type GridInfo struct {
 	Year    int    `json:"year"`
 	Release string `json:"release"`
 	Areas   int    `json:"areas"`
+	// Fallbacks counts the areas listed with an earlier year's value.
+	Fallbacks int `json:"fallbacks"`
+	// Exclusions counts the Ember rows the build left out (blank,
+	// negative, non-finite, implausible, duplicate), from the manifest.
+	Exclusions int `json:"exclusions"`
 }
 
 // GridArea is one area of grid.json.
@@ -226,7 +234,7 @@ func Diff(old, new *Snapshot) *DiffReport {
 			r.Models.Removed = append(r.Models.Removed, old.Models[slug])
 		}
 	}
-	or, nr := newFileReader(), newFileReader()
+	or, nr := old.reader(), new.reader()
 	for _, slug := range newSlugs {
 		if _, ok := old.Models[slug]; !ok {
 			r.Models.Added = append(r.Models.Added, new.Models[slug])
@@ -261,7 +269,8 @@ func Diff(old, new *Snapshot) *DiffReport {
 		}
 		return a.GPU < b.GPU
 	})
-	r.Grid = gridChange(old.Grid, new.Grid)
+	r.Grid = gridChange(old, new)
+	r.GPUs = gpuChange(old, new)
 	r.DataChanged = len(r.Models.Added)+len(r.Models.Removed)+len(r.IndexRows)+len(r.Configurations)+
 		len(r.Grid.Added)+len(r.Grid.Removed)+len(r.Grid.Changed) > 0 ||
 		(r.Grid.Old == nil) != (r.Grid.New == nil)
@@ -483,7 +492,7 @@ func (s *Snapshot) chatRows() (map[rowKey]*upRow, error) {
 	if !ok {
 		return nil, errNotArchived
 	}
-	r := newFileReader()
+	r := s.reader()
 	task := fetch.TaskChat
 	// By model: the rows of the model being read, flushed at the next one.
 	x := newRowIndex()
@@ -864,15 +873,26 @@ func sameBits(a, b reflect.Value) bool {
 	return false
 }
 
-func gridInfo(g *grid.Grid) *GridInfo {
+func gridInfo(s *Snapshot) *GridInfo {
+	g := s.Grid
 	if g == nil {
 		return nil
 	}
-	return &GridInfo{Year: g.Year, Release: g.Source.Release, Areas: len(g.Areas)}
+	i := &GridInfo{Year: g.Year, Release: g.Source.Release, Areas: len(g.Areas)}
+	for _, a := range g.Areas {
+		if a.Fallback {
+			i.Fallbacks++
+		}
+	}
+	if m := s.Manifest.Grid; m != nil {
+		i.Exclusions = len(m.Exclusions)
+	}
+	return i
 }
 
-func gridChange(old, new *grid.Grid) GridChange {
-	c := GridChange{Old: gridInfo(old), New: gridInfo(new), Added: []GridArea{}, Removed: []GridArea{}, Changed: []GridAreaChange{}}
+func gridChange(oldSnap, newSnap *Snapshot) GridChange {
+	old, new := oldSnap.Grid, newSnap.Grid
+	c := GridChange{Old: gridInfo(oldSnap), New: gridInfo(newSnap), Added: []GridArea{}, Removed: []GridArea{}, Changed: []GridAreaChange{}}
 	if old == nil || new == nil {
 		return c
 	}
@@ -895,7 +915,7 @@ func gridChange(old, new *grid.Grid) GridChange {
 		}
 		op, np := published(oa), published(na)
 		var fields []FieldChange
-		for _, f := range []string{"area_type", "year", "g_co2e_per_kwh"} {
+		for _, f := range []string{"area_type", "year", "fallback", "g_co2e_per_kwh"} {
 			if op[f] != np[f] {
 				fields = append(fields, FieldChange{Field: f, Old: json.RawMessage(op[f]), New: json.RawMessage(np[f])})
 			}
@@ -1001,6 +1021,12 @@ func (r *DiffReport) summary() string {
 			ad = append(ad, fmt.Sprintf("%d removed: %s", d, slugList(r.Models.Removed)))
 		}
 		parts[0] += " (" + strings.Join(ad, ", ") + ")"
+	}
+	if len(r.GPUs.Added) > 0 {
+		parts = append(parts, "GPUs added: "+strings.Join(r.GPUs.Added, ", "))
+	}
+	if len(r.GPUs.Removed) > 0 {
+		parts = append(parts, "GPUs removed: "+strings.Join(r.GPUs.Removed, ", "))
 	}
 	if !r.DataChanged {
 		return parts[0] + ", no data change"
@@ -1133,6 +1159,19 @@ func (r *DiffReport) WriteText(w io.Writer) error {
 		}
 	}
 
+	p("\nGPUs: %s -> %s", orNone(strings.Join(r.GPUs.Old, ", ")), orNone(strings.Join(r.GPUs.New, ", ")))
+	if len(r.GPUs.Added)+len(r.GPUs.Removed) == 0 {
+		p(", none added or removed\n")
+	} else {
+		p("\n")
+		for _, g := range r.GPUs.Added {
+			p("  added: %s\n", g)
+		}
+		for _, g := range r.GPUs.Removed {
+			p("  removed: %s\n", g)
+		}
+	}
+
 	p("\nIndex rows (Wh per million output tokens; largest change first):")
 	if len(r.IndexRows) == 0 {
 		p(" none changed\n")
@@ -1185,11 +1224,12 @@ func (r *DiffReport) WriteText(w io.Writer) error {
 	case g.Old == nil && g.New == nil:
 		p(" no grid.json in either snapshot\n")
 	case g.Old == nil:
-		p(" grid.json added (year %d, %d areas)\n", g.New.Year, g.New.Areas)
+		p(" grid.json added (year %d, %d areas, %d fallbacks, %d Ember rows excluded)\n", g.New.Year, g.New.Areas, g.New.Fallbacks, g.New.Exclusions)
 	case g.New == nil:
 		p(" grid.json removed (was year %d, %d areas)\n", g.Old.Year, g.Old.Areas)
 	default:
-		p(" year %d -> %d, %d -> %d areas; %d changed, %d added, %d removed\n", g.Old.Year, g.New.Year, g.Old.Areas, g.New.Areas,
+		p(" year %d -> %d, %d -> %d areas (fallbacks %d -> %d, Ember rows excluded %d -> %d); %d changed, %d added, %d removed\n",
+			g.Old.Year, g.New.Year, g.Old.Areas, g.New.Areas, g.Old.Fallbacks, g.New.Fallbacks, g.Old.Exclusions, g.New.Exclusions,
 			len(g.Changed), len(g.Added), len(g.Removed))
 		for _, a := range g.Changed {
 			var fs []string

@@ -40,7 +40,7 @@ func buildGrid(ctx context.Context, st *stage, opts BuildOptions, m *Manifest, l
 	table, published, err := grid.Ingest(body, f)
 	if err != nil {
 		f.abort()
-		return nil, fetchFailure(fmt.Errorf("%s: %w", body.URL, err), true)
+		return nil, fetchFailure(fmt.Errorf("%s: %w", body.Where(), err), true)
 	}
 	file, err := f.commit()
 	if err != nil {
@@ -51,7 +51,7 @@ func buildGrid(ctx context.Context, st *stage, opts BuildOptions, m *Manifest, l
 			ErrConflict, emberArchive, file.Size, file.SHA256, published.Size, published.SHA256)
 	}
 	m.Sources = append(m.Sources, Source{
-		File: file, Name: fetch.EmberYearly, URL: body.URL, Retrieved: retrieved,
+		File: file, Name: fetch.EmberYearly, URL: body.URL, FinalURL: body.FinalURL, Retrieved: retrieved,
 		Producer: emberProducer, Licence: emberLicence,
 	})
 	log.Info("archived", "source", fetch.EmberYearly, "url", body.URL, "bytes", published.Size,
@@ -63,6 +63,9 @@ func buildGrid(ctx context.Context, st *stage, opts BuildOptions, m *Manifest, l
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
 	}
+	for _, x := range summary.Exclusions {
+		log.Warn("excluded", "source", fetch.EmberYearly, "area", x.Area, "year", x.Year, "line", x.Line, "value", x.Value, "reason", x.Reason)
+	}
 	data, err := grid.Marshal(g)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
@@ -72,6 +75,8 @@ func buildGrid(ctx context.Context, st *stage, opts BuildOptions, m *Manifest, l
 		return nil, err
 	}
 	m.Outputs = append(m.Outputs, out)
-	log.Info("built grid.json", "year", summary.Year, "areas", summary.Areas, "areas_without_year", summary.AreasWithoutYear)
-	return &GridSummary{Year: summary.Year, Areas: summary.Areas, AreasWithoutYear: summary.AreasWithoutYear}, nil
+	log.Info("built grid.json", "year", summary.Year, "pinned", summary.YearPinned, "areas", summary.Areas,
+		"fallbacks", summary.Fallbacks, "areas_without_year", summary.AreasWithoutYear, "excluded", len(summary.Exclusions))
+	gs := GridSummary(summary)
+	return &gs, nil
 }

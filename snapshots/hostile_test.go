@@ -36,6 +36,8 @@ type hostileCase struct {
 //	file: PATH                the snapshot holds PATH
 //	nofile: PATH              the snapshot does not hold PATH
 //	grep: PATH: TEXT          the snapshot's PATH holds TEXT
+//	nogrep: PATH: TEXT        the snapshot's PATH does not hold TEXT
+//	log: TEXT                 the build's log (text handler) holds TEXT
 //	validate: TEXT            validate's own parse of the sources reports TEXT
 //	                          (checked in validate/hostile_test.go)
 type hostileWant struct{ kind, text string }
@@ -191,11 +193,17 @@ func TestHostileUpstream(t *testing.T) {
 					if w.kind == "nofile" && err == nil {
 						t.Errorf("the snapshot holds %s", w.text)
 					}
-				case "grep":
+				case "grep", "nogrep":
 					file, text, _ := strings.Cut(w.text, ": ")
 					b, err := os.ReadFile(filepath.Join(res.Dir, filepath.FromSlash(file)))
-					if err != nil || !bytes.Contains(b, []byte(text)) {
-						t.Errorf("%s does not hold %q (%v)", file, text, err)
+					if err != nil {
+						t.Errorf("%s: %v", file, err)
+					} else if bytes.Contains(b, []byte(text)) != (w.kind == "grep") {
+						t.Errorf("%s holds %q: %v; want %v", file, text, w.kind == "nogrep", w.kind == "grep")
+					}
+				case "log":
+					if !strings.Contains(logs.String(), w.text) {
+						t.Errorf("the log does not hold %q:\n%s", w.text, logs.String())
 					}
 				case "exclusion", "validate":
 				default:
@@ -240,8 +248,8 @@ func checkExclusions(t *testing.T, c *hostileCase, m *Manifest, logs string) {
 }
 
 // assertConfined checks that below root there is nothing but the n files
-// the test laid out in root/upstream, and in root/out the lock and at most
-// one snapshot folder.
+// the test laid out in root/upstream, and in root/out at most one snapshot
+// folder, with the lock.
 func assertConfined(t *testing.T, root string, n int) {
 	t.Helper()
 	var upstream int
@@ -267,7 +275,12 @@ func assertConfined(t *testing.T, root string, n int) {
 	if upstream != n {
 		t.Errorf("%d files below upstream/, want the %d laid out", upstream, n)
 	}
-	if entries, _ := os.ReadDir(filepath.Join(root, "out")); !slices.ContainsFunc(entries, func(e os.DirEntry) bool { return e.Name() == lockName }) {
-		t.Errorf("no lock file in the output folder")
+	// The lock stays beside a published snapshot; a failed build removes
+	// the lock file it created.
+	entries, _ := os.ReadDir(filepath.Join(root, "out"))
+	lock := slices.ContainsFunc(entries, func(e os.DirEntry) bool { return e.Name() == lockName })
+	snap := slices.ContainsFunc(entries, func(e os.DirEntry) bool { return e.Name() == seedDate })
+	if lock != snap {
+		t.Errorf("the output folder holds a lock file: %v, a snapshot: %v; want both or neither", lock, snap)
 	}
 }

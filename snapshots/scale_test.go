@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -81,6 +83,21 @@ func writeScaleLeaderboard(t *testing.T, dir string, n int) int {
 				float64(c.cap)*40.5, 612.5+float64(j))
 		}
 	}
+	// The real gpqa.json's models are in index.json too, as every task
+	// file's models must be.
+	var real struct {
+		Models map[string]json.RawMessage `json:"models"`
+	}
+	b, err := os.ReadFile(filepath.Join(leaderboardDir(seedVersion), "index.json"))
+	if err == nil {
+		err = json.Unmarshal(b, &real)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range slices.Sorted(maps.Keys(real.Models)) {
+		fmt.Fprintf(&idx, ",\n    %q: %s", id, real.Models[id])
+	}
 	idx.WriteString("\n  }\n}")
 	chat.WriteString("\n  ]\n}")
 	write := func(rel string, b []byte) {
@@ -135,7 +152,8 @@ func TestTenThousandModels(t *testing.T) {
 	const laterDate = "2026-09-28" // B, the day after seedDate (A)
 	build := func(date string) []string {
 		return []string{"build", "--date", date, "--retrieved", seedFetched, "--out", out,
-			"--from-leaderboard", lb, "--from-ember", sharedEmber, "--log-format", "json"}
+			"--from-leaderboard", lb, "--from-ember", sharedEmber, "--log-format", "json",
+			"--max-json-mib", "64"} // the task file is over the 16 MiB cap
 	}
 
 	// A: into an empty folder.

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"net/url"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -40,10 +37,13 @@ type buildFlags struct {
 	emberRelease            string
 	replace                 bool
 	allowRemoval            []string
+	allowGridShrink         bool
 	lbURL, apiURL, emberURL string
 	allowHTTP               bool
 	retries                 int
-	timeout                 time.Duration
+	timeout, deadline       time.Duration
+	maxJSONMiB, maxCSVMiB   int64
+	lockTimeout             time.Duration
 	logFormat               string
 }
 
@@ -55,16 +55,21 @@ func (f *buildFlags) define(fs *pflag.FlagSet) {
 	fs.StringVar(&f.fromLB, "from-leaderboard", "", "build offline, reading the leaderboard files from `DIR` (index.json, commits.json, tasks/) as upstream lays them out")
 	fs.StringVar(&f.fromEmber, "from-ember", "", "build offline, reading Ember's yearly long-format CSV from `FILE`")
 	fs.BoolVar(&f.noGrid, "no-grid", false, "leave out the Ember stage (no grid.json)")
-	fs.IntVar(&f.gridYear, "grid-year", 0, "pin grid.json's reference `YEAR` (default: the latest year with a World value)")
+	fs.IntVar(&f.gridYear, "grid-year", 0, "pin grid.json's reference `YEAR` (default: the latest complete year: World has a value and the countries with one number at least 90% of the year before's)")
 	fs.StringVar(&f.emberRelease, "ember-release", "", "name of Ember's release, e.g. \"September 2026\" (the CSV does not carry it)")
 	fs.BoolVar(&f.replace, "replace", false, "replace an existing snapshot of the same date whose content differs")
 	fs.StringArrayVar(&f.allowRemoval, "allow-removal", nil, "let the build drop `MODEL` (slug or model id), which the latest earlier snapshot under --out has; repeatable")
+	fs.BoolVar(&f.allowGridShrink, "allow-grid-shrink", false, "let grid.json lose more than 10% of the areas of the latest earlier snapshot's")
 	fs.StringVar(&f.lbURL, "leaderboard-url", envOr(envLeaderboardURL, fetch.DefaultLeaderboardBase), "base `URL` of the leaderboard's public/data/ (env "+envLeaderboardURL+")")
 	fs.StringVar(&f.apiURL, "github-api-url", envOr(envGitHubAPI, fetch.DefaultGitHubAPI), "GitHub API base `URL` (env "+envGitHubAPI+")")
 	fs.StringVar(&f.emberURL, "ember-url", envOr(envEmberURL, fetch.DefaultEmberURL), "`URL` of Ember's yearly long-format CSV (env "+envEmberURL+")")
 	fs.BoolVar(&f.allowHTTP, "allow-http", false, "allow plain http upstream URLs (https only by default)")
 	fs.IntVar(&f.retries, "retries", 4, "retries per upstream file after the first attempt")
-	fs.DurationVar(&f.timeout, "timeout", 60*time.Second, "timeout of one HTTP request")
+	fs.DurationVar(&f.timeout, "timeout", 60*time.Second, "timeout of one HTTP request: the wait for its headers, and any stall in its body")
+	fs.DurationVar(&f.deadline, "deadline", fetch.DefaultDeadline, "deadline on each whole download, retries and body included (the Ember CSV too)")
+	fs.Int64Var(&f.maxJSONMiB, "max-json-mib", fetch.DefaultMaxBytes>>20, "size cap in MiB of each upstream JSON file, downloaded or local")
+	fs.Int64Var(&f.maxCSVMiB, "max-csv-mib", fetch.DefaultMaxBytesCSV>>20, "size cap in MiB of Ember's CSV, downloaded or local")
+	fs.DurationVar(&f.lockTimeout, "lock-timeout", 0, "give up (exit 6) when another build holds the output folder's lock this long (default: wait)")
 	fs.StringVar(&f.logFormat, "log-format", "text", "log format: text or json")
 }
 
@@ -100,10 +105,12 @@ func runBuild(f *buildFlags, e *env, now time.Time) error {
 	origins := fetch.Origins{LeaderboardBase: f.lbURL, GitHubAPI: f.apiURL, EmberURL: f.emberURL}
 	var src fetch.Source
 	if f.offline() {
-		src = fetch.Dir{Root: f.from, Leaderboard: f.fromLB, Ember: f.fromEmber, Origins: origins}
+		src = fetch.Dir{Root: f.from, Leaderboard: f.fromLB, Ember: f.fromEmber, Origins: origins,
+			MaxBytes: f.maxJSONMiB << 20, MaxBytesCSV: f.maxCSVMiB << 20}
 	} else {
 		src = fetch.NewHTTP(fetch.HTTPOptions{
-			Origins: origins, AllowHTTP: f.allowHTTP, RetryMax: retries, Timeout: f.timeout,
+			Origins: origins, AllowHTTP: f.allowHTTP, RetryMax: retries, Timeout: f.timeout, Deadline: f.deadline,
+			MaxBytes: f.maxJSONMiB << 20, MaxBytesCSV: f.maxCSVMiB << 20,
 			GitHubToken: os.Getenv(envGitHubToken), Logger: e.log,
 		})
 		if isTerminal(e.stderr) && f.logFormat == "text" {
@@ -111,12 +118,10 @@ func runBuild(f *buildFlags, e *env, now time.Time) error {
 		}
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	res, err := snapshots.Build(ctx, snapshots.BuildOptions{
-		Out: f.out, Date: f.date, Retrieved: f.retrieved, Source: src, Replace: f.replace, Logger: e.log,
+	res, err := snapshots.Build(e.ctx, snapshots.BuildOptions{
+		Out: f.out, Date: f.date, Retrieved: f.retrieved, Source: src, Replace: f.replace, Logger: e.log, LockTimeout: f.lockTimeout,
 		NoGrid: f.noGrid, GridYear: f.gridYear, EmberRelease: f.emberRelease,
-		AllowRemoval: f.allowRemoval,
+		AllowRemoval: f.allowRemoval, AllowGridShrink: f.allowGridShrink,
 	})
 	if err != nil {
 		return err
@@ -137,8 +142,11 @@ func (f *buildFlags) offline() bool { return f.from != "" || f.fromLB != "" || f
 // check refuses what cannot be right before anything is fetched: every
 // finding is a usage error (exit 2).
 func (f *buildFlags) check(now time.Time) error {
-	if f.retries < 0 || f.timeout <= 0 {
-		return usagef("--retries must be 0 or more and --timeout more than 0")
+	if f.retries < 0 || f.timeout <= 0 || f.deadline <= 0 || f.lockTimeout < 0 || f.maxJSONMiB <= 0 || f.maxCSVMiB <= 0 {
+		return usagef("--retries must be 0 or more, --timeout, --deadline, --max-json-mib and --max-csv-mib more than 0, --lock-timeout not negative")
+	}
+	if err := plainText("ember-release", f.emberRelease); err != nil {
+		return err
 	}
 	if f.gridYear != 0 && (f.gridYear < 1000 || f.gridYear > 9999) {
 		return usagef("--grid-year %d is not a year (YYYY)", f.gridYear)

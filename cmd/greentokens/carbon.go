@@ -55,7 +55,7 @@ func newCarbonCmd(e *env) *cobra.Command {
 }
 
 func runCarbon(e *env, dir, model string, grids []string, asJSON bool) error {
-	s, err := loadSnapshot(dir)
+	s, err := loadSnapshot(e, dir)
 	if err != nil {
 		return err
 	}
@@ -64,6 +64,9 @@ func runCarbon(e *env, dir, model string, grids []string, asJSON bool) error {
 	}
 	models, err := snapshotModels(dir)
 	if err != nil {
+		return err
+	}
+	if err := interrupted(e); err != nil {
 		return err
 	}
 	m, err := transform.FindModel(models, model)
@@ -84,9 +87,14 @@ func runCarbon(e *env, dir, model string, grids []string, asJSON bool) error {
 	}
 	fmt.Fprintf(e.stdout, "%s (%s), snapshot %s\n", m.Name, m.Slug, s.Manifest.Date)
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "GPU\tWh/M\tgrid\tyear\tg CO2e/kWh\tkg CO2e per billion tokens\t\n")
+	fmt.Fprintf(tw, "GPU\tWh/M\tgrid\tg CO2e/kWh (%d)\tkg CO2e per billion tokens\t\n", s.Grid.Year)
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%d x %s\t%s\t%s\t%d\t%s\t%s\t\n", r.NumGPUs, r.GPU, num(r.WhPerMillion), r.Grid, r.Year, num(r.GCO2ePerKWh), num(r.KgPerBillion))
+		// A value of another year than the header's (a fallback) says which.
+		g := num(r.GCO2ePerKWh)
+		if r.Year != s.Grid.Year {
+			g += fmt.Sprintf(" (%d)", r.Year)
+		}
+		fmt.Fprintf(tw, "%d x %s\t%s\t%s\t%s\t%s\t\n", r.NumGPUs, r.GPU, num(r.WhPerMillion), r.Grid, g, num(r.KgPerBillion))
 	}
 	return tw.Flush()
 }

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/leadgreen/greentokens/snapshots"
 )
@@ -28,11 +32,15 @@ const exitCodesHelp = `Exit codes:
   3  upstream unreachable: a source could not be fetched (after bounded retries)
   4  upstream data invalid: a source was fetched but is malformed or breaks a rule
   5  validation failed: a built file failed its schema or its independent recomputation
-  6  output conflict: the snapshot exists with other content, or the output folder is unusable
+  6  output conflict: the snapshot exists with other content, the output folder is unusable,
+     or another build holds its lock past --lock-timeout
 `
 
-// env is what a command writes to.
+// env is what a command writes to, and its context, which SIGINT and
+// SIGTERM cancel: every command then ends promptly (exit 1), writing
+// nothing more.
 type env struct {
+	ctx            context.Context
 	stdout, stderr io.Writer
 	log            *slog.Logger
 	// logErrors makes run report a failure as a log record (build) rather
@@ -81,7 +89,9 @@ func exitCode(err error) int {
 
 // run runs the command line args and returns the exit code.
 func run(args []string, stdout, stderr io.Writer) int {
-	e := &env{stdout: stdout, stderr: stderr, log: slog.New(slog.NewTextHandler(stderr, nil))}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	e := &env{ctx: ctx, stdout: stdout, stderr: stderr, log: slog.New(slog.NewTextHandler(stderr, nil))}
 	root := newRoot(e)
 	root.SetArgs(args)
 	cmd, err := execute(root)
@@ -111,6 +121,15 @@ func report(e *env, name string, err error) int {
 // oneLine joins a multi-line message into one line.
 func oneLine(s string) string {
 	return strings.ReplaceAll(strings.TrimSpace(s), "\n", "; ")
+}
+
+// interrupted is the error of a command whose context a signal ended, or
+// nil.
+func interrupted(e *env) error {
+	if err := e.ctx.Err(); err != nil {
+		return fmt.Errorf("%w: %w", snapshots.ErrInterrupted, err)
+	}
+	return nil
 }
 
 // setLogger applies --log-format.

@@ -15,9 +15,9 @@ import (
 	"github.com/leadgreen/greentokens/validate"
 )
 
-// kosovoGrids is sevenGrids with Kosovo, which has values for 2021 and
-// 2022 only: not in the 2024 grid.
-const kosovoGrids = "testdata/grids-kosovo-2022.csv"
+// kosovoGrids is sevenGrids with Kosovo, which has values for 2025 and
+// 2026 only: later than the 2024 grid, so not in it even as a fallback.
+const kosovoGrids = "testdata/grids-kosovo-later.csv"
 
 // builtSnapshots builds, once per test binary, a snapshot with the Kosovo
 // grids and one without a grid, for the read-only commands (which must not
@@ -126,11 +126,11 @@ func TestReadCommands(t *testing.T) {
 	}{
 		{"list with an unknown kind", []string{"list", "configs", "--snapshot", snap}, []string{"want models or grids"}},
 		{"list grids of a year the grid lacks", []string{"list", "grids", "--snapshot", snap, "--year", "2022"}, []string{"2024 (7 grids)", "--grid-year 2022"}},
-		{"carbon: a grid only in earlier years", []string{"carbon", "--snapshot", snap, "qwen-3-32b", "Kosovo"},
-			[]string{`no grid "Kosovo"`, "reference year 2024", "Kosovo for 2021-2022", "--grid-year 2022"}},
+		{"carbon: a grid only in later years", []string{"carbon", "--snapshot", snap, "qwen-3-32b", "Kosovo"},
+			[]string{`no grid "Kosovo"`, "reference year 2024", "Kosovo for 2025-2026", "--grid-year 2026"}},
 		{"carbon on a snapshot built --no-grid", []string{"carbon", "--snapshot", noGrid, "qwen-3-32b"}, []string{"--no-grid"}},
 		{"render --grids with a grid the snapshot lacks", []string{"render", "--snapshot", snap, "qwen-3-32b", "--grids", "India,Kosovo"},
-			[]string{"--grids", "Kosovo for 2021-2022"}},
+			[]string{"--grids", "Kosovo for 2025-2026"}},
 		{"render --grids mistyped", []string{"render", "--snapshot", snap, "qwen-3-32b", "--grids", "Germny"}, []string{`nearest: "Germany"`}},
 		{"render an unknown model", []string{"render", "--snapshot", snap, "qwen-9"}, []string{`no model "qwen-9"; did you mean`}},
 	} {

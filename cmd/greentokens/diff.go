@@ -29,15 +29,18 @@ func newDiffCmd(e *env) *cobra.Command {
 					return err
 				}
 			}
-			old, err := snapshots.Load(args[0])
+			old, err := snapshots.LoadContext(e.ctx, args[0])
 			if err != nil {
 				return err
 			}
-			cur, err := snapshots.Load(args[1])
+			cur, err := snapshots.LoadContext(e.ctx, args[1])
 			if err != nil {
 				return err
 			}
 			rep := snapshots.Diff(old, cur)
+			if err := interrupted(e); err != nil {
+				return err // the report is partial: print none
+			}
 			if asJSON {
 				err = rep.WriteJSON(e.stdout)
 			} else {

@@ -45,6 +45,7 @@ type gridEntry struct {
 	ISO3        string        `json:"iso3"`
 	AreaType    string        `json:"area_type"`
 	Year        int           `json:"year"`
+	Fallback    bool          `json:"fallback"` // Year is earlier than the reference year
 	GCO2ePerKWh jsonnum.Float `json:"g_co2e_per_kwh"`
 }
 
@@ -88,7 +89,7 @@ func newListCmd(e *env) *cobra.Command {
 }
 
 func listModels(e *env, dir string, asJSON bool) error {
-	s, err := loadSnapshot(dir)
+	s, err := loadSnapshot(e, dir)
 	if err != nil {
 		return err
 	}
@@ -118,7 +119,7 @@ func listModels(e *env, dir string, asJSON bool) error {
 }
 
 func listGrids(e *env, dir string, year *int, asJSON bool) error {
-	s, err := loadSnapshot(dir)
+	s, err := loadSnapshot(e, dir)
 	if err != nil {
 		return err
 	}
@@ -130,7 +131,7 @@ func listGrids(e *env, dir string, year *int, asJSON bool) error {
 	for _, a := range s.Grid.Areas {
 		years[a.Year]++
 		if year == nil || a.Year == *year {
-			l.Grids = append(l.Grids, gridEntry{Name: a.Name, ISO3: a.ISO3, AreaType: a.AreaType, Year: a.Year, GCO2ePerKWh: a.GCO2ePerKWh})
+			l.Grids = append(l.Grids, gridEntry{Name: a.Name, ISO3: a.ISO3, AreaType: a.AreaType, Year: a.Year, Fallback: a.Fallback, GCO2ePerKWh: a.GCO2ePerKWh})
 		}
 	}
 	if year != nil && len(l.Grids) == 0 {

@@ -1,10 +1,6 @@
 package main
 
 import (
-	"context"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -32,9 +28,7 @@ func newMCPCmd(e *env) *cobra.Command {
 				return usagef("--rescan must not be negative")
 			}
 			e.logErrors = true
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			return mcpserver.RunStdio(ctx, dir, rescan, e.log)
+			return mcpserver.RunStdio(e.ctx, dir, rescan, e.log)
 		},
 	}
 	snapshotsFlags(cmd, &dir, &rescan)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
 	"github.com/leadgreen/greentokens/transform/page"
@@ -58,11 +59,11 @@ func newRenderCmd(e *env) *cobra.Command {
 }
 
 func runRender(e *env, dir, model, out string, grids []string, gridsGiven bool) error {
-	snap, err := loadSnapshot(dir)
+	snap, err := loadSnapshot(e, dir)
 	if err != nil {
 		return err
 	}
-	s, err := page.LoadDir(dir)
+	s, err := page.Load(regfile.DirFS(dir))
 	if err != nil {
 		return fmt.Errorf("reading the snapshot %s: %w", dir, err)
 	}
@@ -92,6 +93,9 @@ func runRender(e *env, dir, model, out string, grids []string, gridsGiven bool) 
 		if err != nil {
 			return err
 		}
+		if err := interrupted(e); err != nil {
+			return err
+		}
 		if out == "" {
 			_, err = e.stdout.Write(data)
 			return err
@@ -101,6 +105,9 @@ func runRender(e *env, dir, model, out string, grids []string, gridsGiven bool) 
 	// One page at a time: each is written as it is rendered, and let go.
 	n := 0
 	if err := page.Each(s, opts, func(f page.File) error {
+		if err := interrupted(e); err != nil {
+			return err // the pages written so far are whole
+		}
 		p := filepath.Join(out, filepath.FromSlash(strings.TrimPrefix(f.Path, page.Dir+"/")))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err

@@ -1,10 +1,6 @@
 package main
 
 import (
-	"context"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -36,9 +32,7 @@ func newServeCmd(e *env) *cobra.Command {
 				return err
 			}
 			e.logErrors = true
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			return api.Serve(ctx, api.ServeOptions{Snapshots: dir, Addr: addr, Rescan: rescan, Logger: e.log})
+			return api.Serve(e.ctx, api.ServeOptions{Snapshots: dir, Addr: addr, Rescan: rescan, Logger: e.log})
 		},
 	}
 	snapshotsFlags(cmd, &dir, &rescan)

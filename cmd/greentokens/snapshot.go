@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/leadgreen/greentokens/snapshots"
 	"github.com/leadgreen/greentokens/transform/grid"
 )
@@ -42,11 +43,11 @@ func checkSnapshotDir(flag, dir string) error {
 // loadSnapshot checks every file of the snapshot against its manifest
 // (exit 5 when one has changed) and returns it: figures are taken from a
 // snapshot only as it was published.
-func loadSnapshot(dir string) (*snapshots.Snapshot, error) {
+func loadSnapshot(e *env, dir string) (*snapshots.Snapshot, error) {
 	if err := checkSnapshotDir("--snapshot", dir); err != nil {
 		return nil, err
 	}
-	return snapshots.Load(dir)
+	return snapshots.LoadContext(e.ctx, dir)
 }
 
 // completeDirs completes snapshot folders.
@@ -108,5 +109,5 @@ func readGrid(dir string) (*grid.Grid, error) {
 
 // readFile reads the file at the slash path rel of a snapshot folder.
 func readFile(dir, rel string) ([]byte, error) {
-	return os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+	return regfile.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
 }

@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -42,12 +39,10 @@ func runVerify(e *env, dir string, asJSON bool) error {
 	if err := checkSnapshotDir("verify", dir); err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	rep, err := snapshots.Verify(ctx, dir)
+	rep, err := snapshots.Verify(e.ctx, dir)
 	switch {
-	case errors.Is(err, context.Canceled):
-		return fmt.Errorf("%w: verify %s did not finish", snapshots.ErrInterrupted, dir)
+	case errors.Is(err, snapshots.ErrInterrupted), errors.Is(err, context.Canceled):
+		return fmt.Errorf("%w: verify %s did not finish: %w", snapshots.ErrInterrupted, dir, err)
 	case err != nil:
 		// What could not be checked is not verified: exit 5, not 1.
 		return fmt.Errorf("%w: %s could not be verified: %v", snapshots.ErrValidation, dir, err)
