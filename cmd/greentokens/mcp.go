@@ -21,11 +21,8 @@ func newMCPCmd(e *env) *cobra.Command {
 			"Tools: list_models, get_model, list_grids, price_carbon.",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if dir == "" {
-				return usagef("mcp needs --snapshots DIR and no arguments")
-			}
-			if rescan < 0 {
-				return usagef("--rescan must not be negative")
+			if err := checkSnapshotsFlags(cmd, dir, rescan); err != nil {
+				return err
 			}
 			e.logErrors = true
 			return mcpserver.RunStdio(e.ctx, dir, rescan, e.log)

@@ -22,11 +22,8 @@ func newServeCmd(e *env) *cobra.Command {
 			"SIGINT or SIGTERM stops it after the requests in flight (at most 10 s). Logs go to stderr.",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if dir == "" {
-				return usagef("serve needs --snapshots DIR and no arguments")
-			}
-			if rescan < 0 {
-				return usagef("--rescan must not be negative")
+			if err := checkSnapshotsFlags(cmd, dir, rescan); err != nil {
+				return err
 			}
 			if err := setLogger(e, logFormat); err != nil {
 				return err
@@ -47,4 +44,15 @@ func snapshotsFlags(cmd *cobra.Command, dir *string, rescan *time.Duration) {
 	cmd.Flags().StringVar(dir, "snapshots", "", "folder `DIR` holding the dated snapshots (DIR/YYYY-MM-DD/)")
 	_ = cmd.MarkFlagDirname("snapshots")
 	cmd.Flags().DurationVar(rescan, "rescan", time.Minute, "how often to look for new snapshot folders (0: never)")
+}
+
+// checkSnapshotsFlags wants --snapshots and a --rescan that is not negative.
+func checkSnapshotsFlags(cmd *cobra.Command, dir string, rescan time.Duration) error {
+	if dir == "" {
+		return usagef("%s needs --snapshots DIR and no arguments", cmd.Name())
+	}
+	if rescan < 0 {
+		return usagef("--rescan must not be negative")
+	}
+	return nil
 }
