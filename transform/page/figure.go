@@ -27,6 +27,10 @@ type Figure struct {
 	Alt string
 	// Note says how to read the marks ("ringed: the index row").
 	Note string
+	// Ref, when not 0, is a value a bar chart marks with a line (1 for a
+	// ratio), named RefLabel.
+	Ref      float64
+	RefLabel string
 }
 
 // Series is one line of a chart.

@@ -657,13 +657,7 @@ func (v *view) sources(d *Doc) error {
 		return err
 	}
 	d.p(fmt.Sprintf("Model card: %s.", card))
-	year := m.Updated
-	if len(year) >= 4 {
-		year = year[:4]
-	}
-	cite, err := sourcetext.Fill(v.text.CiteAs, map[string]string{
-		"publisher": v.text.Publisher, "title": v.text.Title, "index_url": v.text.IndexURL, "release": m.Updated, "year": year,
-	})
+	cite, err := CiteAs(m.Updated)
 	if err != nil {
 		return err
 	}
