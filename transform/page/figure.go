@@ -112,7 +112,7 @@ func (v *view) pointLabel(i int) string {
 // lineFigure draws one figure of every configuration against running
 // batch; y gives a row's value.
 func (v *view) lineFigure(y func(i int) float64) *Figure {
-	f := &Figure{XLabel: "Running batch (average requests decoded at once)", LogX: true}
+	f := &Figure{XLabel: "Running batch (requests decoded at once)", LogX: true}
 	for _, g := range v.groups() {
 		s := Series{Name: g.name}
 		for _, i := range g.rows {
@@ -139,7 +139,7 @@ func (v *view) lineFigure(y func(i int) float64) *Figure {
 // energyFigure is energy per token against running batch, log scales.
 func (v *view) energyFigure() *Figure {
 	f := v.lineFigure(func(i int) float64 { return transform.WhPerMillion(*v.rows[i].EnergyPerToken) })
-	f.ID, f.Title, f.YLabel, f.LogY = "energy", "Energy per token against running batch", "Wh per million output tokens", true
+	f.ID, f.Title, f.YLabel, f.LogY = "energy", "Energy per token against running batch", "Energy per token (Wh/M)", true
 	var parts []string
 	for _, g := range v.groups() {
 		first, last := v.rows[g.rows[0]], v.rows[g.rows[len(g.rows)-1]]
@@ -166,7 +166,7 @@ func (v *view) loadFigure(kind string) *Figure {
 		return f
 	}
 	f := v.lineFigure(func(i int) float64 { return v.rows[i].Throughput })
-	f.ID, f.Title, f.YLabel = "throughput", "Throughput against running batch", "Output tokens per second"
+	f.ID, f.Title, f.YLabel = "throughput", "Throughput against running batch", "Throughput (tokens/s)"
 	f.Alt = v.rangeAlt(f, "Throughput", func(i int) string { return tps(v.rows[i]) + " tokens a second" })
 	return f
 }
