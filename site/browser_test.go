@@ -206,7 +206,7 @@ func TestBrowser(t *testing.T) {
 		for _, p := range []string{"index.html", "models/qwen-3-32b.html", "grids.html"} {
 			for _, w := range []int64{1280, 390} {
 				b.load(t, srv.URL+"/"+p, w)
-				png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(90))
+				png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -412,4 +412,3 @@ func checkSort(t *testing.T, b *browser, s *Site, base string) {
 		t.Errorf("sorted by B200 Wh/M, descending: %v; want %s first and the models without B200 last", got, want[len(want)-1].slug)
 	}
 }
-

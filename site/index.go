@@ -13,7 +13,7 @@ import (
 )
 
 type column struct {
-	Name, Type, GPU, Key string
+	Name, Type, GPU, Key, Title string
 }
 
 type cell struct {
@@ -80,20 +80,24 @@ func (s *Site) indexPage() ([]byte, error) {
 	d.Script = true
 	d.Intro = []string{
 		fmt.Sprintf("The GPU energy that %d open language models use per million output tokens (Wh/M), from the %s %s (data compiled %s, retrieved %s), %s task. Each model's index row on a GPU is its most energy-efficient configuration measured whose median inter-token latency is %d ms or less: a floor on a busy server, GPU energy only.",
-			len(idx.Models), src.Name, src.Version, page.LongDate(src.Compiled), page.LongDate(src.Retrieved), transform.TaskNames[transform.TaskChat], idx.ITLDeadlineMS),
+			len(idx.Models), src.Name, leaderboardVersion(src.Version), page.LongDate(src.Compiled), page.LongDate(src.Retrieved), transform.TaskNames[transform.TaskChat], idx.ITLDeadlineMS),
 	}
 	if g := s.pages.Grid; g != nil {
 		d.Intro = append(d.Intro, fmt.Sprintf("Carbon per token depends on the grid: the %d grids of %s %d, and a calculator, are on the grids page.", len(g.Areas), g.Source.Name, g.Year))
 	}
 	d.TableNote = "Select a column heading to sort by it; models without a row on a GPU go last. Wh/M, running batch and latency are rounded once from the upstream figures."
 	d.GPUs = indexGPUs(idx)
-	d.Columns = []column{{"Model", "text", "", "model"}, {"Parameters (B)", "num", "", "params"}, {"Architecture", "text", "", "arch"}, {"Precision", "text", "", "precision"}}
+	d.Columns = []column{{Name: "Model", Type: "text", Key: "model"}}
 	for _, g := range d.GPUs {
 		k := gpuKey(g)
 		d.Columns = append(d.Columns,
-			column{g + " Wh/M", "num", g, k + "-wh"}, column{"GPUs", "num", g, k + "-gpus"},
-			column{"Running batch", "num", g, k + "-batch"}, column{"Median ITL (ms)", "num", g, k + "-itl"})
+			column{"Wh/M", "num", g, k + "-wh", g + ": watt-hours per million output tokens"},
+			column{"GPUs", "num", g, k + "-gpus", g + ": GPUs of the index row"},
+			column{"Batch", "num", g, k + "-batch", g + ": running batch, average requests decoded at once"},
+			column{"ITL (ms)", "num", g, k + "-itl", g + ": median inter-token latency"})
 	}
+	d.Columns = append(d.Columns, column{"Parameters (B)", "num", "", "params", "billions of parameters (active per token)"},
+		column{Name: "Architecture", Type: "text", Key: "arch"}, column{Name: "Precision", Type: "text", Key: "precision"})
 	for i := range idx.Models {
 		e := &idx.Models[i]
 		params := page.Short(e.ParamsB)
@@ -106,12 +110,7 @@ func (s *Site) indexPage() ([]byte, error) {
 				precisions = append(precisions, p)
 			}
 		}
-		r := indexRow{Slug: e.Slug, Cells: []cell{
-			{Text: e.Name, Sort: e.Name, Href: modelPath(e.Slug)},
-			{Text: params, Sort: num(float64(e.ParamsB)), Num: true},
-			{Text: e.Architecture, Sort: e.Architecture},
-			{Text: strings.Join(precisions, ", "), Sort: strings.Join(precisions, ", ")},
-		}}
+		r := indexRow{Slug: e.Slug, Cells: []cell{{Text: e.Name, Sort: e.Name, Href: modelPath(e.Slug)}}}
 		for _, g := range d.GPUs {
 			c, ok := e.Best[g]
 			if !ok {
@@ -129,6 +128,10 @@ func (s *Site) indexPage() ([]byte, error) {
 				cell{Text: page.Whole(row.AvgBatch), Sort: num(row.AvgBatch), Num: true},
 				cell{Text: page.Whole(row.MedianITL), Sort: num(row.MedianITL), Num: true})
 		}
+		r.Cells = append(r.Cells,
+			cell{Text: params, Sort: num(float64(e.ParamsB)), Num: true},
+			cell{Text: e.Architecture, Sort: e.Architecture},
+			cell{Text: strings.Join(precisions, ", "), Sort: strings.Join(precisions, ", ")})
 		d.Rows = append(d.Rows, r)
 	}
 	if err := s.gpuSection(&d); err != nil {
@@ -148,7 +151,8 @@ func (s *Site) gpuSection(d *indexData) error {
 	cmps := append([]transform.GPUComparison(nil), idx.GPUComparisons...)
 	sort.SliceStable(cmps, func(i, j int) bool { return cmps[i].EnergyPerTokenRatio > cmps[j].EnergyPerTokenRatio })
 	f := &page.Figure{ID: "gpu-ratio", Title: "H100 over B200: energy per token at the index rows",
-		XLabel: "H100 energy per token ÷ B200 energy per token", Ref: 1, RefLabel: "1× (equal)"}
+		XLabel: "H100 energy per token ÷ B200 energy per token", Ref: 1, RefLabel: "1×",
+		Note: "Dashed line: 1×, the same energy per token on both GPUs."}
 	t := &page.Table{Caption: "Index rows on H100 and B200, largest ratio first",
 		Head: []string{"Model", "H100 row", "B200 row", "H100 ÷ B200"}}
 	var parts []string
@@ -222,6 +226,13 @@ func (s *Site) taskSection(d *indexData) error {
 	d.TaskNote = fmt.Sprintf("The %d pairs of a model and GPU with an index row in both tasks: %s (GPQA Diamond, long answers) over %s, under the same %d ms ceiling. Ratios above 1× mean %s costs more.",
 		len(idx.TaskComparisons), problem, chat, idx.ITLDeadlineMS, problem)
 	return nil
+}
+
+// leaderboardVersion is the version part of the source's version text
+// ("3.0" of "3.0 (released 2025-12-01); data compiled 2026-02-16").
+func leaderboardVersion(v string) string {
+	ver, _, _ := strings.Cut(v, " (")
+	return ver
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -188,7 +188,7 @@ type frame struct {
 }
 
 func (s *Site) frame(title, root, nav string) frame {
-	credit := fmt.Sprintf("%s %s, data compiled %s.", s.pages.Index.Source.Name, s.pages.Index.Source.Version, page.LongDate(s.pages.Index.Source.Compiled))
+	credit := fmt.Sprintf("%s %s, data compiled %s.", s.pages.Index.Source.Name, leaderboardVersion(s.pages.Index.Source.Version), page.LongDate(s.pages.Index.Source.Compiled))
 	if g := s.pages.Grid; g != nil {
 		credit += fmt.Sprintf(" Grid intensity: %s, %d.", g.Source.Name, g.Year)
 	}

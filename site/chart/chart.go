@@ -27,7 +27,7 @@ var tmpl = template.Must(template.New("chart").Parse(tmplText))
 // Size of a line chart's drawing, in SVG user units.
 const (
 	lineW, lineH                    = 560, 340
-	marginL, marginR, marginT, marB = 70, 20, 16, 58
+	marginL, marginR, marginT, marB = 84, 20, 16, 58
 	barRow, barT, barB, barW        = 36, 16, 50, 560
 )
 
@@ -126,7 +126,7 @@ func lineView(f *page.Figure) (*view, error) {
 		v.YTicks = append(v.YTicks, tick{px(ys.at(y)), tickLabel(y)})
 	}
 	v.XLabelX, v.XLabelY = px((l+r)/2), px(lineH-12)
-	v.YLabelX, v.YLabelY = px(18), px((t+b)/2)
+	v.YLabelX, v.YLabelY = px(16), px((t+b)/2)
 	for i, s := range f.Series {
 		sv := series{Class: "s" + strconv.Itoa(i%6), Name: s.Name}
 		var solid, dashed strings.Builder
