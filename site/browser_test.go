@@ -164,16 +164,19 @@ func TestBrowser(t *testing.T) {
 			pages = append(pages, p)
 		}
 	}
+	// Every page over HTTP, with its charts; a page of each kind from
+	// file:// (the CSP lets the site's own files load there too).
 	t.Run("load", func(t *testing.T) {
 		for _, p := range pages {
 			b.load(t, srv.URL+"/"+p, 1280)
 			if bad := eval[[]string](t, b, overflowJS); len(bad) > 0 {
 				t.Errorf("%s at 1280 px: %v", p, bad)
 			}
+			checkCharts(t, b, s, p)
+		}
+		for _, p := range []string{"index.html", "sources.html", "models/qwen-3-32b.html", "grids.html"} {
 			b.load(t, (&url.URL{Scheme: "file", Path: filepath.Join(out, p)}).String(), 1280)
 		}
-		// From file:// too, the CSP lets the site's own script run.
-		b.load(t, (&url.URL{Scheme: "file", Path: filepath.Join(out, "grids.html")}).String(), 1280)
 		if !eval[bool](t, b, `document.getElementById("calc").classList.contains("ready")`) {
 			t.Errorf("grids.html from file://: the calculator's script did not run")
 		}
@@ -195,7 +198,6 @@ func TestBrowser(t *testing.T) {
 			}
 		}
 	})
-	t.Run("charts", func(t *testing.T) { checkCharts(t, b, s, srv.URL) })
 	t.Run("calculator", func(t *testing.T) { checkCalculator(t, b, s, srv.URL) })
 	t.Run("sort", func(t *testing.T) { checkSort(t, b, s, srv.URL) })
 	t.Run("screenshots", func(t *testing.T) {
@@ -203,7 +205,7 @@ func TestBrowser(t *testing.T) {
 		if dir == "" {
 			dir = t.TempDir()
 		}
-		for _, p := range []string{"index.html", "models/qwen-3-32b.html", "grids.html"} {
+		for _, p := range []string{"index.html", "models/qwen-3-32b.html"} {
 			for _, w := range []int64{1280, 390} {
 				b.load(t, srv.URL+"/"+p, w)
 				png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
@@ -251,57 +253,65 @@ const chartsJS = `(() => {
   return out;
 })()`
 
-func checkCharts(t *testing.T, b *browser, s *Site, base string) {
-	for _, e := range s.pages.Index.Models {
-		b.load(t, base+"/"+modelPath(e.Slug), 1280)
+// checkCharts checks the charts of the page p, loaded: a model page's
+// points, index rows and marks against its model file, the index's GPU
+// comparison and task pairs against index.json.
+func checkCharts(t *testing.T, b *browser, s *Site, p string) {
+	t.Helper()
+	if p == "index.html" {
 		got := eval[map[string]chartInfo](t, b, chartsJS)
-		m, err := s.snap.Model(e.Slug)
+		if c := got["gpu-ratio"]; c.Bars != 14 || c.Bars != len(s.pages.Index.GPUComparisons) {
+			t.Errorf("GPU comparison chart: %d bars, want 14", c.Bars)
+		}
+		if n := eval[int](t, b, `document.querySelectorAll("#tasks tbody tr").length`); n != 11 {
+			t.Errorf("%d task pairs, want 11", n)
+		}
+		return
+	}
+	slug, ok := strings.CutPrefix(strings.TrimSuffix(p, ".html"), "models/")
+	if !ok {
+		return
+	}
+	e := *s.entry(slug)
+	got := eval[map[string]chartInfo](t, b, chartsJS)
+	m, err := s.snap.Model(e.Slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	over := 0
+	for _, c := range m.Configurations {
+		if !c.UnderITLDeadline {
+			over++
+		}
+	}
+	var wantIndex [][]any
+	for _, gpu := range sortedKeys(m.Best) {
+		r, err := s.pages.IndexRow(&e, gpu)
 		if err != nil {
 			t.Fatal(err)
 		}
-		over := 0
-		for _, c := range m.Configurations {
-			if !c.UnderITLDeadline {
-				over++
-			}
-		}
-		var wantIndex [][]any
-		for _, gpu := range sortedKeys(m.Best) {
-			r, err := s.pages.IndexRow(&e, gpu)
-			if err != nil {
-				t.Fatal(err)
-			}
-			wantIndex = append(wantIndex, []any{page.On(m.Best[gpu].NumGPUs, gpu), r.AvgBatch})
-		}
-		for _, id := range []string{"energy", "throughput", "power"} {
-			c, ok := got[id]
-			switch {
-			case !ok:
-				t.Errorf("%s: no %s chart", e.Slug, id)
-				continue
-			case c.Points != len(m.Configurations) || c.Over != over:
-				t.Errorf("%s %s: %d points, %d over the deadline; want %d and %d", e.Slug, id, c.Points, c.Over, len(m.Configurations), over)
-			case fmt.Sprint(c.Index) != fmt.Sprint(wantIndex) || c.Rings != len(wantIndex):
-				t.Errorf("%s %s: index points %v with %d rings; want %v", e.Slug, id, c.Index, c.Rings, wantIndex)
-			case c.Title == "" || len(c.Desc) < 40 || len(c.Labels) != 2 || !strings.Contains(c.Labels[0], "Running batch") || !strings.Contains(c.Labels[1], ")"):
-				t.Errorf("%s %s: title %q, text alternative %q, axis labels %q", e.Slug, id, c.Title, c.Desc, c.Labels)
-			case over > 0 && c.HollowFill == c.Fill:
-				t.Errorf("%s %s: a point over the deadline is drawn like the others (fill %s)", e.Slug, id, c.Fill)
-			}
-		}
-		if len(m.Best) > 0 {
-			if c := got["carbon"]; c.Bars != len(page.DefaultGrids) || !strings.Contains(c.Labels[0], "kg CO2e") {
-				t.Errorf("%s: carbon chart with %d bars and axis label %q; want %d bars", e.Slug, c.Bars, c.Labels, len(page.DefaultGrids))
-			}
+		wantIndex = append(wantIndex, []any{page.On(m.Best[gpu].NumGPUs, gpu), r.AvgBatch})
+	}
+	for _, id := range []string{"energy", "throughput", "power"} {
+		c, ok := got[id]
+		switch {
+		case !ok:
+			t.Errorf("%s: no %s chart", e.Slug, id)
+			continue
+		case c.Points != len(m.Configurations) || c.Over != over:
+			t.Errorf("%s %s: %d points, %d over the deadline; want %d and %d", e.Slug, id, c.Points, c.Over, len(m.Configurations), over)
+		case fmt.Sprint(c.Index) != fmt.Sprint(wantIndex) || c.Rings != len(wantIndex):
+			t.Errorf("%s %s: index points %v with %d rings; want %v", e.Slug, id, c.Index, c.Rings, wantIndex)
+		case c.Title == "" || len(c.Desc) < 40 || len(c.Labels) != 2 || !strings.Contains(c.Labels[0], "Running batch") || !strings.Contains(c.Labels[1], ")"):
+			t.Errorf("%s %s: title %q, text alternative %q, axis labels %q", e.Slug, id, c.Title, c.Desc, c.Labels)
+		case over > 0 && c.HollowFill == c.Fill:
+			t.Errorf("%s %s: a point over the deadline is drawn like the others (fill %s)", e.Slug, id, c.Fill)
 		}
 	}
-	b.load(t, base+"/index.html", 1280)
-	got := eval[map[string]chartInfo](t, b, chartsJS)
-	if c := got["gpu-ratio"]; c.Bars != 14 || c.Bars != len(s.pages.Index.GPUComparisons) {
-		t.Errorf("GPU comparison chart: %d bars, want 14", c.Bars)
-	}
-	if n := eval[int](t, b, `document.querySelectorAll("#tasks tbody tr").length`); n != 11 {
-		t.Errorf("%d task pairs, want 11", n)
+	if len(m.Best) > 0 {
+		if c := got["carbon"]; c.Bars != len(page.DefaultGrids) || !strings.Contains(c.Labels[0], "kg CO2e") {
+			t.Errorf("%s: carbon chart with %d bars and axis label %q; want %d bars", e.Slug, c.Bars, c.Labels, len(page.DefaultGrids))
+		}
 	}
 }
 

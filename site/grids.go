@@ -73,9 +73,17 @@ func (s *Site) gridsPage() ([]byte, error) {
 			earlier++
 		}
 	}
+	values := fmt.Sprintf("every value is of %d, the reference year", g.Year)
+	if earlier > 0 {
+		values = fmt.Sprintf("%d values are of %d, the reference year, and %d of an earlier year, shown next to the value", len(g.Areas)-earlier, g.Year, earlier)
+	}
+	release := g.Source.Release + " release"
+	if g.Source.Release == "not stated" {
+		release = "release not stated"
+	}
 	d.Intro = []string{
-		fmt.Sprintf("%s's lifecycle CO2 intensity of electricity generation (%s), %s, for %d areas: %d values of %d, the reference year%s. %s",
-			g.Source.Name, g.Unit, g.Source.Title, len(g.Areas), len(g.Areas)-earlier, g.Year, earlierNote(earlier), g.Source.Definition),
+		fmt.Sprintf("%s's %s (%s): the lifecycle CO2 intensity of electricity generation, in %s, for %d areas; %s.", g.Source.Name, g.Source.Title, release, g.Unit, len(g.Areas), values),
+		g.Source.Definition,
 		"Carbon in kg CO2e per billion output tokens = Wh/M × g CO2e per kWh ÷ 1,000, from the unrounded Wh/M of the index row.",
 	}
 	for _, e := range s.pages.Index.Models {
@@ -112,11 +120,4 @@ func (s *Site) gridsPage() ([]byte, error) {
 		d.Table.Rows = append(d.Table.Rows, page.TableRow{Cells: []string{a.Name, a.ISO3, a.AreaType, value, strconv.Itoa(year)}})
 	}
 	return execute("grids.tmpl", d)
-}
-
-func earlierNote(n int) string {
-	if n == 0 {
-		return ""
-	}
-	return fmt.Sprintf("; %d from an earlier year, shown next to the value", n)
 }

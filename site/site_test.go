@@ -336,7 +336,7 @@ func TestGridsPage(t *testing.T) {
 	if want := "<td>" + a.Name + "</td><td>" + a.ISO3 + "</td><td>" + a.AreaType + "</td><td>" + page.Short(a.GCO2ePerKWh) + " (2023)</td><td>2023</td>"; !strings.Contains(string(b), want) {
 		t.Errorf("grids.html lacks %q", want)
 	}
-	if !strings.Contains(string(b), "1 from an earlier year") {
+	if !strings.Contains(string(b), "6 values are of 2024, the reference year, and 1 of an earlier year") {
 		t.Errorf("grids.html does not count the values of an earlier year")
 	}
 }

@@ -79,7 +79,7 @@ function calculator(root, data) {
     } else {
       const a = data.grids[Number(grid.value)];
       g = a.g;
-      where = " in " + a.name + " (" + a.g_text + " g CO2e per kWh, " + a.year + ")";
+      where = (a.name === "World" ? " on the world average grid" : " in " + a.name) + " (" + a.g_text + " g CO2e per kWh, " + a.year + ")";
     }
     if (!Number.isFinite(g)) { kg.value = "–"; at.textContent = ": type a grid intensity"; return; }
     // Go's grid.KgPerBillionTokens: whPerM * gPerKWh / 1000, rounded once.

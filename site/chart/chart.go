@@ -27,7 +27,7 @@ var tmpl = template.Must(template.New("chart").Parse(tmplText))
 // Size of a line chart's drawing, in SVG user units.
 const (
 	lineW, lineH                    = 560, 340
-	marginL, marginR, marginT, marB = 84, 20, 16, 58
+	marginL, marginR, marginT, marB = 84, 20, 16, 64
 	barRow, barT, barB, barW        = 36, 16, 50, 560
 )
 
