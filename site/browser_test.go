@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
@@ -219,6 +220,25 @@ func TestBrowser(t *testing.T) {
 				t.Logf("screenshot: %s", name)
 			}
 		}
+		// The dark scheme: the page follows the reader's setting.
+		light := eval[string](t, b, `getComputedStyle(document.body).backgroundColor`)
+		if _, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}}); err != nil {
+			t.Fatal(err)
+		}
+		b.load(t, srv.URL+"/models/qwen-3-32b.html", 1280)
+		if dark := eval[string](t, b, `getComputedStyle(document.body).backgroundColor`); dark == light || dark != "rgb(18, 22, 20)" {
+			t.Errorf("dark scheme: background %s (light %s)", dark, light)
+		}
+		png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Join(dir, "qwen-3-32b-1280-dark.png")
+		if err := os.WriteFile(name, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("screenshot: %s", name)
 	})
 }
 
