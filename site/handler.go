@@ -13,7 +13,7 @@ import (
 )
 
 // ServeHTTP serves the site's files: GET and HEAD, "/" and any path ending
-// in "/" as its index.html, every response with the pages' CSP as a header
+// in "/" as its index.html, /favicon.ico as the site's icon, every response with the pages' CSP as a header
 // too, and an ETag of its bytes. Mount it under a prefix with
 // http.StripPrefix ("/2026-09-27/"): every link between pages is relative.
 func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -31,6 +31,10 @@ func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p = strings.TrimSuffix(p, "/") + "/index.html"
 	}
 	name := strings.TrimPrefix(p, "/")
+	if name == "favicon.ico" {
+		// Browsers ask for it whatever the page's icon link says.
+		name = "favicon.svg"
+	}
 	b, err := s.Page(name)
 	switch {
 	case errors.Is(err, ErrNotFound):
@@ -53,6 +57,8 @@ func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		ct = "text/javascript; charset=utf-8"
 	case ".css":
 		ct = "text/css; charset=utf-8"
+	case ".svg":
+		ct = "image/svg+xml"
 	}
 	if ct == "" {
 		ct = "application/octet-stream"

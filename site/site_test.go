@@ -192,6 +192,7 @@ func TestHandler(t *testing.T) {
 	defer srv.Close()
 	index, _ := s.Page("index.html")
 	model, _ := s.Page("models/qwen-3-32b.html")
+	icon, _ := s.Page("favicon.svg")
 	data, err := os.ReadFile(filepath.Join(seedSnapshot(t), "index.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -209,6 +210,7 @@ func TestHandler(t *testing.T) {
 		{"GET", "/" + seedDate + "/models/qwen-3-32b.html", 200, "text/html; charset=utf-8", model},
 		{"GET", "/data/index.json", 200, "application/json", data},
 		{"HEAD", "/site.css", 200, "text/css; charset=utf-8", nil},
+		{"GET", "/favicon.ico", 200, "image/svg+xml", icon},
 		{"GET", "/models/no-such-model.html", 404, "", nil},
 		{"GET", "/manifest.json", 404, "", nil},
 		{"GET", "/data/sources/ember/yearly_full_release_long_format.csv", 404, "", nil},
