@@ -41,7 +41,8 @@ var assetFS embed.FS
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'"
 
 var templates = template.Must(template.New("site").Funcs(template.FuncMap{
-	"csp": func() string { return CSP },
+	"csp":   func() string { return CSP },
+	"links": segs,
 }).ParseFS(templateFS, "templates/*.tmpl"))
 
 // Options configure a site.
