@@ -154,7 +154,7 @@ func (s *Site) gpuSection(d *indexData) error {
 		XLabel: "H100 energy per token ÷ B200 energy per token", Ref: 1, RefLabel: "1×",
 		Note: "Dashed line: 1×, the same energy per token on both GPUs."}
 	t := &page.Table{Caption: "Index rows on H100 and B200, largest ratio first",
-		Head: []string{"Model", "H100 row", "B200 row", "H100 ÷ B200"}}
+		Head: []string{"Model", "H100 Wh/M", "H100 GPUs", "H100 running batch", "B200 Wh/M", "B200 GPUs", "B200 running batch", "H100 ÷ B200"}}
 	var parts []string
 	above := 0
 	for _, g := range cmps {
@@ -173,8 +173,8 @@ func (s *Site) gpuSection(d *indexData) error {
 		ratio := page.Times(g.EnergyPerTokenRatio)
 		f.Bars = append(f.Bars, page.Bar{Label: e.Name, Value: float64(g.EnergyPerTokenRatio), Text: ratio})
 		t.Rows = append(t.Rows, page.TableRow{Cells: []string{e.Name,
-			fmt.Sprintf("%s Wh/M on %s, running batch %s", page.Dec1(page.WhPerMillion(h)), page.On(g.H100.NumGPUs, "H100"), page.Whole(h.AvgBatch)),
-			fmt.Sprintf("%s Wh/M on %s, running batch %s", page.Dec1(page.WhPerMillion(b)), page.On(g.B200.NumGPUs, "B200"), page.Whole(b.AvgBatch)),
+			page.Dec1(page.WhPerMillion(h)), strconv.Itoa(g.H100.NumGPUs), page.Whole(h.AvgBatch),
+			page.Dec1(page.WhPerMillion(b)), strconv.Itoa(g.B200.NumGPUs), page.Whole(b.AvgBatch),
 			ratio}})
 		parts = append(parts, e.Name+" "+ratio)
 		if g.EnergyPerTokenRatio > 1 {

@@ -28,7 +28,7 @@ var tmpl = template.Must(template.New("chart").Parse(tmplText))
 const (
 	lineW, lineH                    = 560, 340
 	marginL, marginR, marginT, marB = 84, 20, 16, 64
-	barRow, barT, barB, barW        = 36, 16, 50, 560
+	barRow, barT, barB, barW        = 44, 16, 50, 560
 )
 
 type tick struct {
@@ -179,12 +179,12 @@ func barView(f *page.Figure) (*view, error) {
 		v.XTicks = append(v.XTicks, tick{px(xs.at(x)), tickLabel(x)})
 	}
 	v.XLabelX, v.XLabelY = px((l+r)/2), px(float64(v.H)-10)
-	v.BarH = "12"
+	v.BarH = "14"
 	for i, b := range f.Bars {
 		y := t + float64(i*barRow)
 		w := math.Max(xs.at(b.Value)-xs.at(0), 0)
 		v.Bars = append(v.Bars, bar{Label: b.Label, Text: b.Text, Value: num(b.Value),
-			LabelY: px(y + 13), Y: px(y + 18), W: px(w), TX: px(l + w + 5)})
+			LabelY: px(y + 17), Y: px(y + 24), W: px(w), TX: px(l + w + 5)})
 	}
 	if f.Ref != 0 {
 		v.RefX, v.RefLabel = px(xs.at(f.Ref)), f.RefLabel
