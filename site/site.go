@@ -162,26 +162,6 @@ func (s *Site) Page(p string) ([]byte, error) {
 
 func (s *Site) hasModel(slug string) bool { return s.bySlug[slug] != nil }
 
-// WriteDir writes every file of the site into the folder out (created when
-// missing), one model page at a time. Files already there with other
-// names are left alone.
-func (s *Site) WriteDir(out string) error {
-	for _, p := range s.paths {
-		b, err := s.Page(p)
-		if err != nil {
-			return err
-		}
-		dst := filepath.Join(out, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(dst, b, 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // frame is what every page's layout needs.
 type frame struct {
 	Title, Root, Nav, Date, Credit string

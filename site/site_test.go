@@ -3,6 +3,7 @@ package site
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"html"
 	"html/template"
 	"io"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/leadgreen/greentokens/snapshots"
 	"github.com/leadgreen/greentokens/transform/grid"
 	"github.com/leadgreen/greentokens/transform/page"
 )
@@ -359,5 +361,50 @@ func TestSourcesPage(t *testing.T) {
 		if !strings.Contains(string(b), `href="`+p+`"`) {
 			t.Errorf("sources.html does not link %s", p)
 		}
+	}
+}
+
+// TestWriteDir: a site is written whole into a new folder, replaces an
+// earlier site (files it no longer has go), and refuses a folder of other
+// files, leaving it as it was and nothing beside it.
+func TestWriteDir(t *testing.T) {
+	s := openSeed(t)
+	parent := t.TempDir()
+	out := filepath.Join(parent, "deep", "web")
+	if err := s.WriteDir(out); err != nil {
+		t.Fatal(err)
+	}
+	stale := filepath.Join(out, "models", "removed-model.html")
+	if err := os.WriteFile(stale, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.WriteDir(out); err != nil {
+		t.Fatalf("replacing an earlier site: %v", err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("a file of the earlier site is still there: %v", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(out, "index.html")); err != nil || len(b) == 0 {
+		t.Errorf("no index.html after the replacement: %v", err)
+	}
+
+	foreign := filepath.Join(parent, "foreign")
+	os.MkdirAll(foreign, 0o755)
+	os.WriteFile(filepath.Join(foreign, "notes.txt"), []byte("mine"), 0o644)
+	err := s.WriteDir(foreign)
+	if !errors.Is(err, snapshots.ErrConflict) || !strings.Contains(err.Error(), "choose a new or empty folder") {
+		t.Errorf("writing into a folder of other files: %v; want a conflict", err)
+	}
+	entries, _ := os.ReadDir(foreign)
+	if len(entries) != 1 {
+		t.Errorf("the foreign folder was changed: %v", entries)
+	}
+	entries, _ = os.ReadDir(parent)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if diff := cmp.Diff([]string{"deep", "foreign"}, names); diff != "" {
+		t.Errorf("leftovers beside the output (-want +got):\n%s", diff)
 	}
 }

@@ -14,7 +14,8 @@ func runSite(args []string, e *env) error {
 			"GPU comparison; the task pairs), models/SLUG.html (each model's page with its charts),\n"+
 			"grids.html (every grid, and a calculator), sources.html, one stylesheet, one script, and\n"+
 			"the snapshot's JSON files under data/. Self-contained: it works from file:// and from any\n"+
-			"web server. Every file of the snapshot is checked against its manifest first.")
+			"web server. Every file of the snapshot is checked against its manifest first. The site is\n"+
+			"written whole or not at all; --out may be missing, empty or an earlier site (replaced).")
 	snap := fs.String("snapshot", "", "snapshot folder `DIR` (snapshots/DATE)")
 	out := fs.String("out", "", "write the site into `FOLDER`")
 	grids := fs.String("grids", strings.Join(page.DefaultGrids, ","), "comma-separated display grids of the model pages' carbon sections (names or ISO 3 codes)")

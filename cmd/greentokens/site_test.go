@@ -31,6 +31,13 @@ func TestSite(t *testing.T) {
 	if !strings.Contains(string(page), "27.6") || !strings.Contains(string(page), `data-chart="energy"`) {
 		t.Errorf("the model page lacks its carbon figures or its energy chart")
 	}
+	// Written again, the site replaces itself; a folder of other files is refused.
+	if code, _, stderr := runCLI(t, "site", "--snapshot", snap, "--out", web); code != exitOK {
+		t.Errorf("site into its earlier output: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "site", "--snapshot", snap, "--out", out); code != exitConflict || !strings.Contains(stderr, "choose a new or empty folder") {
+		t.Errorf("site into the snapshots folder: exit %d, want %d: %s", code, exitConflict, stderr)
+	}
 	for _, tc := range []struct {
 		name string
 		args []string
