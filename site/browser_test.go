@@ -352,6 +352,21 @@ func checkCharts(t *testing.T, b *browser, s *Site, p string) {
 }
 
 func checkCalculator(t *testing.T, b *browser, s *Site, base string) {
+	// The controls are wide enough to read, inside the calculator's box.
+	for _, w := range []int64{390, 1280} {
+		b.load(t, base+"/grids.html", w)
+		bad := eval[[]string](t, b, `(() => {
+  const box = document.getElementById("calc").getBoundingClientRect(), bad = [];
+  for (const e of document.querySelectorAll("#calc select, #calc input")) {
+    const r = e.getBoundingClientRect();
+    if (r.width < 200 || r.left < box.left || r.right > box.right) bad.push(e.id + " " + Math.round(r.left) + ".." + Math.round(r.right) + " in " + Math.round(box.left) + ".." + Math.round(box.right));
+  }
+  return bad;
+})()`)
+		if len(bad) > 0 {
+			t.Errorf("grids.html at %d px: calculator controls too narrow or outside their box: %v", w, bad)
+		}
+	}
 	b.load(t, base+"/grids.html", 1280)
 	const setJS = `((model, gpu, grid, own) => {
   const set = (id, v, ev) => { const e = document.getElementById(id); e.value = v; e.dispatchEvent(new Event(ev)); };
