@@ -29,11 +29,16 @@ snapshot-shared:
 		--from-leaderboard $(LEADERBOARD) --from-ember $(SHARED)/upstream/ember/co2-intensity-long-format.csv
 
 # The Ember stage on ember-synth's full-size CSV (MB/s, allocations), then the
-# whole offline build with that CSV at scale 1 and 4 (MB/s and peak memory).
+# whole offline build with that CSV at scale 1 and 4 (MB/s and peak memory),
+# then the API: the carbon handler alone, and a bounded loopback load test
+# (64 clients for 3 s: requests/s, p99, resident memory; fails on any error or
+# growing memory, never on a time).
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 5x ./transform/grid
 	$(GO) test -run '^$$' -bench OfflineBuild -benchtime 3x ./snapshots
 	GREENTOKENS_BENCH_SCALE=4 $(GO) test -run '^$$' -bench OfflineBuild -benchtime 1x ./snapshots
+	$(GO) test -run '^$$' -bench CarbonHandler -benchmem ./api
+	$(GO) test -run '^$$' -bench LoopbackLoad -benchtime 1x ./api
 
 update-golden:
 	$(GO) test ./... -update

@@ -57,6 +57,12 @@ type BuildOptions struct {
 	// page.DefaultGrids.
 	PageGrids []string
 
+	// LockTimeout bounds the wait for another build that holds the output
+	// folder's lock: past it the build fails with ErrConflict, naming the
+	// holder's PID. Zero waits as long as it takes. A cancelled ctx ends
+	// the wait at once (ErrInterrupted).
+	LockTimeout time.Duration
+
 	// AllowRemoval names models (by slug or model id) that this build may
 	// drop although the latest earlier snapshot under Out has them; any
 	// other dropped model fails the build with ErrRemoval (see guard.go).
@@ -77,7 +83,7 @@ type Result struct {
 // Build fetches the upstream files, derives the published files, checks
 // them with validate.Snapshot, and moves the finished snapshot to
 // OUT/DATE/. On any error nothing is left under OUT but what was there.
-func Build(ctx context.Context, opts BuildOptions) (*Result, error) {
+func Build(ctx context.Context, opts BuildOptions) (_ *Result, err error) {
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -93,16 +99,16 @@ func Build(ctx context.Context, opts BuildOptions) (*Result, error) {
 	if opts.Out == "" || opts.Source == nil {
 		return nil, fmt.Errorf("%w: no output folder or no source", ErrUsage)
 	}
-	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
+	if err := os.MkdirAll(opts.Out, dirMode); err != nil {
 		return nil, fmt.Errorf("%w: creating %s: %v", ErrConflict, opts.Out, err)
 	}
-	unlock, err := lock(opts.Out, func() {
-		log.Warn("another build holds the output folder; waiting", "out", opts.Out)
+	held, err := lock(ctx, opts.Out, opts.LockTimeout, func(holder string) {
+		log.Warn("another build holds the output folder; waiting", "out", opts.Out, "holder", holder)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrConflict, err)
+		return nil, err
 	}
-	defer unlock()
+	defer func() { held.release(err != nil) }()
 	removed, err := removeLeftovers(opts.Out)
 	for _, r := range removed {
 		log.Warn("removed the leftover of an interrupted build", "folder", r)
@@ -290,7 +296,10 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 	if _, err := st.write(ManifestName, data); err != nil {
 		return nil, err
 	}
-	if err := validateSnapshot(st.dir); err != nil {
+	if err := validateSnapshot(ctx, st.dir); err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("%w while validating: %w", ErrInterrupted, ctx.Err())
+		}
 		return nil, fmt.Errorf("%w: %v", ErrValidation, err)
 	}
 	checkpoint(cpValidated)
@@ -426,7 +435,7 @@ func archive(ctx context.Context, st *stage, opts BuildOptions, name string, tex
 	}
 	log.Info("archived", "source", name, "url", f.URL, "bytes", file.Size, "sha256", file.SHA256)
 	return &archived{file: f, entry: Source{
-		File: file, Name: name, URL: f.URL, Retrieved: retrieved,
+		File: file, Name: name, URL: f.URL, FinalURL: f.FinalURL, Retrieved: retrieved,
 		Producer: text.Producer, Licence: text.Licence,
 	}}, nil
 }
@@ -482,4 +491,4 @@ func publish(st *stage, opts BuildOptions, m *Manifest, log *slog.Logger) (*Resu
 }
 
 // validateSnapshot checks a staged snapshot; tests wrap it to tamper first.
-var validateSnapshot = validate.Snapshot
+var validateSnapshot = validate.SnapshotContext

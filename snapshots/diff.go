@@ -224,7 +224,7 @@ func Diff(old, new *Snapshot) *DiffReport {
 			r.Models.Removed = append(r.Models.Removed, old.Models[slug])
 		}
 	}
-	or, nr := newFileReader(), newFileReader()
+	or, nr := old.reader(), new.reader()
 	for _, slug := range newSlugs {
 		if _, ok := old.Models[slug]; !ok {
 			r.Models.Added = append(r.Models.Added, new.Models[slug])
@@ -481,7 +481,7 @@ func (s *Snapshot) chatRows() (map[rowKey]*upRow, error) {
 	if !ok {
 		return nil, errNotArchived
 	}
-	r := newFileReader()
+	r := s.reader()
 	task := fetch.TaskChat
 	// By model: the rows of the model being read, flushed at the next one.
 	x := newRowIndex()

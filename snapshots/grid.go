@@ -40,7 +40,7 @@ func buildGrid(ctx context.Context, st *stage, opts BuildOptions, m *Manifest, l
 	table, published, err := grid.Ingest(body, f)
 	if err != nil {
 		f.abort()
-		return nil, fetchFailure(fmt.Errorf("%s: %w", body.URL, err), true)
+		return nil, fetchFailure(fmt.Errorf("%s: %w", body.Where(), err), true)
 	}
 	file, err := f.commit()
 	if err != nil {
@@ -51,7 +51,7 @@ func buildGrid(ctx context.Context, st *stage, opts BuildOptions, m *Manifest, l
 			ErrConflict, emberArchive, file.Size, file.SHA256, published.Size, published.SHA256)
 	}
 	m.Sources = append(m.Sources, Source{
-		File: file, Name: fetch.EmberYearly, URL: body.URL, Retrieved: retrieved,
+		File: file, Name: fetch.EmberYearly, URL: body.URL, FinalURL: body.FinalURL, Retrieved: retrieved,
 		Producer: emberProducer, Licence: emberLicence,
 	})
 	log.Info("archived", "source", fetch.EmberYearly, "url", body.URL, "bytes", published.Size,

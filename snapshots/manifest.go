@@ -50,8 +50,12 @@ type Source struct {
 	File
 	// Name is the upstream file's name ("leaderboard/index.json").
 	Name string `json:"name"`
-	// URL is where the bytes came from.
+	// URL is where the bytes came from: the URL requested, or for a local
+	// file the upstream URL it stands for.
 	URL string `json:"url"`
+	// FinalURL is the URL that answered, after any redirects; empty for a
+	// local file (an offline build), which no server answered.
+	FinalURL string `json:"final_url,omitempty"`
 	// Retrieved is when (RFC 3339, UTC).
 	Retrieved string `json:"retrieved"`
 	// Producer, Licence: who publishes it and under what terms.

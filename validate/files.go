@@ -5,8 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -45,7 +43,7 @@ func checkFiles(s *Snap) []Problem {
 			out = append(out, Problem{File: p, Msg: fmt.Sprintf("is listed in manifest.json %s but missing from the snapshot folder", where)})
 			return
 		}
-		gotSize, gotSum, err := hashFile(filepath.Join(s.Dir, filepath.FromSlash(p)))
+		gotSize, gotSum, err := hashFile(s, p)
 		if err != nil {
 			out = append(out, Problem{File: p, Msg: fmt.Sprintf("cannot be read: %v", err)})
 			return
@@ -86,9 +84,9 @@ func checkFiles(s *Snap) []Problem {
 	return append(mp.list, out...)
 }
 
-// hashFile returns the size and hex SHA-256 of a file.
-func hashFile(name string) (int64, string, error) {
-	f, err := os.Open(name)
+// hashFile returns the size and hex SHA-256 of the file at slash path p.
+func hashFile(s *Snap, p string) (int64, string, error) {
+	f, err := s.Open(p)
 	if err != nil {
 		return 0, "", err
 	}

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,6 +14,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/leadgreen/greentokens/internal/regfile"
 )
 
 // ManifestPath is the manifest's path in a snapshot folder.
@@ -57,6 +60,7 @@ type ManifestSource struct {
 	ManifestFile
 	Name      string `json:"name"`
 	URL       string `json:"url"`
+	FinalURL  string `json:"final_url,omitempty"`
 	Retrieved string `json:"retrieved"`
 	Producer  string `json:"producer"`
 	Licence   string `json:"licence"`
@@ -100,30 +104,49 @@ type Snap struct {
 	// slash-separated paths relative to Dir, sorted.
 	Files []string
 
+	// ctx ends the checks early (a signal): every read fails once it is
+	// done.
+	ctx context.Context
+
 	// tasks holds the archived task files parsed so far, by snapshot path:
 	// each is read and parsed once per Snapshot call, and its rows shared
 	// by the checks that recompute from it.
 	tasks map[string]*taskData
 }
 
-// Read returns the bytes of the file at the slash path p relative to the
-// snapshot folder. Nothing is kept: a snapshot of many models is checked
+// Read returns the bytes of the regular file at the slash path p relative
+// to the snapshot folder. Nothing is kept: a snapshot of many models is checked
 // one file at a time, and a check that needs a file's bytes again reads
 // them again (the parsed task files are kept instead, see Snap.task).
 func (s *Snap) Read(p string) ([]byte, error) {
 	if !fs.ValidPath(p) {
 		return nil, fmt.Errorf("%q is not a valid snapshot path", p)
 	}
-	return os.ReadFile(filepath.Join(s.Dir, filepath.FromSlash(p)))
+	if err := s.cancelled(); err != nil {
+		return nil, err
+	}
+	return regfile.ReadFile(filepath.Join(s.Dir, filepath.FromSlash(p)))
 }
 
 // Open streams the file at the slash path p, for files too large to hold
-// whole (the archived Ember CSV, index.json).
+// whole (the archived Ember CSV, index.json). Like Read, it refuses what
+// is not a regular file (a FIFO would block the check for ever).
 func (s *Snap) Open(p string) (*os.File, error) {
 	if !fs.ValidPath(p) {
 		return nil, fmt.Errorf("%q is not a valid snapshot path", p)
 	}
-	return os.Open(filepath.Join(s.Dir, filepath.FromSlash(p)))
+	if err := s.cancelled(); err != nil {
+		return nil, err
+	}
+	return regfile.Open(filepath.Join(s.Dir, filepath.FromSlash(p)))
+}
+
+// cancelled is the error of a check ended early, nil while it runs.
+func (s *Snap) cancelled() error {
+	if s.ctx == nil {
+		return nil
+	}
+	return s.ctx.Err()
 }
 
 // taskData is an archived task file, parsed (parseTask) and filtered
@@ -260,12 +283,22 @@ var dateFolder = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
 // every file against the manifest and its schema, and every derived figure
 // against its recomputation from the archived sources. It returns nil when
 // all is well, else a *Report listing every problem found.
-func Snapshot(dir string) error {
-	s, probs := open(dir)
+func Snapshot(dir string) error { return SnapshotContext(context.Background(), dir) }
+
+// SnapshotContext is Snapshot, ended early when ctx is: it then returns
+// ctx's error, not a Report.
+func SnapshotContext(ctx context.Context, dir string) error {
+	s, probs := open(ctx, dir)
 	if s.Manifest != nil {
 		for _, c := range allChecks() {
+			if ctx.Err() != nil {
+				break
+			}
 			probs = append(probs, c.run(s)...)
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
 	}
 	if len(probs) == 0 {
 		return nil
@@ -274,8 +307,8 @@ func Snapshot(dir string) error {
 }
 
 // open lists the folder and decodes the manifest.
-func open(dir string) (*Snap, []Problem) {
-	s := &Snap{Dir: dir}
+func open(ctx context.Context, dir string) (*Snap, []Problem) {
+	s := &Snap{Dir: dir, ctx: ctx}
 	ps := &problems{file: "."}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {

@@ -3,10 +3,10 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"text/tabwriter"
 
+	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/leadgreen/greentokens/snapshots"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
@@ -28,11 +28,14 @@ func runCarbon(args []string, e *env) error {
 	}
 	// Every file's size and sha256 against the manifest first: a figure
 	// is priced from a snapshot only as it was published.
-	if _, err := snapshots.Load(*snap); err != nil {
+	if _, err := snapshots.LoadContext(e.ctx, *snap); err != nil {
 		return err
 	}
 	models, g, err := loadForCarbon(*snap)
 	if err != nil {
+		return err
+	}
+	if err := interrupted(e); err != nil {
 		return err
 	}
 	m, err := transform.FindModel(models, fs.Arg(0))
@@ -69,7 +72,7 @@ func num(f jsonnum.Float) string {
 // grid.json.
 func loadForCarbon(dir string) ([]*transform.Model, *grid.Grid, error) {
 	read := func(rel string) ([]byte, error) {
-		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+		b, err := regfile.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
 		if err != nil {
 			return nil, fmt.Errorf("reading the snapshot: %w", err)
 		}

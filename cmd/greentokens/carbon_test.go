@@ -13,15 +13,22 @@ import (
 // sevenGrids is a fixture holding the seed page's seven 2024 grid values.
 const sevenGrids = "../../transform/grid/testdata/carbon-2024.csv"
 
-// TestCarbonSevenGrids prices Qwen 3 32B's B200 index row (39.05 Wh/M) on
-// the published page's seven grids, end to end through a built snapshot.
-func TestCarbonSevenGrids(t *testing.T) {
+// buildSevenGrids builds the seed leaderboard on the seven-grid fixture
+// and returns the snapshot folder.
+func buildSevenGrids(t *testing.T) string {
+	t.Helper()
 	out := t.TempDir()
 	if code, _, stderr := runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
 		"--from-leaderboard", seedLB, "--from-ember", sevenGrids); code != exitOK {
 		t.Fatalf("build: exit %d: %s", code, stderr)
 	}
-	snap := filepath.Join(out, seedDate)
+	return filepath.Join(out, seedDate)
+}
+
+// TestCarbonSevenGrids prices Qwen 3 32B's B200 index row (39.05 Wh/M) on
+// the published page's seven grids, end to end through a built snapshot.
+func TestCarbonSevenGrids(t *testing.T) {
+	snap := buildSevenGrids(t)
 	code, stdout, stderr := runCLI(t, "carbon", "--json", "--snapshot", snap, "Qwen 3 32B",
 		"India", "Saudi Arabia", "HKG", "Serbia", "World", "Germany", "NOR")
 	if code != exitOK {
@@ -75,12 +82,7 @@ func TestCarbonSevenGrids(t *testing.T) {
 // TestCarbonRefusesAChangedSnapshot: a snapshot whose files no longer match
 // its manifest is not priced (exit 5).
 func TestCarbonRefusesAChangedSnapshot(t *testing.T) {
-	out := t.TempDir()
-	if code, _, stderr := runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
-		"--from-leaderboard", seedLB, "--from-ember", sevenGrids); code != exitOK {
-		t.Fatalf("build: exit %d: %s", code, stderr)
-	}
-	snap := filepath.Join(out, seedDate)
+	snap := buildSevenGrids(t)
 	grid := filepath.Join(snap, "grid.json")
 	b, err := os.ReadFile(grid)
 	if err != nil {
