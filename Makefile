@@ -26,7 +26,8 @@ snapshot:
 # Offline, from the shared copy of the upstream files (no network).
 snapshot-shared:
 	$(GO) run ./cmd/greentokens build --out $(OUT) --date 2026-09-27 --retrieved 2026-09-26 \
-		--from-leaderboard $(LEADERBOARD) --from-ember $(SHARED)/upstream/ember/co2-intensity-long-format.csv
+		--from-leaderboard $(LEADERBOARD) --from-ember $(SHARED)/upstream/ember/co2-intensity-long-format.csv \
+		--grid-year 2024
 
 # The Ember stage on ember-synth's full-size CSV (MB/s, allocations), then the
 # whole offline build with that CSV at scale 1 and 4 (MB/s and peak memory),

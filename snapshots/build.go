@@ -47,8 +47,8 @@ type BuildOptions struct {
 
 	// NoGrid leaves out the Ember stage: no grid.json, no carbon figures.
 	NoGrid bool
-	// GridYear pins grid.json's reference year; 0 takes the latest year
-	// with a World value.
+	// GridYear pins grid.json's reference year; 0 takes the latest
+	// complete year (grid.YearRule).
 	GridYear int
 	// EmberRelease names Ember's release ("September 2026"); the CSV does
 	// not carry it.
@@ -67,6 +67,10 @@ type BuildOptions struct {
 	// drop although the latest earlier snapshot under Out has them; any
 	// other dropped model fails the build with ErrRemoval (see guard.go).
 	AllowRemoval []string
+	// AllowGridShrink lets grid.json lose more than a tenth of the areas
+	// of the latest earlier snapshot's; without it that fails the build
+	// with ErrGridShrink (see guard.go).
+	AllowGridShrink bool
 }
 
 // Result says what a build did.

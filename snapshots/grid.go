@@ -63,6 +63,9 @@ func buildGrid(ctx context.Context, st *stage, opts BuildOptions, m *Manifest, l
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
 	}
+	for _, x := range summary.Exclusions {
+		log.Warn("excluded", "source", fetch.EmberYearly, "area", x.Area, "year", x.Year, "line", x.Line, "value", x.Value, "reason", x.Reason)
+	}
 	data, err := grid.Marshal(g)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
@@ -72,6 +75,8 @@ func buildGrid(ctx context.Context, st *stage, opts BuildOptions, m *Manifest, l
 		return nil, err
 	}
 	m.Outputs = append(m.Outputs, out)
-	log.Info("built grid.json", "year", summary.Year, "areas", summary.Areas, "areas_without_year", summary.AreasWithoutYear)
-	return &GridSummary{Year: summary.Year, Areas: summary.Areas, AreasWithoutYear: summary.AreasWithoutYear}, nil
+	log.Info("built grid.json", "year", summary.Year, "pinned", summary.YearPinned, "areas", summary.Areas,
+		"fallbacks", summary.Fallbacks, "areas_without_year", summary.AreasWithoutYear, "excluded", len(summary.Exclusions))
+	gs := GridSummary(summary)
+	return &gs, nil
 }

@@ -1,5 +1,7 @@
 package snapshots
 
+import "github.com/leadgreen/greentokens/transform/grid"
+
 // ManifestName is the manifest's file name at the top of a snapshot.
 const ManifestName = "manifest.json"
 
@@ -83,9 +85,17 @@ type Exclusion struct {
 	Reason     string `json:"reason"`
 }
 
-// GridSummary counts what the grid stage read.
+// GridSummary says what the grid stage read and chose (grid.Summary, whose
+// fields these are): the reference year, the rule that chose it and the
+// counts per candidate year, the areas listed and those falling back to an
+// earlier year, and every intensity row excluded, with its reason.
 type GridSummary struct {
-	Year             int `json:"year"`
-	Areas            int `json:"areas"`
-	AreasWithoutYear int `json:"areas_without_year"`
+	Year             int              `json:"year"`
+	Areas            int              `json:"areas"`
+	AreasWithoutYear int              `json:"areas_without_year"`
+	Fallbacks        int              `json:"fallbacks"`
+	YearRule         string           `json:"year_rule"`
+	YearPinned       bool             `json:"year_pinned"`
+	YearCandidates   []grid.YearCount `json:"year_candidates"`
+	Exclusions       []grid.Exclusion `json:"exclusions"`
 }

@@ -88,9 +88,33 @@ type ManifestExclusion struct {
 
 // ManifestGrid is the manifest's grid block.
 type ManifestGrid struct {
-	Year             int `json:"year"`
-	Areas            int `json:"areas"`
-	AreasWithoutYear int `json:"areas_without_year"`
+	Year             int                     `json:"year"`
+	Areas            int                     `json:"areas"`
+	AreasWithoutYear int                     `json:"areas_without_year"`
+	Fallbacks        int                     `json:"fallbacks"`
+	YearRule         string                  `json:"year_rule"`
+	YearPinned       bool                    `json:"year_pinned"`
+	YearCandidates   []ManifestGridYear      `json:"year_candidates"`
+	Exclusions       []ManifestGridExclusion `json:"exclusions"`
+}
+
+// ManifestGridYear is what the reference-year rule saw of one year.
+type ManifestGridYear struct {
+	Year                int  `json:"year"`
+	World               bool `json:"world"`
+	Countries           int  `json:"countries"`
+	CountriesYearBefore int  `json:"countries_year_before"`
+	Complete            bool `json:"complete"`
+}
+
+// ManifestGridExclusion is an Ember intensity row the build left out.
+type ManifestGridExclusion struct {
+	Area   string `json:"area"`
+	ISO3   string `json:"iso3"`
+	Year   int    `json:"year"`
+	Line   int    `json:"line"`
+	Value  string `json:"value"`
+	Reason string `json:"reason"`
 }
 
 // Snap is an opened snapshot folder, handed to every check.

@@ -29,11 +29,12 @@ func runBuild(args []string, e *env) error {
 	fromLB := fs.String("from-leaderboard", "", "build offline, reading the leaderboard files from `DIR` (index.json, commits.json, tasks/) as upstream lays them out")
 	fromEmber := fs.String("from-ember", "", "build offline, reading Ember's yearly long-format CSV from `FILE`")
 	noGrid := fs.Bool("no-grid", false, "leave out the Ember stage (no grid.json)")
-	gridYear := fs.Int("grid-year", 0, "pin grid.json's reference `YEAR` (default: the latest year with a World value)")
+	gridYear := fs.Int("grid-year", 0, "pin grid.json's reference `YEAR` (default: the latest complete year: World has a value and the countries with one number at least 90% of the year before's)")
 	emberRelease := fs.String("ember-release", "", "name of Ember's release, e.g. \"September 2026\" (the CSV does not carry it)")
 	replace := fs.Bool("replace", false, "replace an existing snapshot of the same date whose content differs")
 	var allowRemoval stringList
 	fs.Var(&allowRemoval, "allow-removal", "let the build drop `MODEL` (slug or model id), which the latest earlier snapshot under --out has; repeatable")
+	allowGridShrink := fs.Bool("allow-grid-shrink", false, "let grid.json lose more than 10% of the areas of the latest earlier snapshot's")
 	lbURL := fs.String("leaderboard-url", envOr(envLeaderboardURL, fetch.DefaultLeaderboardBase), "base `URL` of the leaderboard's public/data/ (env "+envLeaderboardURL+")")
 	apiURL := fs.String("github-api-url", envOr(envGitHubAPI, fetch.DefaultGitHubAPI), "GitHub API base `URL` (env "+envGitHubAPI+")")
 	emberURL := fs.String("ember-url", envOr(envEmberURL, fetch.DefaultEmberURL), "`URL` of Ember's yearly long-format CSV (env "+envEmberURL+")")
@@ -86,7 +87,7 @@ func runBuild(args []string, e *env) error {
 	res, err := snapshots.Build(e.ctx, snapshots.BuildOptions{
 		Out: *out, Date: *date, Retrieved: *retrieved, Source: src, Replace: *replace, Logger: e.log, LockTimeout: *lockTimeout,
 		NoGrid: *noGrid, GridYear: *gridYear, EmberRelease: *emberRelease,
-		AllowRemoval: allowRemoval,
+		AllowRemoval: allowRemoval, AllowGridShrink: *allowGridShrink,
 	})
 	if err != nil {
 		return err

@@ -187,8 +187,12 @@ func (v *view) carbonFigure(rows []carbonRow) *Figure {
 		XLabel: "kg CO2e per billion output tokens", YLabel: "Grid"}
 	var parts []string
 	for _, r := range rows {
-		f.Bars = append(f.Bars, Bar{Label: r.area.Name, Value: float64(r.kg), Text: kg(r.kg)})
-		parts = append(parts, fmt.Sprintf("%s %s kg", r.area.Name, kg(r.kg)))
+		label := r.area.Name
+		if r.area.Year != v.s.Grid.Year {
+			label += fmt.Sprintf(" (%d)", r.area.Year)
+		}
+		f.Bars = append(f.Bars, Bar{Label: label, Value: float64(r.kg), Text: kg(r.kg)})
+		parts = append(parts, fmt.Sprintf("%s %s kg", label, kg(r.kg)))
 	}
 	f.Alt = fmt.Sprintf("Bar chart of %s at its index row on %s: %s.", v.m.Name, on(v.lowest.c.NumGPUs, v.lowest.gpu), strings.Join(parts, ", "))
 	return f
