@@ -37,14 +37,12 @@ func segs(text string) []seg {
 
 // htmlBlock is one block of a model page as the template draws it.
 type htmlBlock struct {
-	Kind        string // h1, h2, h3, p, table, figs
-	ID, Text    string
-	Close       bool // an h2 that closes the section before it
-	Segs        []seg
-	Table       *page.Table
-	Figs        []template.HTML
-	Open        bool
-	Description string
+	Kind     string // h1, h2, h3, p, table, figs
+	ID, Text string
+	Close    bool // an h2 that closes the section before it
+	Segs     []seg
+	Table    *page.Table
+	Figs     []template.HTML
 }
 
 type fileLink struct{ Name, Href string }
@@ -66,39 +64,10 @@ func (s *Site) modelPage(slug string) ([]byte, error) {
 		return nil, err
 	}
 	e := s.entry(slug)
-	data := modelData{frame: s.frame(d.Name, "../", ""), GPUs: page.List(e.GPUs)}
-	data.Title = d.Name
-	open := false
-	for _, b := range d.Blocks {
-		switch b := b.(type) {
-		case *page.Heading:
-			switch b.Level {
-			case 1:
-				data.Blocks = append(data.Blocks, htmlBlock{Kind: "h1", Text: b.Text})
-			case 2:
-				data.Blocks = append(data.Blocks, htmlBlock{Kind: "h2", ID: b.ID, Text: b.Text, Close: open})
-				open = true
-			default:
-				data.Blocks = append(data.Blocks, htmlBlock{Kind: "h3", ID: b.ID, Text: b.Text})
-			}
-		case *page.Para:
-			data.Blocks = append(data.Blocks, htmlBlock{Kind: "p", Segs: segs(b.Text)})
-		case *page.Table:
-			data.Blocks = append(data.Blocks, htmlBlock{Kind: "table", Table: b})
-		case *page.Figure:
-			h, err := chart.HTML(b)
-			if err != nil {
-				return nil, err
-			}
-			// Consecutive figures share one grid.
-			if n := len(data.Blocks); n > 0 && data.Blocks[n-1].Kind == "figs" {
-				data.Blocks[n-1].Figs = append(data.Blocks[n-1].Figs, h)
-			} else {
-				data.Blocks = append(data.Blocks, htmlBlock{Kind: "figs", Figs: []template.HTML{h}})
-			}
-		}
+	data := modelData{frame: s.frame(e.Name, "../", ""), GPUs: page.List(e.GPUs)}
+	if data.Blocks, data.Open, err = htmlBlocks(d); err != nil {
+		return nil, err
 	}
-	data.Open = open
 	files := []string{"index.json", e.File}
 	if s.pages.Grid != nil {
 		files = append(files, grid.FileName)
@@ -110,4 +79,77 @@ func (s *Site) modelPage(slug string) ([]byte, error) {
 		data.Files = append(data.Files, fileLink{Name: f, Href: dataHref("../", f)})
 	}
 	return execute("model.tmpl", data)
+}
+
+// htmlBlocks turns a page's blocks into the template's: texts as a reader
+// sees them (page.Plain), an h2 opening a section (closing the one before),
+// consecutive figures drawn into one grid. open says whether a section is
+// left open at the end.
+func htmlBlocks(d *page.Doc) (blocks []htmlBlock, open bool, err error) {
+	for _, b := range d.Blocks {
+		switch b := b.(type) {
+		case *page.Heading:
+			switch b.Level {
+			case 1:
+				blocks = append(blocks, htmlBlock{Kind: "h1", Text: page.Plain(b.Text)})
+			case 2:
+				blocks = append(blocks, htmlBlock{Kind: "h2", ID: b.ID, Text: page.Plain(b.Text), Close: open})
+				open = true
+			default:
+				blocks = append(blocks, htmlBlock{Kind: "h3", ID: b.ID, Text: page.Plain(b.Text)})
+			}
+		case *page.Para:
+			blocks = append(blocks, htmlBlock{Kind: "p", Segs: segs(page.Plain(b.Text))})
+		case *page.Table:
+			blocks = append(blocks, htmlBlock{Kind: "table", Table: plainTable(b)})
+		case *page.Figure:
+			h, err := chart.HTML(plainFigure(b))
+			if err != nil {
+				return nil, false, err
+			}
+			if n := len(blocks); n > 0 && blocks[n-1].Kind == "figs" {
+				blocks[n-1].Figs = append(blocks[n-1].Figs, h)
+			} else {
+				blocks = append(blocks, htmlBlock{Kind: "figs", Figs: []template.HTML{h}})
+			}
+		}
+	}
+	return blocks, open, nil
+}
+
+// plainTable is t with its texts as a reader sees them (page.Plain).
+func plainTable(t *page.Table) *page.Table {
+	c := &page.Table{Caption: page.Plain(t.Caption), Head: plainAll(t.Head)}
+	for _, r := range t.Rows {
+		c.Rows = append(c.Rows, page.TableRow{Cells: plainAll(r.Cells), Marked: r.Marked})
+	}
+	return c
+}
+
+// plainFigure is f with its texts as a reader sees them (page.Plain).
+func plainFigure(f *page.Figure) *page.Figure {
+	c := *f
+	c.Title, c.XLabel, c.YLabel, c.Alt, c.Note, c.RefLabel = page.Plain(f.Title), page.Plain(f.XLabel), page.Plain(f.YLabel), page.Plain(f.Alt), page.Plain(f.Note), page.Plain(f.RefLabel)
+	c.Series = make([]page.Series, len(f.Series))
+	for i, s := range f.Series {
+		c.Series[i] = page.Series{Name: page.Plain(s.Name), Points: make([]page.Point, len(s.Points))}
+		for j, p := range s.Points {
+			p.Label = page.Plain(p.Label)
+			c.Series[i].Points[j] = p
+		}
+	}
+	c.Bars = make([]page.Bar, len(f.Bars))
+	for i, b := range f.Bars {
+		b.Label, b.Text = page.Plain(b.Label), page.Plain(b.Text)
+		c.Bars[i] = b
+	}
+	return &c
+}
+
+func plainAll(xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = page.Plain(x)
+	}
+	return out
 }

@@ -76,7 +76,7 @@ func TestSameTextAsMarkdown(t *testing.T) {
 			for _, block := range strings.Split(strings.TrimSpace(string(md)), "\n\n") {
 				switch {
 				case strings.HasPrefix(block, "#"):
-					h := strings.TrimLeft(block, "# ")
+					h := page.Plain(strings.TrimLeft(block, "# "))
 					if !heads[h] {
 						t.Errorf("no heading %q", h)
 					}
@@ -85,11 +85,12 @@ func TestSameTextAsMarkdown(t *testing.T) {
 						if strings.HasPrefix(line, "|---") {
 							continue
 						}
-						if !rows[line] {
+						if line = page.Plain(line); !rows[line] {
 							t.Errorf("no table row %q", line)
 						}
 					}
 				default:
+					block = page.Plain(block)
 					mdParas[block] = true
 					if !paras[block] {
 						t.Errorf("no paragraph %q", block)
@@ -406,5 +407,37 @@ func TestWriteDir(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"deep", "foreign"}, names); diff != "" {
 		t.Errorf("leftovers beside the output (-want +got):\n%s", diff)
+	}
+}
+
+// TestMarkdownEscapesBecomePlainText: upstream text that the page escapes
+// for Markdown (a backslash before each markup character) reads as itself on
+// the HTML page, escaped there by html/template, in every kind of block.
+func TestMarkdownEscapesBecomePlainText(t *testing.T) {
+	const esc, plain = `\<b\>X\</b\> \*y\* a\|b`, `<b>X</b> *y* a|b`
+	d := &page.Doc{Blocks: []page.Block{
+		&page.Heading{Level: 1, Text: esc},
+		&page.Heading{Level: 2, ID: "s", Text: esc},
+		&page.Para{Text: "On " + esc + "."},
+		&page.Table{Caption: esc, Head: []string{esc}, Rows: []page.TableRow{{Cells: []string{esc}}}},
+		&page.Figure{ID: "energy", Title: esc, XLabel: "x", YLabel: "y", Alt: esc,
+			Series: []page.Series{{Name: esc, Points: []page.Point{{X: 1, Y: 2, Label: esc}}}}},
+		&page.Figure{ID: "carbon", Title: "c", XLabel: "x", Alt: "a", Bars: []page.Bar{{Label: esc, Value: 1, Text: "1.0"}}},
+	}}
+	blocks, open, err := htmlBlocks(d)
+	if err != nil || !open {
+		t.Fatalf("%v, section open %v", err, open)
+	}
+	s := openSeed(t)
+	b, err := execute("model.tmpl", modelData{frame: s.frame("t", "../", ""), Blocks: blocks, Open: open})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := string(b)
+	if strings.Contains(h, `\`) || strings.Contains(h, "<b>") {
+		t.Errorf("a backslash escape or raw markup on the HTML page:\n%s", h)
+	}
+	if n := strings.Count(h, template.HTMLEscapeString(plain)); n < 9 {
+		t.Errorf("the text shows as itself %d times, want every block's (9):\n%s", n, h)
 	}
 }

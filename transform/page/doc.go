@@ -87,3 +87,27 @@ func (d *Doc) Markdown() []byte {
 	}
 	return append(bytes.TrimRight(w.Bytes(), "\n"), '\n')
 }
+
+// Plain is a Doc text as a reader sees it. A Doc's texts are Markdown
+// inline text: plain text in which upstream text (a model's name, a grid's)
+// may carry backslash escapes, so that it cannot start Markdown or HTML
+// markup on the Markdown page. Plain removes them (a backslash before ASCII
+// punctuation, as CommonMark reads it) and leaves everything else as it is;
+// the HTML page shows Plain text, which html/template escapes in its turn.
+func Plain(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && isASCIIPunct(s[i+1]) {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func isASCIIPunct(c byte) bool {
+	return c >= '!' && c <= '/' || c >= ':' && c <= '@' || c >= '[' && c <= '`' || c >= '{' && c <= '~'
+}

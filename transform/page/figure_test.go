@@ -83,3 +83,19 @@ func TestFigures(t *testing.T) {
 		t.Errorf("carbon alt: %q", figs["carbon"].Alt)
 	}
 }
+
+func TestPlain(t *testing.T) {
+	for in, want := range map[string]string{
+		"Qwen 3 32B":                       "Qwen 3 32B",
+		`\<script\>alert(1)\</script\>`:    "<script>alert(1)</script>",
+		`\*bold\* \_it\_ a \| b \&amp; c`:  "*bold* _it_ a | b &amp; c",
+		`a \\ b`:                           `a \ b`,
+		`\\\*`:                             `\*`,
+		`C:\path and a trailing \`:         `C:\path and a trailing \`,
+		`\[link\](https://evil.example) x`: "[link](https://evil.example) x",
+	} {
+		if got := Plain(in); got != want {
+			t.Errorf("Plain(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
