@@ -195,6 +195,9 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 	for _, t := range Tasks[1:] {
 		f := raw[fetch.LeaderboardTask(t)]
 		rows, err := transform.ParseTask(t, f.Data)
+		if err == nil {
+			err = lb.CheckIndexed(rows)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
 		}
@@ -236,6 +239,7 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 	if !ok {
 		return nil, fmt.Errorf("the tasks %q leave out %s, which index.json compares", Tasks, transform.TaskProblem)
 	}
+	logNewGPUs(log, lb.Chat, problem)
 	// Each model file is written and added to index.json as it is built,
 	// and let go: only the index's entries stay. An error of the index is
 	// reported once every model file is written, as if the index were

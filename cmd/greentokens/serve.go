@@ -1,11 +1,7 @@
 package main
 
 import (
-	"context"
 	"net/http"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/leadgreen/greentokens/api"
@@ -37,8 +33,6 @@ func runServe(args []string, e *env) error {
 	if err := setLogger(e, *logFormat); err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	return api.Serve(ctx, api.ServeOptions{Snapshots: *dir, Addr: *addr, Rescan: *rescan, Logger: e.log,
+	return api.Serve(e.ctx, api.ServeOptions{Snapshots: *dir, Addr: *addr, Rescan: *rescan, Logger: e.log,
 		Site: func(c *catalog.Catalog) http.Handler { return site.Sites(c, site.Options{}) }})
 }

@@ -184,6 +184,7 @@ func newView(s *Snapshot, slug string) (*view, error) {
 	if v.m, err = s.model(v.e); err != nil {
 		return nil, err
 	}
+	v.m = escapedModel(v.m) // upstream text: no markup reaches the page
 	for _, c := range v.m.Configurations {
 		r, err := s.row(transform.TaskChat, v.e.File, c.RowID, c.JoulesPerToken, c.AvgRunningBatch)
 		if err != nil {
@@ -248,7 +249,7 @@ func tps(r *transform.Row) string   { return whole(r.Throughput) }
 func watts(r *transform.Row) string { return whole(r.Power) }
 
 // on names a configuration's hardware: "1 × B200".
-func on(n int, gpu string) string { return strconv.Itoa(n) + " × " + gpu }
+func on(n int, gpu string) string { return strconv.Itoa(n) + " × " + md(gpu) }
 
 func cards(n int) string { return strconv.Itoa(n) + " " + plural(n, "card", "cards") }
 
@@ -434,10 +435,12 @@ func (v *view) carbonRows(opts Options) (rows []carbonRow, missing []string) {
 	for _, q := range opts.grids() {
 		a, ok := v.s.area(q)
 		if !ok {
-			missing = append(missing, q)
+			missing = append(missing, md(q))
 			continue
 		}
-		rows = append(rows, carbonRow{*a, grid.KgPerBillionTokens(perM, float64(a.GCO2ePerKWh))})
+		shown := *a
+		shown.Name = md(a.Name)
+		rows = append(rows, carbonRow{shown, grid.KgPerBillionTokens(perM, float64(a.GCO2ePerKWh))})
 	}
 	return rows, missing
 }
@@ -538,7 +541,7 @@ func (v *view) taskSentence() (string, error) {
 		}
 		hw := "on " + on(tc.TextConversation.NumGPUs, tc.GPU)
 		if tc.TextConversation.NumGPUs != tc.ProblemSolving.NumGPUs {
-			hw = fmt.Sprintf("on %s (%d GPUs for Problem Solving, %d for Text Conversation)", tc.GPU, tc.ProblemSolving.NumGPUs, tc.TextConversation.NumGPUs)
+			hw = fmt.Sprintf("on %s (%d GPUs for Problem Solving, %d for Text Conversation)", md(tc.GPU), tc.ProblemSolving.NumGPUs, tc.TextConversation.NumGPUs)
 		}
 		parts = append(parts, fmt.Sprintf("%s the energy per response and %s the energy per token %s (answers of %s tokens against %s; running batch %s against %s)",
 			times(tc.EnergyPerResponseRatio), times(tc.EnergyPerTokenRatio), hw,
@@ -673,13 +676,13 @@ func (v *view) sources(d *Doc) error {
 		src.Name, v.leaderboardVersion(), longDate(src.Released), longDate(src.Compiled), longDate(src.Retrieved), src.Publisher, src.URL,
 		strings.Join(counts, "; "), src.Method, src.Selection, src.Licence, src.Cite, src.CiteURL))
 	if g := v.s.Grid; g != nil {
-		release := g.Source.Release + " release"
+		release := md(g.Source.Release) + " release"
 		if g.Source.Release == "not stated" {
 			release = "release not stated"
 		}
 		d.p(fmt.Sprintf("Grid intensity: %s, %s, %s, %d (%s), %s.", g.Source.Name, g.Source.Title, release, g.Year, g.Source.Licence, g.Source.URL))
 	}
-	card, err := sourcetext.Fill(v.text.ModelCardURL, map[string]string{"model_id": m.ModelID})
+	card, err := sourcetext.Fill(v.text.ModelCardURL, map[string]string{"model_id": urlPath(v.e.ModelID)})
 	if err != nil {
 		return err
 	}
