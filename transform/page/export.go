@@ -2,6 +2,7 @@ package page
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/jsonnum"
@@ -26,8 +27,9 @@ func Short(x jsonnum.Float) string { return short(x) }
 // LongDate prints a YYYY-MM-DD date as 16 February 2026.
 func LongDate(s string) string { return longDate(s) }
 
-// On names a configuration's hardware: "1 × B200".
-func On(n int, gpu string) string { return on(n, gpu) }
+// On names a configuration's hardware as plain text, "1 × B200", for a
+// renderer that escapes text itself (the pages' on escapes it for Markdown).
+func On(n int, gpu string) string { return strconv.Itoa(n) + " × " + gpu }
 
 // List joins names the English way: "a, b and c".
 func List(items []string) string { return list(items) }

@@ -99,3 +99,9 @@ func TestPlain(t *testing.T) {
 		}
 	}
 }
+
+func TestOnIsPlain(t *testing.T) {
+	if got := On(2, "MI300_X"); got != "2 × MI300_X" {
+		t.Errorf("On = %q: the exported form is plain text", got)
+	}
+}
