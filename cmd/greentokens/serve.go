@@ -1,11 +1,14 @@
 package main
 
 import (
+	"net/http"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/leadgreen/greentokens/api"
+	"github.com/leadgreen/greentokens/catalog"
+	"github.com/leadgreen/greentokens/site"
 )
 
 func init() { register(newServeCmd) }
@@ -17,8 +20,10 @@ func newServeCmd(e *env) *cobra.Command {
 		Use:   "serve --snapshots DIR [flags]",
 		Short: "serve the snapshots over HTTP: the JSON API, the MCP server at /mcp",
 		Long: "Serves the dated snapshots under --snapshots over HTTP: the JSON API under /v1/ (documented\n" +
-			"at /v1/openapi.json), the MCP server at /mcp, /healthz and /readyz. Only snapshots that\n" +
-			"pass their manifest check are served; new dated folders are picked up every --rescan.\n" +
+			"at /v1/openapi.json), the MCP server at /mcp, /healthz and /readyz, and the website\n" +
+			"(greentokens site) of the latest snapshot at / and of each dated one at /DATE/. Only\n" +
+			"snapshots that pass their manifest check are served; new dated folders are picked up\n" +
+			"every --rescan.\n" +
 			"SIGINT or SIGTERM stops it after the requests in flight (at most 10 s). Logs go to stderr.",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -29,7 +34,8 @@ func newServeCmd(e *env) *cobra.Command {
 				return err
 			}
 			e.logErrors = true
-			return api.Serve(e.ctx, api.ServeOptions{Snapshots: dir, Addr: addr, Rescan: rescan, Logger: e.log})
+			return api.Serve(e.ctx, api.ServeOptions{Snapshots: dir, Addr: addr, Rescan: rescan, Logger: e.log,
+				Site: func(c *catalog.Catalog) http.Handler { return site.Sites(c, site.Options{}) }})
 		},
 	}
 	snapshotsFlags(cmd, &dir, &rescan)
