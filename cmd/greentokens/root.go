@@ -30,9 +30,6 @@ import (
 //		cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "listen `ADDR`")
 //		return cmd
 //	}
-//
-// A command written as run(args []string, e *env) error with the standard
-// library's flag package is registered as is with legacyCommand (legacy.go).
 var constructors []func(*env) *cobra.Command
 
 // register adds a subcommand's constructor.
