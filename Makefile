@@ -7,6 +7,10 @@ DATE ?= $(shell date -u +%F)
 SHARED ?= ../shared
 # For the offline example: a leaderboard version from ../shared/upstream.
 LEADERBOARD ?= $(SHARED)/upstream/leaderboard/2026-02-16-7885788
+# Stamp the VCS revision into the binary, so that the manifest's generator
+# names the code that built a snapshot: go run never stamps it by default, and
+# a GOFLAGS of -buildvcs=false would silence go build. Needs a git checkout.
+BUILDVCS ?= -buildvcs=true
 
 # The slow checks, skipped under -short (snapshots/slow_test.go): the
 # 10,000-model scale and memory test, the tests that run the command as
@@ -17,7 +21,7 @@ SLOW_TESTS = ^(TestTenThousandModels|TestKilledBuild|TestConcurrentBuilds|TestEv
 .PHONY: build test scale vet snapshot snapshot-shared bench update-golden
 
 build:
-	$(GO) build -o bin/greentokens ./cmd/greentokens
+	$(GO) build $(BUILDVCS) -o bin/greentokens ./cmd/greentokens
 
 # The fast set: under a minute on 2 cores.
 test:
@@ -33,11 +37,11 @@ vet:
 
 # The main job: fetch, transform, validate, write $(OUT)/$(DATE)/.
 snapshot:
-	$(GO) run ./cmd/greentokens build --out $(OUT) --date $(DATE)
+	$(GO) run $(BUILDVCS) ./cmd/greentokens build --out $(OUT) --date $(DATE)
 
 # Offline, from the shared copy of the upstream files (no network).
 snapshot-shared:
-	$(GO) run ./cmd/greentokens build --out $(OUT) --date 2026-09-27 --retrieved 2026-09-26 \
+	$(GO) run $(BUILDVCS) ./cmd/greentokens build --out $(OUT) --date 2026-09-27 --retrieved 2026-09-26 \
 		--from-leaderboard $(LEADERBOARD) --from-ember $(SHARED)/upstream/ember/co2-intensity-long-format.csv \
 		--grid-year 2024
 
