@@ -32,6 +32,11 @@ type csvScanner struct {
 	rec  []byte // the unquoted fields of a record on the general path
 	buf  []byte // the current record's bytes: a line, or rec
 	seps []int  // -1, the separators' offsets in buf, len of the last field's end
+	// split is false while seps is not yet filled for buf: a line without
+	// quotes is only counted (bytes.Count) until a field is asked for,
+	// which most records never are.
+	split bool
+	n     int // fields of the current record
 
 	nfields int // fields per record, from the first record; 0 before it
 }
@@ -41,10 +46,20 @@ func newCSVScanner(r *bufio.Reader) *csvScanner {
 }
 
 // numFields is the number of fields of the current record.
-func (s *csvScanner) numFields() int { return len(s.seps) - 1 }
+func (s *csvScanner) numFields() int { return s.n }
 
 // field returns field i of the current record.
-func (s *csvScanner) field(i int) []byte { return s.buf[s.seps[i]+1 : s.seps[i+1]] }
+func (s *csvScanner) field(i int) []byte {
+	if !s.split {
+		s.splitLine()
+	}
+	return s.buf[s.seps[i]+1 : s.seps[i+1]]
+}
+
+// holds reports whether the current record's text holds b (on the general
+// path, the unquoted fields joined by ","): a record that does not cannot
+// have a field equal to b, and is passed over without being split.
+func (s *csvScanner) holds(b []byte) bool { return bytes.Contains(s.buf, b) }
 
 // csvError is a malformed record. Line is the line the record starts on.
 type csvError struct {
@@ -119,9 +134,11 @@ func (s *csvScanner) next() (int, error) {
 	start := s.numLine
 	var err error
 	if bytes.IndexByte(line, '"') < 0 {
-		s.split(line[:len(line)-lengthNL(line)])
+		s.buf, s.split = line[:len(line)-lengthNL(line)], false
+		s.n = bytes.Count(s.buf, comma) + 1
 	} else {
 		err = s.general(line, start)
+		s.split, s.n = true, len(s.seps)-1
 	}
 	if err != nil {
 		return start, err
@@ -134,18 +151,20 @@ func (s *csvScanner) next() (int, error) {
 	return start, nil
 }
 
-// split cuts a line without quotes at its commas.
-func (s *csvScanner) split(line []byte) {
+var comma = []byte{','}
+
+// splitLine cuts the current line, which has no quotes, at its commas.
+func (s *csvScanner) splitLine() {
 	// A byte loop: fields are short, and a call to bytes.IndexByte per
 	// field costs more than it saves.
 	seps := append(s.seps[:0], -1)
-	for i, c := range line {
+	for i, c := range s.buf {
 		if c == ',' {
 			seps = append(seps, i)
 		}
 	}
-	s.seps = append(seps, len(line))
-	s.buf = line
+	s.seps = append(seps, len(s.buf))
+	s.split = true
 }
 
 // general parses a record whose first line holds a quote. It follows
