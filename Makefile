@@ -28,12 +28,21 @@ snapshot-shared:
 	$(GO) run ./cmd/greentokens build --out $(OUT) --date 2026-09-27 --retrieved 2026-09-26 \
 		--from-leaderboard $(LEADERBOARD) --from-ember $(SHARED)/upstream/ember/co2-intensity-long-format.csv
 
-# The Ember stage on ember-synth's full-size CSV (MB/s, allocations), then the
-# whole offline build with that CSV at scale 1 and 4 (MB/s and peak memory).
+# One table (internal/benchtable) of every benchmark below: the floor (a read
+# and a sha256 of ember-synth's CSV), the Ember stage, the whole offline build
+# and verify at scale 1 and 4, and a build and verify of 10,000 models; each
+# with MB/s, ms, allocations, peak RSS and its ratio to the floor of the same
+# run. Add a line appending to $(BENCH_OUT) to add rows; the raw output stays
+# in $(BENCH_OUT).
+BENCH_OUT ?= $(or $(TMPDIR),/tmp)/greentokens-bench.txt
+BENCH = $(GO) test -run '^$$' -benchmem
+
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime 5x ./transform/grid
-	$(GO) test -run '^$$' -bench OfflineBuild -benchtime 3x ./snapshots
-	GREENTOKENS_BENCH_SCALE=4 $(GO) test -run '^$$' -bench OfflineBuild -benchtime 1x ./snapshots
+	$(BENCH) -bench 'Floor' -benchtime 5x ./snapshots > $(BENCH_OUT)
+	$(BENCH) -bench 'Ingest' -benchtime 5x ./transform/grid >> $(BENCH_OUT)
+	$(BENCH) -bench 'Offline' -benchtime 3x ./snapshots >> $(BENCH_OUT)
+	$(BENCH) -bench 'TenThousandModels' -benchtime 1x ./snapshots >> $(BENCH_OUT)
+	$(GO) run ./internal/benchtable < $(BENCH_OUT)
 
 update-golden:
 	$(GO) test ./... -update

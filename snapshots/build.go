@@ -61,6 +61,11 @@ type BuildOptions struct {
 	// drop although the latest earlier snapshot under Out has them; any
 	// other dropped model fails the build with ErrRemoval (see guard.go).
 	AllowRemoval []string
+
+	// rebuild is set by Verify: the build only reproduces a snapshot that
+	// Verify has validated, into a temporary folder, to compare it byte for
+	// byte; validating the copy too would check the same bytes twice.
+	rebuild bool
 }
 
 // Result says what a build did.
@@ -164,6 +169,21 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 		m.Sources = append(m.Sources, f.entry)
 		checkpoint(cpSourceArchived)
 	}
+	// The Ember stage runs beside the leaderboard's: it reads and writes
+	// only its own files. Its errors keep their place in the order of the
+	// stages, after the leaderboard's parsing and before the model files:
+	// an error before it (early) stops it and wins, an error after it
+	// (late) loses to its error.
+	g := startGrid(ctx, st, opts, log)
+	defer g.stop()
+	early := func(err error) error { g.stop(); return err }
+	late := func(err error) error {
+		if _, gerr := g.wait(); gerr != nil {
+			return gerr
+		}
+		return err
+	}
+
 	chat := raw[fetch.LeaderboardTask(fetch.TaskChat)]
 	m.Retrieved = opts.Retrieved
 	if m.Retrieved == "" {
@@ -175,7 +195,7 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 		Chat: chat.Data, ChatURL: chat.URL,
 	}, opts.Date, m.Retrieved)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
+		return nil, early(fmt.Errorf("%w: %v", ErrUpstreamData, err))
 	}
 	// The bytes are archived and parsed: let them go.
 	raw[fetch.LeaderboardIndex].Data, raw[fetch.LeaderboardCommits].Data, chat.Data = nil, nil, nil
@@ -186,7 +206,7 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 		f := raw[fetch.LeaderboardTask(t)]
 		rows, err := transform.ParseTask(t, f.Data)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
+			return nil, early(fmt.Errorf("%w: %v", ErrUpstreamData, err))
 		}
 		f.Data = nil
 		rs, ex := transform.Stable(rows)
@@ -202,17 +222,9 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 	}
 	excluded = nil // it points into the task files' parsed rows
 
-	if !opts.NoGrid {
-		summary, err := buildGrid(ctx, st, opts, m, log)
-		if err != nil {
-			return nil, err
-		}
-		m.Grid = summary
-	}
-
 	compiled, _, conflict, err := lb.Evidence(text)
 	if err != nil {
-		return nil, err
+		return nil, late(err)
 	}
 	m.Evidence = Evidence{
 		IndexLastUpdated: lb.Index.LastUpdated, LastCommitSHA: lb.Commit.SHA,
@@ -224,7 +236,7 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 
 	problem, ok := stable[transform.TaskProblem]
 	if !ok {
-		return nil, fmt.Errorf("the tasks %q leave out %s, which index.json compares", Tasks, transform.TaskProblem)
+		return nil, late(fmt.Errorf("the tasks %q leave out %s, which index.json compares", Tasks, transform.TaskProblem))
 	}
 	// Each model file is written and added to index.json as it is built,
 	// and let go: only the index's entries stay. An error of the index is
@@ -244,15 +256,15 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 		return nil
 	}); err != nil {
 		if err == stageErr {
-			return nil, err
+			return nil, late(err)
 		}
-		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
+		return nil, late(fmt.Errorf("%w: %v", ErrUpstreamData, err))
 	}
 	log.Info("built model files", "models", written, "configurations", len(lb.Chat), "excluded", len(m.Exclusions))
 
 	idx, err := ib.Index()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
+		return nil, late(fmt.Errorf("%w: %v", ErrUpstreamData, err))
 	}
 	// The pages need the stable rows by id, not the model files (they read
 	// them back from the stage) nor the rest of the leaderboard.
@@ -263,13 +275,23 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 			task = stable[t.Task]
 		}
 		if rows[t.Task], err = transform.RowIDs(t.Task, task); err != nil {
-			return nil, fmt.Errorf("%w: loading the staged files for the pages: %s: %v", ErrValidation, t.File, err)
+			return nil, late(fmt.Errorf("%w: loading the staged files for the pages: %s: %v", ErrValidation, t.File, err))
 		}
 	}
 	// Let go of what index.json and the pages do not need.
 	ib, lb, stable, problem = nil, nil, nil, nil
 	if err := stageIndex(st, m, idx); err != nil {
+		return nil, late(err)
+	}
+	// The pages read grid.json.
+	gs, err := g.wait()
+	if err != nil {
 		return nil, err
+	}
+	if gs != nil {
+		m.Sources = append(m.Sources, gs.source)
+		m.Outputs = append(m.Outputs, gs.output)
+		m.Grid = gs.summary
 	}
 	pages, err := renderPages(st, opts, idx, rows)
 	if err != nil {
@@ -290,8 +312,10 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 	if _, err := st.write(ManifestName, data); err != nil {
 		return nil, err
 	}
-	if err := validateSnapshot(st.dir); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrValidation, err)
+	if !opts.rebuild {
+		if err := validateSnapshot(st.dir); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrValidation, err)
+		}
 	}
 	checkpoint(cpValidated)
 	return m, nil
@@ -451,7 +475,7 @@ func publish(st *stage, opts BuildOptions, m *Manifest, log *slog.Logger) (*Resu
 		}
 		// Swap the two folders in one step: at every instant OUT/DATE is a
 		// whole snapshot. The old one is left in the stage and removed.
-		if err := st.sync(); err != nil {
+		if err := st.sync(opts.rebuild); err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrConflict, err)
 		}
 		checkpoint(cpRename)
@@ -462,8 +486,9 @@ func publish(st *stage, opts BuildOptions, m *Manifest, log *slog.Logger) (*Resu
 		log.Warn("replaced a different snapshot", "dir", target, "difference", diff)
 		res.Replaced = true
 	} else {
-		// Every byte of the stage is on disk before it becomes OUT/DATE.
-		if err := st.sync(); err != nil {
+		// Every byte of the stage is on disk before it becomes OUT/DATE
+		// (Verify's rebuild, in a temporary folder, is never kept).
+		if err := st.sync(opts.rebuild); err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrConflict, err)
 		}
 		checkpoint(cpRename)
@@ -474,7 +499,7 @@ func publish(st *stage, opts BuildOptions, m *Manifest, log *slog.Logger) (*Resu
 		}
 	}
 	checkpoint(cpRenamed)
-	if err := syncDir(opts.Out); err != nil {
+	if err := syncDir(opts.Out, opts.rebuild); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrConflict, err)
 	}
 	log.Info("wrote the snapshot", "dir", target, "outputs", len(m.Outputs), "sources", len(m.Sources))

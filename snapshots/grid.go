@@ -18,9 +18,55 @@ const (
 	emberArchive = "sources/" + fetch.EmberYearly
 )
 
+// gridStage is what the Ember stage adds to the manifest.
+type gridStage struct {
+	source  Source // the archived CSV
+	output  File   // grid.json
+	summary *GridSummary
+}
+
+// gridRun is the Ember stage running on its own goroutine.
+type gridRun struct {
+	cancel context.CancelFunc
+	done   chan struct{}
+	res    *gridStage
+	err    error
+}
+
+// startGrid starts the Ember stage, unless opts leave it out (then wait
+// returns nil, nil).
+func startGrid(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logger) *gridRun {
+	ctx, cancel := context.WithCancel(ctx)
+	g := &gridRun{cancel: cancel, done: make(chan struct{})}
+	if opts.NoGrid {
+		close(g.done)
+		return g
+	}
+	go func() {
+		defer close(g.done)
+		g.res, g.err = buildGrid(ctx, st, opts, log)
+	}()
+	return g
+}
+
+// wait waits for the stage to end and returns what it did.
+func (g *gridRun) wait() (*gridStage, error) {
+	<-g.done
+	return g.res, g.err
+}
+
+// stop cancels the stage and waits for it to end (it writes into the stage
+// folder, which the caller is about to remove).
+func (g *gridRun) stop() {
+	g.cancel()
+	<-g.done
+}
+
 // buildGrid streams Ember's CSV into the stage's archive while parsing it,
-// and writes grid.json. The CSV is never held whole in memory.
-func buildGrid(ctx context.Context, st *stage, opts BuildOptions, m *Manifest, log *slog.Logger) (*GridSummary, error) {
+// and writes grid.json. The CSV is never held whole in memory. It touches
+// nothing of the build but its own files, so it runs beside the leaderboard
+// stages.
+func buildGrid(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logger) (*gridStage, error) {
 	body, err := opts.Source.Open(ctx, fetch.EmberYearly)
 	if err != nil {
 		return nil, fetchFailure(err, false)
@@ -50,10 +96,10 @@ func buildGrid(ctx context.Context, st *stage, opts BuildOptions, m *Manifest, l
 		return nil, fmt.Errorf("%w: %s written (%d bytes) is not what was read (%d bytes)",
 			ErrConflict, emberArchive, file.Size, size)
 	}
-	m.Sources = append(m.Sources, Source{
+	res := &gridStage{source: Source{
 		File: file, Name: fetch.EmberYearly, URL: body.URL, Retrieved: retrieved,
 		Producer: emberProducer, Licence: emberLicence,
-	})
+	}}
 	log.Info("archived", "source", fetch.EmberYearly, "url", body.URL, "bytes", file.Size,
 		"sha256", file.SHA256, "intensity_rows", len(table.Values))
 
@@ -67,11 +113,10 @@ func buildGrid(ctx context.Context, st *stage, opts BuildOptions, m *Manifest, l
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
 	}
-	out, err := st.write(grid.FileName, data)
-	if err != nil {
+	if res.output, err = st.write(grid.FileName, data); err != nil {
 		return nil, err
 	}
-	m.Outputs = append(m.Outputs, out)
 	log.Info("built grid.json", "year", summary.Year, "areas", summary.Areas, "areas_without_year", summary.AreasWithoutYear)
-	return &GridSummary{Year: summary.Year, Areas: summary.Areas, AreasWithoutYear: summary.AreasWithoutYear}, nil
+	res.summary = &GridSummary{Year: summary.Year, Areas: summary.Areas, AreasWithoutYear: summary.AreasWithoutYear}
+	return res, nil
 }

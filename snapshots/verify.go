@@ -80,7 +80,9 @@ const maxChanges = 40
 //   - a rebuild: Build runs in a temporary folder from the archived
 //     sources/ (with the manifest's date, retrieval dates and URLs, and the
 //     grid options grid.json records), and every file of the rebuild is
-//     compared with the stored one, manifest included.
+//     compared with the stored one, manifest included. The rebuild is not
+//     validated again: a file that is byte-identical to a validated one
+//     passes the same checks, and one that is not is reported as differing.
 //
 // It never writes into dir. The error is for a failure of Verify itself
 // (no temporary folder, a cancelled context); a snapshot that fails its
@@ -234,7 +236,7 @@ func rebuildOptions(dir string, m *Manifest) BuildOptions {
 	for _, e := range m.Sources {
 		src.entries[e.Name] = e
 	}
-	opts := BuildOptions{Date: m.Date, Retrieved: m.Retrieved, Source: src}
+	opts := BuildOptions{Date: m.Date, Retrieved: m.Retrieved, Source: src, rebuild: true}
 	if _, ok := src.entries[fetch.EmberYearly]; !ok {
 		opts.NoGrid = true
 		return opts
