@@ -95,4 +95,3 @@ func writeScaleLeaderboard(t testing.TB, dir string, n int) int {
 	}
 	return chat.Len()
 }
-
