@@ -238,28 +238,34 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 	if !ok {
 		return nil, late(fmt.Errorf("the tasks %q leave out %s, which index.json compares", Tasks, transform.TaskProblem))
 	}
-	// Each model file is written and added to index.json as it is built,
-	// and let go: only the index's entries stay. An error of the index is
-	// reported once every model file is written, as if the index were
-	// built after them.
+	// Each model file is added to index.json as it is built, here, in
+	// order, and marshalled and written on a pool of workers, then let go:
+	// only the index's entries stay. An error of the index is reported
+	// once every model file is written, as if the index were built after
+	// them.
 	ib := transform.NewIndexBuilder(lb, problem)
-	var stageErr, indexErr error
+	var indexErr error
 	written := 0
-	if err := transform.EachModel(lb, func(model *transform.Model) error {
-		if stageErr = stageJSON(st, m, "models/"+model.Slug+".json", model); stageErr != nil {
-			return stageErr
+	models := newFilePool()
+	modelErr := transform.EachModel(lb, func(model *transform.Model) error {
+		rel := "models/" + model.Slug + ".json"
+		if !models.submit(func() (File, error) { return stageJSON(st, rel, model) }) {
+			return errStopped
 		}
 		written++
 		if indexErr == nil {
 			indexErr = ib.Add(model)
 		}
 		return nil
-	}); err != nil {
-		if err == stageErr {
-			return nil, late(err)
-		}
-		return nil, late(fmt.Errorf("%w: %v", ErrUpstreamData, err))
+	})
+	files, err := models.wait()
+	switch {
+	case err != nil: // a model file before the one EachModel stopped at
+		return nil, late(err)
+	case modelErr != nil:
+		return nil, late(fmt.Errorf("%w: %v", ErrUpstreamData, modelErr))
 	}
+	m.Outputs = append(m.Outputs, files...)
 	log.Info("built model files", "models", written, "configurations", len(lb.Chat), "excluded", len(m.Exclusions))
 
 	idx, err := ib.Index()
@@ -321,19 +327,18 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 	return m, nil
 }
 
-// stageJSON writes a published JSON file into the stage and lists it.
-func stageJSON(st *stage, m *Manifest, rel string, v any) error {
+// stageJSON writes a published JSON file into the stage.
+func stageJSON(st *stage, rel string, v any) (File, error) {
 	data, err := transform.Marshal(v)
 	if err != nil {
-		return fmt.Errorf("%w: %s: %v", ErrUpstreamData, rel, err)
+		return File{}, fmt.Errorf("%w: %s: %v", ErrUpstreamData, rel, err)
 	}
-	f, err := st.write(rel, data)
-	if err != nil {
-		return err
-	}
-	m.Outputs = append(m.Outputs, f)
-	return nil
+	return st.write(rel, data)
 }
+
+// errStopped stops EachModel once a model file has failed; the pool has
+// the error.
+var errStopped = errors.New("stopped: a model file failed")
 
 // stageIndex writes index.json into the stage as it is encoded, so that
 // its bytes (tens of megabytes for ten thousand models) are never held.
@@ -362,8 +367,9 @@ func stageIndex(st *stage, m *Manifest, idx *transform.IndexFile) error {
 	return nil
 }
 
-// renderPages renders every model's page and writes it into the stage, one
-// page at a time, as "greentokens render" would from the published
+// renderPages renders every model's page and writes it into the stage, on
+// a pool of workers (each holds one page at a time), as "greentokens
+// render" would from the published
 // snapshot: from index.json (idx, the struct just written), the model
 // files read back from the stage, grid.json, and the stable rows of the
 // archived task files (rows, parsed once from the archived bytes).
@@ -372,24 +378,19 @@ func renderPages(st *stage, opts BuildOptions, idx *transform.IndexFile, rows ma
 	if err != nil {
 		return nil, fmt.Errorf("%w: loading the staged files for the pages: %v", ErrValidation, err)
 	}
-	var files []File
-	var writeErr error
-	err = page.Each(s, page.Options{Grids: opts.PageGrids}, func(p page.File) error {
-		f, err := st.write(p.Path, p.Data)
-		if err != nil {
-			writeErr = err
-			return err
+	pool := newFilePool()
+	for _, e := range idx.Models {
+		if !pool.submit(func() (File, error) {
+			b, err := page.Render(s, e.Slug, page.Options{Grids: opts.PageGrids})
+			if err != nil {
+				return File{}, fmt.Errorf("%w: rendering the pages: %v", ErrValidation, err)
+			}
+			return st.write(page.Path(e.Slug), b)
+		}) {
+			break
 		}
-		files = append(files, f)
-		return nil
-	})
-	switch {
-	case writeErr != nil:
-		return nil, writeErr
-	case err != nil:
-		return nil, fmt.Errorf("%w: rendering the pages: %v", ErrValidation, err)
 	}
-	return files, nil
+	return pool.wait()
 }
 
 type archived struct {
