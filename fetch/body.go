@@ -69,19 +69,23 @@ func (b *body) Read(p []byte) (int, error) {
 	n, err := b.read(p)
 	b.stall.Stop()
 	b.n += int64(n)
+	b.c.received.Store(b.n)
 	if b.n > b.c.cap {
 		n -= int(b.n - b.c.cap)
 		b.n = b.c.cap
-		err = capError{cap: b.c.cap, contentLength: -1}
+		err = capError{cap: b.c.cap}
 	}
 	switch {
 	case err == nil:
 		return n, nil
 	case err == io.EOF:
+		b.c.stopDeadline() // the body is whole
 		if b.streaming {
 			b.c.logDone(b.n, nil)
 		}
 		return n, io.EOF
+	case b.c.overdue.Load():
+		err = b.c.deadlineError()
 	case b.stalled.Load():
 		err = fmt.Errorf("no data for %v while reading the body (after %d bytes)", b.c.h.opts.Timeout, b.n)
 	case !errors.As(err, new(capError)):
@@ -122,7 +126,7 @@ func (b *body) Close() error {
 		if b.err == nil {
 			b.c.logClosedEarly(b.n) // a no-op after EOF
 		}
-		b.c.cancel()
+		b.c.end()
 	}
 	return err
 }

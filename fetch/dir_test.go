@@ -2,7 +2,12 @@ package fetch_test
 
 import (
 	"context"
+	"errors"
 	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -46,7 +51,7 @@ func TestDir(t *testing.T) {
 		{name: "parent inside", source: "leaderboard/../x", wantErr: `fetch: bad source name "leaderboard/../x"`},
 		{name: "absolute", source: "/etc/passwd", wantErr: `fetch: bad source name "/etc/passwd"`},
 		{name: "unknown", source: "x", wantErr: `fetch: no upstream for source "x"`},
-		{name: "missing", source: fetch.LeaderboardTask("nope"), wantErr: "fetch: reading leaderboard/tasks/nope.json: open "},
+		{name: "missing", source: fetch.LeaderboardTask("nope"), wantErr: "fetch: reading leaderboard/tasks/nope.json: stat "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -78,6 +83,80 @@ func TestDir(t *testing.T) {
 		cancel()
 		if _, err := (fetch.Dir{Root: root, Origins: origins}).Open(ctx, fetch.LeaderboardIndex); err != context.Canceled {
 			t.Errorf("error = %v, want context.Canceled", err)
+		}
+	})
+}
+
+// TestDirCaps: an offline source has the caps of a download (16 MiB JSON,
+// 256 MiB CSV by default; smaller here), refuses what is not a regular
+// file without blocking on it, and its errors name the local file, not
+// the upstream URL.
+func TestDirCaps(t *testing.T) {
+	t.Parallel()
+	origins := fetch.Origins{LeaderboardBase: "https://lb.example/public/data/", GitHubAPI: "https://api.example", EmberURL: "https://ember.example/y.csv"}
+	root := writeTree(t, map[string]string{
+		"leaderboard/index.json":                    `{"a":"` + strings.Repeat("x", 100) + `"}`,
+		"leaderboard/commits.json":                  "<html>not json</html>",
+		"leaderboard/tasks/gpqa.json":               "",
+		"ember/yearly_full_release_long_format.csv": strings.Repeat("Area,Year\n", 30), // 300 bytes
+	})
+	fifo := filepath.Join(root, "leaderboard", "tasks", "lm-arena-chat.json")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	local := func(name string) string { return filepath.Join(root, filepath.FromSlash(name)) }
+	d := fetch.Dir{Root: root, Origins: origins, MaxBytes: 64, MaxBytesCSV: 200}
+	tests := []struct {
+		name     string
+		source   string
+		wantIs   error
+		wantErr  []string
+		notInErr string
+	}{
+		{"JSON over its cap", fetch.LeaderboardIndex, fetch.ErrTooLarge,
+			[]string{local(fetch.LeaderboardIndex), "file of 108 bytes is larger than the 64 bytes cap"}, "https://"},
+		{"CSV over its cap", fetch.EmberYearly, fetch.ErrTooLarge,
+			[]string{local(fetch.EmberYearly), "file of 300 bytes is larger than the 200 bytes cap"}, "https://"},
+		{"not JSON", fetch.LeaderboardCommits, fetch.ErrNotJSON,
+			[]string{"reading leaderboard/commits.json (from " + local(fetch.LeaderboardCommits) + "): the body is not JSON"}, "https://"},
+		{"empty", fetch.LeaderboardTask("gpqa"), fetch.ErrEmpty,
+			[]string{"(from " + local(fetch.LeaderboardTask("gpqa")) + "): empty body"}, "https://"},
+		{"a FIFO", fetch.LeaderboardTask("lm-arena-chat"), nil,
+			[]string{fifo + " is a named pipe (FIFO), not a regular file"}, "https://"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := fetch.ReadAll(t.Context(), d, tt.source)
+			wantErr(t, err, tt.wantErr...)
+			if tt.wantIs != nil && !errors.Is(err, tt.wantIs) {
+				t.Errorf("error %v is not %v", err, tt.wantIs)
+			}
+			if strings.Contains(err.Error(), tt.notInErr) {
+				t.Errorf("error %q names the URL; want the local file only", err)
+			}
+		})
+	}
+
+	t.Run("a file that grows past its cap while read", func(t *testing.T) {
+		d := fetch.Dir{Root: root, Origins: origins, MaxBytesCSV: 400}
+		body, err := d.Open(t.Context(), fetch.EmberYearly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer body.Close()
+		if body.Local != local(fetch.EmberYearly) || body.FinalURL != "" {
+			t.Errorf("Local, FinalURL = %q, %q; want the file and empty", body.Local, body.FinalURL)
+		}
+		f, err := os.OpenFile(local(fetch.EmberYearly), os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Write([]byte(strings.Repeat("y", 200)))
+		f.Close()
+		data, err := io.ReadAll(body)
+		wantErr(t, err, local(fetch.EmberYearly)+": file larger than the 400 bytes cap")
+		if !errors.Is(err, fetch.ErrTooLarge) || len(data) != 400 {
+			t.Errorf("read %d bytes, error %v; want 400 and ErrTooLarge", len(data), err)
 		}
 	})
 }

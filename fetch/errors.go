@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Sentinels for errors.Is on the errors this package returns.
@@ -19,6 +20,8 @@ var (
 	ErrNotJSON = errors.New("fetch: body is not JSON")
 	// ErrEmpty: a .json source answered with an empty body.
 	ErrEmpty = errors.New("fetch: empty body")
+	// ErrDeadline: a download did not end within HTTPOptions.Deadline.
+	ErrDeadline = errors.New("fetch: past the deadline on the whole download")
 )
 
 // Error is a failed HTTP fetch. Its message names the URL, the last status
@@ -76,16 +79,36 @@ func (e rateLimitError) Is(target error) bool { return target == ErrRateLimited 
 type capError struct {
 	cap           int64
 	contentLength int64 // the announced length, or -1 when it was found reading
+	size          int64 // a local file's size, or -1 when it was found reading
 }
 
 func (e capError) Error() string {
-	if e.contentLength >= 0 {
+	switch {
+	case e.contentLength > 0:
 		return fmt.Sprintf("body of %d bytes (Content-Length) is larger than the %s cap", e.contentLength, size(e.cap))
+	case e.size > 0:
+		return fmt.Sprintf("file of %d bytes is larger than the %s cap", e.size, size(e.cap))
+	case e.size < 0:
+		return "file larger than the " + size(e.cap) + " cap"
 	}
 	return "body larger than the " + size(e.cap) + " cap"
 }
 
 func (e capError) Is(target error) bool { return target == ErrTooLarge }
+
+// deadlineError is a download that passed its deadline.
+type deadlineError struct {
+	name     string // the source name
+	limit    time.Duration
+	received int64 // bytes of the body received when it ended
+}
+
+func (e deadlineError) Error() string {
+	return fmt.Sprintf("the download of %s did not end within its %v deadline (--deadline); %d bytes of its body received",
+		e.name, e.limit, e.received)
+}
+
+func (e deadlineError) Is(target error) bool { return target == ErrDeadline }
 
 // redirectError is a redirect this package refuses to follow.
 type redirectError struct{ from, to, why string }

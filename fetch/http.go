@@ -20,6 +20,7 @@ const (
 	DefaultRetryWaitMax = 30 * time.Second // longest single wait, Retry-After included
 	DefaultMaxTotalWait = 2 * time.Minute  // all attempts and waits of one fetch
 	DefaultTimeout      = 60 * time.Second // per GET: headers, and any stall in the body
+	DefaultDeadline     = 10 * time.Minute // one download whole: every GET and wait, and the body to its end
 	DefaultMaxBytes     = 16 << 20         // decoded cap for every file but Ember's
 	DefaultMaxBytesCSV  = 256 << 20        // decoded cap for EmberYearly (about 50 MB today)
 	DefaultUserAgent    = "greentokens-fetch (+https://github.com/leadgreen/greentokens)"
@@ -50,6 +51,13 @@ type HTTPOptions struct {
 	// while reading a body (no bytes for Timeout). It does not bound the
 	// time to stream a large body that keeps flowing.
 	Timeout time.Duration
+	// Deadline bounds one download whole, from its first GET to the last
+	// byte of its body, retries and waits included: a body that keeps
+	// trickling in (never stalling for Timeout) still ends there. For a
+	// streamed body (Open, the Ember CSV) it runs until the body is read
+	// to its end or closed. Passing it fails with ErrDeadline, naming the
+	// file and the bytes received.
+	Deadline time.Duration
 
 	// MaxBytes caps the decoded size of each body but EmberYearly's;
 	// MaxBytesCSV caps EmberYearly's. Reading past the cap fails with
@@ -116,6 +124,9 @@ func NewHTTP(opts HTTPOptions) *HTTP {
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
+	if opts.Deadline <= 0 {
+		opts.Deadline = DefaultDeadline
+	}
 	if opts.MaxBytes <= 0 {
 		opts.MaxBytes = DefaultMaxBytes
 	}
@@ -164,18 +175,18 @@ func (h *HTTP) Open(ctx context.Context, name string) (*Body, error) {
 	}
 	resp, err := c.do()
 	if err != nil {
-		c.cancel()
+		c.end()
 		return nil, err
 	}
 	b, err := c.openBody(resp, true)
 	if err != nil {
 		resp.Body.Close()
-		c.cancel()
+		c.end()
 		err = &Error{URL: c.url, Status: c.status, Attempts: c.attempt, Err: err}
 		c.logDone(0, err)
 		return nil, err
 	}
-	return &Body{ReadCloser: b, URL: c.url, Retrieved: c.retrieved, Size: max(b.size, 0)}, nil
+	return &Body{ReadCloser: b, URL: c.url, FinalURL: finalURL(resp), Retrieved: c.retrieved, Size: max(b.size, 0)}, nil
 }
 
 // readAll GETs the named file and reads all of it, retrying the whole GET
@@ -183,8 +194,9 @@ func (h *HTTP) Open(ctx context.Context, name string) (*Body, error) {
 // the last status.
 func (h *HTTP) readAll(ctx context.Context, name string) (*File, int, error) {
 	var data []byte
+	var final string
 	c, err := h.newCall(ctx, name, func(c *call, resp *http.Response) error {
-		data = nil
+		data, final = nil, finalURL(resp)
 		b, err := c.openBody(resp, false)
 		if err != nil {
 			return err
@@ -196,14 +208,23 @@ func (h *HTTP) readAll(ctx context.Context, name string) (*File, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	defer c.cancel()
+	defer c.end()
 	resp, err := c.do()
 	if err != nil {
 		return nil, c.status, err
 	}
 	resp.Body.Close()
 	c.logDone(int64(len(data)), nil)
-	return &File{Name: name, URL: c.url, Retrieved: c.retrieved, Data: data}, c.status, nil
+	return &File{Name: name, URL: c.url, FinalURL: final, Retrieved: c.retrieved, Data: data}, c.status, nil
+}
+
+// finalURL is the URL that gave the answer, after any redirects, without
+// credentials.
+func finalURL(resp *http.Response) string {
+	if resp.Request == nil || resp.Request.URL == nil {
+		return ""
+	}
+	return resp.Request.URL.Redacted()
 }
 
 // checkRedirect follows redirects to the same host only, and to https

@@ -5,8 +5,10 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -500,6 +502,33 @@ func TestHTTPRedirects(t *testing.T) {
 		if f.URL != s.URL+indexPath {
 			t.Errorf("URL = %q, want the URL asked for", f.URL)
 		}
+		if want := s.URL + fetchtest.LeaderboardPrefix + "tasks/gpqa.json"; f.FinalURL != want {
+			t.Errorf("FinalURL = %q, want the URL that answered, %q", f.FinalURL, want)
+		}
+	})
+	t.Run("a streamed body names the URL that answered", func(t *testing.T) {
+		t.Parallel()
+		s := newServer(t)
+		s.Fault(indexPath, fetchtest.Fault{Redirect: fetchtest.LeaderboardPrefix + "tasks/gpqa.json?v=2"})
+		body, err := s.Source(fetch.HTTPOptions{}).Open(t.Context(), fetch.LeaderboardIndex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer body.Close()
+		if want := s.URL + fetchtest.LeaderboardPrefix + "tasks/gpqa.json?v=2"; body.URL != s.URL+indexPath || body.FinalURL != want {
+			t.Errorf("URL, FinalURL = %q, %q; want %q, %q", body.URL, body.FinalURL, s.URL+indexPath, want)
+		}
+	})
+	t.Run("no redirect: the URL asked for answered", func(t *testing.T) {
+		t.Parallel()
+		s := newServer(t)
+		f, err := fetch.ReadAll(t.Context(), s.Source(fetch.HTTPOptions{}), fetch.LeaderboardIndex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.FinalURL != f.URL || f.URL != s.URL+indexPath {
+			t.Errorf("URL, FinalURL = %q, %q; want both %q", f.URL, f.FinalURL, s.URL+indexPath)
+		}
 	})
 	t.Run("another host is refused", func(t *testing.T) {
 		t.Parallel()
@@ -653,10 +682,11 @@ func TestHTTPBody(t *testing.T) {
 	if err := body.Close(); err != nil {
 		t.Fatal(err)
 	}
-	got := fetch.File{Name: fetch.LeaderboardTask("gpqa"), URL: body.URL, Retrieved: body.Retrieved, Data: data}
+	got := fetch.File{Name: fetch.LeaderboardTask("gpqa"), URL: body.URL, FinalURL: body.FinalURL, Retrieved: body.Retrieved, Data: data}
 	want := fetch.File{
 		Name:      "leaderboard/tasks/gpqa.json",
 		URL:       s.URL + fetchtest.LeaderboardPrefix + "tasks/gpqa.json",
+		FinalURL:  s.URL + fetchtest.LeaderboardPrefix + "tasks/gpqa.json",
 		Retrieved: time.Date(2026, 9, 26, 10, 0, 0, 0, time.UTC),
 		Data:      []byte(gpqaJSON),
 	}
@@ -737,6 +767,7 @@ func TestNewHTTPDefaults(t *testing.T) {
 		RetryWaitMax: 30 * time.Second,
 		MaxTotalWait: 2 * time.Minute,
 		Timeout:      time.Minute,
+		Deadline:     10 * time.Minute,
 		MaxBytes:     16 << 20,
 		MaxBytesCSV:  256 << 20,
 		UserAgent:    fetch.DefaultUserAgent,
@@ -744,4 +775,89 @@ func TestNewHTTPDefaults(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("defaults (-want +got):\n%s", diff)
 	}
+}
+
+// TestHTTPDeadline: a body that trickles in, never stalling for Timeout,
+// still ends at the deadline on the whole download, with an error naming
+// the file and the bytes received; so does a server that never answers.
+func TestHTTPDeadline(t *testing.T) {
+	t.Parallel()
+	csv := strings.Repeat("Area,Year,Value\n", 125) // 2000 bytes: 1 s at 20 bytes per 10 ms
+	bigJSON := `{"rows":"` + strings.Repeat("x", 1990) + `"}`
+	opts := fetch.HTTPOptions{Timeout: time.Second, Deadline: 100 * time.Millisecond, MaxTotalWait: 5 * time.Second}
+	drip := fetchtest.Fault{DripBytes: 20, DripEvery: 10 * time.Millisecond}
+	deadline := func(name string) string {
+		return "the download of " + name + " did not end within its 100ms deadline (--deadline); "
+	}
+	received := regexp.MustCompile(`; (\d+) bytes of its body received`)
+	check := func(t *testing.T, err error, name string, read, total int) {
+		t.Helper()
+		wantErr(t, err, deadline(name))
+		if !errors.Is(err, fetch.ErrDeadline) {
+			t.Errorf("error %v is not ErrDeadline", err)
+		}
+		m := received.FindStringSubmatch(err.Error())
+		if m == nil {
+			t.Fatalf("error %q does not say how many bytes came", err)
+		}
+		n, _ := strconv.Atoi(m[1])
+		if n != read || (total > 0 && (n == 0 || n >= total)) {
+			t.Errorf("error says %d bytes received; read %d of %d", n, read, total)
+		}
+	}
+
+	t.Run("streamed CSV that trickles", func(t *testing.T) {
+		t.Parallel()
+		s := fetchtest.NewServer(t, "")
+		s.Map(fetchtest.EmberPath, writeTree(t, map[string]string{"y.csv": csv})+"/y.csv")
+		s.Fault(fetchtest.EmberPath, drip)
+		body, err := s.Source(opts).Open(t.Context(), fetch.EmberYearly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer body.Close()
+		data, err := io.ReadAll(body)
+		check(t, err, fetch.EmberYearly, len(data), len(csv))
+		wantErr(t, err, "fetch "+s.URL+fetchtest.EmberPath+": ")
+		if !strings.HasPrefix(csv, string(data)) {
+			t.Errorf("read %q, not a prefix of the file", data)
+		}
+	})
+	t.Run("JSON that trickles", func(t *testing.T) {
+		t.Parallel()
+		s := fetchtest.NewServer(t, writeTree(t, map[string]string{"index.json": bigJSON}))
+		s.Fault(indexPath, drip)
+		_, err := fetch.ReadAll(t.Context(), s.Source(opts), fetch.LeaderboardIndex)
+		m := received.FindStringSubmatch(fmt.Sprint(err))
+		n := 0
+		if m != nil {
+			n, _ = strconv.Atoi(m[1])
+		}
+		check(t, err, fetch.LeaderboardIndex, n, len(bigJSON))
+		wantErr(t, err, "fetch "+s.URL+indexPath+": ", " after 1 attempt")
+	})
+	t.Run("no answer at all", func(t *testing.T) {
+		t.Parallel()
+		s := newServer(t)
+		s.Fault(indexPath, fetchtest.Fault{Delay: time.Hour})
+		_, err := fetch.ReadAll(t.Context(), s.Source(fetch.HTTPOptions{Timeout: 5 * time.Second, Deadline: 50 * time.Millisecond}), fetch.LeaderboardIndex)
+		wantErr(t, err, "the download of leaderboard/index.json did not end within its 50ms deadline (--deadline); 0 bytes of its body received after 1 attempt")
+	})
+	t.Run("a body read whole is not cut off later", func(t *testing.T) {
+		t.Parallel()
+		s := newServer(t)
+		body, err := s.Source(fetch.HTTPOptions{Deadline: 30 * time.Millisecond}).Open(t.Context(), fetch.LeaderboardIndex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := io.ReadAll(body)
+		if err != nil || string(data) != indexJSON {
+			t.Fatalf("read %q, %v", data, err)
+		}
+		time.Sleep(60 * time.Millisecond) // past the deadline
+		if n, err := body.Read(make([]byte, 1)); n != 0 || err != io.EOF {
+			t.Errorf("after the end: %d, %v; want 0, EOF", n, err)
+		}
+		body.Close()
+	})
 }

@@ -16,6 +16,8 @@ import (
 type File struct {
 	Name      string    // the source name: "leaderboard/index.json"
 	URL       string    // where it came from (Body.URL)
+	FinalURL  string    // the URL that answered, after redirects (Body.FinalURL)
+	Local     string    // the local file read (Body.Local); "" for a download
 	Retrieved time.Time // when (Body.Retrieved); zero when the source does not know
 	Data      []byte
 }
@@ -56,7 +58,7 @@ func ReadAll(ctx context.Context, src Source, name string) (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fetch: reading %s: %w", name, err)
 	}
-	f := &File{Name: name, URL: body.URL, Retrieved: body.Retrieved, Data: data}
+	f := &File{Name: name, URL: body.URL, FinalURL: body.FinalURL, Local: body.Local, Retrieved: body.Retrieved, Data: data}
 	if err := checkJSON(f, 0); err != nil {
 		return nil, err
 	}
@@ -101,7 +103,8 @@ func readBody(r io.Reader, size int64) ([]byte, error) {
 }
 
 // checkJSON checks that a .json file holds JSON. An HTTP fetch (status > 0)
-// is described by URL and status, another source's file by name.
+// is described by URL and status, another source's file by name and local
+// path.
 func checkJSON(f *File, status int) error {
 	if !strings.HasSuffix(f.Name, ".json") {
 		return nil
@@ -111,8 +114,8 @@ func checkJSON(f *File, status int) error {
 		empty = fmt.Sprintf("fetch %s: status %d with an empty body", f.URL, status)
 		notJSON = fmt.Sprintf("fetch %s: status %d but the body is not JSON", f.URL, status)
 	} else {
-		empty = fmt.Sprintf("fetch: reading %s (from %s): empty body", f.Name, f.URL)
-		notJSON = fmt.Sprintf("fetch: reading %s (from %s): the body is not JSON", f.Name, f.URL)
+		empty = fmt.Sprintf("fetch: reading %s (from %s): empty body", f.Name, where(f.Local, f.URL))
+		notJSON = fmt.Sprintf("fetch: reading %s (from %s): the body is not JSON", f.Name, where(f.Local, f.URL))
 	}
 	trimmed := bytes.TrimLeft(f.Data, " \t\r\n")
 	switch {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -93,15 +94,17 @@ func TestReadAllDir(t *testing.T) {
 		wantErr string
 	}{
 		{name: "index", source: fetch.LeaderboardIndex,
-			want: &fetch.File{Name: fetch.LeaderboardIndex, URL: "https://lb.example/data/index.json", Data: []byte(indexJSON)}},
+			want: &fetch.File{Name: fetch.LeaderboardIndex, URL: "https://lb.example/data/index.json",
+				Local: filepath.Join(root, "leaderboard/index.json"), Data: []byte(indexJSON)}},
 		{name: "CSV", source: fetch.EmberYearly,
-			want: &fetch.File{Name: fetch.EmberYearly, URL: "https://ember.example/x.csv", Data: []byte("Area,Year\n")}},
+			want: &fetch.File{Name: fetch.EmberYearly, URL: "https://ember.example/x.csv",
+				Local: filepath.Join(root, "ember/yearly_full_release_long_format.csv"), Data: []byte("Area,Year\n")}},
 		{name: "empty JSON", source: fetch.LeaderboardTask("empty"),
-			wantErr: "fetch: reading leaderboard/tasks/empty.json (from https://lb.example/data/tasks/empty.json): empty body"},
+			wantErr: "fetch: reading leaderboard/tasks/empty.json (from " + filepath.Join(root, "leaderboard/tasks/empty.json") + "): empty body"},
 		{name: "HTML as JSON", source: fetch.LeaderboardTask("html"),
-			wantErr: `fetch: reading leaderboard/tasks/html.json (from https://lb.example/data/tasks/html.json): the body is not JSON (starts "<!DOCTYPE html>`},
+			wantErr: "fetch: reading leaderboard/tasks/html.json (from " + filepath.Join(root, "leaderboard/tasks/html.json") + `): the body is not JSON (starts "<!DOCTYPE html>`},
 		{name: "missing", source: fetch.LeaderboardTask("gpqa"),
-			wantErr: "fetch: reading leaderboard/tasks/gpqa.json: open "},
+			wantErr: "fetch: reading leaderboard/tasks/gpqa.json: stat " + filepath.Join(root, "leaderboard/tasks/gpqa.json") + ": no such file"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

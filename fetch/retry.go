@@ -27,7 +27,10 @@ type call struct {
 
 	ctx      context.Context // ends when the caller's does, or at the total bound
 	cancel   context.CancelFunc
-	timedOut atomic.Bool // the total bound cancelled ctx
+	timedOut atomic.Bool  // the total bound cancelled ctx
+	overdue  atomic.Bool  // the deadline on the whole download cancelled ctx
+	dlTimer  *time.Timer  // the deadline's
+	received atomic.Int64 // bytes of the current body read so far
 	start    time.Time
 	deadline time.Time
 
@@ -57,6 +60,7 @@ func (c *call) do() (*http.Response, error) {
 	c.start = time.Now()
 	c.deadline = c.start.Add(o.MaxTotalWait)
 	timer := time.AfterFunc(o.MaxTotalWait, func() { c.timedOut.Store(true); c.cancel() })
+	c.dlTimer = time.AfterFunc(o.Deadline, func() { c.overdue.Store(true); c.cancel() })
 	if c.readBody != nil {
 		c.req.SetResponseHandler(func(resp *http.Response) error {
 			if resp.StatusCode/100 != 2 {
@@ -88,6 +92,24 @@ func (c *call) do() (*http.Response, error) {
 	e := c.failure(err)
 	c.logDone(0, e)
 	return nil, e
+}
+
+// stopDeadline stops the deadline on the whole download: its body is read.
+func (c *call) stopDeadline() {
+	if c.dlTimer != nil {
+		c.dlTimer.Stop()
+	}
+}
+
+// end ends the call: its deadline, and its context.
+func (c *call) end() {
+	c.stopDeadline()
+	c.cancel()
+}
+
+// deadlineError is the error of a download that passed its deadline.
+func (c *call) deadlineError() error {
+	return deadlineError{name: c.name, limit: c.h.opts.Deadline, received: c.received.Load()}
 }
 
 // before runs before each attempt (retryablehttp's RequestLogHook).
@@ -248,6 +270,10 @@ func parseReset(v string, now time.Time) (time.Duration, bool) {
 // failure is the error for a loop that ended without a usable answer.
 func (c *call) failure(doErr error) *Error {
 	e := &Error{URL: c.url, Status: c.status, Attempts: c.attempt}
+	if c.overdue.Load() {
+		e.Err = c.deadlineError()
+		return e
+	}
 	timedOut := c.timedOut.Load()
 	detail := c.giveUp
 	if timedOut && detail == "" {

@@ -10,6 +10,7 @@
 package fetch
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -18,6 +19,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/leadgreen/greentokens/internal/regfile"
 )
 
 // Names of the upstream files, as archived under a snapshot's sources/.
@@ -80,6 +83,12 @@ type Body struct {
 	// URL is where the bytes come from: the URL fetched, or for a Dir source
 	// the upstream URL the archived file was fetched from.
 	URL string
+	// FinalURL is the URL that answered, after any redirects (URL when
+	// there were none); empty for a local file, which no server answered.
+	FinalURL string
+	// Local is the local file a Dir source read; empty for a download.
+	// Messages about the bytes name it, not URL.
+	Local string
 	// Retrieved is when the bytes were fetched (UTC); zero when the source
 	// does not know (a Dir source), and the caller supplies it.
 	Retrieved time.Time
@@ -92,6 +101,16 @@ type Body struct {
 	Size int64
 }
 
+// Where names where the bytes were read: the local file, else the URL.
+func (b *Body) Where() string { return where(b.Local, b.URL) }
+
+func where(local, url string) string {
+	if local != "" {
+		return local
+	}
+	return url
+}
+
 // Source hands out upstream files by name.
 type Source interface {
 	Open(ctx context.Context, name string) (*Body, error)
@@ -99,7 +118,13 @@ type Source interface {
 
 // Dir is a Source that reads a folder laid out like a snapshot's sources/:
 // Root/leaderboard/index.json, Root/leaderboard/tasks/TASK.json, Root/ember/...
-// The URL it reports for each file is the one Origins gives for its name.
+// The URL it reports for each file is the one Origins gives for its name;
+// Body.Local is the file read, which errors name.
+//
+// The size caps of downloads hold here too: a file larger than its cap
+// (MaxBytes, or MaxBytesCSV for EmberYearly) fails with ErrTooLarge, at
+// Open when its size says so, else as it is read. Anything but a regular
+// file (a FIFO, a device) is refused without being opened for reading.
 type Dir struct {
 	Root    string
 	Origins Origins
@@ -108,6 +133,9 @@ type Dir struct {
 	Leaderboard string
 	// Ember, when set, is the file read in place of Root/ember/'s CSV.
 	Ember string
+	// MaxBytes and MaxBytesCSV are the caps, as HTTPOptions' are. Zero:
+	// DefaultMaxBytes and DefaultMaxBytesCSV.
+	MaxBytes, MaxBytesCSV int64
 }
 
 // Open implements Source.
@@ -129,13 +157,45 @@ func (d Dir) Open(ctx context.Context, name string) (*Body, error) {
 	if name == EmberYearly && d.Ember != "" {
 		file = d.Ember
 	}
-	f, err := os.Open(file)
+	f, err := regfile.Open(file)
 	if err != nil {
 		return nil, fmt.Errorf("fetch: reading %s: %w", name, err)
 	}
-	b := &Body{ReadCloser: f, URL: url}
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-		b.Size = fi.Size()
+	limit := cmp.Or(d.MaxBytes, DefaultMaxBytes)
+	if name == EmberYearly {
+		limit = cmp.Or(d.MaxBytesCSV, DefaultMaxBytesCSV)
 	}
-	return b, nil
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("fetch: reading %s: %w", file, err)
+	}
+	if fi.Size() > limit {
+		f.Close()
+		return nil, fmt.Errorf("fetch: reading %s: %s: %w", name, file, capError{cap: limit, size: fi.Size()})
+	}
+	return &Body{ReadCloser: &cappedFile{f: f, path: file, limit: limit}, URL: url, Local: file, Size: fi.Size()}, nil
 }
+
+// cappedFile reads a local file up to its cap: one that grows past it
+// while it is read fails with ErrTooLarge, naming the file.
+type cappedFile struct {
+	f     *os.File
+	path  string
+	limit int64
+	n     int64
+}
+
+func (c *cappedFile) Read(p []byte) (int, error) {
+	if room := c.limit - c.n + 1; int64(len(p)) > room {
+		p = p[:room]
+	}
+	n, err := c.f.Read(p)
+	c.n += int64(n)
+	if c.n > c.limit {
+		return n - int(c.n-c.limit), fmt.Errorf("%s: %w", c.path, capError{cap: c.limit, size: -1})
+	}
+	return n, err
+}
+
+func (c *cappedFile) Close() error { return c.f.Close() }

@@ -43,3 +43,9 @@ func Has(name string) bool {
 	_, err := fs.Stat(FS, name)
 	return err == nil
 }
+
+// OpenAPI is the HTTP API's OpenAPI 3.1 document (openapi.json), served at
+// /v1/openapi.json.
+//
+//go:embed openapi.json
+var OpenAPI []byte

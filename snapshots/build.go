@@ -47,8 +47,8 @@ type BuildOptions struct {
 
 	// NoGrid leaves out the Ember stage: no grid.json, no carbon figures.
 	NoGrid bool
-	// GridYear pins grid.json's reference year; 0 takes the latest year
-	// with a World value.
+	// GridYear pins grid.json's reference year; 0 takes the latest
+	// complete year (grid.YearRule).
 	GridYear int
 	// EmberRelease names Ember's release ("September 2026"); the CSV does
 	// not carry it.
@@ -57,10 +57,20 @@ type BuildOptions struct {
 	// page.DefaultGrids.
 	PageGrids []string
 
+	// LockTimeout bounds the wait for another build that holds the output
+	// folder's lock: past it the build fails with ErrConflict, naming the
+	// holder's PID. Zero waits as long as it takes. A cancelled ctx ends
+	// the wait at once (ErrInterrupted).
+	LockTimeout time.Duration
+
 	// AllowRemoval names models (by slug or model id) that this build may
 	// drop although the latest earlier snapshot under Out has them; any
 	// other dropped model fails the build with ErrRemoval (see guard.go).
 	AllowRemoval []string
+	// AllowGridShrink lets grid.json lose more than a tenth of the areas
+	// of the latest earlier snapshot's; without it that fails the build
+	// with ErrGridShrink (see guard.go).
+	AllowGridShrink bool
 
 	// rebuild is set by Verify: the build only reproduces a snapshot that
 	// Verify has validated, into a temporary folder, to compare it byte for
@@ -82,7 +92,7 @@ type Result struct {
 // Build fetches the upstream files, derives the published files, checks
 // them with validate.Snapshot, and moves the finished snapshot to
 // OUT/DATE/. On any error nothing is left under OUT but what was there.
-func Build(ctx context.Context, opts BuildOptions) (*Result, error) {
+func Build(ctx context.Context, opts BuildOptions) (_ *Result, err error) {
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -98,16 +108,16 @@ func Build(ctx context.Context, opts BuildOptions) (*Result, error) {
 	if opts.Out == "" || opts.Source == nil {
 		return nil, fmt.Errorf("%w: no output folder or no source", ErrUsage)
 	}
-	if err := os.MkdirAll(opts.Out, 0o755); err != nil {
+	if err := os.MkdirAll(opts.Out, dirMode); err != nil {
 		return nil, fmt.Errorf("%w: creating %s: %v", ErrConflict, opts.Out, err)
 	}
-	unlock, err := lock(opts.Out, func() {
-		log.Warn("another build holds the output folder; waiting", "out", opts.Out)
+	held, err := lock(ctx, opts.Out, opts.LockTimeout, func(holder string) {
+		log.Warn("another build holds the output folder; waiting", "out", opts.Out, "holder", holder)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrConflict, err)
+		return nil, err
 	}
-	defer unlock()
+	defer func() { held.release(err != nil) }()
 	removed, err := removeLeftovers(opts.Out)
 	for _, r := range removed {
 		log.Warn("removed the leftover of an interrupted build", "folder", r)
@@ -319,7 +329,10 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 		return nil, err
 	}
 	if !opts.rebuild {
-		if err := validateSnapshot(st.dir); err != nil {
+		if err := validateSnapshot(ctx, st.dir); err != nil {
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("%w while validating: %w", ErrInterrupted, ctx.Err())
+			}
 			return nil, fmt.Errorf("%w: %v", ErrValidation, err)
 		}
 	}
@@ -451,7 +464,7 @@ func archive(ctx context.Context, st *stage, opts BuildOptions, name string, tex
 	}
 	log.Info("archived", "source", name, "url", f.URL, "bytes", file.Size, "sha256", file.SHA256)
 	return &archived{file: f, entry: Source{
-		File: file, Name: name, URL: f.URL, Retrieved: retrieved,
+		File: file, Name: name, URL: f.URL, FinalURL: f.FinalURL, Retrieved: retrieved,
 		Producer: text.Producer, Licence: text.Licence,
 	}}, nil
 }
@@ -508,4 +521,4 @@ func publish(st *stage, opts BuildOptions, m *Manifest, log *slog.Logger) (*Resu
 }
 
 // validateSnapshot checks a staged snapshot; tests wrap it to tamper first.
-var validateSnapshot = validate.Snapshot
+var validateSnapshot = validate.SnapshotContext

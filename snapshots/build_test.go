@@ -154,7 +154,7 @@ func TestFailedValidationWritesNothing(t *testing.T) {
 	real := validateSnapshot
 	t.Cleanup(func() { validateSnapshot = real })
 	// Flip one figure in a built model file before the real validator runs.
-	validateSnapshot = func(dir string) error {
+	validateSnapshot = func(ctx context.Context, dir string) error {
 		p := filepath.Join(dir, "models", "qwen-3-32b.json")
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -164,7 +164,7 @@ func TestFailedValidationWritesNothing(t *testing.T) {
 		if err := os.WriteFile(p, b, 0o644); err != nil {
 			return err
 		}
-		return real(dir)
+		return real(ctx, dir)
 	}
 	_, err := build(t, out, sharedSource(seedVersion))
 	if !errors.Is(err, ErrValidation) || !strings.Contains(err.Error(), "qwen-3-32b") {

@@ -1,6 +1,8 @@
 package snapshots
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"syscall"
 )
@@ -28,5 +30,28 @@ func checkpoint(name string) {
 	if crashAt == name {
 		syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		select {} // the signal is on its way
+	}
+}
+
+// PauseEnv names the environment variable that makes a command stop at
+// one of its pause points, say so on stderr ("greentokens: paused at
+// POINT"), and wait there until its context ends. It exists for the
+// signal tests, which prove that SIGINT and SIGTERM end a command mid-way,
+// promptly; the release job never sets it.
+const PauseEnv = "GREENTOKENS_TEST_PAUSE_AT"
+
+// Pause points.
+const (
+	ppLoaded  = "loaded"  // Load has decoded the manifest, before it reads the listed files
+	ppRebuild = "rebuild" // Verify has run the checks, before the rebuild
+)
+
+var pauseAt = os.Getenv(PauseEnv)
+
+// pause waits for ctx to end when PauseEnv names this point.
+func pause(ctx context.Context, name string) {
+	if pauseAt == name {
+		fmt.Fprintf(os.Stderr, "greentokens: paused at %s\n", name)
+		<-ctx.Done()
 	}
 }

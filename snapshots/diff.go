@@ -177,6 +177,11 @@ type GridInfo struct {
 	Year    int    `json:"year"`
 	Release string `json:"release"`
 	Areas   int    `json:"areas"`
+	// Fallbacks counts the areas listed with an earlier year's value.
+	Fallbacks int `json:"fallbacks"`
+	// Exclusions counts the Ember rows the build left out (blank,
+	// negative, non-finite, implausible, duplicate), from the manifest.
+	Exclusions int `json:"exclusions"`
 }
 
 // GridArea is one area of grid.json.
@@ -224,7 +229,7 @@ func Diff(old, new *Snapshot) *DiffReport {
 			r.Models.Removed = append(r.Models.Removed, old.Models[slug])
 		}
 	}
-	or, nr := newFileReader(), newFileReader()
+	or, nr := old.reader(), new.reader()
 	for _, slug := range newSlugs {
 		if _, ok := old.Models[slug]; !ok {
 			r.Models.Added = append(r.Models.Added, new.Models[slug])
@@ -259,7 +264,7 @@ func Diff(old, new *Snapshot) *DiffReport {
 		}
 		return a.GPU < b.GPU
 	})
-	r.Grid = gridChange(old.Grid, new.Grid)
+	r.Grid = gridChange(old, new)
 	r.DataChanged = len(r.Models.Added)+len(r.Models.Removed)+len(r.IndexRows)+len(r.Configurations)+
 		len(r.Grid.Added)+len(r.Grid.Removed)+len(r.Grid.Changed) > 0 ||
 		(r.Grid.Old == nil) != (r.Grid.New == nil)
@@ -481,7 +486,7 @@ func (s *Snapshot) chatRows() (map[rowKey]*upRow, error) {
 	if !ok {
 		return nil, errNotArchived
 	}
-	r := newFileReader()
+	r := s.reader()
 	task := fetch.TaskChat
 	// By model: the rows of the model being read, flushed at the next one.
 	x := newRowIndex()
@@ -861,15 +866,26 @@ func sameBits(a, b reflect.Value) bool {
 	return false
 }
 
-func gridInfo(g *grid.Grid) *GridInfo {
+func gridInfo(s *Snapshot) *GridInfo {
+	g := s.Grid
 	if g == nil {
 		return nil
 	}
-	return &GridInfo{Year: g.Year, Release: g.Source.Release, Areas: len(g.Areas)}
+	i := &GridInfo{Year: g.Year, Release: g.Source.Release, Areas: len(g.Areas)}
+	for _, a := range g.Areas {
+		if a.Fallback {
+			i.Fallbacks++
+		}
+	}
+	if m := s.Manifest.Grid; m != nil {
+		i.Exclusions = len(m.Exclusions)
+	}
+	return i
 }
 
-func gridChange(old, new *grid.Grid) GridChange {
-	c := GridChange{Old: gridInfo(old), New: gridInfo(new), Added: []GridArea{}, Removed: []GridArea{}, Changed: []GridAreaChange{}}
+func gridChange(oldSnap, newSnap *Snapshot) GridChange {
+	old, new := oldSnap.Grid, newSnap.Grid
+	c := GridChange{Old: gridInfo(oldSnap), New: gridInfo(newSnap), Added: []GridArea{}, Removed: []GridArea{}, Changed: []GridAreaChange{}}
 	if old == nil || new == nil {
 		return c
 	}
@@ -892,7 +908,7 @@ func gridChange(old, new *grid.Grid) GridChange {
 		}
 		op, np := published(oa), published(na)
 		var fields []FieldChange
-		for _, f := range []string{"area_type", "year", "g_co2e_per_kwh"} {
+		for _, f := range []string{"area_type", "year", "fallback", "g_co2e_per_kwh"} {
 			if op[f] != np[f] {
 				fields = append(fields, FieldChange{Field: f, Old: op[f], New: np[f]})
 			}
@@ -1134,11 +1150,12 @@ func (r *DiffReport) WriteText(w io.Writer) error {
 	case g.Old == nil && g.New == nil:
 		p(" no grid.json in either snapshot\n")
 	case g.Old == nil:
-		p(" grid.json added (year %d, %d areas)\n", g.New.Year, g.New.Areas)
+		p(" grid.json added (year %d, %d areas, %d fallbacks, %d Ember rows excluded)\n", g.New.Year, g.New.Areas, g.New.Fallbacks, g.New.Exclusions)
 	case g.New == nil:
 		p(" grid.json removed (was year %d, %d areas)\n", g.Old.Year, g.Old.Areas)
 	default:
-		p(" year %d -> %d, %d -> %d areas; %d changed, %d added, %d removed\n", g.Old.Year, g.New.Year, g.Old.Areas, g.New.Areas,
+		p(" year %d -> %d, %d -> %d areas (fallbacks %d -> %d, Ember rows excluded %d -> %d); %d changed, %d added, %d removed\n",
+			g.Old.Year, g.New.Year, g.Old.Areas, g.New.Areas, g.Old.Fallbacks, g.New.Fallbacks, g.Old.Exclusions, g.New.Exclusions,
 			len(g.Changed), len(g.Added), len(g.Removed))
 		for _, a := range g.Changed {
 			var fs []string

@@ -86,7 +86,7 @@ func buildGrid(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 	table, size, err := grid.Stream(body, f)
 	if err != nil {
 		f.abort()
-		return nil, fetchFailure(fmt.Errorf("%s: %w", body.URL, err), true)
+		return nil, fetchFailure(fmt.Errorf("%s: %w", body.Where(), err), true)
 	}
 	file, err := f.commit()
 	if err != nil {
@@ -97,7 +97,7 @@ func buildGrid(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 			ErrConflict, emberArchive, file.Size, size)
 	}
 	res := &gridStage{source: Source{
-		File: file, Name: fetch.EmberYearly, URL: body.URL, Retrieved: retrieved,
+		File: file, Name: fetch.EmberYearly, URL: body.URL, FinalURL: body.FinalURL, Retrieved: retrieved,
 		Producer: emberProducer, Licence: emberLicence,
 	}}
 	log.Info("archived", "source", fetch.EmberYearly, "url", body.URL, "bytes", file.Size,
@@ -109,6 +109,9 @@ func buildGrid(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
 	}
+	for _, x := range summary.Exclusions {
+		log.Warn("excluded", "source", fetch.EmberYearly, "area", x.Area, "year", x.Year, "line", x.Line, "value", x.Value, "reason", x.Reason)
+	}
 	data, err := grid.Marshal(g)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
@@ -116,7 +119,9 @@ func buildGrid(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 	if res.output, err = st.write(grid.FileName, data); err != nil {
 		return nil, err
 	}
-	log.Info("built grid.json", "year", summary.Year, "areas", summary.Areas, "areas_without_year", summary.AreasWithoutYear)
-	res.summary = &GridSummary{Year: summary.Year, Areas: summary.Areas, AreasWithoutYear: summary.AreasWithoutYear}
+	log.Info("built grid.json", "year", summary.Year, "pinned", summary.YearPinned, "areas", summary.Areas,
+		"fallbacks", summary.Fallbacks, "areas_without_year", summary.AreasWithoutYear, "excluded", len(summary.Exclusions))
+	gs := GridSummary(summary)
+	res.summary = &gs
 	return res, nil
 }

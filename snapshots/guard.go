@@ -14,6 +14,17 @@ import (
 // conflict with what is already published; exit code 6).
 var ErrRemoval = fmt.Errorf("%w: a published model would be dropped", ErrConflict)
 
+// ErrGridShrink: grid.json would lose more than MaxGridLossPercent of the
+// areas of the latest earlier snapshot's grid.json, and
+// BuildOptions.AllowGridShrink does not allow it. It wraps ErrConflict
+// (exit code 6), like ErrRemoval: an upstream file that collapsed (a cut or
+// reshaped release) must not silently unpublish most grids.
+var ErrGridShrink = fmt.Errorf("%w: grid.json would lose areas", ErrConflict)
+
+// MaxGridLossPercent is the share of the earlier grid.json's areas a build
+// may drop without AllowGridShrink.
+const MaxGridLossPercent = 10
+
 var snapshotFolder = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
 
 // LatestBefore returns the folder of the latest snapshot under out whose
@@ -94,16 +105,46 @@ func guardRemovals(st *stage, opts BuildOptions, log *slog.Logger) error {
 			log.Warn("--allow-removal names no model this build drops", "name", a)
 		}
 	}
-	if len(blocked) > 0 {
+	shrink := gridShrink(rep.Grid, earlier)
+	if len(blocked) > 0 || (shrink != "" && !opts.AllowGridShrink) {
 		log.Warn("compared with the latest earlier snapshot", "earlier", earlier, "summary", rep.Summary)
+	}
+	if len(blocked) > 0 {
 		return fmt.Errorf("%w: %s, in %s, %s missing from this build; pass --allow-removal with the slug or model id of each model to drop to publish without it",
 			ErrRemoval, strings.Join(blocked, ", "), earlier, isAre(len(blocked)))
+	}
+	if shrink != "" && !opts.AllowGridShrink {
+		return fmt.Errorf("%w: %s; pass --allow-grid-shrink to publish it", ErrGridShrink, shrink)
 	}
 	log.Info("compared with the latest earlier snapshot", "earlier", earlier, "summary", rep.Summary)
 	if len(let) > 0 {
 		log.Warn("dropped models, as allowed", "models", strings.Join(let, ", "))
 	}
+	if shrink != "" {
+		log.Warn("grid.json shrinks, as allowed", "shrink", shrink)
+	}
 	return nil
+}
+
+// gridShrink says how grid.json loses more than MaxGridLossPercent of the
+// areas of the earlier snapshot's ("it would list 40 areas, losing 186 of
+// the 226 (more than 10%) of snapshots/2026-09-27/grid.json: Afghanistan,
+// Albania, ..."), or "" when it does not. A build without grid.json
+// (NoGrid, asked for) is not a shrink.
+func gridShrink(g GridChange, earlier string) string {
+	if g.Old == nil || g.New == nil || len(g.Removed)*100 <= g.Old.Areas*MaxGridLossPercent {
+		return ""
+	}
+	const named = 5
+	var names []string
+	for _, a := range g.Removed[:min(named, len(g.Removed))] {
+		names = append(names, a.Name)
+	}
+	if len(g.Removed) > named {
+		names = append(names, "...")
+	}
+	return fmt.Sprintf("it would list %d areas, losing %d of the %d (more than %d%%) of %s: %s",
+		g.New.Areas, len(g.Removed), g.Old.Areas, MaxGridLossPercent, filepath.Join(earlier, GridName), strings.Join(names, ", "))
 }
 
 func isAre(n int) string {

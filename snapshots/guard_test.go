@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -167,5 +168,81 @@ func TestRemovalGuardOnReplace(t *testing.T) {
 	}
 	if err := replace("qwen-3-14b"); err != nil {
 		t.Fatalf("a replace allowed to drop the model: %v", err)
+	}
+}
+
+// TestGridShrinkGuard: grid.json may lose up to a tenth of the areas of the
+// latest earlier snapshot's (226 here); more is refused like a removed model
+// (ErrGridShrink, an ErrConflict: exit 6), naming the count and the first
+// areas, unless AllowGridShrink.
+func TestGridShrinkGuard(t *testing.T) {
+	earlier := versionSnapshot(t, seedVersion)
+	csv, err := os.ReadFile(sharedEmber)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// withoutAreas drops every row of the first n areas of the file.
+	withoutAreas := func(n int) (string, []string) {
+		lines := strings.SplitAfter(string(csv), "\n")
+		var b strings.Builder
+		b.WriteString(lines[0])
+		var gone []string
+		for _, l := range lines[1:] {
+			area, _, _ := strings.Cut(l, ",")
+			if len(gone) == 0 || gone[len(gone)-1] != area {
+				if len(gone) < n && !slices.Contains(gone, area) {
+					gone = append(gone, area)
+				}
+			}
+			if !slices.Contains(gone, area) {
+				b.WriteString(l)
+			}
+		}
+		p := filepath.Join(t.TempDir(), "ember.csv")
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p, gone
+	}
+	for _, tc := range []struct {
+		name  string
+		drop  int
+		allow bool
+		err   string
+	}{
+		{name: "22 of 226 lost (9.7%)", drop: 22},
+		{name: "23 of 226 lost (10.2%)", drop: 23, err: "it would list 203 areas, losing 23 of the 226 (more than 10%) of "},
+		{name: "23 lost, allowed", drop: 23, allow: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ember, gone := withoutAreas(tc.drop)
+			out := t.TempDir()
+			copyLeaderboard(t, earlier, filepath.Join(out, seedDate))
+			var log bytes.Buffer
+			_, err := Build(context.Background(), BuildOptions{Out: out, Date: "2026-09-30", Retrieved: seedFetched,
+				Source:          fetch.Dir{Leaderboard: leaderboardDir(seedVersion), Ember: ember, Origins: fetch.DefaultOrigins()},
+				AllowGridShrink: tc.allow, Logger: slog.New(slog.NewTextHandler(&log, nil))})
+			_, statErr := os.Stat(filepath.Join(out, "2026-09-30"))
+			if tc.err == "" {
+				if err != nil || statErr != nil {
+					t.Fatalf("build: %v; snapshot: %v", err, statErr)
+				}
+				if tc.allow && !strings.Contains(log.String(), "grid.json shrinks, as allowed") {
+					t.Errorf("the log does not say the shrink was allowed:\n%s", log.String())
+				}
+				return
+			}
+			if !errors.Is(err, ErrGridShrink) || !errors.Is(err, ErrConflict) {
+				t.Fatalf("error %v; want ErrGridShrink (an ErrConflict)", err)
+			}
+			for _, want := range []string{tc.err, gone[0], "--allow-grid-shrink", filepath.Join(out, seedDate, "grid.json")} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error %q lacks %q", err, want)
+				}
+			}
+			if !os.IsNotExist(statErr) {
+				t.Errorf("a refused build wrote its snapshot: %v", statErr)
+			}
+		})
 	}
 }

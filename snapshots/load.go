@@ -3,6 +3,7 @@ package snapshots
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -17,6 +18,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
 	"github.com/leadgreen/greentokens/transform/jsonnum"
@@ -56,6 +58,8 @@ type Snapshot struct {
 	// listed are the manifest's entries of every listed output and every
 	// listed source, by slash path.
 	listed map[string]File
+	// ctx ends the reads of the snapshot's files early (LoadContext).
+	ctx context.Context
 }
 
 // Load reads the snapshot folder dir (OUT/DATE/), one file at a time. It
@@ -68,11 +72,22 @@ type Snapshot struct {
 //
 // Load does not look for files the manifest leaves out, nor recompute any
 // figure: Verify does.
-func Load(dir string) (*Snapshot, error) {
+//
+// Anything but a regular file at a listed path (a FIFO, a device) is
+// refused without being opened for reading.
+func Load(dir string) (*Snapshot, error) { return LoadContext(context.Background(), dir) }
+
+// LoadContext is Load, ended early when ctx is (a signal): it then fails
+// with ErrInterrupted. The Snapshot keeps ctx for the files it reads
+// later (Model, Bytes, Diff).
+func LoadContext(ctx context.Context, dir string) (*Snapshot, error) {
 	fail := func(format string, a ...any) error {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("%w: loading the snapshot %s: %w", ErrInterrupted, dir, err)
+		}
 		return fmt.Errorf("%w: snapshot %s: %s", ErrValidation, dir, fmt.Sprintf(format, a...))
 	}
-	data, err := os.ReadFile(filepath.Join(dir, ManifestName))
+	data, err := regfile.ReadFile(filepath.Join(dir, ManifestName))
 	if err != nil {
 		return nil, fail("%v", err)
 	}
@@ -89,13 +104,14 @@ func Load(dir string) (*Snapshot, error) {
 	}
 	data, canonical = nil, nil
 
-	s := &Snapshot{Dir: dir, Manifest: m, Models: map[string]ModelRef{}, listed: make(map[string]File, len(m.Sources)+len(m.Outputs))}
+	s := &Snapshot{Dir: dir, Manifest: m, Models: map[string]ModelRef{}, listed: make(map[string]File, len(m.Sources)+len(m.Outputs)), ctx: ctx}
 	listed := make([]File, 0, len(m.Sources)+len(m.Outputs))
 	for _, src := range m.Sources {
 		listed = append(listed, src.File)
 	}
 	listed = append(listed, m.Outputs...)
-	r := newFileReader()
+	pause(ctx, ppLoaded)
+	r := newFileReader(ctx)
 	for i, f := range listed {
 		output := i >= len(m.Sources)
 		if !fs.ValidPath(f.Path) || f.Path == ManifestName {
@@ -153,7 +169,7 @@ func (s *Snapshot) Bytes(path string) ([]byte, bool) {
 	if !ok || (strings.HasPrefix(path, "sources/") && !strings.HasSuffix(path, ".json")) {
 		return nil, false
 	}
-	b, err := newFileReader().read(s.Dir, f)
+	b, err := s.reader().read(s.Dir, f)
 	if err != nil {
 		return nil, false
 	}
@@ -163,7 +179,7 @@ func (s *Snapshot) Bytes(path string) ([]byte, bool) {
 // Model reads and decodes the model file of slug, checked against the
 // manifest.
 func (s *Snapshot) Model(slug string) (*transform.Model, error) {
-	return s.model(slug, newFileReader())
+	return s.model(slug, s.reader())
 }
 
 func (s *Snapshot) model(slug string, r *fileReader) (*transform.Model, error) {
@@ -227,7 +243,7 @@ func (s *Snapshot) stream(path string, fn func(io.Reader) error) error {
 	if !ok {
 		return fmt.Errorf("%s is not listed in %s: %w", path, ManifestName, fs.ErrNotExist)
 	}
-	return newFileReader().stream(s.Dir, f, fn)
+	return s.reader().stream(s.Dir, f, fn)
 }
 
 // Source returns the manifest's entry of the named upstream file
@@ -266,17 +282,28 @@ func decodeManifest(data []byte) (*Manifest, error) {
 	return &m, nil
 }
 
+// reader is a fileReader under the snapshot's context.
+func (s *Snapshot) reader() *fileReader {
+	ctx := s.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return newFileReader(ctx)
+}
+
 // fileReader reads listed files, one at a time, checking each against its
-// manifest entry. Its buffers are reused from one file to the next.
+// manifest entry. Its buffers are reused from one file to the next. Once
+// its context is done, every read fails with the context's error.
 type fileReader struct {
+	ctx  context.Context
 	h    hash.Hash
 	copy []byte       // io.CopyBuffer's
 	buf  bytes.Buffer // read's
 	br   *bufio.Reader
 }
 
-func newFileReader() *fileReader {
-	return &fileReader{h: sha256.New(), copy: make([]byte, 64<<10)}
+func newFileReader(ctx context.Context) *fileReader {
+	return &fileReader{ctx: ctx, h: sha256.New(), copy: make([]byte, 64<<10)}
 }
 
 // read returns the bytes of the listed file f of dir, checked against f's
@@ -302,13 +329,16 @@ func (r *fileReader) read(dir string, f File) ([]byte, error) {
 // mismatch is the error, whatever fn returned: it says why fn may have
 // failed.
 func (r *fileReader) stream(dir string, f File, fn func(io.Reader) error) error {
-	file, err := os.Open(filepath.Join(dir, filepath.FromSlash(f.Path)))
+	if err := r.ctx.Err(); err != nil {
+		return err
+	}
+	file, err := regfile.Open(filepath.Join(dir, filepath.FromSlash(f.Path)))
 	if err != nil {
 		return err
 	}
 	defer file.Close()
 	r.h.Reset()
-	cr := &countingReader{r: io.TeeReader(file, r.h)}
+	cr := &countingReader{r: io.TeeReader(file, r.h), ctx: r.ctx}
 	var fnErr error
 	if fn != nil {
 		if r.br == nil {
@@ -328,12 +358,17 @@ func (r *fileReader) stream(dir string, f File, fn func(io.Reader) error) error 
 	return fnErr
 }
 
+// countingReader counts the bytes read, and stops when ctx is done.
 type countingReader struct {
-	r io.Reader
-	n int64
+	r   io.Reader
+	n   int64
+	ctx context.Context
 }
 
 func (c *countingReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	return n, err

@@ -1,5 +1,7 @@
 package snapshots
 
+import "github.com/leadgreen/greentokens/transform/grid"
+
 // ManifestName is the manifest's file name at the top of a snapshot.
 const ManifestName = "manifest.json"
 
@@ -50,8 +52,12 @@ type Source struct {
 	File
 	// Name is the upstream file's name ("leaderboard/index.json").
 	Name string `json:"name"`
-	// URL is where the bytes came from.
+	// URL is where the bytes came from: the URL requested, or for a local
+	// file the upstream URL it stands for.
 	URL string `json:"url"`
+	// FinalURL is the URL that answered, after any redirects; empty for a
+	// local file (an offline build), which no server answered.
+	FinalURL string `json:"final_url,omitempty"`
 	// Retrieved is when (RFC 3339, UTC).
 	Retrieved string `json:"retrieved"`
 	// Producer, Licence: who publishes it and under what terms.
@@ -79,9 +85,17 @@ type Exclusion struct {
 	Reason     string `json:"reason"`
 }
 
-// GridSummary counts what the grid stage read.
+// GridSummary says what the grid stage read and chose (grid.Summary, whose
+// fields these are): the reference year, the rule that chose it and the
+// counts per candidate year, the areas listed and those falling back to an
+// earlier year, and every intensity row excluded, with its reason.
 type GridSummary struct {
-	Year             int `json:"year"`
-	Areas            int `json:"areas"`
-	AreasWithoutYear int `json:"areas_without_year"`
+	Year             int              `json:"year"`
+	Areas            int              `json:"areas"`
+	AreasWithoutYear int              `json:"areas_without_year"`
+	Fallbacks        int              `json:"fallbacks"`
+	YearRule         string           `json:"year_rule"`
+	YearPinned       bool             `json:"year_pinned"`
+	YearCandidates   []grid.YearCount `json:"year_candidates"`
+	Exclusions       []grid.Exclusion `json:"exclusions"`
 }

@@ -50,7 +50,8 @@ func TestTenThousandModels(t *testing.T) {
 	const laterDate = "2026-09-28" // B, the day after seedDate (A)
 	build := func(date string) []string {
 		return []string{"build", "--date", date, "--retrieved", seedFetched, "--out", out,
-			"--from-leaderboard", lb, "--from-ember", sharedEmber, "--log-format", "json"}
+			"--from-leaderboard", lb, "--from-ember", sharedEmber, "--log-format", "json",
+			"--max-json-mib", "64"} // the task file is over the 16 MiB cap
 	}
 
 	// A: into an empty folder.

@@ -9,22 +9,23 @@ import (
 	"hash"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/leadgreen/greentokens/internal/regfile"
 )
 
 // stagingPrefix starts the name of a snapshot being built. Leftovers of a
 // killed build carry it and are removed by the next build.
 const stagingPrefix = ".staging-"
-
-// lockName is the lock file that keeps two builds out of one output folder.
-const lockName = ".lock"
 
 // stage is a snapshot being built in a temporary folder beside its target.
 //
@@ -49,7 +50,7 @@ type stage struct {
 }
 
 func newStage(out, date string) (*stage, error) {
-	dir, err := os.MkdirTemp(out, stagingPrefix+date+"-")
+	dir, err := mkdirStaging(out, stagingPrefix+date+"-")
 	if err != nil {
 		return nil, fmt.Errorf("creating the staging folder: %w", err)
 	}
@@ -59,6 +60,30 @@ func newStage(out, date string) (*stage, error) {
 		return nil, fmt.Errorf("opening the staging folder: %w", err)
 	}
 	return &stage{dir: dir, files: map[string]File{}, dirs: map[string]bool{}, root: root}, nil
+}
+
+// Modes of the published folders and files, less the umask: anyone may
+// read a snapshot (another account, a web server, an auditor).
+const (
+	dirMode  = 0o755
+	fileMode = 0o644
+)
+
+// mkdirStaging makes a new folder named prefix and a random number in out,
+// as os.MkdirTemp does but with dirMode (less the umask) instead of 0700:
+// the staging folder becomes the published snapshot by a rename.
+func mkdirStaging(out, prefix string) (string, error) {
+	for range 100 {
+		dir := filepath.Join(out, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10))
+		err := os.Mkdir(dir, dirMode)
+		if err == nil {
+			return dir, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return "", err
+		}
+	}
+	return "", fmt.Errorf("no unused name for a folder %s* in %s", prefix, out)
 }
 
 // close releases the staging folder's descriptor.
@@ -77,7 +102,7 @@ func (s *stage) create(rel string) (*os.File, error) {
 	_, dup := s.files[rel]
 	var err error
 	if dir := filepath.Dir(p); !dup && !s.dirs[dir] {
-		if err = os.MkdirAll(dir, 0o755); err == nil {
+		if err = os.MkdirAll(dir, dirMode); err == nil {
 			s.dirs[dir] = true
 		}
 	}
@@ -88,7 +113,7 @@ func (s *stage) create(rel string) (*os.File, error) {
 	case err != nil:
 		return nil, err
 	}
-	return os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	return os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fileMode)
 }
 
 // write writes a whole file into the stage and records its size and
@@ -206,27 +231,6 @@ func syncDir(p string, skip bool) error {
 	return nil
 }
 
-// lock takes the output folder's lock. It waits for a build that holds it,
-// saying so through wait, and returns the function that releases it.
-func lock(out string, wait func()) (unlock func(), err error) {
-	f, err := os.OpenFile(filepath.Join(out, lockName), os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("opening the lock of %s: %w", out, err)
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		if !errors.Is(err, syscall.EWOULDBLOCK) {
-			f.Close()
-			return nil, fmt.Errorf("locking %s: %w", out, err)
-		}
-		wait()
-		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-			f.Close()
-			return nil, fmt.Errorf("locking %s: %w", out, err)
-		}
-	}
-	return func() { syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
-}
-
 // removeLeftovers deletes staging folders that a killed build left behind.
 // The caller holds the lock, so no live build owns them.
 func removeLeftovers(out string) ([]string, error) {
@@ -282,12 +286,12 @@ func sameTree(a, b string) (bool, string, error) {
 // block at a time into ba and bb (index.json alone can be tens of
 // megabytes).
 func sameFile(a, b string, ba, bb []byte) (bool, error) {
-	fa, err := os.Open(a)
+	fa, err := regfile.Open(a)
 	if err != nil {
 		return false, err
 	}
 	defer fa.Close()
-	fb, err := os.Open(b)
+	fb, err := regfile.Open(b)
 	if err != nil {
 		return false, err
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/leadgreen/greentokens/transform/grid"
 	"github.com/leadgreen/greentokens/validate"
 )
@@ -89,13 +90,14 @@ const maxChanges = 40
 // checks gives a report with OK false, and VerifyReport.Err.
 func Verify(ctx context.Context, dir string) (*VerifyReport, error) {
 	rep := &VerifyReport{Dir: dir, Problems: []validate.Problem{}, Diffs: []FileDiff{}}
-	if err := validate.Snapshot(dir); err != nil {
+	if err := validate.SnapshotContext(ctx, dir); err != nil {
 		vr, ok := err.(*validate.Report)
 		if !ok {
-			return nil, err
+			return nil, fmt.Errorf("%w: verify: %w", ErrInterrupted, err)
 		}
 		rep.Problems = append(rep.Problems, vr.Problems...)
 	}
+	pause(ctx, ppRebuild)
 	if err := rebuildAndCompare(ctx, dir, rep); err != nil {
 		return nil, err
 	}
@@ -193,7 +195,7 @@ func rebuildAndCompare(ctx context.Context, dir string, rep *VerifyReport) error
 	problem := func(format string, a ...any) {
 		rep.Problems = append(rep.Problems, validate.Problem{File: ".", Msg: fmt.Sprintf(format, a...)})
 	}
-	data, err := os.ReadFile(filepath.Join(dir, ManifestName))
+	data, err := regfile.ReadFile(filepath.Join(dir, ManifestName))
 	if err != nil {
 		problem("not rebuilt: %s cannot be read: %v", ManifestName, err)
 		return nil
@@ -213,7 +215,7 @@ func rebuildAndCompare(ctx context.Context, dir string, rep *VerifyReport) error
 	res, err := Build(ctx, opts)
 	if err != nil {
 		if ctx.Err() != nil {
-			return fmt.Errorf("verify: %w", ctx.Err())
+			return fmt.Errorf("%w: verify: %w", ErrInterrupted, ctx.Err())
 		}
 		problem("the rebuild from the archived sources failed: %v", err)
 		return nil
@@ -243,7 +245,7 @@ func rebuildOptions(dir string, m *Manifest) BuildOptions {
 	}
 	// Without a readable grid.json the rebuild uses the defaults, and the
 	// comparison names the file.
-	b, err := os.ReadFile(filepath.Join(dir, GridName))
+	b, err := regfile.ReadFile(filepath.Join(dir, GridName))
 	if err != nil {
 		return opts
 	}
@@ -279,7 +281,7 @@ func (a *archiveSource) Open(ctx context.Context, name string) (*fetch.Body, err
 	if !fs.ValidPath(e.Path) || !strings.HasPrefix(e.Path, "sources/") {
 		return nil, fmt.Errorf("%s: the manifest's path %q is not under sources/", name, e.Path)
 	}
-	f, err := os.Open(filepath.Join(a.dir, filepath.FromSlash(e.Path)))
+	f, err := regfile.Open(filepath.Join(a.dir, filepath.FromSlash(e.Path)))
 	if err != nil {
 		return nil, err
 	}
@@ -287,7 +289,7 @@ func (a *archiveSource) Open(ctx context.Context, name string) (*fetch.Body, err
 	if t, err := time.Parse(time.RFC3339, e.Retrieved); err == nil {
 		retrieved = t
 	}
-	b := &fetch.Body{ReadCloser: f, URL: e.URL, Retrieved: retrieved}
+	b := &fetch.Body{ReadCloser: f, URL: e.URL, FinalURL: e.FinalURL, Retrieved: retrieved}
 	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
 		b.Size = fi.Size()
 	}
@@ -333,7 +335,7 @@ func compareTrees(stored, rebuilt string) ([]FileDiff, error) {
 		if err != nil {
 			return nil, err
 		}
-		sb, err := os.ReadFile(sp)
+		sb, err := regfile.ReadFile(sp)
 		if err != nil {
 			diffs = append(diffs, FileDiff{Path: p, Kind: "changed", Note: "cannot be read: " + err.Error()})
 			continue

@@ -228,12 +228,13 @@ func TestVerifyCatchesTampering(t *testing.T) {
 			return []want{{problem: "models/notes.txt"}, {diff: "models/notes.txt", kind: "extra"}}
 		}},
 		{"a byte of the archived Ember CSV changed", func(t *testing.T, dir string) []want {
-			// Germany's 2024 CO2 intensity, as published: 344.14 -> 344.15.
-			flipDigit(t, filepath.Join(dir, "sources", filepath.FromSlash(fetch.EmberYearly)), `Germany,DEU,2024,Country or economy,[^\n]*,gCO2/kWh,344\.14`)
+			// Germany's 2022 CO2 intensity (the reference year by the
+			// rule), as published: 420.11 -> 420.12.
+			flipDigit(t, filepath.Join(dir, "sources", filepath.FromSlash(fetch.EmberYearly)), `Germany,DEU,2022,Country or economy,[^\n]*,gCO2/kWh,420\.11`)
 			return []want{
 				{problem: ManifestName},
 				{problem: "grid.json"},
-				{diff: "grid.json", kind: "changed", change: "areas[37] (Germany).g_co2e_per_kwh: 344.14 -> 344.15"},
+				{diff: "grid.json", kind: "changed", change: "areas[81] (Germany).g_co2e_per_kwh: 420.11 -> 420.12"},
 				{diff: ManifestName, kind: "changed", change: "(sources/" + fetch.EmberYearly + ").sha256"},
 			}
 		}},

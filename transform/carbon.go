@@ -17,8 +17,10 @@ type CarbonRow struct {
 	WhPerMillion jsonnum.Float `json:"wh_per_million_output_tokens"`
 	Grid         string        `json:"grid"`
 	ISO3         string        `json:"iso3"`
-	Year         int           `json:"year"`
-	GCO2ePerKWh  jsonnum.Float `json:"g_co2e_per_kwh"`
+	Year         int           `json:"year"` // the grid value's year
+	// Fallback is grid.json's: Year is earlier than the reference year.
+	Fallback    bool          `json:"fallback"`
+	GCO2ePerKWh jsonnum.Float `json:"g_co2e_per_kwh"`
 	// KgPerBillion is kg CO2e per billion output tokens: the unrounded
 	// Wh/M x g CO2e per kWh / 1000, rounded once to 1 decimal.
 	KgPerBillion jsonnum.Float `json:"kg_co2e_per_billion_output_tokens"`
@@ -47,7 +49,7 @@ func Carbon(m *Model, g *grid.Grid, queries []string) ([]CarbonRow, error) {
 		for _, a := range areas {
 			rows = append(rows, CarbonRow{
 				Model: m.Slug, GPU: gpu, NumGPUs: best.NumGPUs, RowID: best.RowID,
-				WhPerMillion: best.WhPerMillion, Grid: a.Name, ISO3: a.ISO3, Year: a.Year,
+				WhPerMillion: best.WhPerMillion, Grid: a.Name, ISO3: a.ISO3, Year: a.Year, Fallback: a.Fallback,
 				GCO2ePerKWh: a.GCO2ePerKWh, KgPerBillion: grid.KgPerBillionTokens(wh, float64(a.GCO2ePerKWh)),
 			})
 		}

@@ -8,21 +8,23 @@ package validate
 // comments, LazyQuotes and TrimLeadingSpace off, every record with as many
 // fields as the first) and fails where it fails, with the same
 // *csv.ParseError, but splits into fields only the records that can be
-// kept: those whose bytes hold a given string. The others are only checked
-// for their number of fields and their quotes. It shares no code with
-// transform/grid's reader (the check is an independent recomputation);
-// TestEmberScanMatchesEncodingCSV holds it to encoding/csv.
+// kept: those whose bytes hold a given string, and those that are not
+// UTF-8 (for the caller to name the field). The others are only checked
+// for their number of fields, their quotes and their encoding. It shares
+// no code with transform/grid's reader (the check is an independent
+// recomputation); TestEmberScanMatchesEncodingCSV holds it to encoding/csv.
 
 import (
 	"bufio"
 	"bytes"
 	"encoding/csv"
 	"io"
+	"unicode/utf8"
 )
 
 // emberScanner reads CSV records from a stream. The first record (the
 // header) is always returned whole; after it, only the records whose text
-// contains keep.
+// contains keep or is not UTF-8 (so that the caller can name the field).
 type emberScanner struct {
 	r       *bufio.Reader
 	keep    []byte
@@ -31,6 +33,12 @@ type emberScanner struct {
 	long    []byte // a line longer than the reader's buffer
 	unq     []byte // a quoted record's unquoted text
 	ends    []int  // the ends of its fields in unq
+	// The positions of the fields of the record Next returned last: on
+	// one line (at), at the columns cols, or on the general path the
+	// fields' own lines and columns (pos).
+	at   int
+	cols []int
+	pos  [][2]int
 }
 
 // newEmberScanner reads r through a buffer of size bytes; keep selects the
@@ -39,7 +47,8 @@ func newEmberScanner(r io.Reader, size int, keep string) *emberScanner {
 	return &emberScanner{r: bufio.NewReaderSize(r, size), keep: []byte(keep)}
 }
 
-// Next returns the next record that is the header or holds keep, with the
+// Next returns the next record that is the header, holds keep or is not
+// UTF-8, with the
 // line it starts on (the header is line 1), or io.EOF at the end. Every
 // record passed over on the way was well-formed. A malformed record is a
 // *csv.ParseError as encoding/csv gives it; an error of the reader is
@@ -63,20 +72,37 @@ func (s *emberScanner) Next() (int, []string, error) {
 			if err != nil {
 				return start, nil, err
 			}
-			if !header && !bytes.Contains(s.unq, s.keep) {
+			if !header && !bytes.Contains(s.unq, s.keep) && utf8.Valid(s.unq) {
 				continue
 			}
+			s.cols = nil
 			return start, s.fields(), nil
 		}
 		body := line[:len(line)-1] // without its "\n"
 		if err := s.count(bytes.Count(body, comma)+1, start); err != nil {
 			return start, nil, err
 		}
-		if !header && !bytes.Contains(body, s.keep) {
+		if !header && !bytes.Contains(body, s.keep) && utf8.Valid(body) {
 			continue
 		}
-		return start, splitComma(string(body)), nil
+		fields := splitComma(string(body))
+		s.at, s.cols = start, s.cols[:0]
+		col := 1
+		for _, f := range fields {
+			s.cols = append(s.cols, col)
+			col += len(f) + 1
+		}
+		return start, fields, nil
 	}
+}
+
+// FieldPos returns the line and the 1-based byte column at which field i
+// of the record Next returned last starts, as encoding/csv's Reader does.
+func (s *emberScanner) FieldPos(i int) (line, column int) {
+	if s.cols != nil {
+		return s.at, s.cols[i]
+	}
+	return s.pos[i][0], s.pos[i][1]
 }
 
 var comma = []byte{','}
@@ -156,7 +182,7 @@ func indexComma(s string) int {
 // unquoted text is left in s.unq, the fields separated by "," (for keep),
 // and s.ends the end of each.
 func (s *emberScanner) quoted(line []byte, start int) error {
-	s.unq, s.ends = s.unq[:0], s.ends[:0]
+	s.unq, s.ends, s.pos = s.unq[:0], s.ends[:0], s.pos[:0]
 	at := start // the line being read
 	col := 1    // 1-based byte column of line[0] in that line
 	fail := func(i int, err error) error {
@@ -164,6 +190,7 @@ func (s *emberScanner) quoted(line []byte, start int) error {
 	}
 	end := func() { s.ends = append(s.ends, len(s.unq)); s.unq = append(s.unq, ',') }
 	for {
+		s.pos = append(s.pos, [2]int{at, col})
 		if line[0] != '"' {
 			// A field without quotes: up to the next comma or the line's end.
 			i := bytes.IndexByte(line, ',')

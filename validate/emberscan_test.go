@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -16,13 +17,26 @@ import (
 type scanned struct {
 	Lines   []int
 	Records [][]string
+	Pos     [][][2]int // each field's line and column
 	Err     string
 	ErrLine int
 }
 
-// scanWithCSV reads input with encoding/csv and keeps the header and the
-// records whose fields, joined by ",", contain keep: what emberScanner
-// must return.
+// fieldPos is the FieldPos method of both readers.
+type fieldPos interface{ FieldPos(int) (int, int) }
+
+func positions(r fieldPos, n int) [][2]int {
+	var out [][2]int
+	for i := range n {
+		l, c := r.FieldPos(i)
+		out = append(out, [2]int{l, c})
+	}
+	return out
+}
+
+// scanWithCSV reads input with encoding/csv and keeps the header, the
+// records whose fields, joined by ",", contain keep, and those that are not
+// UTF-8: what emberScanner must return, with every field's position.
 func scanWithCSV(input, keep string) scanned {
 	var out scanned
 	cr := csv.NewReader(strings.NewReader(input))
@@ -41,9 +55,10 @@ func scanWithCSV(input, keep string) scanned {
 			return out
 		}
 		line, _ := cr.FieldPos(0)
-		if len(out.Records) == 0 || strings.Contains(strings.Join(rec, ","), keep) {
+		if all := strings.Join(rec, ","); len(out.Records) == 0 || strings.Contains(all, keep) || !utf8.ValidString(all) {
 			out.Lines = append(out.Lines, line)
 			out.Records = append(out.Records, rec)
+			out.Pos = append(out.Pos, positions(cr, len(rec)))
 		}
 	}
 }
@@ -67,6 +82,7 @@ func scanWithEmber(input, keep string, size int) scanned {
 		}
 		out.Lines = append(out.Lines, line)
 		out.Records = append(out.Records, rec)
+		out.Pos = append(out.Pos, positions(sc, len(rec)))
 	}
 }
 
@@ -97,6 +113,7 @@ func TestEmberScanMatchesEncodingCSV(t *testing.T) {
 		{"bare quote after a quoted field", "a,b,c\n\"1\",5\"x,6\n"},
 		{"text after a closing quote", "a,b,c\n1,\"5\"x,6\n"},
 		{"unterminated quote", "a,b,c\n1,CO2 intensity,3\n4,\"5,6\n7,8,9\n"},
+		{"not UTF-8, passed over otherwise", "a,b,c\n1,CO2 intensity,3\n4,\xff5,6\n\"x\",\"\xfe\",9\n"},
 		{"empty input", ""},
 		{"only empty lines", "\n\r\n\n"},
 		{"long lines", "a,b,c\n" + strings.Repeat("x", 70) + ",CO2 intensity," + strings.Repeat("y", 90) + "\n\"" + strings.Repeat("z", 100) + "\",2,3\n"},

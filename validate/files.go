@@ -5,8 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -115,7 +113,7 @@ func hashListed(s *Snap) map[string]hashed {
 	out := make([]hashed, len(paths))
 	eachIndex(len(paths), func(i int) {
 		h := &out[i]
-		h.size, h.sum, h.err = hashFile(filepath.Join(s.Dir, filepath.FromSlash(paths[i])))
+		h.size, h.sum, h.err = hashFile(s, paths[i])
 	})
 	sums := make(map[string]hashed, len(paths))
 	for i, p := range paths {
@@ -124,9 +122,9 @@ func hashListed(s *Snap) map[string]hashed {
 	return sums
 }
 
-// hashFile returns the size and hex SHA-256 of a file.
-func hashFile(name string) (int64, string, error) {
-	f, err := os.Open(name)
+// hashFile returns the size and hex SHA-256 of the file at slash path p.
+func hashFile(s *Snap, p string) (int64, string, error) {
+	f, err := s.Open(p)
 	if err != nil {
 		return 0, "", err
 	}

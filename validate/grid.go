@@ -5,16 +5,20 @@ package validate
 // transform/grid (which has its own CSV scanner and writes grid.json).
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // gridMaxIntensity bounds a plausible intensity, g CO2e/kWh (all-coal
@@ -47,7 +51,25 @@ const (
 	gridUnit     = "gCO2/kWh"
 
 	gridWorld = "World"
+
+	// gridYearRule is the specification's reference-year rule, as the
+	// manifest records it: a year is complete when World has a usable
+	// value and the countries with one number at least 90% of those with
+	// one in the year before.
+	gridYearRule = "the latest complete year: World has a value, and the countries with a value number at least 90% of those with a value in the year before"
 )
+
+// Why an intensity row is excluded, as the manifest says it.
+const (
+	gridBlank     = "blank value"
+	gridNegative  = "negative intensity"
+	gridNonFinite = "non-finite intensity"
+)
+
+var gridImplausible = fmt.Sprintf("above the %d g CO2e/kWh plausibility bound", gridMaxIntensity)
+
+// gridCountryTypes are the area types counted as countries by the rule.
+var gridCountryTypes = map[string]bool{"Country or economy": true, "Country": true}
 
 var gridAreaTypes = map[string]bool{"Country or economy": true, "Country": true, "Region": true}
 
@@ -55,12 +77,16 @@ func init() { Register("grid", gridSnapshotCheck) }
 
 // Grid rechecks grid.json against the Ember CSV it was built from, read
 // from archivedCSV (the snapshot's archived copy: the bytes as published,
-// uncompressed). It re-reads the CSV itself and checks that every listed
-// area's iso3, area_type, year and g_co2e_per_kwh are those of the CSV, the
-// value printed as published (shortest round-trip form of the published
-// decimal, ".0" when integral); that year is the latest year with a World
-// value unless year_pinned says the build was told the year; and that every
-// area with a value for that year is listed, once, in name order. It returns
+// uncompressed). It re-reads the CSV itself, leaves out the rows the
+// specification excludes (a blank, negative, non-finite or implausible
+// Value, an exact repeat of an earlier row), and checks that year is the
+// latest complete year (gridYearRule) unless year_pinned says the build was
+// told the year, and that World has a value for it; that every area with a
+// usable value for year, or else for an earlier year, is listed once, in
+// name order, with the iso3, area_type, year (the latest up to year),
+// fallback (year earlier than the reference year) and g_co2e_per_kwh of
+// that row, the value printed as published (shortest round-trip form of the
+// published decimal, ".0" when integral). It returns
 // nil, or an error listing every problem, one per line, each naming the
 // file, the area and the field:
 //
@@ -113,10 +139,7 @@ func gridSnapshotCheck(s *Snap) []Problem {
 		return probs
 	}
 	if m.Grid != nil {
-		want := ManifestGrid{Year: sum.year, Areas: sum.areas, AreasWithoutYear: sum.areasWithoutYear}
-		if *m.Grid != want {
-			probs = append(probs, mp("grid", "is %+v, but the archived CSV gives %+v", *m.Grid, want))
-		}
+		probs = append(probs, gridManifestCheck(m.Grid, &sum.manifest)...)
 	}
 	gp := func(field, format string, a ...any) {
 		probs = append(probs, Problem{File: out.Path, Field: field, Msg: fmt.Sprintf(format, a...)})
@@ -147,12 +170,49 @@ func gridRetrievalDate(s string) (string, bool) {
 	return "", false
 }
 
+// gridManifestCheck compares the manifest's grid block with the one the
+// archived CSV gives, part by part.
+func gridManifestCheck(got, want *ManifestGrid) []Problem {
+	var probs []Problem
+	mp := func(field, format string, a ...any) {
+		probs = append(probs, Problem{File: ManifestPath, Field: field, Msg: fmt.Sprintf(format, a...)})
+	}
+	type counts struct {
+		Year, Areas, AreasWithoutYear, Fallbacks int
+		YearPinned                               bool
+	}
+	gc := counts{got.Year, got.Areas, got.AreasWithoutYear, got.Fallbacks, got.YearPinned}
+	wc := counts{want.Year, want.Areas, want.AreasWithoutYear, want.Fallbacks, want.YearPinned}
+	if gc != wc {
+		mp("grid", "is %+v, but the archived CSV gives %+v", gc, wc)
+	}
+	if got.YearRule != want.YearRule {
+		mp("grid.year_rule", "is %q, but the rule is %q", got.YearRule, want.YearRule)
+	}
+	if !reflect.DeepEqual(gridOrEmpty(got.YearCandidates), want.YearCandidates) {
+		mp("grid.year_candidates", "is %+v, but the archived CSV gives %+v", got.YearCandidates, want.YearCandidates)
+	}
+	if !reflect.DeepEqual(gridOrEmpty(got.Exclusions), want.Exclusions) {
+		mp("grid.exclusions", "is %+v, but the archived CSV gives %+v", got.Exclusions, want.Exclusions)
+	}
+	return probs
+}
+
+func gridOrEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
 // gridRow is an intensity row of the CSV.
 type gridRow struct {
 	area, iso3, areaType string
 	year                 int
 	raw                  string // Value as published
 	line                 int
+	// excluded is why the row is left out ("" when it is used).
+	excluded string
 }
 
 // gridDoc is grid.json as this package reads it.
@@ -177,14 +237,15 @@ type gridDoc struct {
 		ISO3     string          `json:"iso3"`
 		AreaType string          `json:"area_type"`
 		Year     int             `json:"year"`
+		Fallback bool            `json:"fallback"`
 		Value    json.RawMessage `json:"g_co2e_per_kwh"`
 	} `json:"areas"`
 }
 
-// gridSummary is what the check recomputed, for the manifest's grid block.
+// gridSummary is what the check recomputed: the manifest's grid block.
 type gridSummary struct {
-	year, areas, areasWithoutYear int
-	doc                           *gridDoc
+	manifest ManifestGrid
+	doc      *gridDoc
 }
 
 // gridCheck reads the CSV from r (file names it in problems) and checks
@@ -209,34 +270,94 @@ func gridCheck(r io.Reader, file string, gridJSON []byte) (*gridSummary, []Probl
 	}
 	at := func(line int) string { return fmt.Sprintf("%s line %d", file, line) }
 
-	// Index the source: area → year → rows; the latest year with a World value.
-	byArea := map[string]map[int][]*gridRow{}
-	latestWorld, worldLine := 0, 0
+	// Index the source: area → year → row. A repeat of an earlier row is
+	// excluded; a second row that differs is a problem.
+	byArea := map[string]map[int]*gridRow{}
+	exclusions := []ManifestGridExclusion{}
 	for i := range rows {
 		row := &rows[i]
 		years := byArea[row.area]
 		if years == nil {
-			years = map[int][]*gridRow{}
+			years = map[int]*gridRow{}
 			byArea[row.area] = years
 		}
-		if prev := years[row.year]; len(prev) > 0 {
-			probs = append(probs, Problem{File: file, Where: fmt.Sprintf("line %d", row.line), Msg: fmt.Sprintf("duplicate value for %s %d (first on line %d)", row.area, row.year, prev[0].line)})
+		if first := years[row.year]; first != nil {
+			if first.iso3 != row.iso3 || first.areaType != row.areaType || first.raw != row.raw {
+				probs = append(probs, Problem{File: file, Where: fmt.Sprintf("line %d", row.line),
+					Msg: fmt.Sprintf("a second row for %s %d (%s %q) differs from line %d's (%s %q)", row.area, row.year, gridOrDash(row.iso3), row.raw, first.line, gridOrDash(first.iso3), first.raw)})
+				continue
+			}
+			row.excluded = fmt.Sprintf("exact duplicate of line %d", first.line)
+		} else {
+			years[row.year] = row
 		}
-		years[row.year] = append(years[row.year], row)
-		if row.area == gridWorld && row.year > latestWorld {
-			latestWorld, worldLine = row.year, row.line
+		if row.excluded != "" {
+			exclusions = append(exclusions, ManifestGridExclusion{Area: row.area, ISO3: row.iso3, Year: row.year, Line: row.line, Value: row.raw, Reason: row.excluded})
+		}
+	}
+	usable := func(area string, year int) *gridRow {
+		if r := byArea[area][year]; r != nil && r.excluded == "" {
+			return r
+		}
+		return nil
+	}
+
+	// The rule: from the latest year with a usable value down, the first
+	// complete year.
+	countries, world := map[int]int{}, map[int]bool{}
+	latest, earliest := 0, 0
+	for _, years := range byArea {
+		for y, r := range years {
+			if r.excluded != "" {
+				continue
+			}
+			if gridCountryTypes[r.areaType] {
+				countries[y]++
+			}
+			if r.area == gridWorld {
+				world[y] = true
+			}
+			latest = max(latest, y)
+			if earliest == 0 || y < earliest {
+				earliest = y
+			}
+		}
+	}
+	candidates := []ManifestGridYear{}
+	ruleYear := 0
+	for y := latest; y >= earliest && latest > 0; y-- {
+		c := ManifestGridYear{Year: y, World: world[y], Countries: countries[y], CountriesYearBefore: countries[y-1]}
+		c.Complete = c.World && c.Countries*10 >= c.CountriesYearBefore*9 // 90%, in integers
+		candidates = append(candidates, c)
+		if c.Complete {
+			ruleYear = y
+			break
 		}
 	}
 
 	year := doc.Year
 	switch {
-	case !doc.YearPinned && latestWorld == 0:
-		gf("", "year", "is %d and not pinned, but the source has no value for %s", year, gridWorld)
-	case !doc.YearPinned && year != latestWorld:
-		gf("", "year", "is %d and not pinned, but the latest year with a %s value is %d (%s)", year, gridWorld, latestWorld, at(worldLine))
+	case !doc.YearPinned && ruleYear == 0:
+		gf("", "year", "is %d and not pinned, but no year of the source is complete (%s)", year, gridYearRule)
+	case !doc.YearPinned && year != ruleYear:
+		gf("", "year", "is %d and not pinned, but the latest complete year is %d (%s; counts %+v)", year, ruleYear, gridYearRule, candidates)
+	}
+	if usable(gridWorld, year) == nil {
+		gf("", "year", "is %d, but the source has no usable %s value for it", year, gridWorld)
 	}
 	if doc.Source.Year != year {
 		gf("", "source.year", "is %d, but year is %d", doc.Source.Year, year)
+	}
+
+	// Each area's row: its value for year, or its latest earlier one.
+	pick := func(area string) *gridRow {
+		var best *gridRow
+		for y, r := range byArea[area] {
+			if y <= year && r.excluded == "" && (best == nil || y > best.year) {
+				best = r
+			}
+		}
+		return best
 	}
 
 	listed := map[string]int{} // name → index in areas
@@ -250,19 +371,21 @@ func gridCheck(r io.Reader, file string, gridJSON []byte) (*gridSummary, []Probl
 		if i > 0 && a.Name <= doc.Areas[i-1].Name {
 			gf(where, "name", "is out of order: areas are sorted by name (byte order), and areas[%d] is %q", i-1, doc.Areas[i-1].Name)
 		}
-		if a.Year != year {
-			gf(where, "year", "is %d, but year is %d", a.Year, year)
-		}
-		src := byArea[a.Name][year]
-		if len(src) == 0 {
+		row := pick(a.Name)
+		if row == nil {
 			if _, known := byArea[a.Name]; known {
-				gf(where, "name", "has no %d value in the source", year)
+				gf(where, "name", "has no usable value up to %d in the source", year)
 			} else {
 				gf(where, "name", "is not an area of the source")
 			}
 			continue
 		}
-		row := src[0]
+		if a.Year != row.year {
+			gf(where, "year", "is %d, but the area's latest usable value up to %d is %d's (%s)", a.Year, year, row.year, at(row.line))
+		}
+		if want := row.year != year; a.Fallback != want {
+			gf(where, "fallback", "is %v, but the value is %d's and the reference year %d (%s)", a.Fallback, row.year, year, at(row.line))
+		}
 		if a.ISO3 != row.iso3 {
 			gf(where, "iso3", "is %q, but %s says %q", a.ISO3, at(row.line), row.iso3)
 		}
@@ -282,27 +405,33 @@ func gridCheck(r io.Reader, file string, gridJSON []byte) (*gridSummary, []Probl
 		}
 	}
 
-	// Every area with a value for year is listed.
+	// Every area with a usable value up to year is listed.
 	var names []string
-	with := 0
-	for name, years := range byArea {
-		if len(years[year]) == 0 {
+	with, fallbacks := 0, 0
+	for name := range byArea {
+		row := pick(name)
+		if row == nil {
 			continue
 		}
-		with++
+		if row.year == year {
+			with++
+		} else {
+			fallbacks++
+		}
 		if _, ok := listed[name]; !ok {
 			names = append(names, name)
 		}
 	}
-	if with == 0 {
-		gf("", "year", "is %d, but the source has no value for it", year)
-	}
 	sort.Strings(names)
 	for _, name := range names {
-		row := byArea[name][year][0]
-		gf("", "areas", "lacks %s (%s), which has a %d value of %s on %s", name, gridOrDash(row.iso3), year, row.raw, at(row.line))
+		row := pick(name)
+		gf("", "areas", "lacks %s (%s), which has a %d value of %s on %s", name, gridOrDash(row.iso3), row.year, row.raw, at(row.line))
 	}
-	return &gridSummary{year: year, areas: len(doc.Areas), areasWithoutYear: len(byArea) - with, doc: &doc}, probs
+	sort.Slice(exclusions, func(i, j int) bool { return exclusions[i].Line < exclusions[j].Line })
+	return &gridSummary{manifest: ManifestGrid{
+		Year: year, Areas: len(doc.Areas), AreasWithoutYear: len(byArea) - with, Fallbacks: fallbacks,
+		YearRule: gridYearRule, YearPinned: doc.YearPinned, YearCandidates: candidates, Exclusions: exclusions,
+	}, doc: &doc}, probs
 }
 
 func gridOrDash(s string) string {
@@ -326,12 +455,22 @@ func gridReadCSV(r io.Reader, file string) ([]gridRow, []Problem) {
 		}
 		probs = append(probs, Problem{File: file, Where: where, Msg: fmt.Sprintf(format, a...)})
 	}
-	cr := newEmberScanner(r, 1<<20, gridVariable)
+	br := bufio.NewReaderSize(r, 1<<20)
+	// A byte order mark may stand before a quoted header.
+	if b, err := br.Peek(3); err == nil && string(b) == "\ufeff" {
+		br.Discard(3)
+	}
+	cr := newEmberScanner(br, 1<<20, gridVariable) // reads from br itself
 	_, head, err := cr.Next()
 	if err != nil {
 		bad(1, "has no header: %v", err)
 		return nil, probs
 	}
+	if i := gridNotUTF8(head); i >= 0 {
+		bad(1, "field %d has bytes that are not UTF-8", i+1)
+		return nil, probs
+	}
+	head = append([]string(nil), head...) // the reader reuses the slice
 	col := map[string]int{}
 	for i, name := range head {
 		if i == 0 {
@@ -372,6 +511,11 @@ func gridReadCSV(r io.Reader, file string) ([]gridRow, []Problem) {
 			}
 			return nil, probs
 		}
+		if i := gridNotUTF8(rec); i >= 0 {
+			line, _ := cr.FieldPos(i)
+			bad(line, "field %d (%s) has bytes that are not UTF-8", i+1, head[i])
+			return nil, probs
+		}
 		if rec[iCat] != gridCategory || rec[iVar] != gridVariable {
 			continue
 		}
@@ -389,10 +533,23 @@ func gridReadCSV(r io.Reader, file string) ([]gridRow, []Problem) {
 		if !gridAreaTypes[row.areaType] {
 			bad(line, "Area type %q is none of the known ones", row.areaType)
 		}
+		// Blemishes: the row is excluded, not the file.
 		if _, ok := gridPrinted(row.raw); !ok {
-			bad(line, "Value %q is not a plain decimal", row.raw)
+			f, err := strconv.ParseFloat(row.raw, 64)
+			_, negative := gridPrinted(strings.TrimPrefix(row.raw, "-"))
+			switch {
+			case row.raw == "":
+				row.excluded = gridBlank
+			case strings.HasPrefix(row.raw, "-") && negative:
+				row.excluded = gridNegative
+			case err == nil && (math.IsNaN(f) || math.IsInf(f, 0)):
+				row.excluded = gridNonFinite
+			default:
+				bad(line, "Value %q is not a plain decimal", row.raw)
+				continue
+			}
 		} else if v, _ := strconv.ParseFloat(row.raw, 64); v > gridMaxIntensity {
-			bad(line, "Value %q is above the %d g CO2e/kWh plausibility bound", row.raw, gridMaxIntensity)
+			row.excluded = gridImplausible
 		}
 		rows = append(rows, row)
 	}
@@ -401,6 +558,17 @@ func gridReadCSV(r io.Reader, file string) ([]gridRow, []Problem) {
 		return nil, probs
 	}
 	return rows, probs
+}
+
+// gridNotUTF8 is the index of the first field of rec that is not UTF-8, or
+// -1.
+func gridNotUTF8(rec []string) int {
+	for i, f := range rec {
+		if !utf8.ValidString(f) {
+			return i
+		}
+	}
+	return -1
 }
 
 // gridPrinted returns how grid.json prints a published Value: the nearest

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"golang.org/x/tools/txtar"
+
 	"github.com/leadgreen/greentokens/transform/grid"
 )
 
@@ -68,7 +71,8 @@ func gridTestDrop(t *testing.T, gridJSON, name string) string {
 }
 
 func TestGrid(t *testing.T) {
-	archive, gj, _, _ := gridTestBuild(t, 0)
+	defArchive, def, _, _ := gridTestBuild(t, 0) // 2022, by the rule
+	archive, gj, _, _ := gridTestBuild(t, 2024)  // 99 areas with 2024, 127 fallbacks
 	pinnedArchive, pinned, _, _ := gridTestBuild(t, 2010)
 	const src = "sources/ember/yearly_full_release_long_format.csv"
 
@@ -88,17 +92,18 @@ func TestGrid(t *testing.T) {
 		edit    func(t *testing.T, s string) string
 		errs    []string // substrings of the error, in order; none: passes
 	}{
-		{name: "as built", archive: archive, json: gj},
+		{name: "as built", archive: defArchive, json: def},
+		{name: "pinned 2024", archive: archive, json: gj},
 		{name: "pinned 2010", archive: pinnedArchive, json: pinned},
 		{
 			name: "value altered", archive: archive, json: gj,
 			edit: replace(`"g_co2e_per_kwh": 344.14`, `"g_co2e_per_kwh": 341.0`),
-			errs: []string{`grid.json: areas[37] (Germany): g_co2e_per_kwh is 341.0, but ` + src + ` line 1994 says 344.14`},
+			errs: []string{`grid.json: areas[81] (Germany): g_co2e_per_kwh is 341.0, but ` + src + ` line 1994 says 344.14`},
 		},
 		{
 			name: "value misprinted", archive: archive, json: gj,
 			edit: replace(`"g_co2e_per_kwh": 30.75`, `"g_co2e_per_kwh": 30.750`),
-			errs: []string{`grid.json: areas[67] (Norway): g_co2e_per_kwh is printed 30.750; the published form of "30.75" (` + src + ` line 3728) is 30.75`},
+			errs: []string{`grid.json: areas[153] (Norway): g_co2e_per_kwh is printed 30.750; the published form of "30.75" (` + src + ` line 3728) is 30.75`},
 		},
 		{
 			name: "area dropped", archive: archive, json: gj,
@@ -121,34 +126,76 @@ func TestGrid(t *testing.T) {
       "area_type": "Country or economy"`)(t, s)
 			},
 			errs: []string{
-				`grid.json: areas[37] (Germany): iso3 is "DEX", but ` + src + ` line 1994 says "DEU"`,
-				`grid.json: areas[98] (World): area_type is "Country or economy", but ` + src + ` line 5378 says "Region"`,
+				`grid.json: areas[81] (Germany): iso3 is "DEX", but ` + src + ` line 1994 says "DEU"`,
+				`grid.json: areas[222] (World): area_type is "Country or economy", but ` + src + ` line 5378 says "Region"`,
 			},
 		},
 		{
 			name: "year not the latest", archive: pinnedArchive, json: pinned,
 			edit: replace(`"year_pinned": true`, `"year_pinned": false`),
-			errs: []string{`grid.json: year is 2010 and not pinned, but the latest year with a World value is 2024 (` + src + ` line 5378)`},
+			errs: []string{`grid.json: year is 2010 and not pinned, but the latest complete year is 2022 (the latest complete year: World has a value, and the countries with a value number at least 90% of those with a value in the year before; counts [{Year:2024 World:true Countries:86 CountriesYearBefore:172 Complete:false} {Year:2023 World:true Countries:172 CountriesYearBefore:212 Complete:false} {Year:2022 World:true Countries:212 CountriesYearBefore:212 Complete:true}])`},
+		},
+		{
+			name: "year 2024 not pinned", archive: archive, json: gj,
+			edit: replace(`"year_pinned": true`, `"year_pinned": false`),
+			errs: []string{`grid.json: year is 2024 and not pinned, but the latest complete year is 2022`},
+		},
+		{
+			// A fallback must say so, and the year beside it must be the
+			// value's.
+			name: "fallback not marked", archive: archive, json: gj,
+			edit: replace(`"year": 2009,
+      "fallback": true,`, `"year": 2009,
+      "fallback": false,`),
+			errs: []string{`grid.json: areas[221] (Western Sahara): fallback is false, but the value is 2009's and the reference year 2024 (` + src + ` line 5353)`},
+		},
+		{
+			name: "fallback year altered", archive: archive, json: gj,
+			edit: replace(`"year": 2009,
+      "fallback": true,`, `"year": 2010,
+      "fallback": true,`),
+			errs: []string{`grid.json: areas[221] (Western Sahara): year is 2010, but the area's latest usable value up to 2024 is 2009's (` + src + ` line 5353)`},
+		},
+		{
+			// An area with a reference-year value published as a fallback
+			// to an older one.
+			name: "fallback where the year has a value", archive: archive, json: gj,
+			edit: replace(`"name": "Germany",
+      "iso3": "DEU",
+      "area_type": "Country or economy",
+      "year": 2024,
+      "fallback": false,
+      "g_co2e_per_kwh": 344.14`, `"name": "Germany",
+      "iso3": "DEU",
+      "area_type": "Country or economy",
+      "year": 2022,
+      "fallback": true,
+      "g_co2e_per_kwh": 420.11`),
+			errs: []string{
+				`grid.json: areas[81] (Germany): year is 2022, but the area's latest usable value up to 2024 is 2024's (` + src + ` line 1994)`,
+				`grid.json: areas[81] (Germany): fallback is true, but the value is 2024's and the reference year 2024 (` + src + ` line 1994)`,
+				`grid.json: areas[81] (Germany): g_co2e_per_kwh is 420.11, but ` + src + ` line 1994 says 344.14`,
+			},
 		},
 		{
 			name: "pinned to a year without values", archive: pinnedArchive, json: pinned,
 			edit: func(t *testing.T, s string) string { return strings.ReplaceAll(s, `"year": 2010`, `"year": 1990`) },
 			errs: []string{
-				`grid.json: areas[0] (ASEAN): name has no 1990 value in the source`,
-				`grid.json: year is 1990, but the source has no value for it`,
+				`grid.json: year is 1990, but the source has no usable World value for it`,
+				`grid.json: areas[0] (ASEAN): name has no usable value up to 1990 in the source`,
 			},
 		},
 		{
 			name: "unknown area", archive: archive, json: gj,
 			edit: replace(`"name": "Norway"`, `"name": "Norwa"`),
 			errs: []string{
-				`grid.json: areas[67] (Norwa): name is not an area of the source`,
+				`grid.json: areas[153] (Norwa): name is not an area of the source`,
 				`grid.json: areas lacks Norway (NOR)`,
 			},
 		},
 		{
 			name: "unknown key", archive: archive, json: gj,
-			edit: replace(`"year_pinned": false,`, `"year_pinned": false, "pinned_by": "me",`),
+			edit: replace(`"year_pinned": true,`, `"year_pinned": true, "pinned_by": "me",`),
 			errs: []string{`grid.json: cannot be decoded strictly: json: unknown field "pinned_by"`},
 		},
 		{
@@ -183,27 +230,136 @@ func TestGrid(t *testing.T) {
 	}
 }
 
-// TestGridSource: problems in the archived CSV are named by line.
+// TestGridSource: problems in the archived CSV are named by line; blemishes
+// are not problems but exclusions.
 func TestGridSource(t *testing.T) {
-	_, gj, _, _ := gridTestBuild(t, 0)
+	_, gj, _, _ := gridTestBuild(t, 2024)
 	raw, err := os.ReadFile(gridTestCSV)
 	if err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.SplitAfter(string(raw), "\n")
+	const src = "sources/ember/yearly_full_release_long_format.csv"
 	for _, tc := range []struct{ name, csv, err string }{
-		{"duplicate", string(raw) + lines[1993], "sources/ember/yearly_full_release_long_format.csv: line 5451: duplicate value for Germany 2024 (first on line 1994)"},
-		{"no Variable", strings.Replace(string(raw), ",Variable,", ",Var,", 1), `sources/ember/yearly_full_release_long_format.csv: header: has no column "Variable"`},
-		{"NaN", strings.Replace(string(raw), "gCO2/kWh,344.14,", "gCO2/kWh,NaN,", 1), `line 1994: Value "NaN" is not a plain decimal`},
-		{"implausible", strings.Replace(string(raw), "gCO2/kWh,344.14,", "gCO2/kWh,3441.4,", 1), `line 1994: Value "3441.4" is above the 2000 g CO2e/kWh plausibility bound`},
+		{"duplicate differing", string(raw) + strings.Replace(lines[1993], "344.14", "344.15", 1), src + `: line 5451: a second row for Germany 2024 (DEU "344.15") differs from line 1994's (DEU "344.14")`},
+		{"exact duplicate", string(raw) + lines[1993], ""},
+		{"no Variable", strings.Replace(string(raw), ",Variable,", ",Var,", 1), src + `: header: has no column "Variable"`},
+		{"not a number", strings.Replace(string(raw), "gCO2/kWh,344.14,", "gCO2/kWh,n/a,", 1), `line 1994: Value "n/a" is not a plain decimal`},
+		{"not UTF-8", strings.Replace(string(raw), "Germany,DEU,2024", "Germ\xffany,DEU,2024", 1), src + `: line 1994: field 1 (Area) has bytes that are not UTF-8`},
+		// Germany's 2024 value excluded: grid.json must fall back to 2023.
+		{"NaN", strings.Replace(string(raw), "gCO2/kWh,344.14,", "gCO2/kWh,NaN,", 1), `grid.json: areas[81] (Germany): year is 2024, but the area's latest usable value up to 2024 is 2023's (` + src + ` line 1993)`},
+		{"negative", strings.Replace(string(raw), "gCO2/kWh,344.14,", "gCO2/kWh,-3.5,", 1), `areas[81] (Germany): fallback is false, but the value is 2023's`},
+		{"blank", strings.Replace(string(raw), "gCO2/kWh,344.14,", "gCO2/kWh,,", 1), `areas[81] (Germany): g_co2e_per_kwh is 344.14, but ` + src + ` line 1993 says`},
+		{"implausible", strings.Replace(string(raw), "gCO2/kWh,344.14,", "gCO2/kWh,3441.4,", 1), `areas[81] (Germany): year is 2024, but the area's latest usable value up to 2024 is 2023's`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.csv == string(raw) {
+				t.Fatal("the edit did not apply")
+			}
 			err := Grid(strings.NewReader(tc.csv), gj)
+			if tc.err == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("error %v, want %q", err, tc.err)
 			}
 		})
 	}
+}
+
+// TestGridBlemishes: transform/grid's fixture of Ember's file as it really
+// is passes, and the check recomputes the manifest's grid block written by
+// hand in it (summary.json): the rule's counts, the fallbacks, the
+// exclusions. A byte order mark before a quoted header parses.
+func TestGridBlemishes(t *testing.T) {
+	a, err := txtar.ParseFile("../transform/grid/testdata/blemishes.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{}
+	for _, f := range a.Files {
+		files[f.Name] = f.Data
+	}
+	gj := bytes.TrimSuffix(files["grid.json"], []byte("\n"))
+	sum, probs := gridCheck(bytes.NewReader(files["ember.csv"]), "ember.csv", gj)
+	if len(probs) != 0 {
+		t.Fatalf("problems: %v", probs)
+	}
+	var want ManifestGrid
+	if err := json.Unmarshal(files["summary.json"], &want); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, sum.manifest); diff != "" {
+		t.Errorf("manifest grid block (-want +got):\n%s", diff)
+	}
+	// Publishing an excluded value, or dropping a fallback, is caught.
+	for _, tc := range []struct{ name, old, new, err string }{
+		{"excluded value published", `"name": "Kosovo",
+      "iso3": "XKX",
+      "area_type": "Country or economy",
+      "year": 2023,
+      "fallback": true,`, `"name": "Kosovo",
+      "iso3": "XKX",
+      "area_type": "Country or economy",
+      "year": 2024,
+      "fallback": false,`, "grid.json: areas[10] (Kosovo): year is 2024, but the area's latest usable value up to 2024 is 2023's (ember.csv line 16)"},
+		{"fallback dropped", `    {
+      "name": "Asia",
+      "iso3": "",
+      "area_type": "Region",
+      "year": 2023,
+      "fallback": true,
+      "g_co2e_per_kwh": 560.1
+    },
+`, "", "grid.json: areas lacks Asia (no ISO code), which has a 2023 value of 560.1 on ember.csv line 4"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bad := bytes.Replace(gj, []byte(tc.old), []byte(tc.new), 1)
+			if bytes.Equal(bad, gj) {
+				t.Fatalf("%q not in grid.json", tc.old)
+			}
+			_, probs := gridCheck(bytes.NewReader(files["ember.csv"]), "ember.csv", bad)
+			if err := gridError(probs); err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("error %v, want %q", err, tc.err)
+			}
+		})
+	}
+
+	bom, err := os.ReadFile("../transform/grid/testdata/bom-quoted.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := grid.Parse(bytes.NewReader(bom))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _, err := grid.Build(tab, 0, gridTestMeta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := grid.Marshal(g)
+	if err := Grid(bytes.NewReader(bom), out); err != nil {
+		t.Errorf("BOM before a quoted header: %v", err)
+	}
+}
+
+// gridManifestOf is the manifest's grid block for what Build returned.
+func gridManifestOf(t *testing.T, sum grid.Summary) *ManifestGrid {
+	t.Helper()
+	b, err := json.Marshal(sum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m ManifestGrid
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	return &m
 }
 
 // TestGridSnapshot runs the registered check on a folder holding the
@@ -230,7 +386,7 @@ func TestGridSnapshot(t *testing.T) {
 				Retrieved:    "2026-09-26T23:59:00Z",
 			}},
 			Outputs: []ManifestFile{{Path: "grid.json"}},
-			Grid:    &ManifestGrid{Year: sum.Year, Areas: sum.Areas, AreasWithoutYear: sum.AreasWithoutYear},
+			Grid:    gridManifestOf(t, sum),
 		}
 	}
 	for _, tc := range []struct {
@@ -241,8 +397,24 @@ func TestGridSnapshot(t *testing.T) {
 		{name: "consistent"},
 		{name: "no grid at all", edit: func(m *Manifest) { *m = Manifest{Date: m.Date} }},
 		{
-			name: "counts", edit: func(m *Manifest) { m.Grid.AreasWithoutYear = 126 },
-			want: []string{"manifest.json: grid is {Year:2024 Areas:99 AreasWithoutYear:126}, but the archived CSV gives {Year:2024 Areas:99 AreasWithoutYear:127}"},
+			name: "counts", edit: func(m *Manifest) { m.Grid.AreasWithoutYear, m.Grid.Fallbacks = 2, 0 },
+			want: []string{"manifest.json: grid is {Year:2022 Areas:226 AreasWithoutYear:2 Fallbacks:0 YearPinned:false}, but the archived CSV gives {Year:2022 Areas:226 AreasWithoutYear:1 Fallbacks:1 YearPinned:false}"},
+		},
+		{
+			name: "rule and candidates", edit: func(m *Manifest) {
+				m.Grid.YearRule = "the latest year with a World value"
+				m.Grid.YearCandidates = m.Grid.YearCandidates[:1]
+			},
+			want: []string{
+				`manifest.json: grid.year_rule is "the latest year with a World value", but the rule is "the latest complete year: World has a value, and the countries with a value number at least 90% of those with a value in the year before"`,
+				"manifest.json: grid.year_candidates is [{Year:2024 World:true Countries:86 CountriesYearBefore:172 Complete:false}], but the archived CSV gives [{Year:2024 World:true Countries:86 CountriesYearBefore:172 Complete:false} {Year:2023 World:true Countries:172 CountriesYearBefore:212 Complete:false} {Year:2022 World:true Countries:212 CountriesYearBefore:212 Complete:true}]",
+			},
+		},
+		{
+			name: "exclusion invented", edit: func(m *Manifest) {
+				m.Grid.Exclusions = []ManifestGridExclusion{{Area: "Germany", ISO3: "DEU", Year: 2024, Line: 1994, Value: "344.14", Reason: "blank value"}}
+			},
+			want: []string{"manifest.json: grid.exclusions is [{Area:Germany ISO3:DEU Year:2024 Line:1994 Value:344.14 Reason:blank value}], but the archived CSV gives []"},
 		},
 		{
 			name: "dates and URL", edit: func(m *Manifest) {

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadgreen/greentokens/snapshots"
+	"github.com/leadgreen/greentokens/transform/grid"
 	"github.com/leadgreen/greentokens/validate"
 )
 
@@ -98,7 +99,18 @@ func TestManifestSchemaAcceptsSnapshotsManifest(t *testing.T) {
 		Evidence: snapshots.Evidence{IndexLastUpdated: "2025-12-17", LastCommitSHA: "281c69e3ec33ea2ceff53e180e41edd48fe8f991",
 			LastCommitDate: "2025-12-18", Compiled: "2025-12-17", Conflict: "dates differ"},
 		Exclusions: []snapshots.Exclusion{{Task: "gpqa", Row: 3, ModelID: "a/b", GPU: "H100", NumGPUs: 1, MaxNumSeqs: 64, Reason: "cascade"}},
-		Grid:       &snapshots.GridSummary{Year: 2024, Areas: 226, AreasWithoutYear: 140},
+		Grid: &snapshots.GridSummary{Year: 2024, Areas: 226, AreasWithoutYear: 127, Fallbacks: 127, YearRule: grid.YearRule, YearPinned: true,
+			YearCandidates: []grid.YearCount{
+				{Year: 2025, World: true, Countries: 80, CountriesYearBefore: 212},
+				{Year: 2024, World: true, Countries: 212, CountriesYearBefore: 213, Complete: true},
+			},
+			Exclusions: []grid.Exclusion{
+				{Area: "Costa Rica", ISO3: "CRI", Year: 2025, Line: 1169, Value: "-37.9", Reason: grid.ReasonNegative},
+				{Area: "Asia", Year: 2025, Line: 201, Value: "", Reason: grid.ReasonBlank},
+				{Area: "Kosovo", ISO3: "XKX", Year: 2023, Line: 2830, Value: "912.5", Reason: "exact duplicate of line 2829"},
+				{Area: "Chile", ISO3: "CHL", Year: 2023, Line: 900, Value: "2500.00", Reason: grid.ReasonImplausible},
+				{Area: "Palestine, State of", ISO3: "PSE", Year: 2025, Line: 4000, Value: "NaN", Reason: grid.ReasonNonFinite},
+			}},
 	}
 	if ps := validate.CheckSchema("manifest.schema.json", "manifest.json", marshal(t, &m)); len(ps) != 0 {
 		t.Errorf("manifest.schema.json rejects a realistic manifest: %v", ps)

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,6 +14,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/leadgreen/greentokens/internal/regfile"
 )
 
 // ManifestPath is the manifest's path in a snapshot folder.
@@ -57,6 +60,7 @@ type ManifestSource struct {
 	ManifestFile
 	Name      string `json:"name"`
 	URL       string `json:"url"`
+	FinalURL  string `json:"final_url,omitempty"`
 	Retrieved string `json:"retrieved"`
 	Producer  string `json:"producer"`
 	Licence   string `json:"licence"`
@@ -84,9 +88,33 @@ type ManifestExclusion struct {
 
 // ManifestGrid is the manifest's grid block.
 type ManifestGrid struct {
-	Year             int `json:"year"`
-	Areas            int `json:"areas"`
-	AreasWithoutYear int `json:"areas_without_year"`
+	Year             int                     `json:"year"`
+	Areas            int                     `json:"areas"`
+	AreasWithoutYear int                     `json:"areas_without_year"`
+	Fallbacks        int                     `json:"fallbacks"`
+	YearRule         string                  `json:"year_rule"`
+	YearPinned       bool                    `json:"year_pinned"`
+	YearCandidates   []ManifestGridYear      `json:"year_candidates"`
+	Exclusions       []ManifestGridExclusion `json:"exclusions"`
+}
+
+// ManifestGridYear is what the reference-year rule saw of one year.
+type ManifestGridYear struct {
+	Year                int  `json:"year"`
+	World               bool `json:"world"`
+	Countries           int  `json:"countries"`
+	CountriesYearBefore int  `json:"countries_year_before"`
+	Complete            bool `json:"complete"`
+}
+
+// ManifestGridExclusion is an Ember intensity row the build left out.
+type ManifestGridExclusion struct {
+	Area   string `json:"area"`
+	ISO3   string `json:"iso3"`
+	Year   int    `json:"year"`
+	Line   int    `json:"line"`
+	Value  string `json:"value"`
+	Reason string `json:"reason"`
 }
 
 // Snap is an opened snapshot folder, handed to every check.
@@ -100,30 +128,49 @@ type Snap struct {
 	// slash-separated paths relative to Dir, sorted.
 	Files []string
 
+	// ctx ends the checks early (a signal): every read fails once it is
+	// done.
+	ctx context.Context
+
 	// tasks holds the archived task files parsed so far, by snapshot path:
 	// each is read and parsed once per Snapshot call, and its rows shared
 	// by the checks that recompute from it.
 	tasks map[string]*taskData
 }
 
-// Read returns the bytes of the file at the slash path p relative to the
-// snapshot folder. Nothing is kept: a snapshot of many models is checked
+// Read returns the bytes of the regular file at the slash path p relative
+// to the snapshot folder. Nothing is kept: a snapshot of many models is checked
 // one file at a time, and a check that needs a file's bytes again reads
 // them again (the parsed task files are kept instead, see Snap.task).
 func (s *Snap) Read(p string) ([]byte, error) {
 	if !fs.ValidPath(p) {
 		return nil, fmt.Errorf("%q is not a valid snapshot path", p)
 	}
-	return os.ReadFile(filepath.Join(s.Dir, filepath.FromSlash(p)))
+	if err := s.cancelled(); err != nil {
+		return nil, err
+	}
+	return regfile.ReadFile(filepath.Join(s.Dir, filepath.FromSlash(p)))
 }
 
 // Open streams the file at the slash path p, for files too large to hold
-// whole (the archived Ember CSV, index.json).
+// whole (the archived Ember CSV, index.json). Like Read, it refuses what
+// is not a regular file (a FIFO would block the check for ever).
 func (s *Snap) Open(p string) (*os.File, error) {
 	if !fs.ValidPath(p) {
 		return nil, fmt.Errorf("%q is not a valid snapshot path", p)
 	}
-	return os.Open(filepath.Join(s.Dir, filepath.FromSlash(p)))
+	if err := s.cancelled(); err != nil {
+		return nil, err
+	}
+	return regfile.Open(filepath.Join(s.Dir, filepath.FromSlash(p)))
+}
+
+// cancelled is the error of a check ended early, nil while it runs.
+func (s *Snap) cancelled() error {
+	if s.ctx == nil {
+		return nil
+	}
+	return s.ctx.Err()
 }
 
 // taskData is an archived task file, parsed (parseTask) and filtered
@@ -266,14 +313,18 @@ var dateFolder = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
 // every file against the manifest and its schema, and every derived figure
 // against its recomputation from the archived sources. It returns nil when
 // all is well, else a *Report listing every problem found.
+func Snapshot(dir string) error { return SnapshotContext(context.Background(), dir) }
+
+// SnapshotContext is Snapshot, ended early when ctx is: it then returns
+// ctx's error, not a Report.
 //
 // The checks run at once, on lanes of their own: those that read only
 // their own files (ownLane) each on its own, the others one after another
 // on a shared lane, in registration order, since they share the parsed
 // task files through Snap. The problems come in the order of the checks,
 // whatever the order they finish in.
-func Snapshot(dir string) error {
-	s, probs := open(dir)
+func SnapshotContext(ctx context.Context, dir string) error {
+	s, probs := open(ctx, dir)
 	if s.Manifest != nil {
 		checks := allChecks()
 		found := make([][]Problem, len(checks))
@@ -288,6 +339,9 @@ func Snapshot(dir string) error {
 		}
 		wg.Go(func() {
 			for _, i := range shared {
+				if ctx.Err() != nil {
+					break
+				}
 				found[i] = checks[i].run(s)
 			}
 		})
@@ -296,6 +350,9 @@ func Snapshot(dir string) error {
 			probs = append(probs, f...)
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if len(probs) == 0 {
 		return nil
 	}
@@ -303,8 +360,8 @@ func Snapshot(dir string) error {
 }
 
 // open lists the folder and decodes the manifest.
-func open(dir string) (*Snap, []Problem) {
-	s := &Snap{Dir: dir}
+func open(ctx context.Context, dir string) (*Snap, []Problem) {
+	s := &Snap{Dir: dir, ctx: ctx}
 	ps := &problems{file: "."}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {

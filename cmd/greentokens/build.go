@@ -1,11 +1,8 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/leadgreen/greentokens/fetch"
@@ -32,17 +29,22 @@ func runBuild(args []string, e *env) error {
 	fromLB := fs.String("from-leaderboard", "", "build offline, reading the leaderboard files from `DIR` (index.json, commits.json, tasks/) as upstream lays them out")
 	fromEmber := fs.String("from-ember", "", "build offline, reading Ember's yearly long-format CSV from `FILE`")
 	noGrid := fs.Bool("no-grid", false, "leave out the Ember stage (no grid.json)")
-	gridYear := fs.Int("grid-year", 0, "pin grid.json's reference `YEAR` (default: the latest year with a World value)")
+	gridYear := fs.Int("grid-year", 0, "pin grid.json's reference `YEAR` (default: the latest complete year: World has a value and the countries with one number at least 90% of the year before's)")
 	emberRelease := fs.String("ember-release", "", "name of Ember's release, e.g. \"September 2026\" (the CSV does not carry it)")
 	replace := fs.Bool("replace", false, "replace an existing snapshot of the same date whose content differs")
 	var allowRemoval stringList
 	fs.Var(&allowRemoval, "allow-removal", "let the build drop `MODEL` (slug or model id), which the latest earlier snapshot under --out has; repeatable")
+	allowGridShrink := fs.Bool("allow-grid-shrink", false, "let grid.json lose more than 10% of the areas of the latest earlier snapshot's")
 	lbURL := fs.String("leaderboard-url", envOr(envLeaderboardURL, fetch.DefaultLeaderboardBase), "base `URL` of the leaderboard's public/data/ (env "+envLeaderboardURL+")")
 	apiURL := fs.String("github-api-url", envOr(envGitHubAPI, fetch.DefaultGitHubAPI), "GitHub API base `URL` (env "+envGitHubAPI+")")
 	emberURL := fs.String("ember-url", envOr(envEmberURL, fetch.DefaultEmberURL), "`URL` of Ember's yearly long-format CSV (env "+envEmberURL+")")
 	allowHTTP := fs.Bool("allow-http", false, "allow plain http upstream URLs (https only by default)")
 	retries := fs.Int("retries", 4, "retries per upstream file after the first attempt")
-	timeout := fs.Duration("timeout", 60*time.Second, "timeout of one HTTP request")
+	timeout := fs.Duration("timeout", 60*time.Second, "timeout of one HTTP request: the wait for its headers, and any stall in its body")
+	deadline := fs.Duration("deadline", fetch.DefaultDeadline, "deadline on each whole download, retries and body included (the Ember CSV too)")
+	maxJSON := fs.Int64("max-json-mib", fetch.DefaultMaxBytes>>20, "size cap in MiB of each upstream JSON file, downloaded or local")
+	maxCSV := fs.Int64("max-csv-mib", fetch.DefaultMaxBytesCSV>>20, "size cap in MiB of Ember's CSV, downloaded or local")
+	lockTimeout := fs.Duration("lock-timeout", 0, "give up (exit 6) when another build holds the output folder's lock this long (default: wait)")
 	logFormat := fs.String("log-format", "text", "log format: text or json")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -53,8 +55,8 @@ func runBuild(args []string, e *env) error {
 	if err := setLogger(e, *logFormat); err != nil {
 		return err
 	}
-	if *retries < 0 || *timeout <= 0 {
-		return usageError{"--retries must be 0 or more and --timeout more than 0"}
+	if *retries < 0 || *timeout <= 0 || *deadline <= 0 || *lockTimeout < 0 || *maxJSON <= 0 || *maxCSV <= 0 {
+		return usageError{"--retries must be 0 or more, --timeout, --deadline, --max-json-mib and --max-csv-mib more than 0, --lock-timeout not negative"}
 	}
 	if *retries == 0 {
 		*retries = -1 // fetch reads 0 as "the default"; -1 is no retries
@@ -69,10 +71,12 @@ func runBuild(args []string, e *env) error {
 		if *retrieved == "" {
 			return usageError{"--from, --from-leaderboard and --from-ember need --retrieved: local files carry no retrieval date"}
 		}
-		src = fetch.Dir{Root: *from, Leaderboard: *fromLB, Ember: *fromEmber, Origins: origins}
+		src = fetch.Dir{Root: *from, Leaderboard: *fromLB, Ember: *fromEmber, Origins: origins,
+			MaxBytes: *maxJSON << 20, MaxBytesCSV: *maxCSV << 20}
 	} else {
 		src = fetch.NewHTTP(fetch.HTTPOptions{
-			Origins: origins, AllowHTTP: *allowHTTP, RetryMax: *retries, Timeout: *timeout,
+			Origins: origins, AllowHTTP: *allowHTTP, RetryMax: *retries, Timeout: *timeout, Deadline: *deadline,
+			MaxBytes: *maxJSON << 20, MaxBytesCSV: *maxCSV << 20,
 			GitHubToken: os.Getenv(envGitHubToken), Logger: e.log,
 		})
 		if isTerminal(e.stderr) && *logFormat == "text" {
@@ -80,12 +84,10 @@ func runBuild(args []string, e *env) error {
 		}
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	res, err := snapshots.Build(ctx, snapshots.BuildOptions{
-		Out: *out, Date: *date, Retrieved: *retrieved, Source: src, Replace: *replace, Logger: e.log,
+	res, err := snapshots.Build(e.ctx, snapshots.BuildOptions{
+		Out: *out, Date: *date, Retrieved: *retrieved, Source: src, Replace: *replace, Logger: e.log, LockTimeout: *lockTimeout,
 		NoGrid: *noGrid, GridYear: *gridYear, EmberRelease: *emberRelease,
-		AllowRemoval: allowRemoval,
+		AllowRemoval: allowRemoval, AllowGridShrink: *allowGridShrink,
 	})
 	if err != nil {
 		return err

@@ -3,10 +3,10 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"text/tabwriter"
 
+	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/leadgreen/greentokens/snapshots"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
@@ -17,7 +17,9 @@ func runCarbon(args []string, e *env) error {
 	fs := newFlags(e, "carbon", "MODEL [GRID...]",
 		"Prints the carbon of a billion output tokens of MODEL (slug, name or model id) at each of its\n"+
 			"index rows, on the named grids (ISO 3 code or name; every grid when none is named):\n"+
-			"Wh/M x g CO2e per kWh / 1000, from the snapshot's archived sources and grid.json.")
+			"Wh/M x g CO2e per kWh / 1000, from the snapshot's archived sources and grid.json. A grid\n"+
+			"value of another year than grid.json's reference year (an area's latest earlier value)\n"+
+			"shows its year beside it.")
 	snap := fs.String("snapshot", "", "snapshot folder `DIR` (snapshots/DATE)")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	if err := parse(fs, args); err != nil {
@@ -28,11 +30,14 @@ func runCarbon(args []string, e *env) error {
 	}
 	// Every file's size and sha256 against the manifest first: a figure
 	// is priced from a snapshot only as it was published.
-	if _, err := snapshots.Load(*snap); err != nil {
+	if _, err := snapshots.LoadContext(e.ctx, *snap); err != nil {
 		return err
 	}
 	models, g, err := loadForCarbon(*snap)
 	if err != nil {
+		return err
+	}
+	if err := interrupted(e); err != nil {
 		return err
 	}
 	m, err := transform.FindModel(models, fs.Arg(0))
@@ -54,7 +59,12 @@ func runCarbon(args []string, e *env) error {
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "GPU\tWh/M\tgrid\tg CO2e/kWh (%d)\tkg CO2e per billion tokens\t\n", g.Year)
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%d x %s\t%s\t%s\t%s\t%s\t\n", r.NumGPUs, r.GPU, num(r.WhPerMillion), r.Grid, num(r.GCO2ePerKWh), num(r.KgPerBillion))
+		// A value of another year than the header's says which.
+		grid := num(r.GCO2ePerKWh)
+		if r.Year != g.Year {
+			grid += fmt.Sprintf(" (%d)", r.Year)
+		}
+		fmt.Fprintf(tw, "%d x %s\t%s\t%s\t%s\t%s\t\n", r.NumGPUs, r.GPU, num(r.WhPerMillion), r.Grid, grid, num(r.KgPerBillion))
 	}
 	return tw.Flush()
 }
@@ -69,7 +79,7 @@ func num(f jsonnum.Float) string {
 // grid.json.
 func loadForCarbon(dir string) ([]*transform.Model, *grid.Grid, error) {
 	read := func(rel string) ([]byte, error) {
-		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+		b, err := regfile.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
 		if err != nil {
 			return nil, fmt.Errorf("reading the snapshot: %w", err)
 		}

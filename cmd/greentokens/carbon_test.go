@@ -8,20 +8,28 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"golang.org/x/tools/txtar"
 )
 
 // sevenGrids is a fixture holding the seed page's seven 2024 grid values.
 const sevenGrids = "../../transform/grid/testdata/carbon-2024.csv"
 
-// TestCarbonSevenGrids prices Qwen 3 32B's B200 index row (39.05 Wh/M) on
-// the published page's seven grids, end to end through a built snapshot.
-func TestCarbonSevenGrids(t *testing.T) {
+// buildSevenGrids builds the seed leaderboard on the seven-grid fixture
+// and returns the snapshot folder.
+func buildSevenGrids(t *testing.T) string {
+	t.Helper()
 	out := t.TempDir()
 	if code, _, stderr := runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
 		"--from-leaderboard", seedLB, "--from-ember", sevenGrids); code != exitOK {
 		t.Fatalf("build: exit %d: %s", code, stderr)
 	}
-	snap := filepath.Join(out, seedDate)
+	return filepath.Join(out, seedDate)
+}
+
+// TestCarbonSevenGrids prices Qwen 3 32B's B200 index row (39.05 Wh/M) on
+// the published page's seven grids, end to end through a built snapshot.
+func TestCarbonSevenGrids(t *testing.T) {
+	snap := buildSevenGrids(t)
 	code, stdout, stderr := runCLI(t, "carbon", "--json", "--snapshot", snap, "Qwen 3 32B",
 		"India", "Saudi Arabia", "HKG", "Serbia", "World", "Germany", "NOR")
 	if code != exitOK {
@@ -75,12 +83,7 @@ func TestCarbonSevenGrids(t *testing.T) {
 // TestCarbonRefusesAChangedSnapshot: a snapshot whose files no longer match
 // its manifest is not priced (exit 5).
 func TestCarbonRefusesAChangedSnapshot(t *testing.T) {
-	out := t.TempDir()
-	if code, _, stderr := runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
-		"--from-leaderboard", seedLB, "--from-ember", sevenGrids); code != exitOK {
-		t.Fatalf("build: exit %d: %s", code, stderr)
-	}
-	snap := filepath.Join(out, seedDate)
+	snap := buildSevenGrids(t)
 	grid := filepath.Join(snap, "grid.json")
 	b, err := os.ReadFile(grid)
 	if err != nil {
@@ -96,5 +99,76 @@ func TestCarbonRefusesAChangedSnapshot(t *testing.T) {
 		if code, _, stderr := runCLI(t, args...); code != exitValidation || !strings.Contains(stderr, "grid.json") {
 			t.Errorf("%s on a changed snapshot: exit %d, want %d naming grid.json; stderr: %s", args[0], code, exitValidation, stderr)
 		}
+	}
+}
+
+// TestCarbonFallbackYear: on the realistic Ember fixture (reference year
+// 2024), Kosovo has no usable 2024 value and is priced at its 2023 one,
+// whose year the table shows beside it and the JSON gives with fallback.
+func TestCarbonFallbackYear(t *testing.T) {
+	a, err := txtar.ParseFile("../../transform/grid/testdata/blemishes.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	csv := filepath.Join(t.TempDir(), "ember.csv")
+	for _, f := range a.Files {
+		if f.Name == "ember.csv" {
+			if err := os.WriteFile(csv, f.Data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	out := t.TempDir()
+	code, _, stderr := runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
+		"--from-leaderboard", seedLB, "--from-ember", csv)
+	if code != exitOK {
+		t.Fatalf("build: exit %d: %s", code, stderr)
+	}
+	snap := filepath.Join(out, seedDate)
+	// Every blemish is logged and listed in the manifest, with its line.
+	if want := `msg=excluded source=ember/yearly_full_release_long_format.csv area="Costa Rica" year=2025 line=36 value=-37.9 reason="negative intensity"`; !strings.Contains(stderr, want) {
+		t.Errorf("the build log lacks %q:\n%s", want, stderr)
+	}
+	mb, err := os.ReadFile(filepath.Join(snap, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Grid struct {
+			Year       int `json:"year"`
+			Exclusions []struct {
+				Area   string `json:"area"`
+				Line   int    `json:"line"`
+				Reason string `json:"reason"`
+			} `json:"exclusions"`
+		} `json:"grid"`
+	}
+	if err := json.Unmarshal(mb, &m); err != nil || m.Grid.Year != 2024 || len(m.Grid.Exclusions) != 6 ||
+		m.Grid.Exclusions[4].Area != "Costa Rica" || m.Grid.Exclusions[4].Line != 36 {
+		t.Errorf("manifest grid block: %v, %+v", err, m.Grid)
+	}
+	code, stdout, stderr := runCLI(t, "carbon", "--snapshot", snap, "qwen-3-32b", "XKX", "Germany")
+	if code != exitOK {
+		t.Fatalf("carbon: exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(stdout, "\n")
+	if !strings.Contains(lines[0], "g CO2e/kWh (2024)") {
+		t.Errorf("the header does not name the reference year:\n%s", stdout)
+	}
+	for _, l := range lines[1:] {
+		switch {
+		case strings.Contains(l, "Kosovo") && !strings.Contains(l, " 912.5 (2023) "):
+			t.Errorf("Kosovo's row does not show 912.5 (2023): %q", l)
+		case strings.Contains(l, "Germany") && (!strings.Contains(l, " 344.14 ") || strings.Contains(l, "(20")):
+			t.Errorf("Germany's row is not 344.14 without a year: %q", l)
+		}
+	}
+	code, stdout, _ = runCLI(t, "carbon", "--json", "--snapshot", snap, "qwen-3-32b", "XKX")
+	var rows []struct {
+		Year     int  `json:"year"`
+		Fallback bool `json:"fallback"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rows); err != nil || code != exitOK || len(rows) == 0 || rows[0].Year != 2023 || !rows[0].Fallback {
+		t.Errorf("carbon --json for Kosovo: exit %d, %v, %+v", code, err, rows)
 	}
 }

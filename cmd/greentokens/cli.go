@@ -1,12 +1,16 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/leadgreen/greentokens/snapshots"
 )
@@ -14,7 +18,7 @@ import (
 // Exit codes, distinct per kind of failure, so the release job can tell them apart.
 const (
 	exitOK          = 0
-	exitFailure     = 1 // anything not named below
+	exitFailure     = 1 // anything not named below, and SIGINT or SIGTERM
 	exitUsage       = 2 // wrong command, flag or argument
 	exitUpstream    = 3 // an upstream file could not be fetched
 	exitUpstreamBad = 4 // an upstream file was fetched but is not usable
@@ -24,12 +28,13 @@ const (
 
 const exitCodesHelp = `Exit codes:
   0  success (including "an identical snapshot is already there")
-  1  an unexpected failure
+  1  an unexpected failure, or SIGINT/SIGTERM
   2  usage: an unknown command, flag or argument
   3  upstream unreachable: a source could not be fetched (after bounded retries)
   4  upstream data invalid: a source was fetched but is malformed or breaks a rule
   5  validation failed: a built file failed its schema or its independent recomputation
-  6  output conflict: the snapshot exists with other content, or the output folder is unusable
+  6  output conflict: the snapshot exists with other content, the output folder is unusable,
+     or another build holds its lock past --lock-timeout
 `
 
 type command struct {
@@ -37,8 +42,11 @@ type command struct {
 	run           func(args []string, env *env) error
 }
 
-// env is what a command writes to.
+// env is what a command writes to, and its context, which SIGINT and
+// SIGTERM cancel: every command then ends promptly (exit 1), writing
+// nothing more.
 type env struct {
+	ctx            context.Context
 	stdout, stderr io.Writer
 	log            *slog.Logger
 }
@@ -50,6 +58,8 @@ func commands() []command {
 		{"diff", "report what changed from one snapshot to another", runDiff},
 		{"carbon", "price a model's index rows on any grid: kg CO2e per billion output tokens", runCarbon},
 		{"render", "write a model's page as Markdown from a snapshot alone", runRender},
+		{"serve", "serve the snapshots over HTTP: the JSON API, the MCP server at /mcp", runServe},
+		{"mcp", "run the MCP server over stdio", runMCP},
 		{"help", "show this help", nil},
 	}
 }
@@ -68,7 +78,9 @@ type usageError struct{ msg string }
 func (e usageError) Error() string { return e.msg }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	e := &env{stdout: stdout, stderr: stderr, log: slog.New(slog.NewTextHandler(stderr, nil))}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	e := &env{ctx: ctx, stdout: stdout, stderr: stderr, log: slog.New(slog.NewTextHandler(stderr, nil))}
 	if len(args) == 0 {
 		usage(stderr)
 		return exitUsage
@@ -108,6 +120,8 @@ func report(e *env, name string, err error) int {
 func exitCode(err error) int {
 	var ue usageError
 	switch {
+	case errors.Is(err, snapshots.ErrInterrupted):
+		return exitFailure
 	case errors.As(err, &ue), errors.Is(err, snapshots.ErrUsage):
 		return exitUsage
 	case errors.Is(err, snapshots.ErrValidation):
@@ -143,6 +157,15 @@ func parse(fs *flag.FlagSet, args []string) error {
 			return err
 		}
 		return usageError{err.Error()}
+	}
+	return nil
+}
+
+// interrupted is the error of a command whose context a signal ended, or
+// nil.
+func interrupted(e *env) error {
+	if err := e.ctx.Err(); err != nil {
+		return fmt.Errorf("%w: %w", snapshots.ErrInterrupted, err)
 	}
 	return nil
 }

@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/leadgreen/greentokens/fetch/fetchtest"
 )
@@ -46,6 +48,9 @@ func TestUsageAndHelp(t *testing.T) {
 		{"local Ember, leaderboard from the network", []string{"build", "--from-ember", ember, "--retrieved", seedReadOn}, exitUsage, "--from-leaderboard"},
 		{"negative retries", []string{"build", "--retries", "-1"}, exitUsage, "--retries"},
 		{"zero timeout", []string{"build", "--timeout", "0s"}, exitUsage, "--timeout"},
+		{"zero deadline", []string{"build", "--deadline", "0s"}, exitUsage, "--deadline"},
+		{"zero cap", []string{"build", "--max-json-mib", "0"}, exitUsage, "--max-json-mib"},
+		{"negative lock timeout", []string{"build", "--lock-timeout", "-1s"}, exitUsage, "--lock-timeout"},
 		{"bad log format", []string{"build", "--log-format", "xml"}, exitUsage, "--log-format"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -74,6 +79,10 @@ func TestBuildOffline(t *testing.T) {
 	}
 	if !strings.Contains(stdout, "written") {
 		t.Errorf("stdout %q does not say the snapshot was written", stdout)
+	}
+	// Local files: no server answered, so no source has a final_url.
+	if m, _ := os.ReadFile(filepath.Join(out, seedDate, "manifest.json")); strings.Contains(string(m), "final_url") {
+		t.Errorf("an offline build's manifest records a final_url")
 	}
 	// The same build again is a success that says nothing changed.
 	code, stdout, _ = runCLI(t, args...)
@@ -108,12 +117,43 @@ func TestBuildOverHTTP(t *testing.T) {
 
 	t.Run("success", func(t *testing.T) {
 		out := t.TempDir()
+		// Ember's URL redirects to a mirror on the same host.
+		srv.Map("/mirror/ember.csv", ember)
+		srv.Fault(fetchtest.EmberPath, fetchtest.Fault{Redirect: "/mirror/ember.csv", Status: 301})
+		t.Cleanup(func() { srv.ClearFaults(fetchtest.EmberPath) })
 		code, _, stderr := runCLI(t, append(base, "--out", out)...)
 		if code != exitOK {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
 		if _, err := os.Stat(filepath.Join(out, seedDate, "models", "qwen-3-32b.json")); err != nil {
 			t.Error(err)
+		}
+		// The manifest records the URL asked for and the URL that answered.
+		var m struct {
+			Sources []struct {
+				Name     string `json:"name"`
+				URL      string `json:"url"`
+				FinalURL string `json:"final_url"`
+			}
+		}
+		if b, err := os.ReadFile(filepath.Join(out, seedDate, "manifest.json")); err != nil || json.Unmarshal(b, &m) != nil {
+			t.Fatalf("reading the manifest: %v", err)
+		}
+		for _, s := range m.Sources {
+			want := s.URL
+			if s.Name == "ember/yearly_full_release_long_format.csv" {
+				want = srv.URL + "/mirror/ember.csv"
+				if s.URL != origins.EmberURL {
+					t.Errorf("Ember's url is %q, want the URL asked for, %q", s.URL, origins.EmberURL)
+				}
+			}
+			if s.FinalURL != want {
+				t.Errorf("%s: final_url %q, want %q", s.Name, s.FinalURL, want)
+			}
+		}
+		// verify reproduces the manifest, final_url included.
+		if code, stdout, stderr := runCLI(t, "verify", filepath.Join(out, seedDate)); code != exitOK {
+			t.Errorf("verify: exit %d\n%s%s", code, stdout, stderr)
 		}
 		if !strings.Contains(stderr, `"url":"`+origins.LeaderboardBase+`tasks/lm-arena-chat.json"`) {
 			t.Errorf("the JSON log does not record the fetch of the task file:\n%s", stderr)
@@ -143,17 +183,26 @@ func TestBuildOverHTTP(t *testing.T) {
 		}
 		assertNoSnapshot(t, out)
 	})
-	for name, fault := range map[string]fetchtest.Fault{
-		"Ember CSV dropped mid-body": {Drop: 100_000},
-		"Ember CSV cut short":        {Truncate: 100_000},
+	for name, tc := range map[string]struct {
+		fault fetchtest.Fault
+		flags []string
+		want  string
+	}{
+		"Ember CSV dropped mid-body": {fault: fetchtest.Fault{Drop: 100_000}},
+		"Ember CSV cut short":        {fault: fetchtest.Fault{Truncate: 100_000}},
+		"Ember CSV trickling past --deadline": {
+			fault: fetchtest.Fault{DripBytes: 1024, DripEvery: 5 * time.Millisecond}, // 670 KB: over 3 s
+			flags: []string{"--deadline", "300ms"},
+			want:  "the download of ember/yearly_full_release_long_format.csv did not end within its 300ms deadline (--deadline); ",
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			out := t.TempDir()
-			srv.Fault(fetchtest.EmberPath, fault)
+			srv.Fault(fetchtest.EmberPath, tc.fault)
 			t.Cleanup(func() { srv.ClearFaults(fetchtest.EmberPath) })
-			code, _, stderr := runCLI(t, append(base, "--out", out)...)
-			if code != exitUpstream || !strings.Contains(stderr, fetchtest.EmberPath) {
-				t.Errorf("exit %d, want %d naming the URL; stderr: %s", code, exitUpstream, stderr)
+			code, _, stderr := runCLI(t, append(append(base, "--out", out), tc.flags...)...)
+			if code != exitUpstream || !strings.Contains(stderr, fetchtest.EmberPath) || !strings.Contains(stderr, tc.want) {
+				t.Errorf("exit %d, want %d naming the URL and %q; stderr: %s", code, exitUpstream, tc.want, stderr)
 			}
 			assertNoSnapshot(t, out)
 		})
@@ -170,12 +219,12 @@ func TestBuildOverHTTP(t *testing.T) {
 	})
 }
 
+// assertNoSnapshot checks that a failed build into the empty folder out
+// left nothing there, not even the lock file it created.
 func assertNoSnapshot(t *testing.T, out string) {
 	t.Helper()
 	entries, _ := os.ReadDir(out)
 	for _, e := range entries {
-		if e.Name() != ".lock" {
-			t.Errorf("a failed build left %s", e.Name())
-		}
+		t.Errorf("a failed build left %s", e.Name())
 	}
 }

@@ -24,15 +24,18 @@ func runDiff(args []string, e *env) error {
 	if len(pos) != 2 {
 		return usageError{fmt.Sprintf("diff takes two snapshot folders, OLD and NEW; got %d arguments", len(pos))}
 	}
-	old, err := snapshots.Load(pos[0])
+	old, err := snapshots.LoadContext(e.ctx, pos[0])
 	if err != nil {
 		return err
 	}
-	cur, err := snapshots.Load(pos[1])
+	cur, err := snapshots.LoadContext(e.ctx, pos[1])
 	if err != nil {
 		return err
 	}
 	rep := snapshots.Diff(old, cur)
+	if err := interrupted(e); err != nil {
+		return err // the report is partial: print none
+	}
 	if *asJSON {
 		return rep.WriteJSON(e.stdout)
 	}

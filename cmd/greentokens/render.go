@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/leadgreen/greentokens/snapshots"
 	"github.com/leadgreen/greentokens/transform/page"
 )
@@ -31,10 +32,10 @@ func runRender(args []string, e *env) error {
 	}
 	// Every file's size and sha256 against the manifest first: a page is
 	// rendered from a snapshot only as it was published.
-	if _, err := snapshots.Load(*snap); err != nil {
+	if _, err := snapshots.LoadContext(e.ctx, *snap); err != nil {
 		return err
 	}
-	s, err := page.LoadDir(*snap)
+	s, err := page.Load(regfile.DirFS(*snap))
 	if err != nil {
 		return fmt.Errorf("reading the snapshot %s: %w", *snap, err)
 	}
@@ -43,6 +44,9 @@ func runRender(args []string, e *env) error {
 		data, err := page.Render(s, fs.Arg(0), opts)
 		if err != nil {
 			return usageError{err.Error()}
+		}
+		if err := interrupted(e); err != nil {
+			return err
 		}
 		if *out == "" {
 			_, err = e.stdout.Write(data)
@@ -53,6 +57,9 @@ func runRender(args []string, e *env) error {
 	// One page at a time: each is written as it is rendered, and let go.
 	n := 0
 	if err := page.Each(s, opts, func(f page.File) error {
+		if err := interrupted(e); err != nil {
+			return err // the pages written so far are whole
+		}
 		p := filepath.Join(*out, filepath.FromSlash(strings.TrimPrefix(f.Path, page.Dir+"/")))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err

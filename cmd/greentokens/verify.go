@@ -1,12 +1,9 @@
 package main
 
 import (
-	"context"
+	"errors"
 	"flag"
 	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/leadgreen/greentokens/snapshots"
 )
@@ -27,9 +24,10 @@ func runVerify(args []string, e *env) error {
 	if len(pos) != 1 {
 		return usageError{fmt.Sprintf("verify takes one snapshot folder, got %d arguments", len(pos))}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	rep, err := snapshots.Verify(ctx, pos[0])
+	rep, err := snapshots.Verify(e.ctx, pos[0])
+	if errors.Is(err, snapshots.ErrInterrupted) {
+		return err
+	}
 	if err != nil {
 		// What could not be checked is not verified: exit 5, not 1.
 		return fmt.Errorf("%w: %s could not be verified: %v", snapshots.ErrValidation, pos[0], err)

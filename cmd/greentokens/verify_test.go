@@ -28,6 +28,7 @@ func TestVerifyAndDiffUsage(t *testing.T) {
 		{"help lists verify", []string{"help"}, exitOK, "verify"},
 		{"help lists diff", []string{"help"}, exitOK, "diff "},
 		{"build --help names --allow-removal", []string{"build", "--help"}, exitOK, "-allow-removal MODEL"},
+		{"build --help names --allow-grid-shrink", []string{"build", "--help"}, exitOK, "-allow-grid-shrink"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := runCLI(t, tc.args...)
@@ -185,5 +186,35 @@ func TestVerifyDiffAndRemovalGuard(t *testing.T) {
 	// A tampered snapshot is not diffed.
 	if code, _, stderr := runCLI(t, "diff", tampered, snapA); code != exitValidation || !strings.Contains(stderr, "models/qwen-3-32b.json") {
 		t.Errorf("diff of a tampered snapshot: exit %d, want %d naming the file: %s", code, exitValidation, stderr)
+	}
+}
+
+// TestGridShrinkFlag: a later build whose Ember file lists 7 areas where the
+// earlier snapshot's grid.json has 226 stops with exit 6, naming the flag;
+// --allow-grid-shrink lets it publish.
+func TestGridShrinkFlag(t *testing.T) {
+	out := t.TempDir()
+	build := func(date, csv string, extra ...string) (int, string) {
+		code, _, stderr := runCLI(t, append([]string{"build", "--out", out, "--date", date, "--retrieved", seedReadOn,
+			"--from-leaderboard", seedLB, "--from-ember", csv}, extra...)...)
+		return code, stderr
+	}
+	if code, stderr := build("2026-09-20", ember); code != exitOK {
+		t.Fatalf("build: exit %d: %s", code, stderr)
+	}
+	code, stderr := build("2026-09-27", sevenGrids)
+	if code != exitConflict {
+		t.Errorf("a build losing 219 of 226 grid areas: exit %d, want %d\n%s", code, exitConflict, stderr)
+	}
+	for _, want := range []string{"it would list 7 areas, losing 219 of the 226 (more than 10%)", "--allow-grid-shrink"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr does not say %q:\n%s", want, stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "2026-09-27")); !os.IsNotExist(err) {
+		t.Errorf("a refused build wrote its snapshot: %v", err)
+	}
+	if code, stderr := build("2026-09-27", sevenGrids, "--allow-grid-shrink"); code != exitOK {
+		t.Errorf("--allow-grid-shrink: exit %d\n%s", code, stderr)
 	}
 }

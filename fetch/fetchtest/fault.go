@@ -43,6 +43,11 @@ type Fault struct {
 	// for Stall before the rest.
 	StallAfter int
 	Stall      time.Duration
+	// DripBytes and DripEvery send the body slowly: DripBytes at a time,
+	// one piece every DripEvery, so it never stalls for long but takes
+	// len/DripBytes × DripEvery in all.
+	DripBytes int
+	DripEvery time.Duration
 
 	// Gzip sends the body gzip-encoded (Content-Encoding: gzip), whatever
 	// the request's Accept-Encoding.
@@ -193,6 +198,22 @@ func (f *Fault) serve(w http.ResponseWriter, r *http.Request, file string) {
 			return
 		}
 		body = body[n:]
+	}
+	if f.DripBytes > 0 && f.DripEvery > 0 {
+		for len(body) > 0 {
+			n := min(f.DripBytes, len(body))
+			if _, err := w.Write(body[:n]); err != nil {
+				return
+			}
+			if flusher != nil {
+				flusher.Flush()
+			}
+			body = body[n:]
+			if len(body) > 0 && !sleep(r, f.DripEvery) {
+				return
+			}
+		}
+		return
 	}
 	w.Write(body)
 }

@@ -1,7 +1,8 @@
 // Command benchtable reads the output of `go test -bench` (any number of
 // packages, one after another) on standard input and prints one table:
 // each benchmark's throughput (MB/s) and time (ms), allocations per run,
-// the peak resident memory its stage reported (peak-RSS-MiB), and its time
+// the peak resident memory its stage reported (peak-RSS-MiB), any other
+// figure it reported (req/s, p99-ms, ...), and its time
 // over the floor measured in the same run: a read with sha256 of the same
 // number of bytes at the rate of snapshots' BenchmarkFloor/read+sha256 (at
 // the benchmark's scale when its name has one, else at scale 1). `make
@@ -105,7 +106,7 @@ func write(w io.Writer, rows []row) error {
 		}
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "stage\tMB/s\tms\tallocs\tpeak RSS MiB\tx floor\t")
+	fmt.Fprintln(tw, "stage\tMB/s\tms\tallocs\tpeak RSS MiB\tx floor\tother\t")
 	for _, r := range rows {
 		cell := func(unit, format string) string {
 			if v, ok := r.metrics[unit]; ok {
@@ -123,8 +124,8 @@ func write(w io.Writer, rows []row) error {
 		} else if ok {
 			ms = fmt.Sprintf("%.3f", ns/1e6)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", r.name, cell("MB/s", "%.1f"), ms,
-			cell("allocs/op", "%.0f"), cell("peak-RSS-MiB", "%.1f"), ratio)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.name, cell("MB/s", "%.1f"), ms,
+			cell("allocs/op", "%.0f"), cell("peak-RSS-MiB", "%.1f"), ratio, others(r))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -135,6 +136,28 @@ func write(w io.Writer, rows []row) error {
 	}
 	_, err := fmt.Fprintf(w, "\nx floor: the stage's time over a read with sha256 of the same bytes at %s, measured in this run\n", floorRates(floors))
 	return err
+}
+
+// columns are the units that have a column of their own.
+var columns = map[string]bool{"ns/op": true, "MB/s": true, "B/op": true, "allocs/op": true, "peak-RSS-MiB": true}
+
+// others lists a row's other metrics, "value unit", by unit.
+func others(r row) string {
+	var units []string
+	for u := range r.metrics {
+		if !columns[u] {
+			units = append(units, u)
+		}
+	}
+	if len(units) == 0 {
+		return "-"
+	}
+	slices.Sort(units)
+	var parts []string
+	for _, u := range units {
+		parts = append(parts, strconv.FormatFloat(r.metrics[u], 'g', 4, 64)+" "+u)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // floorRates lists the floor's rate at each scale, by scale.

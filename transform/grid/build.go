@@ -61,15 +61,16 @@ type SourceMeta struct {
 type Grid struct {
 	Version     string `json:"version"`      // format version, "1"
 	DataVersion string `json:"data_version"` // the snapshot's data version
-	// Year is the reference year: every area listed has a value for it.
+	// Year is the reference year: World and every area not marked as a
+	// fallback have a value for it.
 	Year int `json:"year"`
-	// YearPinned is false when Year is the latest year with a World value,
+	// YearPinned is false when Year is the latest complete year (YearRule),
 	// true when the build was told the year.
 	YearPinned bool   `json:"year_pinned"`
 	Unit       string `json:"unit"` // "g CO2e per kWh"
 	Source     Source `json:"source"`
-	// Areas holds every area with a value for Year, sorted by name (byte
-	// order of the UTF-8 names, which are unique).
+	// Areas holds every area with a value for Year or an earlier year,
+	// sorted by name (byte order of the UTF-8 names, which are unique).
 	Areas []Area `json:"areas"`
 }
 
@@ -79,7 +80,7 @@ type Source struct {
 	Title      string `json:"title"`   // "Yearly electricity data"
 	URL        string `json:"url"`     // where the CSV was fetched
 	Release    string `json:"release"` // Ember's release name, or "not stated"
-	Year       int    `json:"year"`    // the year of the figures, Grid.Year
+	Year       int    `json:"year"`    // the reference year, Grid.Year
 	Retrieved  string `json:"retrieved"`
 	Licence    string `json:"licence"`    // "CC BY 4.0"
 	Definition string `json:"definition"` // what the figure is
@@ -90,7 +91,12 @@ type Area struct {
 	Name     string `json:"name"`      // Ember's Area
 	ISO3     string `json:"iso3"`      // ISO 3166-1 alpha-3; "" for regions
 	AreaType string `json:"area_type"` // as published: "Country or economy", "Country" or "Region"
-	Year     int    `json:"year"`
+	// Year is the year of the value: the reference year, or for a fallback
+	// the area's latest earlier year with a usable value.
+	Year int `json:"year"`
+	// Fallback is true when Year is earlier than the reference year: the
+	// area has no usable value for it. Readers show Year beside the value.
+	Fallback bool `json:"fallback"`
 	// GCO2ePerKWh is the published value: the nearest float64 to the
 	// decimal in the CSV, printed by jsonnum (shortest round-trip, ".0" when
 	// integral): "572.86" prints 572.86, "670.80" 670.8, "30" 30.0.
@@ -99,18 +105,51 @@ type Area struct {
 	Line int `json:"-"`
 }
 
-// Summary counts what Build did, for manifest.json. Its fields are those of
+// YearRule is the rule that picks the reference year when none is pinned,
+// as the manifest records it.
+const YearRule = "the latest complete year: World has a value, and the countries with a value number at least 90% of those with a value in the year before"
+
+// Completeness threshold of YearRule: countries(Y) x completeDen >=
+// countries(Y-1) x completeNum, in integers.
+const completeNum, completeDen = 9, 10
+
+// YearCount is what YearRule saw of one candidate year. Countries are the
+// areas of type "Country or economy" (or "Country") with a usable value.
+type YearCount struct {
+	Year                int  `json:"year"`
+	World               bool `json:"world"` // World has a usable value
+	Countries           int  `json:"countries"`
+	CountriesYearBefore int  `json:"countries_year_before"`
+	Complete            bool `json:"complete"`
+}
+
+// Summary says what Build did, for manifest.json. Its fields are those of
 // snapshots.GridSummary, so snapshots.GridSummary(s) converts it.
 type Summary struct {
-	Year             int `json:"year"`
-	Areas            int `json:"areas"`              // areas listed
-	AreasWithoutYear int `json:"areas_without_year"` // areas in the CSV with no value for Year
+	Year  int `json:"year"`
+	Areas int `json:"areas"` // areas listed, fallbacks included
+	// AreasWithoutYear counts the areas of the CSV with no usable value
+	// for Year: listed as fallbacks, or not listed (no earlier value).
+	AreasWithoutYear int `json:"areas_without_year"`
+	// Fallbacks counts the areas listed with an earlier year's value.
+	Fallbacks  int    `json:"fallbacks"`
+	YearRule   string `json:"year_rule"`
+	YearPinned bool   `json:"year_pinned"`
+	// YearCandidates are the years YearRule examined, latest first: from
+	// the latest year with a usable value down to the year it picks (every
+	// year when none is complete), whether or not Year was pinned.
+	YearCandidates []YearCount `json:"year_candidates"`
+	// Exclusions are the intensity rows left out (Table.Excluded).
+	Exclusions []Exclusion `json:"exclusions"`
 }
 
 // Build makes grid.json for the reference year: year, or when year is 0 the
-// latest year with a World value.
+// latest complete year (YearRule). World must have a usable value for it.
+// Every area with a usable value for the reference year is listed with it;
+// every other area with a usable value for an earlier year is listed with
+// its latest earlier one, marked as a fallback.
 func Build(t *Table, year int, meta SourceMeta) (*Grid, Summary, error) {
-	if t == nil || len(t.Values) == 0 {
+	if t == nil || len(t.Values)+len(t.Excluded) == 0 {
 		return nil, Summary{}, fmt.Errorf("grid: no intensity values")
 	}
 	if meta.URL == "" {
@@ -121,16 +160,13 @@ func Build(t *Table, year int, meta SourceMeta) (*Grid, Summary, error) {
 			return nil, Summary{}, fmt.Errorf("grid: %s %q is not a date (YYYY-MM-DD)", d.name, d.v)
 		}
 	}
+	chosen, candidates := referenceYear(t)
 	pinned := year != 0
 	if !pinned {
-		for _, v := range t.Values {
-			if v.Area == World && v.Year > year {
-				year = v.Year
-			}
+		if chosen == 0 {
+			return nil, Summary{}, fmt.Errorf("grid: no year is complete (%s); pin a reference year", YearRule)
 		}
-		if year == 0 {
-			return nil, Summary{}, fmt.Errorf("grid: the CSV has no value for %s; pin a reference year", World)
-		}
+		year = chosen
 	}
 	release := meta.Release
 	if release == "" {
@@ -154,27 +190,77 @@ func Build(t *Table, year int, meta SourceMeta) (*Grid, Summary, error) {
 		},
 		Areas: []Area{},
 	}
-	areas := map[string]bool{} // every area in the CSV: has it a value for year?
-	for _, v := range t.Values {
-		if v.Year != year {
-			if _, ok := areas[v.Area]; !ok {
-				areas[v.Area] = false
-			}
+	// Each area's value for year, or its latest earlier one. Parse lists
+	// one usable value at most per area and year.
+	best := map[string]int{} // area -> index in t.Values
+	names := map[string]bool{}
+	for i, v := range t.Values {
+		names[v.Area] = true
+		if v.Year > year {
 			continue
 		}
-		areas[v.Area] = true
-		g.Areas = append(g.Areas, Area{
-			Name: v.Area, ISO3: v.ISO3, AreaType: v.AreaType, Year: v.Year,
+		if j, ok := best[v.Area]; !ok || v.Year > t.Values[j].Year {
+			best[v.Area] = i
+		}
+	}
+	for _, x := range t.Excluded {
+		names[x.Area] = true
+	}
+	if j, ok := best[World]; !ok || t.Values[j].Year != year {
+		return nil, Summary{}, fmt.Errorf("grid: %s has no usable value for %d", World, year)
+	}
+	s := Summary{Year: year, YearRule: YearRule, YearPinned: pinned, YearCandidates: candidates, Exclusions: t.Excluded}
+	for _, i := range best {
+		v := t.Values[i]
+		a := Area{
+			Name: v.Area, ISO3: v.ISO3, AreaType: v.AreaType, Year: v.Year, Fallback: v.Year != year,
 			GCO2ePerKWh: jsonnum.Float(v.GCO2PerKWh), Line: v.Line,
-		})
+		}
+		if a.Fallback {
+			s.Fallbacks++
+		}
+		g.Areas = append(g.Areas, a)
 	}
-	if len(g.Areas) == 0 {
-		return nil, Summary{}, fmt.Errorf("grid: the CSV has no value for %d", year)
-	}
-	// Parse refuses a second value for an area and year, so names are unique.
 	slices.SortFunc(g.Areas, func(a, b Area) int { return strings.Compare(a.Name, b.Name) })
-	s := Summary{Year: year, Areas: len(g.Areas), AreasWithoutYear: len(areas) - len(g.Areas)}
+	s.Areas = len(g.Areas)
+	s.AreasWithoutYear = len(names) - (len(g.Areas) - s.Fallbacks)
+	if s.Exclusions == nil {
+		s.Exclusions = []Exclusion{}
+	}
 	return g, s, nil
+}
+
+// referenceYear applies YearRule to t: it returns the latest complete year
+// (0 when none is) and the years it examined, latest first.
+func referenceYear(t *Table) (int, []YearCount) {
+	countries := map[int]int{}
+	world := map[int]bool{}
+	latest, earliest := 0, 0
+	for _, v := range t.Values {
+		switch v.AreaType {
+		case AreaTypeCountry, AreaTypeCountryOld:
+			countries[v.Year]++
+		}
+		if v.Area == World {
+			world[v.Year] = true
+		}
+		if v.Year > latest {
+			latest = v.Year
+		}
+		if earliest == 0 || v.Year < earliest {
+			earliest = v.Year
+		}
+	}
+	var seen []YearCount
+	for y := latest; y >= earliest && latest > 0; y-- {
+		c := YearCount{Year: y, World: world[y], Countries: countries[y], CountriesYearBefore: countries[y-1]}
+		c.Complete = c.World && c.Countries*completeDen >= c.CountriesYearBefore*completeNum
+		seen = append(seen, c)
+		if c.Complete {
+			return y, seen
+		}
+	}
+	return 0, seen
 }
 
 // Marshal returns grid.json's bytes: keys in the order of Grid's fields,

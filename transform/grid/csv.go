@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"unicode/utf8"
 )
 
 // csvScanner reads RFC 4180 records the way encoding/csv's Reader does with
@@ -39,6 +40,10 @@ type csvScanner struct {
 	n     int // fields of the current record
 
 	nfields int // fields per record, from the first record; 0 before it
+
+	// checkUTF8 makes a line that is not valid UTF-8 a *csvError naming
+	// that line (encoding/csv passes such bytes through).
+	checkUTF8 bool
 }
 
 func newCSVScanner(r *bufio.Reader) *csvScanner {
@@ -74,6 +79,7 @@ var (
 	errBareQuote  = errors.New(`bare " in non-quoted field`)
 	errQuote      = errors.New(`extraneous or missing " in quoted field`)
 	errFieldCount = errors.New("wrong number of fields")
+	errNotUTF8    = errors.New("bytes that are not UTF-8")
 )
 
 // readLine is encoding/csv's readLine: one line with its "\n" (none at the
@@ -101,7 +107,24 @@ func (s *csvScanner) readLine() ([]byte, error) {
 		line[n-2] = '\n'
 		line = line[:n-1]
 	}
+	// A line ends at a newline, which is never inside a UTF-8 sequence, so
+	// the check line by line is exact and names the line itself.
+	if s.checkUTF8 && err == nil && !utf8.Valid(line) {
+		return line, &csvError{Line: s.numLine, Err: fmt.Errorf("%w (at byte %d of the line)", errNotUTF8, invalidAt(line)+1)}
+	}
 	return line, err
+}
+
+// invalidAt is the offset of the first byte of b that is not UTF-8.
+func invalidAt(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
 }
 
 // lengthNL is 1 when b ends in "\n", else 0.
@@ -127,6 +150,9 @@ func (s *csvScanner) next() (int, error) {
 	}
 	if errRead == io.EOF {
 		return 0, io.EOF
+	}
+	if ce, ok := errRead.(*csvError); ok {
+		return ce.Line, ce
 	}
 	if errRead != nil {
 		return 0, errRead
@@ -229,6 +255,9 @@ parseField:
 					break parseField
 				}
 				line, errRead = s.readLine()
+				if ce, ok := errRead.(*csvError); ok {
+					return ce
+				}
 				if errRead == io.EOF {
 					errRead = nil
 				}

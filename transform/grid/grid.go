@@ -5,24 +5,31 @@
 // model's energy on any grid.
 //
 // Reading. Columns are found by their header name, never by position; the
-// header may start with a UTF-8 byte order mark, lines may end in CRLF and
-// fields may be quoted (commas, quotes and newlines inside). The stage keeps
-// the rows with Category "Power sector emissions", Variable "CO2 intensity"
-// and Unit "gCO2/kWh", and reads nothing else from the others: a row is
-// skipped once its Category differs. The file is never held whole in memory;
-// the memory the stage uses grows with the intensity rows it keeps, not with
-// the file (see TestMemoryFlat).
+// file may start with a UTF-8 byte order mark (before a quoted header too),
+// lines may end in CRLF and fields may be quoted (commas, quotes and
+// newlines inside). The stage keeps the rows with Category "Power sector
+// emissions", Variable "CO2 intensity" and Unit "gCO2/kWh", and reads
+// nothing else from the others: a row is skipped once its Category differs.
+// Every line is checked to be UTF-8, whatever row it belongs to. The file is
+// never held whole in memory; the memory the stage uses grows with the
+// intensity rows it keeps, not with the file (see TestMemoryFlat).
 //
-// Upstream changes are loud: a missing column, an intensity row with another
-// unit, an unknown area type, a value that is not a plain decimal number, a
-// duplicate area-year or a file without any intensity row is an error that
-// names the line ("ember line 1234: field "Value": "n/a" is not a number").
-// Line numbers are those of the line a record starts on, counting the header
-// as line 1.
+// Blemishes are exclusions: an intensity row whose Value is blank, negative,
+// non-finite ("NaN", "Inf") or above MaxGCO2PerKWh is left out of the table
+// and listed in Table.Excluded with its reason, and so is a row that repeats
+// an earlier one exactly. Upstream changes are loud: a missing column, an
+// intensity row with another unit, an unknown area type, a value that is
+// not a number at all, two rows for one area and year with different
+// values, bytes that are not UTF-8, or a file without any intensity row is
+// an error that names the line ("ember line 1234: field "Value": "n/a" is
+// not a number"). Line numbers are those of the line a record starts on,
+// counting the header as line 1 (a byte that is not UTF-8 is named by its
+// own line).
 //
-// grid.json. See Grid for the keys, in the order they are written, and
-// schemas/grid.schema.json. The fixed text (unit, source name, title,
-// licence, definition) is in source.json, embedded.
+// grid.json. See Grid for the keys, in the order they are written, Build
+// for the reference year and the fallbacks, and schemas/grid.schema.json.
+// The fixed text (unit, source name, title, licence, definition) is in
+// source.json, embedded.
 package grid
 
 import (
@@ -31,6 +38,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -62,7 +70,7 @@ const (
 	AreaTypeRegion     = "Region"
 )
 
-// World is the area whose latest year is the default reference year.
+// World is the area that must have a value in the reference year.
 const World = "World"
 
 // MaxGCO2PerKWh bounds a plausible intensity: all-coal grids are near
@@ -85,10 +93,36 @@ type Value struct {
 	Line       int    // the line the row starts on (the header is line 1)
 }
 
+// Why an intensity row is excluded (Exclusion.Reason); an exact duplicate's
+// reason is "exact duplicate of line N".
+const (
+	ReasonBlank     = "blank value"
+	ReasonNegative  = "negative intensity"
+	ReasonNonFinite = "non-finite intensity"
+)
+
+// ReasonImplausible is the reason of a value above MaxGCO2PerKWh.
+var ReasonImplausible = fmt.Sprintf("above the %d g CO2e/kWh plausibility bound", MaxGCO2PerKWh)
+
+// Exclusion is an intensity row left out of the table: an upstream blemish
+// that excludes that area and year, not the whole file. Its fields are
+// those of the manifest's grid exclusions, in that order.
+type Exclusion struct {
+	Area string `json:"area"`
+	ISO3 string `json:"iso3"`
+	Year int    `json:"year"`
+	Line int    `json:"line"` // the line the row starts on
+	// Value is the Value field as published ("" when blank).
+	Value  string `json:"value"`
+	Reason string `json:"reason"`
+}
+
 // Table is what the stage read from the CSV.
 type Table struct {
-	// Values holds every intensity row, in file order.
+	// Values holds every usable intensity row, in file order.
 	Values []Value
+	// Excluded holds the intensity rows left out, in file order.
+	Excluded []Exclusion
 	// Records counts the data records read, of every category.
 	Records int
 	// ISO3Column is the header the ISO 3 codes were read from: ColISO3 or
@@ -160,9 +194,6 @@ func readHeader(sc *csvScanner) (columns, error) {
 	idx := make(map[string]int, sc.numFields())
 	for i := range sc.numFields() {
 		name := string(sc.field(i))
-		if i == 0 && len(name) >= len(bom) && name[:len(bom)] == bom {
-			name = name[len(bom):]
-		}
 		if _, dup := idx[name]; dup {
 			return columns{}, fmt.Errorf("ember header: column %q appears twice", name)
 		}
@@ -206,18 +237,31 @@ type areaYear struct {
 type parser struct {
 	cols   columns
 	intern map[string]string
-	seen   map[areaYear]int // index in t.Values
-	t      Table
+	// seen is the first row of each area and year: its index in t.Values,
+	// or -1-i for t.Excluded[i].
+	seen map[areaYear]int
+	// excludedTypes holds the area type of each row of t.Excluded.
+	excludedTypes []string
+	t             Table
 }
 
 func parse(r *bufio.Reader) (*Table, error) {
+	// A byte order mark goes before the header, which may be quoted: the
+	// CSV starts after it.
+	switch b, err := r.Peek(len(bom)); {
+	case err == nil && string(b) == bom:
+		r.Discard(len(bom))
+	case err != nil && err != io.EOF:
+		return nil, fmt.Errorf("ember: reading: %w", err)
+	}
 	sc := newCSVScanner(r)
-	headerLine, err := sc.next()
+	sc.checkUTF8 = true
+	_, err := sc.next()
 	if err == io.EOF {
 		return nil, fmt.Errorf("ember: empty file, no header")
 	}
 	if err != nil {
-		return nil, lineError(headerLine, err)
+		return nil, lineError(err)
 	}
 	p := &parser{intern: map[string]string{}, seen: map[areaYear]int{}}
 	if p.cols, err = readHeader(sc); err != nil {
@@ -231,7 +275,7 @@ func parse(r *bufio.Reader) (*Table, error) {
 			break
 		}
 		if err != nil {
-			return nil, lineError(line, err)
+			return nil, lineError(err)
 		}
 		p.t.Records++
 		// A record without the Variable's text is not split at all; then
@@ -244,15 +288,16 @@ func parse(r *bufio.Reader) (*Table, error) {
 			return nil, err
 		}
 	}
-	if len(p.t.Values) == 0 {
+	if len(p.t.Values)+len(p.t.Excluded) == 0 {
 		return nil, fmt.Errorf("ember: no rows with Category %q, Variable %q, Unit %q", Category, Variable, Unit)
 	}
 	return &p.t, nil
 }
 
-func lineError(line int, err error) error {
-	if _, ok := err.(*csvError); ok {
-		return fmt.Errorf("ember line %d: %w", line, err)
+// lineError names the line of a malformed record (csvError.Line).
+func lineError(err error) error {
+	if ce, ok := err.(*csvError); ok {
+		return fmt.Errorf("ember line %d: %w", ce.Line, err)
 	}
 	return fmt.Errorf("ember: reading: %w", err)
 }
@@ -299,27 +344,68 @@ func (p *parser) row(sc *csvScanner, line int) error {
 	}
 	v.Year, _ = strconv.Atoi(string(y))
 	v.Raw = string(rec(c.value))
-	if !isDecimal(v.Raw) {
-		return bad(ColValue, "%q is not a number", v.Raw)
-	}
-	if v.Raw[0] == '-' { // "-0.00" too
-		return bad(ColValue, "%q is negative", v.Raw)
-	}
-	f, err := strconv.ParseFloat(v.Raw, 64)
-	if err != nil { // out of range: not a plausible intensity either
-		return bad(ColValue, "%q is not a number", v.Raw)
-	}
-	if f > MaxGCO2PerKWh {
-		return bad(ColValue, "%q g CO2e/kWh is above the %d plausibility bound", v.Raw, MaxGCO2PerKWh)
-	}
-	v.GCO2PerKWh = f
 	k := areaYear{v.Area, v.Year}
 	if i, dup := p.seen[k]; dup {
-		return fmt.Errorf("ember line %d: duplicate value for %s %d (first on line %d)", line, v.Area, v.Year, p.t.Values[i].Line)
+		first := p.first(i)
+		if first.ISO3 != v.ISO3 || first.AreaType != v.AreaType || first.Raw != v.Raw {
+			return fmt.Errorf("ember line %d: a second row for %s %d (%s %q) differs from line %d's (%s %q)",
+				line, v.Area, v.Year, orNone(v.ISO3), v.Raw, first.Line, orNone(first.ISO3), first.Raw)
+		}
+		p.exclude(v, fmt.Sprintf("exact duplicate of line %d", first.Line))
+		return nil
 	}
 	p.seen[k] = len(p.t.Values)
+	if v.Raw == "" || !isDecimal(v.Raw) || v.Raw[0] == '-' {
+		p.seen[k] = -1 - len(p.t.Excluded) // excluded below, or an error
+	}
+	if v.Raw == "" {
+		p.exclude(v, ReasonBlank)
+		return nil
+	}
+	if !isDecimal(v.Raw) {
+		if f, err := strconv.ParseFloat(v.Raw, 64); err == nil && (math.IsNaN(f) || math.IsInf(f, 0)) {
+			p.exclude(v, ReasonNonFinite)
+			return nil
+		}
+		return bad(ColValue, "%q is not a number", v.Raw)
+	}
+	if v.Raw[0] == '-' { // "-0.00" too: a minus sign is the blemish
+		p.exclude(v, ReasonNegative)
+		return nil
+	}
+	// A plain decimal too large for a float64 parses as +Inf with an
+	// error: above the bound too.
+	f, _ := strconv.ParseFloat(v.Raw, 64)
+	if f > MaxGCO2PerKWh {
+		p.seen[k] = -1 - len(p.t.Excluded)
+		p.exclude(v, ReasonImplausible)
+		return nil
+	}
+	v.GCO2PerKWh = f
 	p.t.Values = append(p.t.Values, v)
 	return nil
+}
+
+// exclude lists an intensity row as excluded.
+func (p *parser) exclude(v Value, reason string) {
+	p.t.Excluded = append(p.t.Excluded, Exclusion{Area: v.Area, ISO3: v.ISO3, Year: v.Year, Line: v.Line, Value: v.Raw, Reason: reason})
+	p.excludedTypes = append(p.excludedTypes, v.AreaType)
+}
+
+// first returns the row seen[k] points at.
+func (p *parser) first(i int) Value {
+	if i >= 0 {
+		return p.t.Values[i]
+	}
+	x := p.t.Excluded[-1-i]
+	return Value{Area: x.Area, ISO3: x.ISO3, AreaType: p.excludedTypes[-1-i], Year: x.Year, Raw: x.Value, Line: x.Line}
+}
+
+func orNone(iso3 string) string {
+	if iso3 == "" {
+		return "no ISO code"
+	}
+	return iso3
 }
 
 func digits[T string | []byte](b T) bool {

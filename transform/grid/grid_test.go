@@ -4,10 +4,15 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -61,9 +66,25 @@ func TestSharedFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	tab := parseFile(t, sharedCSV)
-	g, sum := build(t, tab, 0)
 
-	if diff := cmp.Diff(Summary{Year: 2024, Areas: 99, AreasWithoutYear: 127}, sum); diff != "" {
+	// By the rule: 2024 and 2023 are preliminary (86 and 172 countries,
+	// against 172 and 212 the year before); 2022 is complete.
+	_, def := build(t, tab, 0)
+	wantCandidates := []YearCount{
+		{Year: 2024, World: true, Countries: 86, CountriesYearBefore: 172},
+		{Year: 2023, World: true, Countries: 172, CountriesYearBefore: 212},
+		{Year: 2022, World: true, Countries: 212, CountriesYearBefore: 212, Complete: true},
+	}
+	if diff := cmp.Diff(Summary{Year: 2022, Areas: 226, AreasWithoutYear: 1, Fallbacks: 1, YearRule: YearRule,
+		YearCandidates: wantCandidates, Exclusions: []Exclusion{}}, def); diff != "" {
+		t.Errorf("default summary (-want +got):\n%s", diff)
+	}
+
+	// Pinned to 2024, as the examples are: the 99 areas with a 2024 value
+	// and 127 fallbacks.
+	g, sum := build(t, tab, 2024)
+	if diff := cmp.Diff(Summary{Year: 2024, Areas: 226, AreasWithoutYear: 127, Fallbacks: 127, YearRule: YearRule, YearPinned: true,
+		YearCandidates: wantCandidates, Exclusions: []Exclusion{}}, sum); diff != "" {
 		t.Errorf("summary (-want +got):\n%s", diff)
 	}
 	if tab.Records != 5449 || len(tab.Values) != 5449 || tab.ISO3Column != ColISO3 {
@@ -71,6 +92,12 @@ func TestSharedFile(t *testing.T) {
 	}
 	types := map[string]int{}
 	for _, a := range g.Areas {
+		if a.Fallback {
+			if a.Year >= 2024 {
+				t.Errorf("%s: a fallback for year %d", a.Name, a.Year)
+			}
+			continue
+		}
 		types[a.AreaType]++
 		if a.Year != 2024 {
 			t.Errorf("%s: year %d", a.Name, a.Year)
@@ -86,38 +113,45 @@ func TestSharedFile(t *testing.T) {
 	// Spot checks against the CSV's text: the line each value came from
 	// says the area, the year and the value as printed.
 	lines := strings.Split(string(raw), "\n")
-	for _, tc := range []struct{ query, name, iso3, value string }{
-		{"DEU", "Germany", "DEU", "344.14"},
-		{"india", "India", "IND", "708.32"},
-		{"NOR", "Norway", "NOR", "30.75"},
-		{"World", "World", "", "473.01"},
-		{"ASEAN", "ASEAN", "", "569.95"},
+	for _, tc := range []struct {
+		query, name, iso3 string
+		year              int
+		value             string
+	}{
+		{"DEU", "Germany", "DEU", 2024, "344.14"},
+		{"india", "India", "IND", 2024, "708.32"},
+		{"NOR", "Norway", "NOR", 2024, "30.75"},
+		{"World", "World", "", 2024, "473.01"},
+		{"ASEAN", "ASEAN", "", 2024, "569.95"},
+		// No value since 2009: that one, marked as a fallback.
+		{"ESH", "Western Sahara", "ESH", 2009, "666.67"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a, err := Lookup(g, tc.query)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if a.Name != tc.name || a.ISO3 != tc.iso3 {
-				t.Errorf("got %q %q, want %q %q", a.Name, a.ISO3, tc.name, tc.iso3)
+			if a.Name != tc.name || a.ISO3 != tc.iso3 || a.Year != tc.year || a.Fallback != (tc.year != 2024) {
+				t.Errorf("got %q %q %d fallback %v, want %q %q %d", a.Name, a.ISO3, a.Year, a.Fallback, tc.name, tc.iso3, tc.year)
 			}
 			got, err := jsonnum.Format(float64(a.GCO2ePerKWh))
 			if err != nil || got != tc.value {
 				t.Errorf("g_co2e_per_kwh prints %s (%v), want %s", got, err, tc.value)
 			}
 			line := lines[a.Line-1]
-			if !strings.HasPrefix(line, tc.name+","+tc.iso3+",2024,") || !strings.Contains(line, ",gCO2/kWh,"+tc.value+",") {
-				t.Errorf("line %d is %q; want %s 2024 = %s", a.Line, line, tc.name, tc.value)
+			if !strings.HasPrefix(line, fmt.Sprintf("%s,%s,%d,", tc.name, tc.iso3, tc.year)) || !strings.Contains(line, ",gCO2/kWh,"+tc.value+",") {
+				t.Errorf("line %d is %q; want %s %d = %s", a.Line, line, tc.name, tc.year, tc.value)
 			}
 		})
 	}
 
-	// Pinned: an earlier year lists the areas that have it.
+	// Pinned: an earlier year lists the areas that have it, and the others
+	// with a value before it as fallbacks.
 	g2010, s2010 := build(t, tab, 2010)
-	if !g2010.YearPinned || g2010.Year != 2010 || g2010.Source.Year != 2010 || s2010.Areas+s2010.AreasWithoutYear != 226 {
+	if !g2010.YearPinned || g2010.Year != 2010 || g2010.Source.Year != 2010 || s2010.Areas-s2010.Fallbacks+s2010.AreasWithoutYear != 226 {
 		t.Errorf("pinned 2010: pinned %v, year %d/%d, summary %+v", g2010.YearPinned, g2010.Year, g2010.Source.Year, s2010)
 	}
-	if _, _, err := Build(tab, 1990, testMeta); err == nil || err.Error() != "grid: the CSV has no value for 1990" {
+	if _, _, err := Build(tab, 1990, testMeta); err == nil || err.Error() != "grid: World has no usable value for 1990" {
 		t.Errorf("pinned 1990: error %v", err)
 	}
 }
@@ -126,7 +160,7 @@ func TestSharedFile(t *testing.T) {
 // index row, 39.05 Wh/M.
 func TestCarbon(t *testing.T) {
 	g, sum := build(t, parseFile(t, "testdata/carbon-2024.csv"), 0)
-	if sum != (Summary{Year: 2024, Areas: 7}) {
+	if sum.Year != 2024 || sum.Areas != 7 || sum.AreasWithoutYear != 0 || sum.Fallbacks != 0 {
 		t.Errorf("summary %+v", sum)
 	}
 	for _, tc := range []struct {
@@ -204,6 +238,16 @@ func TestVariants(t *testing.T) {
 			wantYear: 2024,
 		},
 		{
+			// A byte order mark before a quoted header (encoding/csv
+			// calls the first quote a bare one).
+			file: "bom-quoted.csv", has: []string{"\ufeff\"Area\",", "\r\n"}, isoCol: ColISO3, records: 2,
+			want: []Value{
+				{Area: "Falkland Islands [Malvinas]", ISO3: "FLK", AreaType: AreaTypeCountry, Year: 2024, GCO2PerKWh: 380, Raw: "380.00", Line: 2},
+				{Area: "World", AreaType: AreaTypeRegion, Year: 2024, GCO2PerKWh: 473.01, Raw: "473.01", Line: 3},
+			},
+			wantYear: 2024,
+		},
+		{
 			file: "quoted.csv", has: []string{`"Korea, Republic of"`, "\"North\r\nAmerica\"", `""Democratic Republic""`}, isoCol: ColISO3, records: 4,
 			want: []Value{
 				{Area: "Korea, Republic of", ISO3: "KOR", AreaType: AreaTypeCountry, Year: 2024, GCO2PerKWh: 436.33, Raw: "436.33", Line: 2},
@@ -252,6 +296,17 @@ func readTxtar(t *testing.T, path string) map[string]string {
 	return files
 }
 
+// withBytes replaces each "<0xNN>" in a fixture with the byte 0xNN, so
+// that fixtures can hold bytes that are not UTF-8 and stay text.
+func withBytes(s string) string {
+	return byteMark.ReplaceAllStringFunc(s, func(m string) string {
+		b, _ := strconv.ParseUint(m[3:5], 16, 8)
+		return string([]byte{byte(b)})
+	})
+}
+
+var byteMark = regexp.MustCompile(`<0x[0-9A-F]{2}>`)
+
 func TestMalformed(t *testing.T) {
 	files := readTxtar(t, "testdata/malformed.txtar")
 	cases := []struct{ file, err string }{
@@ -260,13 +315,15 @@ func TestMalformed(t *testing.T) {
 		{"duplicate-column.csv", `ember header: column "Value" appears twice`},
 		{"no-intensity.csv", `ember: no rows with Category "Power sector emissions", Variable "CO2 intensity", Unit "gCO2/kWh"`},
 		{"non-numeric.csv", `ember line 3: field "Value": "n/a" is not a number`},
-		{"nan.csv", `ember line 4: field "Value": "NaN" is not a number`},
-		{"inf.csv", `ember line 2: field "Value": "+Inf" is not a number`},
 		{"exponent.csv", `ember line 2: field "Value": "3.4414e2" is not a number`},
-		{"empty-value.csv", `ember line 2: field "Value": "" is not a number`},
-		{"negative.csv", `ember line 2: field "Value": "-3.50" is negative`},
-		{"implausible.csv", `ember line 2: field "Value": "34414.00" g CO2e/kWh is above the 2000 plausibility bound`},
-		{"duplicate.csv", `ember line 5: duplicate value for Germany 2024 (first on line 2)`},
+		{"duplicate.csv", `ember line 5: a second row for Germany 2024 (DEU "340.00") differs from line 2's (DEU "344.14")`},
+		{"duplicate-other-iso.csv", `ember line 3: a second row for Kosovo 2024 (no ISO code "750.3") differs from line 2's (XKX "750.3")`},
+		// Every line is checked, whatever row it is on; the line named is
+		// the one holding the byte, in a quoted field over two lines too.
+		{"not-utf8-intensity.csv", `ember line 3: bytes that are not UTF-8 (at byte 2 of the line)`},
+		{"not-utf8-other-row.csv", `ember line 4: bytes that are not UTF-8 (at byte 76 of the line)`},
+		{"not-utf8-quoted.csv", `ember line 4: bytes that are not UTF-8 (at byte 10 of the line)`},
+		{"not-utf8-header.csv", `ember line 1: bytes that are not UTF-8 (at byte 41 of the line)`},
 		{"area-type.csv", `ember line 2: field "Area type": unknown area type "Economic union"`},
 		{"unit.csv", `ember line 2: field "Unit": "kgCO2/MWh" for Category "Power sector emissions", Variable "CO2 intensity"; want "gCO2/kWh"`},
 		{"year.csv", `ember line 2: field "Year": "24" is not a year`},
@@ -286,6 +343,7 @@ func TestMalformed(t *testing.T) {
 			if !ok {
 				t.Fatalf("no %s in malformed.txtar", tc.file)
 			}
+			in = withBytes(in)
 			_, err := Parse(strings.NewReader(in))
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("Parse: error %v, want %q", err, tc.err)
@@ -307,7 +365,8 @@ func TestBuildErrors(t *testing.T) {
 		meta SourceMeta
 		err  string
 	}{
-		{"no World", tab, 0, testMeta, "grid: the CSV has no value for World; pin a reference year"},
+		{"no World", tab, 0, testMeta, "grid: no year is complete (" + YearRule + "); pin a reference year"},
+		{"pinned, no World", tab, 2024, testMeta, "grid: World has no usable value for 2024"},
 		{"bad date", tab, 2024, SourceMeta{URL: "u", Retrieved: "26 Sep 2026", DataVersion: "2026-09-27"}, `grid: retrieval date "26 Sep 2026" is not a date (YYYY-MM-DD)`},
 		{"no URL", tab, 2024, SourceMeta{Retrieved: "2026-09-26", DataVersion: "2026-09-27"}, "grid: no source URL"},
 		{"empty", &Table{}, 0, testMeta, "grid: no intensity values"},
@@ -319,15 +378,143 @@ func TestBuildErrors(t *testing.T) {
 			}
 		})
 	}
-	// Pinned with a World-less table works, and an empty release says so.
+	// An empty release says so.
+	tab.Values = append(tab.Values, Value{Area: World, AreaType: AreaTypeRegion, Year: 2024, GCO2PerKWh: 473.01, Raw: "473.01", Line: 3})
 	g, _, err := Build(tab, 2024, SourceMeta{URL: "https://example.org/e.csv", Retrieved: "2026-09-26", DataVersion: "2026-09-27"})
 	if err != nil || g.Source.Release != "not stated" || !g.YearPinned {
 		t.Errorf("pinned: %v, release %q", err, g.Source.Release)
 	}
 }
 
+// TestBlemishes: Ember's file as it really is, in small (blemishes.txtar):
+// the preliminary 2025 is passed over for 2024, every blemish is an
+// exclusion with its line, and the areas without a usable 2024 value are
+// listed with their latest earlier one, marked. The expected grid.json and
+// manifest grid block are written by hand in the fixture.
+func TestBlemishes(t *testing.T) {
+	files := readTxtar(t, "testdata/blemishes.txtar")
+	for _, s := range []string{`"Palestine, State of"`, "Cote d'Ivoire,", "Falkland Islands [Malvinas],", "Kosovo,XKX,", "Costa Rica,CRI,2025,Country or economy,,,,,,,,Power sector emissions,CO2 intensity,CO2 intensity,gCO2/kWh,-37.9,", "Asia,,2024,Region"} {
+		if !strings.Contains(files["ember.csv"], s) {
+			t.Fatalf("fixture lost %q", s)
+		}
+	}
+	tab, err := Parse(strings.NewReader(files["ember.csv"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, sum := build(t, tab, 0)
+	got, err := Marshal(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(strings.TrimSuffix(files["grid.json"], "\n"), string(got)); diff != "" {
+		t.Errorf("grid.json (-want +got):\n%s", diff)
+	}
+	var want Summary
+	if err := json.Unmarshal([]byte(files["summary.json"]), &want); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, sum); diff != "" {
+		t.Errorf("summary (-want +got):\n%s", diff)
+	}
+	// Pinned to the preliminary year, its gaps are filled from 2024 and
+	// 2023; the excluded 2025 values are never published.
+	g25, s25 := build(t, tab, 2025)
+	if s25.Year != 2025 || !s25.YearPinned || s25.Fallbacks != 11 || s25.Areas != 16 || s25.AreasWithoutYear != 11 {
+		t.Errorf("pinned 2025: summary %+v", s25)
+	}
+	for _, tc := range []struct {
+		area     string
+		year     int
+		fallback bool
+		value    float64
+	}{{"Costa Rica", 2024, true, 63}, {"Palestine, State of", 2024, true, 510}, {"Bhutan", 2025, false, 0.5}, {"Kosovo", 2023, true, 912.5}} {
+		a, err := Lookup(g25, tc.area)
+		if err != nil || a.Year != tc.year || a.Fallback != tc.fallback || float64(a.GCO2ePerKWh) != tc.value {
+			t.Errorf("pinned 2025: %s is %+v (%v), want %d %v %v", tc.area, a, err, tc.year, tc.fallback, tc.value)
+		}
+	}
+}
+
+// TestReferenceYear: the rule picks the latest complete year; a table of
+// small files, each row "Area,ISO,Year,Area type,Value" (C for a country,
+// R for a region) expanded into Ember's layout.
+func TestReferenceYear(t *testing.T) {
+	countries := func(year, n int) []string {
+		var rows []string
+		for i := range n {
+			rows = append(rows, fmt.Sprintf("Country %d,C%c%c,%d,C,%d.5", i, 'A'+i/26, 'A'+i%26, year, 100+i))
+		}
+		return rows
+	}
+	cat := func(parts ...[]string) []string { return slices.Concat(parts...) }
+	world := func(year int, v string) []string { return []string{fmt.Sprintf("World,,%d,R,%s", year, v)} }
+	for _, tc := range []struct {
+		name       string
+		rows       []string
+		pin        int
+		want       int
+		candidates []YearCount
+		err        string
+	}{
+		{name: "one year", rows: cat(world(2024, "473.01"), countries(2024, 3)), want: 2024,
+			candidates: []YearCount{{2024, true, 3, 0, true}}},
+		{name: "exactly 90%", rows: cat(world(2023, "480"), countries(2023, 10), world(2024, "473"), countries(2024, 9)), want: 2024,
+			candidates: []YearCount{{2024, true, 9, 10, true}}},
+		{name: "under 90%", rows: cat(world(2023, "480"), countries(2023, 10), world(2024, "473"), countries(2024, 8)), want: 2023,
+			candidates: []YearCount{{2024, true, 8, 10, false}, {2023, true, 10, 0, true}}},
+		{name: "regions are not countries", rows: cat(world(2023, "480"), countries(2023, 10), world(2024, "473"), countries(2024, 8),
+			[]string{"Asia,,2024,R,560", "EU,,2024,R,213", "Africa,,2024,R,490"}), want: 2023,
+			candidates: []YearCount{{2024, true, 8, 10, false}, {2023, true, 10, 0, true}}},
+		{name: "no World in the latest year", rows: cat(world(2023, "480"), countries(2023, 3), countries(2024, 3)), want: 2023,
+			candidates: []YearCount{{2024, false, 3, 3, false}, {2023, true, 3, 0, true}}},
+		{name: "World's latest value excluded", rows: cat(world(2023, "480"), countries(2023, 3), world(2024, "-4.2"), countries(2024, 3)), want: 2023,
+			candidates: []YearCount{{2024, false, 3, 3, false}, {2023, true, 3, 0, true}}},
+		{name: "blank values do not count", rows: cat(world(2023, "480"), countries(2023, 10), world(2024, "473"), countries(2024, 9),
+			[]string{"Kosovo,XKX,2024,C,"}), want: 2024,
+			candidates: []YearCount{{2024, true, 9, 10, true}}},
+		{name: "pinned", rows: cat(world(2023, "480"), countries(2023, 10), world(2024, "473"), countries(2024, 8)), pin: 2024, want: 2024,
+			candidates: []YearCount{{2024, true, 8, 10, false}, {2023, true, 10, 0, true}}},
+		{name: "pinned, World without a value", rows: cat(world(2023, "480"), countries(2023, 10), countries(2024, 10)), pin: 2024,
+			err: "grid: World has no usable value for 2024"},
+		{name: "no complete year", rows: cat(countries(2022, 10), world(2023, "480"), countries(2023, 5)),
+			err: "grid: no year is complete"},
+		{name: "World only excluded", rows: world(2024, "NaN"), err: "grid: no year is complete"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b strings.Builder
+			b.WriteString("Area,ISO 3 code,Year,Area type,Category,Variable,Unit,Value\n")
+			for _, r := range tc.rows {
+				f := strings.Split(r, ",")
+				typ := map[string]string{"C": AreaTypeCountry, "R": AreaTypeRegion}[f[3]]
+				fmt.Fprintf(&b, "%s,%s,%s,%s,%s,%s,%s,%s\n", f[0], f[1], f[2], typ, Category, Variable, Unit, f[4])
+			}
+			tab, err := Parse(strings.NewReader(b.String()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, sum, err := Build(tab, tc.pin, testMeta)
+			if tc.err != "" {
+				if err == nil || !strings.HasPrefix(err.Error(), tc.err) {
+					t.Fatalf("error %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.Year != tc.want || g.YearPinned != (tc.pin != 0) || sum.YearRule != YearRule {
+				t.Errorf("year %d pinned %v rule %q, want %d", g.Year, g.YearPinned, sum.YearRule, tc.want)
+			}
+			if diff := cmp.Diff(tc.candidates, sum.YearCandidates); diff != "" {
+				t.Errorf("candidates (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 func TestLookup(t *testing.T) {
-	g, _ := build(t, parseFile(t, sharedCSV), 0)
+	g, _ := build(t, parseFile(t, sharedCSV), 2024)
 	for _, tc := range []struct{ query, want, err string }{
 		{query: "DEU", want: "Germany"},
 		{query: "deu", want: "Germany"},
@@ -363,7 +550,7 @@ func TestLookup(t *testing.T) {
 // second run, fed one byte per Read, writes the same archive and the same
 // grid.json.
 func TestIngest(t *testing.T) {
-	for _, path := range []string{sharedCSV, "testdata/bom-crlf.csv", "testdata/quoted.csv"} {
+	for _, path := range []string{sharedCSV, "testdata/bom-crlf.csv", "testdata/bom-quoted.csv", "testdata/quoted.csv"} {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			in, err := os.ReadFile(path)
 			if err != nil {
@@ -493,6 +680,10 @@ func TestSchema(t *testing.T) {
 			t.Errorf("%s: %v", path, err)
 		}
 	}
+	// The hand-written grid.json with fallbacks, too.
+	if err := valid([]byte(readTxtar(t, "testdata/blemishes.txtar")["grid.json"])); err != nil {
+		t.Errorf("blemishes.txtar grid.json: %v", err)
+	}
 	g, _ := build(t, parseFile(t, "testdata/carbon-2024.csv"), 0)
 	good, _ := Marshal(g)
 	for _, tc := range []struct{ name, old, new string }{
@@ -502,6 +693,10 @@ func TestSchema(t *testing.T) {
 		{"negative", `"g_co2e_per_kwh": 340.0`, `"g_co2e_per_kwh": -340.0`},
 		{"area type", `"area_type": "Region"`, `"area_type": "Continent"`},
 		{"string value", `"g_co2e_per_kwh": 340.0`, `"g_co2e_per_kwh": "340.0"`},
+		{"above the bound", `"g_co2e_per_kwh": 340.0`, `"g_co2e_per_kwh": 3400.0`},
+		{"fallback not a boolean", `"fallback": false`, `"fallback": "no"`},
+		{"fallback missing", `"year": 2024,
+      "fallback": false,`, `"year": 2024,`},
 	} {
 		bad := strings.Replace(string(good), tc.old, tc.new, 1)
 		if bad == string(good) {

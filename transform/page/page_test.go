@@ -290,6 +290,43 @@ func TestCarbonMissingDisplayGrid(t *testing.T) {
 	}
 }
 
+// TestCarbonFallbackYear: a grid value of an earlier year than grid.json's
+// (a fallback) shows its year, in the table and the sentences; the others
+// do not.
+func TestCarbonFallbackYear(t *testing.T) {
+	dir := snapshotDir(t, seedVersion, true)
+	p := filepath.Join(dir, grid.FileName)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := `"name": "India",
+      "iso3": "IND",
+      "area_type": "Country or economy",
+      "year": 2024,
+      "fallback": false,`
+	edited := strings.Replace(string(b), old, `"name": "India",
+      "iso3": "IND",
+      "area_type": "Country or economy",
+      "year": 2023,
+      "fallback": true,`, 1)
+	if edited == string(b) {
+		t.Fatalf("no %q in grid.json", old)
+	}
+	write(t, dir, grid.FileName, []byte(edited))
+	page := render(t, dir, "qwen-3-32b", Options{})
+	for _, want := range []string{
+		"| India | 707 (2023) | 27.6 |\n| Saudi Arabia | 692 | 27.0 |",
+		"| Norway | 30 | 1.2 |",
+		"in India (707 g CO2e per kWh, Ember 2023) and 1.2 kg in Norway (30, 2024).",
+		"grid.json lists 7 grids: their 2024 value, or for the 1 without one, their latest earlier value, with its year in brackets.",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+}
+
 // TestFilesMustAgree: a model file whose figure is not the rounding of the
 // archived row it names is refused rather than shown.
 func TestFilesMustAgree(t *testing.T) {

@@ -429,6 +429,17 @@ func (v *view) carbonRows(opts Options) (rows []carbonRow, missing []string) {
 
 func kg(x jsonnum.Float) string { return strconv.FormatFloat(float64(x), 'f', 1, 64) }
 
+// intensity prints an area's g CO2e per kWh as a whole number, with its
+// year beside it when that is not the reference year (a fallback): "707",
+// "912 (2023)".
+func (v *view) intensity(a grid.Area) string {
+	s := whole(float64(a.GCO2ePerKWh))
+	if a.Year != v.s.Grid.Year {
+		s += fmt.Sprintf(" (%d)", a.Year)
+	}
+	return s
+}
+
 func where(a grid.Area) string {
 	if a.Name == grid.World {
 		return "on the world average grid"
@@ -447,10 +458,16 @@ func (v *view) carbonSentence(rows []carbonRow) string {
 			lo = r
 		}
 	}
+	// The first figure names its year: the reference year, or the
+	// fallback's own; the second names its year only when it differs.
 	s := fmt.Sprintf("At its index row on %s, a billion output tokens of %s carry about %s kg CO2e of GPU-side emissions %s (%s g CO2e per kWh, %s %d)",
-		on(v.lowest.c.NumGPUs, v.lowest.gpu), v.m.Name, kg(hi.kg), where(hi.area), whole(float64(hi.area.GCO2ePerKWh)), v.s.Grid.Source.Name, v.s.Grid.Year)
+		on(v.lowest.c.NumGPUs, v.lowest.gpu), v.m.Name, kg(hi.kg), where(hi.area), whole(float64(hi.area.GCO2ePerKWh)), v.s.Grid.Source.Name, hi.area.Year)
 	if lo.area.Name != hi.area.Name {
-		s += fmt.Sprintf(" and %s kg %s (%s)", kg(lo.kg), where(lo.area), whole(float64(lo.area.GCO2ePerKWh)))
+		lv := whole(float64(lo.area.GCO2ePerKWh))
+		if lo.area.Year != hi.area.Year {
+			lv += fmt.Sprintf(", %d", lo.area.Year)
+		}
+		s += fmt.Sprintf(" and %s kg %s (%s)", kg(lo.kg), where(lo.area), lv)
 	}
 	return s + "."
 }
@@ -469,15 +486,25 @@ func (v *view) carbon(w *bytes.Buffer, opts Options) error {
 		fmt.Fprintf(w, "%s Energy per token is the same on every grid; carbon per token is not.\n\n", v.carbonSentence(rows))
 		w.WriteString("| Grid | g CO2e per kWh | kg CO2e per billion output tokens |\n|---|---|---|\n")
 		for _, r := range rows {
-			fmt.Fprintf(w, "| %s | %s | %s |\n", r.area.Name, whole(float64(r.area.GCO2ePerKWh)), kg(r.kg))
+			fmt.Fprintf(w, "| %s | %s | %s |\n", r.area.Name, v.intensity(r.area), kg(r.kg))
 		}
 		w.WriteString("\n")
 	}
 	if len(missing) > 0 {
 		fmt.Fprintf(w, "Not in this snapshot's %s for %d: %s.\n\n", grid.FileName, v.s.Grid.Year, list(missing))
 	}
-	fmt.Fprintf(w, "Carbon in kg CO2e per billion output tokens = Wh/M × g CO2e per kWh ÷ 1,000, from the unrounded Wh/M. %s %s lists all %d grids with a value for %d.\n\n",
-		v.s.Grid.Source.Definition, grid.FileName, len(v.s.Grid.Areas), v.s.Grid.Year)
+	fallbacks := 0
+	for _, a := range v.s.Grid.Areas {
+		if a.Fallback {
+			fallbacks++
+		}
+	}
+	listed := fmt.Sprintf("all %d grids with a value for %d", len(v.s.Grid.Areas), v.s.Grid.Year)
+	if fallbacks > 0 {
+		listed = fmt.Sprintf("%d grids: their %d value, or for the %d without one, their latest earlier value, with its year in brackets", len(v.s.Grid.Areas), v.s.Grid.Year, fallbacks)
+	}
+	fmt.Fprintf(w, "Carbon in kg CO2e per billion output tokens = Wh/M × g CO2e per kWh ÷ 1,000, from the unrounded Wh/M. %s %s lists %s.\n\n",
+		v.s.Grid.Source.Definition, grid.FileName, listed)
 	return nil
 }
 

@@ -1,0 +1,130 @@
+package api
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/leadgreen/greentokens/catalog"
+	"github.com/leadgreen/greentokens/transform"
+)
+
+// snapshot resolves the {date} of the request's path and sets the
+// answer's Cache-Control: immutable for a date, short for "latest".
+func (a *api) snapshot(w http.ResponseWriter, r *http.Request) (*catalog.Snapshot, bool) {
+	date := r.PathValue("date")
+	s, err := a.cat.Snapshot(date)
+	if err != nil {
+		fail(w, r, err)
+		return nil, false
+	}
+	if date == catalog.Latest {
+		w.Header().Set("Cache-Control", cacheShort)
+	} else {
+		w.Header().Set("Cache-Control", cacheImmutable)
+	}
+	return s, true
+}
+
+// file serves a published file of the snapshot, byte for byte.
+func (a *api) file(path string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		s, ok := a.snapshot(w, r)
+		if !ok {
+			return
+		}
+		f, ok := s.File(path)
+		if !ok {
+			fail(w, r, &catalog.Error{Kind: catalog.NotFound, What: "file", Query: path,
+				Detail: "snapshot " + s.Date + " has no " + path})
+			return
+		}
+		writeBytes(w, r, f.Bytes, "application/json", f.SHA256)
+	}
+}
+
+// model serves a published model file by its slug.
+func (a *api) model(w http.ResponseWriter, r *http.Request) {
+	s, ok := a.snapshot(w, r)
+	if !ok {
+		return
+	}
+	slug := r.PathValue("slug")
+	f, ok := s.File(catalog.ModelPath(slug))
+	if !ok || strings.ContainsAny(slug, "/.") {
+		e := &catalog.Error{Kind: catalog.NotFound, What: "model", Query: slug, Detail: "no model " + strconv.Quote(slug) + " in snapshot " + s.Date}
+		if m, err := s.FindModel(slug); err == nil {
+			e.Nearest = []string{m.Slug} // a name or model id: its slug
+		} else if ce, ok := err.(*catalog.Error); ok {
+			e.Nearest = ce.Nearest
+		}
+		fail(w, r, e)
+		return
+	}
+	writeBytes(w, r, f.Bytes, "application/json", f.SHA256)
+}
+
+func (a *api) snapshots(w http.ResponseWriter, r *http.Request) {
+	type list struct {
+		Latest    string                 `json:"latest"`
+		Snapshots []catalog.SnapshotInfo `json:"snapshots"`
+	}
+	l := list{Snapshots: []catalog.SnapshotInfo{}}
+	for _, s := range a.cat.Snapshots() {
+		l.Snapshots = append(l.Snapshots, s.Info())
+		l.Latest = s.Date
+	}
+	w.Header().Set("Cache-Control", cacheShort)
+	writeJSON(w, r, l)
+}
+
+func (a *api) models(w http.ResponseWriter, r *http.Request) {
+	s, ok := a.snapshot(w, r)
+	if !ok {
+		return
+	}
+	writeJSON(w, r, s.ListModels())
+}
+
+// writeJSON writes v as the published files print JSON.
+func writeJSON(w http.ResponseWriter, r *http.Request, v any) {
+	b, err := transform.Marshal(v)
+	if err != nil {
+		problem(w, r, http.StatusInternalServerError, "internal", "internal error", nil)
+		return
+	}
+	writeBytes(w, r, b, "application/json", "")
+}
+
+// writeBytes writes b. With a sha256, the answer carries it as a strong
+// ETag and a matching If-None-Match is answered 304.
+func writeBytes(w http.ResponseWriter, r *http.Request, b []byte, contentType, sha string) {
+	h := w.Header()
+	if sha != "" {
+		etag := `"` + sha + `"`
+		h.Set("ETag", etag)
+		if inm := r.Header.Get("If-None-Match"); inm != "" && etagMatch(inm, etag) {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+	}
+	h.Set("Content-Type", contentType)
+	h.Set("Content-Length", strconv.Itoa(len(b)))
+	h.Set("X-Content-Type-Options", "nosniff")
+	if r.Method == http.MethodHead {
+		return
+	}
+	w.Write(b)
+}
+
+// etagMatch applies If-None-Match's weak comparison (RFC 9110 13.1.2): "*"
+// or any listed tag equal to etag, W/ prefixes ignored.
+func etagMatch(header, etag string) bool {
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == "*" || t == etag {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,80 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/leadgreen/greentokens/catalog/catalogtest"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// TestOpenAPI: the served document is the shipped file; it documents every
+// route; and real answers validate against its schemas (OpenAPI 3.1 schema
+// objects are JSON Schema 2020-12).
+func TestOpenAPI(t *testing.T) {
+	url, _ := server(t, catalogtest.Shared(t))
+	shipped, err := os.ReadFile("../schemas/openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := get(t, url+"/v1/openapi.json")
+	if a.status != 200 || a.body != string(shipped) {
+		t.Fatalf("status %d; the served document is not schemas/openapi.json", a.status)
+	}
+	var doc struct {
+		OpenAPI string                     `json:"openapi"`
+		Paths   map[string]json.RawMessage `json:"paths"`
+	}
+	if err := json.Unmarshal(shipped, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.OpenAPI != "3.1.0" {
+		t.Errorf("openapi %q", doc.OpenAPI)
+	}
+	for _, p := range []string{"/v1/snapshots", "/v1/openapi.json", "/v1/{date}/models", "/v1/{date}/models/{slug}", "/v1/{date}/index",
+		"/v1/{date}/grid", "/v1/{date}/manifest", "/v1/{date}/carbon", "/healthz", "/readyz", "/mcp"} {
+		if _, ok := doc.Paths[p]; !ok {
+			t.Errorf("the document lacks %s", p)
+		}
+	}
+
+	c := jsonschema.NewCompiler()
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(shipped))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const base = "https://greentokens.invalid/openapi.json"
+	if err := c.AddResource(base, inst); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ path, schema string }{
+		{"/v1/snapshots", "SnapshotList"},
+		{"/v1/latest/models", "ModelList"},
+		{"/v1/latest/carbon?model=qwen-3-32b&grid=SAU&grid=World&intensity=100", "Carbon"},
+		{"/v1/latest/carbon?model=qwen-3-32b&grid=IND&batch=3", "Carbon"},
+		{"/v1/latest/carbon?model=qwen-3-33b", "Problem"},
+		{"/v1/latest/carbon?model=qwen-3-32b&batch=x", "Problem"},
+		{"/healthz", "Status"},
+		{"/readyz", "Status"},
+	} {
+		sch, err := c.Compile(base + "#/components/schemas/" + tc.schema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := get(t, url+tc.path)
+		v, err := jsonschema.UnmarshalJSON(strings.NewReader(a.body))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.path, err)
+		}
+		if err := sch.Validate(v); err != nil {
+			t.Errorf("%s does not validate against %s: %v", tc.path, tc.schema, err)
+		}
+		if tc.schema == "Problem" && a.status != http.StatusBadRequest && a.status != http.StatusNotFound {
+			t.Errorf("%s: status %d", tc.path, a.status)
+		}
+	}
+}

@@ -1,0 +1,106 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/leadgreen/greentokens/catalog"
+	"github.com/leadgreen/greentokens/mcpserver"
+)
+
+// Server timeouts.
+const (
+	ReadHeaderTimeout = 5 * time.Second
+	ReadTimeout       = 10 * time.Second
+	WriteTimeout      = 30 * time.Second
+	IdleTimeout       = 120 * time.Second
+	// ShutdownTimeout bounds the wait for in-flight requests on shutdown.
+	ShutdownTimeout = 10 * time.Second
+)
+
+// ServeOptions configure Serve.
+type ServeOptions struct {
+	// Snapshots is the folder holding the dated snapshots.
+	Snapshots string
+	// Addr is the address to listen on (host:port).
+	Addr string
+	// Rescan is how often to look for new dated folders; 0 never.
+	Rescan time.Duration
+	// Logger receives the access log and the catalog's messages.
+	Logger *slog.Logger
+	// Site, when set, makes the handler mounted at / (see Options.Site)
+	// from the catalog the server answers from: the static website
+	// (site/) serves the same snapshots, "/" for the latest and "/DATE/"
+	// for a dated one.
+	Site func(*catalog.Catalog) http.Handler
+	// Listening, when set, is called with the address once the server
+	// listens (port 0 picks one).
+	Listening func(addr string)
+}
+
+// Serve loads the snapshots, serves the API and the MCP server (/mcp) on
+// opts.Addr, and rescans for new snapshots, until ctx is done; then it
+// stops accepting connections and lets in-flight requests finish (at most
+// ShutdownTimeout).
+func Serve(ctx context.Context, opts ServeOptions) error {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	cat, err := catalog.Open(opts.Snapshots, log)
+	if err != nil {
+		return err
+	}
+	o := Options{Logger: log, MCP: mcpserver.Handler(cat)}
+	if opts.Site != nil {
+		o.Site = opts.Site(cat)
+	}
+	h := New(cat, o)
+	srv := NewServer(h)
+	ln, err := net.Listen("tcp", opts.Addr)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	log.Info("serving", "addr", ln.Addr().String(), "snapshots", cat.Dates())
+	if opts.Listening != nil {
+		opts.Listening(ln.Addr().String())
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go cat.Run(ctx, opts.Rescan)
+
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("shutting down", "timeout", ShutdownTimeout)
+	sctx, scancel := context.WithTimeout(context.Background(), ShutdownTimeout)
+	defer scancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("serve: shutdown: %w", err)
+	}
+	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	return nil
+}
+
+// NewServer is an http.Server for h with the API's timeouts and header cap.
+func NewServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: ReadHeaderTimeout,
+		ReadTimeout:       ReadTimeout,
+		WriteTimeout:      WriteTimeout,
+		IdleTimeout:       IdleTimeout,
+		MaxHeaderBytes:    MaxHeaderBytes,
+	}
+}

@@ -1,0 +1,184 @@
+// Package catalog holds the dated snapshots that the HTTP API (api/) and the
+// MCP server (mcpserver/) answer from. It loads every snapshot folder under a
+// directory once, each only after snapshots.Load has checked every file
+// against its manifest (sizes and sha256), keeps the published files'
+// bytes and the models derived from the archived upstream rows in memory,
+// and looks again for new dated folders when asked (Rescan, Run). A folder
+// that fails its checks is not served and is logged with the reason; the
+// others stay served. "latest" names the greatest date that passed.
+//
+// Prices come from the archived upstream rows, unrounded, with the index's
+// own rules (transform.FindModel, grid.Lookup, grid.KgPerBillionTokens): see
+// Price.
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"time"
+)
+
+// Latest is the name that stands for the greatest date served.
+const Latest = "latest"
+
+// Catalog is the set of snapshots served from one directory. It is safe for
+// concurrent use; a snapshot, once served, never changes.
+type Catalog struct {
+	dir string
+	log *slog.Logger
+
+	mu     sync.RWMutex
+	snaps  map[string]*Snapshot
+	dates  []string // served dates, ascending
+	failed map[string]stamp
+}
+
+// stamp identifies a version of a folder that failed, so that it is tried
+// again only once its manifest changes.
+type stamp struct {
+	size int64
+	mod  time.Time
+}
+
+// Open loads every dated snapshot folder (YYYY-MM-DD) under dir. A folder
+// that fails its checks is logged and left out; Open fails only when dir
+// cannot be read. A catalog with no snapshot is not an error: Ready says
+// whether one is served.
+func Open(dir string, log *slog.Logger) (*Catalog, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	c := &Catalog{dir: dir, log: log, snaps: map[string]*Snapshot{}, failed: map[string]stamp{}}
+	if _, err := c.Rescan(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Rescan loads the dated folders that appeared since the last scan (and
+// those that failed, once their manifest.json changed), and returns the
+// dates it added. A snapshot already served is not read again.
+func (c *Catalog) Rescan() ([]string, error) {
+	entries, err := os.ReadDir(c.dir)
+	if err != nil {
+		return nil, fmt.Errorf("catalog: reading %s: %w", c.dir, err)
+	}
+	var added []string
+	for _, e := range entries {
+		name := e.Name()
+		if !e.IsDir() || !isDate(name) {
+			continue
+		}
+		c.mu.RLock()
+		_, served := c.snaps[name]
+		old, failedBefore := c.failed[name]
+		c.mu.RUnlock()
+		if served {
+			continue
+		}
+		path := filepath.Join(c.dir, name)
+		st := manifestStamp(path)
+		if failedBefore && st == old {
+			continue
+		}
+		s, err := load(path, name)
+		if err != nil {
+			c.log.Error("snapshot not served", "dir", path, "err", err)
+			c.mu.Lock()
+			c.failed[name] = st
+			c.mu.Unlock()
+			continue
+		}
+		c.mu.Lock()
+		delete(c.failed, name)
+		c.snaps[name] = s
+		c.dates = append(c.dates, name)
+		sort.Strings(c.dates)
+		c.mu.Unlock()
+		added = append(added, name)
+		c.log.Info("snapshot served", "date", name, "models", len(s.Models), "grid_year", s.GridYear)
+	}
+	return added, nil
+}
+
+// Run rescans every interval until ctx is done. A failed scan is logged.
+func (c *Catalog) Run(ctx context.Context, interval time.Duration) {
+	if interval <= 0 {
+		return
+	}
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if _, err := c.Rescan(); err != nil {
+				c.log.Error("rescan failed", "err", err)
+			}
+		}
+	}
+}
+
+// Ready reports whether at least one snapshot is served.
+func (c *Catalog) Ready() bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return len(c.dates) > 0
+}
+
+// Dates returns the served dates, ascending.
+func (c *Catalog) Dates() []string {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return append([]string(nil), c.dates...)
+}
+
+// Snapshots returns the served snapshots, by ascending date.
+func (c *Catalog) Snapshots() []*Snapshot {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	out := make([]*Snapshot, len(c.dates))
+	for i, d := range c.dates {
+		out[i] = c.snaps[d]
+	}
+	return out
+}
+
+// Snapshot returns the snapshot of date, or the latest for "latest" or "".
+// An unknown date is a NotFound error naming the nearest dates.
+func (c *Catalog) Snapshot(date string) (*Snapshot, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if date == "" || date == Latest {
+		if len(c.dates) == 0 {
+			return nil, &Error{Kind: NotFound, What: "snapshot", Query: Latest, Detail: "no snapshot is served yet"}
+		}
+		return c.snaps[c.dates[len(c.dates)-1]], nil
+	}
+	if s, ok := c.snaps[date]; ok {
+		return s, nil
+	}
+	return nil, notFound("snapshot", date, nearest(date, c.dates))
+}
+
+func isDate(name string) bool {
+	if len(name) != len(time.DateOnly) {
+		return false
+	}
+	_, err := time.Parse(time.DateOnly, name)
+	return err == nil
+}
+
+func manifestStamp(dir string) stamp {
+	fi, err := os.Stat(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		return stamp{}
+	}
+	return stamp{fi.Size(), fi.ModTime()}
+}

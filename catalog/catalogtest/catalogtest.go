@@ -1,0 +1,139 @@
+// Package catalogtest builds real snapshots for the tests of the catalog,
+// the HTTP API and the MCP server: the shared leaderboard version the seeds
+// come from, priced on the seed page's seven 2024 grid values.
+package catalogtest
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/snapshots"
+)
+
+// Dates and sources of the test snapshots.
+const (
+	Date      = "2026-09-27"
+	Retrieved = "2026-09-26"
+	// Version is the shared leaderboard version the seeds were built from.
+	Version = "2026-02-16-7885788"
+	// GridYear is pinned: the shared CSVs' default reference year is not
+	// the seed page's.
+	GridYear = 2024
+)
+
+// repo is the repository's root.
+func repo() string {
+	_, file, _, _ := runtime.Caller(0)
+	// file is REPO/catalog/catalogtest/catalogtest.go.
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+// Leaderboard is the shared leaderboard folder of Version.
+func Leaderboard() string {
+	return filepath.Join(repo(), "..", "shared", "upstream", "leaderboard", Version)
+}
+
+// SevenGrids is a fixture holding the seed page's seven 2024 values (India
+// 707, Saudi Arabia 692, Hong Kong 676, Serbia 668, World 474, Germany 340,
+// Norway 30 g CO2e per kWh).
+func SevenGrids() string {
+	return filepath.Join(repo(), "transform", "grid", "testdata", "carbon-2024.csv")
+}
+
+// SharedEmber is the shared file of real Ember intensity values (86
+// countries in 2024).
+func SharedEmber() string {
+	return filepath.Join(repo(), "..", "shared", "upstream", "ember", "co2-intensity-long-format.csv")
+}
+
+// Build writes the snapshot of date into out (out/DATE/) from the shared
+// leaderboard and the Ember CSV ember ("" for no grid.json), and returns its
+// folder.
+func Build(tb testing.TB, out, date, ember string) string {
+	tb.Helper()
+	res, err := snapshots.Build(context.Background(), snapshots.BuildOptions{
+		Out: out, Date: date, Retrieved: Retrieved, GridYear: GridYear, NoGrid: ember == "",
+		Source: fetch.Dir{Leaderboard: Leaderboard(), Ember: ember, Origins: fetch.DefaultOrigins()},
+	})
+	if err != nil {
+		tb.Fatalf("building the test snapshot %s: %v", date, err)
+	}
+	return res.Dir
+}
+
+var cached struct {
+	sync.Mutex
+	dirs map[string]string
+}
+
+// Shared returns a folder holding the snapshot of Date with the seven
+// grids, built once per test binary: callers must not change it (Copy
+// gives one to change). It is removed when the process's tests end only if
+// the caller's TestMain calls Cleanup.
+func Shared(tb testing.TB) string {
+	tb.Helper()
+	cached.Lock()
+	defer cached.Unlock()
+	if d, ok := cached.dirs[Date]; ok {
+		return d
+	}
+	root, err := os.MkdirTemp("", "greentokens-catalogtest-")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	Build(tb, root, Date, SevenGrids())
+	if cached.dirs == nil {
+		cached.dirs = map[string]string{}
+	}
+	cached.dirs[Date] = root
+	return root
+}
+
+// Cleanup removes what Shared built.
+func Cleanup() {
+	cached.Lock()
+	defer cached.Unlock()
+	for _, d := range cached.dirs {
+		os.RemoveAll(d)
+	}
+	cached.dirs = nil
+}
+
+// Copy copies the snapshot folder from into out/DATE (the same name) and
+// returns the copy's folder.
+func Copy(tb testing.TB, from, out string) string {
+	tb.Helper()
+	to := filepath.Join(out, filepath.Base(from))
+	err := filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		dst := filepath.Join(to, rel)
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, b, 0o644)
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return to
+}
+
+// Main runs a package's tests and then Cleanup: a TestMain for packages
+// that use Shared.
+func Main(m *testing.M) {
+	code := m.Run()
+	Cleanup()
+	os.Exit(code)
+}

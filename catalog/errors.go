@@ -1,0 +1,77 @@
+package catalog
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/leadgreen/greentokens/transform/grid"
+)
+
+// Kinds of Error.
+const (
+	// NotFound: a snapshot, model, grid or GPU that is not there.
+	NotFound = "not-found"
+	// Invalid: a request that cannot be answered as asked (a bad number,
+	// too many grids, a name matching several areas).
+	Invalid = "invalid"
+)
+
+// maxNearest is how many nearest names an error offers.
+const maxNearest = 3
+
+// Error is a request the catalog cannot answer. For an unknown name it
+// carries the nearest names that exist.
+type Error struct {
+	Kind string // NotFound or Invalid
+	// What names the kind of thing asked for: "snapshot", "model", "grid",
+	// "gpu", or a parameter ("batch", "intensity").
+	What string
+	// Query is what was asked for.
+	Query string
+	// Nearest lists up to three existing names closest to Query.
+	Nearest []string
+	// Detail says what is wrong, in a sentence.
+	Detail string
+}
+
+func (e *Error) Error() string {
+	if len(e.Nearest) == 0 {
+		return e.Detail
+	}
+	q := make([]string, len(e.Nearest))
+	for i, n := range e.Nearest {
+		q[i] = strconv.Quote(n)
+	}
+	return e.Detail + "; nearest: " + strings.Join(q, ", ")
+}
+
+func notFound(what, query string, near []string) *Error {
+	return &Error{Kind: NotFound, What: what, Query: query, Nearest: near, Detail: fmt.Sprintf("no %s %q", what, query)}
+}
+
+func invalid(what, query, format string, a ...any) *Error {
+	return &Error{Kind: Invalid, What: what, Query: query, Detail: fmt.Sprintf(format, a...)}
+}
+
+// nearest returns up to maxNearest of names closest to q by edit distance,
+// with grid.Nearest's rule.
+func nearest(q string, names []string) []string {
+	cands := make([][]string, len(names))
+	for i, n := range names {
+		cands[i] = []string{n}
+	}
+	return nearestOf(q, cands)
+}
+
+// nearestOf is nearest over candidates with several spellings each, the
+// first the display name.
+func nearestOf(q string, cands [][]string) []string {
+	var out []string
+	for _, s := range grid.Nearest(q, cands, maxNearest) {
+		if u, err := strconv.Unquote(s); err == nil {
+			out = append(out, u)
+		}
+	}
+	return out
+}

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/leadgreen/greentokens/catalog/catalogtest"
+	"github.com/leadgreen/greentokens/mcpserver/mcptest"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// binary builds the greentokens command, for the tests that run it as a
+// process.
+func binary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "greentokens")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("building greentokens: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestMCPStdio drives every tool through the SDK's client, talking to the
+// greentokens binary over its stdin and stdout.
+func TestMCPStdio(t *testing.T) {
+	root := catalogtest.Shared(t)
+	defer catalogtest.Cleanup()
+	cmd := exec.Command(binary(t), "mcp", "--snapshots", root)
+	cmd.Stderr = os.Stderr
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).
+		Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mcptest.Check(t, cs, root)
+	if err := cs.Close(); err != nil {
+		t.Errorf("closing the session: %v", err)
+	}
+}
+
+// TestServeProcess runs greentokens serve, prices the seed page's figure
+// over HTTP, and stops it with SIGTERM: it exits 0 after shutting down.
+func TestServeProcess(t *testing.T) {
+	root := catalogtest.Shared(t)
+	defer catalogtest.Cleanup()
+	cmd := exec.Command(binary(t), "serve", "--snapshots", root, "--addr", "127.0.0.1:0", "--log-format", "json")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	lines := bufio.NewScanner(stderr)
+	addr := ""
+	for addr == "" && lines.Scan() {
+		var l struct{ Msg, Addr string }
+		if json.Unmarshal(lines.Bytes(), &l) == nil && l.Msg == "serving" {
+			addr = l.Addr
+		}
+	}
+	if addr == "" {
+		t.Fatal("no \"serving\" log line")
+	}
+	rest := make(chan string, 1)
+	go func() { b, _ := io.ReadAll(stderr); rest <- string(b) }()
+
+	resp, err := http.Get("http://" + addr + "/v1/latest/carbon?model=qwen-3-32b&grid=SAU&grid=NOR&gpu=B200")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	kg := regexp.MustCompile(`"kg_co2e_per_billion_output_tokens": ([0-9.]+)`).FindAllStringSubmatch(string(body), -1)
+	if resp.StatusCode != 200 || len(kg) != 2 || kg[0][1] != "27.0" || kg[1][1] != "1.2" {
+		t.Errorf("status %d, kg %v\n%s", resp.StatusCode, kg, body)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("serve after SIGTERM: %v", err)
+	}
+	if logs := <-rest; !strings.Contains(logs, `"msg":"request"`) || !strings.Contains(logs, `"msg":"shutting down"`) {
+		t.Errorf("logs lack the access log or the shutdown:\n%s", logs)
+	}
+}
+
+func TestServeUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"serve"},
+		{"serve", "--snapshots", "x", "extra"},
+		{"serve", "--snapshots", "x", "--rescan", "-1s"},
+		{"mcp"},
+		{"mcp", "--snapshots", "x", "extra"},
+	} {
+		if code, _, stderr := runCLI(t, args...); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d: %s", args, code, exitUsage, stderr)
+		}
+	}
+	if code, _, stderr := runCLI(t, "serve", "--snapshots", filepath.Join(t.TempDir(), "none"), "--addr", "127.0.0.1:0"); code != exitFailure || !strings.Contains(stderr, "none") {
+		t.Errorf("a missing folder: exit %d: %s", code, stderr)
+	}
+}

@@ -1,0 +1,58 @@
+package mcpserver
+
+import (
+	"context"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/leadgreen/greentokens/catalog"
+	"github.com/leadgreen/greentokens/catalog/catalogtest"
+	"github.com/leadgreen/greentokens/mcpserver/mcptest"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func TestMain(m *testing.M) { catalogtest.Main(m) }
+
+func openCatalog(t *testing.T) (*catalog.Catalog, string) {
+	t.Helper()
+	root := catalogtest.Shared(t)
+	cat, err := catalog.Open(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cat, root
+}
+
+// TestInMemory drives every tool through the SDK's client over its
+// in-memory transport.
+func TestInMemory(t *testing.T) {
+	cat, root := openCatalog(t)
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := New(cat).Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	mcptest.Check(t, cs, root)
+}
+
+// TestStreamableHTTP drives every tool through the SDK's client over
+// streamable HTTP, as /mcp serves it.
+func TestStreamableHTTP(t *testing.T) {
+	cat, root := openCatalog(t)
+	srv := httptest.NewServer(Handler(cat))
+	defer srv.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).
+		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.URL}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	mcptest.Check(t, cs, root)
+}

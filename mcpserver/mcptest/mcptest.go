@@ -1,0 +1,240 @@
+// Package mcptest drives every tool of the Green Tokens MCP server through
+// an MCP client session, whatever the transport (in memory, the stdio
+// binary, streamable HTTP), against the test snapshot of
+// catalog/catalogtest.
+package mcptest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/leadgreen/greentokens/catalog/catalogtest"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Tools are the server's tools, by name.
+var Tools = []string{"get_model", "list_grids", "list_models", "price_carbon"}
+
+// Check calls every tool through cs, with good and bad input, and checks
+// the answers against the snapshot of catalogtest.Date under root (the
+// seven-grid snapshot).
+func Check(t *testing.T, cs *mcp.ClientSession, root string) {
+	t.Helper()
+	ctx := context.Background()
+	if ins := cs.InitializeResult().Instructions; !strings.Contains(ins, "500 ms") || !strings.Contains(ins, "GPU energy only") || !strings.Contains(ins, "lifecycle") {
+		t.Errorf("instructions do not say what the figures are:\n%s", ins)
+	}
+	lt, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range lt.Tools {
+		names = append(names, tool.Name)
+		if tool.InputSchema == nil || tool.OutputSchema == nil || tool.Description == "" {
+			t.Errorf("tool %s lacks an input or output schema or a description", tool.Name)
+		}
+	}
+	slices.Sort(names)
+	if diff := cmp.Diff(Tools, names); diff != "" {
+		t.Errorf("tools (-want +got):\n%s", diff)
+	}
+	// The input schemas come from the typed structs: price_carbon's.
+	for _, tool := range lt.Tools {
+		if tool.Name != "price_carbon" {
+			continue
+		}
+		var in struct {
+			Required   []string
+			Properties map[string]struct{ Type any }
+		}
+		decode(t, tool.InputSchema, &in)
+		var props []string
+		for p := range in.Properties {
+			props = append(props, p)
+		}
+		slices.Sort(props)
+		want := []string{"gpu", "grid_intensity", "grids", "model", "running_batch", "snapshot"}
+		if !cmp.Equal(in.Required, []string{"model"}) || !cmp.Equal(props, want) {
+			t.Errorf("price_carbon input schema: required %v, properties %v; want [model], %v", in.Required, props, want)
+		}
+	}
+
+	t.Run("list_models", func(t *testing.T) {
+		var out struct {
+			Snapshot string
+			Models   []struct {
+				Slug      string
+				IndexRows []struct {
+					GPU          string      `json:"gpu"`
+					WhPerMillion json.Number `json:"wh_per_million_output_tokens"`
+				} `json:"index_rows"`
+			}
+		}
+		call(t, cs, "list_models", map[string]any{}, &out)
+		if out.Snapshot != catalogtest.Date || len(out.Models) != 18 {
+			t.Fatalf("snapshot %s, %d models", out.Snapshot, len(out.Models))
+		}
+		for _, m := range out.Models {
+			if m.Slug == "qwen-3-32b" && (len(m.IndexRows) == 0 || m.IndexRows[0].GPU != "B200" || m.IndexRows[0].WhPerMillion != "39.05") {
+				t.Errorf("qwen-3-32b index rows %+v", m.IndexRows)
+			}
+		}
+	})
+
+	t.Run("get_model", func(t *testing.T) {
+		file, err := os.ReadFile(filepath.Join(root, catalogtest.Date, "models", "qwen-3-32b.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := callRaw(t, cs, "get_model", map[string]any{"model": "Qwen 3 32B", "snapshot": catalogtest.Date})
+		if text(res) != string(file) {
+			t.Errorf("get_model's text is not the published file byte for byte")
+		}
+		var out struct {
+			Path, SHA256 string
+			Model        struct{ Slug string }
+		}
+		decode(t, res.StructuredContent, &out)
+		h := sha256.Sum256(file)
+		if out.Path != "models/qwen-3-32b.json" || out.SHA256 != hex.EncodeToString(h[:]) || out.Model.Slug != "qwen-3-32b" {
+			t.Errorf("get_model: %+v", out)
+		}
+	})
+
+	t.Run("list_grids", func(t *testing.T) {
+		var out struct {
+			Year  int
+			Areas []struct {
+				Name  string
+				ISO3  string
+				Year  int
+				Value json.Number `json:"g_co2e_per_kwh"`
+			}
+		}
+		call(t, cs, "list_grids", map[string]any{"query": "NOR"}, &out)
+		if out.Year != 2024 || len(out.Areas) != 1 || out.Areas[0].Name != "Norway" || out.Areas[0].Year != 2024 || out.Areas[0].Value != "30.0" {
+			t.Errorf("list_grids NOR: %+v", out)
+		}
+		call(t, cs, "list_grids", map[string]any{}, &out)
+		if len(out.Areas) != 7 {
+			t.Errorf("list_grids: %d areas, want 7", len(out.Areas))
+		}
+	})
+
+	t.Run("price_carbon", func(t *testing.T) {
+		var out struct {
+			Snapshot string
+			Rows     []struct {
+				GPU      string      `json:"gpu"`
+				RowID    string      `json:"row_id"`
+				Grid     string      `json:"grid"`
+				GridYear *int        `json:"grid_year"`
+				Kg       json.Number `json:"kg_co2e_per_billion_output_tokens"`
+			}
+			Files []struct{ Path, SHA256 string }
+		}
+		call(t, cs, "price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{"SAU", "Norway"}, "gpu": "B200", "grid_intensity": 692}, &out)
+		var got []string
+		for _, r := range out.Rows {
+			y := 0
+			if r.GridYear != nil {
+				y = *r.GridYear
+			}
+			got = append(got, r.GPU+" "+r.Grid+" "+string(r.Kg)+" "+itoa(y))
+		}
+		want := []string{"B200 Saudi Arabia 27.0 2024", "B200 Norway 1.2 2024", "B200 stated 27.0 0"}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("price_carbon (-want +got):\n%s", diff)
+		}
+		if out.Snapshot != catalogtest.Date || len(out.Files) < 3 {
+			t.Errorf("snapshot %q, files %v", out.Snapshot, out.Files)
+		}
+		call(t, cs, "price_carbon", map[string]any{"model": "Qwen 3 32B", "grids": []string{"IND"}, "running_batch": 1000}, &out)
+		if len(out.Rows) != 2 || out.Rows[0].RowID == "" {
+			t.Errorf("running_batch 1000: %+v", out.Rows)
+		}
+	})
+
+	t.Run("tool errors", func(t *testing.T) {
+		for _, tc := range []struct {
+			tool string
+			args map[string]any
+			want string
+		}{
+			{"get_model", map[string]any{"model": "qwen-3-33b"}, `"qwen-3-32b"`},
+			{"price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{"Germny"}}, `"Germany"`},
+			{"price_carbon", map[string]any{"model": "qwen-3-33b"}, `"qwen-3-32b"`},
+			{"price_carbon", map[string]any{"model": "qwen-3-32b", "gpu": "A100"}, "A100"},
+			{"price_carbon", map[string]any{"model": "qwen-3-32b", "running_batch": -4}, "batch"},
+			{"price_carbon", map[string]any{"model": "qwen-3-32b", "grid_intensity": -1}, "intensity"},
+			{"price_carbon", map[string]any{"model": "qwen-3-32b", "running_batch": "many"}, "running_batch"},
+			{"list_models", map[string]any{"snapshot": "2026-09-28"}, `"` + catalogtest.Date + `"`},
+			{"list_grids", map[string]any{"snapshot": "../etc"}, "no snapshot"},
+		} {
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args})
+			if err != nil {
+				t.Errorf("%s %v: a protocol error (%v), want a tool error", tc.tool, tc.args, err)
+				continue
+			}
+			if !res.IsError || !strings.Contains(text(res), tc.want) {
+				t.Errorf("%s %v: isError %v, text %q; want a tool error naming %s", tc.tool, tc.args, res.IsError, text(res), tc.want)
+			}
+		}
+	})
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// call calls a tool that must succeed and decodes its structured content
+// into out, keeping numbers as published.
+func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any, out any) {
+	t.Helper()
+	res := callRaw(t, cs, name, args)
+	// The text content is the structured content's JSON, numbers printed
+	// as the published files print them.
+	if err := json.Unmarshal([]byte(text(res)), out); err != nil {
+		t.Fatalf("%s: %v\n%s", name, err, text(res))
+	}
+}
+
+func callRaw(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if res.IsError {
+		t.Fatalf("%s %v: tool error %s", name, args, text(res))
+	}
+	return res
+}
+
+func decode(t *testing.T, v, out any) {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, out); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func text(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
