@@ -74,7 +74,9 @@ func benchChild(spec string) int {
 	ctx := context.Background()
 	switch job.Op {
 	case "build":
-		src := fetch.Dir{Leaderboard: job.Leaderboard, Ember: job.Ember, Origins: fetch.DefaultOrigins()}
+		// As TestTenThousandModels's --max-json-mib 64: the 10,000-model
+		// task file is over the default 16 MiB cap.
+		src := fetch.Dir{Leaderboard: job.Leaderboard, Ember: job.Ember, Origins: fetch.DefaultOrigins(), MaxBytes: 64 << 20}
 		if _, err := Build(ctx, BuildOptions{Out: job.Out, Date: seedDate, Retrieved: seedFetched, Source: src}); err != nil {
 			fmt.Fprintln(os.Stderr, "build:", err)
 			return 1

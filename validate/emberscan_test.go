@@ -22,6 +22,17 @@ type scanned struct {
 	ErrLine int
 }
 
+// end records the error that ended a read.
+func (out scanned) end(err error) scanned {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		out.Err, out.ErrLine = pe.Err.Error(), pe.StartLine
+	} else {
+		out.Err = err.Error()
+	}
+	return out
+}
+
 // fieldPos is the FieldPos method of both readers.
 type fieldPos interface{ FieldPos(int) (int, int) }
 
@@ -46,13 +57,7 @@ func scanWithCSV(input, keep string) scanned {
 			return out
 		}
 		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				out.Err, out.ErrLine = pe.Err.Error(), pe.StartLine
-			} else {
-				out.Err = err.Error()
-			}
-			return out
+			return out.end(err)
 		}
 		line, _ := cr.FieldPos(0)
 		if all := strings.Join(rec, ","); len(out.Records) == 0 || strings.Contains(all, keep) || !utf8.ValidString(all) {
@@ -72,13 +77,7 @@ func scanWithEmber(input, keep string, size int) scanned {
 			return out
 		}
 		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				out.Err, out.ErrLine = pe.Err.Error(), pe.StartLine
-			} else {
-				out.Err = err.Error()
-			}
-			return out
+			return out.end(err)
 		}
 		out.Lines = append(out.Lines, line)
 		out.Records = append(out.Records, rec)
