@@ -143,3 +143,28 @@ func TestEmberScanSharedFile(t *testing.T) {
 		t.Errorf("emberScanner differs from encoding/csv (-csv +ember):\n%s", diff)
 	}
 }
+
+// TestEmberScanHolds: the anchored search finds the kept string wherever
+// it stands, and only there.
+func TestEmberScanHolds(t *testing.T) {
+	for _, tc := range []struct {
+		keep, text string
+		want       bool
+	}{
+		{"CO2 intensity", "CO2 intensity", true},
+		{"CO2 intensity", "a,CO2 intensity,b", true},
+		{"CO2 intensity", "Other,OCO2 intensity", true},
+		{"CO2 intensity", "O2 intensity,CO2 intensit", false},
+		{"CO2 intensity", "CO2 intensityX", true},
+		{"CO2 intensity", "", false},
+		{"CO2 intensity", "O", false},
+		{"abc", "xxabcxx", true},
+		{"abc", "xxabxcx", false},
+		{"", "anything", true},
+	} {
+		s := newEmberScanner(strings.NewReader(""), 16, tc.keep)
+		if got := s.holds([]byte(tc.text)); got != tc.want || got != strings.Contains(tc.text, tc.keep) {
+			t.Errorf("holds(%q) with keep %q = %v, want %v", tc.text, tc.keep, got, tc.want)
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"regexp"
 	"slices"
@@ -155,7 +156,12 @@ func others(r row) string {
 	slices.Sort(units)
 	var parts []string
 	for _, u := range units {
-		parts = append(parts, strconv.FormatFloat(r.metrics[u], 'g', 4, 64)+" "+u)
+		v := r.metrics[u]
+		text := strconv.FormatFloat(v, 'g', 4, 64)
+		if v == math.Trunc(v) && math.Abs(v) < 1e12 {
+			text = strconv.FormatFloat(v, 'f', 0, 64) // a count, in full
+		}
+		parts = append(parts, text+" "+u)
 	}
 	return strings.Join(parts, ", ")
 }

@@ -226,8 +226,8 @@ func readHeader(sc *csvScanner) (columns, error) {
 	return c, nil
 }
 
-// variable is Variable as bytes, for csvScanner.holds.
-var variable = []byte(Variable)
+// variable is Variable, for csvScanner.holds.
+var variable = newNeedle(Variable)
 
 type areaYear struct {
 	area string
