@@ -28,7 +28,7 @@ import (
 type emberScanner struct {
 	r       *bufio.Reader
 	keep    []byte
-	anchor  int // the byte of keep searched for first (see holds)
+	anchor  int    // the byte of keep searched for first (see holds)
 	lines   int    // lines read so far
 	nfields int    // fields per record, from the first; 0 before it
 	long    []byte // a line longer than the reader's buffer
