@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -435,5 +436,52 @@ func TestNoGrid(t *testing.T) {
 	}
 	if a := get(t, url+"/v1/latest/carbon?model=qwen-3-32b&gpu=B200&intensity=30"); a.status != 200 || !strings.Contains(a.body, `"kg_co2e_per_billion_output_tokens": 1.2`) {
 		t.Errorf("a stated intensity without grid.json: %d %s", a.status, a.body)
+	}
+}
+
+// TestCarbonFallback: on the snapshot built from the shared Ember file
+// pinned to 2024, a fallback area's row carries its own earlier year and
+// fallback true, a reference-year area's 2024 and fallback false; the
+// snapshot listing gives the reference year.
+func TestCarbonFallback(t *testing.T) {
+	url, _ := server(t, catalogtest.SharedReal(t))
+	a := get(t, url+"/v1/latest/carbon?model=qwen-3-32b&gpu=B200&grid="+catalogtest.FallbackISO3+"&grid="+catalogtest.ReferenceName+"&intensity=100")
+	if a.status != 200 {
+		t.Fatalf("status %d: %s", a.status, a.body)
+	}
+	var ans struct {
+		Rows []struct {
+			Grid     string      `json:"grid"`
+			GridYear *int        `json:"grid_year"`
+			Fallback *bool       `json:"fallback"`
+			G        json.Number `json:"g_co2e_per_kwh"`
+		}
+	}
+	dec := json.NewDecoder(strings.NewReader(a.body))
+	dec.UseNumber()
+	if err := dec.Decode(&ans); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range ans.Rows {
+		y, f := "null", "absent"
+		if r.GridYear != nil {
+			y = itoa(*r.GridYear)
+		}
+		if r.Fallback != nil {
+			f = strconv.FormatBool(*r.Fallback)
+		}
+		got = append(got, strings.Join([]string{r.Grid, string(r.G), y, f}, " "))
+	}
+	want := []string{
+		catalogtest.FallbackName + " " + catalogtest.FallbackValue + " " + itoa(catalogtest.FallbackYear) + " true",
+		catalogtest.ReferenceName + " 344.14 2024 false",
+		"stated 100.0 null false",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("rows (-want +got):\n%s", diff)
+	}
+	if a := get(t, url+"/v1/snapshots"); a.status != 200 || !strings.Contains(a.body, `"grid_year": 2024,`) {
+		t.Errorf("snapshots: status %d\n%s", a.status, a.body)
 	}
 }

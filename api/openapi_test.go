@@ -14,9 +14,11 @@ import (
 
 // TestOpenAPI: the served document is the shipped file; it documents every
 // route; and real answers validate against its schemas (OpenAPI 3.1 schema
-// objects are JSON Schema 2020-12).
+// objects are JSON Schema 2020-12), those of the snapshot built on the
+// shared Ember file (with fallback areas) too.
 func TestOpenAPI(t *testing.T) {
 	url, _ := server(t, catalogtest.Shared(t))
+	realURL, _ := server(t, catalogtest.SharedReal(t))
 	shipped, err := os.ReadFile("../schemas/openapi.json")
 	if err != nil {
 		t.Fatal(err)
@@ -53,6 +55,10 @@ func TestOpenAPI(t *testing.T) {
 	}
 	for _, tc := range []struct{ path, schema string }{
 		{"/v1/snapshots", "SnapshotList"},
+		{"real:/v1/snapshots", "SnapshotList"},
+		{"/v1/latest/grid", "Grid"},
+		{"real:/v1/latest/grid", "Grid"},
+		{"real:/v1/latest/carbon?model=qwen-3-32b&grid=" + catalogtest.FallbackISO3 + "&grid=" + catalogtest.ReferenceISO3 + "&intensity=100", "Carbon"},
 		{"/v1/latest/models", "ModelList"},
 		{"/v1/latest/carbon?model=qwen-3-32b&grid=SAU&grid=World&intensity=100", "Carbon"},
 		{"/v1/latest/carbon?model=qwen-3-32b&grid=IND&batch=3", "Carbon"},
@@ -65,7 +71,15 @@ func TestOpenAPI(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		a := get(t, url+tc.path)
+		base, path := url, tc.path
+		if p, ok := strings.CutPrefix(tc.path, "real:"); ok {
+			base, path = realURL, p
+		}
+		a := get(t, base+path)
+		if tc.schema == "Carbon" && !strings.Contains(a.body, `"fallback": false`) ||
+			strings.HasPrefix(tc.path, "real:") && tc.schema != "SnapshotList" && !strings.Contains(a.body, `"fallback": true`) {
+			t.Errorf("%s: no fallback to validate:\n%.300s", tc.path, a.body)
+		}
 		v, err := jsonschema.UnmarshalJSON(strings.NewReader(a.body))
 		if err != nil {
 			t.Fatalf("%s: %v", tc.path, err)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math"
 	"os"
@@ -419,5 +420,47 @@ func TestConcurrentReadsAndRescan(t *testing.T) {
 	}
 	if s, _ := c.Snapshot(Latest); s.Date != "2026-10-04" {
 		t.Errorf("latest %s", s.Date)
+	}
+}
+
+// TestFallbackArea: on the shared Ember file pinned to 2024, an area whose
+// value is from an earlier year is priced with that year and fallback
+// true; an area of the reference year with fallback false; a stated
+// intensity with neither.
+func TestFallbackArea(t *testing.T) {
+	c, _ := open(t, catalogtest.SharedReal(t))
+	s, err := c.Snapshot(Latest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ans, err := s.Price(PriceRequest{Model: "qwen-3-32b", GPU: "B200",
+		Grids: []string{catalogtest.FallbackISO3, catalogtest.ReferenceISO3}, Intensity: ptr(100)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type fig struct {
+		Grid     string
+		Year     string
+		Fallback bool
+		G        string
+	}
+	var got []fig
+	for _, r := range ans.Rows {
+		got = append(got, fig{r.Grid, js(t, r.GridYear), r.Fallback, js(t, r.GCO2ePerKWh)})
+	}
+	want := []fig{
+		{catalogtest.FallbackName, fmt.Sprint(catalogtest.FallbackYear), true, catalogtest.FallbackValue},
+		{catalogtest.ReferenceName, "2024", false, "344.14"},
+		{"stated", "null", false, "100.0"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("rows (-want +got):\n%s", diff)
+	}
+	// The key follows grid_year, as fallback follows year in grid.json.
+	if b := js(t, ans.Rows[0]); !strings.Contains(b, `"grid_year":2009,"fallback":true,"g_co2e_per_kwh":666.67`) {
+		t.Errorf("key order: %s", b)
+	}
+	if s.GridYear != 2024 || *s.Info().GridYear != 2024 {
+		t.Errorf("grid year %d, info %d; want 2024", s.GridYear, *s.Info().GridYear)
 	}
 }

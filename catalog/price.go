@@ -79,7 +79,12 @@ type CarbonRow struct {
 	ISO3 string `json:"iso3"`
 	// GridYear is the year of this area's value (its own "year" in
 	// grid.json); null for a stated intensity.
-	GridYear    *int          `json:"grid_year"`
+	GridYear *int `json:"grid_year"`
+	// Fallback is the area's own "fallback" in grid.json: true when
+	// GridYear is earlier than grid.json's reference year (the area has no
+	// usable value for it), so a reader shows the year beside the value;
+	// false for a stated intensity.
+	Fallback    bool          `json:"fallback"`
 	GCO2ePerKWh jsonnum.Float `json:"g_co2e_per_kwh"`
 	// GridSource is "ember" (grid.json) or "stated" (the request's
 	// intensity).
@@ -130,7 +135,7 @@ func (s *Snapshot) Price(req PriceRequest) (*Carbon, error) {
 			row := base
 			row.Grid, row.ISO3, row.GCO2ePerKWh, row.GridSource = a.Name, a.ISO3, a.GCO2ePerKWh, "ember"
 			year := a.Year
-			row.GridYear = &year
+			row.GridYear, row.Fallback = &year, a.Fallback
 			row.KgPerBillion = grid.KgPerBillionTokens(wh, float64(a.GCO2ePerKWh))
 			ans.Rows = append(ans.Rows, row)
 		}

@@ -27,19 +27,26 @@ func openCatalog(t *testing.T) (*catalog.Catalog, string) {
 // in-memory transport.
 func TestInMemory(t *testing.T) {
 	cat, root := openCatalog(t)
+	mcptest.Check(t, inMemory(t, cat), root)
+}
+
+// inMemory connects a client of the SDK to the server over cat through
+// the in-memory transport; both close when the test ends.
+func inMemory(t *testing.T, cat *catalog.Catalog) *mcp.ClientSession {
+	t.Helper()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := New(cat).Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ss.Close()
+	t.Cleanup(func() { ss.Close() })
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cs.Close()
-	mcptest.Check(t, cs, root)
+	t.Cleanup(func() { cs.Close() })
+	return cs
 }
 
 // TestStreamableHTTP drives every tool through the SDK's client over
@@ -55,4 +62,14 @@ func TestStreamableHTTP(t *testing.T) {
 	}
 	defer cs.Close()
 	mcptest.Check(t, cs, root)
+}
+
+// TestFallback: on the snapshot built from the shared Ember file, a
+// fallback area's year and flag reach the client (in-memory transport).
+func TestFallback(t *testing.T) {
+	cat, err := catalog.Open(catalogtest.SharedReal(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mcptest.CheckFallback(t, inMemory(t, cat))
 }

@@ -215,6 +215,9 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 	for _, t := range Tasks[1:] {
 		f := raw[fetch.LeaderboardTask(t)]
 		rows, err := transform.ParseTask(t, f.Data)
+		if err == nil {
+			err = lb.CheckIndexed(rows)
+		}
 		if err != nil {
 			return nil, early(fmt.Errorf("%w: %v", ErrUpstreamData, err))
 		}
@@ -248,6 +251,7 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 	if !ok {
 		return nil, late(fmt.Errorf("the tasks %q leave out %s, which index.json compares", Tasks, transform.TaskProblem))
 	}
+	logNewGPUs(log, lb.Chat, problem)
 	// Each model file is added to index.json as it is built, here, in
 	// order, and marshalled and written on a pool of workers, then let go:
 	// only the index's entries stay. An error of the index is reported

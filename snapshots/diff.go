@@ -44,6 +44,9 @@ type DiffReport struct {
 	// Sources compares the archived upstream files, by name.
 	Sources []SourceChange `json:"sources"`
 	Models  ModelsChange   `json:"models"`
+	// GPUs compares the GPUs of the model files: a GPU added is one the
+	// earlier snapshot did not have (new upstream hardware).
+	GPUs GPUChange `json:"gpus"`
 	// IndexRows are the models' index rows (best[GPU]) that changed row,
 	// whose Wh/M moved, or that appeared or went, largest relative change
 	// first.
@@ -265,6 +268,7 @@ func Diff(old, new *Snapshot) *DiffReport {
 		return a.GPU < b.GPU
 	})
 	r.Grid = gridChange(old, new)
+	r.GPUs = gpuChange(old, new)
 	r.DataChanged = len(r.Models.Added)+len(r.Models.Removed)+len(r.IndexRows)+len(r.Configurations)+
 		len(r.Grid.Added)+len(r.Grid.Removed)+len(r.Grid.Changed) > 0 ||
 		(r.Grid.Old == nil) != (r.Grid.New == nil)
@@ -967,6 +971,12 @@ func (r *DiffReport) summary() string {
 		}
 		parts[0] += " (" + strings.Join(ad, ", ") + ")"
 	}
+	if len(r.GPUs.Added) > 0 {
+		parts = append(parts, "GPUs added: "+strings.Join(r.GPUs.Added, ", "))
+	}
+	if len(r.GPUs.Removed) > 0 {
+		parts = append(parts, "GPUs removed: "+strings.Join(r.GPUs.Removed, ", "))
+	}
 	if !r.DataChanged {
 		return parts[0] + ", no data change"
 	}
@@ -1095,6 +1105,19 @@ func (r *DiffReport) WriteText(w io.Writer) error {
 		}
 		for _, m := range r.Models.Removed {
 			p("  removed: %s (%s)\n", m.Slug, m.ModelID)
+		}
+	}
+
+	p("\nGPUs: %s -> %s", orNone(strings.Join(r.GPUs.Old, ", ")), orNone(strings.Join(r.GPUs.New, ", ")))
+	if len(r.GPUs.Added)+len(r.GPUs.Removed) == 0 {
+		p(", none added or removed\n")
+	} else {
+		p("\n")
+		for _, g := range r.GPUs.Added {
+			p("  added: %s\n", g)
+		}
+		for _, g := range r.GPUs.Removed {
+			p("  removed: %s\n", g)
 		}
 	}
 

@@ -36,6 +36,8 @@ type hostileCase struct {
 //	file: PATH                the snapshot holds PATH
 //	nofile: PATH              the snapshot does not hold PATH
 //	grep: PATH: TEXT          the snapshot's PATH holds TEXT
+//	nogrep: PATH: TEXT        the snapshot's PATH does not hold TEXT
+//	log: TEXT                 the build's log (text handler) holds TEXT
 //	validate: TEXT            validate's own parse of the sources reports TEXT
 //	                          (checked in validate/hostile_test.go)
 type hostileWant struct{ kind, text string }
@@ -191,11 +193,17 @@ func TestHostileUpstream(t *testing.T) {
 					if w.kind == "nofile" && err == nil {
 						t.Errorf("the snapshot holds %s", w.text)
 					}
-				case "grep":
+				case "grep", "nogrep":
 					file, text, _ := strings.Cut(w.text, ": ")
 					b, err := os.ReadFile(filepath.Join(res.Dir, filepath.FromSlash(file)))
-					if err != nil || !bytes.Contains(b, []byte(text)) {
-						t.Errorf("%s does not hold %q (%v)", file, text, err)
+					if err != nil {
+						t.Errorf("%s: %v", file, err)
+					} else if bytes.Contains(b, []byte(text)) != (w.kind == "grep") {
+						t.Errorf("%s holds %q: %v; want %v", file, text, w.kind == "nogrep", w.kind == "grep")
+					}
+				case "log":
+					if !strings.Contains(logs.String(), w.text) {
+						t.Errorf("the log does not hold %q:\n%s", w.text, logs.String())
 					}
 				case "exclusion", "validate":
 				default:

@@ -55,6 +55,9 @@ type Snapshot struct {
 	// Grid is grid.json, nil when the snapshot has none.
 	Grid *grid.Grid
 
+	// gpus are the GPUs of the model files (their gpus); GPUs lists them.
+	gpus map[string]bool
+
 	// listed are the manifest's entries of every listed output and every
 	// listed source, by slash path.
 	listed map[string]File
@@ -104,7 +107,7 @@ func LoadContext(ctx context.Context, dir string) (*Snapshot, error) {
 	}
 	data, canonical = nil, nil
 
-	s := &Snapshot{Dir: dir, Manifest: m, Models: map[string]ModelRef{}, listed: make(map[string]File, len(m.Sources)+len(m.Outputs)), ctx: ctx}
+	s := &Snapshot{Dir: dir, Manifest: m, Models: map[string]ModelRef{}, gpus: map[string]bool{}, listed: make(map[string]File, len(m.Sources)+len(m.Outputs)), ctx: ctx}
 	listed := make([]File, 0, len(m.Sources)+len(m.Outputs))
 	for _, src := range m.Sources {
 		listed = append(listed, src.File)
@@ -130,6 +133,9 @@ func LoadContext(ctx context.Context, dir string) (*Snapshot, error) {
 					err = fmt.Errorf("%s: slug %q does not match the file name", f.Path, model.Slug)
 				} else {
 					s.Models[model.Slug] = modelRef(&model)
+					for _, g := range model.GPUs {
+						s.gpus[g] = true
+					}
 				}
 			}
 		case f.Path == GridName && output:

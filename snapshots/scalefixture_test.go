@@ -5,9 +5,12 @@ package snapshots
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -76,6 +79,21 @@ func writeScaleLeaderboard(t testing.TB, dir string, n int) int {
     }`, id, nick, c.gpu, c.cap, float64(c.cap)*0.93, e, e*612.5, 600+float64(i%300), itl, itl*1.2, itl*1.4, itl*2,
 				float64(c.cap)*40.5, 612.5+float64(j))
 		}
+	}
+	// The real gpqa.json's models are in index.json too, as every task
+	// file's models must be.
+	var real struct {
+		Models map[string]json.RawMessage `json:"models"`
+	}
+	b, err := os.ReadFile(filepath.Join(leaderboardDir(seedVersion), "index.json"))
+	if err == nil {
+		err = json.Unmarshal(b, &real)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range slices.Sorted(maps.Keys(real.Models)) {
+		fmt.Fprintf(&idx, ",\n    %q: %s", id, real.Models[id])
 	}
 	idx.WriteString("\n  }\n}")
 	chat.WriteString("\n  ]\n}")

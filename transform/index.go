@@ -233,6 +233,9 @@ func BuildIndex(lb *Leaderboard, models []*Model, gpqa []byte) (*IndexFile, erro
 	if err != nil {
 		return nil, err
 	}
+	if err := lb.CheckIndexed(problemRows); err != nil {
+		return nil, err
+	}
 	problem, _ := Stable(problemRows)
 	return BuildIndexRows(lb, models, problem)
 }

@@ -424,7 +424,9 @@ func TestEachModelAndIndexBuilder(t *testing.T) {
 	}
 
 	// The model of the last id is bad: the error comes before any model.
-	bad, _, err := leaderboard(t, row("org/a", "H100", 1, 8, 0.3, 20), row("org/z", "A100", 1, 8, 0.3, 20))
+	z := row("org/z", "H100", 1, 8, 0.3, 20)
+	z["weight_precision"] = "int4"
+	bad, _, err := leaderboard(t, row("org/a", "H100", 1, 8, 0.3, 20), z)
 	if err != nil {
 		t.Fatal(err)
 	}

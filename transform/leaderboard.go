@@ -93,14 +93,35 @@ func (r *Row) where() string {
 }
 
 // Plausibility bounds. A value beyond one is not a measurement we can
-// check, and a build that meets one fails rather than publish it. Real
-// values: 0.03 to 35 J per output token, 200 to 980 W per GPU.
+// check, and a build that meets one fails rather than publish it. Each
+// leaves a wide margin around what the eight shared leaderboard versions
+// (2025-11-29 to 2026-02-16, 4,120 rows of both tasks) hold, which is given
+// with it. The lower bounds also keep every ratio of index.json finite.
 const (
-	// MaxJoulesPerToken bounds energy_per_token_joules.
+	// MinJoulesPerToken and MaxJoulesPerToken bound a positive
+	// energy_per_token_joules (real: 0.028 to 21.9 J). Zero, negative and
+	// non-finite values are the stability filter's.
+	MinJoulesPerToken = 0.001
 	MaxJoulesPerToken = 100.0
-	// MaxWattsPerGPU bounds avg_power_watts / num_gpus (an H100 SXM draws
-	// at most 700 W, a B200 1000 W).
+	// MinWattsPerGPU and MaxWattsPerGPU bound avg_power_watts / num_gpus
+	// (real: 231 to 976 W; an H100 SXM draws at most 700 W, a B200 1000 W).
+	MinWattsPerGPU = 10.0
 	MaxWattsPerGPU = 2000.0
+	// MinTokensPerSecond and MaxTokensPerSecond bound
+	// output_throughput_tokens_per_sec (real: 177 to 22,412).
+	MinTokensPerSecond = 1.0
+	MaxTokensPerSecond = 1e6
+	// MaxITLMS bounds each inter-token latency percentile, median to p99
+	// (real: 3.8 to 977 ms).
+	MaxITLMS = 10000.0
+	// MinOutputTokens and MaxOutputTokens bound the average output length,
+	// avg_output_len or the one derived from energy per request (real: 346
+	// to 11,861 tokens).
+	MinOutputTokens = 1.0
+	MaxOutputTokens = 1e6
+	// MaxRunningBatch bounds avg_batch_size, which max_num_seqs bounds too
+	// (real: 7.9 to 4,095).
+	MaxRunningBatch = 100000.0
 )
 
 // TaskFile is the archived name of a task's file.
@@ -189,6 +210,9 @@ func ParseTask(task string, data []byte) ([]Row, error) {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 	}
+	if err := checkDuplicateKeys(data); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	// data is one valid JSON value: the decoder below meets no syntax error.
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if tok, _ := dec.Token(); tok != json.Delim('{') {
@@ -253,6 +277,9 @@ func parseRow(r *Row, task string, i int, raw json.RawMessage) error {
 	r.ModelID = f.str(fModelID)
 	r.Nickname = f.str(fNickname)
 	r.GPU = f.str(fGPU)
+	if r.GPU != "" && !GPUName(r.GPU) {
+		f.fail(fGPU, "%q is not a plain GPU name (1 to %d bytes of letters, digits, space, \".\", \"_\" and \"-\", starting with a letter or digit, not ending with a space)", r.GPU, MaxGPUNameLen)
+	}
 	r.Precision = f.str(fPrecision)
 	r.Architecture = f.str(fArchitecture)
 	r.NumGPUs = f.count(fNumGPUs)
@@ -287,29 +314,73 @@ func parseRow(r *Row, task string, i int, raw json.RawMessage) error {
 	return nil
 }
 
-// plausible checks a parsed row against what a measurement can be: an
-// energy per token under MaxJoulesPerToken (zero, negative and non-finite
-// values are the stability filter's), a power per GPU under MaxWattsPerGPU,
-// an average batch no larger than max_num_seqs (the cap on the running
-// batch), and ITL percentiles that do not decrease.
+// plausible checks a parsed row against what a measurement can be (the
+// bounds above): a positive, finite energy per token from
+// MinJoulesPerToken to MaxJoulesPerToken (zero, negative and non-finite
+// values are the stability filter's), a power per GPU, a throughput, ITL
+// percentiles, an average output length (as published, or derived where
+// it can be) and an average batch within their bounds, an average batch no
+// larger than max_num_seqs (the cap on the running batch), and ITL
+// percentiles that do not decrease.
 func plausible(r *Row) error {
-	if e := r.EnergyPerToken; e != nil && !math.IsInf(*e, 1) && *e > MaxJoulesPerToken {
-		return fmt.Errorf("field %q: %v J is above the %v J plausibility bound", fEnergyToken, *e, MaxJoulesPerToken)
+	if e := r.EnergyPerToken; e != nil && *e > 0 && !math.IsInf(*e, 1) {
+		if err := within(fEnergyToken, *e, "J", MinJoulesPerToken, MaxJoulesPerToken); err != nil {
+			return err
+		}
 	}
-	if w := r.Power / float64(r.NumGPUs); w > MaxWattsPerGPU {
-		return fmt.Errorf("field %q: %v W is %v W per GPU (num_gpus %d), above the %v W per GPU plausibility bound", fPower, r.Power, w, r.NumGPUs, MaxWattsPerGPU)
+	if w := r.Power / float64(r.NumGPUs); w < MinWattsPerGPU || w > MaxWattsPerGPU {
+		side, b := "above", MaxWattsPerGPU
+		if w < MinWattsPerGPU {
+			side, b = "below", MinWattsPerGPU
+		}
+		return fmt.Errorf("field %q: %v W is %v W per GPU (num_gpus %d), %s the %v W per GPU plausibility bound", fPower, r.Power, w, r.NumGPUs, side, b)
 	}
-	if r.AvgBatch > float64(r.MaxNumSeqs) {
-		return fmt.Errorf("field %q: %v is above max_num_seqs %d, the cap on the running batch", fAvgBatch, r.AvgBatch, r.MaxNumSeqs)
+	if err := within(fThroughput, r.Throughput, "tokens/s", MinTokensPerSecond, MaxTokensPerSecond); err != nil {
+		return err
 	}
 	itl := []struct {
 		key string
 		v   float64
 	}{{fMedianITL, r.MedianITL}, {fP90ITL, r.P90ITL}, {fP95ITL, r.P95ITL}, {fP99ITL, r.P99ITL}}
-	for i := 1; i < len(itl); i++ {
-		if itl[i].v < itl[i-1].v {
-			return fmt.Errorf("field %q: %v is below %s %v; ITL percentiles cannot decrease", itl[i].key, itl[i].v, itl[i-1].key, itl[i-1].v)
+	for i, p := range itl {
+		if err := within(p.key, p.v, "ms", 0, MaxITLMS); err != nil {
+			return err
 		}
+		if i > 0 && p.v < itl[i-1].v {
+			return fmt.Errorf("field %q: %v is below %s %v; ITL percentiles cannot decrease", p.key, p.v, itl[i-1].key, itl[i-1].v)
+		}
+	}
+	switch {
+	case r.OutputLen != nil:
+		if err := within(fOutputLen, *r.OutputLen, "tokens", MinOutputTokens, MaxOutputTokens); err != nil {
+			return err
+		}
+	case r.EnergyPerToken != nil && *r.EnergyPerToken > 0 && r.EnergyPerRequest != nil:
+		if n := *r.EnergyPerRequest / *r.EnergyPerToken; n < MinOutputTokens || n > MaxOutputTokens {
+			return fmt.Errorf("field %q: %v J per request over %v J per token gives an average output length of %v tokens, outside the plausibility bounds %v to %v",
+				fEnergyRequest, *r.EnergyPerRequest, *r.EnergyPerToken, n, MinOutputTokens, MaxOutputTokens)
+		}
+	}
+	if err := within(fAvgBatch, r.AvgBatch, "", 0, MaxRunningBatch); err != nil {
+		return err
+	}
+	if r.AvgBatch > float64(r.MaxNumSeqs) {
+		return fmt.Errorf("field %q: %v is above max_num_seqs %d, the cap on the running batch", fAvgBatch, r.AvgBatch, r.MaxNumSeqs)
+	}
+	return nil
+}
+
+// within fails when x is outside [lo, hi], naming the field, the value and
+// the bound it crosses.
+func within(key string, x float64, unit string, lo, hi float64) error {
+	if unit != "" {
+		unit = " " + unit
+	}
+	switch {
+	case x < lo:
+		return fmt.Errorf("field %q: %v%s is below the %v%s plausibility bound", key, x, unit, lo, unit)
+	case x > hi:
+		return fmt.Errorf("field %q: %v%s is above the %v%s plausibility bound", key, x, unit, hi, unit)
 	}
 	return nil
 }
@@ -412,6 +483,9 @@ func (f *fields) optNum(key string) *float64 {
 		f.fail(key, "%s is out of the float64 range", raw)
 		return nil
 	}
+	if x == 0 {
+		x = 0 // -0 is 0: no published figure prints as -0.0
+	}
 	return &x
 }
 
@@ -458,7 +532,8 @@ func (f *fields) whole(key string, least float64) int {
 }
 
 // decodeStrict decodes one JSON value and fails on trailing data. A syntax
-// error names the line and column.
+// error names the line and column, and so does a key given twice in one
+// object.
 //
 // Bytes that are not UTF-8 are an error too, naming where they are: the
 // decoder would silently turn them into U+FFFD.
@@ -489,7 +564,7 @@ func decodeStrict(data []byte, v any) error {
 	if dec.More() {
 		return fmt.Errorf("not valid JSON: data after the top-level value")
 	}
-	return nil
+	return checkDuplicateKeys(data)
 }
 
 // invalidUTF8 returns the offset of the first byte that does not start a
@@ -552,6 +627,19 @@ func NewLeaderboard(f LeaderboardFiles, date, retrieved string) (*Leaderboard, [
 	stable, excluded := Stable(rows)
 	lb := &Leaderboard{Index: idx, Commit: commit, Chat: stable, DataURL: f.ChatURL, Date: date, Retrieved: retrieved}
 	return lb, excluded, nil
+}
+
+// CheckIndexed fails when the model of one of a task file's rows is not in
+// index.json, naming the first such row: the rule of the Text Conversation
+// rows (a model missing from index.json is an error) holds for every task
+// file, so that no row is left out without a word.
+func (lb *Leaderboard) CheckIndexed(rows []Row) error {
+	for i := range rows {
+		if _, ok := lb.Index.Models[rows[i].ModelID]; !ok {
+			return fmt.Errorf("%s: model %q is not in leaderboard/index.json", rows[i].Label(), rows[i].ModelID)
+		}
+	}
+	return nil
 }
 
 // TaskChat is the Text Conversation task, the index's workload.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -25,11 +26,40 @@ const (
 	TokensPerMillion = 1e6
 )
 
-// KnownGPUs are the GPU names upstream uses today; another is an error, so
-// a change upstream is noticed rather than published unreviewed.
-var KnownGPUs = []string{"B200", "H100"}
+// ReviewedGPUs are the GPU names the rules were reviewed with. Another
+// GPU is data, not an error, when it is a plain name (GPUName): the build
+// logs it as new and publishes it like these.
+var ReviewedGPUs = []string{"B200", "H100"}
+
+// MaxGPUNameLen bounds a GPU name, in bytes.
+const MaxGPUNameLen = 40
+
+// gpuName is a plain GPU name: letters, digits, space, ".", "_" and "-",
+// starting with a letter or digit and not ending with a space, at most
+// MaxGPUNameLen bytes (the schemas' gpu).
+var gpuName = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9 ._-]{0,38}[A-Za-z0-9._-])?$`)
+
+// GPUName reports whether a gpu_model value is a plain GPU name.
+func GPUName(s string) bool { return gpuName.MatchString(s) }
+
+// NewGPUs returns the GPUs of rows that are not ReviewedGPUs, sorted, with
+// the number of rows of each.
+func NewGPUs(rows []Row) map[string]int {
+	out := map[string]int{}
+	for i := range rows {
+		if !slices.Contains(ReviewedGPUs, rows[i].GPU) {
+			out[rows[i].GPU]++
+		}
+	}
+	return out
+}
+
+// PrecisionsFile is where the precision mapping is reviewed.
+const PrecisionsFile = "transform/model.go (Precisions)"
 
 // Precisions maps upstream weight_precision values to the published ones.
+// Another value is an error naming PrecisionsFile: a precision is a label
+// a reader compares, and a new one is mapped only after review.
 var Precisions = map[string]string{"bfloat16": "BF16", "fp8": "FP8"}
 
 // Model is a published model file, models/SLUG.json. Field order is the
@@ -136,6 +166,11 @@ func (lb *Leaderboard) Evidence(text *sourcetext.Leaderboard) (compiled, sentenc
 }
 
 var slugRun = regexp.MustCompile(`[^a-z0-9]+`)
+
+// modelIDForm is the form of a published model id, OWNER/NAME (the
+// schemas' model_id): another is bad upstream data, not a file that fails
+// its schema.
+var modelIDForm = regexp.MustCompile(`^[^\s/]+/[^\s/]+$`)
 
 // MaxSlugLen bounds a slug's length, so that models/SLUG.json is a file
 // name every file system takes (255 bytes).
@@ -246,6 +281,9 @@ func newModel(lb *Leaderboard, rows []*Row) (*Model, error) {
 		ParamsB: jsonnum.Float(first.TotalParams), ActiveParamsB: jsonnum.Float(first.ActiveParams),
 		Architecture: first.Architecture, Best: map[string]Config{},
 	}
+	if !modelIDForm.MatchString(first.ModelID) {
+		return nil, fmt.Errorf("%s: field %q: %q is not OWNER/NAME (one \"/\", no white space)", first.Label(), fModelID, first.ModelID)
+	}
 	if m.Slug == "" {
 		return nil, fmt.Errorf("%s: field %q: %q gives an empty slug", first.Label(), fNickname, first.Nickname)
 	}
@@ -314,16 +352,9 @@ func better(a *Row, ra int, b *Row, rb int) bool {
 }
 
 func newConfig(slug string, r *Row) (Config, error) {
-	known := false
-	for _, g := range KnownGPUs {
-		known = known || g == r.GPU
-	}
-	if !known {
-		return Config{}, fmt.Errorf("%s: field %q: unknown GPU %q (known: %s)", r.Label(), fGPU, r.GPU, strings.Join(KnownGPUs, ", "))
-	}
 	precision, ok := Precisions[r.Precision]
 	if !ok {
-		return Config{}, fmt.Errorf("%s: field %q: unknown precision %q", r.Label(), fPrecision, r.Precision)
+		return Config{}, fmt.Errorf("%s: field %q: unknown precision %q; the mapping to published precisions is reviewed in %s", r.Label(), fPrecision, r.Precision, PrecisionsFile)
 	}
 	e := *r.EnergyPerToken // the stability filter has checked it
 	outputTokens, err := avgOutputTokens(r)

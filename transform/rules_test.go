@@ -160,7 +160,7 @@ func TestModelErrors(t *testing.T) {
 		want []string
 	}{
 		{"unknown precision", func(r map[string]any) { r["weight_precision"] = "int4" }, []string{"configurations[0]", `"weight_precision"`, `"int4"`}},
-		{"unknown GPU", func(r map[string]any) { r["gpu_model"] = "A100" }, []string{`"gpu_model"`, `"A100"`}},
+		{"GPU name not plain", func(r map[string]any) { r["gpu_model"] = "A100/80GB" }, []string{"configurations[0]", `"gpu_model"`, `"A100/80GB" is not a plain GPU name`}},
 		{"empty slug", func(r map[string]any) { r["nickname"] = "/" }, []string{"empty slug"}},
 		{"missing median ITL", func(r map[string]any) { delete(r, "median_itl_ms") }, []string{"configurations[0]", `"median_itl_ms": missing`}},
 		{"wrong type", func(r map[string]any) { r["max_num_seqs"] = "eight" }, []string{`"max_num_seqs"`, "not a number"}},

@@ -107,6 +107,9 @@ func vtCheckSources(t *testing.T, files map[string][]byte) (probs []string, excl
 			all = append(all, ps)
 		}
 		rows, _ := parseTask(ps, task, files["tasks/"+task+".json"])
+		if task != taskChat && idx != nil {
+			checkIndexed(idxPS, idx, task, rows)
+		}
 		stable, ex := filterStable(rows)
 		for _, e := range ex {
 			excluded = append(excluded, fmt.Sprintf("%s %d", task, e.row.index))

@@ -101,6 +101,13 @@ func checkLeaderboard(s *Snap) (out []Problem) {
 			excluded[k] = e
 			exOrder = append(exOrder, k)
 		}
+		if task != taskChat && idx != nil {
+			rows := append([]*lbRow(nil), td.stable...)
+			for _, e := range td.excluded {
+				rows = append(rows, e.row)
+			}
+			checkIndexed(idxPS, idx, task, rows)
+		}
 		if task == taskChat {
 			chatStable, chatOK, chatPath = td.stable, td.rowsOK, td.path
 			chatPS = &problems{file: td.path, list: append([]Problem(nil), td.report()...)}
@@ -108,6 +115,8 @@ func checkLeaderboard(s *Snap) (out []Problem) {
 			out = append(out, td.report()...)
 		}
 	}
+
+	flush(idxPS)
 
 	// Exclusions: exactly the rows the filter excludes.
 	listed := map[exKey]bool{}

@@ -60,8 +60,8 @@ func TestSchemaRejections(t *testing.T) {
 		{"best keyed by a bad GPU name", vtM32,
 			[2]string{`"best": {
     "B200": {`, `"best": {
-    "B 200": {`},
-			[]vtAt{{vtM32, "best.B 200 (qwen-3-32b/B200/1/384)", ""}}, `the key "B 200" is not allowed`, false},
+    "B/200": {`},
+			[]vtAt{{vtM32, "best.B/200 (qwen-3-32b/B200/1/384)", ""}}, `the key "B/200" is not allowed`, false},
 		{"manifest sha256 not lower-case hex", ManifestPath,
 			[2]string{`"sha256": "`, `"sha256": "X`},
 			[]vtAt{{ManifestPath, "sources[0] (sources/leaderboard/commits.json)", "sha256"}}, "does not match manifest.schema.json", true},

@@ -31,7 +31,7 @@ func TestStreamedSchemaMatchesWhole(t *testing.T) {
 		{"index: missing key in a model entry", "index.schema.json", b.index, `"architecture": "Dense Transformer",`, ``},
 		{"index: bad GPU key in best", "index.schema.json", b.index, `"best": {
         "B200": {`, `"best": {
-        "B 200": {`},
+        "B/200": {`},
 		{"index: extra top-level key", "index.schema.json", b.index, `"version": "1",`, `"version": "1", "x": [1],`},
 		{"index: a list as an object", "index.schema.json", b.index, `"task_comparisons": [`, `"task_comparisons": {"a": 1}, "x": [`},
 		{"index: no models", "index.schema.json", []byte(`{"models": [], "load_curves": [1]}`), "", ""},

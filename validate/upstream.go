@@ -27,10 +27,19 @@ const (
 func lbTaskName(task string) string { return "leaderboard/tasks/" + task + ".json" }
 
 // Plausibility bounds of the published rule: a row beyond one is a problem,
-// never a published figure.
+// never a published figure. Real values of the eight shared leaderboard
+// versions are given with each.
 const (
-	maxJoulesPerToken = 100.0  // energy_per_token_joules
-	maxWattsPerGPU    = 2000.0 // avg_power_watts / num_gpus
+	minJoulesPerToken  = 0.001  // a positive energy_per_token_joules (real 0.028 to 21.9)
+	maxJoulesPerToken  = 100.0  //
+	minWattsPerGPU     = 10.0   // avg_power_watts / num_gpus (real 231 to 976)
+	maxWattsPerGPU     = 2000.0 //
+	minTokensPerSecond = 1.0    // output_throughput_tokens_per_sec (real 177 to 22,412)
+	maxTokensPerSecond = 1e6    //
+	maxITLMS           = 1e4    // each ITL percentile (real 3.8 to 977 ms)
+	minOutputTokens    = 1.0    // avg_output_len, or as derived (real 346 to 11,861)
+	maxOutputTokens    = 1e6    //
+	maxRunningBatch    = 1e5    // avg_batch_size (real 7.9 to 4,095)
 )
 
 // checkUTF8 reports a file whose bytes are not UTF-8 (a JSON decoder would
@@ -145,6 +154,9 @@ func parseIndex(ps *problems, data []byte) *lbIndex {
 		ps.add("", "", "cannot be decoded: %v", err)
 		return nil
 	}
+	if !checkDuplicateKeys(ps, data) {
+		return nil
+	}
 	idx := &lbIndex{nicknames: map[string]string{}}
 	switch {
 	case raw.LastUpdated == nil:
@@ -189,6 +201,9 @@ func parseCommits(ps *problems, data []byte) *lbCommit {
 		ps.add("", "", "cannot be decoded: %v", err)
 		return nil
 	}
+	if !checkDuplicateKeys(ps, data) {
+		return nil
+	}
 	if len(list) == 0 {
 		ps.add("", "", "lists no commit")
 		return nil
@@ -203,6 +218,22 @@ func parseCommits(ps *problems, data []byte) *lbCommit {
 		return nil
 	}
 	return &lbCommit{sha: list[0].SHA, date: t.UTC().Format(time.DateOnly)}
+}
+
+// checkIndexed reports, once per model, a row of a task other than
+// lm-arena-chat whose model index.json does not list: the rule for the
+// Text Conversation rows (eachModel) holds for every task file, so that no
+// row is left out without a word. rows need not be in order.
+func checkIndexed(index *problems, idx *lbIndex, task string, rows []*lbRow) {
+	sorted := append([]*lbRow(nil), rows...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].index < sorted[j].index })
+	seen := map[string]bool{}
+	for _, r := range sorted {
+		if _, listed := idx.nicknames[r.modelID]; !listed && !seen[r.modelID] {
+			seen[r.modelID] = true
+			index.add("", "models", "has no model %q (%s %s)", r.modelID, task, r.where())
+		}
+	}
 }
 
 func isDate(s string) bool {
@@ -244,14 +275,16 @@ func parseTask(ps *problems, task string, data []byte) ([]*lbRow, bool) {
 	return rows, ok
 }
 
-// parseTaskFrom is parseTask on a file streamed twice from open: once to
-// check it is UTF-8, once to decode it, row by row, each row parsed as the
-// decoder meets it. Neither the file's bytes nor its rows as raw bytes or
-// maps are ever all held at once, only the parsed rows. It reads the file
-// as json.Unmarshal would into struct { Task *string; Configurations
-// []row } (keys matched as Unmarshal matches them, the last of repeated
-// keys winning, a syntax error anywhere reported before anything else). A
-// non-nil error is a failure to read the file (nothing is reported then).
+// parseTaskFrom is parseTask on a file streamed from open: once to check
+// it is UTF-8, once to decode it, and once to look for a key given twice
+// in one object (findDuplicateKey). It decodes row by row, each row
+// parsed as the decoder meets it. Neither the file's bytes nor its rows as
+// raw bytes or maps are ever all held at once, only the parsed rows. It
+// reads the file as json.Unmarshal would into struct { Task *string;
+// Configurations []row } (keys matched as Unmarshal matches them, a syntax
+// error anywhere reported before anything else); a key given twice in one
+// object is then reported, and no row is returned. A non-nil error is a
+// failure to read the file (nothing is reported then).
 func parseTaskFrom(ps *problems, task string, open func() (io.ReadCloser, error)) ([]*lbRow, bool, error) {
 	f, err := open()
 	if err != nil {
@@ -274,6 +307,18 @@ func parseTaskFrom(ps *problems, task string, open func() (io.ReadCloser, error)
 	case err != nil:
 		ps.add("", "", "cannot be decoded: %v", err)
 		return nil, false, nil
+	}
+	// A key given twice in one object: the decoder above keeps the last
+	// value, as json.Unmarshal does, so the file is read once more for it.
+	if dup, err := findDuplicateKeyIn(open); err != nil || dup != nil {
+		if err == nil {
+			line, col, err := lineColIn(open, dup.offset)
+			if err != nil {
+				return nil, false, err
+			}
+			dup.report(ps, line, col)
+		}
+		return nil, false, err
 	}
 	if doc.task == nil || *doc.task != task {
 		got := "missing"
@@ -521,6 +566,9 @@ func parseRow(raw []byte) taskRow {
 	r.modelID = rp.str("model_id")
 	r.nickname = rp.str("nickname")
 	r.gpu = rp.str("gpu_model")
+	if r.gpu != "" && !gpuName.MatchString(r.gpu) {
+		rp.fail("gpu_model", "is %q, not a plain GPU name of at most 40 bytes", r.gpu)
+	}
 	r.precision = rp.str("weight_precision")
 	r.arch = rp.str("architecture")
 	r.numGPUs = rp.whole("num_gpus", 1)
@@ -583,26 +631,51 @@ func rowContentRaw(m map[string]json.RawMessage) [sha256.Size]byte {
 	return rowContent(obj)
 }
 
-// plausible reports values no measurement can have: an energy per token
-// above maxJoulesPerToken (a missing, non-finite or non-positive one is the
-// stability filter's), a power per GPU above maxWattsPerGPU, an average
-// batch above max_num_seqs, ITL percentiles that decrease.
+// plausible reports values no measurement can have: a positive, finite
+// energy per token outside [minJoulesPerToken, maxJoulesPerToken] (a
+// missing, non-finite or non-positive one is the stability filter's); a
+// power per GPU, throughput, ITL percentile, average output length (as
+// published, or derived where it can be) or average batch outside its
+// bounds; an average batch above max_num_seqs; ITL percentiles that
+// decrease.
 func (rp *rowParser) plausible(r *lbRow) {
-	if r.energy != nil && finite(*r.energy) && *r.energy > maxJoulesPerToken {
-		rp.fail("energy_per_token_joules", "is %s J, above the %v J plausibility bound", rawText(*r.energy), maxJoulesPerToken)
+	bounded := func(key string, x, lo, hi float64, unit string) {
+		if x < lo {
+			rp.fail(key, "is %s%s, below the %v%s plausibility bound", rawText(x), unit, lo, unit)
+		} else if x > hi {
+			rp.fail(key, "is %s%s, above the %v%s plausibility bound", rawText(x), unit, hi, unit)
+		}
 	}
-	if perGPU := r.power / float64(r.numGPUs); perGPU > maxWattsPerGPU {
-		rp.fail("avg_power_watts", "is %s W over %d GPUs, above the %v W per GPU plausibility bound", rawText(r.power), r.numGPUs, maxWattsPerGPU)
+	if r.energy != nil && finite(*r.energy) && *r.energy > 0 {
+		bounded("energy_per_token_joules", *r.energy, minJoulesPerToken, maxJoulesPerToken, " J")
 	}
-	if r.avgBatch > float64(r.maxNumSeqs) {
-		rp.fail("avg_batch_size", "is %s, above max_num_seqs %d", rawText(r.avgBatch), r.maxNumSeqs)
+	if perGPU := r.power / float64(r.numGPUs); perGPU > maxWattsPerGPU || perGPU < minWattsPerGPU {
+		side, b := "above", maxWattsPerGPU
+		if perGPU < minWattsPerGPU {
+			side, b = "below", minWattsPerGPU
+		}
+		rp.fail("avg_power_watts", "is %s W over %d GPUs, %s the %v W per GPU plausibility bound", rawText(r.power), r.numGPUs, side, b)
 	}
+	bounded("output_throughput_tokens_per_sec", r.throughput, minTokensPerSecond, maxTokensPerSecond, " tokens/s")
 	pct := []string{"median_itl_ms", "p90_itl_ms", "p95_itl_ms", "p99_itl_ms"}
 	val := []float64{r.medianITL, r.p90, r.p95, r.p99}
-	for i := 1; i < len(val); i++ {
-		if val[i] < val[i-1] {
+	for i := range val {
+		bounded(pct[i], val[i], 0, maxITLMS, " ms")
+		if i > 0 && val[i] < val[i-1] {
 			rp.fail(pct[i], "is %s, below %s %s", rawText(val[i]), pct[i-1], rawText(val[i-1]))
 		}
+	}
+	if r.outputLen != nil {
+		bounded("avg_output_len", *r.outputLen, minOutputTokens, maxOutputTokens, " tokens")
+	} else if r.energy != nil && finite(*r.energy) && *r.energy > 0 && r.energyRequest != nil {
+		if n := *r.energyRequest / *r.energy; !(n >= minOutputTokens && n <= maxOutputTokens) {
+			rp.fail("energy_per_request_joules", "is %s J, which over %s J per token gives an average output length of %s tokens, outside the plausibility bounds %v to %v",
+				rawText(*r.energyRequest), rawText(*r.energy), rawText(n), minOutputTokens, maxOutputTokens)
+		}
+	}
+	bounded("avg_batch_size", r.avgBatch, 0, maxRunningBatch, "")
+	if r.avgBatch > float64(r.maxNumSeqs) {
+		rp.fail("avg_batch_size", "is %s, above max_num_seqs %d", rawText(r.avgBatch), r.maxNumSeqs)
 	}
 }
 
@@ -693,6 +766,9 @@ func (rp *rowParser) opt(key string) *float64 {
 		// An overflow (1e400) is no more a figure than text is.
 		rp.fail(key, "is %s, not a number in float64 range", n)
 		return nil
+	}
+	if x == 0 {
+		x = 0 // -0 is 0
 	}
 	return &x
 }

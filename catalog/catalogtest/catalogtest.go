@@ -68,7 +68,7 @@ func Build(tb testing.TB, out, date, ember string) string {
 
 var cached struct {
 	sync.Mutex
-	dirs map[string]string
+	dirs map[string]string // by Ember CSV
 }
 
 // Shared returns a folder holding the snapshot of Date with the seven
@@ -77,20 +77,44 @@ var cached struct {
 // the caller's TestMain calls Cleanup.
 func Shared(tb testing.TB) string {
 	tb.Helper()
+	return sharedWith(tb, SevenGrids())
+}
+
+// Fallback areas of the shared Ember file with GridYear 2024: Western
+// Sahara has no value since 2009 and is published with its 2009 one,
+// "fallback": true; Germany has a 2024 value.
+const (
+	FallbackISO3  = "ESH"
+	FallbackName  = "Western Sahara"
+	FallbackYear  = 2009
+	FallbackValue = "666.67"
+	ReferenceISO3 = "DEU"
+	ReferenceName = "Germany"
+)
+
+// SharedReal is Shared built from the shared Ember file (SharedEmber)
+// instead: 226 areas, many of them fallbacks (FallbackISO3 is one).
+func SharedReal(tb testing.TB) string {
+	tb.Helper()
+	return sharedWith(tb, SharedEmber())
+}
+
+func sharedWith(tb testing.TB, ember string) string {
+	tb.Helper()
 	cached.Lock()
 	defer cached.Unlock()
-	if d, ok := cached.dirs[Date]; ok {
+	if d, ok := cached.dirs[ember]; ok {
 		return d
 	}
 	root, err := os.MkdirTemp("", "greentokens-catalogtest-")
 	if err != nil {
 		tb.Fatal(err)
 	}
-	Build(tb, root, Date, SevenGrids())
+	Build(tb, root, Date, ember)
 	if cached.dirs == nil {
 		cached.dirs = map[string]string{}
 	}
-	cached.dirs[Date] = root
+	cached.dirs[ember] = root
 	return root
 }
 

@@ -58,6 +58,9 @@ func runBuild(args []string, e *env) error {
 	if *retries < 0 || *timeout <= 0 || *deadline <= 0 || *lockTimeout < 0 || *maxJSON <= 0 || *maxCSV <= 0 {
 		return usageError{"--retries must be 0 or more, --timeout, --deadline, --max-json-mib and --max-csv-mib more than 0, --lock-timeout not negative"}
 	}
+	if err := plainText("ember-release", *emberRelease); err != nil {
+		return err
+	}
 	if *retries == 0 {
 		*retries = -1 // fetch reads 0 as "the default"; -1 is no retries
 	}

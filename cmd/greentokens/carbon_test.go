@@ -95,6 +95,7 @@ func TestCarbonRefusesAChangedSnapshot(t *testing.T) {
 	for _, args := range [][]string{
 		{"carbon", "--snapshot", snap, "qwen-3-32b", "India"},
 		{"render", "--snapshot", snap, "qwen-3-32b"},
+		{"site", "--snapshot", snap, "--out", t.TempDir()},
 	} {
 		if code, _, stderr := runCLI(t, args...); code != exitValidation || !strings.Contains(stderr, "grid.json") {
 			t.Errorf("%s on a changed snapshot: exit %d, want %d naming grid.json; stderr: %s", args[0], code, exitValidation, stderr)

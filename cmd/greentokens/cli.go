@@ -58,6 +58,7 @@ func commands() []command {
 		{"diff", "report what changed from one snapshot to another", runDiff},
 		{"carbon", "price a model's index rows on any grid: kg CO2e per billion output tokens", runCarbon},
 		{"render", "write a model's page as Markdown from a snapshot alone", runRender},
+		{"site", "write a snapshot's website: index, model pages with charts, grids, sources", runSite},
 		{"serve", "serve the snapshots over HTTP: the JSON API, the MCP server at /mcp", runServe},
 		{"mcp", "run the MCP server over stdio", runMCP},
 		{"help", "show this help", nil},

@@ -52,6 +52,9 @@ func TestUsageAndHelp(t *testing.T) {
 		{"zero cap", []string{"build", "--max-json-mib", "0"}, exitUsage, "--max-json-mib"},
 		{"negative lock timeout", []string{"build", "--lock-timeout", "-1s"}, exitUsage, "--lock-timeout"},
 		{"bad log format", []string{"build", "--log-format", "xml"}, exitUsage, "--log-format"},
+		{"line break in the Ember release", []string{"build", "--ember-release", "June 2026\n# Injected"}, exitUsage, "holds the control character U+000A at byte 9"},
+		{"escape sequence in the Ember release", []string{"build", "--ember-release", "June\x1b[31m"}, exitUsage, "control character U+001B"},
+		{"Ember release not UTF-8", []string{"build", "--ember-release", "June \xff"}, exitUsage, "is not UTF-8 text"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := runCLI(t, tc.args...)

@@ -1,10 +1,6 @@
 package main
 
 import (
-	"context"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/leadgreen/greentokens/mcpserver"
@@ -26,7 +22,5 @@ func runMCP(args []string, e *env) error {
 	if *rescan < 0 {
 		return usageError{"--rescan must not be negative"}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	return mcpserver.RunStdio(ctx, *dir, *rescan, e.log)
+	return mcpserver.RunStdio(e.ctx, *dir, *rescan, e.log)
 }

@@ -1,20 +1,21 @@
 package main
 
 import (
-	"context"
-	"os"
-	"os/signal"
-	"syscall"
+	"net/http"
 	"time"
 
 	"github.com/leadgreen/greentokens/api"
+	"github.com/leadgreen/greentokens/catalog"
+	"github.com/leadgreen/greentokens/site"
 )
 
 func runServe(args []string, e *env) error {
 	fs := newFlags(e, "serve", "",
 		"Serves the dated snapshots under --snapshots over HTTP: the JSON API under /v1/ (documented\n"+
-			"at /v1/openapi.json), the MCP server at /mcp, /healthz and /readyz. Only snapshots that\n"+
-			"pass their manifest check are served; new dated folders are picked up every --rescan.\n"+
+			"at /v1/openapi.json), the MCP server at /mcp, /healthz and /readyz, and the website\n"+
+			"(greentokens site) of the latest snapshot at / and of each dated one at /DATE/. Only\n"+
+			"snapshots that pass their manifest check are served; new dated folders are picked up\n"+
+			"every --rescan.\n"+
 			"SIGINT or SIGTERM stops it after the requests in flight (at most 10 s).")
 	dir := fs.String("snapshots", "", "folder `DIR` holding the dated snapshots (DIR/YYYY-MM-DD/)")
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on, `HOST:PORT`")
@@ -32,7 +33,6 @@ func runServe(args []string, e *env) error {
 	if err := setLogger(e, *logFormat); err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	return api.Serve(ctx, api.ServeOptions{Snapshots: *dir, Addr: *addr, Rescan: *rescan, Logger: e.log})
+	return api.Serve(e.ctx, api.ServeOptions{Snapshots: *dir, Addr: *addr, Rescan: *rescan, Logger: e.log,
+		Site: func(c *catalog.Catalog) http.Handler { return site.Sites(c, site.Options{}) }})
 }

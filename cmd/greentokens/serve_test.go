@@ -86,6 +86,18 @@ func TestServeProcess(t *testing.T) {
 	if resp.StatusCode != 200 || len(kg) != 2 || kg[0][1] != "27.0" || kg[1][1] != "1.2" {
 		t.Errorf("status %d, kg %v\n%s", resp.StatusCode, kg, body)
 	}
+	// The website is served at / and /DATE/.
+	for _, path := range []string{"/", "/" + catalogtest.Date + "/models/qwen-3-32b.html"} {
+		resp, err := http.Get("http://" + addr + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(body), `<link rel="stylesheet"`) || resp.Header.Get("Content-Security-Policy") == "" {
+			t.Errorf("GET %s: status %d, not a page of the site", path, resp.StatusCode)
+		}
+	}
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -190,6 +191,82 @@ func Check(t *testing.T, cs *mcp.ClientSession, root string) {
 			}
 		}
 	})
+}
+
+// CheckFallback checks, through cs, the answers on the snapshot of
+// catalogtest.SharedReal (the shared Ember file pinned to 2024): a
+// fallback area carries its earlier year and fallback true, a
+// reference-year area 2024 and fallback false, in list_grids and
+// price_carbon alike, and price_carbon's output schema has the field.
+func CheckFallback(t *testing.T, cs *mcp.ClientSession) {
+	t.Helper()
+	lt, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range lt.Tools {
+		if tool.Name != "price_carbon" {
+			continue
+		}
+		var out struct {
+			Properties struct {
+				Rows struct {
+					Items struct {
+						Properties map[string]any
+					}
+				}
+			}
+		}
+		decode(t, tool.OutputSchema, &out)
+		if _, ok := out.Properties.Rows.Items.Properties["fallback"]; !ok {
+			t.Errorf("price_carbon's output schema has no rows[].fallback: %v", out.Properties.Rows.Items.Properties)
+		}
+	}
+	fig := func(name string, year int, fallback bool) string {
+		return name + " " + itoa(year) + " " + strconv.FormatBool(fallback)
+	}
+	want := []string{fig(catalogtest.FallbackName, catalogtest.FallbackYear, true), fig(catalogtest.ReferenceName, 2024, false)}
+
+	var grids struct {
+		Year  int
+		Areas []struct {
+			Name     string
+			Year     int
+			Fallback bool
+		}
+	}
+	var got []string
+	for _, q := range []string{catalogtest.FallbackName, catalogtest.ReferenceName} {
+		call(t, cs, "list_grids", map[string]any{"query": q}, &grids)
+		if grids.Year != 2024 || len(grids.Areas) != 1 {
+			t.Fatalf("list_grids %s: %+v", q, grids)
+		}
+		a := grids.Areas[0]
+		got = append(got, fig(a.Name, a.Year, a.Fallback))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("list_grids (-want +got):\n%s", diff)
+	}
+
+	var carbon struct {
+		Rows []struct {
+			Grid     string `json:"grid"`
+			GridYear int    `json:"grid_year"`
+			Fallback *bool  `json:"fallback"`
+		}
+	}
+	call(t, cs, "price_carbon", map[string]any{"model": "qwen-3-32b", "gpu": "B200",
+		"grids": []string{catalogtest.FallbackISO3, catalogtest.ReferenceName}}, &carbon)
+	got = nil
+	for _, r := range carbon.Rows {
+		if r.Fallback == nil {
+			t.Fatalf("price_carbon: a row without fallback: %+v", carbon.Rows)
+		}
+		got = append(got, fig(r.Grid, r.GridYear, *r.Fallback))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("price_carbon (-want +got):\n%s", diff)
+	}
 }
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }

@@ -140,24 +140,34 @@ type view struct {
 
 // Render writes the page of the model slug as Markdown.
 func Render(s *Snapshot, slug string, opts Options) ([]byte, error) {
+	d, err := Build(s, slug, opts)
+	if err != nil {
+		return nil, err
+	}
+	return d.Markdown(), nil
+}
+
+// Build makes the page of the model slug as a Doc: what Render writes as
+// Markdown and the site writes as HTML.
+func Build(s *Snapshot, slug string, opts Options) (*Doc, error) {
 	v, err := newView(s, slug)
 	if err != nil {
 		return nil, err
 	}
-	var w bytes.Buffer
-	steps := []func(*bytes.Buffer) error{
+	d := &Doc{Slug: slug, Name: v.m.Name}
+	steps := []func(*Doc) error{
 		v.head, v.configurations, v.gpuComparison,
-		func(w *bytes.Buffer) error { return v.carbon(w, opts) },
+		func(d *Doc) error { return v.carbon(d, opts) },
 		v.taskComparison,
-		func(w *bytes.Buffer) error { return v.questions(w, opts) },
+		func(d *Doc) error { return v.questions(d, opts) },
 		v.sources,
 	}
 	for _, step := range steps {
-		if err := step(&w); err != nil {
+		if err := step(d); err != nil {
 			return nil, fmt.Errorf("page %s: %w", slug, err)
 		}
 	}
-	return append(bytes.TrimRight(w.Bytes(), "\n"), '\n'), nil
+	return d, nil
 }
 
 func newView(s *Snapshot, slug string) (*view, error) {
@@ -174,6 +184,7 @@ func newView(s *Snapshot, slug string) (*view, error) {
 	if v.m, err = s.model(v.e); err != nil {
 		return nil, err
 	}
+	v.m = escapedModel(v.m) // upstream text: no markup reaches the page
 	for _, c := range v.m.Configurations {
 		r, err := s.row(transform.TaskChat, v.e.File, c.RowID, c.JoulesPerToken, c.AvgRunningBatch)
 		if err != nil {
@@ -238,7 +249,7 @@ func tps(r *transform.Row) string   { return whole(r.Throughput) }
 func watts(r *transform.Row) string { return whole(r.Power) }
 
 // on names a configuration's hardware: "1 × B200".
-func on(n int, gpu string) string { return strconv.Itoa(n) + " × " + gpu }
+func on(n int, gpu string) string { return strconv.Itoa(n) + " × " + md(gpu) }
 
 func cards(n int) string { return strconv.Itoa(n) + " " + plural(n, "card", "cards") }
 
@@ -248,20 +259,21 @@ var architectures = map[string]string{
 	"Mamba-Transformer Hybrid": "a hybrid of Mamba and transformer layers",
 }
 
-func (v *view) head(w *bytes.Buffer) error {
+func (v *view) head(d *Doc) error {
 	m := v.m
-	fmt.Fprintf(w, "# %s: GPU energy per million output tokens\n\n", m.Name)
+	d.Title = m.Name + ": GPU energy per million output tokens"
+	d.h(1, "", d.Title)
 	if len(v.best) == 0 {
-		fmt.Fprintf(w, "None of the %d configurations of %s that the %s measured keeps its median inter-token latency under the %d ms ceiling, so the model has no index row.\n\n",
-			len(m.Configurations), m.Name, m.Source.Name, m.ITLDeadlineMS)
+		d.p(fmt.Sprintf("None of the %d configurations of %s that the %s measured keeps its median inter-token latency under the %d ms ceiling, so the model has no index row.",
+			len(m.Configurations), m.Name, m.Source.Name, m.ITLDeadlineMS))
 	} else {
 		var parts []string
 		for _, b := range v.best {
 			parts = append(parts, fmt.Sprintf("%s Wh/M on %s (running batch %s, median inter-token latency %s ms)",
 				wh(b.r), on(b.c.NumGPUs, b.gpu), batch(b.r), itl(b.r)))
 		}
-		fmt.Fprintf(w, "%s uses %s, in watt-hours of GPU energy per million output tokens, at the most energy-efficient configuration the %s measured on %s. That is a floor: a server with fewer requests in flight uses more per token.\n\n",
-			m.Name, list(parts), m.Source.Name, plural(len(v.best), "that GPU", "each GPU"))
+		d.p(fmt.Sprintf("%s uses %s, in watt-hours of GPU energy per million output tokens, at the most energy-efficient configuration the %s measured on %s. That is a floor: a server with fewer requests in flight uses more per token.",
+			m.Name, list(parts), m.Source.Name, plural(len(v.best), "that GPU", "each GPU")))
 	}
 	arch, ok := architectures[m.Architecture]
 	if !ok {
@@ -280,11 +292,11 @@ func (v *view) head(w *bytes.Buffer) error {
 		}
 	}
 	sort.Strings(precisions)
-	fmt.Fprintf(w, "Model %s: %s with %s, weights in %s. Measured %d %s on %s. Data: %s, updated %s.\n\n",
+	d.p(fmt.Sprintf("Model %s: %s with %s, weights in %s. Measured %d %s on %s. Data: %s, updated %s.",
 		m.ModelID, arch, params, list(precisions), len(m.Configurations), plural(len(m.Configurations), "configuration", "configurations"),
-		list(m.GPUs), v.e.File, longDate(m.Updated))
+		list(m.GPUs), v.e.File, longDate(m.Updated)))
 	perWh := strconv.FormatFloat(transform.JoulesPerWh/transform.TokensPerMillion, 'f', -1, 64)
-	fmt.Fprintf(w, "%s Unit: watt-hours per million output tokens (Wh/M); 1 Wh/M is %s joules per token.\n\n", m.Caveat, perWh)
+	d.p(fmt.Sprintf("%s Unit: watt-hours per million output tokens (Wh/M); 1 Wh/M is %s joules per token.", m.Caveat, perWh))
 	return nil
 }
 
@@ -332,9 +344,9 @@ func (v *view) curveSentence(lc *transform.LoadCurve) (string, error) {
 	return b.String(), nil
 }
 
-func (v *view) configurations(w *bytes.Buffer) error {
+func (v *view) configurations(d *Doc) error {
 	m := v.m
-	fmt.Fprintf(w, "## Every configuration\n\n")
+	d.h(2, "configurations", "Every configuration")
 	for _, b := range v.best {
 		lc := v.curves[b.gpu]
 		if lc == nil {
@@ -344,20 +356,23 @@ func (v *view) configurations(w *bytes.Buffer) error {
 		if err != nil {
 			return err
 		}
-		w.WriteString(s + "\n\n")
+		d.p(s)
 	}
+	d.add(v.energyFigure())
+	d.add(v.loadFigure("throughput"))
+	d.add(v.loadFigure("power"))
 	bestID := map[string]bool{}
 	for _, b := range v.best {
 		bestID[b.c.RowID] = true
 	}
+	var t *Table
 	for i, c := range m.Configurations {
 		if i == 0 || c.GPU != m.Configurations[i-1].GPU || c.NumGPUs != m.Configurations[i-1].NumGPUs {
-			if i > 0 {
-				w.WriteString("\n")
-			}
-			fmt.Fprintf(w, "### %s\n\n", on(c.NumGPUs, c.GPU))
-			w.WriteString("| Cap | Running batch (avg) | Wh / M | Median ITL (ms) | Tokens / s | GPU power (W) | Index row |\n")
-			w.WriteString("|---|---|---|---|---|---|---|\n")
+			hw := on(c.NumGPUs, c.GPU)
+			d.h(3, configID(c.NumGPUs, c.GPU), hw)
+			t = &Table{Caption: m.Name + " on " + hw + ", every configuration measured",
+				Head: []string{"Cap", "Running batch (avg)", "Wh / M", "Median ITL (ms)", "Tokens / s", "GPU power (W)", "Index row"}}
+			d.add(t)
 		}
 		r := v.rows[i]
 		capCell := strconv.Itoa(c.MaxNumSeqs)
@@ -368,10 +383,10 @@ func (v *view) configurations(w *bytes.Buffer) error {
 		if bestID[c.RowID] {
 			mark = "index row"
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n",
-			capCell, batch(r), wh(r), itl(r), tps(r), group(strconv.FormatInt(c.GPUPowerWatts, 10)), mark)
+		t.Rows = append(t.Rows, TableRow{Marked: mark != "", Cells: []string{
+			capCell, batch(r), wh(r), itl(r), tps(r), group(strconv.FormatInt(c.GPUPowerWatts, 10)), mark}})
 	}
-	fmt.Fprintf(w, "\nCap is the server's limit on requests decoded at once (vLLM's max_num_seqs). Running batch is the average number it actually decoded at once over the steady-state window (vLLM's num_requests_running); requests waiting in the queue do not count. The index row of each GPU is marked: the lowest energy per token with a median inter-token latency of %d ms or less. Wh/M comes from the source's joules per output token and includes prompt processing; GPU power is the average draw of all the configuration's GPUs together.\n\n", m.ITLDeadlineMS)
+	d.p(fmt.Sprintf("Cap is the server's limit on requests decoded at once (vLLM's max_num_seqs). Running batch is the average number it actually decoded at once over the steady-state window (vLLM's num_requests_running); requests waiting in the queue do not count. The index row of each GPU is marked: the lowest energy per token with a median inter-token latency of %d ms or less. Wh/M comes from the source's joules per output token and includes prompt processing; GPU power is the average draw of all the configuration's GPUs together.", m.ITLDeadlineMS))
 	return nil
 }
 
@@ -389,7 +404,7 @@ func (v *view) gpuSentence() (string, error) {
 		v.m.Name, times(g.EnergyPerTokenRatio), wh(h), on(g.H100.NumGPUs, "H100"), wh(b), on(g.B200.NumGPUs, "B200")), nil
 }
 
-func (v *view) gpuComparison(w *bytes.Buffer) error {
+func (v *view) gpuComparison(d *Doc) error {
 	if v.gpuCmp == nil {
 		return nil
 	}
@@ -400,9 +415,10 @@ func (v *view) gpuComparison(w *bytes.Buffer) error {
 	}
 	h, _ := v.ref(transform.TaskChat, g.H100)
 	b, _ := v.ref(transform.TaskChat, g.B200)
-	fmt.Fprintf(w, "## H100 against B200\n\n%s The leaderboard did not sweep the two GPUs alike: the H100 row holds a running batch of %s on %s, the B200 row %s on %s, so part of the gap comes from the configuration rather than the chip. The comparison for all %d %s is in the index.\n\n",
+	d.h(2, "gpus", "H100 against B200")
+	d.p(fmt.Sprintf("%s The leaderboard did not sweep the two GPUs alike: the H100 row holds a running batch of %s on %s, the B200 row %s on %s, so part of the gap comes from the configuration rather than the chip. The comparison for all %d %s is in the index.",
 		s, batch(h), cards(g.H100.NumGPUs), batch(b), cards(g.B200.NumGPUs),
-		len(v.s.Index.GPUComparisons), plural(len(v.s.Index.GPUComparisons), "model", "models"))
+		len(v.s.Index.GPUComparisons), plural(len(v.s.Index.GPUComparisons), "model", "models")))
 	return nil
 }
 
@@ -419,10 +435,12 @@ func (v *view) carbonRows(opts Options) (rows []carbonRow, missing []string) {
 	for _, q := range opts.grids() {
 		a, ok := v.s.area(q)
 		if !ok {
-			missing = append(missing, q)
+			missing = append(missing, md(q))
 			continue
 		}
-		rows = append(rows, carbonRow{*a, grid.KgPerBillionTokens(perM, float64(a.GCO2ePerKWh))})
+		shown := *a
+		shown.Name = md(a.Name)
+		rows = append(rows, carbonRow{shown, grid.KgPerBillionTokens(perM, float64(a.GCO2ePerKWh))})
 	}
 	return rows, missing
 }
@@ -472,26 +490,27 @@ func (v *view) carbonSentence(rows []carbonRow) string {
 	return s + "."
 }
 
-func (v *view) carbon(w *bytes.Buffer, opts Options) error {
+func (v *view) carbon(d *Doc, opts Options) error {
 	if v.lowest == nil {
 		return nil
 	}
-	w.WriteString("## Carbon on different grids\n\n")
+	d.h(2, "carbon", "Carbon on different grids")
 	if v.s.Grid == nil {
-		fmt.Fprintf(w, "This snapshot has no %s, so the page shows no carbon figures.\n\n", grid.FileName)
+		d.p(fmt.Sprintf("This snapshot has no %s, so the page shows no carbon figures.", grid.FileName))
 		return nil
 	}
 	rows, missing := v.carbonRows(opts)
 	if len(rows) > 0 {
-		fmt.Fprintf(w, "%s Energy per token is the same on every grid; carbon per token is not.\n\n", v.carbonSentence(rows))
-		w.WriteString("| Grid | g CO2e per kWh | kg CO2e per billion output tokens |\n|---|---|---|\n")
+		d.p(v.carbonSentence(rows) + " Energy per token is the same on every grid; carbon per token is not.")
+		d.add(v.carbonFigure(rows))
+		t := &Table{Caption: v.carbonCaption(), Head: []string{"Grid", "g CO2e per kWh", "kg CO2e per billion output tokens"}}
 		for _, r := range rows {
-			fmt.Fprintf(w, "| %s | %s | %s |\n", r.area.Name, v.intensity(r.area), kg(r.kg))
+			t.Rows = append(t.Rows, TableRow{Cells: []string{r.area.Name, v.intensity(r.area), kg(r.kg)}})
 		}
-		w.WriteString("\n")
+		d.add(t)
 	}
 	if len(missing) > 0 {
-		fmt.Fprintf(w, "Not in this snapshot's %s for %d: %s.\n\n", grid.FileName, v.s.Grid.Year, list(missing))
+		d.p(fmt.Sprintf("Not in this snapshot's %s for %d: %s.", grid.FileName, v.s.Grid.Year, list(missing)))
 	}
 	fallbacks := 0
 	for _, a := range v.s.Grid.Areas {
@@ -503,8 +522,8 @@ func (v *view) carbon(w *bytes.Buffer, opts Options) error {
 	if fallbacks > 0 {
 		listed = fmt.Sprintf("%d grids: their %d value, or for the %d without one, their latest earlier value, with its year in brackets", len(v.s.Grid.Areas), v.s.Grid.Year, fallbacks)
 	}
-	fmt.Fprintf(w, "Carbon in kg CO2e per billion output tokens = Wh/M × g CO2e per kWh ÷ 1,000, from the unrounded Wh/M. %s %s lists %s.\n\n",
-		v.s.Grid.Source.Definition, grid.FileName, listed)
+	d.p(fmt.Sprintf("Carbon in kg CO2e per billion output tokens = Wh/M × g CO2e per kWh ÷ 1,000, from the unrounded Wh/M. %s %s lists %s.",
+		v.s.Grid.Source.Definition, grid.FileName, listed))
 	return nil
 }
 
@@ -522,7 +541,7 @@ func (v *view) taskSentence() (string, error) {
 		}
 		hw := "on " + on(tc.TextConversation.NumGPUs, tc.GPU)
 		if tc.TextConversation.NumGPUs != tc.ProblemSolving.NumGPUs {
-			hw = fmt.Sprintf("on %s (%d GPUs for Problem Solving, %d for Text Conversation)", tc.GPU, tc.ProblemSolving.NumGPUs, tc.TextConversation.NumGPUs)
+			hw = fmt.Sprintf("on %s (%d GPUs for Problem Solving, %d for Text Conversation)", md(tc.GPU), tc.ProblemSolving.NumGPUs, tc.TextConversation.NumGPUs)
 		}
 		parts = append(parts, fmt.Sprintf("%s the energy per response and %s the energy per token %s (answers of %s tokens against %s; running batch %s against %s)",
 			times(tc.EnergyPerResponseRatio), times(tc.EnergyPerTokenRatio), hw,
@@ -533,7 +552,7 @@ func (v *view) taskSentence() (string, error) {
 		transform.TaskNames[transform.TaskProblem], v.m.Name, strings.Join(parts, ", and "), transform.TaskNames[transform.TaskChat]), nil
 }
 
-func (v *view) taskComparison(w *bytes.Buffer) error {
+func (v *view) taskComparison(d *Doc) error {
 	if len(v.tasks) == 0 {
 		return nil
 	}
@@ -550,8 +569,9 @@ func (v *view) taskComparison(w *bytes.Buffer) error {
 		}
 	}
 	n := len(v.s.Index.TaskComparisons)
-	fmt.Fprintf(w, "## Two tasks\n\n%s%s Each side is that task's index row under the same %d ms ceiling. All %d %s are in the index.\n\n",
-		s, why, v.m.ITLDeadlineMS, n, plural(n, "pair", "pairs"))
+	d.h(2, "tasks", "Two tasks")
+	d.p(fmt.Sprintf("%s%s Each side is that task's index row under the same %d ms ceiling. All %d %s are in the index.",
+		s, why, v.m.ITLDeadlineMS, n, plural(n, "pair", "pairs")))
 	return nil
 }
 
@@ -562,10 +582,13 @@ func (v *view) leaderboardVersion() string {
 	return ver
 }
 
-func (v *view) questions(w *bytes.Buffer, opts Options) error {
+func (v *view) questions(d *Doc, opts Options) error {
 	m := v.m
-	w.WriteString("## Questions\n\n")
-	q := func(question, answer string) { fmt.Fprintf(w, "### %s\n\n%s\n\n", question, answer) }
+	d.h(2, "questions", "Questions")
+	q := func(question, answer string) {
+		d.h(3, "", question)
+		d.p(answer)
+	}
 
 	if len(v.best) > 0 {
 		var parts []string
@@ -642,43 +665,37 @@ func (v *view) gridCredit(format string) string {
 	return fmt.Sprintf(format, v.s.Grid.Source.Name, v.s.Grid.Year)
 }
 
-func (v *view) sources(w *bytes.Buffer) error {
+func (v *view) sources(d *Doc) error {
 	m, src := v.m, v.m.Source
-	w.WriteString("## Sources\n\n")
+	d.h(2, "sources", "Sources")
 	var counts []string
 	for _, t := range v.s.Index.Source.Tasks {
 		counts = append(counts, fmt.Sprintf("%s task, %d stable configurations", t.Name, t.StableConfigurations))
 	}
-	fmt.Fprintf(w, "%s, version %s (released %s; data compiled %s; retrieved %s), %s, %s. %s. %s %s Licence: %s. Cite %s, %s.\n\n",
+	d.p(fmt.Sprintf("%s, version %s (released %s; data compiled %s; retrieved %s), %s, %s. %s. %s %s Licence: %s. Cite %s, %s.",
 		src.Name, v.leaderboardVersion(), longDate(src.Released), longDate(src.Compiled), longDate(src.Retrieved), src.Publisher, src.URL,
-		strings.Join(counts, "; "), src.Method, src.Selection, src.Licence, src.Cite, src.CiteURL)
+		strings.Join(counts, "; "), src.Method, src.Selection, src.Licence, src.Cite, src.CiteURL))
 	if g := v.s.Grid; g != nil {
-		release := g.Source.Release + " release"
+		release := md(g.Source.Release) + " release"
 		if g.Source.Release == "not stated" {
 			release = "release not stated"
 		}
-		fmt.Fprintf(w, "Grid intensity: %s, %s, %s, %d (%s), %s.\n\n", g.Source.Name, g.Source.Title, release, g.Year, g.Source.Licence, g.Source.URL)
+		d.p(fmt.Sprintf("Grid intensity: %s, %s, %s, %d (%s), %s.", g.Source.Name, g.Source.Title, release, g.Year, g.Source.Licence, g.Source.URL))
 	}
-	card, err := sourcetext.Fill(v.text.ModelCardURL, map[string]string{"model_id": m.ModelID})
+	card, err := sourcetext.Fill(v.text.ModelCardURL, map[string]string{"model_id": urlPath(v.e.ModelID)})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "Model card: %s.\n\n", card)
-	year := m.Updated
-	if len(year) >= 4 {
-		year = year[:4]
-	}
-	cite, err := sourcetext.Fill(v.text.CiteAs, map[string]string{
-		"publisher": v.text.Publisher, "title": v.text.Title, "index_url": v.text.IndexURL, "release": m.Updated, "year": year,
-	})
+	d.p(fmt.Sprintf("Model card: %s.", card))
+	cite, err := CiteAs(m.Updated)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "Cite as: %s\n\n", cite)
+	d.p("Cite as: " + cite)
 	files := []string{transform.IndexName, v.e.File}
 	if v.s.Grid != nil {
 		files = append(files, grid.FileName)
 	}
-	fmt.Fprintf(w, "This page is generated from the snapshot of %s (%s, and the archived task files); no figure on it is typed by hand.\n", longDate(m.Updated), strings.Join(files, ", "))
+	d.p(fmt.Sprintf("This page is generated from the snapshot of %s (%s, and the archived task files); no figure on it is typed by hand.", longDate(m.Updated), strings.Join(files, ", ")))
 	return nil
 }

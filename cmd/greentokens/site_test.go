@@ -1,0 +1,55 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestSite(t *testing.T) {
+	out := t.TempDir()
+	if code, _, stderr := runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
+		"--from-leaderboard", seedLB, "--from-ember", sevenGrids, "--grid-year", "2024"); code != exitOK {
+		t.Fatalf("build: exit %d: %s", code, stderr)
+	}
+	snap := filepath.Join(out, seedDate)
+	web := filepath.Join(t.TempDir(), "web")
+	code, stdout, stderr := runCLI(t, "site", "--snapshot", snap, "--out", web)
+	if code != exitOK {
+		t.Fatalf("site: exit %d: %s", code, stderr)
+	}
+	if stdout != web+": 67 files\n" {
+		t.Errorf("site printed %q", stdout)
+	}
+	for _, f := range []string{"index.html", "grids.html", "sources.html", "site.css", "site.js", "models/qwen-3-32b.html", "data/index.json"} {
+		if _, err := os.Stat(filepath.Join(web, filepath.FromSlash(f))); err != nil {
+			t.Errorf("site did not write %s: %v", f, err)
+		}
+	}
+	page, _ := os.ReadFile(filepath.Join(web, "models", "qwen-3-32b.html"))
+	if !strings.Contains(string(page), "27.6") || !strings.Contains(string(page), `data-chart="energy"`) {
+		t.Errorf("the model page lacks its carbon figures or its energy chart")
+	}
+	// Written again, the site replaces itself; a folder of other files is refused.
+	if code, _, stderr := runCLI(t, "site", "--snapshot", snap, "--out", web); code != exitOK {
+		t.Errorf("site into its earlier output: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "site", "--snapshot", snap, "--out", out); code != exitConflict || !strings.Contains(stderr, "choose a new or empty folder") {
+		t.Errorf("site into the snapshots folder: exit %d, want %d: %s", code, exitConflict, stderr)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"no --out", []string{"site", "--snapshot", snap}},
+		{"no --snapshot", []string{"site", "--out", web}},
+		{"an argument", []string{"site", "--snapshot", snap, "--out", web, "qwen-3-32b"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if code, _, _ := runCLI(t, tc.args...); code != exitUsage {
+				t.Errorf("exit %d, want %d", code, exitUsage)
+			}
+		})
+	}
+}

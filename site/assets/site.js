@@ -1,0 +1,103 @@
+// Green Tokens: the site's one script. It sorts the index table and runs the
+// grid calculator; every page reads fine without it.
+"use strict";
+
+// dec1 prints x to 1 decimal as the published pages do: rounded once, half
+// to even on x's exact binary value (Go's strconv.FormatFloat), with
+// thousands separators. toFixed also rounds the exact binary value, but
+// sends an exact tie up; a tie at 1 decimal is a binary value k/4 with k odd.
+function dec1(x) {
+  let s;
+  if (Number.isInteger(x * 4) && !Number.isInteger(x * 2)) {
+    let n = Math.floor(x * 10);
+    if (n % 2 !== 0) n += 1;
+    s = (n / 10).toFixed(1);
+  } else {
+    s = x.toFixed(1);
+  }
+  if (s === "-0.0") s = "0.0";
+  const [i, f] = s.split(".");
+  return i.replace(/\B(?=(\d{3})+(?!\d))/g, ",") + "." + f;
+}
+
+function sortTable(table) {
+  const heads = table.querySelectorAll("thead th[data-col]");
+  heads.forEach((th) => {
+    th.querySelector("button").addEventListener("click", () => {
+      const col = Number(th.dataset.col);
+      const asc = th.getAttribute("aria-sort") !== "ascending";
+      heads.forEach((h) => h.removeAttribute("aria-sort"));
+      th.setAttribute("aria-sort", asc ? "ascending" : "descending");
+      const num = th.dataset.type === "num";
+      const body = table.tBodies[0];
+      const rows = Array.from(body.rows);
+      const key = (r) => r.cells[col].dataset.sort;
+      rows.sort((a, b) => {
+        const x = key(a), y = key(b);
+        // Rows without a value go last either way.
+        if (x === "" || y === "") return (x === "") - (y === "");
+        let c = num ? Number(x) - Number(y) : x.localeCompare(y, "en");
+        if (!asc) c = -c;
+        return c || Number(a.dataset.order) - Number(b.dataset.order);
+      });
+      rows.forEach((r) => body.appendChild(r));
+    });
+  });
+  Array.from(table.tBodies[0].rows).forEach((r, i) => { r.dataset.order = String(i); });
+}
+
+function calculator(root, data) {
+  const model = root.querySelector("#calc-model");
+  const gpu = root.querySelector("#calc-gpu");
+  const grid = root.querySelector("#calc-grid");
+  const own = root.querySelector("#calc-own");
+  const wh = root.querySelector("#calc-wh");
+  const kg = root.querySelector("#calc-kg");
+  const at = root.querySelector("#calc-at");
+  const bySlug = new Map(data.models.map((m) => [m.slug, m]));
+
+  function fillGPUs() {
+    const m = bySlug.get(model.value);
+    gpu.replaceChildren();
+    (m ? m.rows : []).forEach((r, i) => {
+      const o = document.createElement("option");
+      o.value = String(i);
+      o.textContent = r.label;
+      gpu.appendChild(o);
+    });
+  }
+  function update() {
+    own.disabled = grid.value !== "own";
+    const m = bySlug.get(model.value);
+    const r = m && m.rows[Number(gpu.value)];
+    if (!r) { wh.value = "–"; kg.value = "–"; at.textContent = ""; return; }
+    wh.value = dec1(r.wh);
+    let g, where;
+    if (grid.value === "own") {
+      g = own.value.trim() === "" ? NaN : Number(own.value);
+      where = Number.isFinite(g) ? " at " + own.value.trim() + " g CO2e per kWh" : "";
+    } else {
+      const a = data.grids[Number(grid.value)];
+      g = a.g;
+      where = (a.name === "World" ? " on the world average grid" : " in " + a.name) + " (" + a.g_text + " g CO2e per kWh, " + a.year + ")";
+    }
+    if (!Number.isFinite(g)) { kg.value = "–"; at.textContent = ": type a grid intensity"; return; }
+    // Go's grid.KgPerBillionTokens: whPerM * gPerKWh / 1000, rounded once.
+    kg.value = dec1(r.wh * g / 1000);
+    at.textContent = where;
+  }
+  model.addEventListener("change", () => { fillGPUs(); update(); });
+  gpu.addEventListener("change", update);
+  grid.addEventListener("change", update);
+  own.addEventListener("input", update);
+  fillGPUs();
+  update();
+  root.classList.add("ready");
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  document.querySelectorAll("table.sortable").forEach(sortTable);
+  const calc = document.getElementById("calc");
+  const data = document.getElementById("calc-data");
+  if (calc && data) calculator(calc, JSON.parse(data.textContent));
+});

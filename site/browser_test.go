@@ -1,0 +1,475 @@
+package site
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/leadgreen/greentokens/transform/grid"
+	"github.com/leadgreen/greentokens/transform/page"
+)
+
+// chromium finds Debian's Chromium, or skips the test saying how to get it.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, p := range []string{"/usr/bin/chromium", "chromium", "chromium-browser"} {
+		if path, err := exec.LookPath(p); err == nil {
+			return path
+		}
+	}
+	t.Skip("Chromium is not installed, so the browser tests cannot run: install Debian's package with `apt-get install -y chromium` (.ci/run does so)")
+	return ""
+}
+
+// browser is one headless Chromium for a test, with what it reports.
+type browser struct {
+	ctx context.Context
+	mu  sync.Mutex
+	// problems are console errors and warnings, uncaught exceptions, log
+	// entries (CSP violations among them), failed requests and responses
+	// of status 400 or more, since the last take.
+	problems []string
+}
+
+func newBrowser(t *testing.T) *browser {
+	t.Helper()
+	exe := chromium(t)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(exe), chromedp.Flag("headless", true), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true), chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true), chromedp.Flag("hide-scrollbars", true),
+		chromedp.UserDataDir(t.TempDir()))
+	ctx, cancel := chromedp.NewContext(alloc)
+	t.Cleanup(func() { cancel(); cancelAlloc() })
+	b := &browser{ctx: ctx}
+	report := func(format string, a ...any) {
+		b.mu.Lock()
+		b.problems = append(b.problems, fmt.Sprintf(format, a...))
+		b.mu.Unlock()
+	}
+	if err := chromedp.Listen(ctx, func(ev any) {
+		switch ev := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.ConsoleAPICalledTypeError || ev.Type == runtime.ConsoleAPICalledTypeWarning {
+				var args []string
+				for _, a := range ev.Args {
+					args = append(args, string(a.Value)+a.Description)
+				}
+				report("console %s: %s", ev.Type, strings.Join(args, " "))
+			}
+		case *runtime.EventExceptionThrown:
+			report("exception: %s", ev.ExceptionDetails.Text)
+		case *log.EventEntryAdded:
+			if ev.Entry.Level == log.EntryLevelError || ev.Entry.Level == log.EntryLevelWarning {
+				report("log %s (%s): %s %s", ev.Entry.Level, ev.Entry.Source, ev.Entry.Text, ev.Entry.URL)
+			}
+		case *network.EventLoadingFailed:
+			report("request failed: %s %s", ev.ErrorText, ev.BlockedReason)
+		case *network.EventResponseReceived:
+			if ev.Response.Status >= 400 {
+				report("status %d: %s", ev.Response.Status, ev.Response.URL)
+			}
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func (b *browser) take() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	p := b.problems
+	b.problems = nil
+	return p
+}
+
+// load opens url at the viewport's width and fails the test on anything
+// the browser reports while it loads.
+func (b *browser) load(t *testing.T, u string, width int64) {
+	t.Helper()
+	b.take()
+	if err := chromedp.Do(b.ctx, chromedp.EmulateViewport(width, 900), chromedp.Navigate(u), chromedp.WaitReady("body")); err != nil {
+		t.Fatalf("%s: %v", u, err)
+	}
+	b.settle(t)
+	for _, p := range b.take() {
+		t.Errorf("%s: %s", u, p)
+	}
+}
+
+// settle lets late reports (a favicon, a violation) arrive.
+func (b *browser) settle(t *testing.T) {
+	t.Helper()
+	if _, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`new Promise(r => setTimeout(() => r(true), 50))`, chromedp.EvalAwaitPromise)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func eval[T any](t *testing.T, b *browser, js string) T {
+	t.Helper()
+	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[T](js))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, js)
+	}
+	return v
+}
+
+// overflowJS lists what sticks out of the viewport, but for the insides
+// of the scrolling table wrappers.
+const overflowJS = `(() => {
+  const w = document.documentElement.clientWidth, bad = [];
+  if (document.documentElement.scrollWidth > w) bad.push("the page scrolls: " + document.documentElement.scrollWidth + " > " + w);
+  for (const e of document.querySelectorAll("body *")) {
+    if (e.parentElement && e.parentElement.closest(".table-wrap")) continue;
+    const r = e.getBoundingClientRect();
+    if (r.width > 0 && (r.right > w + 0.5 || r.left < -0.5))
+      bad.push(e.tagName + "." + (e.getAttribute("class") || "") + " " + Math.round(r.left) + ".." + Math.round(r.right));
+  }
+  return bad.slice(0, 10);
+})()`
+
+// TestBrowser loads every page of the seed snapshot's site in headless
+// Chromium, over HTTP (the Handler) and from file://, and checks what a
+// reader sees: no console error or failed request, the charts' points and
+// index rows, the calculator, sorting, and a 390 px wide phone screen.
+func TestBrowser(t *testing.T) {
+	chromium(t)
+	s := openSeed(t)
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	out := t.TempDir()
+	if err := s.WriteDir(out); err != nil {
+		t.Fatal(err)
+	}
+	b := newBrowser(t)
+
+	var pages []string
+	for _, p := range s.Paths() {
+		if strings.HasSuffix(p, ".html") {
+			pages = append(pages, p)
+		}
+	}
+	// Every page over HTTP, with its charts; a page of each kind from
+	// file:// (the CSP lets the site's own files load there too).
+	t.Run("load", func(t *testing.T) {
+		for _, p := range pages {
+			b.load(t, srv.URL+"/"+p, 1280)
+			if bad := eval[[]string](t, b, overflowJS); len(bad) > 0 {
+				t.Errorf("%s at 1280 px: %v", p, bad)
+			}
+			checkCharts(t, b, s, p)
+		}
+		for _, p := range []string{"index.html", "sources.html", "models/qwen-3-32b.html", "grids.html"} {
+			b.load(t, (&url.URL{Scheme: "file", Path: filepath.Join(out, p)}).String(), 1280)
+		}
+		if !eval[bool](t, b, `document.getElementById("calc").classList.contains("ready")`) {
+			t.Errorf("grids.html from file://: the calculator's script did not run")
+		}
+	})
+	t.Run("reports", func(t *testing.T) {
+		// The checks above would see a failure: a missing page is reported.
+		b.take()
+		chromedp.Do(b.ctx, chromedp.Navigate(srv.URL+"/models/no-such-model.html"))
+		b.settle(t)
+		if p := b.take(); len(p) == 0 || !strings.Contains(strings.Join(p, " "), "status 404") {
+			t.Errorf("a 404 was not reported: %q", p)
+		}
+	})
+	t.Run("phone", func(t *testing.T) {
+		for _, p := range pages {
+			b.load(t, srv.URL+"/"+p, 390)
+			if bad := eval[[]string](t, b, overflowJS); len(bad) > 0 {
+				t.Errorf("%s at 390 px: %v", p, bad)
+			}
+		}
+	})
+	t.Run("calculator", func(t *testing.T) { checkCalculator(t, b, s, srv.URL) })
+	t.Run("sort", func(t *testing.T) { checkSort(t, b, s, srv.URL) })
+	t.Run("screenshots", func(t *testing.T) {
+		dir := os.Getenv("GREENTOKENS_SCREENSHOTS")
+		if dir == "" {
+			dir = t.TempDir()
+		}
+		for _, p := range []string{"index.html", "models/qwen-3-32b.html"} {
+			for _, w := range []int64{1280, 390} {
+				b.load(t, srv.URL+"/"+p, w)
+				png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
+				if err != nil {
+					t.Fatal(err)
+				}
+				name := filepath.Join(dir, fmt.Sprintf("%s-%d.png", strings.TrimSuffix(filepath.Base(p), ".html"), w))
+				if err := os.WriteFile(name, png, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				t.Logf("screenshot: %s", name)
+			}
+		}
+		// The dark scheme: the page follows the reader's setting.
+		light := eval[string](t, b, `getComputedStyle(document.body).backgroundColor`)
+		if _, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}}); err != nil {
+			t.Fatal(err)
+		}
+		b.load(t, srv.URL+"/models/qwen-3-32b.html", 1280)
+		if dark := eval[string](t, b, `getComputedStyle(document.body).backgroundColor`); dark == light || dark != "rgb(18, 22, 20)" {
+			t.Errorf("dark scheme: background %s (light %s)", dark, light)
+		}
+		png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Join(dir, "qwen-3-32b-1280-dark.png")
+		if err := os.WriteFile(name, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("screenshot: %s", name)
+	})
+}
+
+type chartInfo struct {
+	Points, Over, Bars int
+	Rings              int
+	Index              [][]any // series name, data-x of the point
+	Title, Desc        string
+	Labels             []string
+	HollowFill, Fill   string
+}
+
+const chartsJS = `(() => {
+  const out = {};
+  for (const f of document.querySelectorAll("figure[data-chart]")) {
+    const pt = f.querySelector("circle.pt:not(.over)"), over = f.querySelector("circle.pt.over");
+    out[f.dataset.chart] = {
+      Points: f.querySelectorAll("circle.pt").length,
+      Over: f.querySelectorAll("circle.pt.over").length,
+      Bars: f.querySelectorAll("rect.bar").length,
+      Rings: Array.from(f.querySelectorAll("circle.ring")).filter(r => {
+        const p = r.nextElementSibling; return p.matches("circle.pt.index") && p.getAttribute("cx") === r.getAttribute("cx") && p.getAttribute("cy") === r.getAttribute("cy");
+      }).length,
+      Index: Array.from(f.querySelectorAll("circle.pt.index")).map(c => [c.closest("g.series").dataset.series, Number(c.dataset.x)]),
+      Title: f.querySelector("svg > title").textContent,
+      Desc: f.querySelector("svg > desc").textContent,
+      Labels: Array.from(f.querySelectorAll("text.label")).map(t => t.textContent),
+      Fill: pt ? getComputedStyle(pt).fill : "",
+      HollowFill: over ? getComputedStyle(over).fill : "",
+    };
+  }
+  return out;
+})()`
+
+// checkCharts checks the charts of the page p, loaded: a model page's
+// points, index rows and marks against its model file, the index's GPU
+// comparison and task pairs against index.json.
+func checkCharts(t *testing.T, b *browser, s *Site, p string) {
+	t.Helper()
+	if p == "index.html" {
+		got := eval[map[string]chartInfo](t, b, chartsJS)
+		if c := got["gpu-ratio"]; c.Bars != 14 || c.Bars != len(s.pages.Index.GPUComparisons) {
+			t.Errorf("GPU comparison chart: %d bars, want 14", c.Bars)
+		}
+		if n := eval[int](t, b, `document.querySelectorAll("#tasks tbody tr").length`); n != 11 {
+			t.Errorf("%d task pairs, want 11", n)
+		}
+		return
+	}
+	slug, ok := strings.CutPrefix(strings.TrimSuffix(p, ".html"), "models/")
+	if !ok {
+		return
+	}
+	e := *s.entry(slug)
+	got := eval[map[string]chartInfo](t, b, chartsJS)
+	m, err := s.snap.Model(e.Slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	over := 0
+	for _, c := range m.Configurations {
+		if !c.UnderITLDeadline {
+			over++
+		}
+	}
+	var wantIndex [][]any
+	for _, gpu := range sortedKeys(m.Best) {
+		r, err := s.pages.IndexRow(&e, gpu)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantIndex = append(wantIndex, []any{page.On(m.Best[gpu].NumGPUs, gpu), r.AvgBatch})
+	}
+	for _, id := range []string{"energy", "throughput", "power"} {
+		c, ok := got[id]
+		switch {
+		case !ok:
+			t.Errorf("%s: no %s chart", e.Slug, id)
+			continue
+		case c.Points != len(m.Configurations) || c.Over != over:
+			t.Errorf("%s %s: %d points, %d over the deadline; want %d and %d", e.Slug, id, c.Points, c.Over, len(m.Configurations), over)
+		case fmt.Sprint(c.Index) != fmt.Sprint(wantIndex) || c.Rings != len(wantIndex):
+			t.Errorf("%s %s: index points %v with %d rings; want %v", e.Slug, id, c.Index, c.Rings, wantIndex)
+		case c.Title == "" || len(c.Desc) < 40 || len(c.Labels) != 2 || !strings.Contains(c.Labels[0], "Running batch") || !strings.Contains(c.Labels[1], ")"):
+			t.Errorf("%s %s: title %q, text alternative %q, axis labels %q", e.Slug, id, c.Title, c.Desc, c.Labels)
+		case over > 0 && c.HollowFill == c.Fill:
+			t.Errorf("%s %s: a point over the deadline is drawn like the others (fill %s)", e.Slug, id, c.Fill)
+		}
+	}
+	if slug == "qwen-3-32b" {
+		// No row of the seed data is over the deadline: the marks of one are
+		// checked on a copy of a point and of a line.
+		got := eval[[]string](t, b, `(() => {
+  const f = document.querySelector('figure[data-chart="energy"]'), pt = f.querySelector("circle.pt"), line = f.querySelector("path.line");
+  const p2 = pt.cloneNode(), l2 = line.cloneNode();
+  p2.setAttribute("class", "pt over"); l2.setAttribute("class", "line over");
+  pt.parentNode.append(p2, l2);
+  const out = [getComputedStyle(pt).fill, getComputedStyle(p2).fill, getComputedStyle(line).strokeDasharray, getComputedStyle(l2).strokeDasharray];
+  p2.remove(); l2.remove();
+  return out;
+})()`)
+		if len(got) != 4 || got[0] == got[1] || got[2] != "none" || got[3] == "none" {
+			t.Errorf("a point over the deadline is not hollow, or its line not dashed: fill %q", got)
+		}
+	}
+	if len(m.Best) > 0 {
+		if c := got["carbon"]; c.Bars != len(page.DefaultGrids) || !strings.Contains(c.Labels[0], "kg CO2e") {
+			t.Errorf("%s: carbon chart with %d bars and axis label %q; want %d bars", e.Slug, c.Bars, c.Labels, len(page.DefaultGrids))
+		}
+	}
+}
+
+func checkCalculator(t *testing.T, b *browser, s *Site, base string) {
+	// The controls are wide enough to read, inside the calculator's box.
+	for _, w := range []int64{390, 1280} {
+		b.load(t, base+"/grids.html", w)
+		bad := eval[[]string](t, b, `(() => {
+  const box = document.getElementById("calc").getBoundingClientRect(), bad = [];
+  for (const e of document.querySelectorAll("#calc select, #calc input")) {
+    const r = e.getBoundingClientRect();
+    if (r.width < 200 || r.left < box.left || r.right > box.right) bad.push(e.id + " " + Math.round(r.left) + ".." + Math.round(r.right) + " in " + Math.round(box.left) + ".." + Math.round(box.right));
+  }
+  return bad;
+})()`)
+		if len(bad) > 0 {
+			t.Errorf("grids.html at %d px: calculator controls too narrow or outside their box: %v", w, bad)
+		}
+	}
+	b.load(t, base+"/grids.html", 1280)
+	const setJS = `((model, gpu, grid, own) => {
+  const set = (id, v, ev) => { const e = document.getElementById(id); e.value = v; e.dispatchEvent(new Event(ev)); };
+  set("calc-model", model, "change");
+  const g = Array.from(document.getElementById("calc-gpu").options).find(o => o.textContent === gpu);
+  set("calc-gpu", g ? g.value : "-1", "change");
+  const a = Array.from(document.getElementById("calc-grid").options).find(o => o.textContent.startsWith(grid + " (") || o.value === grid);
+  set("calc-grid", a ? a.value : "-1", "change");
+  set("calc-own", own, "input");
+  return [document.getElementById("calc-wh").value, document.getElementById("calc-kg").value];
+})`
+	for _, tc := range []struct {
+		model, gpu, grid, own string
+		wh, kg                string
+	}{
+		{"qwen-3-32b", "1 × B200", "Saudi Arabia", "", "39.1", "27.0"},
+		{"qwen-3-32b", "1 × B200", "Norway", "", "39.1", "1.2"},
+		{"qwen-3-32b", "2 × H100", "India", "", "63.5", "44.9"},
+		{"qwen-3-32b", "1 × B200", "own", "100", "39.1", "3.9"},
+		{"qwen-3-32b", "1 × B200", "own", "", "39.1", "–"},
+	} {
+		js := fmt.Sprintf("%s(%q, %q, %q, %q)", setJS, tc.model, tc.gpu, tc.grid, tc.own)
+		got := eval[[]string](t, b, js)
+		if len(got) != 2 || got[0] != tc.wh || got[1] != tc.kg {
+			t.Errorf("%s on %s, grid %s %s: got %v, want Wh/M %s and %s kg", tc.model, tc.gpu, tc.grid, tc.own, got, tc.wh, tc.kg)
+		}
+	}
+	// Every model, index row and grid: the page's figures are Go's.
+	d := calcJSON(t, s)
+	var want []string
+	for _, m := range d.Models {
+		for _, r := range m.Rows {
+			for _, g := range d.Grids {
+				want = append(want, fmt.Sprintf("%s|%s|%s|%s|%s", m.Slug, r.Label, g.Name, page.Dec1(r.Wh), page.Dec1(float64(grid.KgPerBillionTokens(r.Wh, g.G)))))
+			}
+		}
+	}
+	got := eval[[]string](t, b, `(() => {
+  const out = [], model = document.getElementById("calc-model"), gpu = document.getElementById("calc-gpu"), grid = document.getElementById("calc-grid");
+  for (const m of model.options) {
+    model.value = m.value; model.dispatchEvent(new Event("change"));
+    for (const g of gpu.options) {
+      gpu.value = g.value; gpu.dispatchEvent(new Event("change"));
+      for (const a of grid.options) {
+        if (a.value === "own") continue;
+        grid.value = a.value; grid.dispatchEvent(new Event("change"));
+        out.push([m.value, g.textContent, a.textContent.replace(/ \(.*$/, ""), document.getElementById("calc-wh").value, document.getElementById("calc-kg").value].join("|"));
+      }
+    }
+  }
+  return out;
+})()`)
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("the calculator's figures differ from Go's:\n got %v\nwant %v", got, want)
+	}
+	if len(want) < 100 {
+		t.Errorf("only %d combinations", len(want))
+	}
+}
+
+func checkSort(t *testing.T, b *browser, s *Site, base string) {
+	b.load(t, base+"/index.html", 1280)
+	type row struct {
+		slug string
+		wh   float64
+	}
+	var want []row
+	var without []string
+	for _, e := range s.pages.Index.Models {
+		if _, ok := e.Best["B200"]; !ok {
+			without = append(without, e.Slug)
+			continue
+		}
+		r, err := s.pages.IndexRow(&e, "B200")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, row{e.Slug, page.WhPerMillion(r)})
+	}
+	sort.Slice(want, func(i, j int) bool { return want[i].wh < want[j].wh })
+	const rowsJS = `Array.from(document.querySelectorAll("#index-table tbody tr")).map(r => r.dataset.slug)`
+	if err := chromedp.Do(b.ctx, chromedp.Click(`th[data-key="b200-wh"] button`)); err != nil {
+		t.Fatal(err)
+	}
+	got := eval[[]string](t, b, rowsJS)
+	var wantSlugs []string
+	for _, r := range want {
+		wantSlugs = append(wantSlugs, r.slug)
+	}
+	wantSlugs = append(wantSlugs, without...)
+	if fmt.Sprint(got) != fmt.Sprint(wantSlugs) {
+		t.Errorf("sorted by B200 Wh/M:\n got %v\nwant %v", got, wantSlugs)
+	}
+	if len(got) == 0 || got[0] != want[0].slug {
+		t.Errorf("the lowest B200 Wh/M (%s) is not first", want[0].slug)
+	}
+	if a := eval[string](t, b, `document.querySelector('th[data-key="b200-wh"]').getAttribute("aria-sort")`); a != "ascending" {
+		t.Errorf("aria-sort %q after one click", a)
+	}
+	if err := chromedp.Do(b.ctx, chromedp.Click(`th[data-key="b200-wh"] button`)); err != nil {
+		t.Fatal(err)
+	}
+	if got := eval[[]string](t, b, rowsJS); len(got) == 0 || got[0] != want[len(want)-1].slug || got[len(got)-1] != wantSlugs[len(wantSlugs)-1] {
+		t.Errorf("sorted by B200 Wh/M, descending: %v; want %s first and the models without B200 last", got, want[len(want)-1].slug)
+	}
+}

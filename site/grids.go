@@ -1,0 +1,123 @@
+package site
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/leadgreen/greentokens/transform/grid"
+	"github.com/leadgreen/greentokens/transform/jsonnum"
+	"github.com/leadgreen/greentokens/transform/page"
+)
+
+// calcData is the calculator's data, embedded in grids.html as JSON: every
+// model's index rows with their unrounded Wh/M, and every grid.
+type calcData struct {
+	Models []calcModel `json:"models"`
+	Grids  []calcGrid  `json:"grids"`
+}
+
+type calcModel struct {
+	Slug string    `json:"slug"`
+	Name string    `json:"name"`
+	Rows []calcRow `json:"rows"`
+}
+
+type calcRow struct {
+	Label string `json:"label"` // "1 × B200"
+	GPU   string `json:"gpu"`
+	N     int    `json:"n"`
+	// Wh is the unrounded Wh/M of the archived row, as Go computes it; a
+	// JSON number parses to the same float64 in JavaScript.
+	Wh float64 `json:"wh"`
+}
+
+type calcGrid struct {
+	Name  string `json:"name"`
+	Label string `json:"-"`
+	// G is the published value; GText prints it as the tables do.
+	G     float64 `json:"g"`
+	GText string  `json:"g_text"`
+	Year  int     `json:"year"`
+}
+
+type gridsData struct {
+	frame
+	Grid  *grid.Grid
+	Intro []string
+	Calc  calcData
+	Table *page.Table
+}
+
+// areaYear is the year of an area's value when it is not grid.json's
+// reference year ("" when it is).
+func areaYear(g *grid.Grid, a grid.Area) string {
+	if a.Year != 0 && a.Year != g.Year {
+		return strconv.Itoa(a.Year)
+	}
+	return ""
+}
+
+// gText prints a published intensity as grid.json holds it, without ".0".
+func gText(x jsonnum.Float) string { return page.Short(x) }
+
+func (s *Site) gridsPage() ([]byte, error) {
+	d := gridsData{frame: s.frame("Carbon on every grid", "", "grids"), Grid: s.pages.Grid}
+	d.Script = d.Grid != nil
+	if d.Grid == nil {
+		return execute("grids.tmpl", d)
+	}
+	g := d.Grid
+	earlier := 0
+	for _, a := range g.Areas {
+		if areaYear(g, a) != "" {
+			earlier++
+		}
+	}
+	values := fmt.Sprintf("every value is of %d, the reference year", g.Year)
+	if earlier > 0 {
+		values = fmt.Sprintf("%d values are of %d, the reference year, and %d of an earlier year, shown next to the value", len(g.Areas)-earlier, g.Year, earlier)
+	}
+	release := g.Source.Release + " release"
+	if g.Source.Release == "not stated" {
+		release = "release not stated"
+	}
+	d.Intro = []string{
+		fmt.Sprintf("%s's %s (%s): the lifecycle CO2 intensity of electricity generation, in %s, for %d areas; %s.", g.Source.Name, g.Source.Title, release, g.Unit, len(g.Areas), values),
+		g.Source.Definition,
+		"Carbon in kg CO2e per billion output tokens = Wh/M × g CO2e per kWh ÷ 1,000, from the unrounded Wh/M of the index row.",
+	}
+	for _, e := range s.pages.Index.Models {
+		m := calcModel{Slug: e.Slug, Name: e.Name}
+		for _, gpu := range indexGPUs(s.pages.Index) {
+			c, ok := e.Best[gpu]
+			if !ok {
+				continue
+			}
+			r, err := s.pages.IndexRow(&e, gpu)
+			if err != nil {
+				return nil, err
+			}
+			m.Rows = append(m.Rows, calcRow{Label: page.On(c.NumGPUs, gpu), GPU: gpu, N: c.NumGPUs, Wh: page.WhPerMillion(r)})
+		}
+		if len(m.Rows) > 0 {
+			d.Calc.Models = append(d.Calc.Models, m)
+		}
+	}
+	d.Table = &page.Table{Caption: fmt.Sprintf("Every area of grid.json (reference year %d)", g.Year),
+		Head: []string{"Area", "ISO 3", "Type", "g CO2e per kWh", "Year"}}
+	for _, a := range g.Areas {
+		value := gText(a.GCO2ePerKWh)
+		label := a.Name + " (" + value + ")"
+		if y := areaYear(g, a); y != "" {
+			value += " (" + y + ")"
+			label = a.Name + " (" + gText(a.GCO2ePerKWh) + ", " + y + ")"
+		}
+		year := a.Year
+		if year == 0 {
+			year = g.Year
+		}
+		d.Calc.Grids = append(d.Calc.Grids, calcGrid{Name: a.Name, Label: label, G: float64(a.GCO2ePerKWh), GText: gText(a.GCO2ePerKWh), Year: year})
+		d.Table.Rows = append(d.Table.Rows, page.TableRow{Cells: []string{a.Name, a.ISO3, a.AreaType, value, strconv.Itoa(year)}})
+	}
+	return execute("grids.tmpl", d)
+}

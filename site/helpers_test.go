@@ -1,0 +1,70 @@
+package site
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/snapshots"
+)
+
+const (
+	shared      = "../../shared"
+	seedVersion = "2026-02-16-7885788"
+	seedDate    = "2026-09-27"
+	// seedGrid holds the seven grid values of the seed page (Ember's
+	// September 2026 release, 2024), in Ember's layout.
+	seedGrid = "../transform/page/testdata/ember-seed-2024.csv"
+)
+
+var seed struct {
+	once sync.Once
+	root string
+	dir  string
+	err  error
+}
+
+// seedSnapshot builds, once per test binary, the snapshot of the seed
+// leaderboard version with the seed page's grids (grid year pinned to 2024),
+// and returns its folder. Tests must not change it.
+func seedSnapshot(t testing.TB) string {
+	t.Helper()
+	seed.once.Do(func() {
+		seed.root, seed.err = os.MkdirTemp("", "greentokens-site-")
+		if seed.err != nil {
+			return
+		}
+		var res *snapshots.Result
+		res, seed.err = snapshots.Build(context.Background(), snapshots.BuildOptions{
+			Out: seed.root, Date: seedDate, Retrieved: "2026-09-26", GridYear: 2024, EmberRelease: "September 2026",
+			Source: fetch.Dir{Leaderboard: filepath.Join(shared, "upstream", "leaderboard", seedVersion), Ember: seedGrid, Origins: fetch.DefaultOrigins()},
+		})
+		if seed.err == nil {
+			seed.dir = res.Dir
+		}
+	})
+	if seed.err != nil {
+		t.Fatal(seed.err)
+	}
+	return seed.dir
+}
+
+func openSeed(t testing.TB) *Site {
+	t.Helper()
+	s, err := Open(seedSnapshot(t), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if seed.root != "" {
+		os.RemoveAll(seed.root)
+	}
+	os.Exit(code)
+}

@@ -1,0 +1,155 @@
+package site
+
+import (
+	"html/template"
+	"regexp"
+	"strings"
+
+	"github.com/leadgreen/greentokens/site/chart"
+	"github.com/leadgreen/greentokens/transform/grid"
+	"github.com/leadgreen/greentokens/transform/page"
+)
+
+// seg is a run of text, a link when URL is set.
+type seg struct{ Text, URL string }
+
+var urlRE = regexp.MustCompile(`https?://[^\s<>"]+`)
+
+// segs splits text into plain runs and links: every http(s) URL in it,
+// without the punctuation that ends a sentence after it. The template
+// escapes both, and html/template vets the URLs.
+func segs(text string) []seg {
+	var out []seg
+	last := 0
+	for _, m := range urlRE.FindAllStringIndex(text, -1) {
+		u := strings.TrimRight(text[m[0]:m[1]], ".,;:)")
+		if last < m[0] {
+			out = append(out, seg{Text: text[last:m[0]]})
+		}
+		out = append(out, seg{Text: u, URL: u})
+		last = m[0] + len(u)
+	}
+	if last < len(text) {
+		out = append(out, seg{Text: text[last:]})
+	}
+	return out
+}
+
+// htmlBlock is one block of a model page as the template draws it.
+type htmlBlock struct {
+	Kind     string // h1, h2, h3, p, table, figs
+	ID, Text string
+	Close    bool // an h2 that closes the section before it
+	Segs     []seg
+	Table    *page.Table
+	Figs     []template.HTML
+}
+
+type fileLink struct{ Name, Href string }
+
+type modelData struct {
+	frame
+	GPUs   string
+	Blocks []htmlBlock
+	// Open is true when a section is left open at the end.
+	Open  bool
+	Files []fileLink
+}
+
+// modelPage writes the page of slug as HTML from the same page.Doc the
+// Markdown page is written from.
+func (s *Site) modelPage(slug string) ([]byte, error) {
+	d, err := page.Build(s.pages, slug, page.Options{Grids: s.opts.Grids})
+	if err != nil {
+		return nil, err
+	}
+	e := s.entry(slug)
+	data := modelData{frame: s.frame(e.Name, "../", ""), GPUs: page.List(e.GPUs)}
+	if data.Blocks, data.Open, err = htmlBlocks(d); err != nil {
+		return nil, err
+	}
+	files := []string{"index.json", e.File}
+	if s.pages.Grid != nil {
+		files = append(files, grid.FileName)
+	}
+	for _, t := range s.pages.Index.Source.Tasks {
+		files = append(files, t.File)
+	}
+	for _, f := range files {
+		data.Files = append(data.Files, fileLink{Name: f, Href: dataHref("../", f)})
+	}
+	return execute("model.tmpl", data)
+}
+
+// htmlBlocks turns a page's blocks into the template's: texts as a reader
+// sees them (page.Plain), an h2 opening a section (closing the one before),
+// consecutive figures drawn into one grid. open says whether a section is
+// left open at the end.
+func htmlBlocks(d *page.Doc) (blocks []htmlBlock, open bool, err error) {
+	for _, b := range d.Blocks {
+		switch b := b.(type) {
+		case *page.Heading:
+			switch b.Level {
+			case 1:
+				blocks = append(blocks, htmlBlock{Kind: "h1", Text: page.Plain(b.Text)})
+			case 2:
+				blocks = append(blocks, htmlBlock{Kind: "h2", ID: b.ID, Text: page.Plain(b.Text), Close: open})
+				open = true
+			default:
+				blocks = append(blocks, htmlBlock{Kind: "h3", ID: b.ID, Text: page.Plain(b.Text)})
+			}
+		case *page.Para:
+			blocks = append(blocks, htmlBlock{Kind: "p", Segs: segs(page.Plain(b.Text))})
+		case *page.Table:
+			blocks = append(blocks, htmlBlock{Kind: "table", Table: plainTable(b)})
+		case *page.Figure:
+			h, err := chart.HTML(plainFigure(b))
+			if err != nil {
+				return nil, false, err
+			}
+			if n := len(blocks); n > 0 && blocks[n-1].Kind == "figs" {
+				blocks[n-1].Figs = append(blocks[n-1].Figs, h)
+			} else {
+				blocks = append(blocks, htmlBlock{Kind: "figs", Figs: []template.HTML{h}})
+			}
+		}
+	}
+	return blocks, open, nil
+}
+
+// plainTable is t with its texts as a reader sees them (page.Plain).
+func plainTable(t *page.Table) *page.Table {
+	c := &page.Table{Caption: page.Plain(t.Caption), Head: plainAll(t.Head)}
+	for _, r := range t.Rows {
+		c.Rows = append(c.Rows, page.TableRow{Cells: plainAll(r.Cells), Marked: r.Marked})
+	}
+	return c
+}
+
+// plainFigure is f with its texts as a reader sees them (page.Plain).
+func plainFigure(f *page.Figure) *page.Figure {
+	c := *f
+	c.Title, c.XLabel, c.YLabel, c.Alt, c.Note, c.RefLabel = page.Plain(f.Title), page.Plain(f.XLabel), page.Plain(f.YLabel), page.Plain(f.Alt), page.Plain(f.Note), page.Plain(f.RefLabel)
+	c.Series = make([]page.Series, len(f.Series))
+	for i, s := range f.Series {
+		c.Series[i] = page.Series{Name: page.Plain(s.Name), Points: make([]page.Point, len(s.Points))}
+		for j, p := range s.Points {
+			p.Label = page.Plain(p.Label)
+			c.Series[i].Points[j] = p
+		}
+	}
+	c.Bars = make([]page.Bar, len(f.Bars))
+	for i, b := range f.Bars {
+		b.Label, b.Text = page.Plain(b.Label), page.Plain(b.Text)
+		c.Bars[i] = b
+	}
+	return &c
+}
+
+func plainAll(xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = page.Plain(x)
+	}
+	return out
+}

@@ -1,0 +1,150 @@
+package site
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/leadgreen/greentokens/snapshots"
+	"github.com/leadgreen/greentokens/transform/page"
+)
+
+type fact struct {
+	Name string
+	Segs []seg
+}
+
+type fileRow struct {
+	Path, Href, Size, SHA256 string
+}
+
+type sourcesSection struct {
+	ID, Title    string
+	Paras        [][]seg
+	Facts        []fact
+	Tables       []*page.Table
+	Files        []fileRow
+	FilesCaption string
+}
+
+type sourcesData struct {
+	frame
+	Sections []sourcesSection
+}
+
+func facts(kv ...string) []fact {
+	var out []fact
+	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i+1] != "" {
+			out = append(out, fact{Name: kv[i], Segs: segs(kv[i+1])})
+		}
+	}
+	return out
+}
+
+func (s *Site) sourcesPage() ([]byte, error) {
+	d := sourcesData{frame: s.frame("Sources", "", "sources")}
+	m := s.snap.Manifest
+	idx := s.pages.Index
+
+	// The leaderboard, from a model file's source block (the same in all).
+	lb := sourcesSection{ID: "leaderboard", Title: idx.Source.Name}
+	if len(idx.Models) > 0 {
+		model, err := s.snap.Model(idx.Models[0].Slug)
+		if err != nil {
+			return nil, err
+		}
+		src := model.Source
+		var tasks []string
+		for _, t := range idx.Source.Tasks {
+			tasks = append(tasks, fmt.Sprintf("%s (%s): %d stable configurations", t.Name, t.Task, t.StableConfigurations))
+		}
+		lb.Facts = facts("Publisher", src.Publisher, "Web", src.URL, "Data", src.DataURL,
+			"Version", src.Version, "Released", page.LongDate(src.Released), "Data compiled", page.LongDate(src.Compiled)+" ("+src.CompiledEvidence+")",
+			"Retrieved", page.LongDate(src.Retrieved), "Tasks", strings.Join(tasks, "; "),
+			"Method", src.Method, "Selection", src.Selection, "Licence", src.Licence,
+			"Licence evidence", strings.Join(src.LicenceEvidence, ". ")+".",
+			"Cite", src.Cite+", "+src.CiteURL, "Configurations", src.Configurations)
+	}
+	d.Sections = append(d.Sections, lb)
+
+	if g := s.pages.Grid; g != nil {
+		sec := sourcesSection{ID: "ember", Title: g.Source.Name + ": " + g.Source.Title}
+		release := g.Source.Release
+		areas := strconv.Itoa(len(g.Areas)) + " areas"
+		if m.Grid != nil && m.Grid.AreasWithoutYear > 0 {
+			areas += fmt.Sprintf("; %d areas of the file have no value for %d", m.Grid.AreasWithoutYear, g.Year)
+		}
+		yearNote := strconv.Itoa(g.Year)
+		if g.YearPinned {
+			yearNote += " (pinned by the build)"
+		}
+		sec.Facts = facts("Release", release, "Reference year", yearNote, "Data", g.Source.URL,
+			"Retrieved", page.LongDate(g.Source.Retrieved), "Licence", g.Source.Licence, "Unit", g.Unit,
+			"Definition", g.Source.Definition, "Areas", areas)
+		d.Sections = append(d.Sections, sec)
+	}
+
+	cite, err := page.CiteAs(m.Date)
+	if err != nil {
+		return nil, err
+	}
+	d.Sections = append(d.Sections, sourcesSection{ID: "cite", Title: "Cite the index", Paras: [][]seg{segs(cite)}})
+
+	snap := sourcesSection{ID: "snapshot", Title: "This snapshot"}
+	sel := m.Selection
+	ev := m.Evidence
+	evidence := fmt.Sprintf("index.json last_updated %s; newest commit to the task files %s, %s; compiled date used: %s", ev.IndexLastUpdated, ev.LastCommitSHA, ev.LastCommitDate, ev.Compiled)
+	if ev.Conflict != "" {
+		evidence += "; conflict: " + ev.Conflict
+	}
+	snap.Facts = facts("Date", m.Date, "Retrieved", m.Retrieved, "Generator", m.Generator,
+		"Selection", fmt.Sprintf("median ITL ceiling %d ms; a run is unstable under %s s of steady state or a running batch under %s of its cap; tasks %s",
+			sel.ITLDeadlineMS, strconv.FormatFloat(sel.MinSteadyStateSeconds, 'f', -1, 64), strconv.FormatFloat(sel.MinBatchFraction, 'f', -1, 64), strings.Join(sel.Tasks, ", ")),
+		"Compiled-date evidence", evidence,
+		"Files", fmt.Sprintf("%d sources archived, %d files derived, each with its size and sha256 in manifest.json", len(m.Sources), len(m.Outputs)),
+		"Exclusions", fmt.Sprintf("%d upstream rows left out", len(m.Exclusions)))
+	if len(m.Exclusions) > 0 {
+		t := &page.Table{Caption: "Upstream rows the build left out, with the reason", Head: []string{"Task", "Row", "Model", "GPUs", "Cap", "Reason"}}
+		for _, x := range m.Exclusions {
+			t.Rows = append(t.Rows, page.TableRow{Cells: []string{x.Task, strconv.Itoa(x.Row), x.ModelID, page.On(x.NumGPUs, x.GPU), strconv.Itoa(x.MaxNumSeqs), x.Reason}})
+		}
+		snap.Tables = append(snap.Tables, t)
+	}
+	d.Sections = append(d.Sections, snap)
+
+	srcSec := sourcesSection{ID: "archived", Title: "Archived sources"}
+	t := &page.Table{Caption: "Upstream files as archived under sources/", Head: []string{"Name", "URL", "Retrieved", "Producer", "Licence"}}
+	for _, src := range m.Sources {
+		t.Rows = append(t.Rows, page.TableRow{Cells: []string{src.Name, src.URL, src.Retrieved, src.Producer, src.Licence}})
+	}
+	srcSec.Tables = append(srcSec.Tables, t)
+	srcSec.FilesCaption = "Archived files; the JSON ones are linked, the Ember CSV is at its URL above"
+	for _, src := range m.Sources {
+		srcSec.Files = append(srcSec.Files, s.fileRow(src.File))
+	}
+	d.Sections = append(d.Sections, srcSec)
+
+	out := sourcesSection{ID: "files", Title: "Published files", FilesCaption: "manifest.json and every file derived from the sources"}
+	mb, err := s.Page("data/" + snapshots.ManifestName)
+	if err != nil {
+		return nil, err
+	}
+	out.Files = append(out.Files, fileRow{Path: snapshots.ManifestName, Href: "data/" + snapshots.ManifestName, Size: page.Whole(float64(len(mb))), SHA256: "(lists the others)"})
+	files := append([]snapshots.File(nil), m.Outputs...)
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	for _, f := range files {
+		out.Files = append(out.Files, s.fileRow(f))
+	}
+	d.Sections = append(d.Sections, out)
+	return execute("sources.tmpl", d)
+}
+
+func (s *Site) fileRow(f snapshots.File) fileRow {
+	r := fileRow{Path: f.Path, Size: page.Whole(float64(f.Size)), SHA256: f.SHA256}
+	if _, ok := s.data["data/"+f.Path]; ok {
+		r.Href = dataHref("", f.Path)
+	}
+	return r
+}
