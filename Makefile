@@ -1,20 +1,32 @@
 # Green Tokens pipeline. `make snapshot` builds today's snapshot from the real
-# upstream URLs; `make test` runs the tests (they read ../shared).
+# upstream URLs into out/ (ignored by git); `make test` runs the fast tests
+# (they read ../shared), `make scale` the slow ones; CI runs both.
 GO ?= go
-OUT ?= snapshots
+OUT ?= out
 DATE ?= $(shell date -u +%F)
 SHARED ?= ../shared
 # For the offline example: a leaderboard version from ../shared/upstream.
 LEADERBOARD ?= $(SHARED)/upstream/leaderboard/2026-02-16-7885788
 
-.PHONY: build test vet snapshot snapshot-shared bench update-golden
+# The slow checks, skipped under -short (snapshots/slow_test.go): the
+# 10,000-model scale and memory test, the tests that run the command as
+# processes (SIGKILL at each checkpoint, two builds at once), and a build of
+# every shared upstream version.
+SLOW_TESTS = ^(TestTenThousandModels|TestKilledBuild|TestConcurrentBuilds|TestEveryUpstreamVersion)$$
+
+.PHONY: build test scale vet snapshot snapshot-shared bench update-golden
 
 build:
 	$(GO) build -o bin/greentokens ./cmd/greentokens
 
+# The fast set: under a minute on 2 cores.
 test:
 	$(GO) vet ./...
-	$(GO) test ./...
+	$(GO) test -short ./...
+
+# The slow set (minutes; the scale test alone builds 10,000 models several times).
+scale:
+	$(GO) test -run '$(SLOW_TESTS)' -timeout 30m ./snapshots
 
 vet:
 	$(GO) vet ./...

@@ -72,6 +72,11 @@ type BuildOptions struct {
 	// with ErrGridShrink (see guard.go).
 	AllowGridShrink bool
 
+	// Generator is recorded as the manifest's generator; nil records the
+	// running code (ThisGenerator). Verify's rebuild passes the stored one,
+	// and tests that compare builds a fixed one.
+	Generator *Generator
+
 	// rebuild is set by Verify: the build only reproduces a snapshot that
 	// Verify has validated, into a temporary folder, to compare it byte for
 	// byte; validating the copy too would check the same bytes twice.
@@ -157,8 +162,12 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 	if err != nil {
 		return nil, err
 	}
+	gen := ThisGenerator()
+	if opts.Generator != nil {
+		gen = *opts.Generator
+	}
 	m := &Manifest{
-		Version: ManifestVersion, Date: opts.Date, Generator: Generator,
+		Version: ManifestVersion, Date: opts.Date, Generator: gen,
 		Selection: Selection{
 			ITLDeadlineMS: transform.ITLDeadlineMS, MinSteadyStateSeconds: transform.MinSteadySeconds,
 			MinBatchFraction: transform.MinBatchFraction, Tasks: Tasks,
@@ -245,6 +254,9 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 	}
 	if conflict != "" {
 		log.Warn("the compiled-date evidence disagrees", "conflict", conflict)
+	}
+	if len(m.Retrieved) >= len(time.DateOnly) && compiled > m.Retrieved[:len(time.DateOnly)] {
+		return nil, fmt.Errorf("%w: the leaderboard data was compiled on %s, after the retrieval date %s: the retrieval date (--retrieved) cannot be true", ErrUsage, compiled, m.Retrieved[:len(time.DateOnly)])
 	}
 
 	problem, ok := stable[transform.TaskProblem]

@@ -33,7 +33,18 @@ func sharedSource(version string) fetch.Source {
 
 func build(t *testing.T, out string, src fetch.Source) (*Result, error) {
 	t.Helper()
-	return Build(context.Background(), BuildOptions{Out: out, Date: seedDate, Retrieved: seedFetched, Source: src})
+	return buildBy(t, out, src, testGenerator)
+}
+
+// testGenerator is the fixed generator of the tests' builds: builds that
+// are compared record the same code whatever binary runs them.
+var testGenerator = Generator{Module: "github.com/leadgreen/greentokens", Version: "v0.0.0-test",
+	Revision: "0123456789abcdef0123456789abcdef01234567", Go: "go1.26.0"}
+
+// buildBy builds with gen as the manifest's generator.
+func buildBy(t *testing.T, out string, src fetch.Source, gen Generator) (*Result, error) {
+	t.Helper()
+	return Build(context.Background(), BuildOptions{Out: out, Date: seedDate, Retrieved: seedFetched, Source: src, Generator: &gen})
 }
 
 // tree returns every file below dir with its bytes.
@@ -132,7 +143,7 @@ func TestExistingSnapshot(t *testing.T) {
 	}
 
 	// With Replace, it is swapped in whole.
-	res, err = Build(context.Background(), BuildOptions{Out: out, Date: seedDate, Retrieved: seedFetched,
+	res, err = Build(context.Background(), BuildOptions{Generator: &testGenerator, Out: out, Date: seedDate, Retrieved: seedFetched,
 		Source: sharedSource("2026-01-01-6e70d23"), Replace: true})
 	if err != nil || !res.Replaced {
 		t.Fatalf("replace: %+v, %v", res, err)

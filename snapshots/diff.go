@@ -1,12 +1,14 @@
 package snapshots
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -161,9 +163,9 @@ type ConfigChange struct {
 
 // FieldChange is one published field, old and new, in JSON.
 type FieldChange struct {
-	Field string `json:"field"`
-	Old   string `json:"old"`
-	New   string `json:"new"`
+	Field string          `json:"field"`
+	Old   json.RawMessage `json:"old"`
+	New   json.RawMessage `json:"new"`
 }
 
 // GridChange compares grid.json's areas, keyed by name and ISO 3 code.
@@ -783,7 +785,7 @@ func (r *DiffReport) modelChange(om, nm *transform.Model, oldRows, newRows map[r
 		op, np := published(oh), published(nh)
 		for _, f := range modelFields {
 			if op[f] != np[f] {
-				mc.Fields = append(mc.Fields, FieldChange{Field: f, Old: op[f], New: np[f]})
+				mc.Fields = append(mc.Fields, FieldChange{Field: f, Old: json.RawMessage(op[f]), New: json.RawMessage(np[f])})
 			}
 		}
 	}
@@ -813,7 +815,7 @@ func (r *DiffReport) modelChange(om, nm *transform.Model, oldRows, newRows map[r
 				r.RoundingOnly++
 				continue
 			}
-			fields = append(fields, FieldChange{Field: f.name, Old: ov[f.name], New: nv[f.name]})
+			fields = append(fields, FieldChange{Field: f.name, Old: json.RawMessage(ov[f.name]), New: json.RawMessage(nv[f.name])})
 		}
 		if len(fields) > 0 {
 			mc.Changed = append(mc.Changed, ConfigChange{RowID: nc.RowID, Fields: fields})
@@ -824,9 +826,10 @@ func (r *DiffReport) modelChange(om, nm *transform.Model, oldRows, newRows map[r
 			mc.Removed = append(mc.Removed, oc.RowID)
 		}
 	}
-	sort.Strings(mc.Added)
-	sort.Strings(mc.Removed)
-	sort.Slice(mc.Changed, func(i, j int) bool { return mc.Changed[i].RowID < mc.Changed[j].RowID })
+	// By row id, numbers by value: .../1/8 before .../1/16 before .../1/128.
+	slices.SortFunc(mc.Added, naturalCompare)
+	slices.SortFunc(mc.Removed, naturalCompare)
+	slices.SortFunc(mc.Changed, func(a, b ConfigChange) int { return naturalCompare(a.RowID, b.RowID) })
 	if len(mc.Fields)+len(mc.Added)+len(mc.Removed)+len(mc.Changed) == 0 {
 		return nil
 	}
@@ -914,7 +917,7 @@ func gridChange(oldSnap, newSnap *Snapshot) GridChange {
 		var fields []FieldChange
 		for _, f := range []string{"area_type", "year", "fallback", "g_co2e_per_kwh"} {
 			if op[f] != np[f] {
-				fields = append(fields, FieldChange{Field: f, Old: op[f], New: np[f]})
+				fields = append(fields, FieldChange{Field: f, Old: json.RawMessage(op[f]), New: json.RawMessage(np[f])})
 			}
 		}
 		if len(fields) == 0 {
@@ -946,6 +949,54 @@ func gridChange(oldSnap, newSnap *Snapshot) GridChange {
 		return less(c.Changed[i].Name, c.Changed[i].ISO3, c.Changed[j].Name, c.Changed[j].ISO3)
 	})
 	return c
+}
+
+// Changed reports whether anything changed that diff --exit-code counts:
+// data (DataChanged), or the bytes of an archived source (added, removed,
+// or another sha256). A new retrieval date of the same bytes is no change.
+func (r *DiffReport) Changed() bool {
+	if r.DataChanged {
+		return true
+	}
+	for _, s := range r.Sources {
+		if s.Status == "added" || s.Status == "removed" || slices.Contains(s.Changed, "sha256") {
+			return true
+		}
+	}
+	return false
+}
+
+// naturalCompare compares strings with their runs of digits by value:
+// "b/1/8" < "b/1/16" < "b/1/128".
+func naturalCompare(a, b string) int {
+	for a != "" && b != "" {
+		da, db := digitRun(a), digitRun(b)
+		if da > 0 && db > 0 {
+			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
+			if c := cmp.Compare(len(na), len(nb)); c != 0 {
+				return c
+			}
+			if c := strings.Compare(na, nb); c != 0 {
+				return c
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return cmp.Compare(a[0], b[0])
+		}
+		a, b = a[1:], b[1:]
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+// digitRun is the length of the run of ASCII digits that s starts with.
+func digitRun(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
 }
 
 // ConfigurationsChanged counts the configurations changed, added and

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -438,7 +439,7 @@ func TestDiffMovedRows(t *testing.T) {
 
 	// Grid: Germany changed, Norway removed.
 	if len(r.Grid.Changed) != 1 || r.Grid.Changed[0].Name != "Germany" || r.Grid.Changed[0].ISO3 != "DEU" ||
-		cmp.Diff([]FieldChange{{Field: "g_co2e_per_kwh", Old: "420.11", New: "366.8"}}, r.Grid.Changed[0].Fields) != "" ||
+		cmp.Diff([]FieldChange{{Field: "g_co2e_per_kwh", Old: json.RawMessage("420.11"), New: json.RawMessage("366.8")}}, r.Grid.Changed[0].Fields) != "" ||
 		float64(*r.Grid.Changed[0].RelativeChangePercent) != -12.69 {
 		t.Errorf("grid changes %+v; want Germany 420.11 -> 366.8 (-12.69%%)", r.Grid.Changed)
 	}
@@ -717,5 +718,14 @@ func TestDiffSameSnapshot(t *testing.T) {
 		if s.Status != "unchanged" {
 			t.Errorf("source %+v", s)
 		}
+	}
+}
+
+func TestNaturalCompare(t *testing.T) {
+	ids := []string{"m/H100/2/128", "m/B200/1/8", "m/H100/2/16", "m/H100/2/8", "m/H100/2/8/r2", "m/H100/10/8", "m/H100/2/096"}
+	slices.SortFunc(ids, naturalCompare)
+	want := []string{"m/B200/1/8", "m/H100/2/8", "m/H100/2/8/r2", "m/H100/2/16", "m/H100/2/096", "m/H100/2/128", "m/H100/10/8"}
+	if diff := cmp.Diff(want, ids); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }

@@ -15,8 +15,8 @@ type Manifest struct {
 	Date string `json:"date"`
 	// Retrieved is the retrieval date the build was given or observed.
 	Retrieved string `json:"retrieved"`
-	// Generator names the program that wrote the snapshot.
-	Generator string `json:"generator"`
+	// Generator is the code that wrote the snapshot.
+	Generator Generator `json:"generator"`
 	// Selection holds the parameters of the selection rules.
 	Selection Selection `json:"selection"`
 	// Sources lists the archived upstream files, sorted by path.

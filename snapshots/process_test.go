@@ -3,6 +3,7 @@ package snapshots
 import (
 	"bytes"
 	"context"
+	"debug/buildinfo"
 	"errors"
 	"os"
 	"os/exec"
@@ -26,6 +27,17 @@ func binary(t testing.TB) string {
 	return bin
 }
 
+// binaryGenerator is the generator that the binary bin records: an
+// in-process build compared with the binary's takes it.
+func binaryGenerator(t testing.TB, bin string) Generator {
+	t.Helper()
+	bi, err := buildinfo.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return generatorOf(bi)
+}
+
 // buildCmd is a greentokens build of a shared leaderboard version into out.
 func buildCmd(bin, out, version string, env ...string) *exec.Cmd {
 	cmd := exec.Command(bin, "build", "--out", out, "--date", seedDate, "--retrieved", seedFetched,
@@ -38,12 +50,13 @@ func buildCmd(bin, out, version string, env ...string) *exec.Cmd {
 // checkpoints: before the rename there must be no snapshot, after it the
 // complete one; and the next build removes the leftovers and succeeds.
 func TestKilledBuild(t *testing.T) {
-	reference, err := build(t, t.TempDir(), sharedSource(seedVersion))
+	slow(t)
+	bin := binary(t)
+	reference, err := buildBy(t, t.TempDir(), sharedSource(seedVersion), binaryGenerator(t, bin))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := tree(t, reference.Dir)
-	bin := binary(t)
 	for _, point := range []string{cpSourceArchived, cpMidFile, cpManifest, cpValidated, cpRename, cpRenamed} {
 		t.Run(point, func(t *testing.T) {
 			out := t.TempDir()
@@ -89,16 +102,18 @@ func TestKilledBuild(t *testing.T) {
 // lock, then finds other content and fails with the output-conflict exit
 // code. The result is exactly one of the two whole builds, never a mix.
 func TestConcurrentBuilds(t *testing.T) {
-	wantA, err := build(t, t.TempDir(), sharedSource(seedVersion))
+	slow(t)
+	bin := binary(t)
+	gen := binaryGenerator(t, bin)
+	wantA, err := buildBy(t, t.TempDir(), sharedSource(seedVersion), gen)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantB, err := build(t, t.TempDir(), sharedSource("2026-01-01-6e70d23"))
+	wantB, err := buildBy(t, t.TempDir(), sharedSource("2026-01-01-6e70d23"), gen)
 	if err != nil {
 		t.Fatal(err)
 	}
 	a, b := tree(t, wantA.Dir), tree(t, wantB.Dir)
-	bin := binary(t)
 	for round := 0; round < 3; round++ {
 		out := t.TempDir()
 		cmds := []*exec.Cmd{buildCmd(bin, out, seedVersion), buildCmd(bin, out, "2026-01-01-6e70d23")}

@@ -35,6 +35,7 @@ const scaleMaxRSS = 150 << 20
 // The time of each stage of the builds, from their logs, is logged (B's
 // and verify's times overlap, so each is longer than alone).
 func TestTenThousandModels(t *testing.T) {
+	slow(t)
 	tmp := t.TempDir()
 	bin := filepath.Join(tmp, "greentokens")
 	gobuild := exec.Command("go", "build", "-o", bin, "../cmd/greentokens")

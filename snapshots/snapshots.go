@@ -33,9 +33,6 @@ var (
 	ErrInterrupted = errors.New("interrupted")
 )
 
-// Generator names this program in manifests.
-const Generator = "greentokens 1"
-
 // ManifestVersion is the manifest format's version.
 const ManifestVersion = "1"
 

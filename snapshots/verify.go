@@ -39,6 +39,18 @@ type VerifyReport struct {
 	// Diffs are the files that differ between the snapshot and its rebuild,
 	// by path.
 	Diffs []FileDiff `json:"diffs"`
+	// BuiltBy is the code that built the snapshot, its manifest's
+	// generator; nil when the manifest cannot be read.
+	BuiltBy *Generator `json:"built_by"`
+	// VerifiedBy is the code verifying it.
+	VerifiedBy Generator `json:"verified_by"`
+	// SameCode is true when BuiltBy and VerifiedBy name the same code
+	// (module and unmodified revision). When false the verification still
+	// ran, with the verifying code's rules.
+	SameCode bool `json:"same_code"`
+	// Rerun is the command that verifies the snapshot with the code that
+	// built it, when that is other code and can be fetched.
+	Rerun string `json:"rerun,omitempty"`
 }
 
 // FileDiff is one file that differs between a snapshot and its rebuild.
@@ -89,7 +101,7 @@ const maxChanges = 40
 // (no temporary folder, a cancelled context); a snapshot that fails its
 // checks gives a report with OK false, and VerifyReport.Err.
 func Verify(ctx context.Context, dir string) (*VerifyReport, error) {
-	rep := &VerifyReport{Dir: dir, Problems: []validate.Problem{}, Diffs: []FileDiff{}}
+	rep := &VerifyReport{Dir: dir, Problems: []validate.Problem{}, Diffs: []FileDiff{}, VerifiedBy: ThisGenerator()}
 	if err := validate.SnapshotContext(ctx, dir); err != nil {
 		vr, ok := err.(*validate.Report)
 		if !ok {
@@ -130,6 +142,7 @@ func (r *VerifyReport) WriteText(w io.Writer) error {
 	} else {
 		fmt.Fprintf(&b, "verify %s: FAILED: %s\n", r.Dir, r.counts())
 	}
+	r.writeCode(&b)
 	if len(r.Problems) > 0 {
 		b.WriteString("\nProblems:\n")
 		for _, p := range r.Problems {
@@ -161,6 +174,28 @@ func (r *VerifyReport) WriteText(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeCode says which code built the snapshot and which verified it.
+func (r *VerifyReport) writeCode(b *strings.Builder) {
+	built := "unknown (manifest.json cannot be read)"
+	if r.BuiltBy != nil {
+		built = r.BuiltBy.String()
+	}
+	fmt.Fprintf(b, "  built by:    %s\n  verified by: %s\n", built, r.VerifiedBy)
+	switch {
+	case r.SameCode || r.BuiltBy == nil:
+		return
+	case *r.BuiltBy == r.VerifiedBy:
+		b.WriteString("  Neither records a VCS revision: that the same code built and verifies the snapshot cannot be shown.\n")
+		return
+	}
+	b.WriteString("  The verifying code is not the code that built the snapshot; it verified with its own rules.\n")
+	if r.Rerun != "" {
+		fmt.Fprintf(b, "  To verify with the code that built it:\n    %s\n", r.Rerun)
+	} else {
+		b.WriteString("  The code that built it cannot be fetched by revision (a modified checkout or no revision recorded).\n")
+	}
 }
 
 // WriteJSON renders the report as indented JSON with a final newline.
@@ -205,6 +240,11 @@ func rebuildAndCompare(ctx context.Context, dir string, rep *VerifyReport) error
 		problem("not rebuilt: %s cannot be decoded: %v", ManifestName, err)
 		return nil
 	}
+	rep.BuiltBy = &m.Generator
+	rep.SameCode = m.Generator.SameCode(rep.VerifiedBy)
+	if !rep.SameCode {
+		rep.Rerun = m.Generator.RerunCommand("verify", dir)
+	}
 	opts := rebuildOptions(dir, &m)
 	tmp, err := os.MkdirTemp("", "greentokens-verify-")
 	if err != nil {
@@ -238,7 +278,10 @@ func rebuildOptions(dir string, m *Manifest) BuildOptions {
 	for _, e := range m.Sources {
 		src.entries[e.Name] = e
 	}
-	opts := BuildOptions{Date: m.Date, Retrieved: m.Retrieved, Source: src, rebuild: true}
+	// The stored generator: the rebuilt manifest records the code that
+	// built the snapshot, so that it compares byte for byte.
+	gen := m.Generator
+	opts := BuildOptions{Date: m.Date, Retrieved: m.Retrieved, Source: src, Generator: &gen, rebuild: true}
 	if _, ok := src.entries[fetch.EmberYearly]; !ok {
 		opts.NoGrid = true
 		return opts

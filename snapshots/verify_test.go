@@ -93,6 +93,18 @@ func TestVerifyFreshBuild(t *testing.T) {
 	if !strings.Contains(text.String(), ": OK: ") {
 		t.Errorf("text report does not say OK:\n%s", text.String())
 	}
+	// The snapshot was built by the tests' fixed generator, not by the
+	// code verifying it: verify says both and how to run the first.
+	rerun := "go run github.com/leadgreen/greentokens/cmd/greentokens@" + testGenerator.Revision + " verify " + dir
+	if rep.BuiltBy == nil || *rep.BuiltBy != testGenerator || rep.VerifiedBy != ThisGenerator() || rep.SameCode || rep.Rerun != rerun {
+		t.Errorf("built by %+v, verified by %+v, same code %v, rerun %q; want %+v, this code, false, %q",
+			rep.BuiltBy, rep.VerifiedBy, rep.SameCode, rep.Rerun, testGenerator, rerun)
+	}
+	for _, want := range []string{"built by:    " + testGenerator.String(), "verified by: " + ThisGenerator().String(), "\n    " + rerun + "\n"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text report does not say %q:\n%s", want, text.String())
+		}
+	}
 	if diff := cmp.Diff(before, tree(t, dir)); diff != "" {
 		t.Errorf("verify changed the snapshot folder:\n%s", diff)
 	}

@@ -14,6 +14,7 @@ import (
 // 2025-12-17, max_num_batched_tokens goes on 2026-02-13, parallel degrees
 // are 0 before 2025-12-15), and checks what each must show.
 func TestEveryUpstreamVersion(t *testing.T) {
+	slow(t)
 	versions, err := os.ReadDir(filepath.Join(shared, "upstream", "leaderboard"))
 	if err != nil {
 		t.Fatal(err)

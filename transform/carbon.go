@@ -2,10 +2,12 @@ package transform
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/leadgreen/greentokens/transform/grid"
 	"github.com/leadgreen/greentokens/transform/jsonnum"
+	"github.com/leadgreen/greentokens/transform/names"
 )
 
 // CarbonRow is a model's index row priced on one grid.
@@ -67,16 +69,43 @@ func (m *Model) rowOf(rowID string) *Row {
 	panic("transform: no configuration " + rowID + " in " + m.Slug)
 }
 
-// FindModel finds a model by slug, name or model id, ignoring case. An
-// unknown query is an error naming the nearest models.
+// FindModel finds a model by slug, name or model id, ignoring case, spaces
+// and punctuation: "qwen3 32b", "Qwen/Qwen3-32B" and "qwen-3-32b" find the
+// same model. An unknown query is an error naming the nearest models.
 func FindModel(models []*Model, query string) (*Model, error) {
-	q := strings.TrimSpace(query)
 	names := make([][]string, len(models))
 	for i, m := range models {
-		if strings.EqualFold(m.Slug, q) || strings.EqualFold(m.Name, q) || strings.EqualFold(m.ModelID, q) {
-			return m, nil
-		}
 		names[i] = []string{m.Slug, m.Name, m.ModelID}
 	}
-	return nil, fmt.Errorf("no model %q; nearest: %s", q, strings.Join(grid.Nearest(q, names, 3), ", "))
+	i, err := FindName(query, names)
+	if err != nil {
+		return nil, err
+	}
+	return models[i], nil
+}
+
+// FindName finds a model among candidates, each the spellings of one
+// model (slug first, then name and model id), as FindModel does, and
+// returns its index.
+func FindName(query string, candidates [][]string) (int, error) {
+	q := strings.TrimSpace(query)
+	for i, spellings := range candidates {
+		for _, s := range spellings {
+			if s != "" && strings.EqualFold(s, q) {
+				return i, nil
+			}
+		}
+	}
+	switch found := names.Match(q, candidates); len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		return -1, fmt.Errorf("no model %q; did you mean %s?", q, strings.Join(grid.Nearest(q, candidates, 3), " or "))
+	default:
+		var slugs []string
+		for _, i := range found {
+			slugs = append(slugs, strconv.Quote(candidates[i][0]))
+		}
+		return -1, fmt.Errorf("%q matches %d models: %s", q, len(found), strings.Join(slugs, ", "))
+	}
 }

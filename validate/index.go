@@ -600,7 +600,9 @@ func idxPrepare(src *idxSource) (*idxPlan, error) {
 		for _, k := range []string{"name", "model_id", "params_b", "active_params_b", "architecture", "gpus", "best"} {
 			got := f.get(k)
 			if w := idxPlain(entry.vals[k]); !idxEqual(w, got) {
-				return nil, idxFailf(f.path, "", k, "is %s, but %s gives %s", idxShow(got), IndexChatTask, idxShow(w))
+				// Name the first value that differs, not "an object".
+				field, g, wv := idxFirstDiff(k, got, w)
+				return nil, idxFailf(f.path, "", field, "is %s, but %s gives %s", idxShow(g), IndexChatTask, idxShow(wv))
 			}
 		}
 		var cs []json.RawMessage
@@ -836,6 +838,45 @@ func idxPlain(v any) any {
 		return json.Number(v)
 	}
 	return v
+}
+
+// idxFirstDiff returns the path below field of the first value that
+// differs between got and want (keys in sorted order, a key only one side
+// has as absent: nil), and the two values there.
+func idxFirstDiff(field string, got, want any) (string, any, any) {
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			return field, got, want
+		}
+		keys := make([]string, 0, len(w)+len(g))
+		for k := range w {
+			keys = append(keys, k)
+		}
+		for k := range g {
+			if _, ok := w[k]; !ok {
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if !idxEqual(w[k], g[k]) {
+				return idxFirstDiff(field+"."+k, g[k], w[k])
+			}
+		}
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(g) != len(w) {
+			return field, got, want
+		}
+		for i := range w {
+			if !idxEqual(w[i], g[i]) {
+				return idxFirstDiff(fmt.Sprintf("%s[%d]", field, i), g[i], w[i])
+			}
+		}
+	}
+	return field, got, want
 }
 
 func idxEqual(a, b any) bool {

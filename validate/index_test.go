@@ -2,6 +2,7 @@ package validate
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -194,5 +195,32 @@ func TestIndexFileRejectsModelFileDisagreement(t *testing.T) {
 	delete(models, path)
 	if err := IndexFile(b.chat, b.gpqa, b.index, models); err == nil || !strings.Contains(err.Error(), "qwen-3-32b") {
 		t.Errorf("without %s: got %v; want an error naming the model", path, err)
+	}
+}
+
+// TestIdxFirstDiff: a model file's entry that differs from the index's
+// recomputation is reported at the first differing value, not as "an
+// object" against "an object".
+func TestIdxFirstDiff(t *testing.T) {
+	obj := func(wh string) map[string]any {
+		return map[string]any{"B200": map[string]any{"row_id": "m/B200/1/8", "wh_per_million_output_tokens": json.Number(wh)}}
+	}
+	for _, tc := range []struct {
+		name      string
+		got, want any
+		field     string
+		g, w      string
+	}{
+		{"nested number", obj("39.06"), obj("39.05"), "best.B200.wh_per_million_output_tokens", "39.06", "39.05"},
+		{"key only in the file", map[string]any{"H100": "x", "B200": "y"}, map[string]any{"B200": "y"}, "best.H100", `"x"`, "null"},
+		{"array element", []any{"B200", "H100"}, []any{"B200", "A100"}, "best[1]", `"H100"`, `"A100"`},
+		{"array length", []any{"B200"}, []any{"B200", "H100"}, "best", "an array of 1", "an array of 2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			field, g, w := idxFirstDiff("best", tc.got, tc.want)
+			if field != tc.field || idxShow(g) != tc.g || idxShow(w) != tc.w {
+				t.Errorf("idxFirstDiff = %s, %s, %s; want %s, %s, %s", field, idxShow(g), idxShow(w), tc.field, tc.g, tc.w)
+			}
+		})
 	}
 }

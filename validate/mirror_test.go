@@ -85,7 +85,8 @@ func TestManifestMirrorsSnapshots(t *testing.T) {
 func TestManifestSchemaAcceptsSnapshotsManifest(t *testing.T) {
 	const sum = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 	m := snapshots.Manifest{
-		Version: "1", Date: "2026-09-27", Retrieved: "2026-09-26", Generator: "greentokens",
+		Version: "1", Date: "2026-09-27", Retrieved: "2026-09-26", Generator: snapshots.Generator{Module: "github.com/leadgreen/greentokens", Version: "(devel)",
+			Revision: "0123456789abcdef0123456789abcdef01234567", Modified: true, Go: "go1.26.0"},
 		Selection: snapshots.Selection{ITLDeadlineMS: 500, MinSteadyStateSeconds: 20, MinBatchFraction: 0.85, Tasks: []string{"lm-arena-chat", "gpqa"}},
 		Sources: []snapshots.Source{
 			{File: snapshots.File{Path: "sources/ember/yearly_full_release_long_format.csv", Size: 40, SHA256: sum},

@@ -30,13 +30,22 @@ type Manifest struct {
 	Version    string              `json:"version"`
 	Date       string              `json:"date"`
 	Retrieved  string              `json:"retrieved"`
-	Generator  string              `json:"generator"`
+	Generator  ManifestGenerator   `json:"generator"`
 	Selection  ManifestSelection   `json:"selection"`
 	Sources    []ManifestSource    `json:"sources"`
 	Outputs    []ManifestFile      `json:"outputs"`
 	Evidence   ManifestEvidence    `json:"evidence"`
 	Exclusions []ManifestExclusion `json:"exclusions"`
 	Grid       *ManifestGrid       `json:"grid,omitempty"`
+}
+
+// ManifestGenerator is the code that wrote the snapshot.
+type ManifestGenerator struct {
+	Module   string `json:"module"`
+	Version  string `json:"version"`
+	Revision string `json:"revision"`
+	Modified bool   `json:"modified"`
+	Go       string `json:"go"`
 }
 
 // ManifestSelection is the manifest's selection block.

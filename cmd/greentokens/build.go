@@ -2,8 +2,13 @@ package main
 
 import (
 	"fmt"
+	"net/url"
 	"os"
+	"path/filepath"
 	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/snapshots"
@@ -17,80 +22,106 @@ const (
 	envGitHubToken    = "GITHUB_TOKEN"
 )
 
-func runBuild(args []string, e *env) error {
-	fs := newFlags(e, "build", "",
-		"Fetches the ML.ENERGY Leaderboard's task files (and Ember's yearly electricity CSV),\n"+
-			"derives the model files, checks every one against its schema and an independent\n"+
-			"recomputation, and only then writes OUT/DATE/ in one atomic step.")
-	date := fs.String("date", time.Now().UTC().Format(time.DateOnly), "data version, YYYY-MM-DD (the snapshot's folder name)")
-	retrieved := fs.String("retrieved", "", "retrieval date, YYYY-MM-DD, where the sources carry none (required with --from)")
-	out := fs.String("out", "snapshots", "folder that holds the dated snapshots")
-	from := fs.String("from", "", "build offline from `DIR`, laid out like a snapshot's sources/ folder")
-	fromLB := fs.String("from-leaderboard", "", "build offline, reading the leaderboard files from `DIR` (index.json, commits.json, tasks/) as upstream lays them out")
-	fromEmber := fs.String("from-ember", "", "build offline, reading Ember's yearly long-format CSV from `FILE`")
-	noGrid := fs.Bool("no-grid", false, "leave out the Ember stage (no grid.json)")
-	gridYear := fs.Int("grid-year", 0, "pin grid.json's reference `YEAR` (default: the latest complete year: World has a value and the countries with one number at least 90% of the year before's)")
-	emberRelease := fs.String("ember-release", "", "name of Ember's release, e.g. \"September 2026\" (the CSV does not carry it)")
-	replace := fs.Bool("replace", false, "replace an existing snapshot of the same date whose content differs")
-	var allowRemoval stringList
-	fs.Var(&allowRemoval, "allow-removal", "let the build drop `MODEL` (slug or model id), which the latest earlier snapshot under --out has; repeatable")
-	allowGridShrink := fs.Bool("allow-grid-shrink", false, "let grid.json lose more than 10% of the areas of the latest earlier snapshot's")
-	lbURL := fs.String("leaderboard-url", envOr(envLeaderboardURL, fetch.DefaultLeaderboardBase), "base `URL` of the leaderboard's public/data/ (env "+envLeaderboardURL+")")
-	apiURL := fs.String("github-api-url", envOr(envGitHubAPI, fetch.DefaultGitHubAPI), "GitHub API base `URL` (env "+envGitHubAPI+")")
-	emberURL := fs.String("ember-url", envOr(envEmberURL, fetch.DefaultEmberURL), "`URL` of Ember's yearly long-format CSV (env "+envEmberURL+")")
-	allowHTTP := fs.Bool("allow-http", false, "allow plain http upstream URLs (https only by default)")
-	retries := fs.Int("retries", 4, "retries per upstream file after the first attempt")
-	timeout := fs.Duration("timeout", 60*time.Second, "timeout of one HTTP request: the wait for its headers, and any stall in its body")
-	deadline := fs.Duration("deadline", fetch.DefaultDeadline, "deadline on each whole download, retries and body included (the Ember CSV too)")
-	maxJSON := fs.Int64("max-json-mib", fetch.DefaultMaxBytes>>20, "size cap in MiB of each upstream JSON file, downloaded or local")
-	maxCSV := fs.Int64("max-csv-mib", fetch.DefaultMaxBytesCSV>>20, "size cap in MiB of Ember's CSV, downloaded or local")
-	lockTimeout := fs.Duration("lock-timeout", 0, "give up (exit 6) when another build holds the output folder's lock this long (default: wait)")
-	logFormat := fs.String("log-format", "text", "log format: text or json")
-	if err := parse(fs, args); err != nil {
+// defaultOut is the folder that holds the dated snapshots by default: a
+// data folder, ignored by git, outside every Go package folder.
+const defaultOut = "out"
+
+func init() { register(newBuildCmd) }
+
+// buildFlags are build's flags, all defined in define.
+type buildFlags struct {
+	date, retrieved, out    string
+	from, fromLB, fromEmber string
+	noGrid                  bool
+	gridYear                int
+	emberRelease            string
+	replace                 bool
+	allowRemoval            []string
+	allowGridShrink         bool
+	lbURL, apiURL, emberURL string
+	allowHTTP               bool
+	retries                 int
+	timeout, deadline       time.Duration
+	maxJSONMiB, maxCSVMiB   int64
+	lockTimeout             time.Duration
+	logFormat               string
+}
+
+func (f *buildFlags) define(fs *pflag.FlagSet) {
+	fs.StringVar(&f.date, "date", time.Now().UTC().Format(time.DateOnly), "data version, YYYY-MM-DD (the snapshot's folder name); at most a day ahead of today")
+	fs.StringVar(&f.retrieved, "retrieved", "", "retrieval date, YYYY-MM-DD, where the sources carry none (required with --from*); not after --date")
+	fs.StringVar(&f.out, "out", defaultOut, "folder that holds the dated snapshots")
+	fs.StringVar(&f.from, "from", "", "build offline from `DIR`, a snapshot's sources/ folder (leaderboard/, ember/)")
+	fs.StringVar(&f.fromLB, "from-leaderboard", "", "build offline, reading the leaderboard files from `DIR` (index.json, commits.json, tasks/) as upstream lays them out")
+	fs.StringVar(&f.fromEmber, "from-ember", "", "build offline, reading Ember's yearly long-format CSV from `FILE`")
+	fs.BoolVar(&f.noGrid, "no-grid", false, "leave out the Ember stage (no grid.json)")
+	fs.IntVar(&f.gridYear, "grid-year", 0, "pin grid.json's reference `YEAR` (default: the latest complete year: World has a value and the countries with one number at least 90% of the year before's)")
+	fs.StringVar(&f.emberRelease, "ember-release", "", "name of Ember's release, e.g. \"September 2026\" (the CSV does not carry it)")
+	fs.BoolVar(&f.replace, "replace", false, "replace an existing snapshot of the same date whose content differs")
+	fs.StringArrayVar(&f.allowRemoval, "allow-removal", nil, "let the build drop `MODEL` (slug or model id), which the latest earlier snapshot under --out has; repeatable")
+	fs.BoolVar(&f.allowGridShrink, "allow-grid-shrink", false, "let grid.json lose more than 10% of the areas of the latest earlier snapshot's")
+	fs.StringVar(&f.lbURL, "leaderboard-url", envOr(envLeaderboardURL, fetch.DefaultLeaderboardBase), "base `URL` of the leaderboard's public/data/ (env "+envLeaderboardURL+")")
+	fs.StringVar(&f.apiURL, "github-api-url", envOr(envGitHubAPI, fetch.DefaultGitHubAPI), "GitHub API base `URL` (env "+envGitHubAPI+")")
+	fs.StringVar(&f.emberURL, "ember-url", envOr(envEmberURL, fetch.DefaultEmberURL), "`URL` of Ember's yearly long-format CSV (env "+envEmberURL+")")
+	fs.BoolVar(&f.allowHTTP, "allow-http", false, "allow plain http upstream URLs (https only by default)")
+	fs.IntVar(&f.retries, "retries", 4, "retries per upstream file after the first attempt")
+	fs.DurationVar(&f.timeout, "timeout", 60*time.Second, "timeout of one HTTP request: the wait for its headers, and any stall in its body")
+	fs.DurationVar(&f.deadline, "deadline", fetch.DefaultDeadline, "deadline on each whole download, retries and body included (the Ember CSV too)")
+	fs.Int64Var(&f.maxJSONMiB, "max-json-mib", fetch.DefaultMaxBytes>>20, "size cap in MiB of each upstream JSON file, downloaded or local")
+	fs.Int64Var(&f.maxCSVMiB, "max-csv-mib", fetch.DefaultMaxBytesCSV>>20, "size cap in MiB of Ember's CSV, downloaded or local")
+	fs.DurationVar(&f.lockTimeout, "lock-timeout", 0, "give up (exit 6) when another build holds the output folder's lock this long (default: wait)")
+	fs.StringVar(&f.logFormat, "log-format", "text", "log format: text or json")
+}
+
+func newBuildCmd(e *env) *cobra.Command {
+	var f buildFlags
+	cmd := &cobra.Command{
+		Use:   "build [flags]",
+		Short: "fetch the upstream files and write a validated snapshot to OUT/DATE/",
+		Long: "Fetches the ML.ENERGY Leaderboard's task files (and Ember's yearly electricity CSV),\n" +
+			"derives the model files, checks every one against its schema and an independent\n" +
+			"recomputation, and only then writes OUT/DATE/ in one atomic step. Logs go to stderr.",
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			e.logErrors = true
+			return runBuild(&f, e, time.Now())
+		},
+	}
+	f.define(cmd.Flags())
+	return cmd
+}
+
+func runBuild(f *buildFlags, e *env, now time.Time) error {
+	if err := setLogger(e, f.logFormat); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return usageError{fmt.Sprintf("build takes no arguments, got %q", fs.Args())}
-	}
-	if err := setLogger(e, *logFormat); err != nil {
+	if err := f.check(now); err != nil {
 		return err
 	}
-	if *retries < 0 || *timeout <= 0 || *deadline <= 0 || *lockTimeout < 0 || *maxJSON <= 0 || *maxCSV <= 0 {
-		return usageError{"--retries must be 0 or more, --timeout, --deadline, --max-json-mib and --max-csv-mib more than 0, --lock-timeout not negative"}
+	retries := f.retries
+	if retries == 0 {
+		retries = -1 // fetch reads 0 as "the default"; -1 is no retries
 	}
-	if err := plainText("ember-release", *emberRelease); err != nil {
-		return err
-	}
-	if *retries == 0 {
-		*retries = -1 // fetch reads 0 as "the default"; -1 is no retries
-	}
-	offline := *from != "" || *fromLB != "" || *fromEmber != ""
-	if offline && *from == "" && ((*fromLB == "") || (*fromEmber == "" && !*noGrid)) {
-		return usageError{"an offline build reads every source locally: give --from DIR, or --from-leaderboard DIR with --from-ember FILE (or --no-grid)"}
-	}
-	origins := fetch.Origins{LeaderboardBase: *lbURL, GitHubAPI: *apiURL, EmberURL: *emberURL}
+	origins := fetch.Origins{LeaderboardBase: f.lbURL, GitHubAPI: f.apiURL, EmberURL: f.emberURL}
 	var src fetch.Source
-	if offline {
-		if *retrieved == "" {
-			return usageError{"--from, --from-leaderboard and --from-ember need --retrieved: local files carry no retrieval date"}
-		}
-		src = fetch.Dir{Root: *from, Leaderboard: *fromLB, Ember: *fromEmber, Origins: origins,
-			MaxBytes: *maxJSON << 20, MaxBytesCSV: *maxCSV << 20}
+	if f.offline() {
+		src = fetch.Dir{Root: f.from, Leaderboard: f.fromLB, Ember: f.fromEmber, Origins: origins,
+			MaxBytes: f.maxJSONMiB << 20, MaxBytesCSV: f.maxCSVMiB << 20}
 	} else {
 		src = fetch.NewHTTP(fetch.HTTPOptions{
-			Origins: origins, AllowHTTP: *allowHTTP, RetryMax: *retries, Timeout: *timeout, Deadline: *deadline,
-			MaxBytes: *maxJSON << 20, MaxBytesCSV: *maxCSV << 20,
+			Origins: origins, AllowHTTP: f.allowHTTP, RetryMax: retries, Timeout: f.timeout, Deadline: f.deadline,
+			MaxBytes: f.maxJSONMiB << 20, MaxBytesCSV: f.maxCSVMiB << 20,
 			GitHubToken: os.Getenv(envGitHubToken), Logger: e.log,
 		})
-		if isTerminal(e.stderr) && *logFormat == "text" {
+		if isTerminal(e.stderr) && f.logFormat == "text" {
 			src = progressSource{Source: src, w: e.stderr, now: time.Now}
 		}
 	}
 
 	res, err := snapshots.Build(e.ctx, snapshots.BuildOptions{
-		Out: *out, Date: *date, Retrieved: *retrieved, Source: src, Replace: *replace, Logger: e.log, LockTimeout: *lockTimeout,
-		NoGrid: *noGrid, GridYear: *gridYear, EmberRelease: *emberRelease,
-		AllowRemoval: allowRemoval, AllowGridShrink: *allowGridShrink,
+		Out: f.out, Date: f.date, Retrieved: f.retrieved, Source: src, Replace: f.replace, Logger: e.log, LockTimeout: f.lockTimeout,
+		NoGrid: f.noGrid, GridYear: f.gridYear, EmberRelease: f.emberRelease,
+		AllowRemoval: f.allowRemoval, AllowGridShrink: f.allowGridShrink,
 	})
 	if err != nil {
 		return err
@@ -104,6 +135,89 @@ func runBuild(args []string, e *env) error {
 		fmt.Fprintf(e.stdout, "%s: written (%d outputs, %d sources)\n", res.Dir, len(res.Manifest.Outputs), len(res.Manifest.Sources))
 	}
 	return nil
+}
+
+func (f *buildFlags) offline() bool { return f.from != "" || f.fromLB != "" || f.fromEmber != "" }
+
+// check refuses what cannot be right before anything is fetched: every
+// finding is a usage error (exit 2).
+func (f *buildFlags) check(now time.Time) error {
+	if f.retries < 0 || f.timeout <= 0 || f.deadline <= 0 || f.lockTimeout < 0 || f.maxJSONMiB <= 0 || f.maxCSVMiB <= 0 {
+		return usagef("--retries must be 0 or more, --timeout, --deadline, --max-json-mib and --max-csv-mib more than 0, --lock-timeout not negative")
+	}
+	if err := plainText("ember-release", f.emberRelease); err != nil {
+		return err
+	}
+	if f.gridYear != 0 && (f.gridYear < 1000 || f.gridYear > 9999) {
+		return usagef("--grid-year %d is not a year (YYYY)", f.gridYear)
+	}
+	if err := checkDates(f.date, f.retrieved, now); err != nil {
+		return err
+	}
+	if f.offline() {
+		return f.checkLocal()
+	}
+	for _, u := range []struct{ flag, url string }{{"--leaderboard-url", f.lbURL}, {"--github-api-url", f.apiURL}, {"--ember-url", f.emberURL}} {
+		if pu, err := url.Parse(u.url); err == nil && pu.Scheme == "http" && !f.allowHTTP {
+			return usagef("%s %s is plain http; only https is fetched unless --allow-http is given", u.flag, pu.Redacted())
+		}
+	}
+	return nil
+}
+
+// checkLocal checks the --from* paths.
+func (f *buildFlags) checkLocal() error {
+	switch {
+	case f.from != "" && (f.fromLB != "" || f.fromEmber != ""):
+		return usagef("--from reads every source from a snapshot's sources/ folder; give it alone, or --from-leaderboard DIR with --from-ember FILE")
+	case f.from == "" && (f.fromLB == "" || (f.fromEmber == "" && !f.noGrid)):
+		return usagef("an offline build reads every source locally: give --from DIR, or --from-leaderboard DIR with --from-ember FILE (or --no-grid)")
+	case f.retrieved == "":
+		return usagef("--from, --from-leaderboard and --from-ember need --retrieved: local files carry no retrieval date")
+	}
+	if f.from != "" {
+		if !isFile(filepath.Join(f.from, filepath.FromSlash(fetch.LeaderboardIndex))) {
+			return usagef("--from %s is not a sources folder (no %s in it): --from wants a snapshot's sources/ folder, e.g. %s",
+				f.from, fetch.LeaderboardIndex, filepath.Join(defaultOut, "2026-09-27", "sources"))
+		}
+		return nil
+	}
+	if !isFile(filepath.Join(f.fromLB, "index.json")) {
+		return usagef("--from-leaderboard %s is not a leaderboard folder (no index.json in it): it wants upstream's public/data/ layout (index.json, commits.json, tasks/); a snapshot's sources/ folder goes to --from", f.fromLB)
+	}
+	if f.fromEmber != "" && !isFile(f.fromEmber) {
+		return usagef("--from-ember %s is not a file: it wants Ember's yearly long-format CSV", f.fromEmber)
+	}
+	return nil
+}
+
+// checkDates refuses dates that cannot be true: a --date more than a day
+// ahead of now, a --retrieved after --date. (snapshots.Build refuses
+// upstream data compiled after the retrieval date.)
+func checkDates(date, retrieved string, now time.Time) error {
+	d, err := time.Parse(time.DateOnly, date)
+	if err != nil {
+		return usagef("--date %q is not a YYYY-MM-DD date", date)
+	}
+	if d.After(now.UTC().AddDate(0, 0, 1)) {
+		return usagef("--date %s is more than a day in the future (today is %s UTC)", date, now.UTC().Format(time.DateOnly))
+	}
+	if retrieved == "" {
+		return nil
+	}
+	r, err := time.Parse(time.DateOnly, retrieved)
+	if err != nil {
+		return usagef("--retrieved %q is not a YYYY-MM-DD date", retrieved)
+	}
+	if r.After(d) {
+		return usagef("--retrieved %s is after --date %s: a snapshot cannot hold data retrieved after its date", retrieved, date)
+	}
+	return nil
+}
+
+func isFile(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
 }
 
 func envOr(key, def string) string {

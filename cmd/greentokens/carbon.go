@@ -1,70 +1,100 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"text/tabwriter"
 
-	"github.com/leadgreen/greentokens/internal/regfile"
+	"github.com/spf13/cobra"
+
 	"github.com/leadgreen/greentokens/snapshots"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
 	"github.com/leadgreen/greentokens/transform/jsonnum"
 )
 
-func runCarbon(args []string, e *env) error {
-	fs := newFlags(e, "carbon", "MODEL [GRID...]",
-		"Prints the carbon of a billion output tokens of MODEL (slug, name or model id) at each of its\n"+
-			"index rows, on the named grids (ISO 3 code or name; every grid when none is named):\n"+
-			"Wh/M x g CO2e per kWh / 1000, from the snapshot's archived sources and grid.json. A grid\n"+
-			"value of another year than grid.json's reference year (an area's latest earlier value)\n"+
-			"shows its year beside it.")
-	snap := fs.String("snapshot", "", "snapshot folder `DIR` (snapshots/DATE)")
-	asJSON := fs.Bool("json", false, "print JSON instead of a table")
-	if err := parse(fs, args); err != nil {
+func init() { register(newCarbonCmd) }
+
+// carbonReport is carbon --json; schemas/carbon.schema.json.
+type carbonReport struct {
+	// Snapshot is the snapshot's date (its data version).
+	Snapshot string                `json:"snapshot"`
+	Model    string                `json:"model"`
+	GridYear int                   `json:"grid_year"`
+	Rows     []transform.CarbonRow `json:"rows"`
+}
+
+func newCarbonCmd(e *env) *cobra.Command {
+	var snap string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "carbon --snapshot DIR MODEL [GRID...]",
+		Short: "price a model's index rows on any grid: kg CO2e per billion output tokens",
+		Long: "Prints the carbon of a billion output tokens of MODEL (slug, name or model id; case, spaces\n" +
+			"and punctuation do not count) at each of its index rows, on the named grids (ISO 3 code or\n" +
+			"name; every grid when none is named): Wh/M x g CO2e per kWh / 1000, from the snapshot's\n" +
+			"archived sources and grid.json. The snapshot is checked against its manifest first.",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) < 1 {
+				return usagef("carbon needs a MODEL")
+			}
+			return nil
+		},
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			if len(args) == 0 {
+				return completeModels(cmd, toComplete), cobra.ShellCompDirectiveNoFileComp
+			}
+			return completeGrids(cmd, toComplete), cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCarbon(e, snap, args[0], args[1:], asJSON)
+		},
+	}
+	snapshotFlag(cmd, &snap)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (schemas/carbon.schema.json) instead of a table")
+	return cmd
+}
+
+func runCarbon(e *env, dir, model string, grids []string, asJSON bool) error {
+	s, err := loadSnapshot(e, dir)
+	if err != nil {
 		return err
 	}
-	if *snap == "" || fs.NArg() < 1 {
-		return usageError{"carbon needs --snapshot DIR and a MODEL"}
+	if s.Grid == nil {
+		return usagef("%s has no grid.json: it was built with --no-grid, so it holds no carbon figures; build one without --no-grid", dir)
 	}
-	// Every file's size and sha256 against the manifest first: a figure
-	// is priced from a snapshot only as it was published.
-	if _, err := snapshots.LoadContext(e.ctx, *snap); err != nil {
-		return err
-	}
-	models, g, err := loadForCarbon(*snap)
+	models, err := snapshotModels(dir)
 	if err != nil {
 		return err
 	}
 	if err := interrupted(e); err != nil {
 		return err
 	}
-	m, err := transform.FindModel(models, fs.Arg(0))
+	m, err := transform.FindModel(models, model)
 	if err != nil {
 		return usageError{err.Error()}
 	}
-	rows, err := transform.Carbon(m, g, fs.Args()[1:])
-	if err != nil {
-		return usageError{err.Error()}
-	}
-	if *asJSON {
-		data, err := transform.Marshal(rows)
-		if err != nil {
-			return err
+	for _, q := range grids {
+		if _, err := grid.Lookup(s.Grid, q); err != nil {
+			return usageError{gridHint(s, q, err).Error()}
 		}
-		_, err = fmt.Fprintf(e.stdout, "%s\n", data)
-		return err
 	}
+	rows, err := transform.Carbon(m, s.Grid, grids)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if asJSON {
+		return printJSON(e, carbonReport{Snapshot: s.Manifest.Date, Model: m.Slug, GridYear: s.Grid.Year, Rows: rows})
+	}
+	fmt.Fprintf(e.stdout, "%s (%s), snapshot %s\n", m.Name, m.Slug, s.Manifest.Date)
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "GPU\tWh/M\tgrid\tg CO2e/kWh (%d)\tkg CO2e per billion tokens\t\n", g.Year)
+	fmt.Fprintf(tw, "GPU\tWh/M\tgrid\tg CO2e/kWh (%d)\tkg CO2e per billion tokens\t\n", s.Grid.Year)
 	for _, r := range rows {
-		// A value of another year than the header's says which.
-		grid := num(r.GCO2ePerKWh)
-		if r.Year != g.Year {
-			grid += fmt.Sprintf(" (%d)", r.Year)
+		// A value of another year than the header's (a fallback) says which.
+		g := num(r.GCO2ePerKWh)
+		if r.Year != s.Grid.Year {
+			g += fmt.Sprintf(" (%d)", r.Year)
 		}
-		fmt.Fprintf(tw, "%d x %s\t%s\t%s\t%s\t%s\t\n", r.NumGPUs, r.GPU, num(r.WhPerMillion), r.Grid, grid, num(r.KgPerBillion))
+		fmt.Fprintf(tw, "%d x %s\t%s\t%s\t%s\t%s\t\n", r.NumGPUs, r.GPU, num(r.WhPerMillion), r.Grid, g, num(r.KgPerBillion))
 	}
 	return tw.Flush()
 }
@@ -74,44 +104,24 @@ func num(f jsonnum.Float) string {
 	return s
 }
 
-// loadForCarbon derives the models from a snapshot's archived leaderboard
-// files (so the figures start from unrounded upstream values) and reads its
-// grid.json.
-func loadForCarbon(dir string) ([]*transform.Model, *grid.Grid, error) {
-	read := func(rel string) ([]byte, error) {
-		b, err := regfile.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
-		if err != nil {
-			return nil, fmt.Errorf("reading the snapshot: %w", err)
-		}
-		return b, nil
-	}
+// snapshotModels derives the models from a snapshot's archived leaderboard
+// files, so that figures start from unrounded upstream values.
+func snapshotModels(dir string) ([]*transform.Model, error) {
 	var files transform.LeaderboardFiles
 	for rel, dst := range map[string]*[]byte{
 		"sources/leaderboard/index.json":               &files.Index,
 		"sources/leaderboard/commits.json":             &files.Commits,
 		"sources/leaderboard/tasks/lm-arena-chat.json": &files.Chat,
 	} {
-		b, err := read(rel)
+		b, err := readFile(dir, rel)
 		if err != nil {
-			return nil, nil, err
+			return nil, fmt.Errorf("reading the snapshot: %w", err)
 		}
 		*dst = b
 	}
 	lb, _, err := transform.NewLeaderboard(files, "", "")
 	if err != nil {
-		return nil, nil, err
+		return nil, fmt.Errorf("%w: %s: %v", snapshots.ErrValidation, dir, err)
 	}
-	models, err := transform.Models(lb)
-	if err != nil {
-		return nil, nil, err
-	}
-	gb, err := read(grid.FileName)
-	if err != nil {
-		return nil, nil, err
-	}
-	var g grid.Grid
-	if err := json.Unmarshal(gb, &g); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", grid.FileName, err)
-	}
-	return models, &g, nil
+	return transform.Models(lb)
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
+
+	"github.com/leadgreen/greentokens/validate"
 )
 
 // sevenGrids is a fixture holding the seed page's seven 2024 grid values.
@@ -35,15 +37,25 @@ func TestCarbonSevenGrids(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("carbon: exit %d: %s", code, stderr)
 	}
-	var rows []struct {
-		GPU  string      `json:"gpu"`
-		Grid string      `json:"grid"`
-		Wh   float64     `json:"wh_per_million_output_tokens"`
-		Kg   json.Number `json:"kg_co2e_per_billion_output_tokens"`
+	if probs := validate.CheckSchema("carbon.schema.json", "carbon --json", []byte(stdout)); len(probs) != 0 {
+		t.Errorf("carbon --json does not pass schemas/carbon.schema.json: %v", probs)
 	}
-	if err := json.Unmarshal([]byte(stdout), &rows); err != nil {
+	var rep struct {
+		Snapshot string `json:"snapshot"`
+		Rows     []struct {
+			GPU  string      `json:"gpu"`
+			Grid string      `json:"grid"`
+			Wh   float64     `json:"wh_per_million_output_tokens"`
+			Kg   json.Number `json:"kg_co2e_per_billion_output_tokens"`
+		} `json:"rows"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatal(err)
 	}
+	if rep.Snapshot != seedDate {
+		t.Errorf("carbon --json snapshot is %q, want %q", rep.Snapshot, seedDate)
+	}
+	rows := rep.Rows
 	got := map[string]string{}
 	for _, r := range rows {
 		if r.GPU == "B200" {
@@ -63,8 +75,8 @@ func TestCarbonSevenGrids(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"unknown model", []string{"qwen-3-33b"}, `nearest: \"qwen-3-32b\"`},
-		{"unknown grid", []string{"qwen-3-32b", "Germny"}, `nearest: \"Germany\"`},
+		{"unknown model", []string{"qwen-3-33b"}, `greentokens: no model "qwen-3-33b"; did you mean "qwen-3-32b"`},
+		{"unknown grid", []string{"qwen-3-32b", "Germny"}, `nearest: "Germany"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := runCLI(t, append([]string{"carbon", "--snapshot", snap}, tc.args...)...)
@@ -152,7 +164,7 @@ func TestCarbonFallbackYear(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("carbon: exit %d: %s", code, stderr)
 	}
-	lines := strings.Split(stdout, "\n")
+	lines := strings.Split(stdout, "\n")[1:] // after the model and snapshot line
 	if !strings.Contains(lines[0], "g CO2e/kWh (2024)") {
 		t.Errorf("the header does not name the reference year:\n%s", stdout)
 	}
@@ -165,11 +177,36 @@ func TestCarbonFallbackYear(t *testing.T) {
 		}
 	}
 	code, stdout, _ = runCLI(t, "carbon", "--json", "--snapshot", snap, "qwen-3-32b", "XKX")
-	var rows []struct {
-		Year     int  `json:"year"`
-		Fallback bool `json:"fallback"`
+	if probs := validate.CheckSchema("carbon.schema.json", "carbon --json", []byte(stdout)); len(probs) != 0 {
+		t.Errorf("carbon --json does not pass schemas/carbon.schema.json: %v", probs)
 	}
-	if err := json.Unmarshal([]byte(stdout), &rows); err != nil || code != exitOK || len(rows) == 0 || rows[0].Year != 2023 || !rows[0].Fallback {
-		t.Errorf("carbon --json for Kosovo: exit %d, %v, %+v", code, err, rows)
+	var rep struct {
+		Rows []struct {
+			Year     int  `json:"year"`
+			Fallback bool `json:"fallback"`
+		} `json:"rows"`
+	}
+	rows := &rep.Rows
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || code != exitOK || len(*rows) == 0 || (*rows)[0].Year != 2023 || !(*rows)[0].Fallback {
+		t.Errorf("carbon --json for Kosovo: exit %d, %v, %+v", code, err, *rows)
+	}
+	// list grids --year goes by each area's own year: Kosovo's fallback.
+	code, stdout, stderr = runCLI(t, "list", "grids", "--snapshot", snap, "--year", "2023", "--json")
+	var l gridList
+	if err := json.Unmarshal([]byte(stdout), &l); err != nil || code != exitOK || l.GridYear != 2024 {
+		t.Fatalf("list grids --year 2023: exit %d, %v: %s", code, err, stderr)
+	}
+	found := false
+	for _, g := range l.Grids {
+		found = found || (g.Name == "Kosovo" && g.Year == 2023 && g.Fallback)
+		if g.Year != 2023 {
+			t.Errorf("list grids --year 2023 lists %s of %d", g.Name, g.Year)
+		}
+	}
+	if !found {
+		t.Errorf("list grids --year 2023 lacks Kosovo's 2023 fallback: %+v", l.Grids)
+	}
+	if probs := validate.CheckSchema("list-grids.schema.json", "list grids --json", []byte(stdout)); len(probs) != 0 {
+		t.Errorf("does not pass schemas/list-grids.schema.json: %v", probs)
 	}
 }

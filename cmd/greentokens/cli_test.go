@@ -2,7 +2,10 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +13,7 @@ import (
 	"time"
 
 	"github.com/leadgreen/greentokens/fetch/fetchtest"
+	"github.com/leadgreen/greentokens/snapshots"
 )
 
 const (
@@ -35,14 +39,27 @@ func TestUsageAndHelp(t *testing.T) {
 		wantCode int
 		want     string
 	}{
-		{"no command", nil, exitUsage, "Commands:"},
+		{"no command", nil, exitUsage, "Available Commands:"},
 		{"help", []string{"help"}, exitOK, "Exit codes:"},
+		{"--help", []string{"--help"}, exitOK, "Available Commands:"},
 		{"unknown command", []string{"publish"}, exitUsage, `unknown command "publish"`},
-		{"build --help", []string{"build", "--help"}, exitOK, "-from-leaderboard DIR"},
-		{"help build", []string{"help", "build"}, exitOK, "-retrieved string"},
-		{"bad flag", []string{"build", "--nope"}, exitUsage, "flag provided but not defined"},
+		{"build --help", []string{"build", "--help"}, exitOK, "--from-leaderboard DIR"},
+		{"help build", []string{"help", "build"}, exitOK, "--retrieved string"},
+		{"bad flag", []string{"build", "--nope"}, exitUsage, "unknown flag: --nope"},
+		{"mistyped flag", []string{"build", "--retreived", "2026-01-01"}, exitUsage, "did you mean --retries or --retrieved?"},
+		{"mistyped command", []string{"verfy"}, exitUsage, `unknown command "verfy"; did you mean verify?`},
+		{"flag after arguments", []string{"carbon", "qwen-3-32b", "--snapshot", "/nonexistent/x"}, exitUsage, "--snapshot /nonexistent/x: no such folder"},
+		{"--from is not a sources folder", []string{"build", "--from", "/nonexistent", "--retrieved", seedReadOn, "--date", seedDate}, exitUsage, "--from wants a snapshot's sources/ folder"},
+		{"--from with --from-leaderboard", []string{"build", "--from", "x", "--from-leaderboard", seedLB, "--retrieved", seedReadOn}, exitUsage, "give it alone"},
+		{"--from-leaderboard not a folder", []string{"build", "--from-leaderboard", "/nonexistent", "--no-grid", "--retrieved", seedReadOn, "--date", seedDate}, exitUsage, "not a leaderboard folder"},
+		{"--grid-year not a year", []string{"build", "--grid-year", "24"}, exitUsage, "not a year"},
+		{"--grid-year not a number", []string{"build", "--grid-year", "last"}, exitUsage, "--grid-year"},
+		{"--retrieved after --date", []string{"build", "--date", "2026-09-01", "--retrieved", "2026-09-02", "--from-leaderboard", seedLB, "--no-grid"}, exitUsage, "after --date"},
+		{"--date far ahead", []string{"build", "--date", "2999-01-01"}, exitUsage, "in the future"},
+		{"upstream compiled after the retrieval date", []string{"build", "--out", t.TempDir(), "--date", "2025-06-01", "--retrieved", "2025-06-01", "--from-leaderboard", seedLB, "--no-grid"}, exitUsage, "after the retrieval date 2025-06-01"},
+		{"plain http names --allow-http", []string{"build", "--ember-url", "http://127.0.0.1:1/x.csv"}, exitUsage, "--allow-http"},
 		{"stray argument", []string{"build", "extra"}, exitUsage, "takes no arguments"},
-		{"bad date", []string{"build", "--date", "2026-13-01", "--from-leaderboard", seedLB, "--no-grid", "--retrieved", seedReadOn, "--out", "unused"}, exitUsage, "not a YYYY-MM-DD date"},
+		{"bad date", []string{"build", "--date", "2026-13-01", "--from-leaderboard", seedLB, "--no-grid", "--retrieved", seedReadOn, "--out", t.TempDir()}, exitUsage, "not a YYYY-MM-DD date"},
 		{"local source without --retrieved", []string{"build", "--from-leaderboard", seedLB, "--no-grid"}, exitUsage, "--retrieved"},
 		{"local leaderboard, Ember from the network", []string{"build", "--from-leaderboard", seedLB, "--retrieved", seedReadOn}, exitUsage, "--from-ember"},
 		{"local Ember, leaderboard from the network", []string{"build", "--from-ember", ember, "--retrieved", seedReadOn}, exitUsage, "--from-leaderboard"},
@@ -171,8 +188,8 @@ func TestBuildOverHTTP(t *testing.T) {
 			}
 		}
 		code, _, stderr := runCLI(t, append(args, "--out", out)...)
-		if code != exitUpstream || !strings.Contains(stderr, "http") {
-			t.Errorf("exit %d, want %d; stderr: %s", code, exitUpstream, stderr)
+		if code != exitUsage || !strings.Contains(stderr, "--allow-http") {
+			t.Errorf("exit %d, want %d naming --allow-http; stderr: %s", code, exitUsage, stderr)
 		}
 		assertNoSnapshot(t, out)
 	})
@@ -230,4 +247,56 @@ func assertNoSnapshot(t *testing.T, out string) {
 	for _, e := range entries {
 		t.Errorf("a failed build left %s", e.Name())
 	}
+}
+
+func TestExitCode(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+		want int
+	}{
+		{"nil", nil, exitOK},
+		{"usage", usagef("x"), exitUsage},
+		{"wrapped usage", fmt.Errorf("a: %w", snapshots.ErrUsage), exitUsage},
+		{"interrupted verify is not a failed check", fmt.Errorf("%w: verify x did not finish: %w", snapshots.ErrInterrupted, context.Canceled), exitFailure},
+		{"validation", fmt.Errorf("%w: x", snapshots.ErrValidation), exitValidation},
+		{"conflict", fmt.Errorf("%w: x", snapshots.ErrConflict), exitConflict},
+		{"upstream data", fmt.Errorf("%w: x", snapshots.ErrUpstreamData), exitUpstreamBad},
+		{"upstream", fmt.Errorf("%w: x", snapshots.ErrUpstream), exitUpstream},
+		{"diff --exit-code", exitStatus(exitFailure), exitFailure},
+		{"other", errors.New("x"), exitFailure},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := exitCode(tc.err); got != tc.want {
+				t.Errorf("exitCode(%v) = %d, want %d", tc.err, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestMain fails the run when a test wrote into the source tree: any new
+// entry in this folder (the default output folder out/ above all).
+func TestMain(m *testing.M) {
+	before := listing()
+	code := m.Run()
+	if root, err := sharedRoot(); err == nil {
+		os.RemoveAll(root)
+	}
+	for name := range listing() {
+		if !before[name] {
+			fmt.Fprintf(os.Stderr, "a test wrote %s into the source tree\n", name)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+// listing is the names in the package folder.
+func listing() map[string]bool {
+	entries, _ := os.ReadDir(".")
+	names := map[string]bool{}
+	for _, e := range entries {
+		names[e.Name()] = true
+	}
+	return names
 }

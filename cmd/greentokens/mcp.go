@@ -3,24 +3,31 @@ package main
 import (
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/leadgreen/greentokens/mcpserver"
 )
 
-func runMCP(args []string, e *env) error {
-	fs := newFlags(e, "mcp", "",
-		"Runs the MCP server over stdio (stdin and stdout carry the protocol; logs go to stderr),\n"+
-			"answering from the dated snapshots under --snapshots that pass their manifest check.\n"+
-			"Tools: list_models, get_model, list_grids, price_carbon.")
-	dir := fs.String("snapshots", "", "folder `DIR` holding the dated snapshots (DIR/YYYY-MM-DD/)")
-	rescan := fs.Duration("rescan", time.Minute, "how often to look for new snapshot folders (0: never)")
-	if err := parse(fs, args); err != nil {
-		return err
+func init() { register(newMCPCmd) }
+
+func newMCPCmd(e *env) *cobra.Command {
+	var dir string
+	var rescan time.Duration
+	cmd := &cobra.Command{
+		Use:   "mcp --snapshots DIR [flags]",
+		Short: "run the MCP server over stdio",
+		Long: "Runs the MCP server over stdio (stdin and stdout carry the protocol; logs go to stderr),\n" +
+			"answering from the dated snapshots under --snapshots that pass their manifest check.\n" +
+			"Tools: list_models, get_model, list_grids, price_carbon.",
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkSnapshotsFlags(cmd, dir, rescan); err != nil {
+				return err
+			}
+			e.logErrors = true
+			return mcpserver.RunStdio(e.ctx, dir, rescan, e.log)
+		},
 	}
-	if *dir == "" || fs.NArg() > 0 {
-		return usageError{"mcp needs --snapshots DIR and no arguments"}
-	}
-	if *rescan < 0 {
-		return usageError{"--rescan must not be negative"}
-	}
-	return mcpserver.RunStdio(e.ctx, *dir, *rescan, e.log)
+	snapshotsFlags(cmd, &dir, &rescan)
+	return cmd
 }

@@ -6,53 +6,101 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/leadgreen/greentokens/internal/regfile"
-	"github.com/leadgreen/greentokens/snapshots"
+	"github.com/leadgreen/greentokens/transform"
+	"github.com/leadgreen/greentokens/transform/grid"
 	"github.com/leadgreen/greentokens/transform/page"
 )
 
-func runRender(args []string, e *env) error {
-	fs := newFlags(e, "render", "[SLUG]",
-		"Writes a model's page as Markdown from a snapshot alone (its published files and archived\n"+
-			"sources), to stdout or --out. With --all, writes every model's page into the --out folder.\n"+
-			"A build already renders every page into the snapshot's pages/ folder, listed in its\n"+
-			"manifest; render re-creates them, e.g. with other display grids, without editing the snapshot.")
-	snap := fs.String("snapshot", "", "snapshot folder `DIR` (snapshots/DATE)")
-	all := fs.Bool("all", false, "render every model (needs --out)")
-	out := fs.String("out", "", "write to `PATH` (a file, or with --all a folder) instead of stdout")
-	grids := fs.String("grids", strings.Join(page.DefaultGrids, ","), "comma-separated display grids of the carbon table (names or ISO 3 codes)")
-	if err := parse(fs, args); err != nil {
-		return err
+func init() { register(newRenderCmd) }
+
+func newRenderCmd(e *env) *cobra.Command {
+	var snap, out string
+	var all bool
+	var grids []string
+	cmd := &cobra.Command{
+		Use:   "render --snapshot DIR (MODEL | --all --out FOLDER)",
+		Short: "write a model's page as Markdown from a snapshot alone",
+		Long: "Writes a model's page as Markdown from a snapshot alone (its published files and archived\n" +
+			"sources), to stdout or --out. With --all, writes every model's page into the --out folder.\n" +
+			"A build already renders every page into the snapshot's pages/ folder, listed in its\n" +
+			"manifest; render re-creates them, e.g. with other display grids, without editing the snapshot.",
+		Args: maxArgs(1, "one MODEL"),
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			if len(args) > 0 {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			return completeModels(cmd, toComplete), cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if all == (len(args) == 1) {
+				return usagef("render needs either a MODEL or --all")
+			}
+			if all && out == "" {
+				return usagef("render --all needs --out FOLDER: a published snapshot is never edited")
+			}
+			model := ""
+			if len(args) == 1 {
+				model = args[0]
+			}
+			return runRender(e, snap, model, out, grids, cmd.Flags().Changed("grids"))
+		},
 	}
-	if *snap == "" || (*all == (fs.NArg() == 1)) || fs.NArg() > 1 {
-		return usageError{"render needs --snapshot DIR and either a SLUG or --all"}
-	}
-	if *all && *out == "" {
-		return usageError{"render --all needs --out FOLDER: a published snapshot is never edited"}
-	}
-	// Every file's size and sha256 against the manifest first: a page is
-	// rendered from a snapshot only as it was published.
-	if _, err := snapshots.LoadContext(e.ctx, *snap); err != nil {
-		return err
-	}
-	s, err := page.Load(regfile.DirFS(*snap))
+	snapshotFlag(cmd, &snap)
+	cmd.Flags().BoolVar(&all, "all", false, "render every model (needs --out)")
+	cmd.Flags().StringVar(&out, "out", "", "write to `PATH` (a file, or with --all a folder) instead of stdout")
+	cmd.Flags().StringSliceVar(&grids, "grids", page.DefaultGrids, "comma-separated display grids of the carbon table (names or ISO 3 codes)")
+	_ = cmd.RegisterFlagCompletionFunc("grids", func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		return completeGrids(cmd, toComplete), cobra.ShellCompDirectiveNoFileComp
+	})
+	return cmd
+}
+
+func runRender(e *env, dir, model, out string, grids []string, gridsGiven bool) error {
+	snap, err := loadSnapshot(e, dir)
 	if err != nil {
-		return fmt.Errorf("reading the snapshot %s: %w", *snap, err)
+		return err
 	}
-	opts := page.Options{Grids: splitList(*grids)}
-	if !*all {
-		data, err := page.Render(s, fs.Arg(0), opts)
+	s, err := page.Load(regfile.DirFS(dir))
+	if err != nil {
+		return fmt.Errorf("reading the snapshot %s: %w", dir, err)
+	}
+	// A display grid the snapshot lacks is a mistake in the command line,
+	// not a note on the page.
+	if gridsGiven {
+		if s.Grid == nil {
+			return usagef("--grids: %s has no grid.json (built with --no-grid)", dir)
+		}
+		for _, q := range grids {
+			if _, err := grid.Lookup(s.Grid, q); err != nil {
+				return usagef("--grids: %v", gridHint(snap, q, err))
+			}
+		}
+	}
+	opts := page.Options{Grids: grids}
+	if model != "" {
+		cands := make([][]string, len(s.Index.Models))
+		for i, m := range s.Index.Models {
+			cands[i] = []string{m.Slug, m.Name, m.ModelID}
+		}
+		i, err := transform.FindName(model, cands)
 		if err != nil {
 			return usageError{err.Error()}
+		}
+		data, err := page.Render(s, s.Index.Models[i].Slug, opts)
+		if err != nil {
+			return err
 		}
 		if err := interrupted(e); err != nil {
 			return err
 		}
-		if *out == "" {
+		if out == "" {
 			_, err = e.stdout.Write(data)
 			return err
 		}
-		return os.WriteFile(*out, data, 0o644)
+		return os.WriteFile(out, data, 0o644)
 	}
 	// One page at a time: each is written as it is rendered, and let go.
 	n := 0
@@ -60,7 +108,7 @@ func runRender(args []string, e *env) error {
 		if err := interrupted(e); err != nil {
 			return err // the pages written so far are whole
 		}
-		p := filepath.Join(*out, filepath.FromSlash(strings.TrimPrefix(f.Path, page.Dir+"/")))
+		p := filepath.Join(out, filepath.FromSlash(strings.TrimPrefix(f.Path, page.Dir+"/")))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
 		}
@@ -72,16 +120,6 @@ func runRender(args []string, e *env) error {
 	}); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "%s: %d pages\n", *out, n)
+	fmt.Fprintf(e.stdout, "%s: %d pages\n", out, n)
 	return nil
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }

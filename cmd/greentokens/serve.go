@@ -4,35 +4,61 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/leadgreen/greentokens/api"
 	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/site"
 )
 
-func runServe(args []string, e *env) error {
-	fs := newFlags(e, "serve", "",
-		"Serves the dated snapshots under --snapshots over HTTP: the JSON API under /v1/ (documented\n"+
-			"at /v1/openapi.json), the MCP server at /mcp, /healthz and /readyz, and the website\n"+
-			"(greentokens site) of the latest snapshot at / and of each dated one at /DATE/. Only\n"+
-			"snapshots that pass their manifest check are served; new dated folders are picked up\n"+
-			"every --rescan.\n"+
-			"SIGINT or SIGTERM stops it after the requests in flight (at most 10 s).")
-	dir := fs.String("snapshots", "", "folder `DIR` holding the dated snapshots (DIR/YYYY-MM-DD/)")
-	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on, `HOST:PORT`")
-	rescan := fs.Duration("rescan", time.Minute, "how often to look for new snapshot folders (0: never)")
-	logFormat := fs.String("log-format", "text", "log format: text or json")
-	if err := parse(fs, args); err != nil {
-		return err
+func init() { register(newServeCmd) }
+
+func newServeCmd(e *env) *cobra.Command {
+	var dir, addr, logFormat string
+	var rescan time.Duration
+	cmd := &cobra.Command{
+		Use:   "serve --snapshots DIR [flags]",
+		Short: "serve the snapshots over HTTP: the JSON API, the MCP server at /mcp",
+		Long: "Serves the dated snapshots under --snapshots over HTTP: the JSON API under /v1/ (documented\n" +
+			"at /v1/openapi.json), the MCP server at /mcp, /healthz and /readyz, and the website\n" +
+			"(greentokens site) of the latest snapshot at / and of each dated one at /DATE/. Only\n" +
+			"snapshots that pass their manifest check are served; new dated folders are picked up\n" +
+			"every --rescan.\n" +
+			"SIGINT or SIGTERM stops it after the requests in flight (at most 10 s). Logs go to stderr.",
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkSnapshotsFlags(cmd, dir, rescan); err != nil {
+				return err
+			}
+			if err := setLogger(e, logFormat); err != nil {
+				return err
+			}
+			e.logErrors = true
+			return api.Serve(e.ctx, api.ServeOptions{Snapshots: dir, Addr: addr, Rescan: rescan, Logger: e.log,
+				Site: func(c *catalog.Catalog) http.Handler { return site.Sites(c, site.Options{}) }})
+		},
 	}
-	if *dir == "" || fs.NArg() > 0 {
-		return usageError{"serve needs --snapshots DIR and no arguments"}
+	snapshotsFlags(cmd, &dir, &rescan)
+	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on, `HOST:PORT`")
+	cmd.Flags().StringVar(&logFormat, "log-format", "text", "log format: text or json")
+	return cmd
+}
+
+// snapshotsFlags defines --snapshots DIR and --rescan, of the commands that
+// serve a folder of dated snapshots.
+func snapshotsFlags(cmd *cobra.Command, dir *string, rescan *time.Duration) {
+	cmd.Flags().StringVar(dir, "snapshots", "", "folder `DIR` holding the dated snapshots (DIR/YYYY-MM-DD/)")
+	_ = cmd.MarkFlagDirname("snapshots")
+	cmd.Flags().DurationVar(rescan, "rescan", time.Minute, "how often to look for new snapshot folders (0: never)")
+}
+
+// checkSnapshotsFlags wants --snapshots and a --rescan that is not negative.
+func checkSnapshotsFlags(cmd *cobra.Command, dir string, rescan time.Duration) error {
+	if dir == "" {
+		return usagef("%s needs --snapshots DIR and no arguments", cmd.Name())
 	}
-	if *rescan < 0 {
-		return usageError{"--rescan must not be negative"}
+	if rescan < 0 {
+		return usagef("--rescan must not be negative")
 	}
-	if err := setLogger(e, *logFormat); err != nil {
-		return err
-	}
-	return api.Serve(e.ctx, api.ServeOptions{Snapshots: *dir, Addr: *addr, Rescan: *rescan, Logger: e.log,
-		Site: func(c *catalog.Catalog) http.Handler { return site.Sites(c, site.Options{}) }})
+	return nil
 }

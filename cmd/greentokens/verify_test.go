@@ -16,19 +16,20 @@ func TestVerifyAndDiffUsage(t *testing.T) {
 		wantCode int
 		want     string
 	}{
-		{"verify --help", []string{"verify", "--help"}, exitOK, "-json"},
-		{"help verify", []string{"help", "verify"}, exitOK, "Usage: greentokens verify [flags] DIR"},
+		{"verify --help", []string{"verify", "--help"}, exitOK, "--json"},
+		{"help verify", []string{"help", "verify"}, exitOK, "greentokens verify [--json] DIR"},
 		{"verify without a folder", []string{"verify"}, exitUsage, "one snapshot folder"},
 		{"verify with two folders", []string{"verify", "a", "b"}, exitUsage, "one snapshot folder"},
-		{"verify bad flag", []string{"verify", "--nope", "a"}, exitUsage, "flag provided but not defined"},
-		{"verify a missing folder", []string{"verify", filepath.Join(t.TempDir(), "2026-01-01")}, exitValidation, "not rebuilt"},
-		{"diff --help", []string{"diff", "--help"}, exitOK, "Usage: greentokens diff [flags] OLD NEW"},
+		{"verify bad flag", []string{"verify", "--nope", "a"}, exitUsage, "unknown flag: --nope"},
+		{"verify a missing folder", []string{"verify", filepath.Join(t.TempDir(), "2026-01-01")}, exitUsage, "no such folder"},
+		{"verify a folder without a manifest", []string{"verify", t.TempDir()}, exitUsage, "not a snapshot folder"},
+		{"diff --help", []string{"diff", "--help"}, exitOK, "greentokens diff [--json] [--exit-code] OLD NEW"},
 		{"diff with one folder", []string{"diff", "a"}, exitUsage, "OLD and NEW"},
-		{"diff a missing folder", []string{"diff", filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")}, exitValidation, "manifest.json"},
+		{"diff a missing folder", []string{"diff", filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")}, exitUsage, "no such folder"},
 		{"help lists verify", []string{"help"}, exitOK, "verify"},
 		{"help lists diff", []string{"help"}, exitOK, "diff "},
-		{"build --help names --allow-removal", []string{"build", "--help"}, exitOK, "-allow-removal MODEL"},
-		{"build --help names --allow-grid-shrink", []string{"build", "--help"}, exitOK, "-allow-grid-shrink"},
+		{"build --help names --allow-removal", []string{"build", "--help"}, exitOK, "--allow-removal MODEL"},
+		{"build --help names --allow-grid-shrink", []string{"build", "--help"}, exitOK, "--allow-grid-shrink"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := runCLI(t, tc.args...)
@@ -91,7 +92,7 @@ func TestVerifyDiffAndRemovalGuard(t *testing.T) {
 	const earlier, later = "2026-09-20", "2026-09-27"
 	out := t.TempDir()
 	build := func(date, lb string, extra ...string) (int, string, string) {
-		return runCLI(t, append([]string{"build", "--out", out, "--date", date, "--retrieved", seedReadOn,
+		return runCLI(t, append([]string{"build", "--out", out, "--date", date, "--retrieved", "2026-09-19",
 			"--from-leaderboard", lb, "--from-ember", ember}, extra...)...)
 	}
 	if code, _, stderr := build(earlier, seedLB); code != exitOK {
@@ -121,8 +122,9 @@ func TestVerifyDiffAndRemovalGuard(t *testing.T) {
 			t.Errorf("verify output does not say %q:\n%s", want, stdout)
 		}
 	}
-	if !strings.Contains(stderr, "verify failed") {
-		t.Errorf("stderr does not say verify failed: %s", stderr)
+	// One plain line on stderr, not a log record.
+	if !strings.HasPrefix(stderr, "greentokens: validation failed: snapshot ") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("stderr is not one plain line saying verify failed: %q", stderr)
 	}
 	t.Logf("verify of a tampered snapshot:\n%s", stdout)
 	// The same in JSON (the flag may follow the folder).
@@ -195,7 +197,7 @@ func TestVerifyDiffAndRemovalGuard(t *testing.T) {
 func TestGridShrinkFlag(t *testing.T) {
 	out := t.TempDir()
 	build := func(date, csv string, extra ...string) (int, string) {
-		code, _, stderr := runCLI(t, append([]string{"build", "--out", out, "--date", date, "--retrieved", seedReadOn,
+		code, _, stderr := runCLI(t, append([]string{"build", "--out", out, "--date", date, "--retrieved", "2026-09-19",
 			"--from-leaderboard", seedLB, "--from-ember", csv}, extra...)...)
 		return code, stderr
 	}

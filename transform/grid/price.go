@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/leadgreen/greentokens/transform/jsonnum"
+	"github.com/leadgreen/greentokens/transform/names"
 )
 
 // KgPerBillionTokens is the carbon of a billion output tokens, in kg CO2e,
@@ -22,7 +23,7 @@ func KgPerBillionTokens(whPerM, gPerKWh float64) jsonnum.Float {
 const maxSuggestions = 3
 
 // Lookup finds an area of g by its ISO 3 code or its name, ignoring case and
-// surrounding spaces. An unknown query is an error naming the nearest names
+// surrounding spaces, and failing that spaces and punctuation too. An unknown query is an error naming the nearest names
 // by edit distance; a query matching more than one area is an error listing
 // them.
 func Lookup(g *Grid, query string) (Area, error) {
@@ -34,6 +35,16 @@ func Lookup(g *Grid, query string) (Area, error) {
 	for _, a := range g.Areas {
 		if strings.EqualFold(a.Name, q) || (a.ISO3 != "" && strings.EqualFold(a.ISO3, q)) {
 			found = append(found, a)
+		}
+	}
+	if len(found) == 0 {
+		// Case, spaces and punctuation aside: "saudi-arabia", "hong kong".
+		spellings := make([][]string, len(g.Areas))
+		for i, a := range g.Areas {
+			spellings[i] = []string{a.Name, a.ISO3}
+		}
+		for _, i := range names.Match(q, spellings) {
+			found = append(found, g.Areas[i])
 		}
 	}
 	switch len(found) {
@@ -96,6 +107,10 @@ func Nearest(q string, candidates [][]string, n int) []string {
 	}
 	return out
 }
+
+// EditDistance is the Levenshtein distance between a and b, in runes (case
+// counts): what the suggestions for a mistyped name go by.
+func EditDistance(a, b string) int { return levenshtein(a, b) }
 
 // levenshtein is the edit distance between a and b, in runes.
 func levenshtein(a, b string) int {

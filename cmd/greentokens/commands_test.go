@@ -1,0 +1,253 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/leadgreen/greentokens/validate"
+)
+
+// kosovoGrids is sevenGrids with Kosovo, which has values for 2025 and
+// 2026 only: later than the 2024 grid, so not in it even as a fallback.
+const kosovoGrids = "testdata/grids-kosovo-later.csv"
+
+// builtSnapshots builds, once per test binary, a snapshot with the Kosovo
+// grids and one without a grid, for the read-only commands (which must not
+// change them). TestMain removes them.
+func builtSnapshots(t *testing.T) (withGrid, noGrid string) {
+	t.Helper()
+	dirs, err := sharedSnapshots()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dirs[0], dirs[1]
+}
+
+var sharedRoot = sync.OnceValues(func() (string, error) { return os.MkdirTemp("", "greentokens-cmd-test-") })
+
+var sharedSnapshots = sync.OnceValues(func() ([2]string, error) {
+	root, err := sharedRoot()
+	if err != nil {
+		return [2]string{}, err
+	}
+	var dirs [2]string
+	for i, src := range [][]string{{"--from-ember", kosovoGrids}, {"--no-grid"}} {
+		out := filepath.Join(root, fmt.Sprint(i))
+		var stdout, stderr bytes.Buffer
+		args := append([]string{"build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn, "--from-leaderboard", seedLB}, src...)
+		if code := run(args, &stdout, &stderr); code != exitOK {
+			return dirs, fmt.Errorf("build %q: exit %d: %s", args, code, stderr.String())
+		}
+		dirs[i] = filepath.Join(out, seedDate)
+	}
+	return dirs, nil
+})
+
+// TestReadCommands: list, carbon and render on a built snapshot, through
+// the command line.
+func TestReadCommands(t *testing.T) {
+	snap, noGrid := builtSnapshots(t)
+
+	t.Run("list models --json", func(t *testing.T) {
+		code, stdout, stderr := runCLI(t, "list", "models", "--snapshot", snap, "--json")
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		if probs := validate.CheckSchema("list-models.schema.json", "list models --json", []byte(stdout)); len(probs) != 0 {
+			t.Errorf("does not pass schemas/list-models.schema.json: %v", probs)
+		}
+		var l modelList
+		if err := json.Unmarshal([]byte(stdout), &l); err != nil {
+			t.Fatal(err)
+		}
+		if l.Snapshot != seedDate || len(l.Models) != 18 {
+			t.Errorf("snapshot %q, %d models; want %s, 18", l.Snapshot, len(l.Models), seedDate)
+		}
+		for _, m := range l.Models {
+			if m.Slug == "qwen-3-32b" && (m.ModelID != "Qwen/Qwen3-32B" || !cmp.Equal(m.Priced, []string{"B200", "H100"})) {
+				t.Errorf("qwen-3-32b: %+v", m)
+			}
+		}
+	})
+	t.Run("list grids --json, flags first", func(t *testing.T) {
+		code, stdout, stderr := runCLI(t, "list", "--json", "--snapshot", snap, "grids", "--year", "2024")
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		if probs := validate.CheckSchema("list-grids.schema.json", "list grids --json", []byte(stdout)); len(probs) != 0 {
+			t.Errorf("does not pass schemas/list-grids.schema.json: %v", probs)
+		}
+		var l gridList
+		if err := json.Unmarshal([]byte(stdout), &l); err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, g := range l.Grids {
+			names = append(names, g.Name)
+		}
+		want := []string{"Germany", "Hong Kong", "India", "Norway", "Saudi Arabia", "Serbia", "World"}
+		if l.Snapshot != seedDate || l.GridYear != 2024 || !cmp.Equal(names, want) {
+			t.Errorf("snapshot %q, year %d, grids %q; want %s, 2024, %q", l.Snapshot, l.GridYear, names, seedDate, want)
+		}
+	})
+	t.Run("list models as a table", func(t *testing.T) {
+		code, stdout, _ := runCLI(t, "list", "models", "--snapshot", snap)
+		if code != exitOK || !strings.Contains(stdout, "18 models in snapshot "+seedDate) || !strings.Contains(stdout, "qwen-3-32b") {
+			t.Errorf("exit %d:\n%s", code, stdout)
+		}
+	})
+
+	// One model, however it is spelled.
+	var first string
+	for _, q := range []string{"qwen-3-32b", "qwen3 32b", "Qwen/Qwen3-32B", "QWEN 3 32B"} {
+		code, stdout, stderr := runCLI(t, "carbon", q, "IND", "--snapshot", snap, "--json")
+		if code != exitOK {
+			t.Fatalf("carbon %q: exit %d: %s", q, code, stderr)
+		}
+		if first == "" {
+			first = stdout
+		} else if stdout != first {
+			t.Errorf("carbon %q prices another model than qwen-3-32b:\n%s", q, stdout)
+		}
+	}
+
+	for _, tc := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"list with an unknown kind", []string{"list", "configs", "--snapshot", snap}, []string{"want models or grids"}},
+		{"list grids of a year the grid lacks", []string{"list", "grids", "--snapshot", snap, "--year", "2022"}, []string{"2024 (7 grids)", "--grid-year 2022"}},
+		{"carbon: a grid only in later years", []string{"carbon", "--snapshot", snap, "qwen-3-32b", "Kosovo"},
+			[]string{`no grid "Kosovo"`, "reference year 2024", "Kosovo for 2025-2026", "--grid-year 2026"}},
+		{"carbon on a snapshot built --no-grid", []string{"carbon", "--snapshot", noGrid, "qwen-3-32b"}, []string{"--no-grid"}},
+		{"render --grids with a grid the snapshot lacks", []string{"render", "--snapshot", snap, "qwen-3-32b", "--grids", "India,Kosovo"},
+			[]string{"--grids", "Kosovo for 2025-2026"}},
+		{"render --grids mistyped", []string{"render", "--snapshot", snap, "qwen-3-32b", "--grids", "Germny"}, []string{`nearest: "Germany"`}},
+		{"render an unknown model", []string{"render", "--snapshot", snap, "qwen-9"}, []string{`no model "qwen-9"; did you mean`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := runCLI(t, tc.args...)
+			if code != exitUsage {
+				t.Errorf("exit %d, want %d; stderr: %s", code, exitUsage, stderr)
+			}
+			if !strings.HasPrefix(stderr, "greentokens: ") {
+				t.Errorf("stderr is not a plain error line: %q", stderr)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr does not say %q: %s", w, stderr)
+				}
+			}
+		})
+	}
+
+	// render takes any spelling of the model too.
+	code, stdout, _ := runCLI(t, "render", "Qwen/Qwen3-32B", "--snapshot", snap)
+	if code != exitOK || !strings.Contains(stdout, "39.1 Wh/M") {
+		t.Errorf("render Qwen/Qwen3-32B: exit %d", code)
+	}
+}
+
+// TestCompletion: the shell completes model slugs and grid names from the
+// --snapshot given, and the completion scripts are generated.
+func TestCompletion(t *testing.T) {
+	snap, _ := builtSnapshots(t)
+	for _, tc := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"model slugs", []string{"__complete", "carbon", "--snapshot", snap, "qwen-3-3"}, []string{"qwen-3-32b", "qwen-3-30b-a3b-instruct"}},
+		{"grid names", []string{"__complete", "carbon", "--snapshot", snap, "qwen-3-32b", "Ger"}, []string{"Germany"}},
+		{"render --grids", []string{"__complete", "render", "--snapshot", snap, "--grids", "Nor"}, []string{"Norway"}},
+		{"list kinds", []string{"__complete", "list", ""}, []string{"models", "grids"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, tc.args...)
+			if code != exitOK {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(stdout, w+"\n") {
+					t.Errorf("completions do not offer %q:\n%s", w, stdout)
+				}
+			}
+		})
+	}
+	for _, shell := range []string{"bash", "zsh", "fish"} {
+		code, stdout, _ := runCLI(t, "completion", shell)
+		if code != exitOK || !strings.Contains(stdout, "greentokens") {
+			t.Errorf("completion %s: exit %d, %d bytes", shell, code, len(stdout))
+		}
+	}
+}
+
+// TestVersion: "version" and "--version" print the same record, the one a
+// build writes as the manifest's generator.
+func TestVersion(t *testing.T) {
+	c1, v1, _ := runCLI(t, "version")
+	c2, v2, _ := runCLI(t, "--version")
+	if c1 != exitOK || c2 != exitOK || v1 != v2 || !strings.HasPrefix(v1, "greentokens github.com/leadgreen/greentokens ") {
+		t.Errorf("version: exit %d %q; --version: exit %d %q", c1, v1, c2, v2)
+	}
+}
+
+// TestDiffExitCode: diff --exit-code exits 1 when anything changed, 0
+// when nothing did.
+func TestDiffExitCode(t *testing.T) {
+	a, _ := builtSnapshots(t)
+	out := t.TempDir()
+	if code, _, stderr := runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
+		"--from-leaderboard", shared+"/upstream/leaderboard/2026-01-01-6e70d23", "--from-ember", kosovoGrids); code != exitOK {
+		t.Fatalf("build: exit %d: %s", code, stderr)
+	}
+	b := filepath.Join(out, seedDate)
+	for _, tc := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"diff", a, a, "--exit-code"}, exitOK},
+		{[]string{"diff", "--exit-code", b, a}, exitFailure},
+		{[]string{"diff", b, a}, exitOK},
+	} {
+		if code, _, stderr := runCLI(t, tc.args...); code != tc.want || stderr != "" {
+			t.Errorf("%q: exit %d, want %d; stderr %q", tc.args, code, tc.want, stderr)
+		}
+	}
+	// Configurations sort by their numbers, and figures are JSON numbers.
+	_, stdout, _ := runCLI(t, "diff", "--json", b, a)
+	var rep struct {
+		Configurations []struct {
+			Changed []struct {
+				RowID  string `json:"row_id"`
+				Fields []struct {
+					Old any `json:"old"`
+				} `json:"fields"`
+			} `json:"changed"`
+		} `json:"configurations"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || len(rep.Configurations) == 0 {
+		t.Fatalf("diff --json: %v, %d models", err, len(rep.Configurations))
+	}
+	ids := []string{}
+	for _, c := range rep.Configurations[0].Changed {
+		ids = append(ids, c.RowID)
+		if _, ok := c.Fields[0].Old.(float64); !ok {
+			t.Errorf("%s: %s old is %T, want a JSON number", c.RowID, "tensor_parallel", c.Fields[0].Old)
+		}
+	}
+	want := []string{"gemma-3-27b/H100/2/8", "gemma-3-27b/H100/2/16", "gemma-3-27b/H100/2/32", "gemma-3-27b/H100/2/64",
+		"gemma-3-27b/H100/2/96", "gemma-3-27b/H100/2/128", "gemma-3-27b/H100/2/192"}
+	if diff := cmp.Diff(want, ids); diff != "" {
+		t.Errorf("gemma-3-27b's changed configurations, in order (-want +got):\n%s", diff)
+	}
+}

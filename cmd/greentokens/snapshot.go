@@ -1,0 +1,113 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/leadgreen/greentokens/internal/regfile"
+	"github.com/leadgreen/greentokens/snapshots"
+	"github.com/leadgreen/greentokens/transform/grid"
+)
+
+// snapshotFlag defines a command's --snapshot DIR; the shell completes it
+// with folders.
+func snapshotFlag(cmd *cobra.Command, dir *string) {
+	cmd.Flags().StringVar(dir, "snapshot", "", "snapshot folder `DIR` ("+defaultOut+"/DATE)")
+	_ = cmd.MarkFlagDirname("snapshot")
+}
+
+// checkSnapshotDir refuses a path that is not a folder with a manifest: a
+// usage mistake (exit 2), not a snapshot that failed its checks.
+func checkSnapshotDir(flag, dir string) error {
+	if dir == "" {
+		return usagef("no snapshot folder given (%s DIR)", flag)
+	}
+	st, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return usagef("%s %s: no such folder", flag, dir)
+	case !st.IsDir():
+		return usagef("%s %s is not a folder", flag, dir)
+	}
+	if _, err := os.Stat(filepath.Join(dir, snapshots.ManifestName)); err != nil {
+		return usagef("%s %s is not a snapshot folder (no %s); a snapshot is %s/DATE", flag, dir, snapshots.ManifestName, defaultOut)
+	}
+	return nil
+}
+
+// loadSnapshot checks every file of the snapshot against its manifest
+// (exit 5 when one has changed) and returns it: figures are taken from a
+// snapshot only as it was published.
+func loadSnapshot(e *env, dir string) (*snapshots.Snapshot, error) {
+	if err := checkSnapshotDir("--snapshot", dir); err != nil {
+		return nil, err
+	}
+	return snapshots.LoadContext(e.ctx, dir)
+}
+
+// completeDirs completes snapshot folders.
+func completeDirs(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	return nil, cobra.ShellCompDirectiveFilterDirs
+}
+
+// completeModels completes model slugs from the --snapshot given (no
+// file completion otherwise).
+func completeModels(cmd *cobra.Command, toComplete string) []string {
+	dir, _ := cmd.Flags().GetString("snapshot")
+	entries, err := os.ReadDir(filepath.Join(dir, "models"))
+	if dir == "" || err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		if slug, ok := strings.CutSuffix(e.Name(), ".json"); ok && strings.HasPrefix(slug, strings.ToLower(toComplete)) {
+			out = append(out, slug)
+		}
+	}
+	return out
+}
+
+// completeGrids completes grid names and ISO 3 codes from the --snapshot's
+// grid.json.
+func completeGrids(cmd *cobra.Command, toComplete string) []string {
+	dir, _ := cmd.Flags().GetString("snapshot")
+	g, err := readGrid(dir)
+	if dir == "" || err != nil {
+		return nil
+	}
+	var out []string
+	low := strings.ToLower(toComplete)
+	for _, a := range g.Areas {
+		for _, s := range []string{a.Name, a.ISO3} {
+			if s != "" && strings.HasPrefix(strings.ToLower(s), low) {
+				out = append(out, s)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// readGrid reads a snapshot's grid.json without checking the manifest (for
+// completion only).
+func readGrid(dir string) (*grid.Grid, error) {
+	b, err := os.ReadFile(filepath.Join(dir, grid.FileName))
+	if err != nil {
+		return nil, err
+	}
+	var g grid.Grid
+	if err := json.Unmarshal(b, &g); err != nil {
+		return nil, err
+	}
+	return &g, nil
+}
+
+// readFile reads the file at the slash path rel of a snapshot folder.
+func readFile(dir, rel string) ([]byte, error) {
+	return regfile.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+}
