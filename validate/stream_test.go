@@ -17,7 +17,8 @@ import (
 
 // TestStreamedSchemaMatchesWhole: for edits of the seed's index.json and of
 // a model file, checking the file one list entry at a time against the split
-// schema gives the problems of the whole schema on the whole file.
+// schema, streamed (validateStream) or in memory (validateBytes), gives the
+// problems of the whole schema on the whole file.
 func TestStreamedSchemaMatchesWhole(t *testing.T) {
 	b := idxBuild(t, idxSeedVersion)
 	model := b.models["models/qwen-3-32b.json"]
@@ -40,6 +41,11 @@ func TestStreamedSchemaMatchesWhole(t *testing.T) {
 		{"index: cut short", "index.schema.json", b.index[:len(b.index)/2], "", ""},
 		{"model: zero GPUs", "model.schema.json", model, `"num_gpus": 1,`, `"num_gpus": 0,`},
 		{"model: string figure", "model.schema.json", model, `"wh_per_million_output_tokens": 429.18,`, `"wh_per_million_output_tokens": "429.18",`},
+		{"model: escapes and non-ASCII in a key and a value", "model.schema.json", model, `"version": "1",`, `"version": "1", "caf\u00e9 \"q\"": "é \ud83d\ude00 \\ \/",`},
+		{"model: invalid UTF-8", "model.schema.json", model, `"version": "1",`, "\"version\": \"1\xff\","},
+		{"model: a repeated key, the last wrong", "model.schema.json", model, `"version": "1",`, `"version": "1", "version": "2",`},
+		{"model: spacing", "model.schema.json", model, `"num_gpus": 1,`, "\"num_gpus\" :\t\r\n-1 ,\n"},
+		{"model: a list entry not an object", "model.schema.json", model, `"configurations": [`, `"configurations": [ [ ], true, null, 1e3, {} ,`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			data := tc.data
@@ -61,6 +67,9 @@ func TestStreamedSchemaMatchesWhole(t *testing.T) {
 			streamed := validateStream(st, tc.schema, "f.json", iotest.HalfReader(bytes.NewReader(data)))
 			if diff := cmp.Diff(whole, streamed); diff != "" {
 				t.Errorf("problems (-whole +streamed):\n%s", diff)
+			}
+			if diff := cmp.Diff(whole, validateBytes(st, tc.schema, "f.json", data)); diff != "" {
+				t.Errorf("problems (-whole +in memory):\n%s", diff)
 			}
 			if (tc.old != "" || tc.new != "" || !strings.Contains(tc.name, "as built")) && len(whole) == 0 {
 				t.Errorf("the edit was accepted")

@@ -1,0 +1,33 @@
+package validate
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// TestInstanceDecoderMatchesLibrary: the fast decoder gives the schema
+// library the tree jsonschema.UnmarshalJSON gives it, for valid JSON.
+func TestInstanceDecoderMatchesLibrary(t *testing.T) {
+	for _, in := range []string{
+		`null`, `true`, `false`, `0`, `-0`, `-12.50e+3`, `1E-7`, `"x"`, `""`, `[]`, `{}`,
+		` { "a" : [ 1 , 2.0 , "3" , null , true , false , { } , [ ] ] } `,
+		"{\"a\":1,\"a\":2,\"b\":{\"a\":3}}",
+		`"esc: \" \\ \/ \b \f \n \r \t \u00e9 \ud83d\ude00 \ud800"`,
+		"\"raw: é \xff \xe2\x82\"",
+		"{\"k\\u00e9\":1,\"k\xc3\xa9\":2,\"\":3}",
+		"\t[\r\n1,\n{\"deep\":[[[{\"x\":12345678901234567890123}]]]}]\n",
+	} {
+		t.Run(in, func(t *testing.T) {
+			want, err := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(in)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, newInstanceDecoder().decode([]byte(in))); diff != "" {
+				t.Errorf("(-library +fast):\n%s", diff)
+			}
+		})
+	}
+}
