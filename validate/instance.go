@@ -2,6 +2,7 @@ package validate
 
 import (
 	"encoding/json"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -10,8 +11,10 @@ import (
 // schema library validates: map[string]any, []any, string, bool, nil and
 // json.Number. It decodes what jsonschema.UnmarshalJSON decodes (the last
 // of duplicate keys wins, strings unescaped and invalid UTF-8 replaced as
-// encoding/json does), only faster: one pass, no reflection, the object
-// keys of a file shared.
+// encoding/json does), only faster: one pass, no reflection, the text
+// copied once into a string whose slices are the tree's strings, numbers
+// and keys (a string with an escape or a byte over 0x7f that is not valid
+// UTF-8 is decoded by encoding/json).
 //
 // (Handing the library int64 for integral literals was measured too: it
 // still makes a big.Rat of each, and saved nothing measurable.)
@@ -25,11 +28,12 @@ func newInstanceDecoder() *instanceDecoder {
 
 // decode decodes data, valid JSON holding one value.
 func (d *instanceDecoder) decode(data []byte) any {
-	v, _ := d.value(data, skipSpace(data, 0))
+	s := string(data)
+	v, _ := d.value(s, skipSpace(s, 0))
 	return v
 }
 
-func skipSpace(b []byte, i int) int {
+func skipSpace(b string, i int) int {
 	for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t') {
 		i++
 	}
@@ -37,7 +41,7 @@ func skipSpace(b []byte, i int) int {
 }
 
 // value decodes the value at b[i:] and returns it and the index after it.
-func (d *instanceDecoder) value(b []byte, i int) (any, int) {
+func (d *instanceDecoder) value(b string, i int) (any, int) {
 	switch c := b[i]; {
 	case c == '{':
 		m := map[string]any{}
@@ -93,20 +97,20 @@ func (d *instanceDecoder) value(b []byte, i int) (any, int) {
 	}
 }
 
-// key decodes the object key at b[i:], interned.
-func (d *instanceDecoder) key(b []byte, i int) (string, int) {
+// key decodes the object key at b[i:], the same string for the same key.
+func (d *instanceDecoder) key(b string, i int) (string, int) {
 	lit, end := stringLiteral(b, i)
-	if k, ok := d.keys[string(lit)]; ok {
+	if k, ok := d.keys[lit]; ok {
 		return k, end
 	}
 	k := unquoteLiteral(lit)
-	d.keys[string(lit)] = k
+	d.keys[lit] = k
 	return k, end
 }
 
 // stringLiteral returns the string literal (quotes included) at b[i:] and
 // the index after it.
-func stringLiteral(b []byte, i int) ([]byte, int) {
+func stringLiteral(b string, i int) (string, int) {
 	j := i + 1
 	for b[j] != '"' {
 		if b[j] == '\\' {
@@ -119,30 +123,21 @@ func stringLiteral(b []byte, i int) ([]byte, int) {
 
 // unquoteLiteral decodes a string literal: plain when it has no escape and
 // is valid UTF-8, else as encoding/json decodes it.
-func unquoteLiteral(lit []byte) string {
+func unquoteLiteral(lit string) string {
 	inner := lit[1 : len(lit)-1]
 	plain := true
-	for _, c := range inner {
-		if c == '\\' || c >= utf8.RuneSelf {
+	for i := 0; i < len(inner); i++ {
+		if c := inner[i]; c == '\\' || c >= utf8.RuneSelf {
 			plain = false
 			break
 		}
 	}
-	if plain || (!hasByte(inner, '\\') && utf8.Valid(inner)) {
-		return string(inner)
+	if plain || (!strings.Contains(inner, `\`) && utf8.ValidString(inner)) {
+		return inner
 	}
 	var s string
-	json.Unmarshal(lit, &s) // valid: checked before
+	json.Unmarshal([]byte(lit), &s) // valid: checked before
 	return s
-}
-
-func hasByte(b []byte, c byte) bool {
-	for _, x := range b {
-		if x == c {
-			return true
-		}
-	}
-	return false
 }
 
 func isNumberByte(c byte) bool {
@@ -150,6 +145,6 @@ func isNumberByte(c byte) bool {
 }
 
 // number is a number literal as the schema library gets it.
-func number(lit []byte) any {
+func number(lit string) any {
 	return json.Number(lit)
 }

@@ -396,41 +396,42 @@ func validateBytes(st *schemaStream, name, file string, data []byte) []Problem {
 		return validateStream(st, name, file, bytes.NewReader(data))
 	}
 	d := newInstanceDecoder()
-	i := skipSpace(data, 0)
-	if data[i] != '{' {
-		whole := d.decode(data)
+	text := string(data)
+	i := skipSpace(text, 0)
+	if text[i] != '{' {
+		whole, _ := d.value(text, i)
 		out := schemaErrors(name, file, whole, nil, st.shell.Validate(whole))
 		sortSchemaProblems(out)
 		return out
 	}
 	var out []Problem
 	shell := map[string]any{}
-	i = skipSpace(data, i+1)
-	for data[i] != '}' {
+	i = skipSpace(text, i+1)
+	for text[i] != '}' {
 		var k string
-		k, i = d.key(data, i)
-		i = skipSpace(data, skipSpace(data, i)+1) // ':'
-		if item := st.items[k]; item == nil || data[i] != '[' {
-			shell[k], i = d.value(data, i)
+		k, i = d.key(text, i)
+		i = skipSpace(text, skipSpace(text, i)+1) // ':'
+		if item := st.items[k]; item == nil || text[i] != '[' {
+			shell[k], i = d.value(text, i)
 		} else {
 			n := 0
-			for i = skipSpace(data, i+1); data[i] != ']'; n++ {
+			for i = skipSpace(text, i+1); text[i] != ']'; n++ {
 				var x any
-				x, i = d.value(data, i)
+				x, i = d.value(text, i)
 				if err := item.Validate(x); err != nil {
 					elems := make([]any, n+1)
 					elems[n] = x
 					out = append(out, schemaErrors(name, file, map[string]any{k: elems}, []string{k, strconv.Itoa(n)}, err)...)
 				}
-				if i = skipSpace(data, i); data[i] == ',' {
-					i = skipSpace(data, i+1)
+				if i = skipSpace(text, i); text[i] == ',' {
+					i = skipSpace(text, i+1)
 				}
 			}
 			i++
 			shell[k] = make([]any, n)
 		}
-		if i = skipSpace(data, i); data[i] == ',' {
-			i = skipSpace(data, i+1)
+		if i = skipSpace(text, i); text[i] == ',' {
+			i = skipSpace(text, i+1)
 		}
 	}
 	out = append(schemaErrors(name, file, shell, nil, st.shell.Validate(shell)), out...)
