@@ -41,19 +41,18 @@ func times(x jsonnum.Float) string { return sig3(x) + "×" }
 
 // group puts thousands separators into a decimal integer string.
 func group(s string) string {
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
+	digits := strings.TrimPrefix(s, "-")
+	if len(digits) <= 3 {
+		return s
 	}
 	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
+	b.Grow(len(s) + len(digits)/3)
+	b.WriteString(s[:len(s)-len(digits)])
+	for i, c := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
 			b.WriteByte(',')
 		}
 		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
 	}
 	return b.String()
 }
