@@ -478,13 +478,7 @@ func (f *idxModelFile) get(k string) any {
 	if !ok {
 		return nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if dec.Decode(&v) != nil {
-		return nil // cannot happen: the file decoded
-	}
-	return v
+	return newInstanceDecoder().decode(raw) // valid: the file decoded
 }
 
 // same reports whether member k of f and of g are equal.
@@ -503,9 +497,13 @@ func idxReadModel(src *idxSource, path string) (*idxModelFile, error) {
 	if err != nil {
 		return nil, idxFailf(path, "", "", "cannot be read (%s is computed from it): %v", IndexPath, err)
 	}
-	var raw map[string]json.RawMessage
-	if err := json.NewDecoder(bytes.NewReader(data)).Decode(&raw); err != nil {
-		return nil, idxFailf(path, "", "", "is not valid JSON: %v", err)
+	raw, ok := members(data)
+	if !ok {
+		// Not valid JSON, or not an object, or more after it: as
+		// json.Decoder reads it (only the first value), and what it says.
+		if err := json.NewDecoder(bytes.NewReader(data)).Decode(&raw); err != nil {
+			return nil, idxFailf(path, "", "", "is not valid JSON: %v", err)
+		}
 	}
 	f := &idxModelFile{path: path, raw: raw}
 	slug, _ := f.get("slug").(string)

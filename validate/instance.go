@@ -148,3 +148,58 @@ func isNumberByte(c byte) bool {
 func number(lit string) any {
 	return json.Number(lit)
 }
+
+// members splits data, valid JSON, into the members of its top-level object
+// as json.Unmarshal into map[string]json.RawMessage does (each value's text
+// as it is, the last of duplicate keys winning); ok is false when data is
+// not valid JSON or not an object.
+func members(data []byte) (m map[string]json.RawMessage, ok bool) {
+	if !json.Valid(data) {
+		return nil, false
+	}
+	text := string(data)
+	i := skipSpace(text, 0)
+	if text[i] != '{' {
+		return nil, false
+	}
+	d := newInstanceDecoder()
+	m = map[string]json.RawMessage{}
+	for i = skipSpace(text, i+1); text[i] != '}'; {
+		var k string
+		k, i = d.key(text, i)
+		i = skipSpace(text, skipSpace(text, i)+1) // ':'
+		end := skipValue(text, i)
+		m[k] = data[i:end:end]
+		if i = skipSpace(text, end); text[i] == ',' {
+			i = skipSpace(text, i+1)
+		}
+	}
+	return m, true
+}
+
+// skipValue returns the index after the valid JSON value at b[i:].
+func skipValue(b string, i int) int {
+	depth := 0
+	for {
+		switch b[i] {
+		case '"':
+			_, i = stringLiteral(b, i)
+		case '{', '[':
+			depth++
+			i++
+		case '}', ']':
+			depth--
+			i++
+		default:
+			i++
+			for i < len(b) && b[i] != ',' && b[i] != '}' && b[i] != ']' && b[i] != '"' && b[i] != '{' && b[i] != '[' &&
+				b[i] != ' ' && b[i] != '\n' && b[i] != '\r' && b[i] != '\t' && b[i] != ':' {
+				i++
+			}
+		}
+		if depth == 0 {
+			return i
+		}
+		i = skipSpace(b, i)
+	}
+}

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"bytes"
+	"encoding/json"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -27,6 +28,29 @@ func TestInstanceDecoderMatchesLibrary(t *testing.T) {
 			}
 			if diff := cmp.Diff(want, newInstanceDecoder().decode([]byte(in))); diff != "" {
 				t.Errorf("(-library +fast):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestMembersMatchUnmarshal: a model file's top-level members are split as
+// json.Unmarshal into map[string]json.RawMessage splits them; what is not
+// a valid JSON object is refused.
+func TestMembersMatchUnmarshal(t *testing.T) {
+	for _, in := range []string{
+		`{}`, ` { } `, `{"a":1}`, `{"a" : -1.5e3 , "b":[1,[2,{"c":"]}"}],[]],"d":{"e":{}},"f":true,"g":null,"h":"\"}"}`,
+		"{\"a\":1,\"a\":[true]}", "{\"k\\u00e9\":\"x\",\n\t\"z\":[ ]\r\n}",
+		`[]`, `1`, `{"a":1} {}`, `{"a":}`, ``,
+	} {
+		t.Run(in, func(t *testing.T) {
+			var want map[string]json.RawMessage
+			wantOK := json.Valid([]byte(in)) && json.Unmarshal([]byte(in), &want) == nil
+			got, ok := members([]byte(in))
+			if ok != wantOK {
+				t.Fatalf("ok %v, want %v", ok, wantOK)
+			}
+			if diff := cmp.Diff(want, got); ok && diff != "" {
+				t.Errorf("(-json.Unmarshal +members):\n%s", diff)
 			}
 		})
 	}
