@@ -550,10 +550,10 @@ func (tr *taskRow) UnmarshalJSON(raw []byte) error {
 }
 
 func parseRow(raw []byte) taskRow {
-	var m map[string]any
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(&m); err != nil || m == nil {
+	// raw is valid JSON (encoding/json checked it); decoded as json.Decoder
+	// with UseNumber decodes it, only faster.
+	m, _ := newInstanceDecoder().decode(raw).(map[string]any)
+	if m == nil {
 		return taskRow{}
 	}
 	var tr taskRow
