@@ -94,6 +94,16 @@ func (v *view) isIndexRow(id string) bool {
 
 // pointLabel describes a configuration as its table row does.
 func (v *view) pointLabel(i int) string {
+	if v.labels == nil {
+		v.labels = make([]string, len(v.m.Configurations))
+	}
+	if v.labels[i] == "" {
+		v.labels[i] = v.makePointLabel(i)
+	}
+	return v.labels[i]
+}
+
+func (v *view) makePointLabel(i int) string {
 	c, r := v.m.Configurations[i], v.rows[i]
 	s := fmt.Sprintf("%s, cap %d", on(c.NumGPUs, c.GPU), c.MaxNumSeqs)
 	if c.Repeat > 1 {

@@ -136,6 +136,9 @@ type view struct {
 	gpuCmp *transform.GPUComparison
 	tasks  []transform.TaskComparison
 	curves map[string]*transform.LoadCurve
+	// labels are the figures' point labels by configuration, made once
+	// (every line figure has a point of each configuration).
+	labels []string
 }
 
 // Render writes the page of the model slug as Markdown.
