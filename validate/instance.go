@@ -20,6 +20,9 @@ import (
 // still makes a big.Rat of each, and saved nothing measurable.)
 type instanceDecoder struct {
 	keys map[string]string // interned object keys
+	// own copies each string, number and key out of the text, for a tree
+	// whose values outlive it: a slice would keep the whole text alive.
+	own bool
 }
 
 func newInstanceDecoder() *instanceDecoder {
@@ -81,7 +84,7 @@ func (d *instanceDecoder) value(b string, i int) (any, int) {
 		}
 	case c == '"':
 		lit, end := stringLiteral(b, i)
-		return unquoteLiteral(lit), end
+		return d.keep(unquoteLiteral(lit)), end
 	case c == 't':
 		return true, i + 4
 	case c == 'f':
@@ -93,8 +96,16 @@ func (d *instanceDecoder) value(b string, i int) (any, int) {
 		for end < len(b) && isNumberByte(b[end]) {
 			end++
 		}
-		return number(b[i:end]), end
+		return number(d.keep(b[i:end])), end
 	}
+}
+
+// keep returns s, or a copy of it when the decoder owns its values.
+func (d *instanceDecoder) keep(s string) string {
+	if d.own {
+		return strings.Clone(s)
+	}
+	return s
 }
 
 // key decodes the object key at b[i:], the same string for the same key.
@@ -103,7 +114,7 @@ func (d *instanceDecoder) key(b string, i int) (string, int) {
 	if k, ok := d.keys[lit]; ok {
 		return k, end
 	}
-	k := unquoteLiteral(lit)
+	k := d.keep(unquoteLiteral(lit))
 	d.keys[lit] = k
 	return k, end
 }

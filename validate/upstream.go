@@ -551,8 +551,11 @@ func (tr *taskRow) UnmarshalJSON(raw []byte) error {
 
 func parseRow(raw []byte) taskRow {
 	// raw is valid JSON (encoding/json checked it); decoded as json.Decoder
-	// with UseNumber decodes it, only faster.
-	m, _ := newInstanceDecoder().decode(raw).(map[string]any)
+	// with UseNumber decodes it, only faster; the row's strings are its
+	// own (they outlive the file's text).
+	d := newInstanceDecoder()
+	d.own = true
+	m, _ := d.decode(raw).(map[string]any)
 	if m == nil {
 		return taskRow{}
 	}
