@@ -144,6 +144,9 @@ const overflowJS = `(() => {
   return bad.slice(0, 10);
 })()`
 
+// wideTablesJS lists the tables that scroll sideways in their wrappers.
+const wideTablesJS = `Array.from(document.querySelectorAll(".table-wrap")).filter(w => w.scrollWidth > w.clientWidth).map(w => w.getAttribute("aria-label") + " " + w.scrollWidth + " > " + w.clientWidth)`
+
 // TestBrowser loads every page of the seed snapshot's site in headless
 // Chromium, over HTTP (the Handler) and from file://, and checks what a
 // reader sees: no console error or failed request, the charts' points and
@@ -172,6 +175,10 @@ func TestBrowser(t *testing.T) {
 			b.load(t, srv.URL+"/"+p, 1280)
 			if bad := eval[[]string](t, b, overflowJS); len(bad) > 0 {
 				t.Errorf("%s at 1280 px: %v", p, bad)
+			}
+			// On a desktop screen every table fits: none scrolls sideways.
+			if bad := eval[[]string](t, b, wideTablesJS); len(bad) > 0 {
+				t.Errorf("%s at 1280 px: tables wider than the page: %v", p, bad)
 			}
 			checkCharts(t, b, s, p)
 		}
@@ -205,8 +212,10 @@ func TestBrowser(t *testing.T) {
 		dir := os.Getenv("GREENTOKENS_SCREENSHOTS")
 		if dir == "" {
 			dir = t.TempDir()
+		} else if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
 		}
-		for _, p := range []string{"index.html", "models/qwen-3-32b.html"} {
+		for _, p := range []string{"index.html", "models/qwen-3-32b.html", "grids.html", "sources.html"} {
 			for _, w := range []int64{1280, 390} {
 				b.load(t, srv.URL+"/"+p, w)
 				png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
@@ -387,6 +396,9 @@ func checkCalculator(t *testing.T, b *browser, s *Site, base string) {
 		{"qwen-3-32b", "2 × H100", "India", "", "63.5", "44.9"},
 		{"qwen-3-32b", "1 × B200", "own", "100", "39.1", "3.9"},
 		{"qwen-3-32b", "1 × B200", "own", "", "39.1", "–"},
+		{"qwen-3-32b", "1 × B200", "own", "-100", "39.1", "–"},
+		{"qwen-3-32b", "1 × B200", "own", "2001", "39.1", "–"},
+		{"qwen-3-32b", "1 × B200", "own", "2000", "39.1", "78.1"},
 	} {
 		js := fmt.Sprintf("%s(%q, %q, %q, %q)", setJS, tc.model, tc.gpu, tc.grid, tc.own)
 		got := eval[[]string](t, b, js)
