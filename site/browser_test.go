@@ -147,6 +147,16 @@ const overflowJS = `(() => {
 // wideTablesJS lists the tables that scroll sideways in their wrappers.
 const wideTablesJS = `Array.from(document.querySelectorAll(".table-wrap")).filter(w => w.scrollWidth > w.clientWidth).map(w => w.getAttribute("aria-label") + " " + w.scrollWidth + " > " + w.clientWidth)`
 
+// minChartText is the least size, in CSS pixels on the screen, of a
+// chart's text at a 390 px wide viewport.
+const minChartText = 10.5
+
+// chartTextJS lists the chart texts drawn smaller than minChartText.
+var chartTextJS = fmt.Sprintf(`Array.from(document.querySelectorAll("figure.chart svg")).flatMap(s => {
+  const k = s.clientWidth / s.viewBox.baseVal.width;
+  return Array.from(s.querySelectorAll("text")).map(e => [e, parseFloat(getComputedStyle(e).fontSize) * k]).filter(([e, px]) => px < %v).map(([e, px]) => s.closest("figure").id + " " + e.getAttribute("class") + " " + JSON.stringify(e.textContent) + " " + px.toFixed(1));
+}).slice(0, 5)`, minChartText)
+
 // TestBrowser loads every page of the seed snapshot's site in headless
 // Chromium, over HTTP (the Handler) and from file://, and checks what a
 // reader sees: no console error or failed request, the charts' points and
@@ -203,6 +213,10 @@ func TestBrowser(t *testing.T) {
 			b.load(t, srv.URL+"/"+p, 390)
 			if bad := eval[[]string](t, b, overflowJS); len(bad) > 0 {
 				t.Errorf("%s at 390 px: %v", p, bad)
+			}
+			// Chart text, scaled down with its chart, stays readable.
+			if bad := eval[[]string](t, b, chartTextJS); len(bad) > 0 {
+				t.Errorf("%s at 390 px: chart text under %v px: %v", p, minChartText, bad)
 			}
 			// A sha256 in a table stays on one line (the table scrolls)
 			// rather than standing one character a line.
