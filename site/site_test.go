@@ -346,6 +346,13 @@ func TestGridsPage(t *testing.T) {
 	if !strings.Contains(string(b), "6 values are of 2024, the reference year, and 1 of an earlier year") {
 		t.Errorf("grids.html does not count the values of an earlier year")
 	}
+	// The index does not call them all values of 2024 either.
+	if b, err = s.indexPage(); err != nil {
+		t.Fatal(err)
+	}
+	if want := "7 grids from Ember, each with its 2024 value or, for 1 without one, its latest earlier value"; !strings.Contains(string(b), want) {
+		t.Errorf("index.html lacks %q", want)
+	}
 }
 
 func TestSourcesPage(t *testing.T) {
