@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leadgreen/greentokens/internal/regfile"
+	"github.com/leadgreen/greentokens/snapshots"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
 	"github.com/leadgreen/greentokens/transform/page"
@@ -67,16 +68,9 @@ func runRender(e *env, dir, model, out string, grids []string, gridsGiven bool) 
 	if err != nil {
 		return fmt.Errorf("reading the snapshot %s: %w", dir, err)
 	}
-	// A display grid the snapshot lacks is a mistake in the command line,
-	// not a note on the page.
 	if gridsGiven {
-		if s.Grid == nil {
-			return usagef("--grids: %s has no grid.json (built with --no-grid)", dir)
-		}
-		for _, q := range grids {
-			if _, err := grid.Lookup(s.Grid, q); err != nil {
-				return usagef("--grids: %v", gridHint(snap, q, err))
-			}
+		if err := checkGrids(snap, grids); err != nil {
+			return err
 		}
 	}
 	opts := page.Options{Grids: grids}
@@ -121,5 +115,20 @@ func runRender(e *env, dir, model, out string, grids []string, gridsGiven bool) 
 		return err
 	}
 	fmt.Fprintf(e.stdout, "%s: %d pages\n", out, n)
+	return nil
+}
+
+// checkGrids refuses a --grids name the snapshot's grid.json lacks: a
+// mistake in the command line (exit 2, with the years hint of carbon), not
+// a note on a page.
+func checkGrids(snap *snapshots.Snapshot, grids []string) error {
+	if snap.Grid == nil {
+		return usagef("--grids: %s has no grid.json (built with --no-grid)", snap.Dir)
+	}
+	for _, q := range grids {
+		if _, err := grid.Lookup(snap.Grid, q); err != nil {
+			return usagef("--grids: %v", gridHint(snap, q, err))
+		}
+	}
 	return nil
 }

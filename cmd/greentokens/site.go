@@ -31,6 +31,15 @@ func newSiteCmd(e *env) *cobra.Command {
 			if err := checkSnapshotDir("--snapshot", snap); err != nil {
 				return err
 			}
+			if cmd.Flags().Changed("grids") {
+				loaded, err := loadSnapshot(e, snap)
+				if err != nil {
+					return err
+				}
+				if err := checkGrids(loaded, grids); err != nil {
+					return err
+				}
+			}
 			s, err := site.Open(snap, site.Options{Grids: grids})
 			if err != nil {
 				return err
