@@ -169,6 +169,9 @@ func TestCompletion(t *testing.T) {
 		{"model slugs", []string{"__complete", "carbon", "--snapshot", snap, "qwen-3-3"}, []string{"qwen-3-32b", "qwen-3-30b-a3b-instruct"}},
 		{"grid names", []string{"__complete", "carbon", "--snapshot", snap, "qwen-3-32b", "Ger"}, []string{"Germany"}},
 		{"render --grids", []string{"__complete", "render", "--snapshot", snap, "--grids", "Nor"}, []string{"Norway"}},
+		{"render --grids, the second name", []string{"__complete", "render", "--snapshot", snap, "--grids", "India,Nor"}, []string{"India,Norway"}},
+		{"site --grids, after flags and a comma", []string{"__complete", "site", "--out", "web", "--snapshot", snap, "--grids", "IND,ger"}, []string{"IND,Germany"}},
+		{"render: model slugs", []string{"__complete", "render", "--snapshot", snap, "qwen-3-8"}, []string{"qwen-3-8b"}},
 		{"list kinds", []string{"__complete", "list", ""}, []string{"models", "grids"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -53,9 +53,7 @@ func newRenderCmd(e *env) *cobra.Command {
 	cmd.Flags().BoolVar(&all, "all", false, "render every model (needs --out)")
 	cmd.Flags().StringVar(&out, "out", "", "write to `PATH` (a file, or with --all a folder) instead of stdout")
 	cmd.Flags().StringSliceVar(&grids, "grids", page.DefaultGrids, "comma-separated display grids of the carbon table (names or ISO 3 codes)")
-	_ = cmd.RegisterFlagCompletionFunc("grids", func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-		return completeGrids(cmd, toComplete), cobra.ShellCompDirectiveNoFileComp
-	})
+	_ = cmd.RegisterFlagCompletionFunc("grids", completeGridList)
 	return cmd
 }
 

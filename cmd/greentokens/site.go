@@ -54,8 +54,6 @@ func newSiteCmd(e *env) *cobra.Command {
 	snapshotFlag(cmd, &snap)
 	cmd.Flags().StringVar(&out, "out", "", "write the site into `FOLDER`")
 	cmd.Flags().StringSliceVar(&grids, "grids", page.DefaultGrids, "comma-separated display grids of the model pages' carbon sections (names or ISO 3 codes)")
-	_ = cmd.RegisterFlagCompletionFunc("grids", func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-		return completeGrids(cmd, toComplete), cobra.ShellCompDirectiveNoFileComp
-	})
+	_ = cmd.RegisterFlagCompletionFunc("grids", completeGridList)
 	return cmd
 }
