@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leadgreen/greentokens/transform"
+	"github.com/leadgreen/greentokens/transform/grid"
 	"github.com/leadgreen/greentokens/transform/jsonnum"
 )
 
@@ -79,7 +80,13 @@ func newListCmd(e *env) *cobra.Command {
 			case "grids":
 				return listGrids(e, snap, y, asJSON)
 			}
-			return usagef("list %q: want models or grids", args[0])
+			var near []string
+			for _, k := range cmd.ValidArgs {
+				if grid.EditDistance(strings.ToLower(args[0]), k) <= 2 {
+					near = append(near, k)
+				}
+			}
+			return usagef("list %q: want models or grids%s", args[0], didYouMean(near))
 		},
 	}
 	snapshotFlag(cmd, &snap)
