@@ -91,7 +91,7 @@ func newListCmd(e *env) *cobra.Command {
 	}
 	snapshotFlag(cmd, &snap)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (schemas/list-models.schema.json, schemas/list-grids.schema.json) instead of a table")
-	cmd.Flags().IntVar(&year, "year", 0, "list grids: only the grids whose value is of `YEAR`")
+	cmd.Flags().Var(yearValue{&year}, "year", "list grids: only the grids whose value is of `YEAR`")
 	return cmd
 }
 
