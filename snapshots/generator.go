@@ -12,8 +12,9 @@ import (
 type Generator struct {
 	// Module is the main module's path: "github.com/leadgreen/greentokens".
 	Module string `json:"module"`
-	// Version is the module's version: a tag or pseudo-version when built
-	// with "go install" or "go run ...@REV", "(devel)" in a checkout.
+	// Version is the module's version: a tag or pseudo-version (built with
+	// "go install" or "go run ...@REV", or in a checkout whose commit Go
+	// stamped: "+dirty" when modified), "(devel)" when none was stamped.
 	Version string `json:"version"`
 	// Revision is the full VCS revision (a git commit), "" when the binary
 	// was built outside a checkout (go run ...@REV records none; Version
