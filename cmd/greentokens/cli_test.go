@@ -89,6 +89,29 @@ func TestUsageAndHelp(t *testing.T) {
 	}
 }
 
+// TestHelpEveryCommand: every command's help, however asked for, goes to
+// stdout with exit 0 and nothing on stderr.
+func TestHelpEveryCommand(t *testing.T) {
+	var names []string
+	for _, c := range newRoot(&env{}).Commands() {
+		names = append(names, c.Name())
+	}
+	if len(names) < 11 {
+		t.Fatalf("only %d commands: %q", len(names), names)
+	}
+	for _, name := range append(names, "completion bash", "completion zsh", "completion fish") {
+		cmd := strings.Fields(name)
+		for _, args := range [][]string{append(cmd, "--help"), append([]string{"help"}, cmd...), append(cmd, "-h")} {
+			t.Run(strings.Join(args, " "), func(t *testing.T) {
+				code, stdout, stderr := runCLI(t, args...)
+				if code != exitOK || stderr != "" || !strings.Contains(stdout, "Usage:\n  greentokens "+cmd[0]) {
+					t.Errorf("exit %d, stderr %q, stdout:\n%s", code, stderr, stdout)
+				}
+			})
+		}
+	}
+}
+
 func TestBuildOffline(t *testing.T) {
 	out := t.TempDir()
 	args := []string{"build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn, "--from-leaderboard", seedLB, "--from-ember", ember}
