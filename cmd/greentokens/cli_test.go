@@ -327,3 +327,56 @@ func listing() map[string]bool {
 	}
 	return names
 }
+
+// TestCheckDates: a --date at most a day ahead of today (UTC), and a
+// --retrieved not after --date.
+func TestCheckDates(t *testing.T) {
+	now := time.Date(2026, 11, 30, 23, 59, 0, 0, time.FixedZone("UTC+14", 14*3600)) // 2026-11-30T09:59Z
+	for _, tc := range []struct {
+		date, retrieved string
+		want            string // "" for no error
+	}{
+		{"2026-11-30", "", ""},
+		{"2026-12-01", "2026-12-01", ""},
+		{"2026-12-02", "", "--date 2026-12-02 is more than a day in the future (today is 2026-11-30 UTC)"},
+		{"2026-09-27", "2026-09-26", ""},
+		{"2026-09-27", "2026-09-27", ""},
+		{"2026-09-27", "2026-09-28", "--retrieved 2026-09-28 is after --date 2026-09-27"},
+		{"2026-9-27", "", `--date "2026-9-27" is not a YYYY-MM-DD date`},
+		{"2026-09-27", "yesterday", `--retrieved "yesterday" is not a YYYY-MM-DD date`},
+	} {
+		err := checkDates(tc.date, tc.retrieved, now)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s, %s: %v", tc.date, tc.retrieved, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want) || exitCode(err) != exitUsage):
+			t.Errorf("%s, %s: error %v (exit %d), want exit 2 saying %q", tc.date, tc.retrieved, err, exitCode(err), tc.want)
+		}
+	}
+}
+
+// TestGoLine: go.mod's go line is the minimum the code needs, a language
+// version without a patch release (which would make an older 1.26 toolchain
+// download another), and the README's prerequisite says the same.
+func TestGoLine(t *testing.T) {
+	mod, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var line string
+	for l := range strings.Lines(string(mod)) {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "go "); ok {
+			line = v
+		}
+	}
+	if strings.Count(line, ".") != 1 {
+		t.Errorf("go.mod: go %q, want a language version such as 1.26 (no patch release)", line)
+	}
+	if !strings.Contains(string(readme), "Go "+line+" or newer (go.mod's `go "+line+"`") {
+		t.Errorf("README's prerequisite does not say Go %s or newer", line)
+	}
+}
