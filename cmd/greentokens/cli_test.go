@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -33,6 +34,10 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 }
 
 func TestUsageAndHelp(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "ember.csv")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name     string
 		args     []string
@@ -58,6 +63,7 @@ func TestUsageAndHelp(t *testing.T) {
 		{"--from is not a sources folder", []string{"build", "--from", "/nonexistent", "--retrieved", seedReadOn, "--date", seedDate}, exitUsage, "--from wants a snapshot's sources/ folder"},
 		{"--from with --from-leaderboard", []string{"build", "--from", "x", "--from-leaderboard", seedLB, "--retrieved", seedReadOn}, exitUsage, "give it alone"},
 		{"--from-leaderboard not a folder", []string{"build", "--from-leaderboard", "/nonexistent", "--no-grid", "--retrieved", seedReadOn, "--date", seedDate}, exitUsage, "not a leaderboard folder"},
+		{"--from-ember a named pipe", []string{"build", "--from-leaderboard", seedLB, "--from-ember", fifo, "--retrieved", seedReadOn, "--date", seedDate, "--out", t.TempDir()}, exitUsage, "--from-ember " + fifo + " is not a file"},
 		{"--grid-year not a year", []string{"build", "--grid-year", "24"}, exitUsage, "not a year"},
 		{"--grid-year not a number", []string{"build", "--grid-year", "last"}, exitUsage, `invalid argument "last" for "--grid-year" flag: "last" is not a year (YYYY)`},
 		{"--grid-year in hexadecimal", []string{"build", "--grid-year", "0x7e8"}, exitUsage, `"0x7e8" is not a year`},
