@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -21,3 +22,25 @@ func plainText(flag, value string) error {
 	}
 	return nil
 }
+
+// yearValue is a flag that takes a year as YYYY, in decimal: pflag's int
+// would read "0x7e8" as 2024 and "0024" as octal 20.
+type yearValue struct{ p *int }
+
+func (y yearValue) String() string {
+	if *y.p == 0 {
+		return ""
+	}
+	return strconv.Itoa(*y.p)
+}
+
+func (y yearValue) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || len(s) != 4 || n < 1000 || strings.TrimLeft(s, "0123456789") != "" {
+		return fmt.Errorf("%q is not a year (YYYY)", s)
+	}
+	*y.p = n
+	return nil
+}
+
+func (y yearValue) Type() string { return "YEAR" }

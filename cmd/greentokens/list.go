@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leadgreen/greentokens/transform"
+	"github.com/leadgreen/greentokens/transform/grid"
 	"github.com/leadgreen/greentokens/transform/jsonnum"
 )
 
@@ -79,12 +80,18 @@ func newListCmd(e *env) *cobra.Command {
 			case "grids":
 				return listGrids(e, snap, y, asJSON)
 			}
-			return usagef("list %q: want models or grids", args[0])
+			var near []string
+			for _, k := range cmd.ValidArgs {
+				if grid.EditDistance(strings.ToLower(args[0]), k) <= 2 {
+					near = append(near, k)
+				}
+			}
+			return usagef("list %q: want models or grids%s", args[0], didYouMean(near))
 		},
 	}
 	snapshotFlag(cmd, &snap)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (schemas/list-models.schema.json, schemas/list-grids.schema.json) instead of a table")
-	cmd.Flags().IntVar(&year, "year", 0, "list grids: only the grids whose value is of `YEAR`")
+	cmd.Flags().Var(yearValue{&year}, "year", "list grids: only the grids whose value is of `YEAR`")
 	return cmd
 }
 

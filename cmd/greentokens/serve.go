@@ -2,6 +2,8 @@ package main
 
 import (
 	"net/http"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -9,6 +11,7 @@ import (
 	"github.com/leadgreen/greentokens/api"
 	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/site"
+	"github.com/leadgreen/greentokens/snapshots"
 )
 
 func init() { register(newServeCmd) }
@@ -60,6 +63,18 @@ func checkSnapshotsFlags(cmd *cobra.Command, dir string, rescan time.Duration) e
 	}
 	if rescan < 0 {
 		return usagef("--rescan must not be negative")
+	}
+	st, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return usagef("--snapshots %s: no such folder", dir)
+	case !st.IsDir():
+		return usagef("--snapshots %s is not a folder", dir)
+	}
+	// One snapshot rather than the folder of dated snapshots: nothing
+	// would be served.
+	if _, err := os.Stat(filepath.Join(dir, snapshots.ManifestName)); err == nil {
+		return usagef("--snapshots %s is one snapshot; --snapshots wants the folder holding the dated snapshots (%s)", dir, filepath.Dir(filepath.Clean(dir)))
 	}
 	return nil
 }
