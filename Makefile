@@ -45,17 +45,26 @@ snapshot-shared:
 		--from-leaderboard $(LEADERBOARD) --from-ember $(SHARED)/upstream/ember/co2-intensity-long-format.csv \
 		--grid-year 2024
 
-# The Ember stage on ember-synth's full-size CSV (MB/s, allocations), then the
-# whole offline build with that CSV at scale 1 and 4 (MB/s and peak memory),
-# then the API: the carbon handler alone, and a bounded loopback load test
-# (64 clients for 3 s: requests/s, p99, resident memory; fails on any error or
-# growing memory, never on a time).
+# One table (internal/benchtable) of every benchmark below: the floor (a read
+# and a sha256 of ember-synth's CSV), the Ember stage, the whole offline build
+# and verify at scale 1 and 4, a build and verify of 10,000 models, then the
+# API: the carbon handler alone, and a bounded loopback load test (64 clients
+# for 3 s: requests/s, p99, resident memory; fails on any error or growing
+# memory, never on a time). Each row has MB/s, ms, allocations, peak RSS and
+# its ratio to the floor of the same run, where they apply, and any other
+# figure its benchmark reports. Add a line appending to $(BENCH_OUT) to add
+# rows; the raw output stays in $(BENCH_OUT).
+BENCH_OUT ?= $(or $(TMPDIR),/tmp)/greentokens-bench.txt
+BENCH = $(GO) test -run '^$$' -benchmem
+
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime 5x ./transform/grid
-	$(GO) test -run '^$$' -bench OfflineBuild -benchtime 3x ./snapshots
-	GREENTOKENS_BENCH_SCALE=4 $(GO) test -run '^$$' -bench OfflineBuild -benchtime 1x ./snapshots
-	$(GO) test -run '^$$' -bench CarbonHandler -benchmem ./api
-	$(GO) test -run '^$$' -bench LoopbackLoad -benchtime 1x ./api
+	$(BENCH) -bench 'Floor' -benchtime 5x ./snapshots > $(BENCH_OUT)
+	$(BENCH) -bench 'Ingest' -benchtime 5x ./transform/grid >> $(BENCH_OUT)
+	$(BENCH) -bench 'Offline' -benchtime 3x ./snapshots >> $(BENCH_OUT)
+	$(BENCH) -bench 'TenThousandModels' -benchtime 1x ./snapshots >> $(BENCH_OUT)
+	$(BENCH) -bench CarbonHandler ./api >> $(BENCH_OUT)
+	$(BENCH) -bench LoopbackLoad -benchtime 1x ./api >> $(BENCH_OUT)
+	$(GO) run ./internal/benchtable < $(BENCH_OUT)
 
 update-golden:
 	$(GO) test ./... -update

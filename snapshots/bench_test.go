@@ -1,41 +1,253 @@
 package snapshots
 
 import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime"
 	"syscall"
 	"testing"
+	"time"
 
+	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/transform/grid/gridtest"
 )
 
-// BenchmarkOfflineBuild runs the whole offline build as a process, with
-// the full-size Ember CSV that ../shared/tools/ember-synth writes (about
-// 40 MB; scale 4 with GREENTOKENS_BENCH_SCALE=4), and reports the CSV's
-// throughput through the build and the process's peak resident memory.
-// The aim: under 150 MB peak. `make bench` runs it.
-func BenchmarkOfflineBuild(b *testing.B) {
-	scale := 1
-	if os.Getenv("GREENTOKENS_BENCH_SCALE") == "4" {
-		scale = 4
+// The benchmarks of whole builds and verifies, which `make bench` runs and
+// prints as one table (internal/benchtable):
+//
+//   - BenchmarkFloor: a plain read, and a read with sha256, of ember-synth's
+//     CSV (../shared/tools/ember-synth; about 40 MB at scale 1, 160 MB at
+//     scale 4): the floor the other figures are divided by, measured in the
+//     same run;
+//   - BenchmarkOfflineBuild and BenchmarkOfflineVerify: the whole offline
+//     build from the seeds' leaderboard version and that CSV, and a verify
+//     of the snapshot it wrote, at scale 1 and 4 (bytes: the CSV's);
+//   - BenchmarkTenThousandModels: a build and a verify of the 10,000-model
+//     leaderboard of TestTenThousandModels with the shared Ember file
+//     (bytes: the sources').
+//
+// Each build or verify runs in a child process (this test binary, run
+// again with benchChildEnv set), so that its peak resident memory is its
+// own: the child runs the stage (snapshots.Build, snapshots.Verify, as the
+// command does) and reports its allocations; the parent reports the
+// child's peak RSS (peak-RSS-MiB) and its allocations (allocs/op). The
+// time is the child's, from start to exit.
+
+// benchChildEnv holds the stage a child runs (a benchJob, JSON).
+const benchChildEnv = "GREENTOKENS_BENCH_CHILD"
+
+// benchJob is a stage for a child process.
+type benchJob struct {
+	Op          string // "build" or "verify"
+	Out         string // build: the output folder
+	Leaderboard string // build: the leaderboard folder
+	Ember       string // build: the Ember CSV
+	Dir         string // verify: the snapshot
+}
+
+// benchReport is what a child says of its run.
+type benchReport struct {
+	Mallocs, Bytes uint64 // allocations, and bytes allocated
+}
+
+// A child runs its stage before any test or flag.
+func init() {
+	if spec := os.Getenv(benchChildEnv); spec != "" {
+		os.Exit(benchChild(spec))
 	}
-	csv := gridtest.SynthCSV(b, scale)
-	st, err := os.Stat(csv)
+}
+
+func benchChild(spec string) int {
+	var job benchJob
+	if err := json.Unmarshal([]byte(spec), &job); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	ctx := context.Background()
+	switch job.Op {
+	case "build":
+		// As TestTenThousandModels's --max-json-mib 64: the 10,000-model
+		// task file is over the default 16 MiB cap.
+		src := fetch.Dir{Leaderboard: job.Leaderboard, Ember: job.Ember, Origins: fetch.DefaultOrigins(), MaxBytes: 64 << 20}
+		if _, err := Build(ctx, BuildOptions{Out: job.Out, Date: seedDate, Retrieved: seedFetched, Source: src}); err != nil {
+			fmt.Fprintln(os.Stderr, "build:", err)
+			return 1
+		}
+	case "verify":
+		rep, err := Verify(ctx, job.Dir)
+		if err == nil {
+			err = rep.Err()
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "verify:", err)
+			return 1
+		}
+	default:
+		fmt.Fprintln(os.Stderr, "unknown op", job.Op)
+		return 2
+	}
+	runtime.ReadMemStats(&after)
+	json.NewEncoder(os.Stdout).Encode(benchReport{Mallocs: after.Mallocs - before.Mallocs, Bytes: after.TotalAlloc - before.TotalAlloc})
+	return 0
+}
+
+// runChild runs job in a child process and returns its report and peak
+// RSS in bytes.
+func runChild(b *testing.B, job benchJob) (benchReport, int64) {
+	b.Helper()
+	spec, err := json.Marshal(job)
 	if err != nil {
 		b.Fatal(err)
 	}
-	bin := binary(b)
-	b.SetBytes(st.Size())
-	b.ResetTimer()
-	var peakKiB int64
-	for i := 0; i < b.N; i++ {
-		out := b.TempDir()
-		cmd := exec.Command(bin, "build", "--out", out, "--date", seedDate, "--retrieved", seedFetched,
-			"--from-leaderboard", leaderboardDir(seedVersion), "--from-ember", csv, "--log-format", "json")
-		if msg, err := cmd.CombinedOutput(); err != nil {
-			b.Fatalf("build: %v\n%s", err, msg)
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), benchChildEnv+"="+string(spec))
+	out, err := cmd.Output()
+	if err != nil {
+		stderr := ""
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = string(ee.Stderr)
 		}
-		peakKiB = max(peakKiB, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss)
+		b.Fatalf("%s: %v\n%s", job.Op, err, stderr)
 	}
-	b.ReportMetric(float64(peakKiB)/1024, "peak-RSS-MiB")
+	var rep benchReport
+	if err := json.Unmarshal(out, &rep); err != nil {
+		b.Fatalf("%s: the child's report %q: %v", job.Op, out, err)
+	}
+	return rep, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
+}
+
+// benchStage runs job b.N times, each in a child (a build into a new
+// folder each time), and reports the child's allocs/op and B/op, and its
+// peak-RSS-MiB.
+func benchStage(b *testing.B, job benchJob, bytes int64) {
+	b.SetBytes(bytes)
+	b.ReportAllocs()
+	var mallocs, allocated uint64
+	var peak int64
+	for i := 0; i < b.N; i++ {
+		if job.Op == "build" {
+			b.StopTimer()
+			job.Out = filepath.Join(b.TempDir(), "out")
+			b.StartTimer()
+		}
+		rep, rss := runChild(b, job)
+		mallocs += rep.Mallocs
+		allocated += rep.Bytes
+		peak = max(peak, rss)
+	}
+	b.ReportMetric(float64(mallocs)/float64(b.N), "allocs/op")
+	b.ReportMetric(float64(allocated)/float64(b.N), "B/op")
+	b.ReportMetric(float64(peak)/(1<<20), "peak-RSS-MiB")
+}
+
+// builtSnapshot builds a snapshot for a verify benchmark, untimed.
+func builtSnapshot(b *testing.B, lb, ember string) string {
+	b.Helper()
+	out := filepath.Join(b.TempDir(), "out")
+	runChild(b, benchJob{Op: "build", Out: out, Leaderboard: lb, Ember: ember})
+	return filepath.Join(out, seedDate)
+}
+
+func size(b *testing.B, paths ...string) int64 {
+	b.Helper()
+	var n int64
+	for _, p := range paths {
+		err := filepath.WalkDir(p, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			fi, err := d.Info()
+			n += fi.Size()
+			return err
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	return n
+}
+
+var benchScales = []int{1, 4}
+
+// BenchmarkFloor reads ember-synth's CSV, plainly and with sha256: the
+// floor of the Ember stage (each byte read once and hashed once).
+func BenchmarkFloor(b *testing.B) {
+	for _, scale := range benchScales {
+		csv := gridtest.SynthCSV(b, scale)
+		for _, hash := range []bool{false, true} {
+			name := fmt.Sprintf("read/scale=%d", scale)
+			if hash {
+				name = fmt.Sprintf("read+sha256/scale=%d", scale)
+			}
+			b.Run(name, func(b *testing.B) {
+				b.SetBytes(size(b, csv))
+				b.ReportAllocs()
+				buf := make([]byte, 1<<20)
+				for b.Loop() {
+					f, err := os.Open(csv)
+					if err != nil {
+						b.Fatal(err)
+					}
+					var w io.Writer = io.Discard
+					if hash {
+						w = sha256.New()
+					}
+					if _, err := io.CopyBuffer(struct{ io.Writer }{w}, struct{ io.Reader }{f}, buf); err != nil {
+						b.Fatal(err)
+					}
+					f.Close()
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkOfflineBuild is the whole offline build with ember-synth's CSV.
+func BenchmarkOfflineBuild(b *testing.B) {
+	for _, scale := range benchScales {
+		b.Run(fmt.Sprintf("scale=%d", scale), func(b *testing.B) {
+			csv := gridtest.SynthCSV(b, scale)
+			benchStage(b, benchJob{Op: "build", Leaderboard: leaderboardDir(seedVersion), Ember: csv}, size(b, csv))
+		})
+	}
+}
+
+// BenchmarkOfflineVerify verifies the snapshot of an offline build with
+// ember-synth's CSV.
+func BenchmarkOfflineVerify(b *testing.B) {
+	for _, scale := range benchScales {
+		b.Run(fmt.Sprintf("scale=%d", scale), func(b *testing.B) {
+			csv := gridtest.SynthCSV(b, scale)
+			dir := builtSnapshot(b, leaderboardDir(seedVersion), csv)
+			b.ResetTimer()
+			benchStage(b, benchJob{Op: "verify", Dir: dir}, size(b, csv))
+		})
+	}
+}
+
+// BenchmarkTenThousandModels builds, then verifies, a snapshot of the
+// 10,000-model leaderboard (30,000 Text Conversation rows, a 22 MB task
+// file) with the shared Ember file.
+func BenchmarkTenThousandModels(b *testing.B) {
+	lb := filepath.Join(b.TempDir(), "leaderboard")
+	start := time.Now()
+	writeScaleLeaderboard(b, lb, scaleModels)
+	b.Logf("wrote the %d-model leaderboard in %v", scaleModels, time.Since(start).Round(time.Millisecond))
+	bytes := size(b, lb, sharedEmber)
+	b.Run("build", func(b *testing.B) {
+		benchStage(b, benchJob{Op: "build", Leaderboard: lb, Ember: sharedEmber}, bytes)
+	})
+	b.Run("verify", func(b *testing.B) {
+		dir := builtSnapshot(b, lb, sharedEmber)
+		b.ResetTimer()
+		benchStage(b, benchJob{Op: "verify", Dir: dir}, bytes)
+	})
 }

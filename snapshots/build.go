@@ -76,6 +76,11 @@ type BuildOptions struct {
 	// running code (ThisGenerator). Verify's rebuild passes the stored one,
 	// and tests that compare builds a fixed one.
 	Generator *Generator
+
+	// rebuild is set by Verify: the build only reproduces a snapshot that
+	// Verify has validated, into a temporary folder, to compare it byte for
+	// byte; validating the copy too would check the same bytes twice.
+	rebuild bool
 }
 
 // Result says what a build did.
@@ -183,6 +188,21 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 		m.Sources = append(m.Sources, f.entry)
 		checkpoint(cpSourceArchived)
 	}
+	// The Ember stage runs beside the leaderboard's: it reads and writes
+	// only its own files. Its errors keep their place in the order of the
+	// stages, after the leaderboard's parsing and before the model files:
+	// an error before it (early) stops it and wins, an error after it
+	// (late) loses to its error.
+	g := startGrid(ctx, st, opts, log)
+	defer g.stop()
+	early := func(err error) error { g.stop(); return err }
+	late := func(err error) error {
+		if _, gerr := g.wait(); gerr != nil {
+			return gerr
+		}
+		return err
+	}
+
 	chat := raw[fetch.LeaderboardTask(fetch.TaskChat)]
 	m.Retrieved = opts.Retrieved
 	if m.Retrieved == "" {
@@ -194,7 +214,7 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 		Chat: chat.Data, ChatURL: chat.URL,
 	}, opts.Date, m.Retrieved)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
+		return nil, early(fmt.Errorf("%w: %v", ErrUpstreamData, err))
 	}
 	// The bytes are archived and parsed: let them go.
 	raw[fetch.LeaderboardIndex].Data, raw[fetch.LeaderboardCommits].Data, chat.Data = nil, nil, nil
@@ -208,7 +228,7 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 			err = lb.CheckIndexed(rows)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
+			return nil, early(fmt.Errorf("%w: %v", ErrUpstreamData, err))
 		}
 		f.Data = nil
 		rs, ex := transform.Stable(rows)
@@ -224,17 +244,9 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 	}
 	excluded = nil // it points into the task files' parsed rows
 
-	if !opts.NoGrid {
-		summary, err := buildGrid(ctx, st, opts, m, log)
-		if err != nil {
-			return nil, err
-		}
-		m.Grid = summary
-	}
-
 	compiled, _, conflict, err := lb.Evidence(text)
 	if err != nil {
-		return nil, err
+		return nil, late(err)
 	}
 	m.Evidence = Evidence{
 		IndexLastUpdated: lb.Index.LastUpdated, LastCommitSHA: lb.Commit.SHA,
@@ -249,36 +261,42 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 
 	problem, ok := stable[transform.TaskProblem]
 	if !ok {
-		return nil, fmt.Errorf("the tasks %q leave out %s, which index.json compares", Tasks, transform.TaskProblem)
+		return nil, late(fmt.Errorf("the tasks %q leave out %s, which index.json compares", Tasks, transform.TaskProblem))
 	}
 	logNewGPUs(log, lb.Chat, problem)
-	// Each model file is written and added to index.json as it is built,
-	// and let go: only the index's entries stay. An error of the index is
-	// reported once every model file is written, as if the index were
-	// built after them.
+	// Each model file is added to index.json as it is built, here, in
+	// order, and marshalled and written on a pool of workers, then let go:
+	// only the index's entries stay. An error of the index is reported
+	// once every model file is written, as if the index were built after
+	// them.
 	ib := transform.NewIndexBuilder(lb, problem)
-	var stageErr, indexErr error
+	var indexErr error
 	written := 0
-	if err := transform.EachModel(lb, func(model *transform.Model) error {
-		if stageErr = stageJSON(st, m, "models/"+model.Slug+".json", model); stageErr != nil {
-			return stageErr
+	models := newFilePool()
+	modelErr := transform.EachModel(lb, func(model *transform.Model) error {
+		rel := "models/" + model.Slug + ".json"
+		if !models.submit(func() (File, error) { return stageJSON(st, rel, model) }) {
+			return errStopped
 		}
 		written++
 		if indexErr == nil {
 			indexErr = ib.Add(model)
 		}
 		return nil
-	}); err != nil {
-		if err == stageErr {
-			return nil, err
-		}
-		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
+	})
+	files, err := models.wait()
+	switch {
+	case err != nil: // a model file before the one EachModel stopped at
+		return nil, late(err)
+	case modelErr != nil:
+		return nil, late(fmt.Errorf("%w: %v", ErrUpstreamData, modelErr))
 	}
+	m.Outputs = append(m.Outputs, files...)
 	log.Info("built model files", "models", written, "configurations", len(lb.Chat), "excluded", len(m.Exclusions))
 
 	idx, err := ib.Index()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
+		return nil, late(fmt.Errorf("%w: %v", ErrUpstreamData, err))
 	}
 	// The pages need the stable rows by id, not the model files (they read
 	// them back from the stage) nor the rest of the leaderboard.
@@ -289,13 +307,23 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 			task = stable[t.Task]
 		}
 		if rows[t.Task], err = transform.RowIDs(t.Task, task); err != nil {
-			return nil, fmt.Errorf("%w: loading the staged files for the pages: %s: %v", ErrValidation, t.File, err)
+			return nil, late(fmt.Errorf("%w: loading the staged files for the pages: %s: %v", ErrValidation, t.File, err))
 		}
 	}
 	// Let go of what index.json and the pages do not need.
 	ib, lb, stable, problem = nil, nil, nil, nil
 	if err := stageIndex(st, m, idx); err != nil {
+		return nil, late(err)
+	}
+	// The pages read grid.json.
+	gs, err := g.wait()
+	if err != nil {
 		return nil, err
+	}
+	if gs != nil {
+		m.Sources = append(m.Sources, gs.source)
+		m.Outputs = append(m.Outputs, gs.output)
+		m.Grid = gs.summary
 	}
 	pages, err := renderPages(st, opts, idx, rows)
 	if err != nil {
@@ -316,29 +344,30 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 	if _, err := st.write(ManifestName, data); err != nil {
 		return nil, err
 	}
-	if err := validateSnapshot(ctx, st.dir); err != nil {
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("%w while validating: %w", ErrInterrupted, ctx.Err())
+	if !opts.rebuild {
+		if err := validateSnapshot(ctx, st.dir); err != nil {
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("%w while validating: %w", ErrInterrupted, ctx.Err())
+			}
+			return nil, fmt.Errorf("%w: %v", ErrValidation, err)
 		}
-		return nil, fmt.Errorf("%w: %v", ErrValidation, err)
 	}
 	checkpoint(cpValidated)
 	return m, nil
 }
 
-// stageJSON writes a published JSON file into the stage and lists it.
-func stageJSON(st *stage, m *Manifest, rel string, v any) error {
+// stageJSON writes a published JSON file into the stage.
+func stageJSON(st *stage, rel string, v any) (File, error) {
 	data, err := transform.Marshal(v)
 	if err != nil {
-		return fmt.Errorf("%w: %s: %v", ErrUpstreamData, rel, err)
+		return File{}, fmt.Errorf("%w: %s: %v", ErrUpstreamData, rel, err)
 	}
-	f, err := st.write(rel, data)
-	if err != nil {
-		return err
-	}
-	m.Outputs = append(m.Outputs, f)
-	return nil
+	return st.write(rel, data)
 }
+
+// errStopped stops EachModel once a model file has failed; the pool has
+// the error.
+var errStopped = errors.New("stopped: a model file failed")
 
 // stageIndex writes index.json into the stage as it is encoded, so that
 // its bytes (tens of megabytes for ten thousand models) are never held.
@@ -367,8 +396,9 @@ func stageIndex(st *stage, m *Manifest, idx *transform.IndexFile) error {
 	return nil
 }
 
-// renderPages renders every model's page and writes it into the stage, one
-// page at a time, as "greentokens render" would from the published
+// renderPages renders every model's page and writes it into the stage, on
+// a pool of workers (each holds one page at a time), as "greentokens
+// render" would from the published
 // snapshot: from index.json (idx, the struct just written), the model
 // files read back from the stage, grid.json, and the stable rows of the
 // archived task files (rows, parsed once from the archived bytes).
@@ -377,24 +407,19 @@ func renderPages(st *stage, opts BuildOptions, idx *transform.IndexFile, rows ma
 	if err != nil {
 		return nil, fmt.Errorf("%w: loading the staged files for the pages: %v", ErrValidation, err)
 	}
-	var files []File
-	var writeErr error
-	err = page.Each(s, page.Options{Grids: opts.PageGrids}, func(p page.File) error {
-		f, err := st.write(p.Path, p.Data)
-		if err != nil {
-			writeErr = err
-			return err
+	pool := newFilePool()
+	for _, e := range idx.Models {
+		if !pool.submit(func() (File, error) {
+			b, err := page.Render(s, e.Slug, page.Options{Grids: opts.PageGrids})
+			if err != nil {
+				return File{}, fmt.Errorf("%w: rendering the pages: %v", ErrValidation, err)
+			}
+			return st.write(page.Path(e.Slug), b)
+		}) {
+			break
 		}
-		files = append(files, f)
-		return nil
-	})
-	switch {
-	case writeErr != nil:
-		return nil, writeErr
-	case err != nil:
-		return nil, fmt.Errorf("%w: rendering the pages: %v", ErrValidation, err)
 	}
-	return files, nil
+	return pool.wait()
 }
 
 type archived struct {
@@ -480,7 +505,7 @@ func publish(st *stage, opts BuildOptions, m *Manifest, log *slog.Logger) (*Resu
 		}
 		// Swap the two folders in one step: at every instant OUT/DATE is a
 		// whole snapshot. The old one is left in the stage and removed.
-		if err := st.sync(); err != nil {
+		if err := st.sync(opts.rebuild); err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrConflict, err)
 		}
 		checkpoint(cpRename)
@@ -491,8 +516,9 @@ func publish(st *stage, opts BuildOptions, m *Manifest, log *slog.Logger) (*Resu
 		log.Warn("replaced a different snapshot", "dir", target, "difference", diff)
 		res.Replaced = true
 	} else {
-		// Every byte of the stage is on disk before it becomes OUT/DATE.
-		if err := st.sync(); err != nil {
+		// Every byte of the stage is on disk before it becomes OUT/DATE
+		// (Verify's rebuild, in a temporary folder, is never kept).
+		if err := st.sync(opts.rebuild); err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrConflict, err)
 		}
 		checkpoint(cpRename)
@@ -503,7 +529,7 @@ func publish(st *stage, opts BuildOptions, m *Manifest, log *slog.Logger) (*Resu
 		}
 	}
 	checkpoint(cpRenamed)
-	if err := syncDir(opts.Out); err != nil {
+	if err := syncDir(opts.Out, opts.rebuild); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrConflict, err)
 	}
 	log.Info("wrote the snapshot", "dir", target, "outputs", len(m.Outputs), "sources", len(m.Sources))

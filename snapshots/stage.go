@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -32,8 +33,13 @@ const stagingPrefix = ".staging-"
 // durable at once, before it is renamed into place (publish). A build
 // killed before that leaves a staging folder, which the next build removes;
 // so a snapshot is never visible before all of its bytes are on disk.
+//
+// Files may be written from several goroutines at once (the Ember stage
+// beside the model files, a pool of model files and pages): mu guards the
+// stage's bookkeeping, each file is its writer's own.
 type stage struct {
 	dir   string
+	mu    sync.Mutex
 	files map[string]File // by slash path
 	// dirs are the folders made so far, by OS path.
 	dirs map[string]bool
@@ -91,15 +97,21 @@ func (s *stage) create(rel string) (*os.File, error) {
 	if !fs.ValidPath(rel) || strings.HasPrefix(rel, ".") {
 		return nil, fmt.Errorf("bad snapshot path %q", rel)
 	}
-	if _, dup := s.files[rel]; dup {
-		return nil, fmt.Errorf("%s written twice", rel)
-	}
 	p := s.path(rel)
-	if dir := filepath.Dir(p); !s.dirs[dir] {
-		if err := os.MkdirAll(dir, dirMode); err != nil {
-			return nil, err
+	s.mu.Lock()
+	_, dup := s.files[rel]
+	var err error
+	if dir := filepath.Dir(p); !dup && !s.dirs[dir] {
+		if err = os.MkdirAll(dir, dirMode); err == nil {
+			s.dirs[dir] = true
 		}
-		s.dirs[dir] = true
+	}
+	s.mu.Unlock()
+	switch {
+	case dup:
+		return nil, fmt.Errorf("%s written twice", rel)
+	case err != nil:
+		return nil, err
 	}
 	return os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fileMode)
 }
@@ -145,7 +157,14 @@ type stageFile struct {
 	f   *os.File
 	h   hash.Hash
 	n   int64
+	// started is how much of the file the disk has been asked to write
+	// back (see Write).
+	started int64
 }
+
+// writeBackChunk is how much of a large file (Ember's CSV, index.json) is
+// written before the disk is asked to start writing it back.
+const writeBackChunk = 8 << 20
 
 func (w *stageFile) Write(p []byte) (int, error) {
 	n, err := w.f.Write(p)
@@ -153,6 +172,14 @@ func (w *stageFile) Write(p []byte) (int, error) {
 	w.n += int64(n)
 	if err != nil {
 		return n, fmt.Errorf("%w: writing %s: %w", ErrConflict, w.rel, err)
+	}
+	// Start writing a large file back while the build goes on, so that
+	// the sync before publishing (stage.sync) has little left to wait for:
+	// the disk works beside the CPU. It does not wait, and an error is
+	// the sync's to report.
+	if w.n-w.started >= writeBackChunk {
+		unix.SyncFileRange(int(w.f.Fd()), w.started, w.n-w.started, unix.SYNC_FILE_RANGE_WRITE)
+		w.started = w.n
 	}
 	return n, nil
 }
@@ -163,7 +190,9 @@ func (w *stageFile) commit() (File, error) {
 		return File{}, fmt.Errorf("%w: writing %s: %w", ErrConflict, w.rel, err)
 	}
 	file := File{Path: w.rel, Size: w.n, SHA256: hex.EncodeToString(w.h.Sum(nil))}
+	w.s.mu.Lock()
 	w.s.files[w.rel] = file
+	w.s.mu.Unlock()
 	return file, nil
 }
 
@@ -174,15 +203,23 @@ func (w *stageFile) abort() { w.f.Close() }
 // folder's entries. One syncfs(2) of the file system that holds the stage
 // replaces an fsync of each of its thousands of files and folders. Linux
 // 5.8 and later report through it an error in writing back any file of the
-// file system since the stage was opened (see root).
-func (s *stage) sync() error {
+// file system since the stage was opened (see root). skip leaves it out, for
+// a stage that is never kept (Verify's rebuild).
+func (s *stage) sync(skip bool) error {
+	if skip {
+		return nil
+	}
 	if err := unix.Syncfs(int(s.root.Fd())); err != nil {
 		return fmt.Errorf("syncing %s: %w", s.dir, err)
 	}
 	return nil
 }
 
-func syncDir(p string) error {
+// syncDir makes a folder's entries durable, unless skip is set (as for sync).
+func syncDir(p string, skip bool) error {
+	if skip {
+		return nil
+	}
 	d, err := os.Open(p)
 	if err != nil {
 		return err

@@ -93,7 +93,9 @@ const maxChanges = 40
 //   - a rebuild: Build runs in a temporary folder from the archived
 //     sources/ (with the manifest's date, retrieval dates and URLs, and the
 //     grid options grid.json records), and every file of the rebuild is
-//     compared with the stored one, manifest included.
+//     compared with the stored one, manifest included. The rebuild is not
+//     validated again: a file that is byte-identical to a validated one
+//     passes the same checks, and one that is not is reported as differing.
 //
 // It never writes into dir. The error is for a failure of Verify itself
 // (no temporary folder, a cancelled context); a snapshot that fails its
@@ -279,7 +281,7 @@ func rebuildOptions(dir string, m *Manifest) BuildOptions {
 	// The stored generator: the rebuilt manifest records the code that
 	// built the snapshot, so that it compares byte for byte.
 	gen := m.Generator
-	opts := BuildOptions{Date: m.Date, Retrieved: m.Retrieved, Source: src, Generator: &gen}
+	opts := BuildOptions{Date: m.Date, Retrieved: m.Retrieved, Source: src, Generator: &gen, rebuild: true}
 	if _, ok := src.entries[fetch.EmberYearly]; !ok {
 		opts.NoGrid = true
 		return opts

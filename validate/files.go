@@ -18,6 +18,7 @@ func checkFiles(s *Snap) []Problem {
 	mp := &problems{file: ManifestPath}
 	var out []Problem
 	listed := map[string]string{} // path → where it is listed
+	sums := hashListed(s)
 
 	entry := func(where, p string, size int64, sum string, wantSource bool) {
 		if !cleanPath(p) {
@@ -43,7 +44,8 @@ func checkFiles(s *Snap) []Problem {
 			out = append(out, Problem{File: p, Msg: fmt.Sprintf("is listed in manifest.json %s but missing from the snapshot folder", where)})
 			return
 		}
-		gotSize, gotSum, err := hashFile(s, p)
+		h := sums[p]
+		gotSize, gotSum, err := h.size, h.sum, h.err
 		if err != nil {
 			out = append(out, Problem{File: p, Msg: fmt.Sprintf("cannot be read: %v", err)})
 			return
@@ -82,6 +84,42 @@ func checkFiles(s *Snap) []Problem {
 		}
 	}
 	return append(mp.list, out...)
+}
+
+// hashed is a file's size and hex SHA-256, or why it could not be read.
+type hashed struct {
+	size int64
+	sum  string
+	err  error
+}
+
+// hashListed hashes every file on disk that the manifest lists, each once,
+// on a worker per CPU.
+func hashListed(s *Snap) map[string]hashed {
+	var paths []string
+	seen := map[string]bool{}
+	add := func(p string) {
+		if cleanPath(p) && !seen[p] && s.OnDisk(p) {
+			seen[p] = true
+			paths = append(paths, p)
+		}
+	}
+	for _, src := range s.Manifest.Sources {
+		add(src.Path)
+	}
+	for _, f := range s.Manifest.Outputs {
+		add(f.Path)
+	}
+	out := make([]hashed, len(paths))
+	eachIndex(len(paths), func(i int) {
+		h := &out[i]
+		h.size, h.sum, h.err = hashFile(s, paths[i])
+	})
+	sums := make(map[string]hashed, len(paths))
+	for i, p := range paths {
+		sums[p] = out[i]
+	}
+	return sums
 }
 
 // hashFile returns the size and hex SHA-256 of the file at slash path p.

@@ -1,7 +1,7 @@
 package validate
 
 // The grid check: grid.json against the archived Ember CSV, re-read here
-// with encoding/csv and the specification's rules, independently of
+// (emberscan.go) with the specification's rules, independently of
 // transform/grid (which has its own CSV scanner and writes grid.json).
 
 import (
@@ -132,7 +132,7 @@ func gridSnapshotCheck(s *Snap) []Problem {
 	}
 	defer f.Close()
 	// The file's size and sha256 are checked with every other file's.
-	sum, more := gridCheck(bufio.NewReaderSize(f, 1<<20), src.Path, gj)
+	sum, more := gridCheck(f, src.Path, gj)
 	probs = append(probs, more...)
 	where := fmt.Sprintf("sources (%s)", src.Path)
 	if sum == nil {
@@ -460,9 +460,8 @@ func gridReadCSV(r io.Reader, file string) ([]gridRow, []Problem) {
 	if b, err := br.Peek(3); err == nil && string(b) == "\ufeff" {
 		br.Discard(3)
 	}
-	cr := csv.NewReader(br)
-	cr.ReuseRecord = true
-	head, err := cr.Read()
+	cr := newEmberScanner(br, 1<<20, gridVariable) // reads from br itself
+	_, head, err := cr.Next()
 	if err != nil {
 		bad(1, "has no header: %v", err)
 		return nil, probs
@@ -499,7 +498,7 @@ func gridReadCSV(r io.Reader, file string) ([]gridRow, []Problem) {
 	iCat, iVar, iUnit, iValue := col[gridColCategory], col[gridColVariable], col[gridColUnit], col[gridColValue]
 	rows := []gridRow{}
 	for {
-		rec, err := cr.Read()
+		line, rec, err := cr.Next()
 		if err == io.EOF {
 			break
 		}
@@ -520,7 +519,6 @@ func gridReadCSV(r io.Reader, file string) ([]gridRow, []Problem) {
 		if rec[iCat] != gridCategory || rec[iVar] != gridVariable {
 			continue
 		}
-		line, _ := cr.FieldPos(0)
 		if rec[iUnit] != gridUnit {
 			bad(line, "has CO2 intensity in %q, not %q", rec[iUnit], gridUnit)
 			continue

@@ -9,12 +9,10 @@ import (
 	"io"
 	"path"
 	"regexp"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -227,23 +225,7 @@ func checkSchemas(s *Snap) []Problem {
 		}
 	}
 	results := make([][]Problem, len(paths))
-	workers := min(runtime.GOMAXPROCS(0), len(paths))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(paths) {
-					return
-				}
-				results[i] = checkSchemaFile(s, schs, paths[i])
-			}
-		}()
-	}
-	wg.Wait()
+	eachIndex(len(paths), func(i int) { results[i] = checkSchemaFile(s, schs, paths[i]) })
 	for _, r := range results {
 		out = append(out, r...)
 	}

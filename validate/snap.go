@@ -304,6 +304,12 @@ var builtin = []namedCheck{
 	{"leaderboard", checkLeaderboard},
 }
 
+// ownLane are the checks that share nothing through Snap but its read-only
+// fields (Dir, Manifest, Files): each runs on its own goroutine. The
+// manifest check hashes every file, the schema check has its own pool of
+// workers, the grid check reads the Ember CSV and grid.json.
+var ownLane = map[string]bool{"manifest": true, "schemas": true, "grid": true}
+
 func allChecks() []namedCheck {
 	registry.Lock()
 	defer registry.Unlock()
@@ -320,14 +326,37 @@ func Snapshot(dir string) error { return SnapshotContext(context.Background(), d
 
 // SnapshotContext is Snapshot, ended early when ctx is: it then returns
 // ctx's error, not a Report.
+//
+// The checks run at once, on lanes of their own: those that read only
+// their own files (ownLane) each on its own, the others one after another
+// on a shared lane, in registration order, since they share the parsed
+// task files through Snap. The problems come in the order of the checks,
+// whatever the order they finish in.
 func SnapshotContext(ctx context.Context, dir string) error {
 	s, probs := open(ctx, dir)
 	if s.Manifest != nil {
-		for _, c := range allChecks() {
-			if ctx.Err() != nil {
-				break
+		checks := allChecks()
+		found := make([][]Problem, len(checks))
+		var shared []int
+		var wg sync.WaitGroup
+		for i, c := range checks {
+			if !ownLane[c.name] {
+				shared = append(shared, i)
+				continue
 			}
-			probs = append(probs, c.run(s)...)
+			wg.Go(func() { found[i] = c.run(s) })
+		}
+		wg.Go(func() {
+			for _, i := range shared {
+				if ctx.Err() != nil {
+					break
+				}
+				found[i] = checks[i].run(s)
+			}
+		})
+		wg.Wait()
+		for _, f := range found {
+			probs = append(probs, f...)
 		}
 	}
 	if err := ctx.Err(); err != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -33,6 +34,11 @@ type csvScanner struct {
 	rec  []byte // the unquoted fields of a record on the general path
 	buf  []byte // the current record's bytes: a line, or rec
 	seps []int  // -1, the separators' offsets in buf, len of the last field's end
+	// split is false while seps is not yet filled for buf: a line without
+	// quotes is only counted (bytes.Count) until a field is asked for,
+	// which most records never are.
+	split bool
+	n     int // fields of the current record
 
 	nfields int // fields per record, from the first record; 0 before it
 
@@ -46,10 +52,46 @@ func newCSVScanner(r *bufio.Reader) *csvScanner {
 }
 
 // numFields is the number of fields of the current record.
-func (s *csvScanner) numFields() int { return len(s.seps) - 1 }
+func (s *csvScanner) numFields() int { return s.n }
 
 // field returns field i of the current record.
-func (s *csvScanner) field(i int) []byte { return s.buf[s.seps[i]+1 : s.seps[i+1]] }
+func (s *csvScanner) field(i int) []byte {
+	if !s.split {
+		s.splitLine()
+	}
+	return s.buf[s.seps[i]+1 : s.seps[i+1]]
+}
+
+// needle is a string holds looks for, with the offset of its last capital
+// letter (-1: none), which holds looks for first: 'O' of "CO2 intensity"
+// stands under once a line in Ember's file, where 'C' stands about twice.
+type needle struct {
+	b  []byte
+	at int
+}
+
+func newNeedle(s string) needle {
+	return needle{b: []byte(s), at: strings.LastIndexFunc(s, func(r rune) bool { return 'A' <= r && r <= 'Z' })}
+}
+
+// holds reports whether the current record's text holds n (on the general
+// path, the unquoted fields joined by ","): a record that does not cannot
+// have a field equal to n, and is passed over without being split.
+func (s *csvScanner) holds(n needle) bool {
+	if n.at < 0 {
+		return bytes.Contains(s.buf, n.b)
+	}
+	for off := 0; ; {
+		i := bytes.IndexByte(s.buf[off:], n.b[n.at])
+		if i < 0 {
+			return false
+		}
+		if p := off + i - n.at; p >= 0 && bytes.HasPrefix(s.buf[p:], n.b) {
+			return true
+		}
+		off += i + 1
+	}
+}
 
 // csvError is a malformed record. Line is the line the record starts on.
 type csvError struct {
@@ -145,9 +187,11 @@ func (s *csvScanner) next() (int, error) {
 	start := s.numLine
 	var err error
 	if bytes.IndexByte(line, '"') < 0 {
-		s.split(line[:len(line)-lengthNL(line)])
+		s.buf, s.split = line[:len(line)-lengthNL(line)], false
+		s.n = bytes.Count(s.buf, comma) + 1
 	} else {
 		err = s.general(line, start)
+		s.split, s.n = true, len(s.seps)-1
 	}
 	if err != nil {
 		return start, err
@@ -160,18 +204,20 @@ func (s *csvScanner) next() (int, error) {
 	return start, nil
 }
 
-// split cuts a line without quotes at its commas.
-func (s *csvScanner) split(line []byte) {
+var comma = []byte{','}
+
+// splitLine cuts the current line, which has no quotes, at its commas.
+func (s *csvScanner) splitLine() {
 	// A byte loop: fields are short, and a call to bytes.IndexByte per
 	// field costs more than it saves.
 	seps := append(s.seps[:0], -1)
-	for i, c := range line {
+	for i, c := range s.buf {
 		if c == ',' {
 			seps = append(seps, i)
 		}
 	}
-	s.seps = append(seps, len(line))
-	s.buf = line
+	s.seps = append(seps, len(s.buf))
+	s.split = true
 }
 
 // general parses a record whose first line holds a quote. It follows
