@@ -24,7 +24,8 @@ func newServeCmd(e *env) *cobra.Command {
 			"(greentokens site) of the latest snapshot at / and of each dated one at /DATE/. Only\n" +
 			"snapshots that pass their manifest check are served; new dated folders are picked up\n" +
 			"every --rescan.\n" +
-			"SIGINT or SIGTERM stops it after the requests in flight (at most 10 s). Logs go to stderr.",
+			"SIGINT or SIGTERM stops it after the requests in flight (at most 10 s), with exit 0: a\n" +
+			"server asked to stop has not failed. Logs go to stderr.",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkSnapshotsFlags(cmd, dir, rescan); err != nil {
