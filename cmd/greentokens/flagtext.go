@@ -44,3 +44,20 @@ func (y yearValue) Set(s string) error {
 }
 
 func (y yearValue) Type() string { return "YEAR" }
+
+// termText is upstream text (a model's name or id, a grid's name) as a
+// table on the terminal shows it: each control character becomes U+FFFD,
+// so that an escape sequence cannot drive the operator's terminal and a
+// tab or line break cannot break the table's columns. Upstream JSON may
+// carry them (a nickname is data); the JSON output keeps them, escaped.
+func termText(s string) string {
+	if strings.IndexFunc(s, unicode.IsControl) < 0 {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return utf8.RuneError
+		}
+		return r
+	}, s)
+}

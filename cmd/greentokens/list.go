@@ -120,7 +120,7 @@ func listModels(e *env, dir string, asJSON bool) error {
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "SLUG\tNAME\tMODEL ID\tGPUS\tINDEX ROWS\n")
 	for _, m := range l.Models {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.Slug, m.Name, m.ModelID, strings.Join(m.GPUs, ","), strings.Join(m.Priced, ","))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.Slug, termText(m.Name), termText(m.ModelID), strings.Join(m.GPUs, ","), strings.Join(m.Priced, ","))
 	}
 	return tw.Flush()
 }
@@ -156,7 +156,7 @@ func listGrids(e *env, dir string, year *int, asJSON bool) error {
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "NAME\tISO3\tTYPE\tYEAR\tG CO2E/KWH\n")
 	for _, g := range l.Grids {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", g.Name, g.ISO3, g.AreaType, g.Year, num(g.GCO2ePerKWh))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", termText(g.Name), g.ISO3, g.AreaType, g.Year, num(g.GCO2ePerKWh))
 	}
 	return tw.Flush()
 }
