@@ -272,6 +272,15 @@ func TestBadInput(t *testing.T) {
 		})
 	}
 
+	// A number out of range is echoed as it was asked.
+	for _, q := range []string{"batch=Inf", "batch=1e6", "intensity=-0.5", "intensity=2e3.0"} {
+		a := get(t, url+"/v1/latest/carbon?model=qwen-3-32b&"+q)
+		name, value, _ := strings.Cut(q, "=")
+		if p := problemOf(t, a); a.status != 400 || p.Parameter != name || p.Query != value {
+			t.Errorf("%s: status %d, parameter %q, query %q; want 400 about %s %q", q, a.status, p.Parameter, p.Query, name, value)
+		}
+	}
+
 	// A path with ".." is cleaned (a redirect to the clean path, which
 	// is then looked up like any other) or not found, never read from
 	// disk.

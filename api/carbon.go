@@ -61,6 +61,10 @@ func (a *api) carbon(w http.ResponseWriter, r *http.Request) {
 	}
 	ans, err := s.Price(req)
 	if err != nil {
+		// A number out of range is echoed as it was asked ("Inf", not "+Inf").
+		if e, ok := err.(*catalog.Error); ok && (e.What == "batch" || e.What == "intensity") && len(q[e.What]) == 1 {
+			e.Query = q[e.What][0]
+		}
 		fail(w, r, err)
 		return
 	}

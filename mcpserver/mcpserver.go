@@ -12,6 +12,7 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
@@ -67,7 +68,7 @@ type ListGridsInput struct {
 // PriceCarbonInput is price_carbon's input.
 type PriceCarbonInput struct {
 	Model         string   `json:"model" jsonschema:"the model's slug, name or model id"`
-	Grids         []string `json:"grids,omitempty" jsonschema:"grids by ISO 3 code or area name (case-insensitive), at most 50; every grid when neither grids nor grid_intensity is given"`
+	Grids         []string `json:"grids,omitempty" jsonschema:"grids by ISO 3 code or area name (case-insensitive), at most 50; give grids, grid_intensity or both"`
 	GridIntensity *float64 `json:"grid_intensity,omitempty" jsonschema:"a grid you state, in g CO2e per kWh (0 to 2000)"`
 	GPU           string   `json:"gpu,omitempty" jsonschema:"one GPU, e.g. B200 or H100; each GPU when left out"`
 	RunningBatch  *float64 `json:"running_batch,omitempty" jsonschema:"price the measured configuration whose average running batch is nearest to this (ties to the smaller) instead of the index row"`
@@ -86,7 +87,7 @@ func New(cat *catalog.Catalog) *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{Name: "list_grids", Annotations: readOnly,
 		Description: "List the grids of a snapshot's grid.json (Ember lifecycle g CO2e per kWh), each with its value and the year of that value."}, t.listGrids)
 	mcp.AddTool(s, &mcp.Tool{Name: "price_carbon", Annotations: readOnly,
-		Description: "Price a model's output tokens on grids: kg CO2e per billion output tokens = Wh/M x g CO2e per kWh / 1000, per GPU and grid, from the index row or the configuration nearest a running batch. The same answer as the HTTP API's /v1/{date}/carbon."}, t.priceCarbon)
+		Description: "Price a model's output tokens on grids: kg CO2e per billion output tokens = Wh/M x g CO2e per kWh / 1000, per GPU and grid, from the index row or the configuration nearest a running batch. The same answer as the HTTP API's /v1/{date}/carbon; name grids or a grid_intensity (or both)."}, t.priceCarbon)
 	return s
 }
 
@@ -151,6 +152,12 @@ func (t tools) priceCarbon(_ context.Context, _ *mcp.CallToolRequest, in PriceCa
 	ans, err := s.Price(catalog.PriceRequest{Model: in.Model, Grids: in.Grids, Intensity: in.GridIntensity, GPU: in.GPU, Batch: in.RunningBatch})
 	if err != nil {
 		return nil, nil, err
+	}
+	if len(in.Grids) == 0 && in.GridIntensity == nil {
+		// The HTTP API prices every grid then; in a conversation that is
+		// hundreds of kilobytes, more than an assistant's context holds.
+		return nil, nil, fmt.Errorf("name the grids to price (grids: ISO 3 codes or area names, at most %d; list_grids finds them) or state one (grid_intensity, g CO2e per kWh): all %d rows of every grid are too long an answer",
+			catalog.MaxGrids, len(ans.Rows))
 	}
 	return text(ans), ans, nil
 }

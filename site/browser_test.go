@@ -144,6 +144,19 @@ const overflowJS = `(() => {
   return bad.slice(0, 10);
 })()`
 
+// wideTablesJS lists the tables that scroll sideways in their wrappers.
+const wideTablesJS = `Array.from(document.querySelectorAll(".table-wrap")).filter(w => w.scrollWidth > w.clientWidth).map(w => w.getAttribute("aria-label") + " " + w.scrollWidth + " > " + w.clientWidth)`
+
+// minChartText is the least size, in CSS pixels on the screen, of a
+// chart's text at a 390 px wide viewport.
+const minChartText = 10.5
+
+// chartTextJS lists the chart texts drawn smaller than minChartText.
+var chartTextJS = fmt.Sprintf(`Array.from(document.querySelectorAll("figure.chart svg")).flatMap(s => {
+  const k = s.clientWidth / s.viewBox.baseVal.width;
+  return Array.from(s.querySelectorAll("text")).map(e => [e, parseFloat(getComputedStyle(e).fontSize) * k]).filter(([e, px]) => px < %v).map(([e, px]) => s.closest("figure").id + " " + e.getAttribute("class") + " " + JSON.stringify(e.textContent) + " " + px.toFixed(1));
+}).slice(0, 5)`, minChartText)
+
 // TestBrowser loads every page of the seed snapshot's site in headless
 // Chromium, over HTTP (the Handler) and from file://, and checks what a
 // reader sees: no console error or failed request, the charts' points and
@@ -173,6 +186,10 @@ func TestBrowser(t *testing.T) {
 			if bad := eval[[]string](t, b, overflowJS); len(bad) > 0 {
 				t.Errorf("%s at 1280 px: %v", p, bad)
 			}
+			// On a desktop screen every table fits: none scrolls sideways.
+			if bad := eval[[]string](t, b, wideTablesJS); len(bad) > 0 {
+				t.Errorf("%s at 1280 px: tables wider than the page: %v", p, bad)
+			}
 			checkCharts(t, b, s, p)
 		}
 		for _, p := range []string{"index.html", "sources.html", "models/qwen-3-32b.html", "grids.html"} {
@@ -197,6 +214,15 @@ func TestBrowser(t *testing.T) {
 			if bad := eval[[]string](t, b, overflowJS); len(bad) > 0 {
 				t.Errorf("%s at 390 px: %v", p, bad)
 			}
+			// Chart text, scaled down with its chart, stays readable.
+			if bad := eval[[]string](t, b, chartTextJS); len(bad) > 0 {
+				t.Errorf("%s at 390 px: chart text under %v px: %v", p, minChartText, bad)
+			}
+			// A sha256 in a table stays on one line (the table scrolls)
+			// rather than standing one character a line.
+			if bad := eval[[]string](t, b, `Array.from(document.querySelectorAll("td code")).filter(c => c.getClientRects().length > 1).map(c => c.textContent)`); len(bad) > 0 {
+				t.Errorf("%s at 390 px: %d hashes broken over lines, such as %q", p, len(bad), bad[0])
+			}
 		}
 	})
 	t.Run("calculator", func(t *testing.T) { checkCalculator(t, b, s, srv.URL) })
@@ -205,8 +231,10 @@ func TestBrowser(t *testing.T) {
 		dir := os.Getenv("GREENTOKENS_SCREENSHOTS")
 		if dir == "" {
 			dir = t.TempDir()
+		} else if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
 		}
-		for _, p := range []string{"index.html", "models/qwen-3-32b.html"} {
+		for _, p := range []string{"index.html", "models/qwen-3-32b.html", "grids.html", "sources.html"} {
 			for _, w := range []int64{1280, 390} {
 				b.load(t, srv.URL+"/"+p, w)
 				png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
@@ -387,6 +415,9 @@ func checkCalculator(t *testing.T, b *browser, s *Site, base string) {
 		{"qwen-3-32b", "2 × H100", "India", "", "63.5", "44.9"},
 		{"qwen-3-32b", "1 × B200", "own", "100", "39.1", "3.9"},
 		{"qwen-3-32b", "1 × B200", "own", "", "39.1", "–"},
+		{"qwen-3-32b", "1 × B200", "own", "-100", "39.1", "–"},
+		{"qwen-3-32b", "1 × B200", "own", "2001", "39.1", "–"},
+		{"qwen-3-32b", "1 × B200", "own", "2000", "39.1", "78.1"},
 	} {
 		js := fmt.Sprintf("%s(%q, %q, %q, %q)", setJS, tc.model, tc.gpu, tc.grid, tc.own)
 		got := eval[[]string](t, b, js)

@@ -83,7 +83,17 @@ func (s *Site) indexPage() ([]byte, error) {
 			len(idx.Models), src.Name, leaderboardVersion(src.Version), page.LongDate(src.Compiled), page.LongDate(src.Retrieved), transform.TaskNames[transform.TaskChat], idx.ITLDeadlineMS),
 	}
 	if g := s.pages.Grid; g != nil {
-		d.Intro = append(d.Intro, fmt.Sprintf("Carbon per token depends on the grid: the %d grids of %s %d, and a calculator, are on the grids page.", len(g.Areas), g.Source.Name, g.Year))
+		earlier := 0
+		for _, a := range g.Areas {
+			if a.Year != g.Year {
+				earlier++
+			}
+		}
+		if earlier == 0 {
+			d.Intro = append(d.Intro, fmt.Sprintf("Carbon per token depends on the grid: the %d grids of %s %d, and a calculator, are on the grids page.", len(g.Areas), g.Source.Name, g.Year))
+		} else {
+			d.Intro = append(d.Intro, fmt.Sprintf("Carbon per token depends on the grid: %d grids from %s, each with its %d value or, for %d without one, its latest earlier value, and a calculator, are on the grids page.", len(g.Areas), g.Source.Name, g.Year, earlier))
+		}
 	}
 	d.TableNote = "Select a column heading to sort by it; models without a row on a GPU go last. Wh/M, running batch and latency are rounded once from the upstream figures."
 	d.GPUs = indexGPUs(idx)

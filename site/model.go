@@ -4,6 +4,7 @@ import (
 	"html/template"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/leadgreen/greentokens/site/chart"
 	"github.com/leadgreen/greentokens/transform/grid"
@@ -34,6 +35,14 @@ func segs(text string) []seg {
 	}
 	return out
 }
+
+// shortCell is the most characters a table cell holds and still is kept
+// on one line: a date, a GPU ("1 × B200"), a number or a pair of them, so
+// "2026-09-26" never breaks at a hyphen.
+const shortCell = 12
+
+// short reports whether a table cell is kept on one line (class "nw").
+func short(text string) bool { return utf8.RuneCountInString(text) <= shortCell }
 
 // htmlBlock is one block of a model page as the template draws it.
 type htmlBlock struct {

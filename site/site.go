@@ -43,6 +43,7 @@ const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 's
 var templates = template.Must(template.New("site").Funcs(template.FuncMap{
 	"csp":   func() string { return CSP },
 	"links": segs,
+	"short": short,
 }).ParseFS(templateFS, "templates/*.tmpl"))
 
 // Options configure a site.

@@ -102,7 +102,7 @@ func TestSameTextAsMarkdown(t *testing.T) {
 					t.Errorf("a paragraph the Markdown page lacks: %q", p)
 				}
 			}
-			if e.Slug == "qwen-3-32b" && !strings.Contains(article, `<tr class="index-row"><td>384</td><td>383</td><td>39.1</td>`) {
+			if e.Slug == "qwen-3-32b" && !strings.Contains(article, `<tr class="index-row"><td class="nw">384</td><td class="nw">383</td><td class="nw">39.1</td>`) {
 				t.Errorf("the 1 × B200 index row is not marked")
 			}
 		})
@@ -338,11 +338,20 @@ func TestGridsPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := s.pages.Grid.Areas[0]
-	if want := "<td>" + a.Name + "</td><td>" + a.ISO3 + "</td><td>" + a.AreaType + "</td><td>" + page.Short(a.GCO2ePerKWh) + " (2023)</td><td>2023</td>"; !strings.Contains(string(b), want) {
+	// Short cells (a name, a code, a value, a year) stay on one line; a
+	// longer one wraps.
+	if want := `<td class="nw">` + a.Name + `</td><td class="nw">` + a.ISO3 + "</td><td>" + a.AreaType + `</td><td class="nw">` + page.Short(a.GCO2ePerKWh) + ` (2023)</td><td class="nw">2023</td>`; !strings.Contains(string(b), want) {
 		t.Errorf("grids.html lacks %q", want)
 	}
 	if !strings.Contains(string(b), "6 values are of 2024, the reference year, and 1 of an earlier year") {
 		t.Errorf("grids.html does not count the values of an earlier year")
+	}
+	// The index does not call them all values of 2024 either.
+	if b, err = s.indexPage(); err != nil {
+		t.Fatal(err)
+	}
+	if want := "7 grids from Ember, each with its 2024 value or, for 1 without one, its latest earlier value"; !strings.Contains(string(b), want) {
+		t.Errorf("index.html lacks %q", want)
 	}
 }
 
@@ -357,6 +366,10 @@ func TestSourcesPage(t *testing.T) {
 		if !strings.Contains(h, want) {
 			t.Errorf("sources.html lacks %q", want)
 		}
+	}
+	// A date is a short cell, kept on one line (never "2026-09-" over "26").
+	if want := `<td class="nw">` + s.snap.Manifest.Retrieved + `</td>`; !strings.Contains(string(b), want) {
+		t.Errorf("sources.html lacks %q", want)
 	}
 	for p := range s.data {
 		if !strings.Contains(string(b), `href="`+p+`"`) {

@@ -729,3 +729,25 @@ func TestNaturalCompare(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestDiffChanged: what diff --exit-code counts as a change.
+func TestDiffChanged(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		r    DiffReport
+		want bool
+	}{
+		{"nothing", DiffReport{Sources: []SourceChange{{Name: "leaderboard/index.json", Status: "unchanged"}}}, false},
+		{"a new retrieval date of the same bytes", DiffReport{Sources: []SourceChange{{Name: "leaderboard/index.json", Status: "changed", Changed: []string{"retrieved"}}}}, false},
+		{"the same data in other bytes", DiffReport{Sources: []SourceChange{{Name: "leaderboard/commits.json", Status: "changed", Changed: []string{"sha256", "size"}}}}, true},
+		{"a source added", DiffReport{Sources: []SourceChange{{Name: "ember/yearly_full_release_long_format.csv", Status: "added"}}}, true},
+		{"a source removed", DiffReport{Sources: []SourceChange{{Name: "ember/yearly_full_release_long_format.csv", Status: "removed"}}}, true},
+		{"data", DiffReport{DataChanged: true}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.r.Changed(); got != tc.want {
+				t.Errorf("Changed() = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

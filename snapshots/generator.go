@@ -12,8 +12,9 @@ import (
 type Generator struct {
 	// Module is the main module's path: "github.com/leadgreen/greentokens".
 	Module string `json:"module"`
-	// Version is the module's version: a tag or pseudo-version when built
-	// with "go install" or "go run ...@REV", "(devel)" in a checkout.
+	// Version is the module's version: a tag or pseudo-version (built with
+	// "go install" or "go run ...@REV", or in a checkout whose commit Go
+	// stamped: "+dirty" when modified), "(devel)" when none was stamped.
 	Version string `json:"version"`
 	// Revision is the full VCS revision (a git commit), "" when the binary
 	// was built outside a checkout (go run ...@REV records none; Version
@@ -116,5 +117,19 @@ func (g Generator) RerunCommand(args ...string) string {
 	if g.Module != "" && g.Module != "unknown" {
 		cmd = g.Module + "/cmd/greentokens"
 	}
-	return strings.TrimSpace(fmt.Sprintf("go run %s@%s %s", cmd, ref, strings.Join(args, " ")))
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = shellQuote(a)
+	}
+	return strings.TrimSpace(fmt.Sprintf("go run %s@%s %s", cmd, ref, strings.Join(quoted, " ")))
+}
+
+// shellQuote quotes s for a POSIX shell when it holds anything but plain
+// path characters, so that the printed command can be pasted as it is
+// (a folder with a space, say).
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./_-") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -78,6 +78,26 @@ func TestGeneratorSameCode(t *testing.T) {
 			}
 		})
 	}
+	// A checkout build of a commit (Go 1.24 and later stamp a
+	// pseudo-version) and "go run MODULE@REV" of it, which records the
+	// same pseudo-version and no revision.
+	const pseudo = "v0.0.0-20261130183850-aabf57cb9fad"
+	a = Generator{Module: "m", Version: pseudo, Revision: "aabf57cb9fad6ce251d98316393be669bb7c5027", Go: "go1.26.8"}
+	for _, tc := range []struct {
+		name string
+		b    Generator
+		want bool
+	}{
+		{"go run MODULE@REV of the same commit", Generator{Module: "m", Version: pseudo}, true},
+		{"another commit", Generator{Module: "m", Version: "v0.0.0-20261201000000-0123456789ab"}, false},
+		{"the same commit with changes", Generator{Module: "m", Version: pseudo + "+dirty", Revision: a.Revision, Modified: true}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := a.SameCode(tc.b); got != tc.want {
+				t.Errorf("SameCode = %v, want %v", got, tc.want)
+			}
+		})
+	}
 	// A checkout build of a commit and "go run MODULE@REV" of it: the same
 	// pseudo-version, a revision on one side only.
 	checkout := Generator{Module: "m", Version: "v0.0.0-20261130181403-b361426175c9", Revision: "b361426175c9c06706497dad518670edd89772c1"}
@@ -100,5 +120,21 @@ func TestThisGenerator(t *testing.T) {
 	g := ThisGenerator()
 	if g.Module == "" || g.Version == "" || g.Go == "" {
 		t.Errorf("ThisGenerator() = %+v; want module, version and Go version", g)
+	}
+}
+
+// TestRerunCommandQuotes: the printed command can be pasted into a shell.
+func TestRerunCommandQuotes(t *testing.T) {
+	g := Generator{Module: "github.com/leadgreen/greentokens", Version: "(devel)", Revision: "aabf57cb9fad6ce251d98316393be669bb7c5027"}
+	for _, tc := range []struct{ dir, want string }{
+		{"out/2026-09-27", "out/2026-09-27"},
+		{"/srv/green tokens/2026-09-27", "'/srv/green tokens/2026-09-27'"},
+		{"it's/2026-09-27", `'it'\''s/2026-09-27'`},
+		{"$HOME/x", "'$HOME/x'"},
+	} {
+		want := "go run github.com/leadgreen/greentokens/cmd/greentokens@" + g.Revision + " verify " + tc.want
+		if got := g.RerunCommand("verify", tc.dir); got != want {
+			t.Errorf("RerunCommand(verify %q) = %q, want %q", tc.dir, got, want)
+		}
 	}
 }

@@ -122,6 +122,11 @@ const (
 	// MaxRunningBatch bounds avg_batch_size, which max_num_seqs bounds too
 	// (real: 7.9 to 4,095).
 	MaxRunningBatch = 100000.0
+	// MinParamsB and MaxParamsB bound total_params_billions and
+	// activated_params_billions, published as params_b and active_params_b
+	// (real: 8 to 671 and 3 to 405 billion).
+	MinParamsB = 0.01
+	MaxParamsB = 100000.0
 )
 
 // TaskFile is the archived name of a task's file.
@@ -319,9 +324,9 @@ func parseRow(r *Row, task string, i int, raw json.RawMessage) error {
 // MinJoulesPerToken to MaxJoulesPerToken (zero, negative and non-finite
 // values are the stability filter's), a power per GPU, a throughput, ITL
 // percentiles, an average output length (as published, or derived where
-// it can be) and an average batch within their bounds, an average batch no
-// larger than max_num_seqs (the cap on the running batch), and ITL
-// percentiles that do not decrease.
+// it can be), parameter counts and an average batch within their bounds,
+// an average batch no larger than max_num_seqs (the cap on the running
+// batch), and ITL percentiles that do not decrease.
 func plausible(r *Row) error {
 	if e := r.EnergyPerToken; e != nil && *e > 0 && !math.IsInf(*e, 1) {
 		if err := within(fEnergyToken, *e, "J", MinJoulesPerToken, MaxJoulesPerToken); err != nil {
@@ -359,6 +364,14 @@ func plausible(r *Row) error {
 		if n := *r.EnergyPerRequest / *r.EnergyPerToken; n < MinOutputTokens || n > MaxOutputTokens {
 			return fmt.Errorf("field %q: %v J per request over %v J per token gives an average output length of %v tokens, outside the plausibility bounds %v to %v",
 				fEnergyRequest, *r.EnergyPerRequest, *r.EnergyPerToken, n, MinOutputTokens, MaxOutputTokens)
+		}
+	}
+	for _, p := range []struct {
+		key string
+		v   float64
+	}{{fTotalParams, r.TotalParams}, {fActiveParams, r.ActiveParams}} {
+		if err := within(p.key, p.v, "billion", MinParamsB, MaxParamsB); err != nil {
+			return err
 		}
 	}
 	if err := within(fAvgBatch, r.AvgBatch, "", 0, MaxRunningBatch); err != nil {

@@ -40,6 +40,8 @@ const (
 	minOutputTokens    = 1.0    // avg_output_len, or as derived (real 346 to 11,861)
 	maxOutputTokens    = 1e6    //
 	maxRunningBatch    = 1e5    // avg_batch_size (real 7.9 to 4,095)
+	minParamsB         = 0.01   // total_params_billions, activated_params_billions (real 8 to 671, 3 to 405)
+	maxParamsB         = 1e5    //
 )
 
 // checkUTF8 reports a file whose bytes are not UTF-8 (a JSON decoder would
@@ -638,8 +640,8 @@ func rowContentRaw(m map[string]json.RawMessage) [sha256.Size]byte {
 // energy per token outside [minJoulesPerToken, maxJoulesPerToken] (a
 // missing, non-finite or non-positive one is the stability filter's); a
 // power per GPU, throughput, ITL percentile, average output length (as
-// published, or derived where it can be) or average batch outside its
-// bounds; an average batch above max_num_seqs; ITL percentiles that
+// published, or derived where it can be), parameter count or average
+// batch outside its bounds; an average batch above max_num_seqs; ITL percentiles that
 // decrease.
 func (rp *rowParser) plausible(r *lbRow) {
 	bounded := func(key string, x, lo, hi float64, unit string) {
@@ -676,6 +678,8 @@ func (rp *rowParser) plausible(r *lbRow) {
 				rawText(*r.energyRequest), rawText(*r.energy), rawText(n), minOutputTokens, maxOutputTokens)
 		}
 	}
+	bounded("total_params_billions", r.totalParams, minParamsB, maxParamsB, " billion")
+	bounded("activated_params_billions", r.activeParams, minParamsB, maxParamsB, " billion")
 	bounded("avg_batch_size", r.avgBatch, 0, maxRunningBatch, "")
 	if r.avgBatch > float64(r.maxNumSeqs) {
 		rp.fail("avg_batch_size", "is %s, above max_num_seqs %d", rawText(r.avgBatch), r.maxNumSeqs)

@@ -55,7 +55,7 @@ func (f *buildFlags) define(fs *pflag.FlagSet) {
 	fs.StringVar(&f.fromLB, "from-leaderboard", "", "build offline, reading the leaderboard files from `DIR` (index.json, commits.json, tasks/) as upstream lays them out")
 	fs.StringVar(&f.fromEmber, "from-ember", "", "build offline, reading Ember's yearly long-format CSV from `FILE`")
 	fs.BoolVar(&f.noGrid, "no-grid", false, "leave out the Ember stage (no grid.json)")
-	fs.IntVar(&f.gridYear, "grid-year", 0, "pin grid.json's reference `YEAR` (default: the latest complete year: World has a value and the countries with one number at least 90% of the year before's)")
+	fs.Var(yearValue{&f.gridYear}, "grid-year", "pin grid.json's reference `YEAR` (default: the latest complete year: World has a value and the countries with one number at least 90% of the year before's)")
 	fs.StringVar(&f.emberRelease, "ember-release", "", "name of Ember's release, e.g. \"September 2026\" (the CSV does not carry it)")
 	fs.BoolVar(&f.replace, "replace", false, "replace an existing snapshot of the same date whose content differs")
 	fs.StringArrayVar(&f.allowRemoval, "allow-removal", nil, "let the build drop `MODEL` (slug or model id), which the latest earlier snapshot under --out has; repeatable")

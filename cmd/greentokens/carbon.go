@@ -85,7 +85,7 @@ func runCarbon(e *env, dir, model string, grids []string, asJSON bool) error {
 	if asJSON {
 		return printJSON(e, carbonReport{Snapshot: s.Manifest.Date, Model: m.Slug, GridYear: s.Grid.Year, Rows: rows})
 	}
-	fmt.Fprintf(e.stdout, "%s (%s), snapshot %s\n", m.Name, m.Slug, s.Manifest.Date)
+	fmt.Fprintf(e.stdout, "%s (%s), snapshot %s\n", termText(m.Name), m.Slug, s.Manifest.Date)
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "GPU\tWh/M\tgrid\tg CO2e/kWh (%d)\tkg CO2e per billion tokens\t\n", s.Grid.Year)
 	for _, r := range rows {
@@ -94,7 +94,7 @@ func runCarbon(e *env, dir, model string, grids []string, asJSON bool) error {
 		if r.Year != s.Grid.Year {
 			g += fmt.Sprintf(" (%d)", r.Year)
 		}
-		fmt.Fprintf(tw, "%d x %s\t%s\t%s\t%s\t%s\t\n", r.NumGPUs, r.GPU, num(r.WhPerMillion), r.Grid, g, num(r.KgPerBillion))
+		fmt.Fprintf(tw, "%d x %s\t%s\t%s\t%s\t%s\t\n", r.NumGPUs, r.GPU, num(r.WhPerMillion), termText(r.Grid), g, num(r.KgPerBillion))
 	}
 	return tw.Flush()
 }

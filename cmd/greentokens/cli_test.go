@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -33,6 +34,10 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 }
 
 func TestUsageAndHelp(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "ember.csv")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name     string
 		args     []string
@@ -48,12 +53,23 @@ func TestUsageAndHelp(t *testing.T) {
 		{"bad flag", []string{"build", "--nope"}, exitUsage, "unknown flag: --nope"},
 		{"mistyped flag", []string{"build", "--retreived", "2026-01-01"}, exitUsage, "did you mean --retries or --retrieved?"},
 		{"mistyped command", []string{"verfy"}, exitUsage, `unknown command "verfy"; did you mean verify?`},
+		{"help of a mistyped command", []string{"help", "verfy"}, exitUsage, `unknown help topic "verfy" (want build, carbon, `},
+		{"help of a mistyped command suggests", []string{"help", "verfy"}, exitUsage, "; did you mean verify?"},
+		{"help of a subcommand", []string{"help", "completion", "zsh"}, exitOK, "greentokens completion zsh"},
+		{"help of an unknown subcommand", []string{"help", "completion", "tcsh"}, exitUsage, `unknown help topic "tcsh" of completion (want bash, fish, powershell, zsh)`},
+		{"completion of an unknown shell", []string{"completion", "zhs"}, exitUsage, `unknown shell "zhs" of completion (want bash, fish, powershell, zsh); did you mean zsh?`},
+		{"completion without a shell", []string{"completion"}, exitUsage, "completion needs a shell: bash, fish, powershell, zsh"},
 		{"flag after arguments", []string{"carbon", "qwen-3-32b", "--snapshot", "/nonexistent/x"}, exitUsage, "--snapshot /nonexistent/x: no such folder"},
 		{"--from is not a sources folder", []string{"build", "--from", "/nonexistent", "--retrieved", seedReadOn, "--date", seedDate}, exitUsage, "--from wants a snapshot's sources/ folder"},
 		{"--from with --from-leaderboard", []string{"build", "--from", "x", "--from-leaderboard", seedLB, "--retrieved", seedReadOn}, exitUsage, "give it alone"},
 		{"--from-leaderboard not a folder", []string{"build", "--from-leaderboard", "/nonexistent", "--no-grid", "--retrieved", seedReadOn, "--date", seedDate}, exitUsage, "not a leaderboard folder"},
+		{"--from-ember a named pipe", []string{"build", "--from-leaderboard", seedLB, "--from-ember", fifo, "--retrieved", seedReadOn, "--date", seedDate, "--out", t.TempDir()}, exitUsage, "--from-ember " + fifo + " is not a file"},
 		{"--grid-year not a year", []string{"build", "--grid-year", "24"}, exitUsage, "not a year"},
-		{"--grid-year not a number", []string{"build", "--grid-year", "last"}, exitUsage, "--grid-year"},
+		{"--grid-year not a number", []string{"build", "--grid-year", "last"}, exitUsage, `invalid argument "last" for "--grid-year" flag: "last" is not a year (YYYY)`},
+		{"--grid-year in hexadecimal", []string{"build", "--grid-year", "0x7e8"}, exitUsage, `"0x7e8" is not a year`},
+		{"--grid-year with a leading zero", []string{"build", "--grid-year", "0024"}, exitUsage, `"0024" is not a year`},
+		{"--grid-year signed", []string{"build", "--grid-year", "+2024"}, exitUsage, `"+2024" is not a year`},
+		{"list --year not a year", []string{"list", "grids", "--year", "24"}, exitUsage, `"24" is not a year`},
 		{"--retrieved after --date", []string{"build", "--date", "2026-09-01", "--retrieved", "2026-09-02", "--from-leaderboard", seedLB, "--no-grid"}, exitUsage, "after --date"},
 		{"--date far ahead", []string{"build", "--date", "2999-01-01"}, exitUsage, "in the future"},
 		{"upstream compiled after the retrieval date", []string{"build", "--out", t.TempDir(), "--date", "2025-06-01", "--retrieved", "2025-06-01", "--from-leaderboard", seedLB, "--no-grid"}, exitUsage, "after the retrieval date 2025-06-01"},
@@ -82,6 +98,29 @@ func TestUsageAndHelp(t *testing.T) {
 				t.Errorf("output does not say %q\nstdout: %s\nstderr: %s", tc.want, stdout, stderr)
 			}
 		})
+	}
+}
+
+// TestHelpEveryCommand: every command's help, however asked for, goes to
+// stdout with exit 0 and nothing on stderr.
+func TestHelpEveryCommand(t *testing.T) {
+	var names []string
+	for _, c := range newRoot(&env{}).Commands() {
+		names = append(names, c.Name())
+	}
+	if len(names) < 11 {
+		t.Fatalf("only %d commands: %q", len(names), names)
+	}
+	for _, name := range append(names, "completion bash", "completion zsh", "completion fish") {
+		cmd := strings.Fields(name)
+		for _, args := range [][]string{append(cmd, "--help"), append([]string{"help"}, cmd...), append(cmd, "-h")} {
+			t.Run(strings.Join(args, " "), func(t *testing.T) {
+				code, stdout, stderr := runCLI(t, args...)
+				if code != exitOK || stderr != "" || !strings.Contains(stdout, "Usage:\n  greentokens "+cmd[0]) {
+					t.Errorf("exit %d, stderr %q, stdout:\n%s", code, stderr, stdout)
+				}
+			})
+		}
 	}
 }
 
@@ -299,4 +338,57 @@ func listing() map[string]bool {
 		names[e.Name()] = true
 	}
 	return names
+}
+
+// TestCheckDates: a --date at most a day ahead of today (UTC), and a
+// --retrieved not after --date.
+func TestCheckDates(t *testing.T) {
+	now := time.Date(2026, 11, 30, 23, 59, 0, 0, time.FixedZone("UTC+14", 14*3600)) // 2026-11-30T09:59Z
+	for _, tc := range []struct {
+		date, retrieved string
+		want            string // "" for no error
+	}{
+		{"2026-11-30", "", ""},
+		{"2026-12-01", "2026-12-01", ""},
+		{"2026-12-02", "", "--date 2026-12-02 is more than a day in the future (today is 2026-11-30 UTC)"},
+		{"2026-09-27", "2026-09-26", ""},
+		{"2026-09-27", "2026-09-27", ""},
+		{"2026-09-27", "2026-09-28", "--retrieved 2026-09-28 is after --date 2026-09-27"},
+		{"2026-9-27", "", `--date "2026-9-27" is not a YYYY-MM-DD date`},
+		{"2026-09-27", "yesterday", `--retrieved "yesterday" is not a YYYY-MM-DD date`},
+	} {
+		err := checkDates(tc.date, tc.retrieved, now)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s, %s: %v", tc.date, tc.retrieved, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want) || exitCode(err) != exitUsage):
+			t.Errorf("%s, %s: error %v (exit %d), want exit 2 saying %q", tc.date, tc.retrieved, err, exitCode(err), tc.want)
+		}
+	}
+}
+
+// TestGoLine: go.mod's go line is the minimum the code needs, a language
+// version without a patch release (which would make an older 1.26 toolchain
+// download another), and the README's prerequisite says the same.
+func TestGoLine(t *testing.T) {
+	mod, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var line string
+	for l := range strings.Lines(string(mod)) {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "go "); ok {
+			line = v
+		}
+	}
+	if strings.Count(line, ".") != 1 {
+		t.Errorf("go.mod: go %q, want a language version such as 1.26 (no patch release)", line)
+	}
+	if !strings.Contains(string(readme), "Go "+line+" or newer (go.mod's `go "+line+"`") {
+		t.Errorf("README's prerequisite does not say Go %s or newer", line)
+	}
 }

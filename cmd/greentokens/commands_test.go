@@ -125,6 +125,8 @@ func TestReadCommands(t *testing.T) {
 		want []string
 	}{
 		{"list with an unknown kind", []string{"list", "configs", "--snapshot", snap}, []string{"want models or grids"}},
+		{"list with a mistyped kind", []string{"list", "modls", "--snapshot", snap}, []string{`list "modls": want models or grids; did you mean models?`}},
+		{"list with a mistyped kind, in capitals", []string{"list", "--snapshot", snap, "Grid"}, []string{"did you mean grids?"}},
 		{"list grids of a year the grid lacks", []string{"list", "grids", "--snapshot", snap, "--year", "2022"}, []string{"2024 (7 grids)", "--grid-year 2022"}},
 		{"carbon: a grid only in later years", []string{"carbon", "--snapshot", snap, "qwen-3-32b", "Kosovo"},
 			[]string{`no grid "Kosovo"`, "reference year 2024", "Kosovo for 2025-2026", "--grid-year 2026"}},
@@ -169,6 +171,9 @@ func TestCompletion(t *testing.T) {
 		{"model slugs", []string{"__complete", "carbon", "--snapshot", snap, "qwen-3-3"}, []string{"qwen-3-32b", "qwen-3-30b-a3b-instruct"}},
 		{"grid names", []string{"__complete", "carbon", "--snapshot", snap, "qwen-3-32b", "Ger"}, []string{"Germany"}},
 		{"render --grids", []string{"__complete", "render", "--snapshot", snap, "--grids", "Nor"}, []string{"Norway"}},
+		{"render --grids, the second name", []string{"__complete", "render", "--snapshot", snap, "--grids", "India,Nor"}, []string{"India,Norway"}},
+		{"site --grids, after flags and a comma", []string{"__complete", "site", "--out", "web", "--snapshot", snap, "--grids", "IND,ger"}, []string{"IND,Germany"}},
+		{"render: model slugs", []string{"__complete", "render", "--snapshot", snap, "qwen-3-8"}, []string{"qwen-3-8b"}},
 		{"list kinds", []string{"__complete", "list", ""}, []string{"models", "grids"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -20,4 +21,43 @@ func plainText(flag, value string) error {
 		return usageError{fmt.Sprintf("--%s %q holds the control character %U at byte %d", flag, value, r, i)}
 	}
 	return nil
+}
+
+// yearValue is a flag that takes a year as YYYY, in decimal: pflag's int
+// would read "0x7e8" as 2024 and "0024" as octal 20.
+type yearValue struct{ p *int }
+
+func (y yearValue) String() string {
+	if *y.p == 0 {
+		return ""
+	}
+	return strconv.Itoa(*y.p)
+}
+
+func (y yearValue) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || len(s) != 4 || n < 1000 || strings.TrimLeft(s, "0123456789") != "" {
+		return fmt.Errorf("%q is not a year (YYYY)", s)
+	}
+	*y.p = n
+	return nil
+}
+
+func (y yearValue) Type() string { return "YEAR" }
+
+// termText is upstream text (a model's name or id, a grid's name) as a
+// table on the terminal shows it: each control character becomes U+FFFD,
+// so that an escape sequence cannot drive the operator's terminal and a
+// tab or line break cannot break the table's columns. Upstream JSON may
+// carry them (a nickname is data); the JSON output keeps them, escaped.
+func termText(s string) string {
+	if strings.IndexFunc(s, unicode.IsControl) < 0 {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return utf8.RuneError
+		}
+		return r
+	}, s)
 }

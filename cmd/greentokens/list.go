@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leadgreen/greentokens/transform"
+	"github.com/leadgreen/greentokens/transform/grid"
 	"github.com/leadgreen/greentokens/transform/jsonnum"
 )
 
@@ -79,12 +80,18 @@ func newListCmd(e *env) *cobra.Command {
 			case "grids":
 				return listGrids(e, snap, y, asJSON)
 			}
-			return usagef("list %q: want models or grids", args[0])
+			var near []string
+			for _, k := range cmd.ValidArgs {
+				if grid.EditDistance(strings.ToLower(args[0]), k) <= 2 {
+					near = append(near, k)
+				}
+			}
+			return usagef("list %q: want models or grids%s", args[0], didYouMean(near))
 		},
 	}
 	snapshotFlag(cmd, &snap)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (schemas/list-models.schema.json, schemas/list-grids.schema.json) instead of a table")
-	cmd.Flags().IntVar(&year, "year", 0, "list grids: only the grids whose value is of `YEAR`")
+	cmd.Flags().Var(yearValue{&year}, "year", "list grids: only the grids whose value is of `YEAR`")
 	return cmd
 }
 
@@ -113,7 +120,7 @@ func listModels(e *env, dir string, asJSON bool) error {
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "SLUG\tNAME\tMODEL ID\tGPUS\tINDEX ROWS\n")
 	for _, m := range l.Models {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.Slug, m.Name, m.ModelID, strings.Join(m.GPUs, ","), strings.Join(m.Priced, ","))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.Slug, termText(m.Name), termText(m.ModelID), strings.Join(m.GPUs, ","), strings.Join(m.Priced, ","))
 	}
 	return tw.Flush()
 }
@@ -149,7 +156,7 @@ func listGrids(e *env, dir string, year *int, asJSON bool) error {
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "NAME\tISO3\tTYPE\tYEAR\tG CO2E/KWH\n")
 	for _, g := range l.Grids {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", g.Name, g.ISO3, g.AreaType, g.Year, num(g.GCO2ePerKWh))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", termText(g.Name), g.ISO3, g.AreaType, g.Year, num(g.GCO2ePerKWh))
 	}
 	return tw.Flush()
 }

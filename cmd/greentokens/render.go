@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leadgreen/greentokens/internal/regfile"
+	"github.com/leadgreen/greentokens/snapshots"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
 	"github.com/leadgreen/greentokens/transform/page"
@@ -52,9 +53,7 @@ func newRenderCmd(e *env) *cobra.Command {
 	cmd.Flags().BoolVar(&all, "all", false, "render every model (needs --out)")
 	cmd.Flags().StringVar(&out, "out", "", "write to `PATH` (a file, or with --all a folder) instead of stdout")
 	cmd.Flags().StringSliceVar(&grids, "grids", page.DefaultGrids, "comma-separated display grids of the carbon table (names or ISO 3 codes)")
-	_ = cmd.RegisterFlagCompletionFunc("grids", func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-		return completeGrids(cmd, toComplete), cobra.ShellCompDirectiveNoFileComp
-	})
+	_ = cmd.RegisterFlagCompletionFunc("grids", completeGridList)
 	return cmd
 }
 
@@ -67,16 +66,9 @@ func runRender(e *env, dir, model, out string, grids []string, gridsGiven bool) 
 	if err != nil {
 		return fmt.Errorf("reading the snapshot %s: %w", dir, err)
 	}
-	// A display grid the snapshot lacks is a mistake in the command line,
-	// not a note on the page.
 	if gridsGiven {
-		if s.Grid == nil {
-			return usagef("--grids: %s has no grid.json (built with --no-grid)", dir)
-		}
-		for _, q := range grids {
-			if _, err := grid.Lookup(s.Grid, q); err != nil {
-				return usagef("--grids: %v", gridHint(snap, q, err))
-			}
+		if err := checkGrids(snap, grids); err != nil {
+			return err
 		}
 	}
 	opts := page.Options{Grids: grids}
@@ -121,5 +113,20 @@ func runRender(e *env, dir, model, out string, grids []string, gridsGiven bool) 
 		return err
 	}
 	fmt.Fprintf(e.stdout, "%s: %d pages\n", out, n)
+	return nil
+}
+
+// checkGrids refuses a --grids name the snapshot's grid.json lacks: a
+// mistake in the command line (exit 2, with the years hint of carbon), not
+// a note on a page.
+func checkGrids(snap *snapshots.Snapshot, grids []string) error {
+	if snap.Grid == nil {
+		return usagef("--grids: %s has no grid.json (built with --no-grid)", snap.Dir)
+	}
+	for _, q := range grids {
+		if _, err := grid.Lookup(snap.Grid, q); err != nil {
+			return usagef("--grids: %v", gridHint(snap, q, err))
+		}
+	}
 	return nil
 }

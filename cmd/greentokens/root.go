@@ -68,7 +68,55 @@ func newRoot(e *env) *cobra.Command {
 		root.AddCommand(cmd)
 	}
 	root.InitDefaultCompletionCmd()
+	root.InitDefaultHelpCmd()
+	for _, c := range root.Commands() {
+		switch c.Name() {
+		case "help":
+			strictHelp(root, c)
+		case "completion":
+			// "completion tcsh" would print the help with exit 0.
+			c.Args = cobra.ArbitraryArgs
+			c.RunE = func(cmd *cobra.Command, args []string) error {
+				return unknownSub(cmd, "shell", args)
+			}
+		}
+	}
 	return root
+}
+
+// strictHelp makes "help X" of a command X that does not exist a usage
+// error with the nearest commands, where cobra would print the root's help
+// with exit 0.
+func strictHelp(root, help *cobra.Command) {
+	show := help.Run
+	help.Run = nil
+	help.RunE = func(cmd *cobra.Command, args []string) error {
+		if target, rest, err := root.Find(args); err == nil && len(rest) > 0 && target.HasAvailableSubCommands() {
+			return unknownSub(target, "help topic", rest)
+		}
+		show(cmd, args)
+		return nil
+	}
+}
+
+// unknownSub is the usage error of a command that wants one of its
+// subcommands (what) and got args instead.
+func unknownSub(cmd *cobra.Command, what string, args []string) error {
+	var subs []string
+	for _, c := range cmd.Commands() {
+		if c.IsAvailableCommand() {
+			subs = append(subs, c.Name())
+		}
+	}
+	if len(args) == 0 {
+		return usagef("%s needs a %s: %s", cmd.Name(), what, strings.Join(subs, ", "))
+	}
+	of := ""
+	if cmd.HasParent() {
+		of = " of " + cmd.Name()
+	}
+	cmd.SuggestionsMinimumDistance = 2
+	return usagef("unknown %s %q%s (want %s)%s", what, args[0], of, strings.Join(subs, ", "), didYouMean(cmd.SuggestionsFor(args[0])))
 }
 
 // execute runs the command tree. An error from before a command's RunE

@@ -2,6 +2,8 @@ package main
 
 import (
 	"net/http"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -9,6 +11,7 @@ import (
 	"github.com/leadgreen/greentokens/api"
 	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/site"
+	"github.com/leadgreen/greentokens/snapshots"
 )
 
 func init() { register(newServeCmd) }
@@ -24,7 +27,8 @@ func newServeCmd(e *env) *cobra.Command {
 			"(greentokens site) of the latest snapshot at / and of each dated one at /DATE/. Only\n" +
 			"snapshots that pass their manifest check are served; new dated folders are picked up\n" +
 			"every --rescan.\n" +
-			"SIGINT or SIGTERM stops it after the requests in flight (at most 10 s). Logs go to stderr.",
+			"SIGINT or SIGTERM stops it after the requests in flight (at most 10 s), with exit 0: a\n" +
+			"server asked to stop has not failed. Logs go to stderr.",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkSnapshotsFlags(cmd, dir, rescan); err != nil {
@@ -59,6 +63,18 @@ func checkSnapshotsFlags(cmd *cobra.Command, dir string, rescan time.Duration) e
 	}
 	if rescan < 0 {
 		return usagef("--rescan must not be negative")
+	}
+	st, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return usagef("--snapshots %s: no such folder", dir)
+	case !st.IsDir():
+		return usagef("--snapshots %s is not a folder", dir)
+	}
+	// One snapshot rather than the folder of dated snapshots: nothing
+	// would be served.
+	if _, err := os.Stat(filepath.Join(dir, snapshots.ManifestName)); err == nil {
+		return usagef("--snapshots %s is one snapshot; --snapshots wants the folder holding the dated snapshots (%s)", dir, filepath.Dir(filepath.Clean(dir)))
 	}
 	return nil
 }

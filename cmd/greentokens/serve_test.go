@@ -121,7 +121,26 @@ func TestServeUsage(t *testing.T) {
 			t.Errorf("%v: exit %d, want %d: %s", args, code, exitUsage, stderr)
 		}
 	}
-	if code, _, stderr := runCLI(t, "serve", "--snapshots", filepath.Join(t.TempDir(), "none"), "--addr", "127.0.0.1:0"); code != exitFailure || !strings.Contains(stderr, "none") {
-		t.Errorf("a missing folder: exit %d: %s", code, stderr)
+	// A path that is not a folder of dated snapshots is a usage mistake,
+	// caught before anything listens.
+	snap, _ := builtSnapshots(t)
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve", "--snapshots", filepath.Join(t.TempDir(), "none"), "--addr", "127.0.0.1:0"}, "none: no such folder"},
+		{[]string{"mcp", "--snapshots", filepath.Join(t.TempDir(), "none")}, "none: no such folder"},
+		{[]string{"serve", "--snapshots", file, "--addr", "127.0.0.1:0"}, "is not a folder"},
+		{[]string{"mcp", "--snapshots", snap}, "is one snapshot; --snapshots wants the folder holding the dated snapshots (" + filepath.Dir(snap) + ")"},
+		{[]string{"serve", "--addr", "127.0.0.1:0", "--snapshots", snap}, "is one snapshot"},
+	} {
+		code, stdout, stderr := runCLI(t, tc.args...)
+		if code != exitUsage || stdout != "" || !strings.HasPrefix(stderr, "greentokens: ") || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%q: exit %d, want %d; stderr does not say %q: %s", tc.args, code, exitUsage, tc.want, stderr)
+		}
 	}
 }

@@ -31,6 +31,15 @@ func newSiteCmd(e *env) *cobra.Command {
 			if err := checkSnapshotDir("--snapshot", snap); err != nil {
 				return err
 			}
+			if cmd.Flags().Changed("grids") {
+				loaded, err := loadSnapshot(e, snap)
+				if err != nil {
+					return err
+				}
+				if err := checkGrids(loaded, grids); err != nil {
+					return err
+				}
+			}
 			s, err := site.Open(snap, site.Options{Grids: grids})
 			if err != nil {
 				return err
@@ -45,8 +54,6 @@ func newSiteCmd(e *env) *cobra.Command {
 	snapshotFlag(cmd, &snap)
 	cmd.Flags().StringVar(&out, "out", "", "write the site into `FOLDER`")
 	cmd.Flags().StringSliceVar(&grids, "grids", page.DefaultGrids, "comma-separated display grids of the model pages' carbon sections (names or ISO 3 codes)")
-	_ = cmd.RegisterFlagCompletionFunc("grids", func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-		return completeGrids(cmd, toComplete), cobra.ShellCompDirectiveNoFileComp
-	})
+	_ = cmd.RegisterFlagCompletionFunc("grids", completeGridList)
 	return cmd
 }

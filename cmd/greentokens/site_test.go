@@ -38,6 +38,8 @@ func TestSite(t *testing.T) {
 	if code, _, stderr := runCLI(t, "site", "--snapshot", snap, "--out", out); code != exitConflict || !strings.Contains(stderr, "choose a new or empty folder") {
 		t.Errorf("site into the snapshots folder: exit %d, want %d: %s", code, exitConflict, stderr)
 	}
+	_, noGrid := builtSnapshots(t)
+	fresh := filepath.Join(t.TempDir(), "fresh")
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -45,11 +47,20 @@ func TestSite(t *testing.T) {
 		{"no --out", []string{"site", "--snapshot", snap}},
 		{"no --snapshot", []string{"site", "--out", web}},
 		{"an argument", []string{"site", "--snapshot", snap, "--out", web, "qwen-3-32b"}},
+		{"a display grid the snapshot lacks", []string{"site", "--snapshot", snap, "--out", fresh, "--grids", "India,Atlantis"}},
+		{"display grids of a snapshot built --no-grid", []string{"site", "--snapshot", noGrid, "--out", fresh, "--grids", "India"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if code, _, _ := runCLI(t, tc.args...); code != exitUsage {
-				t.Errorf("exit %d, want %d", code, exitUsage)
+			if code, _, stderr := runCLI(t, tc.args...); code != exitUsage {
+				t.Errorf("exit %d, want %d: %s", code, exitUsage, stderr)
 			}
 		})
+	}
+	if _, err := os.Stat(fresh); !os.IsNotExist(err) {
+		t.Errorf("a refused site wrote %s: %v", fresh, err)
+	}
+	// Display grids the snapshot has, in any spelling.
+	if code, _, stderr := runCLI(t, "site", "--snapshot", snap, "--out", fresh, "--grids", "ind,norway"); code != exitOK {
+		t.Errorf("site --grids ind,norway: exit %d: %s", code, stderr)
 	}
 }

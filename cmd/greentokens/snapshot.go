@@ -93,10 +93,21 @@ func completeGrids(cmd *cobra.Command, toComplete string) []string {
 	return out
 }
 
+// completeGridList completes the last name of a comma-separated --grids
+// list ("India,Nor" -> "India,Norway").
+func completeGridList(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	i := strings.LastIndex(toComplete, ",") + 1
+	out := completeGrids(cmd, toComplete[i:])
+	for j := range out {
+		out[j] = toComplete[:i] + out[j]
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
 // readGrid reads a snapshot's grid.json without checking the manifest (for
-// completion only).
+// completion only; a regular file only, as for every other read).
 func readGrid(dir string) (*grid.Grid, error) {
-	b, err := os.ReadFile(filepath.Join(dir, grid.FileName))
+	b, err := readFile(dir, grid.FileName)
 	if err != nil {
 		return nil, err
 	}

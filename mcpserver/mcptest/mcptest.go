@@ -175,6 +175,8 @@ func Check(t *testing.T, cs *mcp.ClientSession, root string) {
 			{"price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{"Germny"}}, `"Germany"`},
 			{"price_carbon", map[string]any{"model": "qwen-3-33b"}, `"qwen-3-32b"`},
 			{"price_carbon", map[string]any{"model": "qwen-3-32b", "gpu": "A100"}, "A100"},
+			{"price_carbon", map[string]any{"model": "qwen-3-32b"}, "list_grids"},
+			{"price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{}}, "grid_intensity"},
 			{"price_carbon", map[string]any{"model": "qwen-3-32b", "running_batch": -4}, "batch"},
 			{"price_carbon", map[string]any{"model": "qwen-3-32b", "grid_intensity": -1}, "intensity"},
 			{"price_carbon", map[string]any{"model": "qwen-3-32b", "running_batch": "many"}, "running_batch"},

@@ -74,14 +74,16 @@ function calculator(root, data) {
     wh.value = dec1(r.wh);
     let g, where;
     if (grid.value === "own") {
+      // As the API: a stated intensity is 0 to 2000 g CO2e per kWh.
       g = own.value.trim() === "" ? NaN : Number(own.value);
+      if (!(g >= 0 && g <= 2000)) g = NaN;
       where = Number.isFinite(g) ? " at " + own.value.trim() + " g CO2e per kWh" : "";
     } else {
       const a = data.grids[Number(grid.value)];
       g = a.g;
       where = (a.name === "World" ? " on the world average grid" : " in " + a.name) + " (" + a.g_text + " g CO2e per kWh, " + a.year + ")";
     }
-    if (!Number.isFinite(g)) { kg.value = "–"; at.textContent = ": type a grid intensity"; return; }
+    if (!Number.isFinite(g)) { kg.value = "–"; at.textContent = ": type a grid intensity from 0 to 2000 g CO2e per kWh"; return; }
     // Go's grid.KgPerBillionTokens: whPerM * gPerKWh / 1000, rounded once.
     kg.value = dec1(r.wh * g / 1000);
     at.textContent = where;

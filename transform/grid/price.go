@@ -70,32 +70,43 @@ func nearest(g *Grid, q string) []string {
 	return Nearest(q, names, maxSuggestions)
 }
 
-// Nearest returns up to n quoted names closest to q by edit distance (case
-// folded). Each candidate is a list of spellings, the first its display
-// name; the nearest spelling counts. Ties go by display name.
+// Nearest returns up to n quoted names closest to q. Each candidate is a
+// list of spellings, the first its display name; the nearest spelling
+// counts. A candidate one of whose spellings holds all of q (case, spaces
+// and punctuation aside: "llama 3.1 8b" in "Llama 3.1 8B Instruct") comes
+// first; then the edit distance (case folded) orders them, and ties go by
+// display name.
 func Nearest(q string, candidates [][]string, n int) []string {
 	type cand struct {
-		name string
-		d    int
+		name     string
+		contains bool
+		d        int
 	}
-	lq := strings.ToLower(q)
+	lq, kq := strings.ToLower(q), names.Key(q)
 	cands := make([]cand, 0, len(candidates))
 	for _, spellings := range candidates {
 		if len(spellings) == 0 {
 			continue
 		}
-		d := -1
+		c := cand{name: spellings[0], d: -1}
 		for _, s := range spellings {
 			if s == "" {
 				continue
 			}
-			if e := levenshtein(lq, strings.ToLower(s)); d < 0 || e < d {
-				d = e
+			if e := levenshtein(lq, strings.ToLower(s)); c.d < 0 || e < c.d {
+				c.d = e
 			}
+			c.contains = c.contains || kq != "" && strings.Contains(names.Key(s), kq)
 		}
-		cands = append(cands, cand{spellings[0], d})
+		cands = append(cands, c)
 	}
 	slices.SortFunc(cands, func(a, b cand) int {
+		if a.contains != b.contains {
+			if a.contains {
+				return -1
+			}
+			return 1
+		}
 		if a.d != b.d {
 			return a.d - b.d
 		}

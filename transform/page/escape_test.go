@@ -19,6 +19,18 @@ func TestMarkdownEscape(t *testing.T) {
 		{"[link](https://evil.example) ![img](x)", `\[link\](https://evil.example) !\[img\](x)`},
 		{"a | b &amp; c \\ d", `a \| b \&amp; c \\ d`},
 		{"line\n# heading\r\n- item\tx\x00", "line # heading  - item x "},
+		// What would open a block at the start of a line (a page starts
+		// its first paragraph with the model's name) is escaped there.
+		{"# Big", `\# Big`},
+		{"#", `\#`},
+		{"- dash", `\- dash`},
+		{"+ plus", `\+ plus`},
+		{"1. one", `1\. one`},
+		{"2024) two", `2024\) two`},
+		{"    indented code", "indented code"},
+		{"\n# after a line break", `\# after a line break`},
+		{"Qwen3-32B 1. x #2", "Qwen3-32B 1. x #2"},
+		{"1234567890. ten digits", "1234567890. ten digits"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
