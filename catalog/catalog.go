@@ -3,9 +3,11 @@
 // directory once, each only after snapshots.Load has checked every file
 // against its manifest (sizes and sha256), keeps the published files'
 // bytes and the models derived from the archived upstream rows in memory,
-// and looks again for new dated folders when asked (Rescan, Run). A folder
-// that fails its checks is not served and is logged with the reason; the
-// others stay served. "latest" names the greatest date that passed.
+// and looks again for new dated folders when asked (Rescan, Run). A served
+// folder whose manifest.json changed (replaced in place by build --replace)
+// is loaded and checked again on a rescan. A folder that fails its checks
+// is not served and is logged with the reason; the others stay served.
+// "latest" names the greatest date that passed.
 //
 // Prices come from the archived upstream rows, unrounded, with the index's
 // own rules (transform.FindModel, grid.Lookup, grid.KgPerBillionTokens): see
@@ -18,6 +20,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -27,22 +30,25 @@ import (
 const Latest = "latest"
 
 // Catalog is the set of snapshots served from one directory. It is safe for
-// concurrent use; a snapshot, once served, never changes.
+// concurrent use; a *Snapshot never changes (a reload serves a new one).
 type Catalog struct {
 	dir string
 	log *slog.Logger
 
 	mu     sync.RWMutex
 	snaps  map[string]*Snapshot
-	dates  []string // served dates, ascending
+	dates  []string         // served dates, ascending
+	served map[string]stamp // the manifest each served snapshot was loaded from
 	failed map[string]stamp
 }
 
-// stamp identifies a version of a folder that failed, so that it is tried
-// again only once its manifest changes.
+// stamp identifies a version of a snapshot folder by its manifest.json:
+// a served folder is loaded again, and a failed one tried again, only once
+// its manifest changes.
 type stamp struct {
 	size int64
 	mod  time.Time
+	sum  string // sha256 of the bytes, for a replacement within the mtime's granularity
 }
 
 // Open loads every dated snapshot folder (YYYY-MM-DD) under dir. A folder
@@ -53,7 +59,8 @@ func Open(dir string, log *slog.Logger) (*Catalog, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	c := &Catalog{dir: dir, log: log, snaps: map[string]*Snapshot{}, failed: map[string]stamp{}}
+	c := &Catalog{dir: dir, log: log, snaps: map[string]*Snapshot{},
+		served: map[string]stamp{}, failed: map[string]stamp{}}
 	if _, err := c.Rescan(); err != nil {
 		return nil, err
 	}
@@ -62,7 +69,10 @@ func Open(dir string, log *slog.Logger) (*Catalog, error) {
 
 // Rescan loads the dated folders that appeared since the last scan (and
 // those that failed, once their manifest.json changed), and returns the
-// dates it added. A snapshot already served is not read again.
+// dates it added or reloaded. A served snapshot is read again only when
+// its manifest.json changed (size, modification time or sha256): it is
+// checked against the new manifest like a new one, and one that fails
+// stops being served and is logged.
 func (c *Catalog) Rescan() ([]string, error) {
 	entries, err := os.ReadDir(c.dir)
 	if err != nil {
@@ -74,36 +84,49 @@ func (c *Catalog) Rescan() ([]string, error) {
 		if !e.IsDir() || !isDate(name) {
 			continue
 		}
-		c.mu.RLock()
-		_, served := c.snaps[name]
-		old, failedBefore := c.failed[name]
-		c.mu.RUnlock()
-		if served {
-			continue
-		}
 		path := filepath.Join(c.dir, name)
 		st := manifestStamp(path)
-		if failedBefore && st == old {
+		c.mu.RLock()
+		loaded, served := c.served[name]
+		old, failedBefore := c.failed[name]
+		c.mu.RUnlock()
+		if served && st == loaded || failedBefore && st == old {
 			continue
 		}
 		s, err := load(path, name)
+		c.mu.Lock()
 		if err != nil {
-			c.log.Error("snapshot not served", "dir", path, "err", err)
-			c.mu.Lock()
 			c.failed[name] = st
+			c.drop(name)
 			c.mu.Unlock()
+			c.log.Error("snapshot not served", "dir", path, "replaced", served, "err", err)
 			continue
 		}
-		c.mu.Lock()
 		delete(c.failed, name)
-		c.snaps[name] = s
-		c.dates = append(c.dates, name)
-		sort.Strings(c.dates)
+		if !served {
+			c.dates = append(c.dates, name)
+			sort.Strings(c.dates)
+		}
+		c.snaps[name], c.served[name] = s, st
 		c.mu.Unlock()
 		added = append(added, name)
-		c.log.Info("snapshot served", "date", name, "models", len(s.Models), "grid_year", s.GridYear)
+		msg := "snapshot served"
+		if served {
+			msg = "snapshot reloaded"
+		}
+		c.log.Info(msg, "date", name, "models", len(s.Models), "grid_year", s.GridYear)
 	}
 	return added, nil
+}
+
+// drop stops serving date, if it is served; c.mu is held.
+func (c *Catalog) drop(date string) {
+	if _, ok := c.snaps[date]; !ok {
+		return
+	}
+	delete(c.snaps, date)
+	delete(c.served, date)
+	c.dates = slices.DeleteFunc(c.dates, func(d string) bool { return d == date })
 }
 
 // Run rescans every interval until ctx is done. A failed scan is logged.
@@ -176,9 +199,14 @@ func isDate(name string) bool {
 }
 
 func manifestStamp(dir string) stamp {
-	fi, err := os.Stat(filepath.Join(dir, "manifest.json"))
+	path := filepath.Join(dir, ManifestPath)
+	fi, err := os.Stat(path)
 	if err != nil {
 		return stamp{}
 	}
-	return stamp{fi.Size(), fi.ModTime()}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return stamp{size: fi.Size(), mod: fi.ModTime()}
+	}
+	return stamp{fi.Size(), fi.ModTime(), sum(b)}
 }
