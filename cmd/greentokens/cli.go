@@ -111,7 +111,9 @@ func report(e *env, name string, err error) int {
 		e.log.Error(strings.TrimPrefix(name, "greentokens ")+" failed", "exit", code, "err", err)
 		return code
 	}
-	fmt.Fprintf(e.stderr, "greentokens: %s\n", oneLine(err.Error()))
+	// The message may quote upstream names (a nearest model or area):
+	// no control character of theirs reaches the terminal.
+	fmt.Fprintf(e.stderr, "greentokens: %s\n", termText(oneLine(err.Error())))
 	if code == exitUsage {
 		fmt.Fprintf(e.stderr, "Run '%s --help' for usage.\n", name)
 	}

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"io"
+	"strings"
+
 	"github.com/spf13/cobra"
 
 	"github.com/leadgreen/greentokens/snapshots"
@@ -44,7 +47,12 @@ func newDiffCmd(e *env) *cobra.Command {
 			if asJSON {
 				err = rep.WriteJSON(e.stdout)
 			} else {
-				err = rep.WriteText(e.stdout)
+				// Upstream names are shown as text: no control character
+				// of theirs reaches the terminal.
+				var b strings.Builder
+				if err = rep.WriteText(&b); err == nil {
+					_, err = io.WriteString(e.stdout, termLines(b.String()))
+				}
 			}
 			if err == nil && exitCode && rep.Changed() {
 				return exitStatus(exitFailure)

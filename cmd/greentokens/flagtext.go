@@ -50,12 +50,21 @@ func (y yearValue) Type() string { return "YEAR" }
 // so that an escape sequence cannot drive the operator's terminal and a
 // tab or line break cannot break the table's columns. Upstream JSON may
 // carry them (a nickname is data); the JSON output keeps them, escaped.
-func termText(s string) string {
-	if strings.IndexFunc(s, unicode.IsControl) < 0 {
+func termText(s string) string { return replaceControls(s, "") }
+
+// termLines is termText for a text of several lines (diff's report): its
+// line breaks stay.
+func termLines(s string) string { return replaceControls(s, "\n") }
+
+// replaceControls replaces each control character of s but those in keep
+// with U+FFFD.
+func replaceControls(s, keep string) string {
+	control := func(r rune) bool { return unicode.IsControl(r) && !strings.ContainsRune(keep, r) }
+	if strings.IndexFunc(s, control) < 0 {
 		return s
 	}
 	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
+		if control(r) {
 			return utf8.RuneError
 		}
 		return r

@@ -7,11 +7,12 @@ import (
 	"testing"
 )
 
-// TestTablesShowNoControlCharacters: upstream text may carry control
-// characters (a nickname is data, published as is in the JSON files); the
-// tables of list and carbon show each as U+FFFD, so that an escape sequence
-// never reaches the operator's terminal and a tab never breaks a column.
-func TestTablesShowNoControlCharacters(t *testing.T) {
+// controlSnapshot builds the seed snapshot from upstream text carrying
+// control characters: Qwen 3 14B's nickname holds an escape sequence and a
+// tab, and Germany's and Kosovo's names (Kosovo has values for 2025 and
+// 2026 only) an escape sequence. It returns the snapshot's folder.
+func controlSnapshot(t *testing.T) string {
+	t.Helper()
 	lb := t.TempDir()
 	for _, f := range []string{"index.json", "commits.json", "tasks/lm-arena-chat.json", "tasks/gpqa.json"} {
 		b, err := os.ReadFile(filepath.Join(seedLB, f))
@@ -31,7 +32,7 @@ func TestTablesShowNoControlCharacters(t *testing.T) {
 		t.Fatal(err)
 	}
 	emberCSV := filepath.Join(t.TempDir(), "ember.csv")
-	if err := os.WriteFile(emberCSV, []byte(strings.ReplaceAll(string(grids), "Germany,", "\"Ger\x1b[2Jmany\",")), 0o644); err != nil {
+	if err := os.WriteFile(emberCSV, []byte(strings.NewReplacer("Germany,", "\"Ger\x1b[2Jmany\",", "Kosovo,", "\"Kos\x1b[2Jovo\",").Replace(string(grids))), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out := t.TempDir()
@@ -39,7 +40,15 @@ func TestTablesShowNoControlCharacters(t *testing.T) {
 		"--from-leaderboard", lb, "--from-ember", emberCSV); code != exitOK {
 		t.Fatalf("build: exit %d: %s", code, stderr)
 	}
-	dir := filepath.Join(out, seedDate)
+	return filepath.Join(out, seedDate)
+}
+
+// TestTablesShowNoControlCharacters: upstream text may carry control
+// characters (a nickname is data, published as is in the JSON files); the
+// tables of list and carbon show each as U+FFFD, so that an escape sequence
+// never reaches the operator's terminal and a tab never breaks a column.
+func TestTablesShowNoControlCharacters(t *testing.T) {
+	dir := controlSnapshot(t)
 	for _, args := range [][]string{
 		{"list", "models", "--snapshot", dir},
 		{"list", "grids", "--snapshot", dir},
@@ -55,5 +64,46 @@ func TestTablesShowNoControlCharacters(t *testing.T) {
 		if !strings.Contains(stdout, "\uFFFD") {
 			t.Errorf("%s does not show the control character as U+FFFD:\n%s", args, stdout)
 		}
+	}
+}
+
+// TestDiffAndErrorsShowNoControlCharacters: diff's text report and the
+// error lines (a nearest model, an area of the archived Ember CSV) show
+// upstream text with each control character as U+FFFD; diff --json keeps
+// it, escaped by JSON.
+func TestDiffAndErrorsShowNoControlCharacters(t *testing.T) {
+	dir := controlSnapshot(t)
+	old := t.TempDir()
+	if code, _, stderr := runCLI(t, "build", "--out", old, "--date", seedDate, "--retrieved", seedReadOn,
+		"--from-leaderboard", seedLB, "--from-ember", kosovoGrids); code != exitOK {
+		t.Fatalf("build: exit %d: %s", code, stderr)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string // in the output shown, with U+FFFD for the controls
+	}{
+		{"diff", []string{"diff", filepath.Join(old, seedDate), dir}, exitOK, "added Ger\uFFFD[2Jmany (DEU)"},
+		{"nearest model", []string{"carbon", "--snapshot", dir, "Qwen 3 14"}, exitUsage, "did you mean"},
+		{"area of another year", []string{"carbon", "--snapshot", dir, "qwen-31m3-14b", "kos2jovo"}, exitUsage, "Kos\uFFFD[2Jovo for 2025-2026"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, tc.args...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d: %s", code, tc.code, stderr)
+			}
+			shown := stdout + stderr
+			if strings.ContainsAny(shown, "\x1b\t") {
+				t.Errorf("prints a control character:\n%q", shown)
+			}
+			if !strings.Contains(shown, tc.want) {
+				t.Errorf("does not show %q:\n%s", tc.want, shown)
+			}
+		})
+	}
+	code, stdout, stderr := runCLI(t, "diff", "--json", filepath.Join(old, seedDate), dir)
+	if code != exitOK || !strings.Contains(stdout, `"Ger\u001b[2Jmany"`) {
+		t.Errorf("diff --json: exit %d, %s; want the area name escaped by JSON:\n%s", code, stderr, stdout)
 	}
 }
