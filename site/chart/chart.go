@@ -51,6 +51,10 @@ type series struct {
 type bar struct {
 	Label, Text, Value string
 	LabelY, Y, W, TX   string
+	// RefY1, RefY2 bound the reference line's segment in the bar's row:
+	// from under its label's descenders to the next label's top, so that
+	// the line never crosses a label.
+	RefY1, RefY2 string
 }
 
 type view struct {
@@ -184,7 +188,8 @@ func barView(f *page.Figure) (*view, error) {
 		y := t + float64(i*barRow)
 		w := math.Max(xs.at(b.Value)-xs.at(0), 0)
 		v.Bars = append(v.Bars, bar{Label: b.Label, Text: b.Text, Value: num(b.Value),
-			LabelY: px(y + 17), Y: px(y + 24), W: px(w), TX: px(l + w + 5)})
+			LabelY: px(y + 17), Y: px(y + 24), W: px(w), TX: px(l + w + 5),
+			RefY1: px(y + 22), RefY2: px(y + barRow)})
 	}
 	if f.Ref != 0 {
 		v.RefX, v.RefLabel = px(xs.at(f.Ref)), f.RefLabel

@@ -3,6 +3,7 @@ package chart
 import (
 	"math"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -162,6 +163,26 @@ func TestBarChart(t *testing.T) {
 	}
 	if !strings.Contains(s, `<line class="ref" x1="`+px(8+532.0/40)+`"`) || !strings.Contains(s, "&lt;i&gt;x&lt;/i&gt;") {
 		t.Errorf("no reference line at 1, or an unescaped label:\n%s", s)
+	}
+	// The reference line runs across each bar but never through a label
+	// (its baseline to 4 units under it, 13 over it for a 13-unit font).
+	refs := regexp.MustCompile(`<line class="ref" [^>]*y1="([^"]*)" y2="([^"]*)"`).FindAllStringSubmatch(s, -1)
+	labels := regexp.MustCompile(`<text class="barlabel" x="[^"]*" y="([^"]*)"`).FindAllStringSubmatch(s, -1)
+	bars := regexp.MustCompile(`<rect class="bar" x="[^"]*" y="([^"]*)"`).FindAllStringSubmatch(s, -1)
+	if len(refs) != len(labels) || len(bars) != len(labels) {
+		t.Fatalf("%d reference segments for %d labels and %d bars", len(refs), len(labels), len(bars))
+	}
+	f64 := func(s string) float64 { v, _ := strconv.ParseFloat(s, 64); return v }
+	for i, r := range refs {
+		y1, y2, bar := f64(r[1]), f64(r[2]), f64(bars[i][1])
+		for j, l := range labels {
+			if ly := f64(l[1]); y1 < ly+4 && y2 > ly-13 {
+				t.Errorf("reference segment %d (%v..%v) crosses label %d (baseline %v)", i, y1, y2, j, ly)
+			}
+		}
+		if y1 > bar || y2 < bar+14 {
+			t.Errorf("reference segment %d (%v..%v) does not cross bar %d (%v..%v)", i, y1, y2, i, bar, bar+14)
+		}
 	}
 }
 
