@@ -133,15 +133,13 @@ func TestPublishedFiles(t *testing.T) {
 				if a := get(t, url+"/v1/"+date+"/"+tc.path, "If-None-Match", `"0000"`); a.status != 200 {
 					t.Errorf("If-None-Match of another tag: status %d", a.status)
 				}
-				if a := do(t, http.MethodHead, url+"/v1/"+date+"/"+tc.path); a.status != 200 || a.body != "" || a.header.Get("Content-Length") != itoa(len(want)) {
+				if a := do(t, http.MethodHead, url+"/v1/"+date+"/"+tc.path); a.status != 200 || a.body != "" || a.header.Get("Content-Length") != strconv.Itoa(len(want)) {
 					t.Errorf("HEAD: status %d, %d bytes, Content-Length %s", a.status, len(a.body), a.header.Get("Content-Length"))
 				}
 			})
 		}
 	}
 }
-
-func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
 // TestCarbon: the seed page's figures, and the rows and files behind them.
 func TestCarbon(t *testing.T) {
@@ -174,9 +172,9 @@ func TestCarbon(t *testing.T) {
 	for _, r := range ans.Rows {
 		y := "null"
 		if r.GridYear != nil {
-			y = itoa(*r.GridYear)
+			y = strconv.Itoa(*r.GridYear)
 		}
-		got = append(got, strings.Join([]string{itoa(r.NumGPUs), r.GPU, string(r.Wh), r.Grid, string(r.G), y, string(r.KgPerBillion)}, " "))
+		got = append(got, strings.Join([]string{strconv.Itoa(r.NumGPUs), r.GPU, string(r.Wh), r.Grid, string(r.G), y, string(r.KgPerBillion)}, " "))
 	}
 	want := []string{"1 B200 39.05 Saudi Arabia 692.0 2024 27.0", "1 B200 39.05 Norway 30.0 2024 1.2", "1 B200 39.05 stated 692.0 null 27.0"}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -475,7 +473,7 @@ func TestCarbonFallback(t *testing.T) {
 	for _, r := range ans.Rows {
 		y, f := "null", "absent"
 		if r.GridYear != nil {
-			y = itoa(*r.GridYear)
+			y = strconv.Itoa(*r.GridYear)
 		}
 		if r.Fallback != nil {
 			f = strconv.FormatBool(*r.Fallback)
@@ -483,7 +481,7 @@ func TestCarbonFallback(t *testing.T) {
 		got = append(got, strings.Join([]string{r.Grid, string(r.G), y, f}, " "))
 	}
 	want := []string{
-		catalogtest.FallbackName + " " + catalogtest.FallbackValue + " " + itoa(catalogtest.FallbackYear) + " true",
+		catalogtest.FallbackName + " " + catalogtest.FallbackValue + " " + strconv.Itoa(catalogtest.FallbackYear) + " true",
 		catalogtest.ReferenceName + " 344.14 2024 false",
 		"stated 100.0 null false",
 	}

@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,7 +25,7 @@ func (a *api) carbon(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	for k := range q {
-		if !contains(carbonParams, k) {
+		if !slices.Contains(carbonParams, k) {
 			badParam(w, r, k, "", "unknown parameter "+strconv.Quote(k)+"; the parameters are "+strings.Join(carbonParams, ", "))
 			return
 		}
@@ -69,13 +70,4 @@ func (a *api) carbon(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, r, ans)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

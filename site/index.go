@@ -3,6 +3,7 @@ package site
 import (
 	"fmt"
 	"html/template"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -116,7 +117,7 @@ func (s *Site) indexPage() ([]byte, error) {
 		}
 		var precisions []string
 		for _, g := range sortedKeys(e.Best) {
-			if p := e.Best[g].Precision; !contains(precisions, p) {
+			if p := e.Best[g].Precision; !slices.Contains(precisions, p) {
 				precisions = append(precisions, p)
 			}
 		}
@@ -252,15 +253,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // num prints a value in its shortest round-trip form, for sorting.

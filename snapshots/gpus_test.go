@@ -2,9 +2,7 @@ package snapshots
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,7 +10,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/transform"
 )
 
@@ -20,27 +17,11 @@ import (
 // and returns its folder and the build's log.
 func buildHostile(t *testing.T, name, out, date string) (string, string) {
 	t.Helper()
-	c := loadHostile(t, name)
-	lb := t.TempDir()
-	for f, data := range c.files {
-		p := filepath.Join(lb, filepath.FromSlash(f))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var logs bytes.Buffer
-	res, err := Build(context.Background(), BuildOptions{
-		Out: out, Date: date, Retrieved: seedFetched,
-		Source: fetch.Dir{Leaderboard: lb, Ember: filepath.Join(lb, "ember.csv"), Origins: fetch.DefaultOrigins()},
-		Logger: slog.New(slog.NewTextHandler(&logs, nil)),
-	})
+	res, logs, err := loadHostile(t, name).build(t, t.TempDir(), out, date)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	return res.Dir, logs.String()
+	return res.Dir, logs
 }
 
 // TestNewGPUs: new GPUs (new-gpu.txtar) are carried into index.json's

@@ -126,6 +126,29 @@ func (c *hostileCase) wants(kind string) []string {
 	return out
 }
 
+// build lays the fixture's files out under lb and builds them into out as
+// the snapshot of date; it returns the build's result, its log (text
+// handler) and its error.
+func (c *hostileCase) build(t *testing.T, lb, out, date string) (*Result, string, error) {
+	t.Helper()
+	for f, data := range c.files {
+		p := filepath.Join(lb, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var logs bytes.Buffer
+	res, err := Build(context.Background(), BuildOptions{
+		Out: out, Date: date, Retrieved: seedFetched,
+		Source: fetch.Dir{Leaderboard: lb, Ember: filepath.Join(lb, "ember.csv"), Origins: fetch.DefaultOrigins()},
+		Logger: slog.New(slog.NewTextHandler(&logs, nil)),
+	})
+	return res, logs.String(), err
+}
+
 // TestHostileUpstream builds every fixture of testdata/hostile: each ends
 // in a clear error of kind ErrUpstreamData that names the source, row and
 // field, with nothing written but the lock; or in a snapshot whose manifest
@@ -141,23 +164,8 @@ func TestHostileUpstream(t *testing.T) {
 			t.Parallel()
 			c := loadHostile(t, name)
 			root := t.TempDir()
-			lb := filepath.Join(root, "upstream")
-			for f, data := range c.files {
-				p := filepath.Join(lb, filepath.FromSlash(f))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, data, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
 			out := filepath.Join(root, "out")
-			var logs bytes.Buffer
-			res, err := Build(context.Background(), BuildOptions{
-				Out: out, Date: seedDate, Retrieved: seedFetched,
-				Source: fetch.Dir{Leaderboard: lb, Ember: filepath.Join(lb, "ember.csv"), Origins: fetch.DefaultOrigins()},
-				Logger: slog.New(slog.NewTextHandler(&logs, nil)),
-			})
+			res, logs, err := c.build(t, filepath.Join(root, "upstream"), out, seedDate)
 			// Whatever happened, nothing was written outside the output folder
 			// but what the test laid out, and in it nothing but the lock and
 			// the snapshot.
@@ -182,7 +190,7 @@ func TestHostileUpstream(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkExclusions(t, c, res.Manifest, logs.String())
+			checkExclusions(t, c, res.Manifest, logs)
 			for _, w := range c.want {
 				switch w.kind {
 				case "file", "nofile":
@@ -202,8 +210,8 @@ func TestHostileUpstream(t *testing.T) {
 						t.Errorf("%s holds %q: %v; want %v", file, text, w.kind == "nogrep", w.kind == "grep")
 					}
 				case "log":
-					if !strings.Contains(logs.String(), w.text) {
-						t.Errorf("the log does not hold %q:\n%s", w.text, logs.String())
+					if !strings.Contains(logs, w.text) {
+						t.Errorf("the log does not hold %q:\n%s", w.text, logs)
 					}
 				case "exclusion", "validate":
 				default:

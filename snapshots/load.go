@@ -242,16 +242,6 @@ func (s *Snapshot) decodeModel(slug string, r *fileReader, v any, got *string) e
 	return nil
 }
 
-// stream hands a listed file's bytes, as they are read, to fn (nil: only
-// check them), then checks the size and sha256 the manifest lists.
-func (s *Snapshot) stream(path string, fn func(io.Reader) error) error {
-	f, ok := s.listed[path]
-	if !ok {
-		return fmt.Errorf("%s is not listed in %s: %w", path, ManifestName, fs.ErrNotExist)
-	}
-	return s.reader().stream(s.Dir, f, fn)
-}
-
 // Source returns the manifest's entry of the named upstream file
 // ("leaderboard/index.json"), or nil.
 func (s *Snapshot) Source(name string) *Source {

@@ -1,12 +1,16 @@
 // Package snapshots builds, writes, reads and compares dated snapshots of the
 // Green Tokens index. A snapshot is a folder, OUT/DATE/, holding the raw
 // upstream bytes it was built from (sources/), the published files (models/,
-// and the grid and index files), and manifest.json, which gives the origin,
-// size and sha256 of every one of them.
+// the grid and index files, and the model pages under pages/), and
+// manifest.json, which gives the origin, size and sha256 of every one of
+// them.
 //
 // A snapshot appears whole or not at all: it is built in a temporary sibling
 // folder, checked by validate.Snapshot, synced, and renamed into place. An
-// existing snapshot is never changed unless the caller asks to replace it.
+// existing snapshot is never changed unless the caller asks to replace it,
+// and builds into one output folder take turns (a lock in OUT). The manifest
+// names the code that wrote the snapshot (Generator), and Verify rebuilds a
+// snapshot from its archived sources alone to check it.
 package snapshots
 
 import (

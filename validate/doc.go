@@ -8,12 +8,14 @@
 //     exactly once, under sources (archived upstream bytes) or outputs, with
 //     the size and SHA-256 of its bytes on disk, and nothing listed is missing;
 //   - the schemas: manifest.json, models/*.json and every other output that
-//     has a schema in schemas/ (grid.json, index.json, once they exist)
-//     against the JSON Schemas that ship with the data;
-//   - the figures: every model file, the manifest's exclusions and its
-//     evidence are recomputed from the archived raw sources alone and
-//     compared with what the snapshot holds, byte for byte, so number
-//     formatting and key order are checked too.
+//     has a schema in schemas/ (grid.json, index.json) against the JSON
+//     Schemas that ship with the data;
+//   - the figures: every model file, grid.json, index.json, the manifest's
+//     exclusions and its evidence are recomputed from the archived raw
+//     sources alone (which must themselves hold no key twice in one object,
+//     and no task row of a model index.json does not list) and compared
+//     with what the snapshot holds, byte for byte, so number formatting and
+//     key order are checked too.
 //
 // The recomputation is independent of transform/, which writes the files:
 // this package re-implements the published rules (the stability filter, the
@@ -22,5 +24,6 @@
 // text both sides print. A mismatch means one of the two is wrong, and the
 // snapshot is not published until a person has looked.
 //
-// More checks (grid.json, index.json) plug in through Register.
+// The checks of grid.json and index.json plug in through Register, as
+// more checks can.
 package validate

@@ -196,7 +196,7 @@ func eachModel(in *lbInputs, chat, index *problems, emit func(*wantModel)) (brok
 	for _, j := range jobs {
 		rows := byModel[j.id]
 		first := rows[0]
-		m, good := recomputeModel(in, chat, j.slug, rows)
+		m, good := recomputeModel(chat, j.slug, rows)
 		if !j.ok || !good {
 			broken[j.slug] = true
 			continue
@@ -224,7 +224,7 @@ func eachModel(in *lbInputs, chat, index *problems, emit func(*wantModel)) (brok
 	return broken, nil
 }
 
-func recomputeModel(in *lbInputs, chat *problems, slug string, rows []*lbRow) (*wantModel, bool) {
+func recomputeModel(chat *problems, slug string, rows []*lbRow) (*wantModel, bool) {
 	m := &wantModel{slug: slug, modelID: rows[0].modelID, best: map[string]int{}}
 	sorted := append([]*lbRow(nil), rows...)
 	sort.SliceStable(sorted, func(i, j int) bool {

@@ -148,9 +148,6 @@ func (f *buildFlags) check(now time.Time) error {
 	if err := plainText("ember-release", f.emberRelease); err != nil {
 		return err
 	}
-	if f.gridYear != 0 && (f.gridYear < 1000 || f.gridYear > 9999) {
-		return usagef("--grid-year %d is not a year (YYYY)", f.gridYear)
-	}
 	if err := checkDates(f.date, f.retrieved, now); err != nil {
 		return err
 	}

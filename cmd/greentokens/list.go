@@ -65,10 +65,7 @@ func newListCmd(e *env) *cobra.Command {
 		ValidArgs: []string{"models", "grids"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var y *int
-			if cmd.Flags().Changed("year") {
-				if year < 1000 || year > 9999 {
-					return usagef("--year %d is not a year (YYYY)", year)
-				}
+			if cmd.Flags().Changed("year") { // yearValue took only a YYYY year
 				y = &year
 			}
 			switch args[0] {

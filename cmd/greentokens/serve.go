@@ -64,12 +64,8 @@ func checkSnapshotsFlags(cmd *cobra.Command, dir string, rescan time.Duration) e
 	if rescan < 0 {
 		return usagef("--rescan must not be negative")
 	}
-	st, err := os.Stat(dir)
-	switch {
-	case err != nil:
-		return usagef("--snapshots %s: no such folder", dir)
-	case !st.IsDir():
-		return usagef("--snapshots %s is not a folder", dir)
+	if err := checkFolder("--snapshots", dir); err != nil {
+		return err
 	}
 	// One snapshot rather than the folder of dated snapshots: nothing
 	// would be served.

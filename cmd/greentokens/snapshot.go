@@ -27,15 +27,23 @@ func checkSnapshotDir(flag, dir string) error {
 	if dir == "" {
 		return usagef("no snapshot folder given (%s DIR)", flag)
 	}
+	if err := checkFolder(flag, dir); err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(dir, snapshots.ManifestName)); err != nil {
+		return usagef("%s %s is not a snapshot folder (no %s); a snapshot is %s/DATE", flag, dir, snapshots.ManifestName, defaultOut)
+	}
+	return nil
+}
+
+// checkFolder refuses a flag's path that is missing or not a folder.
+func checkFolder(flag, dir string) error {
 	st, err := os.Stat(dir)
 	switch {
 	case err != nil:
 		return usagef("%s %s: no such folder", flag, dir)
 	case !st.IsDir():
 		return usagef("%s %s is not a folder", flag, dir)
-	}
-	if _, err := os.Stat(filepath.Join(dir, snapshots.ManifestName)); err != nil {
-		return usagef("%s %s is not a snapshot folder (no %s); a snapshot is %s/DATE", flag, dir, snapshots.ManifestName, defaultOut)
 	}
 	return nil
 }

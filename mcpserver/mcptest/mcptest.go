@@ -150,7 +150,7 @@ func Check(t *testing.T, cs *mcp.ClientSession, root string) {
 			if r.GridYear != nil {
 				y = *r.GridYear
 			}
-			got = append(got, r.GPU+" "+r.Grid+" "+string(r.Kg)+" "+itoa(y))
+			got = append(got, r.GPU+" "+r.Grid+" "+string(r.Kg)+" "+strconv.Itoa(y))
 		}
 		want := []string{"B200 Saudi Arabia 27.0 2024", "B200 Norway 1.2 2024", "B200 stated 27.0 0"}
 		if diff := cmp.Diff(want, got); diff != "" {
@@ -225,7 +225,7 @@ func CheckFallback(t *testing.T, cs *mcp.ClientSession) {
 		}
 	}
 	fig := func(name string, year int, fallback bool) string {
-		return name + " " + itoa(year) + " " + strconv.FormatBool(fallback)
+		return name + " " + strconv.Itoa(year) + " " + strconv.FormatBool(fallback)
 	}
 	want := []string{fig(catalogtest.FallbackName, catalogtest.FallbackYear, true), fig(catalogtest.ReferenceName, 2024, false)}
 
@@ -270,8 +270,6 @@ func CheckFallback(t *testing.T, cs *mcp.ClientSession) {
 		t.Errorf("price_carbon (-want +got):\n%s", diff)
 	}
 }
-
-func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
 // call calls a tool that must succeed and decodes its structured content
 // into out, keeping numbers as published.

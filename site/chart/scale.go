@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/leadgreen/greentokens/transform/page"
 )
 
 // scale maps a value of [lo, hi] onto the pixels [a, b], linearly or on a
@@ -124,29 +126,11 @@ func linTicks(min, max float64) (lo, hi float64, ticks []float64) {
 // tickLabel prints a tick: whole numbers with thousands separators, others
 // with the decimals they need.
 func tickLabel(v float64) string {
-	s := strconv.FormatFloat(v, 'f', -1, 64)
 	if math.Abs(v-math.Round(v)) < 1e-9 {
-		s = strconv.FormatFloat(math.Round(v), 'f', 0, 64)
-	} else {
-		s = strconv.FormatFloat(v, 'f', decimals(v), 64)
+		return page.Group(strconv.FormatFloat(math.Round(v), 'f', 0, 64))
 	}
-	i, f, dot := strings.Cut(s, ".")
-	neg := strings.HasPrefix(i, "-")
-	i = strings.TrimPrefix(i, "-")
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	for k, c := range i {
-		if k > 0 && (len(i)-k)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if dot {
-		b.WriteString("." + f)
-	}
-	return b.String()
+	i, f, _ := strings.Cut(strconv.FormatFloat(v, 'f', decimals(v), 64), ".")
+	return page.Group(i) + "." + f
 }
 
 // decimals is how many decimals a tick value below 1, or between whole

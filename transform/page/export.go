@@ -18,6 +18,9 @@ func Dec1(x float64) string { return dec1(x) }
 // Whole prints x rounded once to a whole number, with thousands separators.
 func Whole(x float64) string { return whole(x) }
 
+// Group puts thousands separators into a decimal integer string: -6,912.
+func Group(s string) string { return group(s) }
+
 // Times prints a ratio of index.json with its three significant figures and ×.
 func Times(x jsonnum.Float) string { return times(x) }
 
