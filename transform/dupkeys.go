@@ -21,41 +21,62 @@ import (
 // are the decoders' to report, and are not reported here.
 func checkDuplicateKeys(data []byte) error {
 	dec := jsontext.NewDecoder(bytes.NewReader(data))
-	var seen []map[string]string // per open object: folded name -> name as given
+	// Per open object, reused from one object to the next at its depth:
+	// each name's folded form -> the offset of the name as given.
+	var objects []map[string]int64
+	depth := 0
+	var key []byte
 	for {
-		depth := dec.StackDepth()
-		if kind, n := dec.StackIndex(depth); kind == '{' && n%2 == 0 && dec.PeekKind() == '"' {
+		switch kind := dec.PeekKind(); {
+		case kind == '"' && depth > 0 && isName(dec):
 			raw, err := dec.ReadValue()
 			if err != nil {
 				return duplicateError(data, err)
 			}
-			name, err := jsontext.AppendUnquote(nil, raw)
-			if err != nil {
-				return nil // invalid UTF-8 and the like: the decoders' to report
-			}
-			key := foldKey(string(name))
-			if first, ok := seen[len(seen)-1][key]; ok {
-				line, col := position(data, dec.InputOffset()-int64(len(raw)))
+			at := dec.InputOffset() - int64(len(raw))
+			key = appendFoldKey(key[:0], raw)
+			if first, ok := objects[depth-1][string(key)]; ok {
+				line, col := position(data, at)
 				return fmt.Errorf("%sduplicate key %q (also given as %q) at line %d, column %d: keys equal but for case fill one field, and the last value would win silently",
-					objectName(dec.StackPointer().Parent()), string(name), first, line, col)
+					objectName(dec.StackPointer().Parent()), nameAt(data, at), nameAt(data, first), line, col)
 			}
-			seen[len(seen)-1][key] = string(name)
-			continue
-		}
-		tok, err := dec.ReadToken()
-		if err != nil {
-			return duplicateError(data, err)
-		}
-		switch tok.Kind() {
-		case '{':
-			seen = append(seen, map[string]string{})
-		case '}':
-			seen = seen[:len(seen)-1]
+			objects[depth-1][string(key)] = at
+		case kind == '{' || kind == '[' || kind == '}' || kind == ']':
+			if _, err := dec.ReadToken(); err != nil {
+				return duplicateError(data, err)
+			}
+			switch kind {
+			case '{':
+				if depth == len(objects) {
+					objects = append(objects, map[string]int64{})
+				}
+				clear(objects[depth])
+				depth++
+			case '}':
+				depth--
+			}
+		default:
+			if err := dec.SkipValue(); err != nil {
+				return duplicateError(data, err)
+			}
 		}
 		if dec.StackDepth() == 0 {
 			return nil
 		}
 	}
+}
+
+// isName reports whether the decoder's next token is an object's name.
+func isName(dec *jsontext.Decoder) bool {
+	kind, n := dec.StackIndex(dec.StackDepth())
+	return kind == '{' && n%2 == 0
+}
+
+// nameAt is the name whose quoted form starts at offset at of data.
+func nameAt(data []byte, at int64) string {
+	raw, _ := jsontext.NewDecoder(bytes.NewReader(data[at:])).ReadValue()
+	name, _ := jsontext.AppendUnquote(nil, raw)
+	return string(name)
 }
 
 // duplicateError is the error for a key given twice exactly, found by the
@@ -89,18 +110,31 @@ func objectName(p jsontext.Pointer) string {
 	return where.String()
 }
 
-// foldKey maps s to one representative of its class under
-// strings.EqualFold: each rune becomes the least rune of its simple
-// case-folding orbit, so two names are EqualFold exactly when their
-// foldKeys are equal.
-func foldKey(s string) string {
-	b := make([]byte, 0, len(s))
-	for _, r := range s {
+// appendFoldKey appends to b one representative of the quoted name raw's
+// class under strings.EqualFold: each rune becomes the least rune of its
+// simple case-folding orbit, so two names are EqualFold exactly when
+// their keys are equal.
+func appendFoldKey(b, raw []byte) []byte {
+	name := raw[1 : len(raw)-1]
+	if bytes.IndexByte(name, '\\') >= 0 {
+		name, _ = jsontext.AppendUnquote(nil, raw)
+	}
+	for len(name) > 0 {
+		if c := name[0]; c < utf8.RuneSelf {
+			if 'a' <= c && c <= 'z' {
+				c -= 'a' - 'A' // the least of its orbit ({K, k, U+212A} and {S, s, U+017F} too)
+			}
+			b = append(b, c)
+			name = name[1:]
+			continue
+		}
+		r, n := utf8.DecodeRune(name)
 		least := r
 		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
 			least = min(least, f)
 		}
 		b = utf8.AppendRune(b, least)
+		name = name[n:]
 	}
-	return string(b)
+	return b
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -26,18 +27,17 @@ type duplicateKey struct {
 // error is a failure to read r.
 func findDuplicateKey(r io.Reader) (*duplicateKey, error) {
 	dec := jsontext.NewDecoder(r)
-	var objects []map[string][]string // per open object: folded name -> names given
+	var objects []*objectNames // per open object, reused at its depth
+	depth := 0
 	for {
-		if kind, n := dec.StackIndex(dec.StackDepth()); kind == '{' && n%2 == 0 && dec.PeekKind() == '"' {
+		switch kind := dec.PeekKind(); {
+		case kind == '"' && depth > 0 && nextIsName(dec):
 			raw, err := dec.ReadValue()
 			if err != nil {
 				return exactDuplicate(err)
 			}
-			name, err := jsontext.AppendUnquote(nil, raw)
-			if err != nil {
-				return nil, nil
-			}
-			if first, ok := caseVariant(objects[len(objects)-1], string(name)); ok {
+			if first, ok := objects[depth-1].add(raw); ok {
+				name, _ := jsontext.AppendUnquote(nil, raw)
 				return &duplicateKey{
 					where:  pointerWhere(dec.StackPointer().Parent()),
 					key:    string(name),
@@ -45,17 +45,24 @@ func findDuplicateKey(r io.Reader) (*duplicateKey, error) {
 					offset: dec.InputOffset() - int64(len(raw)),
 				}, nil
 			}
-			continue
-		}
-		tok, err := dec.ReadToken()
-		if err != nil {
-			return exactDuplicate(err)
-		}
-		switch tok.Kind() {
-		case '{':
-			objects = append(objects, map[string][]string{})
-		case '}':
-			objects = objects[:len(objects)-1]
+		case kind == '{' || kind == '[' || kind == '}' || kind == ']':
+			if _, err := dec.ReadToken(); err != nil {
+				return exactDuplicate(err)
+			}
+			switch kind {
+			case '{':
+				if depth == len(objects) {
+					objects = append(objects, &objectNames{folded: map[string]string{}})
+				}
+				objects[depth].reset()
+				depth++
+			case '}':
+				depth--
+			}
+		default:
+			if err := dec.SkipValue(); err != nil {
+				return exactDuplicate(err)
+			}
 		}
 		if dec.StackDepth() == 0 {
 			return nil, nil
@@ -63,18 +70,78 @@ func findDuplicateKey(r io.Reader) (*duplicateKey, error) {
 	}
 }
 
-// caseVariant records name among the names of one object and returns an
-// earlier name of it equal to name under strings.EqualFold. Names are
-// grouped by the lower case of their upper case, which fold-equal names
-// share (the long s and the Kelvin sign included); EqualFold then settles.
-func caseVariant(names map[string][]string, name string) (string, bool) {
-	low := strings.ToLower(strings.ToUpper(name))
-	for _, first := range names[low] {
-		if strings.EqualFold(first, name) {
-			return first, true
+// nextIsName reports whether the decoder's next token is an object's name.
+func nextIsName(dec *jsontext.Decoder) bool {
+	kind, n := dec.StackIndex(dec.StackDepth())
+	return kind == '{' && n%2 == 0
+}
+
+// objectNames are the names of one object so far, to find two equal under
+// strings.EqualFold. A name is filed under the lower case of its upper
+// case, which fold-equal names share (the long s and the Kelvin sign
+// included); EqualFold then settles, and the rare names that share the
+// form without being fold-equal (the dotted capital I and i) are kept
+// aside and compared one by one.
+type objectNames struct {
+	folded map[string]string // form -> the name as given, "" when it is the form itself
+	others []string
+	buf    []byte
+}
+
+func (o *objectNames) reset() {
+	clear(o.folded)
+	o.others = o.others[:0]
+}
+
+// add files the quoted name raw and returns an earlier name of the object
+// equal to it under strings.EqualFold.
+func (o *objectNames) add(raw []byte) (string, bool) {
+	inner := raw[1 : len(raw)-1]
+	plain := bytes.IndexByte(inner, '\\') < 0
+	for _, c := range inner {
+		plain = plain && c < utf8.RuneSelf
+	}
+	var name string
+	if plain { // ASCII, no escapes: the form is the lower case, made without allocating
+		o.buf = o.buf[:0]
+		for _, c := range inner {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			o.buf = append(o.buf, c)
+		}
+	} else {
+		u, _ := jsontext.AppendUnquote(nil, raw)
+		name = string(u)
+		o.buf = append(o.buf[:0], strings.ToLower(strings.ToUpper(name))...)
+	}
+	given := func() string {
+		if name == "" {
+			name = string(inner)
+		}
+		return name
+	}
+	first, seen := o.folded[string(o.buf)]
+	if !seen {
+		if plain && bytes.Equal(inner, o.buf) {
+			o.folded[string(o.buf)] = ""
+		} else {
+			o.folded[string(o.buf)] = given()
+		}
+		return "", false
+	}
+	if first == "" {
+		first = string(o.buf)
+	}
+	if strings.EqualFold(first, given()) {
+		return first, true
+	}
+	for _, other := range o.others {
+		if strings.EqualFold(other, given()) {
+			return other, true
 		}
 	}
-	names[low] = append(names[low], name)
+	o.others = append(o.others, given())
 	return "", false
 }
 

@@ -1,0 +1,37 @@
+package validate
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestFindDuplicateKeyCaseFold: two keys of one object equal under
+// strings.EqualFold are found, the unusual folds included, and keys that
+// only look alike lower-cased (the dotted capital I) are not.
+func TestFindDuplicateKeyCaseFold(t *testing.T) {
+	for _, tc := range []struct {
+		name, doc string
+		want      *duplicateKey
+	}{
+		{"exact", `{"a": 1, "a": 2}`, &duplicateKey{key: "a", offset: 9}},
+		{"case", `{"a": {"Date": 1, "date": 2}}`, &duplicateKey{where: "a", key: "date", first: "Date", offset: 18}},
+		{"long s", `{"ſize": 1, "Size": 2}`, &duplicateKey{key: "Size", first: "ſize", offset: 13}},
+		{"kelvin", `{"\u212aey": 1, "key": 2}`, &duplicateKey{key: "key", first: "\u212aey", offset: 16}},
+		{"escaped", `{"Key": 1, "\u006bey": 2}`, &duplicateKey{key: "key", first: "Key", offset: 11}},
+		{"dotted I aside", `{"İx": 1, "ix": 2, "IX": 3}`, &duplicateKey{key: "IX", first: "ix", offset: 20}},
+		{"dotted I alone", `{"ix": 1, "İx": 2}`, nil},
+		{"other objects", `{"a": {"k": 1}, "A2": {"K": 1}, "l": [{"k": 1}, {"K": 2}]}`, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := findDuplicateKey(strings.NewReader(tc.doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(duplicateKey{})); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
