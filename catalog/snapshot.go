@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/leadgreen/greentokens/snapshots"
 	"github.com/leadgreen/greentokens/transform"
@@ -129,21 +130,17 @@ func load(dir, date string) (*Snapshot, error) {
 		s.Published[slug] = &pm
 	}
 
-	var lf transform.LeaderboardFiles
-	dst := []*[]byte{&lf.Index, &lf.Commits, &lf.Chat} // leaderboardSources' order
-	for i, p := range leaderboardSources {
-		f, err := read(p)
-		if err != nil {
-			return nil, err
+	// The answers name the archived sources the models are derived from,
+	// with the sha256 the manifest lists (DeriveModels reads them checked
+	// against it).
+	for _, p := range leaderboardSources {
+		src := ls.Source(strings.TrimPrefix(p, "sources/"))
+		if src == nil {
+			return nil, fmt.Errorf("snapshot %s: %s is not in %s", dir, p, ManifestPath)
 		}
-		s.sources = append(s.sources, FileRef{p, f.SHA256})
-		*dst[i] = f.Bytes
+		s.sources = append(s.sources, FileRef{p, src.SHA256})
 	}
-	lb, _, err := transform.NewLeaderboard(lf, "", "")
-	if err != nil {
-		return nil, fmt.Errorf("snapshot %s: archived sources: %w", dir, err)
-	}
-	if s.Models, err = transform.Models(lb); err != nil {
+	if s.Models, err = ls.DeriveModels(); err != nil {
 		return nil, fmt.Errorf("snapshot %s: archived sources: %w", dir, err)
 	}
 	sort.Slice(s.Models, func(i, j int) bool { return s.Models[i].Slug < s.Models[j].Slug })

@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/leadgreen/greentokens/snapshots"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
 	"github.com/leadgreen/greentokens/transform/jsonnum"
@@ -62,7 +61,7 @@ func runCarbon(e *env, dir, model string, grids []string, asJSON bool) error {
 	if s.Grid == nil {
 		return usagef("%s has no grid.json: it was built with --no-grid, so it holds no carbon figures; build one without --no-grid", dir)
 	}
-	models, err := snapshotModels(dir)
+	models, err := s.DeriveModels()
 	if err != nil {
 		return err
 	}
@@ -102,26 +101,4 @@ func runCarbon(e *env, dir, model string, grids []string, asJSON bool) error {
 func num(f jsonnum.Float) string {
 	s, _ := jsonnum.Format(float64(f))
 	return s
-}
-
-// snapshotModels derives the models from a snapshot's archived leaderboard
-// files, so that figures start from unrounded upstream values.
-func snapshotModels(dir string) ([]*transform.Model, error) {
-	var files transform.LeaderboardFiles
-	for rel, dst := range map[string]*[]byte{
-		"sources/leaderboard/index.json":               &files.Index,
-		"sources/leaderboard/commits.json":             &files.Commits,
-		"sources/leaderboard/tasks/lm-arena-chat.json": &files.Chat,
-	} {
-		b, err := readFile(dir, rel)
-		if err != nil {
-			return nil, fmt.Errorf("reading the snapshot: %w", err)
-		}
-		*dst = b
-	}
-	lb, _, err := transform.NewLeaderboard(files, "", "")
-	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", snapshots.ErrValidation, dir, err)
-	}
-	return transform.Models(lb)
 }
