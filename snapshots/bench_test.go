@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"syscall"
 	"testing"
 	"time"
@@ -42,6 +43,10 @@ import (
 // benchChildEnv holds the stage a child runs (a benchJob, JSON).
 const benchChildEnv = "GREENTOKENS_BENCH_CHILD"
 
+// benchProfileEnv, when set to a path P, makes each child write a CPU
+// profile of its stage to P.OP.PID (for go tool pprof).
+const benchProfileEnv = "GREENTOKENS_BENCH_CPUPROFILE"
+
 // benchJob is a stage for a child process.
 type benchJob struct {
 	Op          string // "build" or "verify"
@@ -68,6 +73,17 @@ func benchChild(spec string) int {
 	if err := json.Unmarshal([]byte(spec), &job); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
+	}
+	if path := os.Getenv(benchProfileEnv); path != "" {
+		f, err := os.Create(fmt.Sprintf("%s.%s.%d", path, job.Op, os.Getpid()))
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		defer pprof.StopCPUProfile()
 	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)

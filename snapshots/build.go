@@ -174,6 +174,15 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 		},
 		Exclusions: []Exclusion{},
 	}
+	// The grid check reads the Ember CSV as the Ember stage writes it
+	// (validate.Early), beside the build; a rebuild is not validated. A
+	// build that fails stops it and waits for it.
+	var sourceChecks *validate.Early
+	if !opts.rebuild {
+		ectx, cancel := context.WithCancel(ctx)
+		sourceChecks = validate.Begin(ectx, st.dir)
+		defer func() { cancel(); sourceChecks.Wait() }()
+	}
 	names := []string{fetch.LeaderboardIndex, fetch.LeaderboardCommits}
 	for _, t := range Tasks {
 		names = append(names, fetch.LeaderboardTask(t))
@@ -193,7 +202,7 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 	// stages, after the leaderboard's parsing and before the model files:
 	// an error before it (early) stops it and wins, an error after it
 	// (late) loses to its error.
-	g := startGrid(ctx, st, opts, log)
+	g := startGrid(ctx, st, opts, log, sourceChecks)
 	defer g.stop()
 	early := func(err error) error { g.stop(); return err }
 	late := func(err error) error {
@@ -345,7 +354,7 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 		return nil, err
 	}
 	if !opts.rebuild {
-		if err := validateSnapshot(ctx, st.dir); err != nil {
+		if err := validateSnapshot(ctx, st.dir, sourceChecks); err != nil {
 			if ctx.Err() != nil {
 				return nil, fmt.Errorf("%w while validating: %w", ErrInterrupted, ctx.Err())
 			}
@@ -536,5 +545,8 @@ func publish(st *stage, opts BuildOptions, m *Manifest, log *slog.Logger) (*Resu
 	return res, nil
 }
 
-// validateSnapshot checks a staged snapshot; tests wrap it to tamper first.
-var validateSnapshot = validate.SnapshotContext
+// validateSnapshot checks a staged snapshot (early's checks of its sources
+// done or under way); tests wrap it to tamper first.
+var validateSnapshot = func(ctx context.Context, dir string, early *validate.Early) error {
+	return early.Snapshot()
+}

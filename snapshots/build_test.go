@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/validate"
 )
 
 const (
@@ -165,7 +166,7 @@ func TestFailedValidationWritesNothing(t *testing.T) {
 	real := validateSnapshot
 	t.Cleanup(func() { validateSnapshot = real })
 	// Flip one figure in a built model file before the real validator runs.
-	validateSnapshot = func(ctx context.Context, dir string) error {
+	validateSnapshot = func(ctx context.Context, dir string, early *validate.Early) error {
 		p := filepath.Join(dir, "models", "qwen-3-32b.json")
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -175,7 +176,7 @@ func TestFailedValidationWritesNothing(t *testing.T) {
 		if err := os.WriteFile(p, b, 0o644); err != nil {
 			return err
 		}
-		return real(ctx, dir)
+		return real(ctx, dir, early)
 	}
 	_, err := build(t, out, sharedSource(seedVersion))
 	if !errors.Is(err, ErrValidation) || !strings.Contains(err.Error(), "qwen-3-32b") {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/transform/grid"
+	"github.com/leadgreen/greentokens/validate"
 )
 
 // Ember's source facts for the manifest.
@@ -35,7 +36,7 @@ type gridRun struct {
 
 // startGrid starts the Ember stage, unless opts leave it out (then wait
 // returns nil, nil).
-func startGrid(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logger) *gridRun {
+func startGrid(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logger, early *validate.Early) *gridRun {
 	ctx, cancel := context.WithCancel(ctx)
 	g := &gridRun{cancel: cancel, done: make(chan struct{})}
 	if opts.NoGrid {
@@ -44,7 +45,7 @@ func startGrid(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 	}
 	go func() {
 		defer close(g.done)
-		g.res, g.err = buildGrid(ctx, st, opts, log)
+		g.res, g.err = buildGrid(ctx, st, opts, log, early)
 	}()
 	return g
 }
@@ -66,7 +67,10 @@ func (g *gridRun) stop() {
 // and writes grid.json. The CSV is never held whole in memory. It touches
 // nothing of the build but its own files, so it runs beside the leaderboard
 // stages.
-func buildGrid(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logger) (*gridStage, error) {
+//
+// early, when set, reads the archive from disk as it is written (a tailReader),
+// for the grid check.
+func buildGrid(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logger, early *validate.Early) (*gridStage, error) {
 	body, err := opts.Source.Open(ctx, fetch.EmberYearly)
 	if err != nil {
 		return nil, fetchFailure(err, false)
@@ -82,6 +86,14 @@ func buildGrid(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 	f, err := st.open(emberArchive)
 	if err != nil {
 		return nil, err
+	}
+	if early != nil {
+		r, err := f.follow()
+		if err != nil {
+			f.abort()
+			return nil, err
+		}
+		early.Ember(emberArchive, r)
 	}
 	table, size, err := grid.Stream(body, f)
 	if err != nil {

@@ -160,6 +160,8 @@ type stageFile struct {
 	// started is how much of the file the disk has been asked to write
 	// back (see Write).
 	started int64
+	// tail, when set (follow), reads the file as it is written.
+	tail *tailReader
 }
 
 // writeBackChunk is how much of a large file (Ember's CSV, index.json) is
@@ -170,6 +172,9 @@ func (w *stageFile) Write(p []byte) (int, error) {
 	n, err := w.f.Write(p)
 	w.h.Write(p[:n])
 	w.n += int64(n)
+	if w.tail != nil {
+		w.tail.wrote(n)
+	}
 	if err != nil {
 		return n, fmt.Errorf("%w: writing %s: %w", ErrConflict, w.rel, err)
 	}
@@ -186,7 +191,11 @@ func (w *stageFile) Write(p []byte) (int, error) {
 
 // commit closes the file and records it in the stage.
 func (w *stageFile) commit() (File, error) {
-	if err := w.f.Close(); err != nil {
+	err := w.f.Close()
+	if w.tail != nil {
+		w.tail.end(err != nil)
+	}
+	if err != nil {
 		return File{}, fmt.Errorf("%w: writing %s: %w", ErrConflict, w.rel, err)
 	}
 	file := File{Path: w.rel, Size: w.n, SHA256: hex.EncodeToString(w.h.Sum(nil))}
@@ -197,7 +206,12 @@ func (w *stageFile) commit() (File, error) {
 }
 
 // abort closes a file that failed; the stage is not published.
-func (w *stageFile) abort() { w.f.Close() }
+func (w *stageFile) abort() {
+	w.f.Close()
+	if w.tail != nil {
+		w.tail.end(true)
+	}
+}
 
 // sync makes the whole stage durable: every file's bytes and every
 // folder's entries. One syncfs(2) of the file system that holds the stage

@@ -94,7 +94,7 @@ type hashed struct {
 }
 
 // hashListed hashes every file on disk that the manifest lists, each once,
-// on a worker per CPU.
+// on a worker per CPU; a source that Early read has its hash already.
 func hashListed(s *Snap) map[string]hashed {
 	var paths []string
 	seen := map[string]bool{}
@@ -113,6 +113,10 @@ func hashListed(s *Snap) map[string]hashed {
 	out := make([]hashed, len(paths))
 	eachIndex(len(paths), func(i int) {
 		h := &out[i]
+		if f := s.early[paths[i]]; f != nil && f.err == nil {
+			*h = f.hashed // Early hashed it from disk
+			return
+		}
 		h.size, h.sum, h.err = hashFile(s, paths[i])
 	})
 	sums := make(map[string]hashed, len(paths))

@@ -126,13 +126,20 @@ func gridSnapshotCheck(s *Snap) []Problem {
 	if err != nil {
 		return append(probs, Problem{File: out.Path, Msg: fmt.Sprintf("cannot be read: %v", err)})
 	}
-	f, err := s.Open(src.Path)
-	if err != nil {
-		return append(probs, Problem{File: src.Path, Msg: fmt.Sprintf("cannot be read: %v", err)})
-	}
-	defer f.Close()
 	// The file's size and sha256 are checked with every other file's.
-	sum, more := gridCheck(f, src.Path, gj)
+	var rows []gridRow
+	var readProbs []Problem
+	if e := s.earlyFor(src.Path); e != nil && e.grid != nil {
+		rows, readProbs = e.grid.rows, e.grid.probs
+	} else {
+		f, err := s.Open(src.Path)
+		if err != nil {
+			return append(probs, Problem{File: src.Path, Msg: fmt.Sprintf("cannot be read: %v", err)})
+		}
+		rows, readProbs = gridReadCSV(f, src.Path)
+		f.Close()
+	}
+	sum, more := gridCheckRows(rows, readProbs, src.Path, gj)
 	probs = append(probs, more...)
 	where := fmt.Sprintf("sources (%s)", src.Path)
 	if sum == nil {
@@ -252,6 +259,13 @@ type gridSummary struct {
 // gridJSON against it.
 func gridCheck(r io.Reader, file string, gridJSON []byte) (*gridSummary, []Problem) {
 	rows, probs := gridReadCSV(r, file)
+	return gridCheckRows(rows, probs, file, gridJSON)
+}
+
+// gridCheckRows is gridCheck on the CSV's intensity rows and the problems
+// of reading them (gridReadCSV).
+func gridCheckRows(rows []gridRow, probs []Problem, file string, gridJSON []byte) (*gridSummary, []Problem) {
+	probs = append([]Problem(nil), probs...)
 	if rows == nil {
 		return nil, probs
 	}

@@ -145,6 +145,10 @@ type Snap struct {
 	// each is read and parsed once per Snapshot call, and its rows shared
 	// by the checks that recompute from it.
 	tasks map[string]*taskData
+
+	// early is what a build's Early read of the sources, by slash path;
+	// nil outside a build.
+	early map[string]*earlyFile
 }
 
 // Read returns the bytes of the regular file at the slash path p relative
@@ -333,7 +337,13 @@ func Snapshot(dir string) error { return SnapshotContext(context.Background(), d
 // task files through Snap. The problems come in the order of the checks,
 // whatever the order they finish in.
 func SnapshotContext(ctx context.Context, dir string) error {
+	return snapshot(ctx, dir, nil)
+}
+
+// snapshot is SnapshotContext, taking what Early read of the sources.
+func snapshot(ctx context.Context, dir string, early map[string]*earlyFile) error {
 	s, probs := open(ctx, dir)
+	s.early = early
 	if s.Manifest != nil {
 		checks := allChecks()
 		found := make([][]Problem, len(checks))
