@@ -7,7 +7,9 @@
 // number of bytes at the rate of snapshots' BenchmarkFloor/read+sha256 (at
 // the benchmark's scale when its name has one, else at scale 1). `make
 // bench` pipes its benchmarks through it; a benchmark added to that target
-// gets its row with no change here.
+// gets its row with no change here. Below the table: the time of each
+// verify benchmark over its build's (OfflineVerify/scale=1 over
+// OfflineBuild/scale=1).
 package main
 
 import (
@@ -132,11 +134,32 @@ func write(w io.Writer, rows []row) error {
 		return err
 	}
 	if len(floors) == 0 {
-		_, err := fmt.Fprintln(w, "\nno floor in this run (BenchmarkFloor/read+sha256): no ratios")
-		return err
+		fmt.Fprintln(w, "\nno floor in this run (BenchmarkFloor/read+sha256): no ratios")
+	} else {
+		fmt.Fprintf(w, "\nx floor: the stage's time over a read with sha256 of the same bytes at %s, measured in this run\n", floorRates(floors))
 	}
-	_, err := fmt.Fprintf(w, "\nx floor: the stage's time over a read with sha256 of the same bytes at %s, measured in this run\n", floorRates(floors))
-	return err
+	if v := verifyRatios(rows); v != "" {
+		fmt.Fprintf(w, "verify / build: %s\n", v)
+	}
+	return nil
+}
+
+// verifyRatios lists the time of each verify row over that of its build
+// row, the row of the same name with Build for Verify (build for verify).
+func verifyRatios(rows []row) string {
+	ns := map[string]float64{}
+	for _, r := range rows {
+		ns[r.name] = r.metrics["ns/op"]
+	}
+	var parts []string
+	for _, r := range rows {
+		build := strings.NewReplacer("Verify", "Build", "verify", "build").Replace(r.name)
+		if build == r.name || ns[build] == 0 || ns[r.name] == 0 {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%.2fx (%s)", ns[r.name]/ns[build], r.name))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // columns are the units that have a column of their own.
