@@ -78,8 +78,9 @@ type BuildOptions struct {
 	Generator *Generator
 
 	// rebuild is set by Verify: the build only reproduces a snapshot that
-	// Verify has validated, into a temporary folder, to compare it byte for
-	// byte; validating the copy too would check the same bytes twice.
+	// Verify has validated, in a comparing stage (rebuild.go), to compare
+	// it byte for byte; validating the copy too would check the same bytes
+	// twice.
 	rebuild bool
 }
 
@@ -102,13 +103,8 @@ func Build(ctx context.Context, opts BuildOptions) (_ *Result, err error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	if err := checkDate("--date", opts.Date); err != nil {
+	if err := checkDates(opts); err != nil {
 		return nil, err
-	}
-	if opts.Retrieved != "" {
-		if err := checkDate("--retrieved", opts.Retrieved); err != nil {
-			return nil, err
-		}
 	}
 	if opts.Out == "" || opts.Source == nil {
 		return nil, fmt.Errorf("%w: no output folder or no source", ErrUsage)
@@ -148,6 +144,17 @@ func Build(ctx context.Context, opts BuildOptions) (_ *Result, err error) {
 		return nil, err
 	}
 	return publish(st, opts, m, log)
+}
+
+// checkDates checks the dates a build is given (they name its folder).
+func checkDates(opts BuildOptions) error {
+	if err := checkDate("--date", opts.Date); err != nil {
+		return err
+	}
+	if opts.Retrieved != "" {
+		return checkDate("--retrieved", opts.Retrieved)
+	}
+	return nil
 }
 
 // buildInto fills the stage: sources, outputs, manifest; then validates it.
@@ -412,7 +419,7 @@ func stageIndex(st *stage, m *Manifest, idx *transform.IndexFile) error {
 // files read back from the stage, grid.json, and the stable rows of the
 // archived task files (rows, parsed once from the archived bytes).
 func renderPages(st *stage, opts BuildOptions, idx *transform.IndexFile, rows map[string]map[string]*transform.Row) ([]File, error) {
-	s, err := page.New(os.DirFS(st.dir), idx, rows)
+	s, err := page.New(st.fsys(), idx, rows)
 	if err != nil {
 		return nil, fmt.Errorf("%w: loading the staged files for the pages: %v", ErrValidation, err)
 	}
@@ -514,7 +521,7 @@ func publish(st *stage, opts BuildOptions, m *Manifest, log *slog.Logger) (*Resu
 		}
 		// Swap the two folders in one step: at every instant OUT/DATE is a
 		// whole snapshot. The old one is left in the stage and removed.
-		if err := st.sync(opts.rebuild); err != nil {
+		if err := st.sync(); err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrConflict, err)
 		}
 		checkpoint(cpRename)
@@ -525,9 +532,8 @@ func publish(st *stage, opts BuildOptions, m *Manifest, log *slog.Logger) (*Resu
 		log.Warn("replaced a different snapshot", "dir", target, "difference", diff)
 		res.Replaced = true
 	} else {
-		// Every byte of the stage is on disk before it becomes OUT/DATE
-		// (Verify's rebuild, in a temporary folder, is never kept).
-		if err := st.sync(opts.rebuild); err != nil {
+		// Every byte of the stage is on disk before it becomes OUT/DATE.
+		if err := st.sync(); err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrConflict, err)
 		}
 		checkpoint(cpRename)
@@ -538,7 +544,7 @@ func publish(st *stage, opts BuildOptions, m *Manifest, log *slog.Logger) (*Resu
 		}
 	}
 	checkpoint(cpRenamed)
-	if err := syncDir(opts.Out, opts.rebuild); err != nil {
+	if err := syncDir(opts.Out); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrConflict, err)
 	}
 	log.Info("wrote the snapshot", "dir", target, "outputs", len(m.Outputs), "sources", len(m.Sources))

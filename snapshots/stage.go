@@ -47,6 +47,13 @@ type stage struct {
 	// reports a write-back error of the file system that happened after
 	// the descriptor was opened (Linux 5.8 and later).
 	root *os.File
+
+	// stored, when set, makes this a comparing stage (Verify's rebuild,
+	// rebuild.go): files are compared with those of the snapshot at
+	// stored, and only those that differ are written, their paths in
+	// differs.
+	stored  string
+	differs map[string]bool
 }
 
 func newStage(out, date string) (*stage, error) {
@@ -59,7 +66,7 @@ func newStage(out, date string) (*stage, error) {
 		os.Remove(dir)
 		return nil, fmt.Errorf("opening the staging folder: %w", err)
 	}
-	return &stage{dir: dir, files: map[string]File{}, dirs: map[string]bool{}, root: root}, nil
+	return &stage{dir: dir, files: map[string]File{}, dirs: map[string]bool{}, root: root, differs: map[string]bool{}}, nil
 }
 
 // Modes of the published folders and files, less the umask: anyone may
@@ -94,26 +101,36 @@ func (s *stage) path(rel string) string { return filepath.Join(s.dir, filepath.F
 
 // create opens a new file in the stage.
 func (s *stage) create(rel string) (*os.File, error) {
-	if !fs.ValidPath(rel) || strings.HasPrefix(rel, ".") {
-		return nil, fmt.Errorf("bad snapshot path %q", rel)
+	if err := s.checkNew(rel); err != nil {
+		return nil, err
 	}
 	p := s.path(rel)
 	s.mu.Lock()
-	_, dup := s.files[rel]
 	var err error
-	if dir := filepath.Dir(p); !dup && !s.dirs[dir] {
+	if dir := filepath.Dir(p); !s.dirs[dir] {
 		if err = os.MkdirAll(dir, dirMode); err == nil {
 			s.dirs[dir] = true
 		}
 	}
 	s.mu.Unlock()
-	switch {
-	case dup:
-		return nil, fmt.Errorf("%s written twice", rel)
-	case err != nil:
+	if err != nil {
 		return nil, err
 	}
 	return os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fileMode)
+}
+
+// checkNew checks that rel is a snapshot path not written yet.
+func (s *stage) checkNew(rel string) error {
+	if !fs.ValidPath(rel) || strings.HasPrefix(rel, ".") {
+		return fmt.Errorf("bad snapshot path %q", rel)
+	}
+	s.mu.Lock()
+	_, dup := s.files[rel]
+	s.mu.Unlock()
+	if dup {
+		return fmt.Errorf("%s written twice", rel)
+	}
+	return nil
 }
 
 // write writes a whole file into the stage and records its size and
@@ -141,6 +158,14 @@ func (s *stage) write(rel string, data []byte) (File, error) {
 // open starts a file of the stage that is written piece by piece; commit
 // records it, abort gives it up (the stage is removed on failure).
 func (s *stage) open(rel string) (*stageFile, error) {
+	if s.stored != "" { // comparing: no file unless it differs
+		if err := s.checkNew(rel); err != nil {
+			return nil, fmt.Errorf("%w: writing %s: %w", ErrConflict, rel, err)
+		}
+		w := &stageFile{s: s, rel: rel, h: sha256.New()}
+		w.openStored()
+		return w, nil
+	}
 	f, err := s.create(rel)
 	if err != nil {
 		return nil, fmt.Errorf("%w: writing %s: %w", ErrConflict, rel, err)
@@ -162,6 +187,11 @@ type stageFile struct {
 	started int64
 	// tail, when set (follow), reads the file as it is written.
 	tail *tailReader
+
+	// In a comparing stage, f is nil while the bytes match those of cmp,
+	// the stored file (rebuild.go); buf holds its bytes to compare.
+	cmp *os.File
+	buf []byte
 }
 
 // writeBackChunk is how much of a large file (Ember's CSV, index.json) is
@@ -169,6 +199,14 @@ type stageFile struct {
 const writeBackChunk = 8 << 20
 
 func (w *stageFile) Write(p []byte) (int, error) {
+	if w.f == nil {
+		if same, err := w.compare(p); same || err != nil {
+			if err != nil {
+				return 0, err
+			}
+			return len(p), nil
+		}
+	}
 	n, err := w.f.Write(p)
 	w.h.Write(p[:n])
 	w.n += int64(n)
@@ -191,6 +229,14 @@ func (w *stageFile) Write(p []byte) (int, error) {
 
 // commit closes the file and records it in the stage.
 func (w *stageFile) commit() (File, error) {
+	if w.s.stored != "" {
+		if err := w.settle(); err != nil {
+			return File{}, err
+		}
+		if w.f == nil { // the stored bytes
+			return w.s.record(File{Path: w.rel, Size: w.n, SHA256: hex.EncodeToString(w.h.Sum(nil))}), nil
+		}
+	}
 	err := w.f.Close()
 	if w.tail != nil {
 		w.tail.end(err != nil)
@@ -198,16 +244,23 @@ func (w *stageFile) commit() (File, error) {
 	if err != nil {
 		return File{}, fmt.Errorf("%w: writing %s: %w", ErrConflict, w.rel, err)
 	}
-	file := File{Path: w.rel, Size: w.n, SHA256: hex.EncodeToString(w.h.Sum(nil))}
-	w.s.mu.Lock()
-	w.s.files[w.rel] = file
-	w.s.mu.Unlock()
-	return file, nil
+	return w.s.record(File{Path: w.rel, Size: w.n, SHA256: hex.EncodeToString(w.h.Sum(nil))}), nil
+}
+
+// record adds a committed file to the stage's list.
+func (s *stage) record(file File) File {
+	s.mu.Lock()
+	s.files[file.Path] = file
+	s.mu.Unlock()
+	return file
 }
 
 // abort closes a file that failed; the stage is not published.
 func (w *stageFile) abort() {
-	w.f.Close()
+	w.closeStored()
+	if w.f != nil {
+		w.f.Close()
+	}
 	if w.tail != nil {
 		w.tail.end(true)
 	}
@@ -217,23 +270,16 @@ func (w *stageFile) abort() {
 // folder's entries. One syncfs(2) of the file system that holds the stage
 // replaces an fsync of each of its thousands of files and folders. Linux
 // 5.8 and later report through it an error in writing back any file of the
-// file system since the stage was opened (see root). skip leaves it out, for
-// a stage that is never kept (Verify's rebuild).
-func (s *stage) sync(skip bool) error {
-	if skip {
-		return nil
-	}
+// file system since the stage was opened (see root).
+func (s *stage) sync() error {
 	if err := unix.Syncfs(int(s.root.Fd())); err != nil {
 		return fmt.Errorf("syncing %s: %w", s.dir, err)
 	}
 	return nil
 }
 
-// syncDir makes a folder's entries durable, unless skip is set (as for sync).
-func syncDir(p string, skip bool) error {
-	if skip {
-		return nil
-	}
+// syncDir makes a folder's entries durable.
+func syncDir(p string) error {
 	d, err := os.Open(p)
 	if err != nil {
 		return err

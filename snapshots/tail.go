@@ -29,6 +29,9 @@ var errTailAborted = errors.New("the build gave up writing the file")
 // follow returns a reader of w's file from its start, as far as it has been
 // written (tailReader). It must be called before the first Write.
 func (w *stageFile) follow() (io.ReadCloser, error) {
+	if w.f == nil {
+		return nil, fmt.Errorf("%s: a comparing stage writes no file to follow", w.rel)
+	}
 	f, err := os.Open(w.f.Name())
 	if err != nil {
 		return nil, fmt.Errorf("%w: reading %s: %w", ErrConflict, w.rel, err)

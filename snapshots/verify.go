@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -90,12 +89,14 @@ const maxChanges = 40
 //   - validate.Snapshot: every file against manifest.json (missing, extra,
 //     size, sha256), every output against its schema, every figure against
 //     the independent recomputation;
-//   - a rebuild: Build runs in a temporary folder from the archived
-//     sources/ (with the manifest's date, retrieval dates and URLs, and the
-//     grid options grid.json records), and every file of the rebuild is
-//     compared with the stored one, manifest included. The rebuild is not
-//     validated again: a file that is byte-identical to a validated one
-//     passes the same checks, and one that is not is reported as differing.
+//   - a rebuild: the build runs again from the archived sources/ (with the
+//     manifest's date, retrieval dates and URLs, and the grid options
+//     grid.json records), and every file it writes is compared with the
+//     stored one as it is written, manifest included (rebuild.go): only a
+//     file that differs is written out, into a temporary folder, to say
+//     how. The rebuild is not validated again: a file that is
+//     byte-identical to a validated one passes the same checks, and one
+//     that is not is reported as differing.
 //
 // It never writes into dir. The error is for a failure of Verify itself
 // (no temporary folder, a cancelled context); a snapshot that fails its
@@ -224,8 +225,9 @@ func plural(n int, what string) string {
 	return fmt.Sprintf("%d %ss", n, what)
 }
 
-// rebuildAndCompare runs Build from dir's archived sources into a
-// temporary folder and adds every difference to rep.
+// rebuildAndCompare rebuilds the snapshot from dir's archived sources in a
+// comparing stage (rebuild.go) under a temporary folder, and adds every
+// difference to rep.
 func rebuildAndCompare(ctx context.Context, dir string, rep *VerifyReport) error {
 	problem := func(format string, a ...any) {
 		rep.Problems = append(rep.Problems, validate.Problem{File: ".", Msg: fmt.Sprintf(format, a...)})
@@ -251,8 +253,7 @@ func rebuildAndCompare(ctx context.Context, dir string, rep *VerifyReport) error
 		return fmt.Errorf("verify: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	opts.Out = tmp
-	res, err := Build(ctx, opts)
+	st, err := rebuildStage(ctx, tmp, dir, opts)
 	if err != nil {
 		if ctx.Err() != nil {
 			return fmt.Errorf("%w: verify: %w", ErrInterrupted, ctx.Err())
@@ -260,8 +261,12 @@ func rebuildAndCompare(ctx context.Context, dir string, rep *VerifyReport) error
 		problem("the rebuild from the archived sources failed: %v", err)
 		return nil
 	}
+	defer st.close()
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("%w: verify: %w", ErrInterrupted, err)
+	}
 	rep.Rebuilt = true
-	diffs, err := compareTrees(dir, res.Dir)
+	diffs, err := comparedDiffs(st)
 	if err != nil {
 		return fmt.Errorf("verify: %w", err)
 	}
@@ -337,58 +342,6 @@ func (a *archiveSource) Open(ctx context.Context, name string) (*fetch.Body, err
 		b.Size = fi.Size()
 	}
 	return b, nil
-}
-
-// compareTrees compares every file below stored with the same file below
-// rebuilt, one file at a time and a block at a time (sameFile): only the
-// paths are listed whole. A file that differs is then read whole, both
-// sides, to say how (diffFile); the files that match are never held.
-func compareTrees(stored, rebuilt string) ([]FileDiff, error) {
-	sf, err := listTree(stored)
-	if err != nil {
-		return nil, err
-	}
-	rf, err := listTree(rebuilt)
-	if err != nil {
-		return nil, err
-	}
-	// Both lists are sorted: walk them side by side.
-	var diffs []FileDiff
-	bufS, bufR := make([]byte, 64<<10), make([]byte, 64<<10)
-	i, j := 0, 0
-	for i < len(sf) || j < len(rf) {
-		switch {
-		case j == len(rf) || (i < len(sf) && sf[i] < rf[j]):
-			diffs = append(diffs, FileDiff{Path: sf[i], Kind: "extra"})
-			i++
-			continue
-		case i == len(sf) || rf[j] < sf[i]:
-			diffs = append(diffs, FileDiff{Path: rf[j], Kind: "missing"})
-			j++
-			continue
-		}
-		p := sf[i]
-		i, j = i+1, j+1
-		sp, rp := filepath.Join(stored, filepath.FromSlash(p)), filepath.Join(rebuilt, filepath.FromSlash(p))
-		if same, err := sameFile(sp, rp, bufS, bufR); err == nil && same {
-			continue
-		}
-		// They differ, or one cannot be read: read both whole to say which.
-		rb, err := os.ReadFile(rp)
-		if err != nil {
-			return nil, err
-		}
-		sb, err := regfile.ReadFile(sp)
-		if err != nil {
-			diffs = append(diffs, FileDiff{Path: p, Kind: "changed", Note: "cannot be read: " + err.Error()})
-			continue
-		}
-		if !bytes.Equal(sb, rb) {
-			diffs = append(diffs, diffFile(p, sb, rb))
-		}
-	}
-	sort.Slice(diffs, func(i, j int) bool { return diffs[i].Path < diffs[j].Path })
-	return diffs, nil
 }
 
 // diffFile describes how a stored file differs from its rebuild: value by

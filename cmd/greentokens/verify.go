@@ -20,8 +20,9 @@ func newVerifyCmd(e *env) *cobra.Command {
 		Long: "Checks the snapshot folder DIR (" + defaultOut + "/DATE) offline, from the folder alone: every file's\n" +
 			"size and sha256 against manifest.json (a missing, extra or changed file is named), every\n" +
 			"output against its JSON Schema and its independent recomputation, and a rebuild of the whole\n" +
-			"snapshot from the archived sources/ in a temporary folder, compared file by file with what is\n" +
-			"stored (a JSON file that differs is shown value by value: row and field, stored -> rebuilt).\n" +
+			"snapshot from the archived sources/, compared byte for byte with what is stored as it is\n" +
+			"written (only a file that differs is written, to a temporary folder; a JSON file that\n" +
+			"differs is shown value by value: row and field, stored -> rebuilt).\n" +
 			"It says which code built the snapshot (the manifest's generator) and which code is verifying;\n" +
 			"when they differ it still verifies, and prints the command that verifies with the code that\n" +
 			"built it. Nothing is written into DIR. Exit 0 only when all of it holds; 5 when anything fails.",

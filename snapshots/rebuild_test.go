@@ -1,0 +1,105 @@
+package snapshots
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestComparingStage: Verify's rebuild stage compares each file with the
+// stored one as it is written, whole or piece by piece: a file with the
+// stored bytes is never written, one that differs anywhere (in the middle,
+// shorter, longer, or not stored at all) is written out whole; the build
+// reads back what it wrote either way; the size and sha256 are those of
+// the written bytes; and the differences are listed by kind.
+func TestComparingStage(t *testing.T) {
+	stored := t.TempDir()
+	for name, data := range map[string]string{
+		"same.json":       `{"a": 1.5, "b": [1, 2, 3]}`,
+		"models/mid.json": `{"a": 1.5, "b": [1, 2, 3]}`,
+		"short.md":        "line one\n",
+		"long.md":         "line one\nline two\nline three\n",
+		"extra.json":      `{}`,
+	} {
+		p := filepath.Join(stored, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, err := newStage(t.TempDir(), seedDate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.close()
+	st.stored = stored
+	rebuilt := map[string]string{
+		"same.json":       `{"a": 1.5, "b": [1, 2, 3]}`,
+		"models/mid.json": `{"a": 1.6, "b": [1, 2, 3]}`,
+		"short.md":        "line one\nline two\n",
+		"long.md":         "line one\nline two\n",
+		"absent.json":     `{"new": true}`,
+	}
+	for name, data := range rebuilt {
+		if name == "long.md" { // piece by piece, as index.json and the Ember CSV are written
+			w, err := st.open(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := 0; i < len(data); i += 4 {
+				if _, err := w.Write([]byte(data[i:min(i+4, len(data))])); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := w.commit(); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if _, err := st.write(name, []byte(data)); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	for name, data := range rebuilt {
+		b, err := fs.ReadFile(st.fsys(), name)
+		if err != nil || string(b) != data {
+			t.Errorf("read back %s: %q, %v; want %q", name, b, err, data)
+		}
+		sum := sha256.Sum256([]byte(data))
+		if f := st.files[name]; f.Size != int64(len(data)) || f.SHA256 != hex.EncodeToString(sum[:]) {
+			t.Errorf("%s recorded as %+v, want the size and sha256 of %q", name, f, data)
+		}
+	}
+	written, err := listTree(st.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"absent.json", "long.md", "models/mid.json", "short.md"}, written); diff != "" {
+		t.Errorf("files written out (-want +got):\n%s", diff)
+	}
+	diffs, err := comparedDiffs(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]string{}
+	for _, d := range diffs {
+		kinds[d.Path] = d.Kind
+	}
+	want := map[string]string{"absent.json": "missing", "extra.json": "extra", "long.md": "changed", "models/mid.json": "changed", "short.md": "changed"}
+	if diff := cmp.Diff(want, kinds); diff != "" {
+		t.Errorf("differences (-want +got):\n%s", diff)
+	}
+	for _, d := range diffs {
+		if d.Path == "models/mid.json" && (len(d.Changes) != 1 || d.Changes[0].Path != "a" || d.Changes[0].Stored != "1.5" || d.Changes[0].Rebuilt != "1.6") {
+			t.Errorf("models/mid.json's changes: %+v, want a: 1.5 -> 1.6", d.Changes)
+		}
+	}
+}
