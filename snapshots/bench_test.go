@@ -98,6 +98,7 @@ func benchChild(spec string) int {
 			return 1
 		}
 	case "verify":
+		defer LimitMemory(VerifyMemoryLimit)() // as the command does
 		rep, err := Verify(ctx, job.Dir)
 		if err == nil {
 			err = rep.Err()

@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -101,19 +102,35 @@ const maxChanges = 40
 // It never writes into dir. The error is for a failure of Verify itself
 // (no temporary folder, a cancelled context); a snapshot that fails its
 // checks gives a report with OK false, and VerifyReport.Err.
+//
+// The checks and the rebuild run at once, on goroutines of their own:
+// they share nothing but the folder they read. (The command bounds their
+// memory together with VerifyMemoryLimit.) The report lists the checks'
+// problems, then the rebuild's.
 func Verify(ctx context.Context, dir string) (*VerifyReport, error) {
 	rep := &VerifyReport{Dir: dir, Problems: []validate.Problem{}, Diffs: []FileDiff{}, VerifiedBy: ThisGenerator()}
-	if err := validate.SnapshotContext(ctx, dir); err != nil {
-		vr, ok := err.(*validate.Report)
+	rebuilt := &VerifyReport{VerifiedBy: rep.VerifiedBy}
+	var rebuildErr error
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		pause(ctx, ppRebuild)
+		rebuildErr = rebuildAndCompare(ctx, dir, rebuilt)
+	})
+	checkErr := validate.SnapshotContext(ctx, dir)
+	wg.Wait()
+	if checkErr != nil {
+		vr, ok := checkErr.(*validate.Report)
 		if !ok {
-			return nil, fmt.Errorf("%w: verify: %w", ErrInterrupted, err)
+			return nil, fmt.Errorf("%w: verify: %w", ErrInterrupted, checkErr)
 		}
 		rep.Problems = append(rep.Problems, vr.Problems...)
 	}
-	pause(ctx, ppRebuild)
-	if err := rebuildAndCompare(ctx, dir, rep); err != nil {
-		return nil, err
+	if rebuildErr != nil {
+		return nil, rebuildErr
 	}
+	rep.Problems = append(rep.Problems, rebuilt.Problems...)
+	rep.Diffs = append(rep.Diffs, rebuilt.Diffs...)
+	rep.Rebuilt, rep.BuiltBy, rep.SameCode, rep.Rerun = rebuilt.Rebuilt, rebuilt.BuiltBy, rebuilt.SameCode, rebuilt.Rerun
 	rep.OK = len(rep.Problems) == 0 && len(rep.Diffs) == 0
 	return rep, nil
 }

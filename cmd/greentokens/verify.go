@@ -40,6 +40,7 @@ func runVerify(e *env, dir string, asJSON bool) error {
 	if err := checkSnapshotDir("verify", dir); err != nil {
 		return err
 	}
+	defer snapshots.LimitMemory(snapshots.VerifyMemoryLimit)()
 	rep, err := snapshots.Verify(e.ctx, dir)
 	switch {
 	case errors.Is(err, snapshots.ErrInterrupted), errors.Is(err, context.Canceled):

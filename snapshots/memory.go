@@ -1,0 +1,25 @@
+package snapshots
+
+import "runtime/debug"
+
+// VerifyMemoryLimit is the soft memory limit the command sets for verify
+// (LimitMemory). Verify runs its checks and its rebuild at once, which
+// together hold about twice what either does (70 MB live at 10,000 models),
+// and the garbage collector's default pacing lets the heap grow to twice
+// what is live: measured at 10,000 models, 175 to 195 MiB resident without
+// a limit, 137 to 141 MiB with this one, for 5% more time. Past the limit
+// (a snapshot far larger than that) the collector works harder, at most
+// about half of the CPU, the runtime's cap: verify slows, it does not fail.
+const VerifyMemoryLimit = 128 << 20
+
+// LimitMemory lowers the process's soft memory limit
+// (runtime/debug.SetMemoryLimit) to limit, unless it is lower already (a
+// GOMEMLIMIT given to the command), and returns what restores it.
+func LimitMemory(limit int64) (restore func()) {
+	prev := debug.SetMemoryLimit(-1)
+	if prev <= limit {
+		return func() {}
+	}
+	debug.SetMemoryLimit(limit)
+	return func() { debug.SetMemoryLimit(prev) }
+}

@@ -1,0 +1,29 @@
+package snapshots
+
+import (
+	"runtime/debug"
+	"testing"
+)
+
+// TestLimitMemory: LimitMemory lowers the soft memory limit and restores
+// it, and leaves a lower limit (a GOMEMLIMIT) as it is.
+func TestLimitMemory(t *testing.T) {
+	orig := debug.SetMemoryLimit(-1)
+	t.Cleanup(func() { debug.SetMemoryLimit(orig) })
+
+	debug.SetMemoryLimit(1 << 40)
+	restore := LimitMemory(VerifyMemoryLimit)
+	if got := debug.SetMemoryLimit(-1); got != VerifyMemoryLimit {
+		t.Errorf("limit %d while limited, want %d", got, VerifyMemoryLimit)
+	}
+	restore()
+	if got := debug.SetMemoryLimit(-1); got != 1<<40 {
+		t.Errorf("limit %d after restoring, want %d", got, int64(1<<40))
+	}
+
+	debug.SetMemoryLimit(64 << 20)
+	LimitMemory(VerifyMemoryLimit)()
+	if got := debug.SetMemoryLimit(-1); got != 64<<20 {
+		t.Errorf("a lower limit became %d, want it kept (%d)", got, 64<<20)
+	}
+}
