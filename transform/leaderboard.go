@@ -21,6 +21,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Upstream field names of a task file's configuration rows.
@@ -221,19 +223,26 @@ func ParseTask(task string, data []byte) ([]Row, error) {
 	if err := checkDuplicateKeys(data); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	// data is one valid JSON value: the decoder below meets no syntax error.
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if tok, _ := dec.Token(); tok != json.Delim('{') {
+	// data is one valid JSON value, in UTF-8, with no name twice in an
+	// object: the decoder below meets no error. Each value is a slice of
+	// data (its end at the decoder's offset), not a copy.
+	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	if tok, _ := dec.ReadToken(); tok.Kind() != '{' {
 		return nil, fmt.Errorf("%s: not a JSON object", name)
+	}
+	value := func() []byte {
+		v, _ := dec.ReadValue()
+		end := dec.InputOffset()
+		return data[end-int64(len(v)) : end : end]
 	}
 	var rows []Row
 	gotTask, seenConfigs := false, false
-	for dec.More() {
-		tok, _ := dec.Token()
-		switch key, _ := tok.(string); key {
+	for dec.PeekKind() != '}' {
+		k, _ := dec.ReadValue()
+		key, _ := jsontext.AppendUnquote(nil, k)
+		switch string(key) {
 		case "task":
-			var raw json.RawMessage
-			dec.Decode(&raw)
+			raw := value()
 			var s string
 			if err := json.Unmarshal(raw, &s); err != nil || s != task {
 				return nil, fmt.Errorf("%s: field \"task\": %s, want %q", name, raw, task)
@@ -244,26 +253,26 @@ func ParseTask(task string, data []byte) ([]Row, error) {
 				return nil, fmt.Errorf("%s: field \"configurations\": given twice", name)
 			}
 			seenConfigs = true
-			tok, _ := dec.Token()
-			if tok == nil { // null
+			switch dec.PeekKind() {
+			case 'n': // null
+				dec.ReadToken()
 				continue
-			}
-			if tok != json.Delim('[') {
+			case '[':
+			default:
 				return nil, fmt.Errorf("%s: field \"configurations\": not an array", name)
 			}
-			for i := 0; dec.More(); i++ {
-				var raw json.RawMessage
-				dec.Decode(&raw)
+			dec.ReadToken() // [
+			for i := 0; dec.PeekKind() != ']'; i++ {
+				raw := value()
 				rows = append(rows, Row{})
 				r := &rows[len(rows)-1]
 				if err := parseRow(r, task, i, raw); err != nil {
 					return nil, fmt.Errorf("%s: %w", r.Label(), err)
 				}
 			}
-			dec.Token() // ]
+			dec.ReadToken() // ]
 		default:
-			var skip json.RawMessage
-			dec.Decode(&skip)
+			dec.SkipValue()
 		}
 	}
 	if !gotTask {
@@ -277,8 +286,8 @@ func ParseTask(task string, data []byte) ([]Row, error) {
 
 func parseRow(r *Row, task string, i int, raw json.RawMessage) error {
 	r.Task, r.Index = task, i
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+	m, ok := objectMembers(raw)
+	if !ok {
 		return fmt.Errorf("not a JSON object")
 	}
 	f := fields{m: m}
