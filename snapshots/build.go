@@ -554,5 +554,8 @@ func publish(st *stage, opts BuildOptions, m *Manifest, log *slog.Logger) (*Resu
 // validateSnapshot checks a staged snapshot (early's checks of its sources
 // done or under way); tests wrap it to tamper first.
 var validateSnapshot = func(ctx context.Context, dir string, early *validate.Early) error {
+	if early == nil {
+		return validate.SnapshotContext(ctx, dir)
+	}
 	return early.Snapshot()
 }

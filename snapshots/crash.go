@@ -43,7 +43,7 @@ const PauseEnv = "GREENTOKENS_TEST_PAUSE_AT"
 // Pause points.
 const (
 	ppLoaded  = "loaded"  // Load has decoded the manifest, before it reads the listed files
-	ppRebuild = "rebuild" // Verify has run the checks, before the rebuild
+	ppRebuild = "rebuild" // Verify has started its checks, before the rebuild
 )
 
 var pauseAt = os.Getenv(PauseEnv)

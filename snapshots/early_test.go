@@ -172,3 +172,44 @@ func TestTailReader(t *testing.T) {
 		})
 	}
 }
+
+// TestEmberChangedAfterEarlyRead: a build whose staged Ember CSV changes
+// after validate.Early read it (bytes appended, a digit flipped) fails
+// validation with the problems validate.SnapshotContext finds in the
+// folder, as before the CSV was read early: the rows Early read are used
+// only while the file on disk still holds those bytes.
+func TestEmberChangedAfterEarlyRead(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		fn   func([]byte) []byte
+	}{
+		{"appended", func(b []byte) []byte { return append(b, "Nowhere,XXX,2022,x,x,gCO2/kWh,1.0,\n"...) }},
+		{"flipped", func(b []byte) []byte {
+			b = bytes.Clone(b)
+			i := bytes.Index(b, []byte("gCO2/kWh,"))
+			b[i+len("gCO2/kWh,")] ^= 1
+			return b
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := t.TempDir()
+			real := validateSnapshot
+			t.Cleanup(func() { validateSnapshot = real })
+			validateSnapshot = func(ctx context.Context, dir string, early *validate.Early) error {
+				early.Wait() // the early read is over: now change the file
+				edit(t, filepath.Join(dir, filepath.FromSlash(emberArchive)), tc.fn)
+				err := real(ctx, dir, early)
+				// What the folder alone gives: the changed file read again.
+				want := problemsOf(t, validate.SnapshotContext(ctx, dir))
+				if diff := cmp.Diff(want, problemsOf(t, err)); diff != "" {
+					t.Errorf("the build's checks differ from validate.SnapshotContext (-want +got):\n%s", diff)
+				}
+				return err
+			}
+			if _, err := build(t, out, sharedSource(seedVersion)); !errors.Is(err, ErrValidation) || !strings.Contains(err.Error(), emberArchive) {
+				t.Errorf("build with the Ember CSV changed after it was read: %v; want ErrValidation naming %s", err, emberArchive)
+			}
+			assertEmpty(t, out)
+		})
+	}
+}

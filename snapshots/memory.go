@@ -1,6 +1,9 @@
 package snapshots
 
-import "runtime/debug"
+import (
+	"os"
+	"runtime/debug"
+)
 
 // VerifyMemoryLimit is the soft memory limit the command sets for verify
 // (LimitMemory). Verify runs its checks and its rebuild at once, which
@@ -13,11 +16,12 @@ import "runtime/debug"
 const VerifyMemoryLimit = 128 << 20
 
 // LimitMemory lowers the process's soft memory limit
-// (runtime/debug.SetMemoryLimit) to limit, unless it is lower already (a
-// GOMEMLIMIT given to the command), and returns what restores it.
+// (runtime/debug.SetMemoryLimit) to limit, unless GOMEMLIMIT sets one (the
+// user's, higher or lower, stands) or it is lower already, and returns
+// what restores it.
 func LimitMemory(limit int64) (restore func()) {
 	prev := debug.SetMemoryLimit(-1)
-	if prev <= limit {
+	if prev <= limit || os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
 	debug.SetMemoryLimit(limit)

@@ -1,6 +1,7 @@
 package snapshots
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"io/fs"
@@ -101,5 +102,72 @@ func TestComparingStage(t *testing.T) {
 		if d.Path == "models/mid.json" && (len(d.Changes) != 1 || d.Changes[0].Path != "a" || d.Changes[0].Stored != "1.5" || d.Changes[0].Rebuilt != "1.6") {
 			t.Errorf("models/mid.json's changes: %+v, want a: 1.5 -> 1.6", d.Changes)
 		}
+	}
+}
+
+// TestComparingStageWrittenTwice: a path opened twice at once is refused
+// by a comparing stage as by one that writes every file (O_EXCL): else
+// verify's rebuild would pass a build that the real build fails.
+func TestComparingStageWrittenTwice(t *testing.T) {
+	for _, comparing := range []bool{false, true} {
+		stored := t.TempDir()
+		if err := os.WriteFile(filepath.Join(stored, "x.json"), []byte(`{}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		st, err := newStage(t.TempDir(), seedDate)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if comparing {
+			st.stored = stored
+		}
+		w1, err1 := st.open("x.json")
+		if err1 != nil {
+			t.Fatal(err1)
+		}
+		w2, err2 := st.open("x.json")
+		if err2 == nil {
+			w1.Write([]byte(`{}`))
+			w2.Write([]byte(`{}`))
+			_, err1 = w1.commit()
+			_, err2 = w2.commit()
+		}
+		if err1 == nil && err2 == nil {
+			t.Errorf("comparing=%v: one path written twice at once, both accepted", comparing)
+		}
+		st.close()
+	}
+}
+
+// TestComparingStageLargeFile: a file written whole, larger than the
+// comparison's buffer, that differs past its first chunk is written out
+// whole and exact; one that matches is not written.
+func TestComparingStageLargeFile(t *testing.T) {
+	stored := t.TempDir()
+	data := bytes.Repeat([]byte("0123456789abcdef"), 20000) // 320 KB, five chunks
+	for _, name := range []string{"big.json", "same.json"} {
+		if err := os.WriteFile(filepath.Join(stored, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, err := newStage(t.TempDir(), seedDate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.close()
+	st.stored = stored
+	changed := bytes.Clone(data)
+	changed[250000] = 'X'
+	if _, err := st.write("big.json", changed); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.write("same.json", data); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(st.path("big.json")); err != nil || !bytes.Equal(b, changed) {
+		t.Errorf("big.json written out: %d bytes, %v; want the %d rebuilt", len(b), err, len(changed))
+	}
+	if _, err := os.Stat(st.path("same.json")); err == nil {
+		t.Error("same.json, the stored bytes, was written out")
 	}
 }

@@ -54,6 +54,9 @@ type stage struct {
 	// differs.
 	stored  string
 	differs map[string]bool
+	// opened are the paths a comparing stage has opened, as O_EXCL
+	// remembers them for a stage that writes every file.
+	opened map[string]bool
 }
 
 func newStage(out, date string) (*stage, error) {
@@ -66,7 +69,7 @@ func newStage(out, date string) (*stage, error) {
 		os.Remove(dir)
 		return nil, fmt.Errorf("opening the staging folder: %w", err)
 	}
-	return &stage{dir: dir, files: map[string]File{}, dirs: map[string]bool{}, root: root, differs: map[string]bool{}}, nil
+	return &stage{dir: dir, files: map[string]File{}, dirs: map[string]bool{}, root: root, differs: map[string]bool{}, opened: map[string]bool{}}, nil
 }
 
 // Modes of the published folders and files, less the umask: anyone may
@@ -161,6 +164,13 @@ func (s *stage) open(rel string) (*stageFile, error) {
 	if s.stored != "" { // comparing: no file unless it differs
 		if err := s.checkNew(rel); err != nil {
 			return nil, fmt.Errorf("%w: writing %s: %w", ErrConflict, rel, err)
+		}
+		s.mu.Lock()
+		dup := s.opened[rel]
+		s.opened[rel] = true
+		s.mu.Unlock()
+		if dup {
+			return nil, fmt.Errorf("%w: writing %s: %s written twice", ErrConflict, rel, rel)
 		}
 		w := &stageFile{s: s, rel: rel, h: sha256.New()}
 		w.openStored()

@@ -7,6 +7,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // checkFiles checks the manifest's listing against the folder: every file
@@ -93,8 +94,8 @@ type hashed struct {
 	err  error
 }
 
-// hashListed hashes every file on disk that the manifest lists, each once,
-// on a worker per CPU; a source that Early read has its hash already.
+// hashListed hashes every file on disk that the manifest lists, each once
+// (Snap.hashOf), on a worker per CPU.
 func hashListed(s *Snap) map[string]hashed {
 	var paths []string
 	seen := map[string]bool{}
@@ -113,17 +114,38 @@ func hashListed(s *Snap) map[string]hashed {
 	out := make([]hashed, len(paths))
 	eachIndex(len(paths), func(i int) {
 		h := &out[i]
-		if f := s.early[paths[i]]; f != nil && f.err == nil {
-			*h = f.hashed // Early hashed it from disk
-			return
-		}
-		h.size, h.sum, h.err = hashFile(s, paths[i])
+		*h = s.hashOf(paths[i])
 	})
 	sums := make(map[string]hashed, len(paths))
 	for i, p := range paths {
 		sums[p] = out[i]
 	}
 	return sums
+}
+
+// hashOf returns the size and hex SHA-256 of the file at slash path p on
+// disk, read and hashed once per check of the snapshot however many checks
+// ask (the manifest check, and the grid check before it takes what Early
+// read).
+func (s *Snap) hashOf(p string) hashed {
+	s.hashMu.Lock()
+	h := s.hashes[p]
+	if h == nil {
+		if s.hashes == nil {
+			s.hashes = map[string]*onceHash{}
+		}
+		h = &onceHash{}
+		s.hashes[p] = h
+	}
+	s.hashMu.Unlock()
+	h.once.Do(func() { h.size, h.sum, h.err = hashFile(s, p) })
+	return h.hashed
+}
+
+// onceHash is a file's hash, taken once (hashOf).
+type onceHash struct {
+	once sync.Once
+	hashed
 }
 
 // hashFile returns the size and hex SHA-256 of the file at slash path p.

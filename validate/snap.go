@@ -149,6 +149,10 @@ type Snap struct {
 	// early is what a build's Early read of the sources, by slash path;
 	// nil outside a build.
 	early map[string]*earlyFile
+
+	// hashes are the files hashed so far (hashOf), shared by the checks.
+	hashMu sync.Mutex
+	hashes map[string]*onceHash
 }
 
 // Read returns the bytes of the regular file at the slash path p relative

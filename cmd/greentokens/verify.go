@@ -25,7 +25,9 @@ func newVerifyCmd(e *env) *cobra.Command {
 			"differs is shown value by value: row and field, stored -> rebuilt).\n" +
 			"It says which code built the snapshot (the manifest's generator) and which code is verifying;\n" +
 			"when they differ it still verifies, and prints the command that verifies with the code that\n" +
-			"built it. Nothing is written into DIR. Exit 0 only when all of it holds; 5 when anything fails.",
+			"built it. Nothing is written into DIR. Exit 0 only when all of it holds; 5 when anything fails.\n" +
+			"The checks and the rebuild run at once, under a soft memory limit of 128 MiB (the garbage\n" +
+			"collector works harder near it); a GOMEMLIMIT in the environment replaces it.",
 		Args:              exactArgs(1, "one snapshot folder"),
 		ValidArgsFunction: completeDirs,
 		RunE: func(cmd *cobra.Command, args []string) error {

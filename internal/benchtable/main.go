@@ -133,15 +133,16 @@ func write(w io.Writer, rows []row) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	var err error
 	if len(floors) == 0 {
-		fmt.Fprintln(w, "\nno floor in this run (BenchmarkFloor/read+sha256): no ratios")
+		_, err = fmt.Fprintln(w, "\nno floor in this run (BenchmarkFloor/read+sha256): no ratios")
 	} else {
-		fmt.Fprintf(w, "\nx floor: the stage's time over a read with sha256 of the same bytes at %s, measured in this run\n", floorRates(floors))
+		_, err = fmt.Fprintf(w, "\nx floor: the stage's time over a read with sha256 of the same bytes at %s, measured in this run\n", floorRates(floors))
 	}
-	if v := verifyRatios(rows); v != "" {
-		fmt.Fprintf(w, "verify / build: %s\n", v)
+	if v := verifyRatios(rows); v != "" && err == nil {
+		_, err = fmt.Fprintf(w, "verify / build: %s\n", v)
 	}
-	return nil
+	return err
 }
 
 // verifyRatios lists the time of each verify row over that of its build
