@@ -35,12 +35,7 @@ func TestComparingStage(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	st, err := newStage(t.TempDir(), seedDate)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.close()
-	st.stored = stored
+	st := comparingStage(t, stored)
 	rebuilt := map[string]string{
 		"same.json":       `{"a": 1.5, "b": [1, 2, 3]}`,
 		"models/mid.json": `{"a": 1.6, "b": [1, 2, 3]}`,
@@ -150,12 +145,7 @@ func TestComparingStageLargeFile(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	st, err := newStage(t.TempDir(), seedDate)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.close()
-	st.stored = stored
+	st := comparingStage(t, stored)
 	changed := bytes.Clone(data)
 	changed[250000] = 'X'
 	if _, err := st.write("big.json", changed); err != nil {
@@ -170,4 +160,16 @@ func TestComparingStageLargeFile(t *testing.T) {
 	if _, err := os.Stat(st.path("same.json")); err == nil {
 		t.Error("same.json, the stored bytes, was written out")
 	}
+}
+
+// comparingStage returns a new comparing stage of the snapshot at stored.
+func comparingStage(t *testing.T, stored string) *stage {
+	t.Helper()
+	st, err := newStage(t.TempDir(), seedDate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.close)
+	st.stored = stored
+	return st
 }
