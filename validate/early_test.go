@@ -2,9 +2,11 @@ package validate
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,8 +15,9 @@ import (
 
 // TestEarlyForReusesOnlyWhatIsOnDisk: the grid check takes the rows Early
 // read when the manifest lists those bytes and the file on disk still
-// holds them, and reads the file again otherwise: when the manifest's
-// sha256 differs, and when the file changed after Early read it.
+// holds them, and reads the file again otherwise: when Early read other
+// bytes, when the manifest's sha256 differs, and when the file changed
+// after Early read it.
 func TestEarlyForReusesOnlyWhatIsOnDisk(t *testing.T) {
 	// A few lines of the shared Ember CSV: its header and intensity rows.
 	f, err := os.Open(filepath.Join(vtShared, "upstream", "ember", "co2-intensity-long-format.csv"))
@@ -40,21 +43,34 @@ func TestEarlyForReusesOnlyWhatIsOnDisk(t *testing.T) {
 	sum := sha256.Sum256(data)
 	source := ManifestSource{ManifestFile: ManifestFile{Path: gridSourceFile, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:])}, Name: gridEmberName}
 
-	read := func() map[string]*earlyFile {
+	read := func(r io.ReadCloser) map[string]*earlyFile {
 		e := Begin(context.Background(), dir)
+		e.Ember(gridSourceFile, r)
+		e.Wait()
+		return e.files
+	}
+	readFile := func() map[string]*earlyFile {
 		r, err := os.Open(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		e.Ember(gridSourceFile, r)
-		e.Wait()
-		return e.files
+		return read(r)
 	}
 	snap := func(early map[string]*earlyFile, src ManifestSource) *Snap {
 		return &Snap{Dir: dir, Manifest: &Manifest{Sources: []ManifestSource{src}}, early: early}
 	}
 
-	early := read()
+	// Early read other bytes (of the same length) than the file holds,
+	// which are the manifest's: not taken.
+	flipped := []byte(strings.Replace(string(data), "gCO2/kWh,", "gCO2/kWh;", 1))
+	if len(flipped) != len(data) || string(flipped) == string(data) {
+		t.Fatal("no byte flipped")
+	}
+	if snap(read(io.NopCloser(bytes.NewReader(flipped))), source).earlyFor(gridSourceFile) != nil {
+		t.Error("the rows Early read were taken, though it read other bytes than the file holds")
+	}
+
+	early := readFile()
 	if f := early[gridSourceFile]; f == nil || f.grid == nil || len(f.grid.rows) == 0 {
 		t.Fatalf("Early read no intensity rows: %+v", f)
 	}

@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"hash"
+	"hash/crc32"
 	"io"
 	"sort"
 	"strings"
@@ -92,6 +94,7 @@ type hashed struct {
 	size int64
 	sum  string
 	err  error
+	crc  uint32 // CRC-32C, when Early read the file (hashOf)
 }
 
 // hashListed hashes every file on disk that the manifest lists, each once
@@ -138,7 +141,16 @@ func (s *Snap) hashOf(p string) hashed {
 		s.hashes[p] = h
 	}
 	s.hashMu.Unlock()
-	h.once.Do(func() { h.size, h.sum, h.err = hashFile(s, p) })
+	h.once.Do(func() {
+		var crc hash.Hash32
+		if s.early[p] != nil {
+			crc = crc32.New(castagnoli) // for earlyFor
+		}
+		h.size, h.sum, h.err = hashFile(s, p, crc)
+		if crc != nil {
+			h.crc = crc.Sum32()
+		}
+	})
 	return h.hashed
 }
 
@@ -148,15 +160,20 @@ type onceHash struct {
 	hashed
 }
 
-// hashFile returns the size and hex SHA-256 of the file at slash path p.
-func hashFile(s *Snap, p string) (int64, string, error) {
+// hashFile returns the size and hex SHA-256 of the file at slash path p,
+// and writes its bytes to also when it is not nil.
+func hashFile(s *Snap, p string, also io.Writer) (int64, string, error) {
 	f, err := s.Open(p)
 	if err != nil {
 		return 0, "", err
 	}
 	defer f.Close()
 	h := sha256.New()
-	n, err := io.Copy(h, f)
+	var w io.Writer = h
+	if also != nil {
+		w = io.MultiWriter(h, also)
+	}
+	n, err := io.Copy(w, f)
 	if err != nil {
 		return 0, "", err
 	}
