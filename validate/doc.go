@@ -25,5 +25,8 @@
 // snapshot is not published until a person has looked.
 //
 // The checks of grid.json and index.json plug in through Register, as
-// more checks can.
+// more checks can. A build may start the grid check's read of the archived
+// Ember CSV while it writes it (Early), and check the snapshot with
+// Early.Snapshot; what Early read is used only where the file on disk,
+// hashed when the snapshot is checked, still holds those bytes.
 package validate
