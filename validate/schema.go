@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
@@ -255,7 +256,7 @@ func checkSchemaFile(s *Snap, schs map[string]*jsonschema.Schema, p string) []Pr
 		r = bufio.NewReaderSize(f, 64<<10)
 	} else {
 		// A small file (a model file) is read whole.
-		b, err := io.ReadAll(f)
+		b, err := regfile.ReadAll(f)
 		if err != nil {
 			return cannot(err)
 		}

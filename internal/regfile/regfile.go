@@ -77,6 +77,13 @@ func ReadFile(name string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	return ReadAll(f)
+}
+
+// ReadAll reads the rest of an open file into a buffer sized once from its
+// size (io.ReadAll grows one from 512 bytes: eight allocations for a
+// 6 KB model file).
+func ReadAll(f *os.File) ([]byte, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, err
