@@ -11,7 +11,7 @@ import (
 // the bytes do not, the formatting differs and the first differing line is
 // named.
 func compareModel(file, chatPath string, m *wantModel, data []byte) []Problem {
-	want := writeTree(m.tree)
+	want := writeTreeSized(m.tree, len(data))
 	if bytes.Equal(data, want) {
 		return nil
 	}

@@ -152,8 +152,13 @@ func parseValue(dec *json.Decoder) (*jnode, error) {
 
 // writeTree prints a value the way the published files are printed: two
 // spaces of indentation, "key": value, no HTML escaping, no trailing newline.
-func writeTree(n *jnode) []byte {
+func writeTree(n *jnode) []byte { return writeTreeSized(n, 0) }
+
+// writeTreeSized is writeTree into a buffer of size bytes to start with
+// (the size of the file it is compared with: most often the exact size).
+func writeTreeSized(n *jnode, size int) []byte {
 	var b bytes.Buffer
+	b.Grow(size)
 	writeValue(&b, n, 0)
 	return b.Bytes()
 }
