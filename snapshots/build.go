@@ -361,6 +361,9 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 		return nil, err
 	}
 	if !opts.rebuild {
+		st.startSync() // beside the checks; publish waits for it
+	}
+	if !opts.rebuild {
 		if err := validateSnapshot(ctx, st.dir, sourceChecks); err != nil {
 			if ctx.Err() != nil {
 				return nil, fmt.Errorf("%w while validating: %w", ErrInterrupted, ctx.Err())

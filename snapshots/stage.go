@@ -54,6 +54,11 @@ type stage struct {
 	// differs.
 	stored  string
 	differs map[string]bool
+
+	// synced is closed when the sync that startSync started has returned
+	// syncErr; nil before.
+	synced  chan struct{}
+	syncErr error
 	// opened are the paths a comparing stage has opened, as O_EXCL
 	// remembers them for a stage that writes every file.
 	opened map[string]bool
@@ -97,7 +102,12 @@ func mkdirStaging(out, prefix string) (string, error) {
 }
 
 // close releases the staging folder's descriptor.
-func (s *stage) close() { s.root.Close() }
+func (s *stage) close() {
+	if s.synced != nil {
+		<-s.synced // the descriptor is syncfs's until it returns
+	}
+	s.root.Close()
+}
 
 // path returns the OS path of a slash path inside the stage.
 func (s *stage) path(rel string) string { return filepath.Join(s.dir, filepath.FromSlash(rel)) }
@@ -281,11 +291,29 @@ func (w *stageFile) abort() {
 // replaces an fsync of each of its thousands of files and folders. Linux
 // 5.8 and later report through it an error in writing back any file of the
 // file system since the stage was opened (see root).
+//
+// A sync started earlier (startSync) is waited for instead.
 func (s *stage) sync() error {
-	if err := unix.Syncfs(int(s.root.Fd())); err != nil {
-		return fmt.Errorf("syncing %s: %w", s.dir, err)
+	if s.synced == nil {
+		s.startSync()
+	}
+	<-s.synced
+	if s.syncErr != nil {
+		return fmt.Errorf("syncing %s: %w", s.dir, s.syncErr)
 	}
 	return nil
+}
+
+// startSync starts sync on a goroutine of its own, once every file of the
+// stage is written: the disk writes them back while the checks run, and
+// publishing waits only for what is left. (At ember-synth's scale 1 the
+// sync took 40 ms, a sixth of the build, after the checks.)
+func (s *stage) startSync() {
+	s.synced = make(chan struct{})
+	go func() {
+		defer close(s.synced)
+		s.syncErr = unix.Syncfs(int(s.root.Fd()))
+	}()
 }
 
 // syncDir makes a folder's entries durable.
