@@ -90,6 +90,7 @@ func benchChild(spec string) int {
 	ctx := context.Background()
 	switch job.Op {
 	case "build":
+		defer LimitMemory(MemoryLimit)() // as the command does
 		// As TestTenThousandModels's --max-json-mib 64: the 10,000-model
 		// task file is over the default 16 MiB cap.
 		src := fetch.Dir{Leaderboard: job.Leaderboard, Ember: job.Ember, Origins: fetch.DefaultOrigins(), MaxBytes: 64 << 20}
@@ -98,7 +99,7 @@ func benchChild(spec string) int {
 			return 1
 		}
 	case "verify":
-		defer LimitMemory(VerifyMemoryLimit)() // as the command does
+		defer LimitMemory(MemoryLimit)() // as the command does
 		rep, err := Verify(ctx, job.Dir)
 		if err == nil {
 			err = rep.Err()

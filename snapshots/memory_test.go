@@ -12,9 +12,9 @@ func TestLimitMemory(t *testing.T) {
 	t.Cleanup(func() { debug.SetMemoryLimit(orig) })
 
 	debug.SetMemoryLimit(1 << 40)
-	restore := LimitMemory(VerifyMemoryLimit)
-	if got := debug.SetMemoryLimit(-1); got != VerifyMemoryLimit {
-		t.Errorf("limit %d while limited, want %d", got, VerifyMemoryLimit)
+	restore := LimitMemory(MemoryLimit)
+	if got := debug.SetMemoryLimit(-1); got != MemoryLimit {
+		t.Errorf("limit %d while limited, want %d", got, MemoryLimit)
 	}
 	restore()
 	if got := debug.SetMemoryLimit(-1); got != 1<<40 {
@@ -22,7 +22,7 @@ func TestLimitMemory(t *testing.T) {
 	}
 
 	debug.SetMemoryLimit(64 << 20)
-	LimitMemory(VerifyMemoryLimit)()
+	LimitMemory(MemoryLimit)()
 	if got := debug.SetMemoryLimit(-1); got != 64<<20 {
 		t.Errorf("a lower limit became %d, want it kept (%d)", got, 64<<20)
 	}
@@ -30,7 +30,7 @@ func TestLimitMemory(t *testing.T) {
 	// A limit the user gave (GOMEMLIMIT), even a higher one, stands.
 	t.Setenv("GOMEMLIMIT", "1TiB")
 	debug.SetMemoryLimit(1 << 40)
-	restore = LimitMemory(VerifyMemoryLimit)
+	restore = LimitMemory(MemoryLimit)
 	if got := debug.SetMemoryLimit(-1); got != 1<<40 {
 		t.Errorf("GOMEMLIMIT's limit became %d while limited, want it kept", got)
 	}
