@@ -80,13 +80,20 @@ func nameAt(data []byte, at int64) string {
 }
 
 // duplicateError is the error for a key given twice exactly, found by the
-// decoder itself; any other error (syntax, end of input) is nil here.
+// decoder itself, or for what else the decoder refuses in a document that
+// json.Valid accepts (a lone surrogate escape, "\ud800"): refused here, as
+// the readers after this check assume what it passes. Other errors are
+// nil: the callers check syntax first, with json.Valid and their decoders'
+// own messages.
 func duplicateError(data []byte, err error) error {
 	var se *jsontext.SyntacticError
-	if !errors.As(err, &se) || !errors.Is(se.Err, jsontext.ErrDuplicateName) {
+	if !errors.As(err, &se) {
 		return nil
 	}
 	line, col := position(data, se.ByteOffset)
+	if !errors.Is(se.Err, jsontext.ErrDuplicateName) {
+		return fmt.Errorf("not valid JSON at line %d, column %d: %v", line, col, se.Err)
+	}
 	return fmt.Errorf("%sduplicate key %q at line %d, column %d: the last value would win silently", objectName(se.JSONPointer.Parent()), se.JSONPointer.LastToken(), line, col)
 }
 

@@ -224,25 +224,42 @@ func ParseTask(task string, data []byte) ([]Row, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	// data is one valid JSON value, in UTF-8, with no name twice in an
-	// object: the decoder below meets no error. Each value is a slice of
-	// data (its end at the decoder's offset), not a copy.
+	// object, which jsontext reads too (checkDuplicateKeys): the decoder
+	// below should meet no error, and if it does, it says so rather than
+	// go on. Each value is a slice of data (its end at the decoder's
+	// offset), not a copy.
 	dec := jsontext.NewDecoder(bytes.NewReader(data))
 	if tok, _ := dec.ReadToken(); tok.Kind() != '{' {
 		return nil, fmt.Errorf("%s: not a JSON object", name)
 	}
+	var readErr error
 	value := func() []byte {
-		v, _ := dec.ReadValue()
+		v, err := dec.ReadValue()
+		if err != nil {
+			readErr = err
+			return nil
+		}
 		end := dec.InputOffset()
 		return data[end-int64(len(v)) : end : end]
+	}
+	unreadable := func() error {
+		line, col := position(data, dec.InputOffset())
+		return fmt.Errorf("%s: cannot be read at line %d, column %d: %v", name, line, col, readErr)
 	}
 	var rows []Row
 	gotTask, seenConfigs := false, false
 	for dec.PeekKind() != '}' {
-		k, _ := dec.ReadValue()
+		k := value()
+		if readErr != nil {
+			return nil, unreadable()
+		}
 		key, _ := jsontext.AppendUnquote(nil, k)
 		switch string(key) {
 		case "task":
 			raw := value()
+			if readErr != nil {
+				return nil, unreadable()
+			}
 			var s string
 			if err := json.Unmarshal(raw, &s); err != nil || s != task {
 				return nil, fmt.Errorf("%s: field \"task\": %s, want %q", name, raw, task)
@@ -264,15 +281,23 @@ func ParseTask(task string, data []byte) ([]Row, error) {
 			dec.ReadToken() // [
 			for i := 0; dec.PeekKind() != ']'; i++ {
 				raw := value()
+				if readErr != nil {
+					return nil, unreadable()
+				}
 				rows = append(rows, Row{})
 				r := &rows[len(rows)-1]
 				if err := parseRow(r, task, i, raw); err != nil {
 					return nil, fmt.Errorf("%s: %w", r.Label(), err)
 				}
 			}
-			dec.ReadToken() // ]
+			if _, err := dec.ReadToken(); err != nil { // ]
+				readErr = err
+				return nil, unreadable()
+			}
 		default:
-			dec.SkipValue()
+			if readErr = dec.SkipValue(); readErr != nil {
+				return nil, unreadable()
+			}
 		}
 	}
 	if !gotTask {

@@ -416,7 +416,11 @@ func avgOutputTokens(r *Row) (int64, error) {
 // trailing newline.
 func Marshal(v any) ([]byte, error) {
 	m := marshalers.Get().(*marshaler)
-	defer marshalers.Put(m)
+	defer func() {
+		if m.buf.Cap() <= 1<<20 { // not a large manifest's buffer, kept for ever
+			marshalers.Put(m)
+		}
+	}()
 	m.buf.Reset()
 	if err := m.enc.Encode(v); err != nil {
 		return nil, err

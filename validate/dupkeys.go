@@ -17,6 +17,10 @@ type duplicateKey struct {
 	where, key string // the object ("configurations[2]"), the key
 	first      string // the earlier key when the two differ in case, else ""
 	offset     int64  // byte offset of the second one
+	// refused, when set, is not a duplicate but what the key scanner
+	// refuses in a document json.Valid accepts (a lone surrogate escape,
+	// "\ud800"), at offset: the keys after it would go unchecked.
+	refused string
 }
 
 // findDuplicateKey streams a JSON document from r and returns its first
@@ -146,7 +150,9 @@ func (o *objectNames) add(raw []byte) (string, bool) {
 }
 
 // exactDuplicate turns the decoder's error for a key given twice into a
-// duplicateKey; other syntax errors and the end of input are nil, a read
+// duplicateKey, and another syntax error into one that says the document
+// is refused there (the callers check syntax with json.Valid first, so
+// that is what jsontext alone refuses); the end of input is nil, a read
 // failure is returned.
 func exactDuplicate(err error) (*duplicateKey, error) {
 	var se *jsontext.SyntacticError
@@ -158,7 +164,7 @@ func exactDuplicate(err error) (*duplicateKey, error) {
 		return nil, nil
 	}
 	if !errors.Is(se.Err, jsontext.ErrDuplicateName) {
-		return nil, nil
+		return &duplicateKey{where: pointerWhere(se.JSONPointer.Parent()), refused: se.Err.Error(), offset: se.ByteOffset}, nil
 	}
 	return &duplicateKey{where: pointerWhere(se.JSONPointer.Parent()), key: se.JSONPointer.LastToken(), offset: se.ByteOffset}, nil
 }
@@ -192,6 +198,10 @@ func checkDuplicateKeys(ps *problems, data []byte) bool {
 }
 
 func (d *duplicateKey) report(ps *problems, line, col int64) {
+	if d.refused != "" {
+		ps.add(d.where, "", "cannot be checked for keys given twice at line %d, column %d: %s", line, col, d.refused)
+		return
+	}
 	if d.first != "" {
 		ps.add(d.where, "", "has the keys %q and %q, equal but for case (the second at line %d, column %d); a reader matching fields case-insensitively would keep the last value silently", d.first, d.key, line, col)
 		return

@@ -35,3 +35,14 @@ func TestFindDuplicateKeyCaseFold(t *testing.T) {
 		})
 	}
 }
+
+// TestDuplicateKeyCheckRefusesLoneSurrogate: a lone surrogate escape,
+// which json.Valid accepts and the key scanner does not, is reported where
+// it is, rather than ending the check with the keys after it unchecked.
+func TestDuplicateKeyCheckRefusesLoneSurrogate(t *testing.T) {
+	doc := `{"a": "\ud800", "b": 1, "b": 2}`
+	ps := &problems{file: "x.json"}
+	if checkDuplicateKeys(ps, []byte(doc)) || len(ps.list) != 1 || !strings.Contains(ps.list[0].Msg, "line 1, column") {
+		t.Errorf("%s: %v; want one problem naming the line and column", doc, ps.list)
+	}
+}
