@@ -76,12 +76,6 @@ type BuildOptions struct {
 	// running code (ThisGenerator). Verify's rebuild passes the stored one,
 	// and tests that compare builds a fixed one.
 	Generator *Generator
-
-	// rebuild is set by Verify: the build only reproduces a snapshot that
-	// Verify has validated, in a comparing stage (rebuild.go), to compare
-	// it byte for byte; validating the copy too would check the same bytes
-	// twice.
-	rebuild bool
 }
 
 // Result says what a build did.
@@ -182,10 +176,13 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 		Exclusions: []Exclusion{},
 	}
 	// The grid check reads the Ember CSV as the Ember stage writes it
-	// (validate.Early), beside the build; a rebuild is not validated. A
-	// build that fails stops it and waits for it.
+	// (validate.Early), beside the build. A build that fails stops it and
+	// waits for it. Verify's rebuild (a comparing stage) is not validated:
+	// it only reproduces a snapshot that Verify validates, to compare it
+	// byte for byte, and validating the copy would check the same bytes
+	// twice.
 	var sourceChecks *validate.Early
-	if !opts.rebuild {
+	if !st.comparing() {
 		ectx, cancel := context.WithCancel(ctx)
 		sourceChecks = validate.Begin(ectx, st.dir)
 		defer func() { cancel(); sourceChecks.Wait() }()
@@ -360,10 +357,8 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 	if _, err := st.write(ManifestName, data); err != nil {
 		return nil, err
 	}
-	if !opts.rebuild {
+	if !st.comparing() {
 		st.startSync() // beside the checks; publish waits for it
-	}
-	if !opts.rebuild {
 		if err := validateSnapshot(ctx, st.dir, sourceChecks); err != nil {
 			if ctx.Err() != nil {
 				return nil, fmt.Errorf("%w while validating: %w", ErrInterrupted, ctx.Err())

@@ -46,6 +46,9 @@ func rebuildStage(ctx context.Context, tmp, stored string, opts BuildOptions) (*
 	return st, nil
 }
 
+// comparing reports whether s is a comparing stage (Verify's rebuild).
+func (s *stage) comparing() bool { return s.stored != "" }
+
 // openStored opens the stored file that w's bytes are compared with; a
 // stored file that cannot be opened (missing, not a regular file) leaves
 // nothing to match, and w differs from its first byte.

@@ -174,7 +174,7 @@ func (s *stage) write(rel string, data []byte) (File, error) {
 // open starts a file of the stage that is written piece by piece; commit
 // records it, abort gives it up (the stage is removed on failure).
 func (s *stage) open(rel string) (*stageFile, error) {
-	if s.stored != "" { // comparing: no file unless it differs
+	if s.comparing() { // no file unless it differs
 		if err := s.checkNew(rel); err != nil {
 			return nil, fmt.Errorf("%w: writing %s: %w", ErrConflict, rel, err)
 		}
@@ -252,7 +252,7 @@ func (w *stageFile) Write(p []byte) (int, error) {
 
 // commit closes the file and records it in the stage.
 func (w *stageFile) commit() (File, error) {
-	if w.s.stored != "" {
+	if w.s.comparing() {
 		if err := w.settle(); err != nil {
 			return File{}, err
 		}

@@ -303,7 +303,7 @@ func rebuildOptions(dir string, m *Manifest) BuildOptions {
 	// The stored generator: the rebuilt manifest records the code that
 	// built the snapshot, so that it compares byte for byte.
 	gen := m.Generator
-	opts := BuildOptions{Date: m.Date, Retrieved: m.Retrieved, Source: src, Generator: &gen, rebuild: true}
+	opts := BuildOptions{Date: m.Date, Retrieved: m.Retrieved, Source: src, Generator: &gen}
 	if _, ok := src.entries[fetch.EmberYearly]; !ok {
 		opts.NoGrid = true
 		return opts
