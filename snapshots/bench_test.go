@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -47,6 +48,11 @@ const benchChildEnv = "GREENTOKENS_BENCH_CHILD"
 // profile of its stage to P.OP.PID (for go tool pprof).
 const benchProfileEnv = "GREENTOKENS_BENCH_CPUPROFILE"
 
+// benchMemProfileEnv, when set to a path P, makes each child write a
+// profile of what its stage allocated (every allocation sampled at the
+// runtime's default rate) to P.OP.PID.
+const benchMemProfileEnv = "GREENTOKENS_BENCH_MEMPROFILE"
+
 // benchJob is a stage for a child process.
 type benchJob struct {
 	Op          string // "build" or "verify"
@@ -84,6 +90,17 @@ func benchChild(spec string) int {
 			return 2
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if path := os.Getenv(benchMemProfileEnv); path != "" {
+		defer func() {
+			f, err := os.Create(fmt.Sprintf("%s.%s.%d", path, job.Op, os.Getpid()))
+			if err == nil {
+				err = errors.Join(pprof.Lookup("allocs").WriteTo(f, 0), f.Close())
+			}
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+			}
+		}()
 	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)

@@ -42,6 +42,7 @@ var compiled struct {
 	once    sync.Once
 	schemas map[string]*jsonschema.Schema
 	streams map[string]*schemaStream
+	fast    map[string]*onceSchema
 	errs    []Problem
 }
 
@@ -65,8 +66,9 @@ func compiledSchemas() (map[string]*jsonschema.Schema, []Problem) {
 	compiled.once.Do(func() {
 		compiled.schemas = map[string]*jsonschema.Schema{}
 		compiled.streams = map[string]*schemaStream{}
+		compiled.fast = map[string]*onceSchema{}
 		for _, name := range schemas.Names() {
-			sch, st, err := compileSchema(name)
+			sch, st, o, err := compileSchema(name)
 			if err != nil {
 				compiled.errs = append(compiled.errs, Problem{File: "schemas/" + name, Msg: fmt.Sprintf("does not compile as a draft 2020-12 schema: %v", err)})
 				continue
@@ -74,6 +76,9 @@ func compiledSchemas() (map[string]*jsonschema.Schema, []Problem) {
 			compiled.schemas[name] = sch
 			if st != nil {
 				compiled.streams[name] = st
+			}
+			if o != nil {
+				compiled.fast[name] = o
 			}
 		}
 	})
@@ -86,6 +91,13 @@ func streamFor(name string) *schemaStream {
 	return compiled.streams[name]
 }
 
+// onceFor returns the fast pass's form of a compiled schema (checkonce.go),
+// or nil.
+func onceFor(name string) *onceSchema {
+	compiledSchemas()
+	return compiled.fast[name]
+}
+
 func newSchemaCompiler() *jsonschema.Compiler {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
@@ -93,42 +105,46 @@ func newSchemaCompiler() *jsonschema.Compiler {
 	return c
 }
 
-// compileSchema compiles an embedded schema, and its split form when it has
-// lists that can be checked one entry at a time (else st is nil).
-func compileSchema(name string) (sch *jsonschema.Schema, st *schemaStream, err error) {
+// compileSchema compiles an embedded schema; its split form when it has
+// lists that can be checked one entry at a time (else st is nil); and its
+// form for the fast pass when it has sites (else o is nil).
+func compileSchema(name string) (sch *jsonschema.Schema, st *schemaStream, o *onceSchema, err error) {
 	b, err := schemas.Read(name)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	c := newSchemaCompiler()
 	if err := c.AddResource(schemaBase+name, doc); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if sch, err = c.Compile(schemaBase + name); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
+	}
+	if o, err = compileOnce(name, doc); err != nil {
+		return nil, nil, nil, err
 	}
 	shell, lists := splitSchema(doc)
 	if len(lists) == 0 {
-		return sch, nil, nil
+		return sch, nil, o, nil
 	}
 	st = &schemaStream{items: map[string]*jsonschema.Schema{}}
 	for _, p := range lists {
 		if st.items[p], err = c.Compile(schemaBase + name + "#/properties/" + p + "/items"); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	sc := newSchemaCompiler()
 	if err := sc.AddResource(schemaBase+name, shell); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if st.shell, err = sc.Compile(schemaBase + name); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return sch, st, nil
+	return sch, st, o, nil
 }
 
 // Keywords splitSchema understands: a schema using another one at its top
@@ -234,35 +250,46 @@ func checkSchemas(s *Snap) []Problem {
 }
 
 // checkSchemaFile checks one file against its schema: streamed, one list
-// entry at a time, when the schema allows it.
+// entry at a time, when the schema allows it and the file is large. The
+// fast pass (checkonce.go) runs first where the schema has sites; the file
+// is checked as before only when that pass does not find it valid.
 func checkSchemaFile(s *Snap, schs map[string]*jsonschema.Schema, p string) []Problem {
 	name := schemaFor(p)
 	cannot := func(err error) []Problem { return []Problem{{File: p, Msg: fmt.Sprintf("cannot be read: %v", err)}} }
-	st := streamFor(name)
-	if st == nil {
-		b, err := s.Read(p)
-		if err != nil {
-			return cannot(err)
-		}
-		return validateSchema(schs[name], name, p, b)
+	st, o := streamFor(name), onceFor(name)
+	if s.checked == nil {
+		o = nil
 	}
 	f, err := s.Open(p)
 	if err != nil {
 		return cannot(err)
 	}
 	defer f.Close()
-	var r io.Reader = f
-	if fi, err := f.Stat(); err != nil || fi.Size() > 256<<10 {
-		r = bufio.NewReaderSize(f, 64<<10)
-	} else {
-		// A small file (a model file) is read whole.
+	if fi, err := f.Stat(); st == nil || (err == nil && fi.Size() <= 256<<10) {
+		// A small file (a model file), or one whose schema cannot be
+		// split, is read whole.
 		b, err := regfile.ReadAll(f)
 		if err != nil {
 			return cannot(err)
 		}
+		if o != nil && s.checked.bytes(o, b) {
+			return nil
+		}
+		if st == nil {
+			return validateSchema(schs[name], name, p, b)
+		}
 		return validateBytes(st, name, p, b)
 	}
-	return validateStream(st, name, p, r)
+	if o != nil && o.stream != nil {
+		c := &onceParts{o: o, seen: s.checked, valid: true}
+		if decodeStream(bufio.NewReaderSize(f, 64<<10), c) == nil && c.valid {
+			return nil
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return cannot(err)
+		}
+	}
+	return validateStream(st, name, p, bufio.NewReaderSize(f, 64<<10))
 }
 
 // CheckSchema checks data, the bytes of the snapshot file at the slash path
@@ -299,13 +326,66 @@ func validateSchema(sch *jsonschema.Schema, name, file string, data []byte) []Pr
 	return out
 }
 
+// fileParts is what a file's check applies to its parts as
+// decodeStream and decodeBytes hand them over: each entry of the top-level
+// lists it splits out (one at a time, so that a large file is never held
+// decoded whole), then the rest of the file, those lists' entries replaced
+// by nulls (or the whole value, when it is not an object).
+type fileParts interface {
+	// split reports whether the entries of the top-level list k are
+	// checked one at a time.
+	split(k string) bool
+	// entry checks entry n of the list k.
+	entry(k string, n int, x any)
+	// rest checks the rest.
+	rest(whole any)
+}
+
+// schemaParts checks a file's parts against a split schema and keeps the
+// problems, as validateSchema finds them on the whole file.
+type schemaParts struct {
+	st         *schemaStream
+	name, file string
+	out        []Problem
+}
+
+func (c *schemaParts) split(k string) bool { return c.st.items[k] != nil }
+
+func (c *schemaParts) entry(k string, n int, x any) {
+	if err := c.st.items[k].Validate(x); err != nil {
+		// The entry's problems, placed in the file: a skeleton of it
+		// holding only this entry.
+		elems := make([]any, n+1)
+		elems[n] = x
+		c.out = append(c.out, schemaErrors(c.name, c.file, map[string]any{k: elems}, []string{k, strconv.Itoa(n)}, err)...)
+	}
+}
+
+func (c *schemaParts) rest(whole any) {
+	c.out = append(schemaErrors(c.name, c.file, whole, nil, c.st.shell.Validate(whole)), c.out...)
+}
+
+// problems returns what the check found, by row, then field.
+func (c *schemaParts) problems() []Problem {
+	sortSchemaProblems(c.out)
+	return c.out
+}
+
 // validateStream checks the file at path file, read from r, against a
 // split schema (see schemaStream), decoding one list entry at a time. It
 // finds what validateSchema finds on the whole file.
 func validateStream(st *schemaStream, name, file string, r io.Reader) []Problem {
-	invalid := func(err error) []Problem {
+	c := &schemaParts{st: st, name: name, file: file}
+	if err := decodeStream(r, c); err != nil {
 		return []Problem{{File: file, Msg: fmt.Sprintf("is not valid JSON: %v", err)}}
 	}
+	return c.problems()
+}
+
+// decodeStream decodes the JSON document read from r and hands its parts
+// to c (see fileParts). It returns the first syntax error, as
+// jsonschema.UnmarshalJSON words it, with the parts before it handed over.
+func decodeStream(r io.Reader, c fileParts) error {
 	dec := json.NewDecoder(r)
 	dec.UseNumber()
 	inst := newInstanceDecoder()
@@ -318,38 +398,36 @@ func validateStream(st *schemaStream, name, file string, r io.Reader) []Problem 
 	}
 	tok, err := dec.Token()
 	if err != nil {
-		return invalid(err)
+		return err
 	}
 	var whole any
-	var out []Problem
 	if tok != json.Delim('{') {
 		if whole, err = decodeAfter(dec, tok); err != nil {
-			return invalid(err)
+			return err
 		}
 	} else {
 		shell := map[string]any{}
 		for dec.More() {
 			kt, err := dec.Token()
 			if err != nil {
-				return invalid(err)
+				return err
 			}
 			k, _ := kt.(string)
-			item := st.items[k]
-			if item == nil {
+			if !c.split(k) {
 				v, err := decode()
 				if err != nil {
-					return invalid(err)
+					return err
 				}
 				shell[k] = v
 				continue
 			}
 			tok, err := dec.Token()
 			if err != nil {
-				return invalid(err)
+				return err
 			}
 			if tok != json.Delim('[') {
 				if shell[k], err = decodeAfter(dec, tok); err != nil {
-					return invalid(err)
+					return err
 				}
 				continue
 			}
@@ -357,33 +435,26 @@ func validateStream(st *schemaStream, name, file string, r io.Reader) []Problem 
 			for ; dec.More(); n++ {
 				x, err := decode()
 				if err != nil {
-					return invalid(err)
+					return err
 				}
-				if err := item.Validate(x); err != nil {
-					// The entry's problems, placed in the file: a
-					// skeleton of it holding only this entry.
-					elems := make([]any, n+1)
-					elems[n] = x
-					out = append(out, schemaErrors(name, file, map[string]any{k: elems}, []string{k, strconv.Itoa(n)}, err)...)
-				}
+				c.entry(k, n, x)
 			}
 			if _, err := dec.Token(); err != nil { // ']'
-				return invalid(err)
+				return err
 			}
 			shell[k] = make([]any, n)
 		}
 		if _, err := dec.Token(); err != nil { // '}'
-			return invalid(err)
+			return err
 		}
 		whole = shell
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		// As jsonschema.UnmarshalJSON says it.
-		return invalid(errors.New("invalid character after top-level value"))
+		return errors.New("invalid character after top-level value")
 	}
-	out = append(schemaErrors(name, file, whole, nil, st.shell.Validate(whole)), out...)
-	sortSchemaProblems(out)
-	return out
+	c.rest(whole)
+	return nil
 }
 
 // validateBytes checks data, the whole file at path file, against a split
@@ -396,34 +467,36 @@ func validateBytes(st *schemaStream, name, file string, data []byte) []Problem {
 	if !json.Valid(data) {
 		return validateStream(st, name, file, bytes.NewReader(data))
 	}
+	c := &schemaParts{st: st, name: name, file: file}
+	decodeBytes(data, c)
+	return c.problems()
+}
+
+// decodeBytes decodes data, valid JSON, and hands its parts to c as
+// decodeStream does.
+func decodeBytes(data []byte, c fileParts) {
 	d := newInstanceDecoder()
 	text := string(data)
 	i := skipSpace(text, 0)
 	if text[i] != '{' {
 		whole, _ := d.value(text, i)
-		out := schemaErrors(name, file, whole, nil, st.shell.Validate(whole))
-		sortSchemaProblems(out)
-		return out
+		c.rest(whole)
+		return
 	}
-	var out []Problem
 	shell := map[string]any{}
 	i = skipSpace(text, i+1)
 	for text[i] != '}' {
 		var k string
 		k, i = d.key(text, i)
 		i = skipSpace(text, skipSpace(text, i)+1) // ':'
-		if item := st.items[k]; item == nil || text[i] != '[' {
+		if !c.split(k) || text[i] != '[' {
 			shell[k], i = d.value(text, i)
 		} else {
 			n := 0
 			for i = skipSpace(text, i+1); text[i] != ']'; n++ {
 				var x any
 				x, i = d.value(text, i)
-				if err := item.Validate(x); err != nil {
-					elems := make([]any, n+1)
-					elems[n] = x
-					out = append(out, schemaErrors(name, file, map[string]any{k: elems}, []string{k, strconv.Itoa(n)}, err)...)
-				}
+				c.entry(k, n, x)
 				if i = skipSpace(text, i); text[i] == ',' {
 					i = skipSpace(text, i+1)
 				}
@@ -435,9 +508,7 @@ func validateBytes(st *schemaStream, name, file string, data []byte) []Problem {
 			i = skipSpace(text, i+1)
 		}
 	}
-	out = append(schemaErrors(name, file, shell, nil, st.shell.Validate(shell)), out...)
-	sortSchemaProblems(out)
-	return out
+	c.rest(shell)
 }
 
 // schemaErrors turns a validation error (nil: none) into problems. inst is

@@ -150,6 +150,10 @@ type Snap struct {
 	// nil outside a build.
 	early map[string]*earlyFile
 
+	// checked are the values the schema checks' fast pass found valid
+	// (checkonce.go); nil: no fast pass.
+	checked *checkedValues
+
 	// hashes are the files hashed so far (hashOf), shared by the checks.
 	hashMu sync.Mutex
 	hashes map[string]*onceHash
@@ -348,6 +352,7 @@ func SnapshotContext(ctx context.Context, dir string) error {
 func snapshot(ctx context.Context, dir string, early map[string]*earlyFile) error {
 	s, probs := open(ctx, dir)
 	s.early = early
+	s.checked = newCheckedValues()
 	if s.Manifest != nil {
 		checks := allChecks()
 		found := make([][]Problem, len(checks))

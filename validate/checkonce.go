@@ -1,0 +1,487 @@
+package validate
+
+// A value checked once.
+//
+// A snapshot repeats its values. Each model's best configurations are
+// entries of its configurations list; index.json repeats them under
+// models[].best; its GPU comparisons and load curves share their points. At
+// 10,000 models the files hold 70,000 configurations of which 30,000
+// differ, and 60,000 points of which 20,000 differ. The schema library
+// takes as long over a value it has checked before as over a new one, and
+// these checks were the largest part of a build.
+//
+// So a file's check first runs a fast pass (checkOnce). A "site" is a
+// subschema that is nothing but a $ref to an object schema in $defs,
+// reached from the root only through properties, items and
+// additionalProperties. The fast pass checks the file against its schema
+// with every site made true, and each value at a site against the schema
+// the site refers to, unless a value with the same content was already
+// found valid against a schema with the same content in the same check of
+// the snapshot (checkedValues).
+//
+// A file the fast pass finds valid is valid: the two passes apply the same
+// keywords to the same values (below). A file it does not find valid is
+// checked again, as before, against the whole schema, which finds the
+// problems and words them; the fast pass reports nothing itself.
+//
+// Why the same keywords apply:
+//   - A site's subschema applies to exactly the values the walk finds at
+//     it. No schema on the way to it has the keywords that change which
+//     members or elements properties, items or additionalProperties apply
+//     to (patternProperties, prefixItems), that read what its subschema
+//     evaluated (unevaluatedProperties, unevaluatedItems), or that move
+//     where its $ref resolves ($id, $anchor, $dynamicAnchor).
+//   - Making a site true changes nothing else: the value stays in the
+//     instance, and every other keyword sees it.
+//   - Two values with the same canonical form (canon) decode to equal
+//     trees. Two schemas with the same canonical form (canonSchema) decide
+//     alike: annotations are left out, and $refs into $defs are replaced by
+//     what they refer to. Every schema is compiled by newSchemaCompiler
+//     (the same draft, formats asserted).
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// siteStep is one step from a schema to a subschema, and from a value to
+// the values that subschema applies to.
+type siteStep struct {
+	kind byte   // 'p': properties[name]; 'i': items; 'a': additionalProperties
+	name string // 'p'
+	// except are the names properties lists beside additionalProperties.
+	except map[string]bool
+}
+
+// site is a $ref to an object schema in $defs, found in a schema.
+type site struct {
+	steps []siteStep // from the file's root
+	def   string     // the $defs entry's name
+	sch   *jsonschema.Schema
+	key   [sha256.Size]byte // the canonical form of the schema, hashed
+}
+
+// onceSchema is a schema's form for the fast pass.
+type onceSchema struct {
+	whole  *jsonschema.Schema // the schema with its sites true
+	stream *schemaStream      // its split form, or nil
+	sites  []site
+}
+
+// schemaKeywords whose values are subschemas, or maps or lists of them: how
+// canonSchema and findSites read a schema.
+var (
+	subschemaKeys     = map[string]bool{"items": true, "additionalProperties": true, "propertyNames": true, "not": true, "if": true, "then": true, "else": true, "contains": true, "unevaluatedItems": true, "unevaluatedProperties": true, "contentSchema": true}
+	subschemaMapKeys  = map[string]bool{"properties": true, "patternProperties": true, "dependentSchemas": true}
+	subschemaListKeys = map[string]bool{"allOf": true, "anyOf": true, "oneOf": true, "prefixItems": true}
+	// annotationKeys do not decide validity.
+	annotationKeys = map[string]bool{"description": true, "title": true, "$comment": true, "examples": true, "default": true, "deprecated": true, "readOnly": true, "writeOnly": true}
+	// notOnTheWay are the keywords no schema between the root and a site
+	// may have (see the package comment above).
+	notOnTheWay = []string{"patternProperties", "prefixItems", "unevaluatedProperties", "unevaluatedItems", "$id", "$anchor", "$dynamicAnchor"}
+)
+
+const defsRef = "#/$defs/"
+
+// compileOnce compiles a schema document's form for the fast pass, or
+// returns nil when it has no site.
+func compileOnce(name string, doc any) (*onceSchema, error) {
+	root, ok := doc.(map[string]any)
+	if !ok {
+		return nil, nil
+	}
+	defs, _ := root["$defs"].(map[string]any)
+	var sites []site
+	shell := findSites(root, defs, nil, true, &sites)
+	if len(sites) == 0 {
+		return nil, nil
+	}
+	c := newSchemaCompiler()
+	if err := c.AddResource(schemaBase+name, shell); err != nil {
+		return nil, err
+	}
+	o := &onceSchema{sites: sites}
+	var err error
+	if o.whole, err = c.Compile(schemaBase + name); err != nil {
+		return nil, err
+	}
+	for i := range o.sites {
+		st := &o.sites[i]
+		if st.sch, err = c.Compile(schemaBase + name + defsRef + st.def); err != nil {
+			return nil, err
+		}
+		b, ok := canonSchema(nil, defs[st.def], defs, 0)
+		if !ok {
+			return nil, nil // cannot happen: findSites checked it
+		}
+		st.key = sha256.Sum256(b)
+	}
+	if splitShell, lists := splitSchema(shell); len(lists) > 0 {
+		o.stream = &schemaStream{items: map[string]*jsonschema.Schema{}}
+		for _, p := range lists {
+			if o.stream.items[p], err = c.Compile(schemaBase + name + "#/properties/" + p + "/items"); err != nil {
+				return nil, err
+			}
+		}
+		sc := newSchemaCompiler()
+		if err := sc.AddResource(schemaBase+name, splitShell); err != nil {
+			return nil, err
+		}
+		if o.stream.shell, err = sc.Compile(schemaBase + name); err != nil {
+			return nil, err
+		}
+	}
+	return o, nil
+}
+
+// findSites returns node with its sites made true (a copy where it
+// changes), appending the sites to sites.
+func findSites(node any, defs map[string]any, steps []siteStep, root bool, sites *[]site) any {
+	m, ok := node.(map[string]any)
+	if !ok {
+		return node
+	}
+	if !root {
+		if def, ok := siteDef(m, defs); ok {
+			*sites = append(*sites, site{steps: slices.Clone(steps), def: def})
+			return true
+		}
+	}
+	for _, k := range notOnTheWay {
+		if _, ok := m[k]; ok && !(root && k == "$id") {
+			return node
+		}
+	}
+	out, copied := m, false
+	set := func(k string, v any) {
+		if !copied {
+			out, copied = make(map[string]any, len(m)), true
+			for kk, vv := range m {
+				out[kk] = vv
+			}
+		}
+		out[k] = v
+	}
+	props, _ := m["properties"].(map[string]any)
+	if props != nil {
+		var newProps map[string]any
+		for _, name := range sortedKeys(props) {
+			n := len(*sites)
+			sub := findSites(props[name], defs, append(steps, siteStep{kind: 'p', name: name}), false, sites)
+			if len(*sites) == n {
+				continue
+			}
+			if newProps == nil {
+				newProps = make(map[string]any, len(props))
+				for kk, vv := range props {
+					newProps[kk] = vv
+				}
+			}
+			newProps[name] = sub
+		}
+		if newProps != nil {
+			set("properties", newProps)
+		}
+	}
+	if items, ok := m["items"].(map[string]any); ok {
+		n := len(*sites)
+		if sub := findSites(items, defs, append(steps, siteStep{kind: 'i'}), false, sites); len(*sites) > n {
+			set("items", sub)
+		}
+	}
+	if ap, ok := m["additionalProperties"].(map[string]any); ok {
+		except := map[string]bool{}
+		for name := range props {
+			except[name] = true
+		}
+		n := len(*sites)
+		if sub := findSites(ap, defs, append(steps, siteStep{kind: 'a', except: except}), false, sites); len(*sites) > n {
+			set("additionalProperties", sub)
+		}
+	}
+	return out
+}
+
+// siteDef returns the $defs entry a site refers to: m is nothing but a
+// $ref (and annotations) to an object schema whose canonical form can be
+// taken.
+func siteDef(m map[string]any, defs map[string]any) (string, bool) {
+	ref, ok := m["$ref"].(string)
+	if !ok || !strings.HasPrefix(ref, defsRef) {
+		return "", false
+	}
+	for k := range m {
+		if k != "$ref" && !annotationKeys[k] {
+			return "", false
+		}
+	}
+	name := ref[len(defsRef):]
+	def, ok := defs[name].(map[string]any)
+	if !ok || def["type"] != "object" {
+		return "", false
+	}
+	if _, ok := canonSchema(nil, def, defs, 0); !ok {
+		return "", false
+	}
+	return name, true
+}
+
+// canonSchema appends the canonical form of a schema to b: its keywords
+// sorted, annotations left out, every $ref into $defs replaced by the
+// canonical form of what it refers to. ok is false for a schema whose form
+// cannot be taken so: another $ref, an identifier of its own, or $refs
+// nested deeper than 16 (a $defs entry that refers to itself).
+func canonSchema(b []byte, s any, defs map[string]any, depth int) ([]byte, bool) {
+	m, isMap := s.(map[string]any)
+	if !isMap {
+		if _, isBool := s.(bool); !isBool {
+			return b, false
+		}
+		return canon(append(b, 'S'), s)
+	}
+	if depth > 16 {
+		return b, false
+	}
+	b = append(b, 'S', '{')
+	ok := true
+	for _, k := range sortedKeys(m) {
+		v := m[k]
+		if annotationKeys[k] || k == "$defs" || k == "$schema" {
+			continue
+		}
+		b = appendString(b, k)
+		switch {
+		case k == "$ref":
+			ref, _ := v.(string)
+			def, found := defs[strings.TrimPrefix(ref, defsRef)]
+			if !strings.HasPrefix(ref, defsRef) || !found {
+				return b, false
+			}
+			b, ok = canonSchema(b, def, defs, depth+1)
+		case k == "$id" || k == "$anchor" || k == "$dynamicAnchor" || k == "$dynamicRef" || k == "$recursiveRef" || k == "$recursiveAnchor" || k == "$vocabulary":
+			return b, false
+		case subschemaKeys[k]:
+			b, ok = canonSchema(b, v, defs, depth)
+		case subschemaMapKeys[k]:
+			sub, isMap := v.(map[string]any)
+			if !isMap {
+				return b, false
+			}
+			b = binary.AppendUvarint(append(b, '{'), uint64(len(sub)))
+			for _, name := range sortedKeys(sub) {
+				b = appendString(b, name)
+				if b, ok = canonSchema(b, sub[name], defs, depth); !ok {
+					return b, false
+				}
+			}
+		case subschemaListKeys[k]:
+			list, isList := v.([]any)
+			if !isList {
+				return b, false
+			}
+			b = binary.AppendUvarint(append(b, '['), uint64(len(list)))
+			for _, e := range list {
+				if b, ok = canonSchema(b, e, defs, depth); !ok {
+					return b, false
+				}
+			}
+		default: // a keyword's value: compared as it is
+			b, ok = canon(b, v)
+		}
+		if !ok {
+			return b, false
+		}
+	}
+	return append(b, '}'), true
+}
+
+// canon appends the canonical form of a decoded JSON value to b: a tag,
+// a length and the content, object members sorted by key. Equal forms are
+// equal values. ok is false for a value of another Go type.
+func canon(b []byte, v any) ([]byte, bool) {
+	switch v := v.(type) {
+	case map[string]any:
+		b = binary.AppendUvarint(append(b, 'o'), uint64(len(v)))
+		var keys [32]string
+		for _, k := range sortedKeysInto(keys[:0], v) {
+			b = appendString(b, k)
+			var ok bool
+			if b, ok = canon(b, v[k]); !ok {
+				return b, false
+			}
+		}
+	case []any:
+		b = binary.AppendUvarint(append(b, 'a'), uint64(len(v)))
+		for _, e := range v {
+			var ok bool
+			if b, ok = canon(b, e); !ok {
+				return b, false
+			}
+		}
+	case string:
+		b = appendString(append(b, 's'), v)
+	case json.Number:
+		b = appendString(append(b, 'n'), string(v))
+	case bool:
+		if v {
+			b = append(b, 't')
+		} else {
+			b = append(b, 'f')
+		}
+	case nil:
+		b = append(b, 'z')
+	default:
+		return b, false
+	}
+	return b, true
+}
+
+func appendString(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	return sortedKeysInto(nil, m)
+}
+
+// sortedKeysInto appends m's keys to keys and sorts them.
+func sortedKeysInto[V any](keys []string, m map[string]V) []string {
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// eachAt calls fn with every value that the subschema at the end of steps
+// applies to in v; it stops when fn returns false, and returns false then.
+func eachAt(v any, steps []siteStep, fn func(any) bool) bool {
+	if len(steps) == 0 {
+		return fn(v)
+	}
+	st, rest := steps[0], steps[1:]
+	switch st.kind {
+	case 'i':
+		list, _ := v.([]any)
+		for _, e := range list {
+			if !eachAt(e, rest, fn) {
+				return false
+			}
+		}
+	case 'a':
+		obj, _ := v.(map[string]any)
+		for k, e := range obj {
+			if !st.except[k] && !eachAt(e, rest, fn) {
+				return false
+			}
+		}
+	default:
+		obj, _ := v.(map[string]any)
+		if e, ok := obj[st.name]; ok {
+			return eachAt(e, rest, fn)
+		}
+	}
+	return true
+}
+
+// checkedValues are the values found valid so far in one check of a
+// snapshot: the hash of each one's canonical form and of its schema's.
+type checkedValues struct {
+	mu   sync.Mutex
+	seen map[[sha256.Size]byte]struct{}
+}
+
+func newCheckedValues() *checkedValues {
+	return &checkedValues{seen: map[[sha256.Size]byte]struct{}{}}
+}
+
+// onceParts is the fast pass over a file's parts (see fileParts): valid
+// stays true while every part is valid.
+type onceParts struct {
+	o     *onceSchema
+	seen  *checkedValues
+	buf   []byte
+	valid bool
+}
+
+func (c *onceParts) split(k string) bool {
+	return c.o.stream != nil && c.o.stream.items[k] != nil
+}
+
+func (c *onceParts) entry(k string, _ int, x any) {
+	if !c.valid {
+		return
+	}
+	if c.o.stream.items[k].Validate(x) != nil {
+		c.valid = false
+		return
+	}
+	for i := range c.o.sites {
+		st := &c.o.sites[i]
+		if len(st.steps) >= 2 && st.steps[0].kind == 'p' && st.steps[0].name == k && st.steps[1].kind == 'i' {
+			c.sites(st, x, st.steps[2:])
+		}
+	}
+}
+
+func (c *onceParts) rest(whole any) {
+	if !c.valid {
+		return
+	}
+	sch := c.o.whole
+	if c.o.stream != nil {
+		sch = c.o.stream.shell
+	}
+	if sch.Validate(whole) != nil {
+		c.valid = false
+		return
+	}
+	for i := range c.o.sites {
+		st := &c.o.sites[i]
+		c.sites(st, whole, st.steps)
+	}
+}
+
+// sites checks the values at a site in v (found from v by steps).
+func (c *onceParts) sites(st *site, v any, steps []siteStep) {
+	eachAt(v, steps, func(x any) bool {
+		var ok bool
+		c.buf, ok = canon(append(c.buf[:0], st.key[:]...), x)
+		if !ok {
+			c.valid = st.sch.Validate(x) == nil
+			return c.valid
+		}
+		key := sha256.Sum256(c.buf)
+		c.seen.mu.Lock()
+		_, done := c.seen.seen[key]
+		c.seen.mu.Unlock()
+		if done {
+			return true
+		}
+		if st.sch.Validate(x) != nil {
+			c.valid = false
+			return false
+		}
+		c.seen.mu.Lock()
+		c.seen.seen[key] = struct{}{}
+		c.seen.mu.Unlock()
+		return true
+	})
+}
+
+// bytes is the fast pass over data, a whole file: whether it finds the file
+// valid against o.
+func (seen *checkedValues) bytes(o *onceSchema, data []byte) bool {
+	if !json.Valid(data) {
+		return false
+	}
+	c := &onceParts{o: o, seen: seen, valid: true}
+	decodeBytes(data, c)
+	return c.valid
+}

@@ -1,0 +1,221 @@
+package validate
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// The schema checks' fast pass (checkonce.go) may only say "valid" of a
+// file the whole schema finds valid, however warm its memory of checked
+// values is.
+
+// fastPass runs the fast pass over data both ways a file is read (whole,
+// and streamed when the schema splits) and fails the test when they
+// disagree.
+func fastPass(t *testing.T, o *onceSchema, seen *checkedValues, data []byte) bool {
+	t.Helper()
+	whole := seen.bytes(o, data)
+	if o.stream == nil {
+		return whole
+	}
+	c := &onceParts{o: o, seen: seen, valid: true}
+	streamed := decodeStream(bytes.NewReader(data), c) == nil && c.valid
+	if streamed != whole {
+		t.Errorf("the fast pass says valid: %v read whole, %v streamed", whole, streamed)
+	}
+	return whole
+}
+
+// TestFastPassFindsWhatTheSchemaFinds: for edits of the seed's model file
+// and index.json, most of them in values the fast pass checks once (a best
+// configuration, the source block, an index point), the fast pass finds the
+// file valid exactly when the whole schema does: with a memory that has
+// seen every value of the files as built, and with an empty one.
+func TestFastPassFindsWhatTheSchemaFinds(t *testing.T) {
+	b := idxBuild(t, idxSeedVersion)
+	model := b.models["models/qwen-3-32b.json"]
+	schs, errs := compiledSchemas()
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	warm := newCheckedValues()
+	for _, f := range []struct {
+		schema string
+		data   []byte
+	}{{"model.schema.json", model}, {"index.schema.json", b.index}} {
+		if !fastPass(t, onceFor(f.schema), warm, f.data) {
+			t.Fatalf("the fast pass finds the built %s invalid", f.schema)
+		}
+	}
+	if len(warm.seen) == 0 {
+		t.Fatal("the fast pass kept no value")
+	}
+	// bestB200 is the start of the model file's best B200 entry, which
+	// equals one of its configurations.
+	const bestB200 = "\"best\": {\n    \"B200\": {\n      \"gpu\": \"B200\",\n      \"num_gpus\": 1,"
+	for _, tc := range []struct {
+		name, schema string
+		data         []byte
+		old, new     string // "" old: data as is
+		valid        bool
+	}{
+		{"model as built", "model.schema.json", model, "", "", true},
+		{"index as built", "index.schema.json", b.index, "", "", true},
+		{"model: a best entry no longer equal to its configuration, and invalid", "model.schema.json", model, bestB200, strings.Replace(bestB200, `"num_gpus": 1`, `"num_gpus": 0`, 1), false},
+		{"model: a best entry with a figure as a string", "model.schema.json", model, bestB200, strings.Replace(bestB200, `"num_gpus": 1`, `"num_gpus": "1"`, 1), false},
+		{"model: a best entry with a key too many", "model.schema.json", model, bestB200, strings.Replace(bestB200, `"num_gpus": 1,`, `"num_gpus": 1, "x": 1,`, 1), false},
+		{"model: a best entry changed but still valid", "model.schema.json", model, bestB200, strings.Replace(bestB200, `"num_gpus": 1`, `"num_gpus": 3`, 1), true},
+		{"model: a best entry's key not a GPU", "model.schema.json", model, `"best": {` + "\n    \"B200\"", `"best": {` + "\n    \"B 200 \"", false},
+		{"model: the first configuration invalid", "model.schema.json", model, `"num_gpus": 1,`, `"num_gpus": -1,`, false},
+		{"model: the source block without its URL", "model.schema.json", model, `"url": "https://ml.energy/leaderboard/",`, ``, false},
+		{"model: the source block with a date that is not one", "model.schema.json", model, `"released": "2025-12-01"`, `"released": "2025-13-01"`, false},
+		{"model: a repeated key in the source block, the last wrong", "model.schema.json", model, `"released": "2025-12-01",`, `"released": "2025-12-01", "released": 1,`, false},
+		{"model: configurations not a list", "model.schema.json", model, `"configurations": [`, `"configurations": {"a": 1}, "x": [`, false},
+		{"index: a comparison point with a key too many", "index.schema.json", b.index, `"h100": {` + "\n        \"row_id\"", `"h100": {"extra": 1,` + "\n        \"row_id\"", false},
+		{"index: a load curve's point without its row", "index.schema.json", b.index, `"from": {` + "\n        \"row_id\"", `"from": {` + "\n        \"row_idx\"", false},
+		{"index: a model's best configuration in another precision", "index.schema.json", b.index, `"precision": "BF16"`, `"precision": "INT4"`, false},
+		{"index: cut short", "index.schema.json", b.index[:len(b.index)/2], "", "", false},
+		{"index: data after the value", "index.schema.json", append(append([]byte(nil), b.index...), 'x'), "", "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := tc.data
+			if tc.old != "" {
+				if !bytes.Contains(data, []byte(tc.old)) {
+					t.Fatalf("no %q in the file", tc.old)
+				}
+				data = bytes.Replace(data, []byte(tc.old), []byte(tc.new), 1)
+			}
+			probs := validateSchema(schs[tc.schema], tc.schema, "f.json", data)
+			if got := len(probs) == 0; got != tc.valid {
+				t.Fatalf("the whole schema finds the file valid: %v, want %v (%v)", got, tc.valid, probs)
+			}
+			o := onceFor(tc.schema)
+			if got := fastPass(t, o, warm, data); got != tc.valid {
+				t.Errorf("the fast pass, warm, finds the file valid: %v; the whole schema: %v", got, tc.valid)
+			}
+			if got := fastPass(t, o, newCheckedValues(), data); got != tc.valid {
+				t.Errorf("the fast pass, cold, finds the file valid: %v; the whole schema: %v", got, tc.valid)
+			}
+		})
+	}
+}
+
+// compileTestOnce compiles a schema document's fast-pass form.
+func compileTestOnce(t *testing.T, name, doc string) *onceSchema {
+	t.Helper()
+	d, err := jsonschema.UnmarshalJSON(strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := compileOnce(name, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+// TestCheckedValuesAreKeyedBySchema: a value found valid against one
+// schema is checked again against a schema that differs in anything but
+// its annotations, even in a $defs entry it only refers to; it is not
+// against one that differs in its annotations only.
+func TestCheckedValuesAreKeyedBySchema(t *testing.T) {
+	doc := func(max int, description string) string {
+		return fmt.Sprintf(`{"type": "object", "properties": {"x": {"$ref": "#/$defs/d"}},
+			"$defs": {"d": {"type": "object", "description": %q, "properties": {"n": {"$ref": "#/$defs/n"}, "description": {"type": "string"}}},
+			          "n": {"type": "integer", "maximum": %d}}}`, description, max)
+	}
+	five := compileTestOnce(t, "five.json", doc(5, "at most five"))
+	fiveAgain := compileTestOnce(t, "five-again.json", doc(5, "other words"))
+	three := compileTestOnce(t, "three.json", doc(3, "at most five"))
+	// A property named "description" is not an annotation.
+	named := compileTestOnce(t, "named.json", strings.Replace(doc(5, "at most five"), `"description": {"type": "string"}`, `"description": {"type": "number"}`, 1))
+	for _, o := range []*onceSchema{five, fiveAgain, three, named} {
+		if o == nil || len(o.sites) != 1 {
+			t.Fatalf("want one site, got %+v", o)
+		}
+	}
+	if five.sites[0].key != fiveAgain.sites[0].key {
+		t.Errorf("schemas that differ only in a description have different keys")
+	}
+	if five.sites[0].key == three.sites[0].key || five.sites[0].key == named.sites[0].key {
+		t.Errorf("schemas that decide differently have the same key")
+	}
+	seen := newCheckedValues()
+	value := []byte(`{"x": {"n": 4, "description": "d"}}`)
+	for _, tc := range []struct {
+		name string
+		o    *onceSchema
+		want bool
+	}{
+		{"first check", five, true},
+		{"same schema in other words", fiveAgain, true},
+		{"a lower maximum in a $defs entry the site refers to", three, false},
+		{"a property named description of another type", named, false},
+		{"first schema again", five, true},
+	} {
+		if got := seen.bytes(tc.o, value); got != tc.want {
+			t.Errorf("%s: valid %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	if len(seen.seen) != 1 {
+		t.Errorf("%d values kept, want 1 (only values found valid are kept)", len(seen.seen))
+	}
+}
+
+// TestSitesOnlyWhereTheyApplyPlainly: no site is taken out of a schema
+// where its value could be found other than by properties, items and
+// additionalProperties alone, or where it is more than a $ref to an object
+// schema in $defs.
+func TestSitesOnlyWhereTheyApplyPlainly(t *testing.T) {
+	const defs = `"$defs": {"d": {"type": "object", "required": ["n"]}, "s": {"type": "string"}, "loop": {"type": "object", "properties": {"next": {"$ref": "#/$defs/loop"}}}}`
+	for _, tc := range []struct {
+		name, doc string
+		sites     int
+	}{
+		{"a property", `{"type": "object", "properties": {"a": {"$ref": "#/$defs/d"}}, ` + defs + `}`, 1},
+		{"list items", `{"type": "object", "properties": {"a": {"type": "array", "items": {"$ref": "#/$defs/d", "description": "d"}}}, ` + defs + `}`, 1},
+		{"additionalProperties", `{"type": "object", "additionalProperties": {"$ref": "#/$defs/d"}, ` + defs + `}`, 1},
+		{"a $ref with a keyword beside it", `{"type": "object", "properties": {"a": {"$ref": "#/$defs/d", "required": ["m"]}}, ` + defs + `}`, 0},
+		{"a $ref to a string schema", `{"type": "object", "properties": {"a": {"$ref": "#/$defs/s"}}, ` + defs + `}`, 0},
+		{"a $ref to a schema that refers to itself", `{"type": "object", "properties": {"a": {"$ref": "#/$defs/loop"}}, ` + defs + `}`, 0},
+		{"under anyOf", `{"anyOf": [{"type": "object", "properties": {"a": {"$ref": "#/$defs/d"}}}], ` + defs + `}`, 0},
+		{"beside patternProperties", `{"type": "object", "patternProperties": {"^z": true}, "additionalProperties": {"$ref": "#/$defs/d"}, ` + defs + `}`, 0},
+		{"beside prefixItems", `{"type": "array", "prefixItems": [true], "items": {"$ref": "#/$defs/d"}, ` + defs + `}`, 0},
+		{"under unevaluatedProperties", `{"type": "object", "properties": {"a": {"$ref": "#/$defs/d"}}, "unevaluatedProperties": false, ` + defs + `}`, 0},
+		{"under a schema with an $id", `{"type": "object", "properties": {"a": {"$id": "https://x.invalid/a", "type": "object", "properties": {"b": {"$ref": "#/$defs/d"}}}}, ` + defs + `}`, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := compileTestOnce(t, "t.json", tc.doc)
+			n := 0
+			if o != nil {
+				n = len(o.sites)
+			}
+			if n != tc.sites {
+				t.Errorf("%d sites, want %d", n, tc.sites)
+			}
+		})
+	}
+}
+
+// TestFastPassAdditionalProperties: additionalProperties' site applies to
+// the members properties does not list, and only to them.
+func TestFastPassAdditionalProperties(t *testing.T) {
+	o := compileTestOnce(t, "ap.json", `{"type": "object", "properties": {"listed": {"type": "integer"}},
+		"additionalProperties": {"$ref": "#/$defs/d"}, "$defs": {"d": {"type": "object", "required": ["n"]}}}`)
+	for _, tc := range []struct {
+		doc  string
+		want bool
+	}{
+		{`{"listed": 1, "other": {"n": 1}}`, true},
+		{`{"listed": 1, "other": {"m": 1}}`, false},
+		{`{"listed": {"m": 1}}`, false},
+	} {
+		if got := newCheckedValues().bytes(o, []byte(tc.doc)); got != tc.want {
+			t.Errorf("%s: valid %v, want %v", tc.doc, got, tc.want)
+		}
+	}
+}
