@@ -281,8 +281,7 @@ func checkSchemaFile(s *Snap, schs map[string]*jsonschema.Schema, p string) []Pr
 		return validateBytes(st, name, p, b)
 	}
 	if o != nil && o.stream != nil {
-		c := &onceParts{o: o, seen: s.checked, valid: true}
-		if decodeStream(bufio.NewReaderSize(f, 64<<10), c) == nil && c.valid {
+		if s.checked.stream(o, f) {
 			return nil
 		}
 		if _, err := f.Seek(0, io.SeekStart); err != nil {

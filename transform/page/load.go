@@ -15,9 +15,9 @@
 package page
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
+	jsonv2 "github.com/go-json-experiment/json"
 	"io/fs"
 	"os"
 	"sync"
@@ -192,20 +192,17 @@ func (s *Snapshot) entries(slug string) *modelEntries {
 }
 
 // readJSON decodes one published file strictly: an unknown key means a
-// format this renderer does not know.
+// format this renderer does not know. (encoding/json/v2's decoder, from
+// github.com/go-json-experiment/json: a third of encoding/json's time on a
+// model file; it refuses what the published files never hold besides,
+// a repeated key, invalid UTF-8 and a key in other case.)
 func readJSON(fsys fs.FS, name string, v any) error {
-	f, err := fsys.Open(name)
+	data, err := fs.ReadFile(fsys, name)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	dec := json.NewDecoder(f)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	if err := jsonv2.Unmarshal(data, v, jsonv2.RejectUnknownMembers(true)); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
-	}
-	if dec.More() {
-		return fmt.Errorf("%s: data after the top-level value", name)
 	}
 	return nil
 }
