@@ -26,7 +26,8 @@ package validate
 //
 // Why the same keywords apply:
 //   - A site's subschema applies to exactly the values the walk finds at
-//     it. No schema on the way to it has the keywords that change which
+//     it. Every reference in the schema is a $ref to a $defs entry by a
+//     plain name (refsOnlyDefs): nothing else reaches the walked schemas. No schema on the way to it has the keywords that change which
 //     members or elements properties, items or additionalProperties apply
 //     to (patternProperties, prefixItems), that read what its subschema
 //     evaluated (unevaluatedProperties, unevaluatedItems), or that move
@@ -45,6 +46,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -100,6 +102,9 @@ func compileOnce(name string, doc any) (*onceSchema, error) {
 		return nil, nil
 	}
 	defs, _ := root["$defs"].(map[string]any)
+	if !refsOnlyDefs(root, defs) {
+		return nil, nil
+	}
 	var sites []site
 	shell := findSites(root, defs, nil, true, &sites)
 	if len(sites) == 0 {
@@ -142,6 +147,43 @@ func compileOnce(name string, doc any) (*onceSchema, error) {
 	}
 	return o, nil
 }
+
+// refsOnlyDefs reports whether every reference in a schema document is a
+// $ref to an entry of its $defs by a plain name. A $ref to the root or to
+// a property's schema would resolve, in the form with sites made true, to
+// a copy in which the values it reaches go unchecked; a name with "~",
+// "%" or "/" is decoded by the library as a JSON pointer, which siteDef
+// does not do. (Every map in the document is looked at, keywords' values
+// too: it refuses more than it needs to, never less.)
+func refsOnlyDefs(node any, defs map[string]any) bool {
+	switch n := node.(type) {
+	case map[string]any:
+		for k, v := range n {
+			switch k {
+			case "$ref":
+				ref, _ := v.(string)
+				name, ok := strings.CutPrefix(ref, defsRef)
+				if _, found := defs[name]; !ok || !found || !plainDefName.MatchString(name) {
+					return false
+				}
+			case "$dynamicRef", "$recursiveRef":
+				return false
+			}
+			if !refsOnlyDefs(v, defs) {
+				return false
+			}
+		}
+	case []any:
+		for _, e := range n {
+			if !refsOnlyDefs(e, defs) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+var plainDefName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 
 // findSites returns node with its sites made true (a copy where it
 // changes), appending the sites to sites.
@@ -251,13 +293,16 @@ func canonSchema(b []byte, s any, defs map[string]any, depth int) ([]byte, bool)
 	if depth > 16 {
 		return b, false
 	}
-	b = append(b, 'S', '{')
-	ok := true
+	var keys []string
 	for _, k := range sortedKeys(m) {
-		v := m[k]
-		if annotationKeys[k] || k == "$defs" || k == "$schema" {
-			continue
+		if !annotationKeys[k] && k != "$defs" && k != "$schema" {
+			keys = append(keys, k)
 		}
+	}
+	b = binary.AppendUvarint(append(b, 'S', '{'), uint64(len(keys)))
+	ok := true
+	for _, k := range keys {
+		v := m[k]
 		b = appendString(b, k)
 		switch {
 		case k == "$ref":
@@ -301,7 +346,7 @@ func canonSchema(b []byte, s any, defs map[string]any, depth int) ([]byte, bool)
 			return b, false
 		}
 	}
-	return append(b, '}'), true
+	return b, true
 }
 
 // canon appends the canonical form of a decoded JSON value to b: a tag,
@@ -425,7 +470,7 @@ func (c *onceParts) entry(k string, _ int, x any) {
 		c.valid = false
 		return
 	}
-	for i := range c.o.sites {
+	for i := 0; i < len(c.o.sites) && c.valid; i++ {
 		st := &c.o.sites[i]
 		if len(st.steps) >= 2 && st.steps[0].kind == 'p' && st.steps[0].name == k && st.steps[1].kind == 'i' {
 			c.sites(st, x, st.steps[2:])
@@ -445,7 +490,7 @@ func (c *onceParts) rest(whole any) {
 		c.valid = false
 		return
 	}
-	for i := range c.o.sites {
+	for i := 0; i < len(c.o.sites) && c.valid; i++ {
 		st := &c.o.sites[i]
 		c.sites(st, whole, st.steps)
 	}
@@ -456,8 +501,8 @@ func (c *onceParts) sites(st *site, v any, steps []siteStep) {
 	eachAt(v, steps, func(x any) bool {
 		var ok bool
 		c.buf, ok = canon(append(c.buf[:0], st.key[:]...), x)
-		if !ok {
-			c.valid = st.sch.Validate(x) == nil
+		if !ok { // cannot happen: the decoder makes only what canon takes
+			c.valid = c.valid && st.sch.Validate(x) == nil
 			return c.valid
 		}
 		key := sha256.Sum256(c.buf)

@@ -3,10 +3,12 @@ package validate
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -190,6 +192,9 @@ func TestSitesOnlyWhereTheyApplyPlainly(t *testing.T) {
 		{"beside patternProperties", `{"type": "object", "patternProperties": {"^z": true}, "additionalProperties": {"$ref": "#/$defs/d"}, ` + defs + `}`, 0},
 		{"beside prefixItems", `{"type": "array", "prefixItems": [true], "items": {"$ref": "#/$defs/d"}, ` + defs + `}`, 0},
 		{"under unevaluatedProperties", `{"type": "object", "properties": {"a": {"$ref": "#/$defs/d"}}, "unevaluatedProperties": false, ` + defs + `}`, 0},
+		{"beside a $ref to a property's schema", `{"type": "object", "properties": {"a": {"type": "object", "properties": {"x": {"$ref": "#/$defs/d"}}}, "b": {"$ref": "#/properties/a"}}, ` + defs + `}`, 0},
+		{"beside a $ref to the root", `{"type": "object", "properties": {"x": {"$ref": "#/$defs/d"}, "kids": {"type": "array", "items": {"$ref": "#"}}}, ` + defs + `}`, 0},
+		{"a $defs name the library reads as a pointer", `{"type": "object", "properties": {"x": {"$ref": "#/$defs/a~1b"}}, "$defs": {"a/b": {"type": "object"}, "a~1b": {"type": "object", "required": ["n"]}}}`, 0},
 		{"under a schema with an $id", `{"type": "object", "properties": {"a": {"$id": "https://x.invalid/a", "type": "object", "properties": {"b": {"$ref": "#/$defs/d"}}}}, ` + defs + `}`, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -221,5 +226,46 @@ func TestFastPassAdditionalProperties(t *testing.T) {
 		if got := newCheckedValues().bytes(o, []byte(tc.doc)); got != tc.want {
 			t.Errorf("%s: valid %v, want %v", tc.doc, got, tc.want)
 		}
+	}
+}
+
+// TestSchemasSites: the published schemas' sites, as the fast pass finds
+// them (a path of properties, "[]" for a list's entries and "{}" for an
+// object's other members, then the $defs entry). A schema edit that loses
+// one makes the checks slower, not weaker; this says so.
+func TestSchemasSites(t *testing.T) {
+	want := map[string][]string{
+		"grid.schema.json":     {"areas[] area"},
+		"index.schema.json":    {"gpu_comparisons[].b200 row", "gpu_comparisons[].h100 row", "load_curves[].from row", "load_curves[].to row", "models[].best{} configuration", "task_comparisons[].problem_solving task_row", "task_comparisons[].text_conversation task_row"},
+		"manifest.schema.json": {"exclusions[] exclusion", "outputs[] file", "sources[] source"},
+		"model.schema.json":    {"best{} configuration", "configurations[] configuration", "source source"},
+	}
+	compiledSchemas()
+	got := map[string][]string{}
+	for name, o := range compiled.fast {
+		for _, st := range o.sites {
+			var p strings.Builder
+			for _, s := range st.steps {
+				switch s.kind {
+				case 'p':
+					if p.Len() > 0 {
+						p.WriteString(".")
+					}
+					p.WriteString(s.name)
+				case 'i':
+					p.WriteString("[]")
+				case 'a':
+					p.WriteString("{}")
+				}
+			}
+			got[name] = append(got[name], p.String()+" "+st.def)
+		}
+		slices.Sort(got[name])
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("sites (-want +got):\n%s", diff)
+	}
+	if o := onceFor("index.schema.json"); o == nil || o.stream == nil {
+		t.Errorf("index.json's fast pass is not streamed")
 	}
 }
