@@ -20,6 +20,11 @@ import (
 // still makes a big.Rat of each, and saved nothing measurable.)
 type instanceDecoder struct {
 	keys map[string]string // interned object keys
+	// members and elems are stacks of the members and elements of the
+	// objects and lists being decoded: each is made at its size once its
+	// end is found, not grown.
+	members []member
+	elems   []any
 	// own copies each string, number and key out of the text, for a tree
 	// whose values outlive it: a slice would keep the whole text alive.
 	own bool
@@ -47,11 +52,11 @@ func skipSpace(b string, i int) int {
 func (d *instanceDecoder) value(b string, i int) (any, int) {
 	switch c := b[i]; {
 	case c == '{':
-		m := map[string]any{}
 		i = skipSpace(b, i+1)
 		if b[i] == '}' {
-			return m, i + 1
+			return map[string]any{}, i + 1
 		}
+		start := len(d.members)
 		for {
 			var k string
 			k, i = d.key(b, i)
@@ -59,29 +64,40 @@ func (d *instanceDecoder) value(b string, i int) (any, int) {
 			i = skipSpace(b, i+1) // ':'
 			var v any
 			v, i = d.value(b, i)
-			m[k] = v
+			d.members = append(d.members, member{k, v})
 			i = skipSpace(b, i)
 			if b[i] == '}' {
-				return m, i + 1
+				break
 			}
 			i = skipSpace(b, i+1) // ','
 		}
+		m := make(map[string]any, len(d.members)-start)
+		for j := start; j < len(d.members); j++ {
+			m[d.members[j].key] = d.members[j].value // the last of repeated keys wins
+			d.members[j] = member{}
+		}
+		d.members = d.members[:start]
+		return m, i + 1
 	case c == '[':
-		a := []any{}
 		i = skipSpace(b, i+1)
 		if b[i] == ']' {
-			return a, i + 1
+			return []any{}, i + 1
 		}
+		start := len(d.elems)
 		for {
 			var v any
 			v, i = d.value(b, i)
-			a = append(a, v)
+			d.elems = append(d.elems, v)
 			i = skipSpace(b, i)
 			if b[i] == ']' {
-				return a, i + 1
+				break
 			}
 			i = skipSpace(b, i+1) // ','
 		}
+		a := append([]any(nil), d.elems[start:]...)
+		clear(d.elems[start:])
+		d.elems = d.elems[:start]
+		return a, i + 1
 	case c == '"':
 		lit, end := stringLiteral(b, i)
 		return d.keep(unquoteLiteral(lit)), end
@@ -98,6 +114,12 @@ func (d *instanceDecoder) value(b string, i int) (any, int) {
 		}
 		return number(d.keep(b[i:end])), end
 	}
+}
+
+// member is an object member being decoded.
+type member struct {
+	key   string
+	value any
 }
 
 // keep returns s, or a copy of it when the decoder owns its values.
