@@ -9,7 +9,8 @@
 //     the size and SHA-256 of its bytes on disk, and nothing listed is missing;
 //   - the schemas: manifest.json, models/*.json and every other output that
 //     has a schema in schemas/ (grid.json, index.json) against the JSON
-//     Schemas that ship with the data;
+//     Schemas that ship with the data (a value the snapshot repeats is
+//     checked once: checkonce.go);
 //   - the figures: every model file, grid.json, index.json, the manifest's
 //     exclusions and its evidence are recomputed from the archived raw
 //     sources alone (which must themselves hold no key twice in one object,
