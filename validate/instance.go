@@ -7,7 +7,8 @@ import (
 )
 
 // instanceDecoder turns JSON text that is already known to be valid (checked
-// by json.Valid, or returned whole by a json.Decoder) into the tree the
+// by json.Valid or jsontext, or returned whole by a json.Decoder or a
+// jsontext.Decoder) into the tree the
 // schema library validates: map[string]any, []any, string, bool, nil and
 // json.Number. It decodes what jsonschema.UnmarshalJSON decodes (the last
 // of duplicate keys wins, strings unescaped and invalid UTF-8 replaced as
