@@ -192,3 +192,31 @@ func TestRealRepeatsStay(t *testing.T) {
 		}
 	}
 }
+
+// TestWholeFileErrorsComeFirst: the checks of the whole file run beside the
+// reading of the rows, but their error is the one reported, as when they
+// ran first: a bad row before a syntax error, invalid UTF-8 or a name given
+// twice does not hide it.
+func TestWholeFileErrorsComeFirst(t *testing.T) {
+	bad := goodRow("num_gpus", `"1"`) // a row error, on line 2
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"syntax", chatFile(bad, goodRow("energy_per_token_joules", "NaN")), "not valid JSON at line 3"},
+		{"UTF-8", chatFile(bad, goodRow("nickname", "\"M \xff7B\"")), "not valid UTF-8 at line 3"},
+		{"a name twice", chatFile(bad, goodRow("nickname", `"M", "nickname": "N"`)), "nickname"},
+		{"the row alone", chatFile(bad, goodRow()), "num_gpus"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseTask(TaskChat, tc.data)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v; want an error with %q", err, tc.want)
+			}
+			if tc.name != "the row alone" && strings.Contains(err.Error(), "num_gpus") {
+				t.Errorf("the row's error came first: %v", err)
+			}
+		})
+	}
+}
