@@ -46,9 +46,12 @@ func init() { Register("index", idxSnapshotCheck) }
 // may be opened twice).
 type idxSource struct {
 	chat, gpqa *taskData
-	models     []string // model file paths ("models/SLUG.json"), sorted
-	readModel  func(path string) ([]byte, error)
-	openIndex  func() (io.ReadCloser, error)
+	// reportedElsewhere reports whether another check reports a task
+	// file's parse problems (nil: none does).
+	reportedElsewhere func(*taskData) bool
+	models            []string // model file paths ("models/SLUG.json"), sorted
+	readModel         func(path string) ([]byte, error)
+	openIndex         func() (io.ReadCloser, error)
 }
 
 // idxCannotRead is the problem of an input that cannot be read.
@@ -65,7 +68,8 @@ func isModelPath(p string) bool {
 // archive both task files, and IndexFile's checks must pass against its
 // model files. A snapshot without index.json (built before the index
 // existed) is not checked here. The task files are the ones the leaderboard
-// check parsed (Snap.task): their problems are reported once.
+// check parses (Snap.task, once): their problems are reported once, by the
+// leaderboard check when it reads them.
 func idxSnapshotCheck(s *Snap) []Problem {
 	if s.Output(IndexPath) == nil && !s.OnDisk(IndexPath) {
 		return nil
@@ -84,7 +88,8 @@ func idxSnapshotCheck(s *Snap) []Problem {
 		return idxCannotRead(IndexPath, err)
 	}
 	f.Close()
-	src := &idxSource{chat: chat, gpqa: gpqa, readModel: s.Read, openIndex: open}
+	src := &idxSource{chat: chat, gpqa: gpqa, readModel: s.Read, openIndex: open,
+		reportedElsewhere: func(t *taskData) bool { return s.leaderboardReports(t.task, t.path) }}
 	for _, p := range s.Files {
 		if isModelPath(p) {
 			src.models = append(src.models, p)
@@ -131,12 +136,14 @@ func idxFailf(file, where, field, format string, a ...any) error {
 }
 
 func idxCheck(src *idxSource) []Problem {
-	// A task file with problems (reported here unless another check has
-	// reported them) is no ground to recompute the index from.
+	// A task file with problems (reported here unless the leaderboard
+	// check reports them) is no ground to recompute the index from.
 	var out []Problem
 	for _, t := range []*taskData{src.chat, src.gpqa} {
 		if !t.clean() {
-			out = append(out, t.report()...)
+			if src.reportedElsewhere == nil || !src.reportedElsewhere(t) {
+				out = append(out, t.probs...)
+			}
 			out = append(out, Problem{File: IndexPath, Msg: fmt.Sprintf("cannot be recomputed: %s has the problems reported above", t.path)})
 		}
 	}

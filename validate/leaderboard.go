@@ -110,9 +110,9 @@ func checkLeaderboard(s *Snap) (out []Problem) {
 		}
 		if task == taskChat {
 			chatStable, chatOK, chatPath = td.stable, td.rowsOK, td.path
-			chatPS = &problems{file: td.path, list: append([]Problem(nil), td.report()...)}
+			chatPS = &problems{file: td.path, list: append([]Problem(nil), td.probs...)}
 		} else {
-			out = append(out, td.report()...)
+			out = append(out, td.probs...)
 		}
 	}
 

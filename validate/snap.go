@@ -141,10 +141,11 @@ type Snap struct {
 	// done.
 	ctx context.Context
 
-	// tasks holds the archived task files parsed so far, by snapshot path:
-	// each is read and parsed once per Snapshot call, and its rows shared
-	// by the checks that recompute from it.
-	tasks map[string]*taskData
+	// tasks holds the archived task files parsed so far, by task and
+	// snapshot path: each is read and parsed once per Snapshot call, and
+	// its rows shared by the checks that recompute from it (Snap.task).
+	taskMu sync.Mutex
+	tasks  map[string]*onceTask
 
 	// early is what a build's Early read of the sources, by slash path;
 	// nil outside a build.
@@ -204,22 +205,10 @@ type taskData struct {
 	excluded []excludedRow
 	rowsOK   bool      // every row well-formed (parseTask's ok)
 	probs    []Problem // the parse's problems, on path
-
-	reported bool // probs have been handed to a check's output
 }
 
 // clean reports whether the file parsed without any problem.
 func (t *taskData) clean() bool { return t.readErr == nil && len(t.probs) == 0 }
-
-// report returns the parse's problems the first time it is called, nil
-// after: the first check that reads the file reports them, once.
-func (t *taskData) report() []Problem {
-	if t.reported {
-		return nil
-	}
-	t.reported = true
-	return t.probs
-}
 
 // parseTaskData parses and filters a task file's bytes (the file at path).
 func parseTaskData(task, path string, data []byte) *taskData {
@@ -240,17 +229,44 @@ func openTaskData(task, path string, open func() (io.ReadCloser, error)) (*taskD
 }
 
 // task returns the task file of the given task at snapshot path p, parsed
-// on first use. It is streamed: its bytes are never held whole.
+// on first use, once however many checks ask for it at once. It is
+// streamed: its bytes are never held whole.
 func (s *Snap) task(task, p string) *taskData {
-	if t, ok := s.tasks[p]; ok && t.task == task {
-		return t
-	}
-	t, _ := openTaskData(task, p, func() (io.ReadCloser, error) { return s.Open(p) })
+	s.taskMu.Lock()
 	if s.tasks == nil {
-		s.tasks = map[string]*taskData{}
+		s.tasks = map[string]*onceTask{}
 	}
-	s.tasks[p] = t
-	return t
+	key := task + "\x00" + p
+	t := s.tasks[key]
+	if t == nil {
+		t = &onceTask{}
+		s.tasks[key] = t
+	}
+	s.taskMu.Unlock()
+	t.once.Do(func() {
+		t.data, _ = openTaskData(task, p, func() (io.ReadCloser, error) { return s.Open(p) })
+	})
+	return t.data
+}
+
+// onceTask is a task file parsed once per Snapshot call.
+type onceTask struct {
+	once sync.Once
+	data *taskData
+}
+
+// leaderboardReports reports whether the leaderboard check reads the task
+// file of the given task at path p, and so reports its parse's problems:
+// the task is in the manifest's selection (or is the Text Conversation
+// task, which it always reads) and the manifest's source of it is at p.
+// The other checks that read the file do not report them again; which
+// check reports them does not depend on which read the file first.
+func (s *Snap) leaderboardReports(task, p string) bool {
+	if task != taskChat && !contains(s.Manifest.Selection.Tasks, task) {
+		return false
+	}
+	src := s.Source(lbTaskName(task))
+	return src != nil && src.Path == p
 }
 
 // Source returns the manifest's source entry with the given upstream name
@@ -316,12 +332,6 @@ var builtin = []namedCheck{
 	{"leaderboard", checkLeaderboard},
 }
 
-// ownLane are the checks that share nothing through Snap but its read-only
-// fields (Dir, Manifest, Files): each runs on its own goroutine. The
-// manifest check hashes every file, the schema check has its own pool of
-// workers, the grid check reads the Ember CSV and grid.json.
-var ownLane = map[string]bool{"manifest": true, "schemas": true, "grid": true}
-
 func allChecks() []namedCheck {
 	registry.Lock()
 	defer registry.Unlock()
@@ -339,11 +349,10 @@ func Snapshot(dir string) error { return SnapshotContext(context.Background(), d
 // SnapshotContext is Snapshot, ended early when ctx is: it then returns
 // ctx's error, not a Report.
 //
-// The checks run at once, on lanes of their own: those that read only
-// their own files (ownLane) each on its own, the others one after another
-// on a shared lane, in registration order, since they share the parsed
-// task files through Snap. The problems come in the order of the checks,
-// whatever the order they finish in.
+// The checks run at once, each on a goroutine of its own; those that
+// recompute from the task files share them through Snap, parsed once. The
+// problems come in the order of the checks, whatever the order they finish
+// in.
 func SnapshotContext(ctx context.Context, dir string) error {
 	return snapshot(ctx, dir, nil)
 }
@@ -356,23 +365,10 @@ func snapshot(ctx context.Context, dir string, early map[string]*earlyFile) erro
 	if s.Manifest != nil {
 		checks := allChecks()
 		found := make([][]Problem, len(checks))
-		var shared []int
 		var wg sync.WaitGroup
 		for i, c := range checks {
-			if !ownLane[c.name] {
-				shared = append(shared, i)
-				continue
-			}
 			wg.Go(func() { found[i] = c.run(s) })
 		}
-		wg.Go(func() {
-			for _, i := range shared {
-				if ctx.Err() != nil {
-					break
-				}
-				found[i] = checks[i].run(s)
-			}
-		})
 		wg.Wait()
 		for _, f := range found {
 			probs = append(probs, f...)
