@@ -298,7 +298,8 @@ func (s *Snap) OnDisk(p string) bool {
 }
 
 // Check is one check of a snapshot. It returns the problems it finds; the
-// Problem's File is a slash path relative to the snapshot folder.
+// Problem's File is a slash path relative to the snapshot folder. It runs
+// beside the other checks (Register).
 type Check func(s *Snap) []Problem
 
 type namedCheck struct {
@@ -311,9 +312,11 @@ var registry struct {
 	checks []namedCheck
 }
 
-// Register adds a check that Snapshot runs on every snapshot, after the
-// built-in ones (manifest, schemas, leaderboard), in registration order.
-// Call it from an init function; a name may be registered only once.
+// Register adds a check that Snapshot runs on every snapshot; its
+// problems come after the built-in ones' (manifest, schemas, leaderboard),
+// in registration order. Every check runs at once with the others, on its
+// own goroutine: Snap's methods are safe for that. Call it from an init
+// function; a name may be registered only once.
 func Register(name string, c Check) {
 	registry.Lock()
 	defer registry.Unlock()
