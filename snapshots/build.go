@@ -325,12 +325,18 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 	}
 	// Let go of what index.json and the pages do not need.
 	ib, lb, stable, problem = nil, nil, nil, nil
-	if err := stageIndex(st, m, idx); err != nil {
-		return nil, late(err)
-	}
+	// index.json is written beside the pages (neither needs the other;
+	// both only read idx). Its error keeps its place: after the grid's,
+	// before the pages'.
+	indexDone := make(chan stagedIndex, 1)
+	go func() {
+		f, err := stageIndex(st, idx)
+		indexDone <- stagedIndex{f, err}
+	}()
 	// The pages read grid.json.
 	gs, err := g.wait()
 	if err != nil {
+		<-indexDone
 		return nil, err
 	}
 	if gs != nil {
@@ -339,9 +345,14 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 		m.Grid = gs.summary
 	}
 	pages, err := renderPages(st, opts, idx, rows)
-	if err != nil {
+	index := <-indexDone
+	switch {
+	case index.err != nil:
+		return nil, index.err
+	case err != nil:
 		return nil, err
 	}
+	m.Outputs = append(m.Outputs, index.file)
 	m.Outputs = append(m.Outputs, pages...)
 	log.Info("built index.json and pages", "gpu_comparisons", len(idx.GPUComparisons),
 		"task_comparisons", len(idx.TaskComparisons), "pages", len(pages))
@@ -383,12 +394,18 @@ func stageJSON(st *stage, rel string, v any) (File, error) {
 // the error.
 var errStopped = errors.New("stopped: a model file failed")
 
+// stagedIndex is stageIndex's result.
+type stagedIndex struct {
+	file File
+	err  error
+}
+
 // stageIndex writes index.json into the stage as it is encoded, so that
 // its bytes (tens of megabytes for ten thousand models) are never held.
-func stageIndex(st *stage, m *Manifest, idx *transform.IndexFile) error {
+func stageIndex(st *stage, idx *transform.IndexFile) (File, error) {
 	w, err := st.open(transform.IndexName)
 	if err != nil {
-		return err
+		return File{}, err
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	err = idx.Encode(bw)
@@ -398,16 +415,11 @@ func stageIndex(st *stage, m *Manifest, idx *transform.IndexFile) error {
 	if err != nil {
 		w.abort()
 		if errors.Is(err, ErrConflict) { // the disk's, not the data's
-			return err
+			return File{}, err
 		}
-		return fmt.Errorf("%w: %s: %v", ErrUpstreamData, transform.IndexName, err)
+		return File{}, fmt.Errorf("%w: %s: %v", ErrUpstreamData, transform.IndexName, err)
 	}
-	f, err := w.commit()
-	if err != nil {
-		return err
-	}
-	m.Outputs = append(m.Outputs, f)
-	return nil
+	return w.commit()
 }
 
 // renderPages renders every model's page and writes it into the stage, on
