@@ -148,6 +148,9 @@ func checkLeaderboard(s *Snap) (out []Problem) {
 	text, err := sourcetext.LoadLeaderboard()
 	if err != nil {
 		mp.add("", "", "cannot be checked: %v", err)
+		if chatPS != nil {
+			flush(chatPS) // the chat task file's own problems stand
+		}
 		return out
 	}
 	if idx != nil && commit != nil {
