@@ -220,3 +220,46 @@ func TestWholeFileErrorsComeFirst(t *testing.T) {
 		})
 	}
 }
+
+// TestRowErrorsInFileOrder: the rows are parsed on several workers once the
+// file is read, but the error reported is the one met first in the file:
+// the first bad row, wherever the workers' chunks fall; a bad row before a
+// wrong "task" field rather than that; and a wrong "task" before the rows
+// rather than a bad row.
+func TestRowErrorsInFileOrder(t *testing.T) {
+	rows := make([]string, 1000)
+	for i := range rows {
+		rows[i] = goodRow("max_num_seqs", fmt.Sprint(8+i), "model_id", fmt.Sprintf(`"org/m%d"`, i))
+	}
+	rows[300] = goodRow("model_id", `"org/bad300"`, "num_gpus", `"1"`)
+	rows[700] = goodRow("model_id", `"org/bad700"`, "num_gpus", `"1"`)
+	body := strings.Join(rows, ",\n")
+	for _, tc := range []struct {
+		name, data, want string
+	}{
+		{"the first of two bad rows", `{"task": "lm-arena-chat", "configurations": [` + body + `]}`, "org/bad300"},
+		{"a bad row, then a wrong task", `{"configurations": [` + body + `], "task": "gpqa"}`, "org/bad300"},
+		{"a wrong task, then a bad row", `{"task": "gpqa", "configurations": [` + body + `]}`, `field "task"`},
+		{"good rows, then a wrong task", `{"configurations": [` + goodRow() + `], "task": "gpqa"}`, `field "task"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseTask(TaskChat, []byte(tc.data))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got %v; want an error with %q", err, tc.want)
+			}
+		})
+	}
+	// Every row of a good file, in order.
+	for i := range rows {
+		rows[i] = goodRow("max_num_seqs", fmt.Sprint(8+i), "model_id", fmt.Sprintf(`"org/m%d"`, i))
+	}
+	got, err := ParseTask(TaskChat, chatFile(rows...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range got {
+		if r.Index != i || r.ModelID != fmt.Sprintf("org/m%d", i) || r.MaxNumSeqs != 8+i {
+			t.Fatalf("row %d: index %d, model %s, cap %d", i, r.Index, r.ModelID, r.MaxNumSeqs)
+		}
+	}
+}

@@ -15,11 +15,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -243,7 +244,9 @@ func ParseTask(task string, data []byte) ([]Row, error) {
 // data one valid JSON value, in UTF-8, with no name twice in an object,
 // which jsontext reads too, the decoder below should meet no error; if it
 // does, it says so rather than go on. Each value is a slice of data (its
-// end at the decoder's offset), not a copy.
+// end at the decoder's offset), not a copy. The rows are parsed once the
+// file is read, on a worker per CPU (parseRows); an error met after some
+// rows comes after theirs, as if each row were parsed as it was met.
 func readRows(task, name string, data []byte) ([]Row, error) {
 	dec := jsontext.NewDecoder(bytes.NewReader(data))
 	if tok, _ := dec.ReadToken(); tok.Kind() != '{' {
@@ -259,32 +262,38 @@ func readRows(task, name string, data []byte) ([]Row, error) {
 		end := dec.InputOffset()
 		return data[end-int64(len(v)) : end : end]
 	}
-	unreadable := func() error {
-		line, col := position(data, dec.InputOffset())
-		return fmt.Errorf("%s: cannot be read at line %d, column %d: %v", name, line, col, readErr)
+	var raws [][]byte // the rows met so far
+	fail := func(err error) ([]Row, error) {
+		if _, rowErr := parseRows(task, raws); rowErr != nil {
+			return nil, rowErr
+		}
+		return nil, err
 	}
-	var rows []Row
+	unreadable := func() ([]Row, error) {
+		line, col := position(data, dec.InputOffset())
+		return fail(fmt.Errorf("%s: cannot be read at line %d, column %d: %v", name, line, col, readErr))
+	}
 	gotTask, seenConfigs := false, false
 	for dec.PeekKind() != '}' {
 		k := value()
 		if readErr != nil {
-			return nil, unreadable()
+			return unreadable()
 		}
 		key, _ := jsontext.AppendUnquote(nil, k)
 		switch string(key) {
 		case "task":
 			raw := value()
 			if readErr != nil {
-				return nil, unreadable()
+				return unreadable()
 			}
 			var s string
 			if err := json.Unmarshal(raw, &s); err != nil || s != task {
-				return nil, fmt.Errorf("%s: field \"task\": %s, want %q", name, raw, task)
+				return fail(fmt.Errorf("%s: field \"task\": %s, want %q", name, raw, task))
 			}
 			gotTask = true
 		case "configurations":
 			if seenConfigs {
-				return nil, fmt.Errorf("%s: field \"configurations\": given twice", name)
+				return fail(fmt.Errorf("%s: field \"configurations\": given twice", name))
 			}
 			seenConfigs = true
 			switch dec.PeekKind() {
@@ -293,29 +302,29 @@ func readRows(task, name string, data []byte) ([]Row, error) {
 				continue
 			case '[':
 			default:
-				return nil, fmt.Errorf("%s: field \"configurations\": not an array", name)
+				return fail(fmt.Errorf("%s: field \"configurations\": not an array", name))
 			}
 			dec.ReadToken() // [
-			for i := 0; dec.PeekKind() != ']'; i++ {
+			for dec.PeekKind() != ']' {
 				raw := value()
 				if readErr != nil {
-					return nil, unreadable()
+					return unreadable()
 				}
-				rows = append(rows, Row{})
-				r := &rows[len(rows)-1]
-				if err := parseRow(r, task, i, raw); err != nil {
-					return nil, fmt.Errorf("%s: %w", r.Label(), err)
-				}
+				raws = append(raws, raw)
 			}
 			if _, err := dec.ReadToken(); err != nil { // ]
 				readErr = err
-				return nil, unreadable()
+				return unreadable()
 			}
 		default:
 			if readErr = dec.SkipValue(); readErr != nil {
-				return nil, unreadable()
+				return unreadable()
 			}
 		}
+	}
+	rows, err := parseRows(task, raws)
+	if err != nil {
+		return nil, err
 	}
 	if !gotTask {
 		return nil, fmt.Errorf("%s: field \"task\": missing, want %q", name, task)
@@ -323,7 +332,38 @@ func readRows(task, name string, data []byte) ([]Row, error) {
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("%s: field \"configurations\": missing or empty", name)
 	}
-	return slices.Clip(rows), nil
+	return rows, nil
+}
+
+// parseRows parses raws, a task file's rows in order, on a worker per CPU
+// (a chunk of rows at a time), and returns the first bad row's error, in
+// the file's order.
+func parseRows(task string, raws [][]byte) ([]Row, error) {
+	rows := make([]Row, len(raws))
+	errs := make([]error, len(raws))
+	const chunk = 256
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), (len(raws)+chunk-1)/chunk) {
+		wg.Go(func() {
+			for {
+				start := int(next.Add(chunk)) - chunk
+				if start >= len(raws) {
+					return
+				}
+				for i := start; i < min(start+chunk, len(raws)); i++ {
+					errs[i] = parseRow(&rows[i], task, i, raws[i])
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", rows[i].Label(), err)
+		}
+	}
+	return rows, nil
 }
 
 func parseRow(r *Row, task string, i int, raw json.RawMessage) error {
