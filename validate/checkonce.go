@@ -10,7 +10,8 @@ package validate
 // takes as long over a value it has checked before as over a new one, and
 // these checks were the largest part of a build.
 //
-// So a file's check first runs a fast pass (checkOnce). A "site" is a
+// So a file's check first runs a fast pass (checkedValues.bytes, and
+// checkedValues.stream for a file too large to hold). A "site" is a
 // subschema that is nothing but a $ref to an object schema in $defs,
 // reached from the root only through properties, items and
 // additionalProperties. The fast pass checks the file against its schema
@@ -27,7 +28,8 @@ package validate
 // Why the same keywords apply:
 //   - A site's subschema applies to exactly the values the walk finds at
 //     it. Every reference in the schema is a $ref to a $defs entry by a
-//     plain name (refsOnlyDefs): nothing else reaches the walked schemas. No schema on the way to it has the keywords that change which
+//     plain name (refsOnlyDefs): nothing else reaches the walked schemas.
+//     No schema on the way to a site has the keywords that change which
 //     members or elements properties, items or additionalProperties apply
 //     to (patternProperties, prefixItems), that read what its subschema
 //     evaluated (unevaluatedProperties, unevaluatedItems), or that move
