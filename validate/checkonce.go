@@ -81,8 +81,8 @@ type onceSchema struct {
 	sites  []site
 }
 
-// schemaKeywords whose values are subschemas, or maps or lists of them: how
-// canonSchema and findSites read a schema.
+// Keywords whose values are subschemas, or maps or lists of them: how
+// canonSchema reads a schema.
 var (
 	subschemaKeys     = map[string]bool{"items": true, "additionalProperties": true, "propertyNames": true, "not": true, "if": true, "then": true, "else": true, "contains": true, "unevaluatedItems": true, "unevaluatedProperties": true, "contentSchema": true}
 	subschemaMapKeys  = map[string]bool{"properties": true, "patternProperties": true, "dependentSchemas": true}
@@ -90,7 +90,7 @@ var (
 	// annotationKeys do not decide validity.
 	annotationKeys = map[string]bool{"description": true, "title": true, "$comment": true, "examples": true, "default": true, "deprecated": true, "readOnly": true, "writeOnly": true}
 	// notOnTheWay are the keywords no schema between the root and a site
-	// may have (see the package comment above).
+	// may have (see this file's first comment).
 	notOnTheWay = []string{"patternProperties", "prefixItems", "unevaluatedProperties", "unevaluatedItems", "$id", "$anchor", "$dynamicAnchor"}
 )
 
