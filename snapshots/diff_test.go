@@ -538,6 +538,25 @@ func relist(t *testing.T, dir, rel string, data []byte) {
 	if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(rel)), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	sum := sha256.Sum256(data)
+	editManifest(t, dir, func(man *Manifest) {
+		found := false
+		for _, f := range append(sourceFiles(man), outputFiles(man)...) {
+			if f.Path == rel {
+				f.Size, f.SHA256 = int64(len(data)), hex.EncodeToString(sum[:])
+				found = true
+			}
+		}
+		if !found {
+			t.Fatalf("%s does not list %s", ManifestName, rel)
+		}
+	})
+}
+
+// editManifest rewrites dir's manifest.json in its canonical form after
+// edit.
+func editManifest(t *testing.T, dir string, edit func(*Manifest)) {
+	t.Helper()
 	mb, err := os.ReadFile(filepath.Join(dir, ManifestName))
 	if err != nil {
 		t.Fatal(err)
@@ -546,17 +565,7 @@ func relist(t *testing.T, dir, rel string, data []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum := sha256.Sum256(data)
-	found := false
-	for _, f := range append(sourceFiles(man), outputFiles(man)...) {
-		if f.Path == rel {
-			f.Size, f.SHA256 = int64(len(data)), hex.EncodeToString(sum[:])
-			found = true
-		}
-	}
-	if !found {
-		t.Fatalf("%s does not list %s", ManifestName, rel)
-	}
+	edit(man)
 	if mb, err = transform.Marshal(man); err != nil {
 		t.Fatal(err)
 	}

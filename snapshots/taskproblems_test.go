@@ -82,24 +82,3 @@ func reportOf(t *testing.T, dir string) []validate.Problem {
 	}
 	return slices.Clone(r.Problems)
 }
-
-// editManifest rewrites dir's manifest.json in its canonical form after
-// edit.
-func editManifest(t *testing.T, dir string, edit func(*Manifest)) {
-	t.Helper()
-	mb, err := os.ReadFile(filepath.Join(dir, ManifestName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	man, err := decodeManifest(mb)
-	if err != nil {
-		t.Fatal(err)
-	}
-	edit(man)
-	if mb, err = transform.Marshal(man); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, ManifestName), mb, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}

@@ -48,6 +48,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -126,26 +127,9 @@ func compileOnce(name string, doc any) (*onceSchema, error) {
 		if st.sch, err = c.Compile(schemaBase + name + defsRef + st.def); err != nil {
 			return nil, err
 		}
-		b, ok := canonSchema(nil, defs[st.def], defs, 0)
-		if !ok {
-			return nil, nil // cannot happen: findSites checked it
-		}
-		st.key = sha256.Sum256(b)
 	}
-	if splitShell, lists := splitSchema(shell); len(lists) > 0 {
-		o.stream = &schemaStream{items: map[string]*jsonschema.Schema{}}
-		for _, p := range lists {
-			if o.stream.items[p], err = c.Compile(schemaBase + name + "#/properties/" + p + "/items"); err != nil {
-				return nil, err
-			}
-		}
-		sc := newSchemaCompiler()
-		if err := sc.AddResource(schemaBase+name, splitShell); err != nil {
-			return nil, err
-		}
-		if o.stream.shell, err = sc.Compile(schemaBase + name); err != nil {
-			return nil, err
-		}
+	if o.stream, err = compileStream(c, name, shell); err != nil {
+		return nil, err
 	}
 	return o, nil
 }
@@ -195,8 +179,8 @@ func findSites(node any, defs map[string]any, steps []siteStep, root bool, sites
 		return node
 	}
 	if !root {
-		if def, ok := siteDef(m, defs); ok {
-			*sites = append(*sites, site{steps: slices.Clone(steps), def: def})
+		if def, key, ok := siteDef(m, defs); ok {
+			*sites = append(*sites, site{steps: slices.Clone(steps), def: def, key: key})
 			return true
 		}
 	}
@@ -208,10 +192,7 @@ func findSites(node any, defs map[string]any, steps []siteStep, root bool, sites
 	out, copied := m, false
 	set := func(k string, v any) {
 		if !copied {
-			out, copied = make(map[string]any, len(m)), true
-			for kk, vv := range m {
-				out[kk] = vv
-			}
+			out, copied = maps.Clone(m), true
 		}
 		out[k] = v
 	}
@@ -225,10 +206,7 @@ func findSites(node any, defs map[string]any, steps []siteStep, root bool, sites
 				continue
 			}
 			if newProps == nil {
-				newProps = make(map[string]any, len(props))
-				for kk, vv := range props {
-					newProps[kk] = vv
-				}
+				newProps = maps.Clone(props)
 			}
 			newProps[name] = sub
 		}
@@ -255,28 +233,29 @@ func findSites(node any, defs map[string]any, steps []siteStep, root bool, sites
 	return out
 }
 
-// siteDef returns the $defs entry a site refers to: m is nothing but a
-// $ref (and annotations) to an object schema whose canonical form can be
-// taken.
-func siteDef(m map[string]any, defs map[string]any) (string, bool) {
+// siteDef returns the $defs entry a site refers to, and the hash of its
+// canonical form: m is nothing but a $ref (and annotations) to an object
+// schema whose canonical form can be taken.
+func siteDef(m map[string]any, defs map[string]any) (name string, key [sha256.Size]byte, ok bool) {
 	ref, ok := m["$ref"].(string)
 	if !ok || !strings.HasPrefix(ref, defsRef) {
-		return "", false
+		return "", key, false
 	}
 	for k := range m {
 		if k != "$ref" && !annotationKeys[k] {
-			return "", false
+			return "", key, false
 		}
 	}
-	name := ref[len(defsRef):]
+	name = ref[len(defsRef):]
 	def, ok := defs[name].(map[string]any)
 	if !ok || def["type"] != "object" {
-		return "", false
+		return "", key, false
 	}
-	if _, ok := canonSchema(nil, def, defs, 0); !ok {
-		return "", false
+	b, ok := canonSchema(nil, def, defs, 0)
+	if !ok {
+		return "", key, false
 	}
-	return name, true
+	return name, sha256.Sum256(b), true
 }
 
 // canonSchema appends the canonical form of a schema to b: its keywords

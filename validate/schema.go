@@ -127,24 +127,34 @@ func compileSchema(name string) (sch *jsonschema.Schema, st *schemaStream, o *on
 	if o, err = compileOnce(name, doc); err != nil {
 		return nil, nil, nil, err
 	}
+	if st, err = compileStream(c, name, doc); err != nil {
+		return nil, nil, nil, err
+	}
+	return sch, st, o, nil
+}
+
+// compileStream compiles the split form of the schema document doc (see
+// schemaStream), added to c as name; nil when it has no list to split.
+func compileStream(c *jsonschema.Compiler, name string, doc any) (*schemaStream, error) {
 	shell, lists := splitSchema(doc)
 	if len(lists) == 0 {
-		return sch, nil, o, nil
+		return nil, nil
 	}
-	st = &schemaStream{items: map[string]*jsonschema.Schema{}}
+	st := &schemaStream{items: map[string]*jsonschema.Schema{}}
+	var err error
 	for _, p := range lists {
 		if st.items[p], err = c.Compile(schemaBase + name + "#/properties/" + p + "/items"); err != nil {
-			return nil, nil, nil, err
+			return nil, err
 		}
 	}
 	sc := newSchemaCompiler()
 	if err := sc.AddResource(schemaBase+name, shell); err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
 	if st.shell, err = sc.Compile(schemaBase + name); err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
-	return sch, st, o, nil
+	return st, nil
 }
 
 // Keywords splitSchema understands: a schema using another one at its top
