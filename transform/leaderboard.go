@@ -212,8 +212,8 @@ func ParseCommits(data []byte) (*Commit, error) {
 // that a rule needs, or with a field of the wrong type, is an error naming
 // the file, the row and the field. Fields upstream adds are ignored.
 //
-// The rows are decoded one at a time, so that a large file is not held
-// twice (as bytes and as a slice of raw rows).
+// Each row is parsed from a slice of data, never a copy, so that a large
+// file is not held twice (readRows, parseRows).
 //
 // The checks of the whole file (its syntax and encoding, and a name given
 // twice in one object) run beside the reading of its rows, on another core
