@@ -113,7 +113,7 @@ func buildGrid(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 		Producer: emberProducer, Licence: emberLicence,
 	}}
 	log.Info("archived", "source", fetch.EmberYearly, "url", body.URL, "bytes", file.Size,
-		"sha256", file.SHA256, "intensity_rows", len(table.Values))
+		"sha256", file.SHA256, "intensity_rows", table.Len())
 
 	g, summary, err := grid.Build(table, opts.GridYear, grid.SourceMeta{
 		URL: body.URL, Retrieved: retrieved[:len(time.DateOnly)], Release: opts.EmberRelease, DataVersion: opts.Date,

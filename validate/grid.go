@@ -214,13 +214,17 @@ func gridOrEmpty[T any](s []T) []T {
 
 // gridRow is an intensity row of the CSV.
 type gridRow struct {
-	area, iso3, areaType string
-	year                 int
-	raw                  string // Value as published
-	line                 int
+	*gridArea
+	year int
+	raw  string // Value as published
+	line int
 	// excluded is why the row is left out ("" when it is used).
 	excluded string
 }
+
+// gridArea is an area as a row names it: a few hundred areas repeat theirs
+// over every year, so rows share one.
+type gridArea struct{ area, iso3, areaType string }
 
 // gridDoc is grid.json as this package reads it.
 type gridDoc struct {
@@ -511,6 +515,19 @@ func gridReadCSV(r io.Reader, file string) ([]gridRow, []Problem) {
 	iArea, iISO, iYear, iType := col[gridColArea], col[gridColISO3], col[gridColYear], col[gridColAreaType]
 	iCat, iVar, iUnit, iValue := col[gridColCategory], col[gridColVariable], col[gridColUnit], col[gridColValue]
 	rows := []gridRow{}
+	// A row keeps its own copy of the few bytes it needs: the fields are
+	// substrings of the record's line, which would otherwise stay in
+	// memory with every row (ember-synth's scale 4 has 21,796 of them).
+	// Areas repeat over the years: one gridArea each.
+	areas := map[gridArea]*gridArea{}
+	area := func(name, iso3, typ string) *gridArea {
+		if a, ok := areas[gridArea{name, iso3, typ}]; ok {
+			return a
+		}
+		a := &gridArea{strings.Clone(name), strings.Clone(iso3), strings.Clone(typ)}
+		areas[*a] = a
+		return a
+	}
 	for {
 		line, rec, err := cr.Next()
 		if err == io.EOF {
@@ -537,7 +554,7 @@ func gridReadCSV(r io.Reader, file string) ([]gridRow, []Problem) {
 			bad(line, "has CO2 intensity in %q, not %q", rec[iUnit], gridUnit)
 			continue
 		}
-		row := gridRow{area: rec[iArea], iso3: rec[iISO], areaType: rec[iType], raw: rec[iValue], line: line}
+		row := gridRow{gridArea: area(rec[iArea], rec[iISO], rec[iType]), raw: strings.Clone(rec[iValue]), line: line}
 		y, err := strconv.Atoi(rec[iYear])
 		if err != nil || y < 1000 || y > 9999 {
 			bad(line, "Year %q is not a year", rec[iYear])

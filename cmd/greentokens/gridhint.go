@@ -46,7 +46,7 @@ func gridYears(s *snapshots.Snapshot, q string) (string, []int) {
 	key := names.Key(q)
 	var area string
 	var years []int
-	for _, v := range t.Values {
+	for v := range t.All() {
 		if names.Key(v.Area) == key || (v.ISO3 != "" && strings.EqualFold(v.ISO3, q)) {
 			area = v.Area
 			years = append(years, v.Year)

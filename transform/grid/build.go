@@ -149,7 +149,7 @@ type Summary struct {
 // every other area with a usable value for an earlier year is listed with
 // its latest earlier one, marked as a fallback.
 func Build(t *Table, year int, meta SourceMeta) (*Grid, Summary, error) {
-	if t == nil || len(t.Values)+len(t.Excluded) == 0 {
+	if t == nil || t.Len()+len(t.Excluded) == 0 {
 		return nil, Summary{}, fmt.Errorf("grid: no intensity values")
 	}
 	if meta.URL == "" {
@@ -192,26 +192,27 @@ func Build(t *Table, year int, meta SourceMeta) (*Grid, Summary, error) {
 	}
 	// Each area's value for year, or its latest earlier one. Parse lists
 	// one usable value at most per area and year.
-	best := map[string]int{} // area -> index in t.Values
+	best := map[string]int{} // area -> index in t.rows
 	names := map[string]bool{}
-	for i, v := range t.Values {
-		names[v.Area] = true
-		if v.Year > year {
+	for i, r := range t.rows {
+		area := t.places[r.place].area
+		names[area] = true
+		if int(r.year) > year {
 			continue
 		}
-		if j, ok := best[v.Area]; !ok || v.Year > t.Values[j].Year {
-			best[v.Area] = i
+		if j, ok := best[area]; !ok || r.year > t.rows[j].year {
+			best[area] = i
 		}
 	}
 	for _, x := range t.Excluded {
 		names[x.Area] = true
 	}
-	if j, ok := best[World]; !ok || t.Values[j].Year != year {
+	if j, ok := best[World]; !ok || int(t.rows[j].year) != year {
 		return nil, Summary{}, fmt.Errorf("grid: %s has no usable value for %d", World, year)
 	}
 	s := Summary{Year: year, YearRule: YearRule, YearPinned: pinned, YearCandidates: candidates, Exclusions: t.Excluded}
 	for _, i := range best {
-		v := t.Values[i]
+		v := t.Value(i)
 		a := Area{
 			Name: v.Area, ISO3: v.ISO3, AreaType: v.AreaType, Year: v.Year, Fallback: v.Year != year,
 			GCO2ePerKWh: jsonnum.Float(v.GCO2PerKWh), Line: v.Line,
@@ -236,19 +237,20 @@ func referenceYear(t *Table) (int, []YearCount) {
 	countries := map[int]int{}
 	world := map[int]bool{}
 	latest, earliest := 0, 0
-	for _, v := range t.Values {
-		switch v.AreaType {
+	for _, r := range t.rows {
+		p, y := &t.places[r.place], int(r.year)
+		switch p.areaType {
 		case AreaTypeCountry, AreaTypeCountryOld:
-			countries[v.Year]++
+			countries[y]++
 		}
-		if v.Area == World {
-			world[v.Year] = true
+		if p.area == World {
+			world[y] = true
 		}
-		if v.Year > latest {
-			latest = v.Year
+		if y > latest {
+			latest = y
 		}
-		if earliest == 0 || v.Year < earliest {
-			earliest = v.Year
+		if earliest == 0 || y < earliest {
+			earliest = y
 		}
 	}
 	var seen []YearCount

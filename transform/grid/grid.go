@@ -117,19 +117,6 @@ type Exclusion struct {
 	Reason string `json:"reason"`
 }
 
-// Table is what the stage read from the CSV.
-type Table struct {
-	// Values holds every usable intensity row, in file order.
-	Values []Value
-	// Excluded holds the intensity rows left out, in file order.
-	Excluded []Exclusion
-	// Records counts the data records read, of every category.
-	Records int
-	// ISO3Column is the header the ISO 3 codes were read from: ColISO3 or
-	// ColISO3Old.
-	ISO3Column string
-}
-
 // Published is the size and sha256 (lower-case hex) of the bytes as read,
 // that is as published upstream, which are also the bytes archived.
 type Published struct {
@@ -229,17 +216,15 @@ func readHeader(sc *csvScanner) (columns, error) {
 // variable is Variable, for csvScanner.holds.
 var variable = newNeedle(Variable)
 
-type areaYear struct {
-	area string
-	year int
-}
 
 type parser struct {
 	cols   columns
 	intern map[string]string
-	// seen is the first row of each area and year: its index in t.Values,
-	// or -1-i for t.Excluded[i].
-	seen map[areaYear]int
+	// areas numbers the area names, for seen's keys.
+	areas map[string]uint32
+	// seen is the first row of each area and year (areaYear): its index
+	// in t.rows, or -1-i for t.Excluded[i].
+	seen map[uint64]int
 	// excludedTypes holds the area type of each row of t.Excluded.
 	excludedTypes []string
 	t             Table
@@ -263,7 +248,7 @@ func parse(r *bufio.Reader) (*Table, error) {
 	if err != nil {
 		return nil, lineError(err)
 	}
-	p := &parser{intern: map[string]string{}, seen: map[areaYear]int{}}
+	p := &parser{intern: map[string]string{}, areas: map[string]uint32{}, seen: map[uint64]int{}}
 	if p.cols, err = readHeader(sc); err != nil {
 		return nil, err
 	}
@@ -288,7 +273,7 @@ func parse(r *bufio.Reader) (*Table, error) {
 			return nil, err
 		}
 	}
-	if len(p.t.Values)+len(p.t.Excluded) == 0 {
+	if p.t.Len()+len(p.t.Excluded) == 0 {
 		return nil, fmt.Errorf("ember: no rows with Category %q, Variable %q, Unit %q", Category, Variable, Unit)
 	}
 	return &p.t, nil
@@ -300,6 +285,16 @@ func lineError(err error) error {
 		return fmt.Errorf("ember line %d: %w", ce.Line, err)
 	}
 	return fmt.Errorf("ember: reading: %w", err)
+}
+
+// areaYear is seen's key for an area and a year (four digits).
+func (p *parser) areaYear(area string, year int) uint64 {
+	id, ok := p.areas[area]
+	if !ok {
+		id = uint32(len(p.areas))
+		p.areas[area] = id
+	}
+	return uint64(id)<<32 | uint64(uint32(year))
 }
 
 func (p *parser) str(b []byte) string {
@@ -344,7 +339,7 @@ func (p *parser) row(sc *csvScanner, line int) error {
 	}
 	v.Year, _ = strconv.Atoi(string(y))
 	v.Raw = string(rec(c.value))
-	k := areaYear{v.Area, v.Year}
+	k := p.areaYear(v.Area, v.Year)
 	if i, dup := p.seen[k]; dup {
 		first := p.first(i)
 		if first.ISO3 != v.ISO3 || first.AreaType != v.AreaType || first.Raw != v.Raw {
@@ -354,7 +349,7 @@ func (p *parser) row(sc *csvScanner, line int) error {
 		p.exclude(v, fmt.Sprintf("exact duplicate of line %d", first.Line))
 		return nil
 	}
-	p.seen[k] = len(p.t.Values)
+	p.seen[k] = p.t.Len()
 	if v.Raw == "" || !isDecimal(v.Raw) || v.Raw[0] == '-' {
 		p.seen[k] = -1 - len(p.t.Excluded) // excluded below, or an error
 	}
@@ -382,7 +377,7 @@ func (p *parser) row(sc *csvScanner, line int) error {
 		return nil
 	}
 	v.GCO2PerKWh = f
-	p.t.Values = append(p.t.Values, v)
+	p.t.add(v)
 	return nil
 }
 
@@ -395,7 +390,7 @@ func (p *parser) exclude(v Value, reason string) {
 // first returns the row seen[k] points at.
 func (p *parser) first(i int) Value {
 	if i >= 0 {
-		return p.t.Values[i]
+		return p.t.Value(i)
 	}
 	x := p.t.Excluded[-1-i]
 	return Value{Area: x.Area, ISO3: x.ISO3, AreaType: p.excludedTypes[-1-i], Year: x.Year, Raw: x.Value, Line: x.Line}
