@@ -185,8 +185,9 @@ func TestMemoryFlat(t *testing.T) {
 		t.Errorf("table costs %.0f bytes per value at scale 4, %.0f at scale 1", per4, per1)
 	}
 	// A row is 40 bytes and its Value's text; the slice's spare capacity,
-	// the places and the map that finds them add a little (94 bytes a
-	// value measured; 167 when each row held its own area strings).
+	// the places and the map that finds them add a little (61 bytes a
+	// value measured; 167 when each row held its own area strings and the
+	// table kept the parser's map of the rows seen).
 	if per4 > 128 {
 		t.Errorf("table costs %.0f bytes per value at scale 4, more than 128", per4)
 	}

@@ -276,7 +276,9 @@ func parse(r *bufio.Reader) (*Table, error) {
 	if p.t.Len()+len(p.t.Excluded) == 0 {
 		return nil, fmt.Errorf("ember: no rows with Category %q, Variable %q, Unit %q", Category, Variable, Unit)
 	}
-	return &p.t, nil
+	// The table, without the parser: seen alone is a map entry a row.
+	t := p.t
+	return &t, nil
 }
 
 // lineError names the line of a malformed record (csvError.Line).
