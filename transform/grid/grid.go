@@ -216,7 +216,6 @@ func readHeader(sc *csvScanner) (columns, error) {
 // variable is Variable, for csvScanner.holds.
 var variable = newNeedle(Variable)
 
-
 type parser struct {
 	cols   columns
 	intern map[string]string
