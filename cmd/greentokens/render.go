@@ -51,7 +51,7 @@ func newRenderCmd(e *env) *cobra.Command {
 	}
 	snapshotFlag(cmd, &snap)
 	cmd.Flags().BoolVar(&all, "all", false, "render every model (needs --out)")
-	cmd.Flags().StringVar(&out, "out", "", "write to `PATH` (a file, or with --all a folder) instead of stdout")
+	cmd.Flags().StringVar(&out, "out", "", "write to `PATH` (a file, or with --all a folder; made if missing, each page written whole) instead of stdout")
 	cmd.Flags().StringSliceVar(&grids, "grids", page.DefaultGrids, "comma-separated display grids of the carbon table (names or ISO 3 codes)")
 	_ = cmd.RegisterFlagCompletionFunc("grids", completeGridList)
 	return cmd
@@ -92,7 +92,7 @@ func runRender(e *env, dir, model, out string, grids []string, gridsGiven bool) 
 			_, err = e.stdout.Write(data)
 			return err
 		}
-		return os.WriteFile(out, data, 0o644)
+		return writeWhole(out, data)
 	}
 	// One page at a time: each is written as it is rendered, and let go.
 	n := 0
@@ -101,10 +101,7 @@ func runRender(e *env, dir, model, out string, grids []string, gridsGiven bool) 
 			return err // the pages written so far are whole
 		}
 		p := filepath.Join(out, filepath.FromSlash(strings.TrimPrefix(f.Path, page.Dir+"/")))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+		if err := writeWhole(p, f.Data); err != nil {
 			return err
 		}
 		n++
@@ -129,4 +126,33 @@ func checkGrids(snap *snapshots.Snapshot, grids []string) error {
 		}
 	}
 	return nil
+}
+
+// writeWhole writes data to the file p, whole or not at all: into a
+// temporary file beside it, renamed over p once every byte is written. The
+// folders on the way are made.
+func writeWhole(p string, data []byte) (err error) {
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".tmp-")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), p)
 }

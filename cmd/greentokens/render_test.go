@@ -46,6 +46,32 @@ func TestRender(t *testing.T) {
 		t.Error("render --all wrote another qwen-3-32b page than the build")
 	}
 
+	// --out into folders not made yet: they are made, and the page is
+	// written whole, with nothing else left beside it.
+	nested := filepath.Join(t.TempDir(), "a", "b")
+	one := filepath.Join(nested, "qwen.md")
+	if code, _, stderr := runCLI(t, "render", "--snapshot", snap, "qwen-3-32b", "--out", one); code != exitOK {
+		t.Fatalf("render --out %s: exit %d: %s", one, code, stderr)
+	}
+	if got, err := os.ReadFile(one); err != nil || !bytes.Equal(got, built) {
+		t.Errorf("render --out wrote another page than the build (%v)", err)
+	}
+	if names := dirNames(t, nested); len(names) != 1 || names[0] != "qwen.md" {
+		t.Errorf("the --out folder holds %q, want only qwen.md", names)
+	}
+	// A page that cannot take its place (a folder is there) fails and
+	// leaves no temporary file.
+	taken := filepath.Join(nested, "taken.md")
+	if err := os.Mkdir(taken, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, _ := runCLI(t, "render", "--snapshot", snap, "qwen-3-32b", "--out", taken); code == exitOK {
+		t.Error("render --out onto a folder succeeded")
+	}
+	if names := dirNames(t, nested); len(names) != 2 {
+		t.Errorf("after the failure the --out folder holds %q, want qwen.md and taken.md", names)
+	}
+
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -60,4 +86,18 @@ func TestRender(t *testing.T) {
 			}
 		})
 	}
+}
+
+// dirNames lists the names in the folder dir.
+func dirNames(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return names
 }
