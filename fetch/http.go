@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
@@ -68,6 +69,13 @@ type HTTPOptions struct {
 	// AllowHTTP permits plain http:// URLs (tests on loopback). Without it
 	// only https:// is fetched, redirects included.
 	AllowHTTP bool
+
+	// RedirectHosts are the hosts, besides the URL's own, that a redirect
+	// may lead to (a file server that hands its downloads to a CDN), as a
+	// URL names them: "cdn.example.org", with ":port" when the URL has
+	// one; compared without regard to case. A redirect to any other host
+	// is refused (not retried): a changed upstream is a maintainer's call.
+	RedirectHosts []string
 
 	// GitHubToken, when set, is sent as "Authorization: Bearer TOKEN" to
 	// requests whose host is the host of Origins.GitHubAPI, and to no
@@ -227,20 +235,29 @@ func finalURL(resp *http.Response) string {
 	return resp.Request.URL.Redacted()
 }
 
-// checkRedirect follows redirects to the same host only, and to https
-// unless plain http is allowed.
+// checkRedirect follows redirects to the same host or to one of
+// RedirectHosts only, and to https unless plain http is allowed.
 func (h *HTTP) checkRedirect(req *http.Request, via []*http.Request) error {
 	from := via[len(via)-1].URL
 	switch {
 	case len(via) >= 10:
 		return redirectError{from.Redacted(), req.URL.Redacted(), "stopped after 10 redirects"}
-	case req.URL.Host != via[0].URL.Host:
+	case !strings.EqualFold(req.URL.Host, via[0].URL.Host) && !h.redirectHostOK(req.URL.Host):
 		return redirectError{from.Redacted(), req.URL.Redacted(),
-			fmt.Sprintf("it leaves host %s for host %s", via[0].URL.Host, req.URL.Host)}
+			fmt.Sprintf("it leaves host %s for host %s (--allow-redirect-host %s follows it)", via[0].URL.Host, req.URL.Host, req.URL.Host)}
 	case !h.schemeOK(req.URL):
 		return redirectError{from.Redacted(), req.URL.Redacted(), "it is not https"}
 	}
 	return nil
+}
+
+func (h *HTTP) redirectHostOK(host string) bool {
+	for _, ok := range h.opts.RedirectHosts {
+		if strings.EqualFold(host, ok) {
+			return true
+		}
+	}
+	return false
 }
 
 func (h *HTTP) schemeOK(u *url.URL) bool {

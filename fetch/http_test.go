@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strconv"
 	"strings"
@@ -547,6 +548,38 @@ func TestHTTPRedirects(t *testing.T) {
 		}
 		if got := s.Hits(indexPath); got != 1 {
 			t.Errorf("a refused redirect was retried: %d requests", got)
+		}
+		wantErr(t, err, "(--allow-redirect-host "+strings.TrimPrefix(other.URL, "http://")+" follows it)")
+	})
+	t.Run("an allowed host is not followed to plain http", func(t *testing.T) {
+		t.Parallel()
+		plain := newServer(t)
+		target := plain.URL + indexPath
+		tls := httptest.NewTLSServer(http.RedirectHandler(target, http.StatusFound))
+		t.Cleanup(tls.Close)
+		opts := fetch.HTTPOptions{
+			RedirectHosts: []string{strings.TrimPrefix(plain.URL, "http://")},
+			Origins:       fetch.Origins{LeaderboardBase: tls.URL + "/", GitHubAPI: tls.URL, EmberURL: tls.URL + "/e.csv"},
+			Transport:     tls.Client().Transport,
+		}
+		_, err := fetch.ReadAll(t.Context(), fetch.NewHTTP(opts), fetch.LeaderboardIndex)
+		wantErr(t, err, "redirect from "+tls.URL+"/index.json to "+target+" refused: it is not https", "after 1 attempt")
+		if got := plain.Hits(indexPath); got != 0 {
+			t.Errorf("the plain http host got %d requests", got)
+		}
+	})
+	t.Run("an allowed host is followed", func(t *testing.T) {
+		t.Parallel()
+		s, cdn := newServer(t), newServer(t)
+		target := cdn.URL + fetchtest.LeaderboardPrefix + "tasks/gpqa.json"
+		s.Fault(indexPath, fetchtest.Fault{Redirect: target, Status: http.StatusFound})
+		host := strings.ToUpper(strings.TrimPrefix(cdn.URL, "http://")) // hosts compare without case
+		f, err := fetch.ReadAll(t.Context(), s.Source(fetch.HTTPOptions{RedirectHosts: []string{"other.example", host}}), fetch.LeaderboardIndex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(f.Data) != gpqaJSON || f.URL != s.URL+indexPath || f.FinalURL != target {
+			t.Errorf("data %q, URL %q, FinalURL %q; want the CDN's file, %q, %q", f.Data, f.URL, f.FinalURL, s.URL+indexPath, target)
 		}
 	})
 }

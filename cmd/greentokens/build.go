@@ -40,6 +40,7 @@ type buildFlags struct {
 	allowGridShrink         bool
 	lbURL, apiURL, emberURL string
 	allowHTTP               bool
+	redirectHosts           []string
 	retries                 int
 	timeout, deadline       time.Duration
 	maxJSONMiB, maxCSVMiB   int64
@@ -64,6 +65,7 @@ func (f *buildFlags) define(fs *pflag.FlagSet) {
 	fs.StringVar(&f.apiURL, "github-api-url", envOr(envGitHubAPI, fetch.DefaultGitHubAPI), "GitHub API base `URL` (env "+envGitHubAPI+")")
 	fs.StringVar(&f.emberURL, "ember-url", envOr(envEmberURL, fetch.DefaultEmberURL), "`URL` of Ember's yearly long-format CSV (env "+envEmberURL+")")
 	fs.BoolVar(&f.allowHTTP, "allow-http", false, "allow plain http upstream URLs (https only by default)")
+	fs.StringArrayVar(&f.redirectHosts, "allow-redirect-host", nil, "follow upstream redirects to `HOST` (host or host:port, as its URLs name it) too, not only to the URL's own host; repeatable")
 	fs.IntVar(&f.retries, "retries", 4, "retries per upstream file after the first attempt")
 	fs.DurationVar(&f.timeout, "timeout", 60*time.Second, "timeout of one HTTP request: the wait for its headers, and any stall in its body")
 	fs.DurationVar(&f.deadline, "deadline", fetch.DefaultDeadline, "deadline on each whole download, retries and body included (the Ember CSV too)")
@@ -109,7 +111,7 @@ func runBuild(f *buildFlags, e *env, now time.Time) error {
 			MaxBytes: f.maxJSONMiB << 20, MaxBytesCSV: f.maxCSVMiB << 20}
 	} else {
 		src = fetch.NewHTTP(fetch.HTTPOptions{
-			Origins: origins, AllowHTTP: f.allowHTTP, RetryMax: retries, Timeout: f.timeout, Deadline: f.deadline,
+			Origins: origins, AllowHTTP: f.allowHTTP, RedirectHosts: f.redirectHosts, RetryMax: retries, Timeout: f.timeout, Deadline: f.deadline,
 			MaxBytes: f.maxJSONMiB << 20, MaxBytesCSV: f.maxCSVMiB << 20,
 			GitHubToken: os.Getenv(envGitHubToken), Logger: e.log,
 		})
@@ -148,6 +150,11 @@ func (f *buildFlags) check(now time.Time) error {
 	}
 	if err := plainText("ember-release", f.emberRelease); err != nil {
 		return err
+	}
+	for _, h := range f.redirectHosts {
+		if u, err := url.Parse("https://" + h); err != nil || h == "" || u.Host != h || u.User != nil {
+			return usagef("--allow-redirect-host %q is not a host: give it as a URL names it, e.g. cdn.example.org or cdn.example.org:8443", h)
+		}
 	}
 	if err := checkDates(f.date, f.retrieved, now); err != nil {
 		return err

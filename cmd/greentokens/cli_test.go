@@ -75,6 +75,8 @@ func TestUsageAndHelp(t *testing.T) {
 		{"upstream compiled after the retrieval date", []string{"build", "--out", t.TempDir(), "--date", "2025-06-01", "--retrieved", "2025-06-01", "--from-leaderboard", seedLB, "--no-grid"}, exitUsage, "after the retrieval date 2025-06-01"},
 		{"plain http names --allow-http", []string{"build", "--ember-url", "http://127.0.0.1:1/x.csv"}, exitUsage, "--allow-http"},
 		{"stray argument", []string{"build", "extra"}, exitUsage, "takes no arguments"},
+		{"--allow-redirect-host a URL", []string{"build", "--allow-redirect-host", "https://cdn.example.org/x"}, exitUsage, `--allow-redirect-host "https://cdn.example.org/x" is not a host`},
+		{"--allow-redirect-host empty", []string{"build", "--allow-redirect-host", ""}, exitUsage, "is not a host"},
 		{"bad date", []string{"build", "--date", "2026-13-01", "--from-leaderboard", seedLB, "--no-grid", "--retrieved", seedReadOn, "--out", t.TempDir()}, exitUsage, "not a YYYY-MM-DD date"},
 		{"local source without --retrieved", []string{"build", "--from-leaderboard", seedLB, "--no-grid"}, exitUsage, "--retrieved"},
 		{"local leaderboard, Ember from the network", []string{"build", "--from-leaderboard", seedLB, "--retrieved", seedReadOn}, exitUsage, "--from-ember"},
@@ -216,6 +218,27 @@ func TestBuildOverHTTP(t *testing.T) {
 		}
 		if !strings.Contains(stderr, `"url":"`+origins.LeaderboardBase+`tasks/lm-arena-chat.json"`) {
 			t.Errorf("the JSON log does not record the fetch of the task file:\n%s", stderr)
+		}
+	})
+	t.Run("a redirect to another host: refused, then followed with --allow-redirect-host", func(t *testing.T) {
+		cdn := fetchtest.NewServer(t, seedLB)
+		cdn.Map("/cdn/ember.csv", ember)
+		target := cdn.URL + "/cdn/ember.csv"
+		srv.Fault(fetchtest.EmberPath, fetchtest.Fault{Redirect: target, Status: 302})
+		t.Cleanup(func() { srv.ClearFaults(fetchtest.EmberPath) })
+		host := strings.TrimPrefix(cdn.URL, "http://")
+		out := t.TempDir()
+		code, _, stderr := runCLI(t, append(base, "--out", out)...)
+		if code != exitUpstream || !strings.Contains(stderr, "--allow-redirect-host "+host) {
+			t.Errorf("exit %d, want %d naming --allow-redirect-host %s; stderr: %s", code, exitUpstream, host, stderr)
+		}
+		assertNoSnapshot(t, out)
+		if code, _, stderr := runCLI(t, append(base, "--out", out, "--allow-redirect-host", host)...); code != exitOK {
+			t.Fatalf("with --allow-redirect-host: exit %d: %s", code, stderr)
+		}
+		b, err := os.ReadFile(filepath.Join(out, seedDate, "manifest.json"))
+		if err != nil || !bytes.Contains(b, []byte(`"final_url": "`+target+`"`)) {
+			t.Errorf("the manifest does not record Ember's final_url %s (%v)", target, err)
 		}
 	})
 	t.Run("http refused without --allow-http", func(t *testing.T) {
