@@ -236,17 +236,22 @@ func finalURL(resp *http.Response) string {
 }
 
 // checkRedirect follows redirects to the same host or to one of
-// RedirectHosts only, and to https unless plain http is allowed.
+// RedirectHosts only, and to https unless plain http is allowed. The
+// GitHub token goes to the API's host only: net/http would pass it on to
+// the same host name on another port, or to a subdomain.
 func (h *HTTP) checkRedirect(req *http.Request, via []*http.Request) error {
 	from := via[len(via)-1].URL
 	switch {
 	case len(via) >= 10:
 		return redirectError{from.Redacted(), req.URL.Redacted(), "stopped after 10 redirects"}
+	case !h.schemeOK(req.URL):
+		return redirectError{from.Redacted(), req.URL.Redacted(), "it is not https"}
 	case !strings.EqualFold(req.URL.Host, via[0].URL.Host) && !h.redirectHostOK(req.URL.Host):
 		return redirectError{from.Redacted(), req.URL.Redacted(),
 			fmt.Sprintf("it leaves host %s for host %s (--allow-redirect-host %s follows it)", via[0].URL.Host, req.URL.Host, req.URL.Host)}
-	case !h.schemeOK(req.URL):
-		return redirectError{from.Redacted(), req.URL.Redacted(), "it is not https"}
+	}
+	if !strings.EqualFold(req.URL.Host, h.apiHost) {
+		req.Header.Del("Authorization")
 	}
 	return nil
 }

@@ -564,6 +564,14 @@ func TestHTTPRedirects(t *testing.T) {
 		}
 		_, err := fetch.ReadAll(t.Context(), fetch.NewHTTP(opts), fetch.LeaderboardIndex)
 		wantErr(t, err, "redirect from "+tls.URL+"/index.json to "+target+" refused: it is not https", "after 1 attempt")
+		// Without the host allowed, the error is still the scheme: the flag
+		// would not help, so it is not suggested.
+		opts.RedirectHosts = nil
+		_, err = fetch.ReadAll(t.Context(), fetch.NewHTTP(opts), fetch.LeaderboardIndex)
+		wantErr(t, err, "refused: it is not https")
+		if err != nil && strings.Contains(err.Error(), "--allow-redirect-host") {
+			t.Errorf("error %q suggests --allow-redirect-host, which would not follow a redirect to plain http", err)
+		}
 		if got := plain.Hits(indexPath); got != 0 {
 			t.Errorf("the plain http host got %d requests", got)
 		}
@@ -571,9 +579,10 @@ func TestHTTPRedirects(t *testing.T) {
 	t.Run("an allowed host is followed", func(t *testing.T) {
 		t.Parallel()
 		s, cdn := newServer(t), newServer(t)
-		target := cdn.URL + fetchtest.LeaderboardPrefix + "tasks/gpqa.json"
+		// The CDN by name, so that the allowed host differs in case.
+		target := strings.Replace(cdn.URL, "127.0.0.1", "localhost", 1) + fetchtest.LeaderboardPrefix + "tasks/gpqa.json"
 		s.Fault(indexPath, fetchtest.Fault{Redirect: target, Status: http.StatusFound})
-		host := strings.ToUpper(strings.TrimPrefix(cdn.URL, "http://")) // hosts compare without case
+		host := strings.Replace(strings.TrimPrefix(cdn.URL, "http://"), "127.0.0.1", "LocalHost", 1)
 		f, err := fetch.ReadAll(t.Context(), s.Source(fetch.HTTPOptions{RedirectHosts: []string{"other.example", host}}), fetch.LeaderboardIndex)
 		if err != nil {
 			t.Fatal(err)
@@ -662,6 +671,28 @@ func TestHTTPGitHubToken(t *testing.T) {
 		if strings.Contains(text, token) || strings.Contains(text, "s3cr3t") {
 			t.Errorf("the token leaks into %q", text)
 		}
+	}
+}
+
+// A redirect from the GitHub API to an allowed host does not carry the
+// token, not even to the same address on another port, which net/http
+// would pass it on to.
+func TestHTTPGitHubTokenNotRedirected(t *testing.T) {
+	t.Parallel()
+	const token = "ghp_s3cr3tT0kenValue"
+	api, other := newServer(t), newServer(t)
+	api.Fault(fetchtest.CommitsPath, fetchtest.Fault{Redirect: other.URL + fetchtest.CommitsPath})
+	src := api.Source(fetch.HTTPOptions{GitHubToken: token, RedirectHosts: []string{strings.TrimPrefix(other.URL, "http://")}})
+	fetch.ReadAll(t.Context(), src, fetch.LeaderboardCommits) // the other server has no such file: a 404
+	var got []string
+	for _, r := range other.Requests() {
+		got = append(got, r.Header.Get("Authorization"))
+	}
+	if len(got) != 1 || got[0] != "" {
+		t.Errorf("the redirect's host got Authorization headers %q; want one request without", got)
+	}
+	if r := api.Requests(); len(r) != 1 || r[0].Header.Get("Authorization") != "Bearer "+token {
+		t.Errorf("the API host's requests %v; want one with the token", r)
 	}
 }
 

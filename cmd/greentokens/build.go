@@ -2,9 +2,12 @@ package main
 
 import (
 	"fmt"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -140,6 +143,34 @@ func runBuild(f *buildFlags, e *env, now time.Time) error {
 	return nil
 }
 
+// isHost reports whether h is a URL's host: a name (letters, digits, "-"
+// and "."), an IPv4 address or a bracketed IPv6 one, and optionally ":" and
+// a port from 1 to 65535. No wildcards: a host is matched as written.
+func isHost(h string) bool {
+	u, err := url.Parse("https://" + h)
+	if err != nil || u.Host != h || u.Hostname() == "" {
+		return false
+	}
+	if strings.HasSuffix(h, ":") {
+		return false
+	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return false
+		}
+	}
+	name := u.Hostname()
+	if strings.HasPrefix(h, "[") {
+		return net.ParseIP(name) != nil
+	}
+	for _, c := range name {
+		if !(c == '-' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
 func (f *buildFlags) offline() bool { return f.from != "" || f.fromLB != "" || f.fromEmber != "" }
 
 // check refuses what cannot be right before anything is fetched: every
@@ -152,7 +183,7 @@ func (f *buildFlags) check(now time.Time) error {
 		return err
 	}
 	for _, h := range f.redirectHosts {
-		if u, err := url.Parse("https://" + h); err != nil || h == "" || u.Host != h || u.User != nil {
+		if !isHost(h) {
 			return usagef("--allow-redirect-host %q is not a host: give it as a URL names it, e.g. cdn.example.org or cdn.example.org:8443", h)
 		}
 	}

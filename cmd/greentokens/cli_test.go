@@ -415,3 +415,17 @@ func TestGoLine(t *testing.T) {
 		t.Errorf("README's prerequisite does not say Go %s or newer", line)
 	}
 }
+
+func TestIsHost(t *testing.T) {
+	for h, want := range map[string]bool{
+		"cdn.example.org": true, "CDN.Example.org": true, "cdn.example.org:8443": true, "127.0.0.1:9000": true,
+		"[::1]": true, "[::1]:8443": true, "xn--bcher-kva.example": true,
+		"": false, "https://cdn.example.org": false, "cdn.example.org/x": false, "user@cdn.example.org": false,
+		"cdn.example.org:": false, "cdn.example.org:0": false, "cdn.example.org:99999": false, "cdn.example.org:http": false,
+		"*.example.org": false, "::1": false, "[not-ip]:80": false, "cdn example.org": false, "cdn.example.org?x": false,
+	} {
+		if got := isHost(h); got != want {
+			t.Errorf("isHost(%q) = %v, want %v", h, got, want)
+		}
+	}
+}

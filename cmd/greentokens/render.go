@@ -1,7 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -128,14 +131,26 @@ func checkGrids(snap *snapshots.Snapshot, grids []string) error {
 	return nil
 }
 
-// writeWhole writes data to the file p, whole or not at all: into a
-// temporary file beside it, renamed over p once every byte is written. The
-// folders on the way are made.
+// writeWhole writes data to the file p. A new file, or a regular file there
+// already, is written whole or not at all: into a temporary file beside it,
+// renamed over p once every byte is written (an interrupted or failed
+// render leaves no half page; a hard link to the old file keeps the old
+// page). The new file has the old one's permissions, or 0644 less the
+// umask. Anything else at p (a symlink, a FIFO, a device such as
+// /dev/stdout) is written through, as os.WriteFile does. The folders on the
+// way are made.
 func writeWhole(p string, data []byte) (err error) {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".tmp-")
+	old, err := os.Lstat(p)
+	switch {
+	case err == nil && !old.Mode().IsRegular():
+		return os.WriteFile(p, data, 0o644)
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return err
+	}
+	f, err := createBeside(p)
 	if err != nil {
 		return err
 	}
@@ -145,14 +160,29 @@ func writeWhole(p string, data []byte) (err error) {
 			os.Remove(f.Name())
 		}
 	}()
-	if _, err := f.Write(data); err != nil {
-		return err
+	if old != nil {
+		if err := f.Chmod(old.Mode().Perm()); err != nil {
+			return err
+		}
 	}
-	if err := f.Chmod(0o644); err != nil {
+	if _, err := f.Write(data); err != nil {
 		return err
 	}
 	if err := f.Close(); err != nil {
 		return err
 	}
 	return os.Rename(f.Name(), p)
+}
+
+// createBeside creates a new file with a hidden name of its own in p's
+// folder, mode 0644 less the umask.
+func createBeside(p string) (*os.File, error) {
+	for range 100 {
+		name := filepath.Join(filepath.Dir(p), fmt.Sprintf(".%s.%016x.tmp", filepath.Base(p), rand.Uint64()))
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
+	return nil, fmt.Errorf("cannot create a temporary file beside %s", p)
 }

@@ -59,6 +59,47 @@ func TestRender(t *testing.T) {
 	if names := dirNames(t, nested); len(names) != 1 || names[0] != "qwen.md" {
 		t.Errorf("the --out folder holds %q, want only qwen.md", names)
 	}
+	// Over an earlier page: a new file takes its place (another inode, so
+	// no reader ever sees it half written), with the old one's permissions.
+	if err := os.WriteFile(one, []byte("old page"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(one, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.Stat(one)
+	if code, _, stderr := runCLI(t, "render", "--snapshot", snap, "qwen-3-32b", "--out", one); code != exitOK {
+		t.Fatalf("render over an earlier page: exit %d: %s", code, stderr)
+	}
+	after, err := os.Stat(one)
+	switch got, _ := os.ReadFile(one); {
+	case err != nil || !bytes.Equal(got, built):
+		t.Errorf("render over an earlier page wrote another page (%v)", err)
+	case os.SameFile(before, after):
+		t.Error("render wrote into the earlier page's file, not a new one renamed over it")
+	case after.Mode().Perm() != 0o600:
+		t.Errorf("the new page has mode %v, want the old one's 0600", after.Mode().Perm())
+	}
+	// Through a symlink: the link stays, its target gets the page.
+	target := filepath.Join(nested, "target.md")
+	link := filepath.Join(nested, "link.md")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI(t, "render", "--snapshot", snap, "qwen-3-32b", "--out", link); code != exitOK {
+		t.Fatalf("render --out a symlink: exit %d: %s", code, stderr)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("render replaced the symlink --out named (%v)", err)
+	}
+	if got, err := os.ReadFile(target); err != nil || !bytes.Equal(got, built) {
+		t.Errorf("the symlink's target does not hold the page (%v)", err)
+	}
+	for _, p := range []string{link, target} {
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+	}
 	// A page that cannot take its place (a folder is there) fails and
 	// leaves no temporary file.
 	taken := filepath.Join(nested, "taken.md")
