@@ -240,6 +240,10 @@ func TestBuildOverHTTP(t *testing.T) {
 		if err != nil || !bytes.Contains(b, []byte(`"final_url": "`+target+`"`)) {
 			t.Errorf("the manifest does not record Ember's final_url %s (%v)", target, err)
 		}
+		// verify, offline, reproduces it without the flag.
+		if code, stdout, stderr := runCLI(t, "verify", filepath.Join(out, seedDate)); code != exitOK {
+			t.Errorf("verify: exit %d\n%s%s", code, stdout, stderr)
+		}
 	})
 	t.Run("http refused without --allow-http", func(t *testing.T) {
 		out := t.TempDir()
