@@ -199,7 +199,7 @@ func findSites(node any, defs map[string]any, steps []siteStep, root bool, sites
 	props, _ := m["properties"].(map[string]any)
 	if props != nil {
 		var newProps map[string]any
-		for _, name := range sortedKeys(props) {
+		for _, name := range slices.Sorted(maps.Keys(props)) {
 			n := len(*sites)
 			sub := findSites(props[name], defs, append(steps, siteStep{kind: 'p', name: name}), false, sites)
 			if len(*sites) == n {
@@ -275,7 +275,7 @@ func canonSchema(b []byte, s any, defs map[string]any, depth int) ([]byte, bool)
 		return b, false
 	}
 	var keys []string
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if !annotationKeys[k] && k != "$defs" && k != "$schema" {
 			keys = append(keys, k)
 		}
@@ -303,7 +303,7 @@ func canonSchema(b []byte, s any, defs map[string]any, depth int) ([]byte, bool)
 				return b, false
 			}
 			b = binary.AppendUvarint(append(b, '{'), uint64(len(sub)))
-			for _, name := range sortedKeys(sub) {
+			for _, name := range slices.Sorted(maps.Keys(sub)) {
 				b = appendString(b, name)
 				if b, ok = canonSchema(b, sub[name], defs, depth); !ok {
 					return b, false
@@ -353,7 +353,7 @@ func (c *keyOrders) of(m map[string]any) []string {
 			return keys // the same set: keys are distinct, and all in m
 		}
 	}
-	keys := sortedKeys(m)
+	keys := slices.Sorted(maps.Keys(m))
 	if len(c.sorted) < 8 {
 		c.sorted = append(c.sorted, keys)
 	} else {
@@ -411,15 +411,6 @@ func (c *keyOrders) canon(b []byte, v any) ([]byte, bool) {
 
 func appendString(b []byte, s string) []byte {
 	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // eachAt calls fn with every value that the subschema at the end of steps

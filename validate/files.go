@@ -131,17 +131,7 @@ func hashListed(s *Snap) map[string]hashed {
 // ask (the manifest check, and the grid check before it takes what Early
 // read).
 func (s *Snap) hashOf(p string) hashed {
-	s.hashMu.Lock()
-	h := s.hashes[p]
-	if h == nil {
-		if s.hashes == nil {
-			s.hashes = map[string]*onceHash{}
-		}
-		h = &onceHash{}
-		s.hashes[p] = h
-	}
-	s.hashMu.Unlock()
-	h.once.Do(func() {
+	return s.hashes.get(p, func() (h hashed) {
 		var crc hash.Hash32
 		if s.early[p] != nil {
 			crc = crc32.New(castagnoli) // for earlyFor
@@ -150,18 +140,12 @@ func (s *Snap) hashOf(p string) hashed {
 		if crc != nil {
 			h.crc = crc.Sum32()
 		}
+		return h
 	})
-	return h.hashed
 }
 
 // copyBuffers hold the buffers of hashFile.
 var copyBuffers = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}
-
-// onceHash is a file's hash, taken once (hashOf).
-type onceHash struct {
-	once sync.Once
-	hashed
-}
 
 // hashFile returns the size and hex SHA-256 of the file at slash path p,
 // and writes its bytes to also when it is not nil.

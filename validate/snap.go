@@ -144,8 +144,7 @@ type Snap struct {
 	// tasks holds the archived task files parsed so far, by task and
 	// snapshot path: each is read and parsed once per Snapshot call, and
 	// its rows shared by the checks that recompute from it (Snap.task).
-	taskMu sync.Mutex
-	tasks  map[string]*onceTask
+	tasks onceEach[*taskData]
 
 	// early is what a build's Early read of the sources, by slash path;
 	// nil outside a build.
@@ -156,8 +155,7 @@ type Snap struct {
 	checked *checkedValues
 
 	// hashes are the files hashed so far (hashOf), shared by the checks.
-	hashMu sync.Mutex
-	hashes map[string]*onceHash
+	hashes onceEach[hashed]
 }
 
 // Read returns the bytes of the regular file at the slash path p relative
@@ -232,27 +230,10 @@ func openTaskData(task, path string, open func() (io.ReadCloser, error)) (*taskD
 // on first use, once however many checks ask for it at once. It is
 // streamed: its bytes are never held whole.
 func (s *Snap) task(task, p string) *taskData {
-	s.taskMu.Lock()
-	if s.tasks == nil {
-		s.tasks = map[string]*onceTask{}
-	}
-	key := task + "\x00" + p
-	t := s.tasks[key]
-	if t == nil {
-		t = &onceTask{}
-		s.tasks[key] = t
-	}
-	s.taskMu.Unlock()
-	t.once.Do(func() {
-		t.data, _ = openTaskData(task, p, func() (io.ReadCloser, error) { return s.Open(p) })
+	return s.tasks.get(task+"\x00"+p, func() *taskData {
+		t, _ := openTaskData(task, p, func() (io.ReadCloser, error) { return s.Open(p) })
+		return t
 	})
-	return t.data
-}
-
-// onceTask is a task file parsed once per Snapshot call.
-type onceTask struct {
-	once sync.Once
-	data *taskData
 }
 
 // leaderboardReports reports whether the leaderboard check reads the task
