@@ -227,12 +227,21 @@ func (h *HTTP) readAll(ctx context.Context, name string) (*File, int, error) {
 }
 
 // finalURL is the URL that gave the answer, after any redirects, without
-// credentials.
+// credentials. A URL reached by a redirect is recorded without its query
+// and fragment: a signed download link (a CDN's) carries its signature and
+// expiry there, which must not be published, and which would make two
+// fetches of the same bytes record different manifests.
 func finalURL(resp *http.Response) string {
 	if resp.Request == nil || resp.Request.URL == nil {
 		return ""
 	}
-	return resp.Request.URL.Redacted()
+	u := *resp.Request.URL
+	if resp.Request.Response != nil { // reached by a redirect
+		u.User = nil
+		u.RawQuery, u.ForceQuery = "", false
+		u.Fragment, u.RawFragment = "", ""
+	}
+	return u.Redacted()
 }
 
 // checkRedirect follows redirects to the same host or to one of

@@ -511,16 +511,16 @@ func TestHTTPRedirects(t *testing.T) {
 			t.Errorf("FinalURL = %q, want the URL that answered, %q", f.FinalURL, want)
 		}
 	})
-	t.Run("a streamed body names the URL that answered", func(t *testing.T) {
+	t.Run("a streamed body names the URL that answered, without a redirect's query", func(t *testing.T) {
 		t.Parallel()
 		s := newServer(t)
-		s.Fault(indexPath, fetchtest.Fault{Redirect: fetchtest.LeaderboardPrefix + "tasks/gpqa.json?v=2"})
+		s.Fault(indexPath, fetchtest.Fault{Redirect: fetchtest.LeaderboardPrefix + "tasks/gpqa.json?X-Amz-Signature=secret&Expires=1#f"})
 		body, err := s.Source(fetch.HTTPOptions{}).Open(t.Context(), fetch.LeaderboardIndex)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer body.Close()
-		if want := s.URL + fetchtest.LeaderboardPrefix + "tasks/gpqa.json?v=2"; body.URL != s.URL+indexPath || body.FinalURL != want {
+		if want := s.URL + fetchtest.LeaderboardPrefix + "tasks/gpqa.json"; body.URL != s.URL+indexPath || body.FinalURL != want {
 			t.Errorf("URL, FinalURL = %q, %q; want %q, %q", body.URL, body.FinalURL, s.URL+indexPath, want)
 		}
 	})
@@ -533,6 +533,14 @@ func TestHTTPRedirects(t *testing.T) {
 		}
 		if f.FinalURL != f.URL || f.URL != s.URL+indexPath {
 			t.Errorf("URL, FinalURL = %q, %q; want both %q", f.URL, f.FinalURL, s.URL+indexPath)
+		}
+		// The query of a URL asked for is its own, and kept.
+		c, err := fetch.ReadAll(t.Context(), s.Source(fetch.HTTPOptions{}), fetch.LeaderboardCommits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(c.URL, "per_page=1") || c.FinalURL != c.URL {
+			t.Errorf("commits: URL, FinalURL = %q, %q; want the same URL, with its query", c.URL, c.FinalURL)
 		}
 	})
 	t.Run("another host is refused", func(t *testing.T) {
