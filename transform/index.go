@@ -559,7 +559,8 @@ func (f *IndexFile) Encode(w io.Writer) error {
 // as Marshal indents them (two levels deep), one at a time.
 type listEncoder struct {
 	w   io.Writer
-	buf bytes.Buffer
+	buf bytes.Buffer // an element, compact
+	out []byte       // the element indented, with what goes before and after it
 	enc *json.Encoder
 }
 
@@ -567,7 +568,6 @@ func newListEncoder(w io.Writer) *listEncoder {
 	e := &listEncoder{w: w}
 	e.enc = json.NewEncoder(&e.buf)
 	e.enc.SetEscapeHTML(false)
-	e.enc.SetIndent("    ", "  ")
 	return e
 }
 
@@ -586,15 +586,14 @@ func encodeList[T any](e *listEncoder, list []T) error {
 	}
 	for i := range list {
 		e.buf.Reset()
-		e.buf.WriteString("\n    ")
 		if err := e.enc.Encode(&list[i]); err != nil {
 			return err
 		}
-		e.buf.Truncate(e.buf.Len() - 1) // the encoder's newline
+		e.out = appendIndented(append(e.out[:0], "\n    "...), bytes.TrimSuffix(e.buf.Bytes(), []byte("\n")), "    ")
 		if i < len(list)-1 {
-			e.buf.WriteByte(',')
+			e.out = append(e.out, ',')
 		}
-		if _, err := e.w.Write(e.buf.Bytes()); err != nil {
+		if _, err := e.w.Write(e.out); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,111 @@
+package transform
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"path/filepath"
+	"testing"
+
+	"github.com/leadgreen/greentokens/transform/jsonnum"
+)
+
+// stdIndented is what Marshal wrote when it used encoding/json's own
+// indentation: an Encoder without HTML escaping, SetIndent("", "  "), its
+// trailing newline left out.
+func stdIndented(t *testing.T, v any) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
+
+// TestIndentAsEncodingJSON: Marshal and IndexFile.Encode, which indent
+// with jsontext, write the bytes encoding/json's indentation writes, for
+// the model files and index of every shared leaderboard version and for
+// values with what a string or a layout can hold at its edges.
+func TestIndentAsEncodingJSON(t *testing.T) {
+	check := func(name string, v any) {
+		t.Helper()
+		got, err := Marshal(v)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if want := stdIndented(t, v); !bytes.Equal(got, want) {
+			i := 0
+			for i < min(len(got), len(want)) && got[i] == want[i] {
+				i++
+			}
+			t.Errorf("%s: Marshal differs from encoding/json at byte %d:\n%q\nwant\n%q", name, i,
+				got[max(0, i-60):min(len(got), i+60)], want[max(0, i-60):min(len(want), i+60)])
+		}
+	}
+	strs := []string{
+		"", "plain", "<b>&amp;</b>", "quote \" backslash \\ slash /", "\n\r\t\b\f\x00\x01\x1f\x7f",
+		"\u2028\u2029", "é ü 中文 🙂", "invalid \xff\xfe utf-8", "\ufffd", "{\"a\": [1, 2]}", ":,[]{}",
+	}
+	check("strings", strs)
+	check("a map", map[string]any{"z": 1, "a": []any{}, "m": map[string]any{}, "n": nil, "s": strs, "<&>": "k"})
+	check("nesting", []any{[]any{[]any{}}, map[string]any{"x": []any{map[string]any{"y": []int{1, 2}}}}, [][]string{nil, {}}})
+	check("numbers", []any{0, -1, 1.5, 1e21, 1e-7, math.MaxInt64, jsonnum.Float(8), jsonnum.Float(0.1), jsonnum.Float(1e21)})
+	check("empty", map[string]any{})
+	check("scalar", "just a string")
+
+	dirs, err := filepath.Glob(filepath.Join(shared, "upstream", "leaderboard", "20*"))
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no leaderboard versions: %v", err)
+	}
+	files := 0
+	for _, d := range dirs {
+		v := filepath.Base(d)
+		lb, _, err := NewLeaderboard(LeaderboardFiles{
+			Index: readShared(t, "upstream", "leaderboard", v, "index.json"), Commits: readShared(t, "upstream", "leaderboard", v, "commits.json"),
+			Chat: readShared(t, "upstream", "leaderboard", v, "tasks", "lm-arena-chat.json"),
+		}, "2026-09-27", "2026-09-26")
+		if err != nil {
+			continue
+		}
+		models, err := Models(lb)
+		if err != nil {
+			continue
+		}
+		for _, m := range models {
+			check(v+"/"+m.Slug, m)
+		}
+		files += len(models) + 1
+		idx, err := BuildIndex(lb, models, readShared(t, "upstream", "leaderboard", v, "tasks", "gpqa.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(v+"/index.json", idx)
+		var enc bytes.Buffer
+		if err := idx.Encode(&enc); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(enc.Bytes(), stdIndented(t, idx)) {
+			t.Errorf("%s: IndexFile.Encode differs from encoding/json's indentation", v)
+		}
+	}
+	if files < 100 {
+		t.Errorf("checked %d model and index files of the shared versions, want at least 100", files)
+	}
+	t.Logf("%d model and index files of %d versions", files, len(dirs))
+}
+
+// TestAppendIndentedPrefix: with a prefix, as encoding/json's Indent: the
+// first line has none, every other begins with it.
+func TestAppendIndentedPrefix(t *testing.T) {
+	src := []byte(`{"a":[1,{"b":"x,y"},[],{}],"c":{"d":null}}`)
+	var want bytes.Buffer
+	if err := json.Indent(&want, src, "    ", "  "); err != nil {
+		t.Fatal(err)
+	}
+	if got := appendIndented([]byte("before"), src, "    "); string(got) != "before"+want.String() {
+		t.Errorf("got\n%s\nwant\nbefore%s", got, want.String())
+	}
+}
