@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/leadgreen/greentokens/internal/jsonvalid"
 )
 
 // instanceDecoder turns JSON text that is already known to be valid (checked
@@ -188,7 +190,7 @@ func number(lit string) any {
 // as it is, the last of duplicate keys winning); ok is false when data is
 // not valid JSON or not an object.
 func members(data []byte) (m map[string]json.RawMessage, ok bool) {
-	if !json.Valid(data) {
+	if !jsonvalid.Valid(data) {
 		return nil, false
 	}
 	text := string(data)

@@ -1,0 +1,47 @@
+package jsonvalid
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestValidAsEncodingJSON: Valid answers as json.Valid does, on what
+// jsontext refuses and json.Valid accepts (a repeated name, invalid
+// UTF-8, an escaped lone surrogate), on what both refuse, and on every
+// shared upstream JSON file.
+func TestValidAsEncodingJSON(t *testing.T) {
+	inputs := []string{
+		``, ` `, `null`, `{}`, `[]`, `"s"`, `0`, `-0.5e+10`, `{"a":1,"a":2}`, `[{"x":[],"x":{}}]`,
+		"\"\xff\"", "{\"\xfe\":1}", `"\ud800"`, `"\udc00\ud800"`, `"\u0000"`, "\"\x7f\"",
+		"\ufeff{}", `{"a":1,}`, `[1,]`, `01`, `1.`, `-`, `1e`, `.5`, `+1`, `NaN`, `Infinity`,
+		`{"a" 1}`, `{a:1}`, `'s'`, `"\x"`, `"\u12"`, "\"tab\there\"", "\"nl\nhere\"", `[1] [2]`, `{}}`,
+		`<html>`, strings.Repeat("[", 10001) + strings.Repeat("]", 10001), `{"a":"\u00e9","\u0061":1}`,
+		`{"a":1,"\u0061":2}`, `true`, `tru`, `nul`, `[true,false,null]`,
+	}
+	for _, in := range inputs {
+		if got, want := Valid([]byte(in)), json.Valid([]byte(in)); got != want {
+			t.Errorf("Valid(%.40q) = %v, json.Valid says %v", in, got, want)
+		}
+	}
+	files, err := filepath.Glob(filepath.Join("..", "..", "..", "shared", "upstream", "leaderboard", "*", "*", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	more, _ := filepath.Glob(filepath.Join("..", "..", "..", "shared", "upstream", "leaderboard", "*", "*.json"))
+	files = append(files, more...)
+	if len(files) < 20 {
+		t.Fatalf("found %d shared JSON files, want the leaderboard versions' files", len(files))
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := Valid(b), json.Valid(b); got != want || !got {
+			t.Errorf("%s: Valid = %v, json.Valid = %v; want both true", f, got, want)
+		}
+	}
+}
