@@ -610,10 +610,8 @@ func idxPrepare(src *idxSource) (*idxPlan, error) {
 				return nil, idxFailf(f.path, "", field, "is %s, but %s gives %s", idxShow(g), IndexChatTask, idxShow(wv))
 			}
 		}
-		var cs []json.RawMessage
-		_ = json.Unmarshal(f.raw["configurations"], &cs)
-		if len(cs) != len(m.rows) {
-			return nil, idxFailf(f.path, "", "configurations", "has %d rows, but %s has %d stable rows of the model", len(cs), IndexChatTask, len(m.rows))
+		if n := elements(f.raw["configurations"]); n != len(m.rows) {
+			return nil, idxFailf(f.path, "", "configurations", "has %d rows, but %s has %d stable rows of the model", n, IndexChatTask, len(m.rows))
 		}
 		if err := pl.checkRows(m); err != nil {
 			return nil, err

@@ -213,6 +213,24 @@ func members(data []byte) (m map[string]json.RawMessage, ok bool) {
 	return m, true
 }
 
+// elements returns the number of elements of raw, a valid JSON value, when
+// it is a list, else 0 (what json.Unmarshal into a slice leaves: nothing
+// for null or a value of another type).
+func elements(raw []byte) int {
+	b := string(raw)
+	i := skipSpace(b, 0)
+	if i == len(b) || b[i] != '[' {
+		return 0
+	}
+	n := 0
+	for i = skipSpace(b, i+1); b[i] != ']'; n++ {
+		if i = skipSpace(b, skipValue(b, i)); b[i] == ',' {
+			i = skipSpace(b, i+1)
+		}
+	}
+	return n
+}
+
 // skipValue returns the index after the valid JSON value at b[i:].
 func skipValue(b string, i int) int {
 	depth := 0

@@ -55,3 +55,18 @@ func TestMembersMatchUnmarshal(t *testing.T) {
 		})
 	}
 }
+
+// TestElements: elements counts a list's elements as json.Unmarshal into
+// a slice does, and gives 0 for anything else.
+func TestElements(t *testing.T) {
+	for _, in := range []string{
+		`[]`, ` [ ] `, `[1]`, `[1,2,3]`, "[\n  {\"a\": [1, 2]},\n  \"x,]\",\n  [[], {}],\n  null\n]", `["\"]", "\\"]`,
+		`null`, `{}`, `{"a":[1,2]}`, `"[1,2]"`, `7`, `true`, `[{"configurations":[1,2,3]}]`,
+	} {
+		var want []json.RawMessage
+		_ = json.Unmarshal([]byte(in), &want)
+		if got := elements([]byte(in)); got != len(want) {
+			t.Errorf("elements(%s) = %d, want %d", in, got, len(want))
+		}
+	}
+}
