@@ -3,6 +3,7 @@ package validate
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -191,6 +192,30 @@ func TestIndexFileRejectsModelFileDisagreement(t *testing.T) {
 	err := IndexFile(b.chat, b.gpqa, b.index, models)
 	if err == nil || !strings.Contains(err.Error(), path+": architecture is \"MoE\"") {
 		t.Errorf("got %v; want an error naming %s and the field", err, path)
+	}
+	// One configuration fewer, or none, than the task file's stable rows.
+	for _, keep := range []int{-1, 0} {
+		var m map[string]any
+		dec := json.NewDecoder(bytes.NewReader(b.models[path]))
+		dec.UseNumber()
+		if err := dec.Decode(&m); err != nil {
+			t.Fatal(err)
+		}
+		cs := m["configurations"].([]any)
+		want := fmt.Sprintf("%s: configurations has %d rows, but", path, len(cs)-1)
+		if keep == 0 {
+			m["configurations"], want = nil, path+": configurations has 0 rows, but"
+		} else {
+			m["configurations"] = cs[:len(cs)-1] // the last: not a best row of the seed's model
+		}
+		edited, err := json.MarshalIndent(m, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		models[path] = edited
+		if err := IndexFile(b.chat, b.gpqa, b.index, models); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("configurations cut: got %v; want %q", err, want)
+		}
 	}
 	delete(models, path)
 	if err := IndexFile(b.chat, b.gpqa, b.index, models); err == nil || !strings.Contains(err.Error(), "qwen-3-32b") {
