@@ -163,7 +163,7 @@ func configWhere(i int, c *wantConfig) string {
 // provenance ends a configuration field's mismatch message.
 func (d *modelDiff) provenance(c *wantConfig, key string) string {
 	s := fmt.Sprintf(" from %s configurations[%d]", d.chatPath, c.row.index)
-	if o := c.origin[key]; o != "" {
+	if o := c.origin(key); o != "" {
 		s += " (" + o + ")"
 	}
 	return s
