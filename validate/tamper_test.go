@@ -59,7 +59,8 @@ func TestTamper(t *testing.T) {
 				vtEditFile(t, dir, vtM32, true, vtReplace(t, `"wh_per_million_output_tokens": 86.84,`, `"wh_per_million_output_tokens": 86.85,`))
 			},
 			want: []vtAt{{vtM32, "configurations[3] (qwen-3-32b/B200/1/64)", "wh_per_million_output_tokens"}},
-			msg:  "is 86.85, recomputed 86.84 from sources/leaderboard/tasks/lm-arena-chat.json configurations[",
+			msg:  "is 86.85, recomputed 86.84 from sources/leaderboard/tasks/lm-arena-chat.json configurations[105] (energy_per_token_joules 0.31263251437703116 x 1e6 / 3600 = 86.84236510473089)",
+			// configurations[105] of the seed version is Qwen/Qwen3-32B on one B200 at 64 sequences: its energy_per_token_joules, and that x 1e6 / 3600 (checked with Python).
 		},
 		{
 			name: "wh digit flipped, sha not fixed",
