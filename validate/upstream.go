@@ -277,9 +277,10 @@ func parseTask(ps *problems, task string, data []byte) ([]*lbRow, bool) {
 	return rows, ok
 }
 
-// parseTaskFrom is parseTask on a file streamed from open: once to check
-// it is UTF-8, once to decode it, and once to look for a key given twice
-// in one object (findDuplicateKey). It decodes row by row, each row
+// parseTaskSlow is parseTask on a file streamed from open (parseTaskFrom
+// runs it whenever its one-pass reading gives up): once to check it is
+// UTF-8, once to decode it, and once to look for a key given twice in one
+// object (findDuplicateKey). It decodes row by row, each row
 // parsed as the decoder meets it. Neither the file's bytes nor its rows as
 // raw bytes or maps are ever all held at once, only the parsed rows. It
 // reads the file as json.Unmarshal would into struct { Task *string;
@@ -287,7 +288,7 @@ func parseTask(ps *problems, task string, data []byte) ([]*lbRow, bool) {
 // error anywhere reported before anything else); a key given twice in one
 // object is then reported, and no row is returned. A non-nil error is a
 // failure to read the file (nothing is reported then).
-func parseTaskFrom(ps *problems, task string, open func() (io.ReadCloser, error)) ([]*lbRow, bool, error) {
+func parseTaskSlow(ps *problems, task string, open func() (io.ReadCloser, error)) ([]*lbRow, bool, error) {
 	f, err := open()
 	if err != nil {
 		return nil, false, err
@@ -322,6 +323,13 @@ func parseTaskFrom(ps *problems, task string, open func() (io.ReadCloser, error)
 		}
 		return nil, false, err
 	}
+	rows, ok := doc.parsed(ps, task)
+	return rows, ok, nil
+}
+
+// parsed reports the decoded file's problems (its task, its rows') and
+// returns its well-formed rows, and whether every row is.
+func (doc *taskDoc) parsed(ps *problems, task string) ([]*lbRow, bool) {
 	if doc.task == nil || *doc.task != task {
 		got := "missing"
 		if doc.task != nil {
@@ -331,7 +339,7 @@ func parseTaskFrom(ps *problems, task string, open func() (io.ReadCloser, error)
 	}
 	if len(doc.rows) == 0 {
 		ps.add("", "configurations", "is missing or empty")
-		return nil, false, nil
+		return nil, false
 	}
 	ok := true
 	rows := make([]*lbRow, 0, len(doc.rows))
@@ -369,7 +377,7 @@ func parseTaskFrom(ps *problems, task string, open func() (io.ReadCloser, error)
 		ok = ok && tr.ok
 		*tr = taskRow{}
 	}
-	return rows, ok, nil
+	return rows, ok
 }
 
 // taskDoc is a decoded task file: its task and its rows, parsed.
@@ -552,7 +560,8 @@ func (tr *taskRow) UnmarshalJSON(raw []byte) error {
 }
 
 func parseRow(raw []byte) taskRow {
-	// raw is valid JSON (encoding/json checked it); decoded as json.Decoder
+	// raw is valid JSON (encoding/json or jsontext checked it: decodeTask
+	// or decodeTaskFast); decoded as json.Decoder
 	// with UseNumber decodes it, only faster; the row's strings are its
 	// own (they outlive the file's text).
 	d := newInstanceDecoder()
