@@ -30,3 +30,25 @@ func LimitMemory(limit int64) (restore func()) {
 	debug.SetMemoryLimit(limit)
 	return func() { debug.SetMemoryLimit(prev) }
 }
+
+// BuildGCPercent is the collector's pacing a build sets (PaceCollector):
+// with the soft memory limit capping the heap, letting it grow to three
+// times what is live instead of two before a collection halves the
+// collections of a large build. Measured on 2 cores (2026-12-01, three
+// alternated runs each): a 10,000-model build 7.23 to 7.32 s at the
+// default 100, 6.85 to 6.96 s at 200, for 0.5 s less CPU and the same
+// peak (the limit's); an offline build of ember-synth's scale 1 or 4 holds
+// 6 to 7 MiB more (34 to 41 MiB) in the same time. Verify, which runs
+// against the limit most of the time, gained nothing and keeps the default.
+const BuildGCPercent = 200
+
+// PaceCollector sets the collector's pacing (runtime/debug.SetGCPercent)
+// to percent, unless GOGC sets it (the user's stands), and returns what
+// restores it.
+func PaceCollector(percent int) (restore func()) {
+	if os.Getenv("GOGC") != "" {
+		return func() {}
+	}
+	prev := debug.SetGCPercent(percent)
+	return func() { debug.SetGCPercent(prev) }
+}

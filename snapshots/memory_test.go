@@ -36,3 +36,28 @@ func TestLimitMemory(t *testing.T) {
 	}
 	restore()
 }
+
+// TestPaceCollector: PaceCollector sets the collector's pacing and
+// restores it, and leaves one GOGC gives as it is.
+func TestPaceCollector(t *testing.T) {
+	orig := debug.SetGCPercent(100)
+	t.Cleanup(func() { debug.SetGCPercent(orig) })
+
+	t.Setenv("GOGC", "")
+	restore := PaceCollector(BuildGCPercent)
+	if got := debug.SetGCPercent(BuildGCPercent); got != BuildGCPercent {
+		t.Errorf("pacing %d while paced, want %d", got, BuildGCPercent)
+	}
+	restore()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("pacing %d after restoring, want 100", got)
+	}
+
+	t.Setenv("GOGC", "50")
+	debug.SetGCPercent(50)
+	restore = PaceCollector(BuildGCPercent)
+	if got := debug.SetGCPercent(50); got != 50 {
+		t.Errorf("GOGC's pacing became %d, want it kept (50)", got)
+	}
+	restore()
+}

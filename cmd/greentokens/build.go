@@ -124,6 +124,7 @@ func runBuild(f *buildFlags, e *env, now time.Time) error {
 	}
 
 	defer snapshots.LimitMemory(snapshots.MemoryLimit)()
+	defer snapshots.PaceCollector(snapshots.BuildGCPercent)()
 	res, err := snapshots.Build(e.ctx, snapshots.BuildOptions{
 		Out: f.out, Date: f.date, Retrieved: f.retrieved, Source: src, Replace: f.replace, Logger: e.log, LockTimeout: f.lockTimeout,
 		NoGrid: f.noGrid, GridYear: f.gridYear, EmberRelease: f.emberRelease,
