@@ -53,6 +53,7 @@ func TestIndentAsEncodingJSON(t *testing.T) {
 	check("a map", map[string]any{"z": 1, "a": []any{}, "m": map[string]any{}, "n": nil, "s": strs, "<&>": "k"})
 	check("nesting", []any{[]any{[]any{}}, map[string]any{"x": []any{map[string]any{"y": []int{1, 2}}}}, [][]string{nil, {}}})
 	check("numbers", []any{0, -1, 1.5, 1e21, 1e-7, math.MaxInt64, jsonnum.Float(8), jsonnum.Float(0.1), jsonnum.Float(1e21)})
+	check("raw JSON", []json.RawMessage{json.RawMessage(`{"a":1,"a":2}`), json.RawMessage("\"\xff\xfe\""), json.RawMessage(`{"k":"\u0000\ud800"}`)})
 	check("empty", map[string]any{})
 	check("scalar", "just a string")
 
@@ -105,7 +106,7 @@ func TestAppendIndentedPrefix(t *testing.T) {
 	if err := json.Indent(&want, src, "    ", "  "); err != nil {
 		t.Fatal(err)
 	}
-	if got := appendIndented([]byte("before"), src, "    "); string(got) != "before"+want.String() {
+	if got, err := appendIndented([]byte("before"), src, "    "); err != nil || string(got) != "before"+want.String() {
 		t.Errorf("got\n%s\nwant\nbefore%s", got, want.String())
 	}
 }

@@ -589,7 +589,10 @@ func encodeList[T any](e *listEncoder, list []T) error {
 		if err := e.enc.Encode(&list[i]); err != nil {
 			return err
 		}
-		e.out = appendIndented(append(e.out[:0], "\n    "...), bytes.TrimSuffix(e.buf.Bytes(), []byte("\n")), "    ")
+		var err error
+		if e.out, err = appendIndented(append(e.out[:0], "\n    "...), bytes.TrimSuffix(e.buf.Bytes(), []byte("\n")), "    "); err != nil {
+			return err
+		}
 		if i < len(list)-1 {
 			e.out = append(e.out, ',')
 		}

@@ -426,35 +426,40 @@ func Marshal(v any) ([]byte, error) {
 	if err := m.enc.Encode(v); err != nil {
 		return nil, err
 	}
-	m.out = appendIndented(m.out[:0], bytes.TrimSuffix(m.buf.Bytes(), []byte("\n")), "")
+	var err error
+	if m.out, err = appendIndented(m.out[:0], bytes.TrimSuffix(m.buf.Bytes(), []byte("\n")), ""); err != nil {
+		return nil, err
+	}
 	return bytes.Clone(m.out), nil
 }
 
 // indentOptions lay out what encoding/json wrote compactly as its Indent
 // (and an Encoder with SetIndent) does, at three times its speed: each
 // member and element on a line of its own, two spaces a level, ": " after
-// a name, an empty object or list kept as {} or []. The encoder's text is
-// valid and its strings already escaped, and they are kept byte for byte
-// (PreserveRawStrings; numbers are kept by default). TestIndentAsEncodingJSON
-// checks the bytes against encoding/json's.
+// a name, an empty object or list kept as {} or []. Like encoding/json's
+// Indent, it keeps strings and numbers byte for byte (PreserveRawStrings;
+// numbers are kept by default) and does not look at what they hold: a name
+// given twice (a json.RawMessage can hold one) or bytes that are not UTF-8
+// pass as they came. TestIndentAsEncodingJSON checks the bytes against
+// encoding/json's.
 var indentOptions = []jsontext.Options{
 	jsontext.WithIndent("  "),
 	jsontext.PreserveRawStrings(true),
-	jsontext.AllowDuplicateNames(true), // a struct's names are distinct; no need to track them
+	jsontext.AllowDuplicateNames(true),
+	jsontext.AllowInvalidUTF8(true),
 }
 
 // appendIndented appends compact, the valid JSON text encoding/json
 // wrote, to dst, indented as encoding/json's Indent(dst, compact, prefix,
 // "  ") would.
-func appendIndented(dst, compact []byte, prefix string) []byte {
+func appendIndented(dst, compact []byte, prefix string) ([]byte, error) {
 	start := len(dst)
 	dst = append(dst, compact...)
 	v := jsontext.Value(dst[start:])
 	if err := v.Indent(append(indentOptions, jsontext.WithIndentPrefix(prefix))...); err != nil {
-		// Cannot happen: encoding/json writes valid JSON.
-		panic("transform: indenting encoding/json's output: " + err.Error())
+		return dst[:start], fmt.Errorf("indenting encoding/json's output: %w", err)
 	}
-	return append(dst[:start], v...)
+	return append(dst[:start], v...), nil
 }
 
 // marshaler is an encoder with its buffers, kept from one Marshal to the
