@@ -449,6 +449,15 @@ var indentOptions = []jsontext.Options{
 	jsontext.AllowInvalidUTF8(true),
 }
 
+// indentWithPrefix are indentOptions with a prefix, made once for the two
+// prefixes used (a file's top level, index.json's list elements): a slice
+// appended to per call, and the prefix turned into an option, were an
+// allocation each.
+var indentWithPrefix = map[string][]jsontext.Options{
+	"":     append(indentOptions[:len(indentOptions):len(indentOptions)], jsontext.WithIndentPrefix("")),
+	"    ": append(indentOptions[:len(indentOptions):len(indentOptions)], jsontext.WithIndentPrefix("    ")),
+}
+
 // appendIndented appends compact, the valid JSON text encoding/json
 // wrote, to dst, indented as encoding/json's Indent(dst, compact, prefix,
 // "  ") would.
@@ -456,7 +465,11 @@ func appendIndented(dst, compact []byte, prefix string) ([]byte, error) {
 	start := len(dst)
 	dst = append(dst, compact...)
 	v := jsontext.Value(dst[start:])
-	if err := v.Indent(append(indentOptions, jsontext.WithIndentPrefix(prefix))...); err != nil {
+	opts, ok := indentWithPrefix[prefix]
+	if !ok {
+		opts = append(indentOptions[:len(indentOptions):len(indentOptions)], jsontext.WithIndentPrefix(prefix))
+	}
+	if err := v.Indent(opts...); err != nil {
 		return dst[:start], fmt.Errorf("indenting encoding/json's output: %w", err)
 	}
 	return append(dst[:start], v...), nil
