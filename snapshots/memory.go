@@ -1,6 +1,7 @@
 package snapshots
 
 import (
+	"math"
 	"os"
 	"runtime/debug"
 )
@@ -43,10 +44,12 @@ func LimitMemory(limit int64) (restore func()) {
 const BuildGCPercent = 200
 
 // PaceCollector sets the collector's pacing (runtime/debug.SetGCPercent)
-// to percent, unless GOGC sets it (the user's stands), and returns what
-// restores it.
+// to percent, and returns what restores it. It does so only under a soft
+// memory limit (LimitMemory's, or one GOMEMLIMIT gives), which caps what
+// the slower pacing lets the heap grow to; and not when GOGC sets the
+// pacing (the user's stands).
 func PaceCollector(percent int) (restore func()) {
-	if os.Getenv("GOGC") != "" {
+	if os.Getenv("GOGC") != "" || debug.SetMemoryLimit(-1) == math.MaxInt64 {
 		return func() {}
 	}
 	prev := debug.SetGCPercent(percent)

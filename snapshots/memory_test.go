@@ -1,6 +1,7 @@
 package snapshots
 
 import (
+	"math"
 	"runtime/debug"
 	"testing"
 )
@@ -38,10 +39,13 @@ func TestLimitMemory(t *testing.T) {
 }
 
 // TestPaceCollector: PaceCollector sets the collector's pacing and
-// restores it, and leaves one GOGC gives as it is.
+// restores it, and leaves it as it is when GOGC gives one or when no
+// memory limit caps the heap.
 func TestPaceCollector(t *testing.T) {
 	orig := debug.SetGCPercent(100)
 	t.Cleanup(func() { debug.SetGCPercent(orig) })
+	origLimit := debug.SetMemoryLimit(MemoryLimit)
+	t.Cleanup(func() { debug.SetMemoryLimit(origLimit) })
 
 	t.Setenv("GOGC", "")
 	restore := PaceCollector(BuildGCPercent)
@@ -58,6 +62,16 @@ func TestPaceCollector(t *testing.T) {
 	restore = PaceCollector(BuildGCPercent)
 	if got := debug.SetGCPercent(50); got != 50 {
 		t.Errorf("GOGC's pacing became %d, want it kept (50)", got)
+	}
+	restore()
+
+	// No limit (GOMEMLIMIT=off, or none set): the default pacing stays.
+	t.Setenv("GOGC", "")
+	debug.SetGCPercent(100)
+	debug.SetMemoryLimit(math.MaxInt64)
+	restore = PaceCollector(BuildGCPercent)
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("without a memory limit the pacing became %d, want 100", got)
 	}
 	restore()
 }
