@@ -78,23 +78,27 @@ func TestStreamedSchemaMatchesWhole(t *testing.T) {
 	}
 }
 
+// taskStructures are task files whose structure (keys, null, repeated
+// keys, types, syntax) must be read as json.Unmarshal reads it.
+var taskStructures = []string{
+	``, `null`, `{}`, `[]`, `"gpqa"`, `{"task": "gpqa"}`,
+	`{"Task": "gpqa", "CONFIGURATIONS": [{}]}`,
+	`{"task": "a", "task": "b", "configurations": [1, null, {}], "configurations": [{}]}`,
+	`{"task": null, "configurations": null}`,
+	`{"task": 1, "configurations": [{}]}`,
+	`{"task": {"a": [1]}, "configurations": [{}]}`,
+	`{"configurations": {}}`,
+	`{"configurations": "x"}`,
+	`{"x": [1, {"y": [[], {}]}], "task": "t", "z": null, "configurations": [[], "s", {"a": 1}]}`,
+	`{"task": "t"} x`, `{"task": "t"} {}`, `{"task": "t"`, `{"task": "t",}`,
+	`{"task": 1, "configurations": [NaN]}`,
+	"\n{\"task\": \"t\", \"configurations\": [{}]}\n\t ",
+}
+
 // TestDecodeTaskMatchesUnmarshal: the task file's structure is read as
 // json.Unmarshal reads it (keys, null, repeated keys, types, syntax).
 func TestDecodeTaskMatchesUnmarshal(t *testing.T) {
-	for _, in := range []string{
-		``, `null`, `{}`, `[]`, `"gpqa"`, `{"task": "gpqa"}`,
-		`{"Task": "gpqa", "CONFIGURATIONS": [{}]}`,
-		`{"task": "a", "task": "b", "configurations": [1, null, {}], "configurations": [{}]}`,
-		`{"task": null, "configurations": null}`,
-		`{"task": 1, "configurations": [{}]}`,
-		`{"task": {"a": [1]}, "configurations": [{}]}`,
-		`{"configurations": {}}`,
-		`{"configurations": "x"}`,
-		`{"x": [1, {"y": [[], {}]}], "task": "t", "z": null, "configurations": [[], "s", {"a": 1}]}`,
-		`{"task": "t"} x`, `{"task": "t"} {}`, `{"task": "t"`, `{"task": "t",}`,
-		`{"task": 1, "configurations": [NaN]}`,
-		"\n{\"task\": \"t\", \"configurations\": [{}]}\n\t ",
-	} {
+	for _, in := range taskStructures {
 		var want struct {
 			Task           *string           `json:"task"`
 			Configurations []json.RawMessage `json:"configurations"`

@@ -248,20 +248,7 @@ func TestParseTaskFastEdits(t *testing.T) {
 // TestDecodeTaskMatchesUnmarshal, and the same spelled with rows, parse
 // alike.
 func TestParseTaskFastMatchesUnmarshalCases(t *testing.T) {
-	for _, in := range []string{
-		``, `null`, `{}`, `[]`, `"gpqa"`, `{"task": "gpqa"}`,
-		`{"Task": "gpqa", "CONFIGURATIONS": [{}]}`,
-		`{"task": "a", "task": "b", "configurations": [1, null, {}], "configurations": [{}]}`,
-		`{"task": null, "configurations": null}`,
-		`{"task": 1, "configurations": [{}]}`,
-		`{"task": {"a": [1]}, "configurations": [{}]}`,
-		`{"configurations": {}}`,
-		`{"configurations": "x"}`,
-		`{"x": [1, {"y": [[], {}]}], "task": "t", "z": null, "configurations": [[], "s", {"a": 1}]}`,
-		`{"task": "t"} x`, `{"task": "t"} {}`, `{"task": "t"`, `{"task": "t",}`,
-		`{"task": 1, "configurations": [NaN]}`,
-		"\n{\"task\": \"t\", \"configurations\": [{}]}\n\t ",
-	} {
+	for _, in := range taskStructures {
 		checkTaskParseSame(t, fmt.Sprintf("%q", in), "t", []byte(in), true)
 	}
 }
