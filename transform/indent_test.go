@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
-	"path/filepath"
 	"testing"
 
 	"github.com/leadgreen/greentokens/transform/jsonnum"
@@ -57,24 +56,10 @@ func TestIndentAsEncodingJSON(t *testing.T) {
 	check("empty", map[string]any{})
 	check("scalar", "just a string")
 
-	dirs, err := filepath.Glob(filepath.Join(shared, "upstream", "leaderboard", "20*"))
-	if err != nil || len(dirs) == 0 {
-		t.Fatalf("no leaderboard versions: %v", err)
-	}
 	files := 0
-	for _, d := range dirs {
-		v := filepath.Base(d)
-		lb, _, err := NewLeaderboard(LeaderboardFiles{
-			Index: readShared(t, "upstream", "leaderboard", v, "index.json"), Commits: readShared(t, "upstream", "leaderboard", v, "commits.json"),
-			Chat: readShared(t, "upstream", "leaderboard", v, "tasks", "lm-arena-chat.json"),
-		}, "2026-09-27", "2026-09-26")
-		if err != nil {
-			continue
-		}
-		models, err := Models(lb)
-		if err != nil {
-			continue
-		}
+	versions := sharedVersions(t, "")
+	for _, bv := range versions {
+		v, lb, models := bv.name, bv.lb, bv.models
 		for _, m := range models {
 			check(v+"/"+m.Slug, m)
 		}
@@ -95,7 +80,7 @@ func TestIndentAsEncodingJSON(t *testing.T) {
 	if files < 100 {
 		t.Errorf("checked %d model and index files of the shared versions, want at least 100", files)
 	}
-	t.Logf("%d model and index files of %d versions", files, len(dirs))
+	t.Logf("%d model and index files of %d versions", files, len(versions))
 }
 
 // TestAppendIndentedPrefix: with a prefix, as encoding/json's Indent: the

@@ -277,20 +277,28 @@ func TestIndexSchema(t *testing.T) {
 	}
 }
 
-// TestIndexEveryVersion: the index builds from every shared leaderboard
-// version that the model files build from (schema drift: no avg_output_len
-// before 2025-12-17, no max_num_batched_tokens after 2026-02-13).
-func TestIndexEveryVersion(t *testing.T) {
+// builtVersion is a shared leaderboard version whose model files build.
+type builtVersion struct {
+	name   string
+	lb     *Leaderboard
+	models []*Model
+}
+
+// sharedVersions builds the model files of every shared leaderboard
+// version, its Text Conversation file named by chatURL; the versions they
+// do not build from are logged and left out.
+func sharedVersions(t *testing.T, chatURL string) []builtVersion {
+	t.Helper()
 	dirs, err := filepath.Glob(filepath.Join(shared, "upstream", "leaderboard", "20*"))
 	if err != nil || len(dirs) == 0 {
 		t.Fatalf("no leaderboard versions: %v", err)
 	}
-	built := 0
+	var built []builtVersion
 	for _, d := range dirs {
 		v := filepath.Base(d)
 		lb, _, err := NewLeaderboard(LeaderboardFiles{
 			Index: readShared(t, "upstream", "leaderboard", v, "index.json"), Commits: readShared(t, "upstream", "leaderboard", v, "commits.json"),
-			Chat: readShared(t, "upstream", "leaderboard", v, "tasks", "lm-arena-chat.json"), ChatURL: "https://example.invalid/lm-arena-chat.json",
+			Chat: readShared(t, "upstream", "leaderboard", v, "tasks", "lm-arena-chat.json"), ChatURL: chatURL,
 		}, "2026-09-27", "2026-09-26")
 		if err != nil {
 			t.Logf("%s: no model files (%v)", v, err)
@@ -301,7 +309,19 @@ func TestIndexEveryVersion(t *testing.T) {
 			t.Logf("%s: no model files (%v)", v, err)
 			continue
 		}
-		idx, err := BuildIndex(lb, models, readShared(t, "upstream", "leaderboard", v, "tasks", "gpqa.json"))
+		built = append(built, builtVersion{v, lb, models})
+	}
+	return built
+}
+
+// TestIndexEveryVersion: the index builds from every shared leaderboard
+// version that the model files build from (schema drift: no avg_output_len
+// before 2025-12-17, no max_num_batched_tokens after 2026-02-13).
+func TestIndexEveryVersion(t *testing.T) {
+	built := 0
+	for _, bv := range sharedVersions(t, "https://example.invalid/lm-arena-chat.json") {
+		v := bv.name
+		idx, err := BuildIndex(bv.lb, bv.models, readShared(t, "upstream", "leaderboard", v, "tasks", "gpqa.json"))
 		if err != nil {
 			t.Errorf("%s: %v", v, err)
 			continue
@@ -339,28 +359,12 @@ func TestIndexEncode(t *testing.T) {
 				got.Bytes()[max(0, i-80):min(got.Len(), i+80)], want[max(0, i-80):min(len(want), i+80)])
 		}
 	}
-	dirs, err := filepath.Glob(filepath.Join(shared, "upstream", "leaderboard", "20*"))
-	if err != nil || len(dirs) == 0 {
-		t.Fatalf("no leaderboard versions: %v", err)
-	}
-	for _, d := range dirs {
-		v := filepath.Base(d)
-		lb, _, err := NewLeaderboard(LeaderboardFiles{
-			Index: readShared(t, "upstream", "leaderboard", v, "index.json"), Commits: readShared(t, "upstream", "leaderboard", v, "commits.json"),
-			Chat: readShared(t, "upstream", "leaderboard", v, "tasks", "lm-arena-chat.json"), ChatURL: "https://example.invalid/lm-arena-chat.json?a=1&b=<2>",
-		}, "2026-09-27", "2026-09-26")
-		if err != nil {
-			continue
-		}
-		models, err := Models(lb)
-		if err != nil {
-			continue
-		}
-		idx, err := BuildIndex(lb, models, readShared(t, "upstream", "leaderboard", v, "tasks", "gpqa.json"))
+	for _, bv := range sharedVersions(t, "https://example.invalid/lm-arena-chat.json?a=1&b=<2>") {
+		idx, err := BuildIndex(bv.lb, bv.models, readShared(t, "upstream", "leaderboard", bv.name, "tasks", "gpqa.json"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		check(v, idx)
+		check(bv.name, idx)
 	}
 	idx, _ := sharedIndex(t, seedVersion)
 	idx.Source.Details = "<b>&</b> \u2028 \"models\": []"
