@@ -41,8 +41,9 @@ type stage struct {
 	dir   string
 	mu    sync.Mutex
 	files map[string]File // by slash path
-	// dirs are the folders made so far, by OS path.
-	dirs map[string]bool
+	// dirs are the folders made so far, by OS path, each with the lock
+	// that serializes the creation of files in it (create).
+	dirs map[string]*sync.Mutex
 	// root is the staging folder, open from its creation, for sync: syncfs
 	// reports a write-back error of the file system that happened after
 	// the descriptor was opened (Linux 5.8 and later).
@@ -62,8 +63,6 @@ type stage struct {
 	// opened are the paths a comparing stage has opened, as O_EXCL
 	// remembers them for a stage that writes every file.
 	opened map[string]bool
-	// dirLocks serialize the creation of files in each folder (create).
-	dirLocks map[string]*sync.Mutex
 }
 
 func newStage(out, date string) (*stage, error) {
@@ -76,7 +75,7 @@ func newStage(out, date string) (*stage, error) {
 		os.Remove(dir)
 		return nil, fmt.Errorf("opening the staging folder: %w", err)
 	}
-	return &stage{dir: dir, files: map[string]File{}, dirs: map[string]bool{}, root: root, differs: map[string]bool{}, opened: map[string]bool{}, dirLocks: map[string]*sync.Mutex{}}, nil
+	return &stage{dir: dir, files: map[string]File{}, dirs: map[string]*sync.Mutex{}, root: root, differs: map[string]bool{}, opened: map[string]bool{}}, nil
 }
 
 // Modes of the published folders and files, less the umask: anyone may
@@ -120,15 +119,12 @@ func (s *stage) create(rel string) (*os.File, error) {
 	s.mu.Lock()
 	var err error
 	dir := filepath.Dir(p)
-	if !s.dirs[dir] {
-		if err = os.MkdirAll(dir, dirMode); err == nil {
-			s.dirs[dir] = true
-		}
-	}
-	lock := s.dirLocks[dir]
+	lock := s.dirs[dir]
 	if lock == nil {
-		lock = new(sync.Mutex)
-		s.dirLocks[dir] = lock
+		if err = os.MkdirAll(dir, dirMode); err == nil {
+			lock = new(sync.Mutex)
+			s.dirs[dir] = lock
+		}
 	}
 	s.mu.Unlock()
 	if err != nil {
