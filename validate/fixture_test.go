@@ -31,6 +31,32 @@ func vtUpstream(version string) string {
 	return filepath.Join(vtShared, "upstream", "leaderboard", version)
 }
 
+// vtFile is a file read from the shared folder.
+type vtFile struct {
+	path string
+	data []byte
+}
+
+// vtSharedFiles reads the files of every shared upstream leaderboard
+// version that match pattern (relative to a version's folder, as
+// "tasks/*.json"), sorted by path; it fails the test when none does.
+func vtSharedFiles(t testing.TB, pattern string) []vtFile {
+	t.Helper()
+	names, err := filepath.Glob(filepath.Join(vtShared, "upstream", "leaderboard", "*", pattern))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no shared files match %s (%v)", pattern, err)
+	}
+	files := make([]vtFile, len(names))
+	for i, p := range names {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[i] = vtFile{p, data}
+	}
+	return files
+}
+
 // vtStabilityDir unpacks testdata/stability.txtar, the synthetic
 // leaderboard with unstable rows, into a temporary folder and returns it.
 func vtStabilityDir(t testing.TB) string {

@@ -72,15 +72,8 @@ func checkTaskParseSame(t *testing.T, name, task string, data []byte, halves boo
 // passes parse it, and the lm-arena-chat and gpqa files (the ones a build
 // reads) are read in one pass.
 func TestParseTaskFastSharedFiles(t *testing.T) {
-	names, err := filepath.Glob(filepath.Join(vtShared, "upstream", "leaderboard", "*", "tasks", "*.json"))
-	if err != nil || len(names) == 0 {
-		t.Fatalf("no shared task files: %v", err)
-	}
-	for _, p := range names {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range vtSharedFiles(t, "tasks/*.json") {
+		p, data := f.path, f.data
 		task := strings.TrimSuffix(filepath.Base(p), ".json")
 		fast := checkTaskParseSame(t, p, task, data, false)
 		if !fast && (task == taskChat || task == taskGPQA) {

@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -622,9 +624,7 @@ func parseRow(raw []byte) taskRow {
 // stability rule leaves out a row whose content an earlier row of the task
 // has (an exact duplicate).
 func rowContent(m map[string]any) [sha256.Size]byte {
-	var c strings.Builder
-	canonical(&c, m)
-	return sha256.Sum256([]byte(c.String()))
+	return sha256.Sum256(appendCanonical(make([]byte, 0, 2048), m))
 }
 
 // rowContentRaw is rowContent for a row decoded into raw field values (a
@@ -695,43 +695,34 @@ func (rp *rowParser) plausible(r *lbRow) {
 	}
 }
 
-// canonical writes a decoded JSON value (numbers as json.Number) in one
-// spelling: object keys sorted, numbers as the shortest form of their
+// appendCanonical appends a decoded JSON value (numbers as json.Number) in
+// one spelling: object keys sorted, numbers as the shortest form of their
 // float64, strings quoted alike. Two rows with equal canonical forms have
 // every field equal.
-func canonical(b *strings.Builder, v any) {
+func appendCanonical(b []byte, v any) []byte {
 	switch v := v.(type) {
 	case map[string]any:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
+		b = append(b, '{')
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			b = append(strconv.AppendQuote(b, k), ':')
+			b = append(appendCanonical(b, v[k]), ',')
 		}
-		sort.Strings(keys)
-		b.WriteByte('{')
-		for _, k := range keys {
-			b.WriteString(strconv.Quote(k))
-			b.WriteByte(':')
-			canonical(b, v[k])
-			b.WriteByte(',')
-		}
-		b.WriteByte('}')
+		return append(b, '}')
 	case []any:
-		b.WriteByte('[')
+		b = append(b, '[')
 		for _, x := range v {
-			canonical(b, x)
-			b.WriteByte(',')
+			b = append(appendCanonical(b, x), ',')
 		}
-		b.WriteByte(']')
+		return append(b, ']')
 	case json.Number:
 		if x, err := strconv.ParseFloat(string(v), 64); err == nil {
-			b.WriteString(strconv.FormatFloat(x, 'g', -1, 64))
-		} else {
-			b.WriteString(string(v))
+			return strconv.AppendFloat(b, x, 'g', -1, 64)
 		}
+		return append(b, v...)
 	case string:
-		b.WriteString(strconv.Quote(v))
+		return strconv.AppendQuote(b, v)
 	default: // bool, nil
-		fmt.Fprint(b, v)
+		return fmt.Append(b, v)
 	}
 }
 
