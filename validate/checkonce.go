@@ -73,6 +73,11 @@ type site struct {
 	def   string     // the $defs entry's name
 	sch   *jsonschema.Schema
 	key   [sha256.Size]byte // the canonical form of the schema, hashed
+	// placed: every schema on the way to the site has only wayKeys, so
+	// that no keyword but the site's own sees the values at it: the fast
+	// pass takes them raw (placedSites), and the rest of the file sees a
+	// null in their place.
+	placed bool
 }
 
 // onceSchema is a schema's form for the fast pass.
@@ -80,6 +85,7 @@ type onceSchema struct {
 	whole  *jsonschema.Schema // the schema with its sites true
 	stream *schemaStream      // its split form, or nil
 	sites  []site
+	placed *siteNode // where the placed sites' values are, or nil
 }
 
 // Keywords whose values are subschemas, or maps or lists of them: how
@@ -93,6 +99,12 @@ var (
 	// notOnTheWay are the keywords no schema between the root and a site
 	// may have (see this file's first comment).
 	notOnTheWay = []string{"patternProperties", "prefixItems", "unevaluatedProperties", "unevaluatedItems", "$id", "$anchor", "$dynamicAnchor"}
+	// wayKeys are the keywords a schema on the way to a placed site may
+	// have besides annotations: none sees a member's or an element's value
+	// but through properties, items or additionalProperties (required,
+	// propertyNames and dependentRequired read names, the others count).
+	wayKeys = map[string]bool{"$schema": true, "$defs": true, "type": true, "properties": true, "additionalProperties": true, "items": true,
+		"required": true, "propertyNames": true, "dependentRequired": true, "minProperties": true, "maxProperties": true, "minItems": true, "maxItems": true}
 )
 
 const defsRef = "#/$defs/"
@@ -109,7 +121,7 @@ func compileOnce(name string, doc any) (*onceSchema, error) {
 		return nil, nil
 	}
 	var sites []site
-	shell := findSites(root, defs, nil, true, &sites)
+	shell := findSites(root, defs, nil, true, true, &sites)
 	if len(sites) == 0 {
 		return nil, nil
 	}
@@ -131,6 +143,7 @@ func compileOnce(name string, doc any) (*onceSchema, error) {
 	if o.stream, err = compileStream(c, name, shell); err != nil {
 		return nil, err
 	}
+	o.placed = placedTree(o.sites)
 	return o, nil
 }
 
@@ -172,17 +185,21 @@ func refsOnlyDefs(node any, defs map[string]any) bool {
 var plainDefName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 
 // findSites returns node with its sites made true (a copy where it
-// changes), appending the sites to sites.
-func findSites(node any, defs map[string]any, steps []siteStep, root bool, sites *[]site) any {
+// changes), appending the sites to sites. way tells whether every schema
+// on the way to node has only wayKeys (see site.placed).
+func findSites(node any, defs map[string]any, steps []siteStep, root, way bool, sites *[]site) any {
 	m, ok := node.(map[string]any)
 	if !ok {
 		return node
 	}
 	if !root {
 		if def, key, ok := siteDef(m, defs); ok {
-			*sites = append(*sites, site{steps: slices.Clone(steps), def: def, key: key})
+			*sites = append(*sites, site{steps: slices.Clone(steps), def: def, key: key, placed: way})
 			return true
 		}
+	}
+	for k := range m {
+		way = way && (wayKeys[k] || annotationKeys[k] || root && k == "$id")
 	}
 	for _, k := range notOnTheWay {
 		if _, ok := m[k]; ok && !(root && k == "$id") {
@@ -201,7 +218,7 @@ func findSites(node any, defs map[string]any, steps []siteStep, root bool, sites
 		var newProps map[string]any
 		for _, name := range slices.Sorted(maps.Keys(props)) {
 			n := len(*sites)
-			sub := findSites(props[name], defs, append(steps, siteStep{kind: 'p', name: name}), false, sites)
+			sub := findSites(props[name], defs, append(steps, siteStep{kind: 'p', name: name}), false, way, sites)
 			if len(*sites) == n {
 				continue
 			}
@@ -216,7 +233,7 @@ func findSites(node any, defs map[string]any, steps []siteStep, root bool, sites
 	}
 	if items, ok := m["items"].(map[string]any); ok {
 		n := len(*sites)
-		if sub := findSites(items, defs, append(steps, siteStep{kind: 'i'}), false, sites); len(*sites) > n {
+		if sub := findSites(items, defs, append(steps, siteStep{kind: 'i'}), false, way, sites); len(*sites) > n {
 			set("items", sub)
 		}
 	}
@@ -226,7 +243,7 @@ func findSites(node any, defs map[string]any, steps []siteStep, root bool, sites
 			except[name] = true
 		}
 		n := len(*sites)
-		if sub := findSites(ap, defs, append(steps, siteStep{kind: 'a', except: except}), false, sites); len(*sites) > n {
+		if sub := findSites(ap, defs, append(steps, siteStep{kind: 'a', except: except}), false, way, sites); len(*sites) > n {
 			set("additionalProperties", sub)
 		}
 	}
@@ -458,18 +475,30 @@ func newCheckedValues() *checkedValues {
 // onceParts is the fast pass over a file's parts (see fileParts): valid
 // stays true while every part is valid.
 type onceParts struct {
-	o     *onceSchema
-	seen  *checkedValues
-	buf   []byte
-	keys  keyOrders
-	valid bool
+	o    *onceSchema
+	seen *checkedValues
+	// dec decodes the file, taking the values at placed sites raw; plain
+	// decodes those values that must be checked.
+	dec, plain *instanceDecoder
+	buf        []byte
+	keys       keyOrders
+	valid      bool
 }
+
+func newOnceParts(o *onceSchema, seen *checkedValues) *onceParts {
+	dec := newInstanceDecoder()
+	dec.placed = o.placed
+	return &onceParts{o: o, seen: seen, dec: dec, plain: newInstanceDecoder(), valid: true}
+}
+
+func (c *onceParts) decoder() *instanceDecoder { return c.dec }
 
 func (c *onceParts) split(k string) bool {
 	return c.o.stream != nil && c.o.stream.items[k] != nil
 }
 
 func (c *onceParts) entry(k string, _ int, x any) {
+	defer c.placedSites()
 	if !c.valid {
 		return
 	}
@@ -479,13 +508,14 @@ func (c *onceParts) entry(k string, _ int, x any) {
 	}
 	for i := 0; i < len(c.o.sites) && c.valid; i++ {
 		st := &c.o.sites[i]
-		if len(st.steps) >= 2 && st.steps[0].kind == 'p' && st.steps[0].name == k && st.steps[1].kind == 'i' {
+		if !st.placed && len(st.steps) >= 2 && st.steps[0].kind == 'p' && st.steps[0].name == k && st.steps[1].kind == 'i' {
 			c.sites(st, x, st.steps[2:])
 		}
 	}
 }
 
 func (c *onceParts) rest(whole any) {
+	defer c.placedSites()
 	if !c.valid {
 		return
 	}
@@ -498,36 +528,49 @@ func (c *onceParts) rest(whole any) {
 		return
 	}
 	for i := 0; i < len(c.o.sites) && c.valid; i++ {
-		st := &c.o.sites[i]
-		c.sites(st, whole, st.steps)
+		if st := &c.o.sites[i]; !st.placed {
+			c.sites(st, whole, st.steps)
+		}
 	}
 }
 
 // sites checks the values at a site in v (found from v by steps).
 func (c *onceParts) sites(st *site, v any, steps []siteStep) {
-	eachAt(v, steps, func(x any) bool {
-		var ok bool
-		c.buf, ok = c.keys.canon(append(c.buf[:0], st.key[:]...), x)
-		if !ok { // cannot happen: the decoder makes only what canon takes
-			c.valid = c.valid && st.sch.Validate(x) == nil
-			return c.valid
-		}
-		key := sha256.Sum256(c.buf)
-		c.seen.mu.Lock()
-		_, done := c.seen.seen[key]
-		c.seen.mu.Unlock()
-		if done {
-			return true
-		}
-		if st.sch.Validate(x) != nil {
-			c.valid = false
-			return false
-		}
-		c.seen.mu.Lock()
-		c.seen.seen[key] = struct{}{}
-		c.seen.mu.Unlock()
+	eachAt(v, steps, func(x any) bool { return c.check(st, x) })
+}
+
+// check checks x, a value at the site st, unless a value with the same
+// canonical form was found valid there before; it returns c.valid.
+func (c *onceParts) check(st *site, x any) bool {
+	var ok bool
+	c.buf, ok = c.keys.canon(append(c.buf[:0], st.key[:]...), x)
+	if !ok { // cannot happen: the decoder makes only what canon takes
+		c.valid = c.valid && st.sch.Validate(x) == nil
+		return c.valid
+	}
+	key := sha256.Sum256(c.buf)
+	if c.seen.has(key) {
 		return true
-	})
+	}
+	if st.sch.Validate(x) != nil {
+		c.valid = false
+		return false
+	}
+	c.seen.add(key)
+	return true
+}
+
+func (seen *checkedValues) has(key [sha256.Size]byte) bool {
+	seen.mu.Lock()
+	defer seen.mu.Unlock()
+	_, ok := seen.seen[key]
+	return ok
+}
+
+func (seen *checkedValues) add(key [sha256.Size]byte) {
+	seen.mu.Lock()
+	defer seen.mu.Unlock()
+	seen.seen[key] = struct{}{}
 }
 
 // bytes is the fast pass over data, a whole file: whether it finds the file
@@ -539,7 +582,7 @@ func (seen *checkedValues) bytes(o *onceSchema, data []byte) bool {
 	if !jsontext.Value(data).IsValid() {
 		return false
 	}
-	c := &onceParts{o: o, seen: seen, valid: true}
+	c := newOnceParts(o, seen)
 	decodeBytes(data, c)
 	return c.valid
 }
@@ -550,7 +593,7 @@ func (seen *checkedValues) bytes(o *onceSchema, data []byte) bool {
 // UTF-8 are errors): a file it cannot read is left to the check that
 // follows, as an invalid one is.
 func (seen *checkedValues) stream(o *onceSchema, r io.Reader) bool {
-	c := &onceParts{o: o, seen: seen, valid: true}
+	c := newOnceParts(o, seen)
 	return decodeStreamStrict(r, c) == nil && c.valid
 }
 
@@ -559,7 +602,7 @@ func (seen *checkedValues) stream(o *onceSchema, r io.Reader) bool {
 // an error.
 func decodeStreamStrict(r io.Reader, c fileParts) error {
 	dec := jsontext.NewDecoder(r)
-	inst := newInstanceDecoder()
+	inst := c.decoder()
 	expect := func(kind jsontext.Kind) error {
 		tok, err := dec.ReadToken()
 		if err == nil && tok.Kind() != kind {
@@ -582,7 +625,7 @@ func decodeStreamStrict(r io.Reader, c fileParts) error {
 			if err != nil {
 				return err
 			}
-			shell[k] = inst.decode(raw)
+			shell[k] = inst.decodeAt(raw, inst.placed.member(k))
 			continue
 		}
 		if err := expect('['); err != nil {
@@ -594,7 +637,7 @@ func decodeStreamStrict(r io.Reader, c fileParts) error {
 			if err != nil {
 				return err
 			}
-			c.entry(k, n, inst.decode(raw))
+			c.entry(k, n, inst.decodeAt(raw, inst.placed.member(k).element()))
 		}
 		if err := expect(']'); err != nil {
 			return err

@@ -170,8 +170,10 @@ func TestCheckedValuesAreKeyedBySchema(t *testing.T) {
 			t.Errorf("%s: valid %v, want %v", tc.name, got, tc.want)
 		}
 	}
-	if len(seen.seen) != 1 {
-		t.Errorf("%d values kept, want 1 (only values found valid are kept)", len(seen.seen))
+	// The value found valid is kept in its two forms: canonical, and its
+	// text (the site is placed).
+	if len(seen.seen) != 2 {
+		t.Errorf("%d forms kept, want 2 (only the value found valid is kept)", len(seen.seen))
 	}
 }
 
@@ -267,6 +269,15 @@ func TestSchemasSites(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("sites (-want +got):\n%s", diff)
+	}
+	// Every site of the published schemas is placed: its values are taken
+	// raw (placed.go).
+	for name, o := range compiled.fast {
+		for _, st := range o.sites {
+			if !st.placed {
+				t.Errorf("%s: the site %v (%s) is not placed", name, st.steps, st.def)
+			}
+		}
 	}
 	if o := onceFor("index.schema.json"); o == nil || o.stream == nil {
 		t.Errorf("index.json's fast pass is not streamed")

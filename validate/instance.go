@@ -31,6 +31,11 @@ type instanceDecoder struct {
 	// own copies each string, number and key out of the text, for a tree
 	// whose values outlive it: a slice would keep the whole text alive.
 	own bool
+	// placed is where the values at the fast pass's placed sites are in a
+	// file (nil: nowhere): each is left a null in the tree, and its text
+	// appended to raws (placed.go).
+	placed *siteNode
+	raws   []rawSite
 }
 
 func newInstanceDecoder() *instanceDecoder {
@@ -38,9 +43,13 @@ func newInstanceDecoder() *instanceDecoder {
 }
 
 // decode decodes data, valid JSON holding one value.
-func (d *instanceDecoder) decode(data []byte) any {
+func (d *instanceDecoder) decode(data []byte) any { return d.decodeAt(data, nil) }
+
+// decodeAt decodes data, valid JSON holding one value found at n in a
+// file.
+func (d *instanceDecoder) decodeAt(data []byte, n *siteNode) any {
 	s := string(data)
-	v, _ := d.value(s, skipSpace(s, 0))
+	v, _ := d.valueAt(s, skipSpace(s, 0), n)
 	return v
 }
 
@@ -52,7 +61,15 @@ func skipSpace(b string, i int) int {
 }
 
 // value decodes the value at b[i:] and returns it and the index after it.
-func (d *instanceDecoder) value(b string, i int) (any, int) {
+func (d *instanceDecoder) value(b string, i int) (any, int) { return d.valueAt(b, i, nil) }
+
+// valueAt is value for a value found at n in a file.
+func (d *instanceDecoder) valueAt(b string, i int, n *siteNode) (any, int) {
+	if n != nil && n.site != nil {
+		end := skipValue(b, i)
+		d.raws = append(d.raws, rawSite{n.site, b[i:end]})
+		return nil, end
+	}
 	switch c := b[i]; {
 	case c == '{':
 		i = skipSpace(b, i+1)
@@ -66,7 +83,7 @@ func (d *instanceDecoder) value(b string, i int) (any, int) {
 			i = skipSpace(b, i)
 			i = skipSpace(b, i+1) // ':'
 			var v any
-			v, i = d.value(b, i)
+			v, i = d.valueAt(b, i, n.member(k))
 			d.members = append(d.members, member{k, v})
 			i = skipSpace(b, i)
 			if b[i] == '}' {
@@ -87,9 +104,10 @@ func (d *instanceDecoder) value(b string, i int) (any, int) {
 			return []any{}, i + 1
 		}
 		start := len(d.elems)
+		elem := n.element()
 		for {
 			var v any
-			v, i = d.value(b, i)
+			v, i = d.valueAt(b, i, elem)
 			d.elems = append(d.elems, v)
 			i = skipSpace(b, i)
 			if b[i] == ']' {

@@ -348,6 +348,8 @@ type fileParts interface {
 	entry(k string, n int, x any)
 	// rest checks the rest.
 	rest(whole any)
+	// decoder is the instance decoder for the file's values.
+	decoder() *instanceDecoder
 }
 
 // schemaParts checks a file's parts against a split schema and keeps the
@@ -359,6 +361,8 @@ type schemaParts struct {
 }
 
 func (c *schemaParts) split(k string) bool { return c.st.items[k] != nil }
+
+func (c *schemaParts) decoder() *instanceDecoder { return newInstanceDecoder() }
 
 func (c *schemaParts) entry(k string, n int, x any) {
 	if err := c.st.items[k].Validate(x); err != nil {
@@ -394,7 +398,8 @@ func validateStream(st *schemaStream, name, file string, r io.Reader) []Problem 
 // decodeStream decodes the JSON document read from r and hands its parts
 // to c (see fileParts). It returns the first syntax error, as
 // jsonschema.UnmarshalJSON words it, with the parts before it handed over.
-func decodeStream(r io.Reader, c fileParts) error {
+// (It decodes every value: it serves the whole check, not the fast pass.)
+func decodeStream(r io.Reader, c *schemaParts) error {
 	dec := json.NewDecoder(r)
 	dec.UseNumber()
 	inst := newInstanceDecoder()
@@ -484,11 +489,11 @@ func validateBytes(st *schemaStream, name, file string, data []byte) []Problem {
 // decodeBytes decodes data, valid JSON, and hands its parts to c as
 // decodeStream does.
 func decodeBytes(data []byte, c fileParts) {
-	d := newInstanceDecoder()
+	d := c.decoder()
 	text := string(data)
 	i := skipSpace(text, 0)
 	if text[i] != '{' {
-		whole, _ := d.value(text, i)
+		whole, _ := d.valueAt(text, i, d.placed)
 		c.rest(whole)
 		return
 	}
@@ -499,12 +504,12 @@ func decodeBytes(data []byte, c fileParts) {
 		k, i = d.key(text, i)
 		i = skipSpace(text, skipSpace(text, i)+1) // ':'
 		if !c.split(k) || text[i] != '[' {
-			shell[k], i = d.value(text, i)
+			shell[k], i = d.valueAt(text, i, d.placed.member(k))
 		} else {
 			n := 0
 			for i = skipSpace(text, i+1); text[i] != ']'; n++ {
 				var x any
-				x, i = d.value(text, i)
+				x, i = d.valueAt(text, i, d.placed.member(k).element())
 				c.entry(k, n, x)
 				if i = skipSpace(text, i); text[i] == ',' {
 					i = skipSpace(text, i+1)

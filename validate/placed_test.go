@@ -1,0 +1,148 @@
+package validate
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// TestPlacedOnlyWhereNothingElseSees: a site is placed (its values taken
+// raw, a null left in their place) only when no keyword on the way to it
+// sees them but its own; where one does (contains, enum), the fast pass
+// still finds what the whole schema finds.
+func TestPlacedOnlyWhereNothingElseSees(t *testing.T) {
+	const defs = `"$defs": {"d": {"type": "object"}}`
+	for _, tc := range []struct {
+		name, list    string // the schema of the list xs, but its items
+		doc           string
+		placed, valid bool
+	}{
+		{"counted and named only", `"type": "array", "minItems": 1, "description": "d"`, `{"xs": [{"b": 1}]}`, true, true},
+		{"contains", `"type": "array", "contains": {"required": ["a"]}`, `{"xs": [{"b": 1}]}`, false, false},
+		{"contains, met", `"type": "array", "contains": {"required": ["a"]}`, `{"xs": [{"a": 1}]}`, false, true},
+		{"enum", `"enum": [[null]]`, `{"xs": [{"a": 2}]}`, false, false},
+		{"uniqueItems", `"uniqueItems": true`, `{"xs": [{"a": 1}, {"a": 2}]}`, false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := `{"type": "object", "properties": {"xs": {` + tc.list + `, "items": {"$ref": "#/$defs/d"}}}, ` + defs + `}`
+			o := compileTestOnce(t, "t.json", doc)
+			if o == nil || len(o.sites) != 1 {
+				t.Fatalf("want one site, got %+v", o)
+			}
+			if o.sites[0].placed != tc.placed {
+				t.Errorf("placed: %v, want %v", o.sites[0].placed, tc.placed)
+			}
+			whole := compileTestSchema(t, doc)
+			inst := newInstanceDecoder().decode([]byte(tc.doc))
+			if got := whole.Validate(inst) == nil; got != tc.valid {
+				t.Fatalf("the whole schema finds %s valid: %v, want %v", tc.doc, got, tc.valid)
+			}
+			if got := newCheckedValues().bytes(o, []byte(tc.doc)); got != tc.valid {
+				t.Errorf("the fast pass finds %s valid: %v, want %v", tc.doc, got, tc.valid)
+			}
+		})
+	}
+}
+
+// TestPlacedValuesByText: a value at a placed site is found again by its
+// text, white space outside strings aside, and is not checked again; a
+// value whose text differs otherwise is checked, whether or not it is
+// the same value.
+func TestPlacedValuesByText(t *testing.T) {
+	o := compileTestOnce(t, "t.json", `{"type": "object", "properties": {"xs": {"type": "array", "items": {"$ref": "#/$defs/d"}}},
+		"$defs": {"d": {"type": "object", "required": ["a"], "properties": {"a": {"type": "integer"}, "s": {"type": "string", "maxLength": 3}}}}}`)
+	seen := newCheckedValues()
+	if !seen.bytes(o, []byte(`{"xs": [{"a": 1, "s": "x y"}]}`)) {
+		t.Fatal("the first file is found invalid")
+	}
+	forms := len(seen.seen)
+	for _, tc := range []struct {
+		name, doc string
+		valid     bool
+		newForms  int
+	}{
+		{"the same text", `{"xs":[{"a": 1, "s": "x y"}]}`, true, 0},
+		{"other white space", "{\"xs\": [\n  {\n    \"a\":1,\"s\" : \"x y\"\n  }\n]}", true, 0},
+		// Another text of the same value: found by its canonical form,
+		// and its text kept.
+		{"other key order", `{"xs": [{"s": "x y", "a": 1}]}`, true, 1},
+		{"white space inside a string", `{"xs": [{"a": 1, "s": "x  y"}]}`, false, 0},
+		{"another value", `{"xs": [{"a": 2, "s": "xy"}]}`, true, 2},
+		{"an invalid value", `{"xs": [{"s": "xy"}]}`, false, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := seen.bytes(o, []byte(tc.doc)); got != tc.valid {
+				t.Errorf("valid: %v, want %v", got, tc.valid)
+			}
+			if got := len(seen.seen) - forms; got != tc.newForms {
+				t.Errorf("%d new forms kept, want %d", got, tc.newForms)
+			}
+			forms = len(seen.seen)
+		})
+	}
+}
+
+// TestAppendCompact: appendCompact leaves out what json.Compact leaves
+// out, for every value of the shared upstream JSON files and for edge
+// texts.
+func TestAppendCompact(t *testing.T) {
+	texts := []string{
+		`{ "a b" : "c \" d\\\\" , "e":[ 1 ,2e-3, true,null ,{} ] }`,
+		"\t\r\n [ \"\\u0020\" ]\n", `"  "`, `-0.5`, `{"\\"  :"\\"}`, "\"\xff \xfe\"",
+	}
+	for _, pattern := range []string{"*.json", "tasks/*.json"} {
+		for _, f := range vtSharedFiles(t, pattern) {
+			texts = append(texts, string(f.data))
+		}
+	}
+	for _, text := range texts {
+		var want bytes.Buffer
+		if err := json.Compact(&want, []byte(text)); err != nil {
+			t.Fatalf("%.40q: %v", text, err)
+		}
+		if got := appendCompact([]byte("k"), text); !bytes.Equal(got[1:], want.Bytes()) || got[0] != 'k' {
+			t.Errorf("%.40q: appendCompact gives %.80q, want %.80q", text, got, "k"+want.String())
+		}
+	}
+}
+
+// FuzzAppendCompact: for any valid JSON text, appendCompact gives what
+// json.Compact gives.
+func FuzzAppendCompact(f *testing.F) {
+	for _, s := range []string{`{"a": [1, "b c", {"d": null}]}`, ` "\"" `, "[\n\t1\r\n]"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if !json.Valid([]byte(text)) || strings.TrimSpace(text) == "" {
+			return
+		}
+		var want bytes.Buffer
+		if err := json.Compact(&want, []byte(text)); err != nil {
+			t.Fatal(err)
+		}
+		if got := appendCompact(nil, text); !bytes.Equal(got, want.Bytes()) {
+			t.Errorf("%q: appendCompact gives %q, want %q", text, got, want.Bytes())
+		}
+	})
+}
+
+// compileTestSchema compiles a whole schema document as the checks do.
+func compileTestSchema(t *testing.T, doc string) *jsonschema.Schema {
+	t.Helper()
+	d, err := jsonschema.UnmarshalJSON(strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newSchemaCompiler()
+	if err := c.AddResource(schemaBase+"whole.json", d); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile(schemaBase + "whole.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sch
+}
