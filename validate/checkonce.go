@@ -18,7 +18,9 @@ package validate
 // with every site made true, and each value at a site against the schema
 // the site refers to, unless a value with the same content was already
 // found valid against a schema with the same content in the same check of
-// the snapshot (checkedValues).
+// the snapshot (checkedValues). Where nothing but the site's own schema
+// sees them, values at a site are first looked up by their text, and
+// decoded only when it is new (placed.go).
 //
 // A file the fast pass finds valid is valid: the two passes apply the same
 // keywords to the same values (below). A file it does not find valid is
