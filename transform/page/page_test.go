@@ -2,7 +2,9 @@ package page
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -27,7 +29,7 @@ const seedVersion = "2026-02-16-7885788"
 // (Ember's September 2026 release, 2024), in Ember's layout.
 const seedGrid = "testdata/ember-seed-2024.csv"
 
-func readShared(t *testing.T, parts ...string) []byte {
+func readShared(t testing.TB, parts ...string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(append([]string{shared}, parts...)...))
 	if err != nil {
@@ -36,7 +38,7 @@ func readShared(t *testing.T, parts ...string) []byte {
 	return b
 }
 
-func write(t *testing.T, dir, name string, data []byte) {
+func write(t testing.TB, dir, name string, data []byte) {
 	t.Helper()
 	p := filepath.Join(dir, filepath.FromSlash(name))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -51,7 +53,7 @@ func write(t *testing.T, dir, name string, data []byte) {
 // shared leaderboard version (dates of the seeds) in a temporary folder:
 // index.json, models/, the archived task files, and grid.json from the
 // fixture unless withGrid is false.
-func snapshotDir(t *testing.T, version string, withGrid bool) string {
+func snapshotDir(t testing.TB, version string, withGrid bool) string {
 	t.Helper()
 	dir := t.TempDir()
 	up := filepath.Join("upstream", "leaderboard", version)
@@ -372,31 +374,61 @@ func TestFormats(t *testing.T) {
 	}
 }
 
+// pagesGolden holds the sha256 of every page TestEveryVersionRenders
+// renders; go test -update rewrites it.
+const pagesGolden = "testdata/pages.sha256"
+
 // TestEveryVersionRenders: pages render from every shared leaderboard
-// version (schema drift: parallelism 0, no avg_output_len before 2025-12-17).
+// version (schema drift: parallelism 0, no avg_output_len before 2025-12-17),
+// and from the seed version without grid.json and with display grids
+// grid.json lacks, each page byte for byte as the sha256 in pagesGolden.
 func TestEveryVersionRenders(t *testing.T) {
 	dirs, err := filepath.Glob(filepath.Join(shared, "upstream", "leaderboard", "20*"))
 	if err != nil || len(dirs) < 8 {
 		t.Fatalf("found %d leaderboard versions (%v); want 8", len(dirs), err)
 	}
+	type run struct {
+		name, version string
+		withGrid      bool
+		opts          Options
+	}
+	var runs []run
 	for _, d := range dirs {
-		v := filepath.Base(d)
-		if v == seedVersion {
-			continue // rendered by the other tests
-		}
-		t.Run(v, func(t *testing.T) {
-			s, err := LoadDir(snapshotDir(t, v, true))
+		runs = append(runs, run{filepath.Base(d), filepath.Base(d), true, Options{}})
+	}
+	runs = append(runs, run{"no-grid", seedVersion, false, Options{}},
+		run{"other-grids", seedVersion, true, Options{Grids: []string{"NOR", "Atlantis", "India"}}})
+	var sums []string
+	for _, r := range runs {
+		t.Run(r.name, func(t *testing.T) {
+			s, err := LoadDir(snapshotDir(t, r.version, r.withGrid))
 			if err != nil {
 				t.Fatal(err)
 			}
-			files, err := RenderAll(s, Options{})
+			files, err := RenderAll(s, r.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(files) != len(s.Index.Models) {
 				t.Errorf("%d pages for %d models", len(files), len(s.Index.Models))
 			}
+			for _, f := range files {
+				sums = append(sums, fmt.Sprintf("%x  %s/%s\n", sha256.Sum256(f.Data), r.name, f.Path))
+			}
 		})
+	}
+	got := strings.Join(sums, "")
+	if *update {
+		if err := os.WriteFile(pagesGolden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(pagesGolden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./transform/page -update to write it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("pages differ from %s (-golden +rendered); run with -update if the change is meant:\n%s", pagesGolden, cmp.Diff(string(want), got))
 	}
 }
 
