@@ -69,24 +69,68 @@ func (d *Doc) add(b Block) { d.Blocks = append(d.Blocks, b) }
 // Markdown writes the page as Markdown: every block but the figures,
 // separated by blank lines, ending in one newline.
 func (d *Doc) Markdown() []byte {
-	var w bytes.Buffer
-	w.Grow(12 << 10) // a page is 7 to 10 KB: grown once, not six times
+	w := make([]byte, 0, d.markdownSize())
 	for _, b := range d.Blocks {
 		switch b := b.(type) {
 		case *Heading:
-			w.WriteString(strings.Repeat("#", b.Level) + " " + b.Text + "\n\n")
-		case *Para:
-			w.WriteString(b.Text + "\n\n")
-		case *Table:
-			w.WriteString("| " + strings.Join(b.Head, " | ") + " |\n")
-			w.WriteString(strings.Repeat("|---", len(b.Head)) + "|\n")
-			for _, r := range b.Rows {
-				w.WriteString("| " + strings.Join(r.Cells, " | ") + " |\n")
+			for range b.Level {
+				w = append(w, '#')
 			}
-			w.WriteString("\n")
+			w = append(append(append(w, ' '), b.Text...), "\n\n"...)
+		case *Para:
+			w = append(append(w, b.Text...), "\n\n"...)
+		case *Table:
+			w = appendRow(w, b.Head)
+			for range b.Head {
+				w = append(w, "|---"...)
+			}
+			w = append(w, "|\n"...)
+			for _, r := range b.Rows {
+				w = appendRow(w, r.Cells)
+			}
+			w = append(w, '\n')
 		}
 	}
-	return append(bytes.TrimRight(w.Bytes(), "\n"), '\n')
+	return append(bytes.TrimRight(w, "\n"), '\n')
+}
+
+// markdownSize is the length of the page's Markdown before its trailing
+// newlines are trimmed: what Markdown appends, so that it allocates once.
+func (d *Doc) markdownSize() int {
+	n := 0
+	row := func(cells []string) int {
+		n := 5 + 3*max(len(cells)-1, 0) // "| ", " | " between cells, " |\n"
+		for _, c := range cells {
+			n += len(c)
+		}
+		return n
+	}
+	for _, b := range d.Blocks {
+		switch b := b.(type) {
+		case *Heading:
+			n += b.Level + 1 + len(b.Text) + 2
+		case *Para:
+			n += len(b.Text) + 2
+		case *Table:
+			n += row(b.Head) + 4*len(b.Head) + 2 + 1
+			for _, r := range b.Rows {
+				n += row(r.Cells)
+			}
+		}
+	}
+	return n
+}
+
+// appendRow appends a table row: "| a | b |\n".
+func appendRow(w []byte, cells []string) []byte {
+	w = append(w, "| "...)
+	for i, c := range cells {
+		if i > 0 {
+			w = append(w, " | "...)
+		}
+		w = append(w, c...)
+	}
+	return append(w, " |\n"...)
 }
 
 // Plain is a Doc text as a reader sees it. A Doc's texts are Markdown

@@ -11,14 +11,7 @@ import (
 // in the tables' groups, with the index rows marked, and the carbon bars
 // hold the carbon table's figures.
 func TestFigures(t *testing.T) {
-	s, err := LoadDir(snapshotDir(t, seedVersion, true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := Build(s, "qwen-3-32b", Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := seedDoc(t)
 	figs := map[string]*Figure{}
 	var tables []*Table
 	for _, b := range d.Blocks {

@@ -127,6 +127,20 @@ func render(t *testing.T, dir, slug string, opts Options) string {
 	return string(b)
 }
 
+// seedDoc builds the Qwen 3 32B page of the seed version, figures and all.
+func seedDoc(t *testing.T) *Doc {
+	t.Helper()
+	s, err := LoadDir(snapshotDir(t, seedVersion, true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Build(s, "qwen-3-32b", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
 // TestGoldenPage compares the rendered Qwen 3 32B page with
 // testdata/qwen-3-32b.md byte for byte; go test -update rewrites it.
 func TestGoldenPage(t *testing.T) {
@@ -143,6 +157,15 @@ func TestGoldenPage(t *testing.T) {
 	}
 	if got != string(want) {
 		t.Errorf("the page differs from %s (-golden +rendered); run with -update if the change is meant:\n%s", golden, cmp.Diff(string(want), got))
+	}
+}
+
+// TestMarkdownAllocatesOnce: Markdown sizes the page before writing it.
+func TestMarkdownAllocatesOnce(t *testing.T) {
+	d := seedDoc(t)
+	d.add(&Table{Head: []string{}}) // a table without columns: "| |"
+	if n := testing.AllocsPerRun(10, func() { d.Markdown() }); n != 1 {
+		t.Errorf("Markdown allocates %v times; want once", n)
 	}
 }
 
@@ -414,6 +437,16 @@ func TestEveryVersionRenders(t *testing.T) {
 			}
 			for _, f := range files {
 				sums = append(sums, fmt.Sprintf("%x  %s/%s\n", sha256.Sum256(f.Data), r.name, f.Path))
+			}
+			// The site's Doc, figures and all, is the same page.
+			for _, e := range s.Index.Models {
+				d, err := Build(s, e.Slug, r.opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if i := sort.Search(len(files), func(i int) bool { return files[i].Path >= Path(e.Slug) }); !bytes.Equal(d.Markdown(), files[i].Data) {
+					t.Errorf("%s: Build's Markdown is not Render's", e.Slug)
+				}
 			}
 		})
 	}

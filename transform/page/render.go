@@ -139,11 +139,14 @@ type view struct {
 	// labels are the figures' point labels by configuration, made once
 	// (every line figure has a point of each configuration).
 	labels []string
+	// figures is false when the Doc is only written as Markdown, which
+	// leaves figures out: they are not made.
+	figures bool
 }
 
 // Render writes the page of the model slug as Markdown.
 func Render(s *Snapshot, slug string, opts Options) ([]byte, error) {
-	d, err := Build(s, slug, opts)
+	d, err := build(s, slug, opts, false)
 	if err != nil {
 		return nil, err
 	}
@@ -153,10 +156,16 @@ func Render(s *Snapshot, slug string, opts Options) ([]byte, error) {
 // Build makes the page of the model slug as a Doc: what Render writes as
 // Markdown and the site writes as HTML.
 func Build(s *Snapshot, slug string, opts Options) (*Doc, error) {
+	return build(s, slug, opts, true)
+}
+
+// build is Build, with the figures only when figures is true.
+func build(s *Snapshot, slug string, opts Options, figures bool) (*Doc, error) {
 	v, err := newView(s, slug)
 	if err != nil {
 		return nil, err
 	}
+	v.figures = figures
 	d := &Doc{Slug: slug, Name: v.m.Name}
 	steps := []func(*Doc) error{
 		v.head, v.configurations, v.gpuComparison,
@@ -361,9 +370,11 @@ func (v *view) configurations(d *Doc) error {
 		}
 		d.p(s)
 	}
-	d.add(v.energyFigure())
-	d.add(v.loadFigure("throughput"))
-	d.add(v.loadFigure("power"))
+	if v.figures {
+		d.add(v.energyFigure())
+		d.add(v.loadFigure("throughput"))
+		d.add(v.loadFigure("power"))
+	}
 	bestID := map[string]bool{}
 	for _, b := range v.best {
 		bestID[b.c.RowID] = true
@@ -505,7 +516,9 @@ func (v *view) carbon(d *Doc, opts Options) error {
 	rows, missing := v.carbonRows(opts)
 	if len(rows) > 0 {
 		d.p(v.carbonSentence(rows) + " Energy per token is the same on every grid; carbon per token is not.")
-		d.add(v.carbonFigure(rows))
+		if v.figures {
+			d.add(v.carbonFigure(rows))
+		}
 		t := &Table{Caption: v.carbonCaption(), Head: []string{"Grid", "g CO2e per kWh", "kg CO2e per billion output tokens"}}
 		for _, r := range rows {
 			t.Rows = append(t.Rows, TableRow{Cells: []string{r.area.Name, v.intensity(r.area), kg(r.kg)}})
