@@ -142,6 +142,14 @@ type view struct {
 	// figures is false when the Doc is only written as Markdown, which
 	// leaves figures out: they are not made.
 	figures bool
+	// carbonRows and missingGrids are priced(opts), and carbonText
+	// the carbonSentence of carbonRows: the carbon section and the
+	// questions both say it. gpuText and taskText are gpuSentence and
+	// taskSentence, made once (memo).
+	carbonRows        []carbonRow
+	missingGrids      []string
+	carbonText        string
+	gpuText, taskText string
 }
 
 // Render writes the page of the model slug as Markdown.
@@ -161,7 +169,7 @@ func Build(s *Snapshot, slug string, opts Options) (*Doc, error) {
 
 // build is Build, with the figures only when figures is true.
 func build(s *Snapshot, slug string, opts Options, figures bool) (*Doc, error) {
-	v, err := newView(s, slug)
+	v, err := newView(s, slug, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -169,10 +177,7 @@ func build(s *Snapshot, slug string, opts Options, figures bool) (*Doc, error) {
 	d := &Doc{Slug: slug, Name: v.m.Name}
 	steps := []func(*Doc) error{
 		v.head, v.configurations, v.gpuComparison,
-		func(d *Doc) error { return v.carbon(d, opts) },
-		v.taskComparison,
-		func(d *Doc) error { return v.questions(d, opts) },
-		v.sources,
+		v.carbon, v.taskComparison, v.questions, v.sources,
 	}
 	for _, step := range steps {
 		if err := step(d); err != nil {
@@ -182,7 +187,7 @@ func build(s *Snapshot, slug string, opts Options, figures bool) (*Doc, error) {
 	return d, nil
 }
 
-func newView(s *Snapshot, slug string) (*view, error) {
+func newView(s *Snapshot, slug string, opts Options) (*view, error) {
 	t, err := loadText()
 	if err != nil {
 		return nil, err
@@ -227,7 +232,25 @@ func newView(s *Snapshot, slug string) (*view, error) {
 		lc := &s.Index.LoadCurves[i]
 		v.curves[lc.GPU] = lc
 	}
+	if v.lowest != nil && s.Grid != nil {
+		v.carbonRows, v.missingGrids = v.priced(opts)
+		if len(v.carbonRows) > 0 {
+			v.carbonText = v.carbonSentence(v.carbonRows)
+		}
+	}
 	return v, nil
+}
+
+// memo returns *text, made by make the first time.
+func memo(text *string, make func() (string, error)) (string, error) {
+	if *text == "" {
+		s, err := make()
+		if err != nil {
+			return "", err
+		}
+		*text = s
+	}
+	return *text, nil
 }
 
 func sortedGPUs(m map[string]transform.Config) []string {
@@ -423,7 +446,7 @@ func (v *view) gpuComparison(d *Doc) error {
 		return nil
 	}
 	g := v.gpuCmp
-	s, err := v.gpuSentence()
+	s, err := memo(&v.gpuText, v.gpuSentence)
 	if err != nil {
 		return err
 	}
@@ -442,9 +465,9 @@ type carbonRow struct {
 	kg   jsonnum.Float
 }
 
-// carbonRows prices the lowest index row on the display grids, and names
-// the grids grid.json does not list.
-func (v *view) carbonRows(opts Options) (rows []carbonRow, missing []string) {
+// priced prices the lowest index row on the display grids, and names the
+// grids grid.json does not list.
+func (v *view) priced(opts Options) (rows []carbonRow, missing []string) {
 	perM := transform.WhPerMillion(*v.lowest.r.EnergyPerToken)
 	for _, q := range opts.grids() {
 		a, ok := v.s.area(q)
@@ -504,7 +527,7 @@ func (v *view) carbonSentence(rows []carbonRow) string {
 	return s + "."
 }
 
-func (v *view) carbon(d *Doc, opts Options) error {
+func (v *view) carbon(d *Doc) error {
 	if v.lowest == nil {
 		return nil
 	}
@@ -513,9 +536,9 @@ func (v *view) carbon(d *Doc, opts Options) error {
 		d.p(fmt.Sprintf("This snapshot has no %s, so the page shows no carbon figures.", grid.FileName))
 		return nil
 	}
-	rows, missing := v.carbonRows(opts)
+	rows, missing := v.carbonRows, v.missingGrids
 	if len(rows) > 0 {
-		d.p(v.carbonSentence(rows) + " Energy per token is the same on every grid; carbon per token is not.")
+		d.p(v.carbonText + " Energy per token is the same on every grid; carbon per token is not.")
 		if v.figures {
 			d.add(v.carbonFigure(rows))
 		}
@@ -572,7 +595,7 @@ func (v *view) taskComparison(d *Doc) error {
 	if len(v.tasks) == 0 {
 		return nil
 	}
-	s, err := v.taskSentence()
+	s, err := memo(&v.taskText, v.taskSentence)
 	if err != nil {
 		return err
 	}
@@ -598,7 +621,7 @@ func (v *view) leaderboardVersion() string {
 	return ver
 }
 
-func (v *view) questions(d *Doc, opts Options) error {
+func (v *view) questions(d *Doc) error {
 	m := v.m
 	d.h(2, "questions", "Questions")
 	q := func(question, answer string) {
@@ -620,7 +643,7 @@ func (v *view) questions(d *Doc, opts Options) error {
 				list(parts), m.Source.Name, v.leaderboardVersion(), transform.TaskNames[transform.TaskChat], longDate(m.Source.Compiled)))
 	}
 	if v.gpuCmp != nil {
-		s, err := v.gpuSentence()
+		s, err := memo(&v.gpuText, v.gpuSentence)
 		if err != nil {
 			return err
 		}
@@ -645,14 +668,12 @@ func (v *view) questions(d *Doc, opts Options) error {
 					on(lc.NumGPUs, lc.GPU), times(lc.EnergyPerTokenFall), batch(from), wh(from), batch(to), wh(to), power, times(lc.ThroughputRise)))
 		}
 	}
-	if v.lowest != nil && v.s.Grid != nil {
-		if rows, _ := v.carbonRows(opts); len(rows) > 0 {
-			q(fmt.Sprintf("What is the carbon footprint of a billion output tokens of %s?", m.Name),
-				v.carbonSentence(rows)+" For another grid, multiply the Wh/M figure by the grid's g CO2e per kWh and divide by 1,000: the result is kg per billion tokens.")
-		}
+	if v.carbonText != "" {
+		q(fmt.Sprintf("What is the carbon footprint of a billion output tokens of %s?", m.Name),
+			v.carbonText+" For another grid, multiply the Wh/M figure by the grid's g CO2e per kWh and divide by 1,000: the result is kg per billion tokens.")
 	}
 	if len(v.tasks) > 0 {
-		s, err := v.taskSentence()
+		s, err := memo(&v.taskText, v.taskSentence)
 		if err != nil {
 			return err
 		}
