@@ -1,6 +1,9 @@
 package page
 
 import (
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -40,5 +43,22 @@ func TestReadJSONStrictly(t *testing.T) {
 				t.Errorf("error %q: want the file named and %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestReadJSONErrorsAsReadFile: a file that cannot be read gives the error
+// fs.ReadFile gives.
+func TestReadJSONErrorsAsReadFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "models", "a-dir.json"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fsys := os.DirFS(dir)
+	for _, name := range []string{"models/a-dir.json", "models/missing.json"} {
+		_, want := fs.ReadFile(fsys, name)
+		err := readJSON(fsys, name, &transform.Model{})
+		if want == nil || err == nil || err.Error() != want.Error() {
+			t.Errorf("%s: error %v; want %v", name, err, want)
+		}
 	}
 }
