@@ -487,10 +487,16 @@ type onceParts struct {
 	valid      bool
 }
 
+// newOnceParts returns the fast pass over a file, to release once done.
 func newOnceParts(o *onceSchema, seen *checkedValues) *onceParts {
-	dec := newInstanceDecoder()
+	dec := getDecoder()
 	dec.placed = o.placed
-	return &onceParts{o: o, seen: seen, dec: dec, plain: newInstanceDecoder(), valid: true}
+	return &onceParts{o: o, seen: seen, dec: dec, plain: getDecoder(), valid: true}
+}
+
+func (c *onceParts) release() {
+	c.dec.release()
+	c.plain.release()
 }
 
 func (c *onceParts) decoder() *instanceDecoder { return c.dec }
@@ -585,6 +591,7 @@ func (seen *checkedValues) bytes(o *onceSchema, data []byte) bool {
 		return false
 	}
 	c := newOnceParts(o, seen)
+	defer c.release()
 	decodeBytes(data, c)
 	return c.valid
 }
@@ -596,6 +603,7 @@ func (seen *checkedValues) bytes(o *onceSchema, data []byte) bool {
 // follows, as an invalid one is.
 func (seen *checkedValues) stream(o *onceSchema, r io.Reader) bool {
 	c := newOnceParts(o, seen)
+	defer c.release()
 	return decodeStreamStrict(r, c) == nil && c.valid
 }
 

@@ -3,6 +3,7 @@ package validate
 import (
 	"encoding/json"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/leadgreen/greentokens/internal/jsonvalid"
@@ -40,6 +41,28 @@ type instanceDecoder struct {
 
 func newInstanceDecoder() *instanceDecoder {
 	return &instanceDecoder{keys: map[string]string{}}
+}
+
+// decoders are instance decoders to reuse: a file's keys are mostly the
+// keys of the files before it, found interned (100,000 model files and
+// rows each filled a new map with the same few dozen).
+var decoders = sync.Pool{New: func() any { return newInstanceDecoder() }}
+
+// maxInterned is the most keys a pooled decoder keeps interned.
+const maxInterned = 4096
+
+// getDecoder returns a decoder from the pool, to give back (release)
+// once its trees are no longer used.
+func getDecoder() *instanceDecoder { return decoders.Get().(*instanceDecoder) }
+
+// release gives d back to the pool.
+func (d *instanceDecoder) release() {
+	if len(d.keys) > maxInterned {
+		clear(d.keys)
+	}
+	clear(d.raws)
+	d.raws, d.placed, d.own = d.raws[:0], nil, false
+	decoders.Put(d)
 }
 
 // decode decodes data, valid JSON holding one value.
@@ -152,13 +175,14 @@ func (d *instanceDecoder) keep(s string) string {
 }
 
 // key decodes the object key at b[i:], the same string for the same key.
+// A key interned is a copy, so that it keeps no text alive.
 func (d *instanceDecoder) key(b string, i int) (string, int) {
 	lit, end := stringLiteral(b, i)
 	if k, ok := d.keys[lit]; ok {
 		return k, end
 	}
-	k := d.keep(unquoteLiteral(lit))
-	d.keys[lit] = k
+	k := strings.Clone(unquoteLiteral(lit))
+	d.keys[strings.Clone(lit)] = k
 	return k, end
 }
 

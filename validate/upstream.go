@@ -566,7 +566,8 @@ func parseRow(raw []byte) taskRow {
 	// or decodeTaskFast); decoded as json.Decoder
 	// with UseNumber decodes it, only faster; the row's strings are its
 	// own (they outlive the file's text).
-	d := newInstanceDecoder()
+	d := getDecoder()
+	defer d.release()
 	d.own = true
 	m, _ := d.decode(raw).(map[string]any)
 	if m == nil {
