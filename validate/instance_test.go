@@ -3,6 +3,7 @@ package validate
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -68,5 +69,25 @@ func TestElements(t *testing.T) {
 		if got := elements([]byte(in)); got != len(want) {
 			t.Errorf("elements(%s) = %d, want %d", in, got, len(want))
 		}
+	}
+}
+
+// TestReleasedDecoderForgets: a decoder given back to the pool keeps
+// nothing that would change what its next user decodes (where the placed
+// sites are, the values it copies, texts taken raw).
+func TestReleasedDecoderForgets(t *testing.T) {
+	o := compileTestOnce(t, "t.json", `{"type": "object", "properties": {"x": {"$ref": "#/$defs/d"}}, "$defs": {"d": {"type": "object"}}}`)
+	d := getDecoder()
+	d.placed, d.own = o.placed, true
+	text := []byte(`{"x": {"a": 1}, "key": 2}`)
+	if v := d.decodeAt(text, d.placed).(map[string]any); v["x"] != nil || len(d.raws) != 1 {
+		t.Fatalf("the placed value was not taken raw: %v, raws %v", v, d.raws)
+	}
+	d.release()
+	if d.placed != nil || d.own || len(d.raws) != 0 {
+		t.Errorf("released with placed %v, own %v, raws %v", d.placed, d.own, d.raws)
+	}
+	if got := d.decode([]byte(`{"x": {"a": 1}}`)); !reflect.DeepEqual(got, map[string]any{"x": map[string]any{"a": json.Number("1")}}) {
+		t.Errorf("decoded after release: %#v", got)
 	}
 }
