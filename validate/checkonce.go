@@ -37,7 +37,8 @@ package validate
 //     evaluated (unevaluatedProperties, unevaluatedItems), or that move
 //     where its $ref resolves ($id, $anchor, $dynamicAnchor).
 //   - Making a site true changes nothing else: the value stays in the
-//     instance, and every other keyword sees it.
+//     instance, and every other keyword sees it. (At a placed site a null
+//     stands in for it, which no other keyword sees: placed.go.)
 //   - Two values with the same canonical form (canon) decode to equal
 //     trees. Two schemas with the same canonical form (canonSchema) decide
 //     alike: annotations are left out, and $refs into $defs are replaced by

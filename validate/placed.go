@@ -144,8 +144,10 @@ func stringEnd(text string, i int) int {
 }
 
 // placedSites checks the values the decoder took raw since it was last
-// asked (see this file's first comment), once the rest of the part they
-// are in is found valid; it lets them go either way.
+// asked (see this file's first comment), after the rest of the part
+// being checked (the values before a split list are taken with its first
+// entry); it lets them go either way. Each value is checked against its
+// site's schema whatever the rest holds, so the order changes no verdict.
 func (c *onceParts) placedSites() {
 	raws := c.dec.raws
 	defer func() { clear(raws); c.dec.raws = raws[:0] }()
