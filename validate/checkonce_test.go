@@ -114,7 +114,7 @@ func TestFastPassFindsWhatTheSchemaFinds(t *testing.T) {
 }
 
 // compileTestOnce compiles a schema document's fast-pass form.
-func compileTestOnce(t *testing.T, name, doc string) *onceSchema {
+func compileTestOnce(t testing.TB, name, doc string) *onceSchema {
 	t.Helper()
 	d, err := jsonschema.UnmarshalJSON(strings.NewReader(doc))
 	if err != nil {
