@@ -149,7 +149,7 @@ const wideTablesJS = `Array.from(document.querySelectorAll(".table-wrap")).filte
 
 // minChartText is the least size, in CSS pixels on the screen, of a
 // chart's text at a 390 px wide viewport.
-const minChartText = 10.5
+const minChartText = 12
 
 // chartTextJS lists the chart texts drawn smaller than minChartText.
 var chartTextJS = fmt.Sprintf(`Array.from(document.querySelectorAll("figure.chart svg")).flatMap(s => {
