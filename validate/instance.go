@@ -29,7 +29,8 @@ type instanceDecoder struct {
 	// end is found, not grown.
 	members []member
 	elems   []any
-	// own copies each string, number and key out of the text, for a tree
+	// own copies each string and number out of the text (keys are copied
+	// when interned), for a tree
 	// whose values outlive it: a slice would keep the whole text alive.
 	own bool
 	// placed is where the values at the fast pass's placed sites are in a
@@ -44,8 +45,8 @@ func newInstanceDecoder() *instanceDecoder {
 }
 
 // decoders are instance decoders to reuse: a file's keys are mostly the
-// keys of the files before it, found interned (100,000 model files and
-// rows each filled a new map with the same few dozen).
+// keys of the files before it, found interned (each model file, and each
+// row of a task file, had filled a new map with the same few dozen).
 var decoders = sync.Pool{New: func() any { return newInstanceDecoder() }}
 
 // maxInterned is the most keys a pooled decoder keeps interned.
