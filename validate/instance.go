@@ -30,8 +30,8 @@ type instanceDecoder struct {
 	members []member
 	elems   []any
 	// own copies each string and number out of the text (keys are copied
-	// when interned), for a tree
-	// whose values outlive it: a slice would keep the whole text alive.
+	// when interned), for a tree whose values outlive it: a slice would
+	// keep the whole text alive.
 	own bool
 	// placed is where the values at the fast pass's placed sites are in a
 	// file (nil: nowhere): each is left a null in the tree, and its text
