@@ -135,9 +135,15 @@ func benchChild(spec string) int {
 	return 0
 }
 
-// runChild runs job in a child process and returns its report and peak
-// RSS in bytes.
-func runChild(b *testing.B, job benchJob) (benchReport, int64) {
+// childUsage is what the kernel says of a child's run: its peak RSS in
+// bytes and the CPU time it took in user space and in the kernel.
+type childUsage struct {
+	peak      int64
+	user, sys time.Duration
+}
+
+// runChild runs job in a child process and returns its report and usage.
+func runChild(b *testing.B, job benchJob) (benchReport, childUsage) {
 	b.Helper()
 	spec, err := json.Marshal(job)
 	if err != nil {
@@ -157,31 +163,40 @@ func runChild(b *testing.B, job benchJob) (benchReport, int64) {
 	if err := json.Unmarshal(out, &rep); err != nil {
 		b.Fatalf("%s: the child's report %q: %v", job.Op, out, err)
 	}
-	return rep, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
+	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	return rep, childUsage{peak: ru.Maxrss << 10, user: time.Duration(ru.Utime.Nano()), sys: time.Duration(ru.Stime.Nano())}
 }
 
 // benchStage runs job b.N times, each in a child (a build into a new
-// folder each time), and reports the child's allocs/op and B/op, and its
-// peak-RSS-MiB.
+// folder each time), and reports the child's allocs/op and B/op, its
+// peak-RSS-MiB, and the CPU time it took per run in user space
+// (user-CPU-s) and in the kernel (sys-CPU-s): the kernel's share swings
+// with the disk's state (creating files after many were deleted), the
+// user's with the code.
 func benchStage(b *testing.B, job benchJob, bytes int64) {
 	b.SetBytes(bytes)
 	b.ReportAllocs()
 	var mallocs, allocated uint64
 	var peak int64
+	var user, sys time.Duration
 	for i := 0; i < b.N; i++ {
 		if job.Op == "build" {
 			b.StopTimer()
 			job.Out = filepath.Join(b.TempDir(), "out")
 			b.StartTimer()
 		}
-		rep, rss := runChild(b, job)
+		rep, u := runChild(b, job)
 		mallocs += rep.Mallocs
 		allocated += rep.Bytes
-		peak = max(peak, rss)
+		peak = max(peak, u.peak)
+		user += u.user
+		sys += u.sys
 	}
 	b.ReportMetric(float64(mallocs)/float64(b.N), "allocs/op")
 	b.ReportMetric(float64(allocated)/float64(b.N), "B/op")
 	b.ReportMetric(float64(peak)/(1<<20), "peak-RSS-MiB")
+	b.ReportMetric(user.Seconds()/float64(b.N), "user-CPU-s")
+	b.ReportMetric(sys.Seconds()/float64(b.N), "sys-CPU-s")
 }
 
 // builtSnapshot builds a snapshot for a verify benchmark, untimed.
