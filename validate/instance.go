@@ -191,13 +191,17 @@ func (d *instanceDecoder) key(b string, i int) (string, int) {
 // the index after it.
 func stringLiteral(b string, i int) (string, int) {
 	j := i + 1
-	for b[j] != '"' {
-		if b[j] == '\\' {
-			j++
+	for {
+		j += strings.IndexByte(b[j:], '"')
+		n := 0 // backslashes before the quote
+		for b[j-1-n] == '\\' {
+			n++
+		}
+		if n%2 == 0 {
+			return b[i : j+1], j + 1
 		}
 		j++
 	}
-	return b[i : j+1], j + 1
 }
 
 // unquoteLiteral decodes a string literal: plain when it has no escape and

@@ -17,10 +17,7 @@ package validate
 // and checked as a site's value always was (its canonical form looked up,
 // else the site's schema applied); once valid, both forms are kept.
 
-import (
-	"crypto/sha256"
-	"strings"
-)
+import "crypto/sha256"
 
 // siteNode is a step of the walk from a file's root value to the values
 // at its placed sites: the members (properties, additionalProperties) and
@@ -111,8 +108,8 @@ func appendCompact(b []byte, text string) []byte {
 		case c <= ' ':
 			i++
 		case c == '"':
-			end := stringEnd(text, i)
-			b = append(b, text[i:end]...)
+			lit, end := stringLiteral(text, i)
+			b = append(b, lit...)
 			i = end
 		default:
 			j := i + 1
@@ -124,23 +121,6 @@ func appendCompact(b []byte, text string) []byte {
 		}
 	}
 	return b
-}
-
-// stringEnd returns the index after the string literal at text[i:], text
-// valid JSON.
-func stringEnd(text string, i int) int {
-	j := i + 1
-	for {
-		j += strings.IndexByte(text[j:], '"')
-		n := 0 // backslashes before the quote
-		for text[j-1-n] == '\\' {
-			n++
-		}
-		if n%2 == 0 {
-			return j + 1
-		}
-		j++
-	}
 }
 
 // placedSites checks the values the decoder took raw since it was last
