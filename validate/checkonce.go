@@ -20,7 +20,8 @@ package validate
 // found valid against a schema with the same content in the same check of
 // the snapshot (checkedValues). Where nothing but the site's own schema
 // sees them, values at a site are first looked up by their text, and
-// decoded only when it is new (placed.go).
+// decoded only when it is new (placed.go); there, the ends of the walk are
+// sites too, and so are those inside a site's entry (leaves.go).
 //
 // A file the fast pass finds valid is valid: the two passes apply the same
 // keywords to the same values (below). A file it does not find valid is
@@ -70,7 +71,8 @@ type siteStep struct {
 	except map[string]bool
 }
 
-// site is a $ref to an object schema in $defs, found in a schema.
+// site is a $ref to an object schema in $defs found in a schema, or a
+// leaf (leaves.go).
 type site struct {
 	steps []siteStep // from the file's root
 	def   string     // the $defs entry's name
@@ -81,6 +83,18 @@ type site struct {
 	// pass takes them raw (placedSites), and the rest of the file sees a
 	// null in their place.
 	placed bool
+	// leaf is the schema of a leaf site (leaves.go), nil for a $ref to an
+	// object schema.
+	leaf any
+	// A placed site's leaves: the sites within its $defs entry's schema
+	// (steps from the site's value), where they are (innerTree), and the
+	// entry with them made true (shell, compiled as sch for the value
+	// with nulls in their place). Nil when it has none.
+	inner     []site
+	innerTree *siteNode
+	shellDef  any
+	shellName string
+	shell     *jsonschema.Schema
 }
 
 // onceSchema is a schema's form for the fast pass.
@@ -124,10 +138,16 @@ func compileOnce(name string, doc any) (*onceSchema, error) {
 		return nil, nil
 	}
 	var sites []site
-	shell := findSites(root, defs, nil, true, true, &sites)
+	shell := findSites(root, defs, nil, true, true, false, &sites)
 	if len(sites) == 0 {
 		return nil, nil
 	}
+	defs = maps.Clone(defs)
+	if defs == nil {
+		defs = map[string]any{}
+	}
+	addLeafDefs(sites, defs)
+	shell = withDefs(shell, defs)
 	c := newSchemaCompiler()
 	if err := c.AddResource(schemaBase+name, shell); err != nil {
 		return nil, err
@@ -137,11 +157,8 @@ func compileOnce(name string, doc any) (*onceSchema, error) {
 	if o.whole, err = c.Compile(schemaBase + name); err != nil {
 		return nil, err
 	}
-	for i := range o.sites {
-		st := &o.sites[i]
-		if st.sch, err = c.Compile(schemaBase + name + defsRef + st.def); err != nil {
-			return nil, err
-		}
+	if err := compileSites(c, schemaBase+name, o.sites); err != nil {
+		return nil, err
 	}
 	if o.stream, err = compileStream(c, name, shell); err != nil {
 		return nil, err
@@ -190,22 +207,36 @@ var plainDefName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 // findSites returns node with its sites made true (a copy where it
 // changes), appending the sites to sites. way tells whether every schema
 // on the way to node has only wayKeys (see site.placed).
-func findSites(node any, defs map[string]any, steps []siteStep, root, way bool, sites *[]site) any {
+//
+// Inside a site's $defs entry (inner), only leaves are sites: a $ref to
+// another object schema there is a leaf.
+func findSites(node any, defs map[string]any, steps []siteStep, root, way, inner bool, sites *[]site) any {
 	m, ok := node.(map[string]any)
 	if !ok {
 		return node
 	}
+	ownID := root && !inner
 	if !root {
-		if def, key, ok := siteDef(m, defs); ok {
-			*sites = append(*sites, site{steps: slices.Clone(steps), def: def, key: key, placed: way})
+		if def, key, ok := siteDef(m, defs); ok && !inner {
+			st := site{steps: slices.Clone(steps), def: def, key: key, placed: way}
+			if way {
+				st.shellDef = findSites(defs[def], defs, nil, true, true, true, &st.inner)
+			}
+			*sites = append(*sites, st)
 			return true
+		}
+		if way && !walkable(m) {
+			if key, ok := leafKey(m, defs); ok {
+				*sites = append(*sites, site{steps: slices.Clone(steps), key: key, placed: true, leaf: m})
+				return true
+			}
 		}
 	}
 	for k := range m {
-		way = way && (wayKeys[k] || annotationKeys[k] || root && k == "$id")
+		way = way && (wayKeys[k] || annotationKeys[k] || ownID && k == "$id")
 	}
 	for _, k := range notOnTheWay {
-		if _, ok := m[k]; ok && !(root && k == "$id") {
+		if _, ok := m[k]; ok && !(ownID && k == "$id") {
 			return node
 		}
 	}
@@ -221,7 +252,7 @@ func findSites(node any, defs map[string]any, steps []siteStep, root, way bool, 
 		var newProps map[string]any
 		for _, name := range slices.Sorted(maps.Keys(props)) {
 			n := len(*sites)
-			sub := findSites(props[name], defs, append(steps, siteStep{kind: 'p', name: name}), false, way, sites)
+			sub := findSites(props[name], defs, append(steps, siteStep{kind: 'p', name: name}), false, way, inner, sites)
 			if len(*sites) == n {
 				continue
 			}
@@ -236,7 +267,7 @@ func findSites(node any, defs map[string]any, steps []siteStep, root, way bool, 
 	}
 	if items, ok := m["items"].(map[string]any); ok {
 		n := len(*sites)
-		if sub := findSites(items, defs, append(steps, siteStep{kind: 'i'}), false, way, sites); len(*sites) > n {
+		if sub := findSites(items, defs, append(steps, siteStep{kind: 'i'}), false, way, inner, sites); len(*sites) > n {
 			set("items", sub)
 		}
 	}
@@ -246,7 +277,7 @@ func findSites(node any, defs map[string]any, steps []siteStep, root, way bool, 
 			except[name] = true
 		}
 		n := len(*sites)
-		if sub := findSites(ap, defs, append(steps, siteStep{kind: 'a', except: except}), false, way, sites); len(*sites) > n {
+		if sub := findSites(ap, defs, append(steps, siteStep{kind: 'a', except: except}), false, way, inner, sites); len(*sites) > n {
 			set("additionalProperties", sub)
 		}
 	}
@@ -483,9 +514,11 @@ type onceParts struct {
 	// dec decodes the file, taking the values at placed sites raw; plain
 	// decodes those values that must be checked.
 	dec, plain *instanceDecoder
-	buf        []byte
-	keys       keyOrders
-	valid      bool
+	// inner decodes the values at sites with leaves (nil until needed).
+	inner *instanceDecoder
+	buf   []byte
+	keys  keyOrders
+	valid bool
 }
 
 // newOnceParts returns the fast pass over a file, to release once done.
@@ -498,6 +531,9 @@ func newOnceParts(o *onceSchema, seen *checkedValues) *onceParts {
 func (c *onceParts) release() {
 	c.dec.release()
 	c.plain.release()
+	if c.inner != nil {
+		c.inner.release()
+	}
 }
 
 func (c *onceParts) decoder() *instanceDecoder { return c.dec }

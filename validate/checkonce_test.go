@@ -170,17 +170,17 @@ func TestCheckedValuesAreKeyedBySchema(t *testing.T) {
 			t.Errorf("%s: valid %v, want %v", tc.name, got, tc.want)
 		}
 	}
-	// The value found valid is kept in its two forms: canonical, and its
-	// text (the site is placed).
-	if len(seen.seen) != 2 {
-		t.Errorf("%d forms kept, want 2 (only the value found valid is kept)", len(seen.seen))
+	// The value found valid is kept by its text (the site is placed), and
+	// so are its two leaves' values (leaves.go).
+	if len(seen.seen) != 3 {
+		t.Errorf("%d forms kept, want 3 (only the values found valid are kept)", len(seen.seen))
 	}
 }
 
-// TestSitesOnlyWhereTheyApplyPlainly: no site is taken out of a schema
-// where its value could be found other than by properties, items and
-// additionalProperties alone, or where it is more than a $ref to an object
-// schema in $defs.
+// TestSitesOnlyWhereTheyApplyPlainly: no site (but a leaf, leaves.go) is
+// taken out of a schema where its value could be found other than by
+// properties, items and additionalProperties alone, or where it is more
+// than a $ref to an object schema in $defs.
 func TestSitesOnlyWhereTheyApplyPlainly(t *testing.T) {
 	const defs = `"$defs": {"d": {"type": "object", "required": ["n"]}, "s": {"type": "string"}, "loop": {"type": "object", "properties": {"next": {"$ref": "#/$defs/loop"}}}}`
 	for _, tc := range []struct {
@@ -206,10 +206,14 @@ func TestSitesOnlyWhereTheyApplyPlainly(t *testing.T) {
 			o := compileTestOnce(t, "t.json", tc.doc)
 			n := 0
 			if o != nil {
-				n = len(o.sites)
+				for _, st := range o.sites {
+					if st.leaf == nil {
+						n++
+					}
+				}
 			}
 			if n != tc.sites {
-				t.Errorf("%d sites, want %d", n, tc.sites)
+				t.Errorf("%d sites, want %d: %v", n, tc.sites, sitePaths(o.sites))
 			}
 		})
 	}
@@ -248,24 +252,11 @@ func TestSchemasSites(t *testing.T) {
 	compiledSchemas()
 	got := map[string][]string{}
 	for name, o := range compiled.fast {
-		for _, st := range o.sites {
-			var p strings.Builder
-			for _, s := range st.steps {
-				switch s.kind {
-				case 'p':
-					if p.Len() > 0 {
-						p.WriteString(".")
-					}
-					p.WriteString(s.name)
-				case 'i':
-					p.WriteString("[]")
-				case 'a':
-					p.WriteString("{}")
-				}
+		for _, p := range sitePaths(o.sites) {
+			if !strings.HasSuffix(p, " leaf") {
+				got[name] = append(got[name], p)
 			}
-			got[name] = append(got[name], p.String()+" "+st.def)
 		}
-		slices.Sort(got[name])
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("sites (-want +got):\n%s", diff)
@@ -316,4 +307,34 @@ func TestCanonKeyOrders(t *testing.T) {
 			}
 		}
 	}
+}
+
+// sitePaths names sites as TestSchemasSites lists them: a path of
+// properties, "[]" for a list's entries and "{}" for an object's other
+// members, then the $defs entry, or "leaf"; sorted.
+func sitePaths(sites []site) []string {
+	var paths []string
+	for _, st := range sites {
+		var p strings.Builder
+		for _, s := range st.steps {
+			switch s.kind {
+			case 'p':
+				if p.Len() > 0 {
+					p.WriteString(".")
+				}
+				p.WriteString(s.name)
+			case 'i':
+				p.WriteString("[]")
+			case 'a':
+				p.WriteString("{}")
+			}
+		}
+		if st.leaf != nil {
+			paths = append(paths, p.String()+" leaf")
+		} else {
+			paths = append(paths, p.String()+" "+st.def)
+		}
+	}
+	slices.Sort(paths)
+	return paths
 }

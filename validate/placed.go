@@ -131,6 +131,12 @@ func appendCompact(b []byte, text string) []byte {
 func (c *onceParts) placedSites() {
 	raws := c.dec.raws
 	defer func() { clear(raws); c.dec.raws = raws[:0] }()
+	c.checkRaws(raws)
+}
+
+// checkRaws checks values taken raw, each unless its text was found valid
+// at a site with the same schema before.
+func (c *onceParts) checkRaws(raws []rawSite) {
 	for _, r := range raws {
 		if !c.valid {
 			return
@@ -140,10 +146,36 @@ func (c *onceParts) placedSites() {
 		if c.seen.has(key) {
 			continue
 		}
-		x, _ := c.plain.value(r.text, 0)
-		if !c.check(r.site, x) {
+		switch {
+		case r.site.leaf != nil: // its text is as good a key as its canonical form
+			x, _ := c.plain.value(r.text, 0)
+			c.valid = r.site.sch.Validate(x) == nil
+		case r.site.innerTree != nil:
+			c.checkLeaves(r)
+		default:
+			x, _ := c.plain.value(r.text, 0)
+			c.check(r.site, x)
+		}
+		if !c.valid {
 			return
 		}
 		c.seen.add(key)
 	}
+}
+
+// checkLeaves checks r, a value at a site with leaves (leaves.go): the
+// value with its leaves left null against the site's shell, then each
+// leaf's value.
+func (c *onceParts) checkLeaves(r rawSite) {
+	if c.inner == nil {
+		c.inner = getDecoder()
+	}
+	x, _ := c.inner.valueAt(r.text, 0, r.site.innerTree)
+	leaves := c.inner.raws
+	defer func() { clear(leaves); c.inner.raws = leaves[:0] }()
+	if r.site.shell.Validate(x) != nil {
+		c.valid = false
+		return
+	}
+	c.checkRaws(leaves) // leaves have no leaves: c.inner is not used again
 }

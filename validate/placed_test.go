@@ -8,6 +8,7 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -18,24 +19,29 @@ import (
 func TestPlacedOnlyWhereNothingElseSees(t *testing.T) {
 	const defs = `"$defs": {"d": {"type": "object"}}`
 	for _, tc := range []struct {
-		name, list    string // the schema of the list xs, but its items
-		doc           string
-		placed, valid bool
+		name, list string // the schema of the list xs, but its items
+		doc        string
+		site       string // the one site found (sitePaths)
+		valid      bool
 	}{
-		{"counted and named only", `"type": "array", "minItems": 1, "description": "d"`, `{"xs": [{"b": 1}]}`, true, true},
-		{"contains", `"type": "array", "contains": {"required": ["a"]}`, `{"xs": [{"b": 1}]}`, false, false},
-		{"contains, met", `"type": "array", "contains": {"required": ["a"]}`, `{"xs": [{"a": 1}]}`, false, true},
-		{"enum", `"enum": [[null]]`, `{"xs": [{"a": 2}]}`, false, false},
-		{"uniqueItems", `"uniqueItems": true`, `{"xs": [{"a": 1}, {"a": 2}]}`, false, true},
+		{"counted and named only", `"type": "array", "minItems": 1, "description": "d"`, `{"xs": [{"b": 1}]}`, "xs[] d", true},
+		// The list is a leaf (leaves.go): checked whole by its own schema.
+		{"contains", `"type": "array", "contains": {"required": ["a"]}`, `{"xs": [{"b": 1}]}`, "xs leaf", false},
+		{"contains, met", `"type": "array", "contains": {"required": ["a"]}`, `{"xs": [{"a": 1}]}`, "xs leaf", true},
+		{"enum", `"enum": [[null]]`, `{"xs": [{"a": 2}]}`, "xs leaf", false},
+		{"uniqueItems", `"uniqueItems": true`, `{"xs": [{"a": 1}, {"a": 2}]}`, "xs leaf", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			doc := `{"type": "object", "properties": {"xs": {` + tc.list + `, "items": {"$ref": "#/$defs/d"}}}, ` + defs + `}`
 			o := compileTestOnce(t, "t.json", doc)
-			if o == nil || len(o.sites) != 1 {
-				t.Fatalf("want one site, got %+v", o)
+			if o == nil {
+				t.Fatal("no site")
 			}
-			if o.sites[0].placed != tc.placed {
-				t.Errorf("placed: %v, want %v", o.sites[0].placed, tc.placed)
+			if diff := cmp.Diff([]string{tc.site}, sitePaths(o.sites)); diff != "" {
+				t.Errorf("sites (-want +got):\n%s", diff)
+			}
+			if !o.sites[0].placed {
+				t.Errorf("the site is not placed")
 			}
 			whole := compileTestSchema(t, doc)
 			inst := newInstanceDecoder().decode([]byte(tc.doc))
@@ -68,11 +74,13 @@ func TestPlacedValuesByText(t *testing.T) {
 	}{
 		{"the same text", `{"xs":[{"a": 1, "s": "x y"}]}`, true, 0},
 		{"other white space", "{\"xs\": [\n  {\n    \"a\":1,\"s\" : \"x y\"\n  }\n]}", true, 0},
-		// Another text of the same value: found by its canonical form,
-		// and its text kept.
+		// Another text of the same value: its leaves (leaves.go) found by
+		// their texts, and its text kept.
 		{"other key order", `{"xs": [{"s": "x y", "a": 1}]}`, true, 1},
 		{"white space inside a string", `{"xs": [{"a": 1, "s": "x  y"}]}`, false, 0},
-		{"another value", `{"xs": [{"a": 2, "s": "xy"}]}`, true, 2},
+		// Its text and its two leaves' texts.
+		{"another value", `{"xs": [{"a": 2, "s": "xy"}]}`, true, 3},
+		{"a value with a leaf seen before", `{"xs": [{"a": 2, "s": "x y"}]}`, true, 1},
 		{"an invalid value", `{"xs": [{"s": "xy"}]}`, false, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -151,7 +159,10 @@ func compileTestSchema(t testing.TB, doc string) *jsonschema.Schema {
 
 // placedSchemas are schemas with placed sites of every kind the walk
 // takes (a split list, properties, additionalProperties beside
-// properties, nested items, an array at the root), for FuzzFastPassNeverLenient.
+// properties, nested items, an array at the root) and leaves of every kind
+// (leaves.go: at the root, in a site's entry, a $ref to an object schema
+// there, an object and a list walked into there), for
+// FuzzFastPassNeverLenient.
 var placedSchemas = []string{
 	`{"type": "object", "required": ["xs"],
 	 "properties": {
@@ -163,7 +174,9 @@ var placedSchemas = []string{
 	 "additionalProperties": false,
 	 "$defs": {
 	   "d": {"type": "object", "required": ["n"], "properties": {"n": {"type": "integer", "maximum": 5}, "s": {"type": "string", "maxLength": 3}}, "additionalProperties": false},
-	   "e": {"type": "object", "properties": {"k": {"enum": [1, "1", [1]]}, "n": {"type": "string"}}}
+	   "e": {"type": "object", "properties": {"k": {"enum": [1, "1", [1]]}, "n": {"type": "string"},
+	     "o": {"$ref": "#/$defs/d"}, "l": {"type": "array", "items": {"type": "integer", "minimum": 0}},
+	     "w": {"type": "object", "required": ["x"], "properties": {"x": {"type": "integer", "maximum": 3}}, "additionalProperties": {"type": "string"}}}}
 	 }}`,
 	`{"$id": "https://x.invalid/r.json", "type": "array", "maxItems": 4,
 	 "items": {"type": "object", "properties": {"p": {"type": "array", "items": {"$ref": "#/$defs/d"}}, "q": {"type": ["string", "object"]}},
@@ -185,6 +198,8 @@ func FuzzFastPassNeverLenient(f *testing.F) {
 		`[{"p": [{"n": 1}], "q": "x", "zz": {"n": 2, "u": [1, 1.0]}}]`,
 		`[{"q": {"n": 9}, "r": {"n": 1, "s": "\u00e9\u00e9"}}, {"p": [{"n": 1, "u": [{"a":1,"b":2},{"b":2,"a":1}]}]}]`,
 		`[{"a": {"n": 1}}, {"a": {"n":1}}, {"a": { "n" : 1 }}]`,
+		`{"xs": [{"n": 1}], "ys": [{"o": {"n": 1}, "l": [0, 1], "w": {"x": 3, "y": "z"}}, {"o": {"n": 1}, "l": [1, -1]}]}`,
+		`{"xs": [{"n": 1}], "ys": [{"w": {"x": 3}}, {"w": {"y": "z"}}, {"w": {"x": 4}}, {"o": {"s": "abcd", "n": 1}}]}`,
 	} {
 		f.Add(s)
 	}

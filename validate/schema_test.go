@@ -122,14 +122,7 @@ func TestSchemasStrict(t *testing.T) {
 	}
 	for _, name := range []string{"model.schema.json", "manifest.schema.json"} {
 		t.Run(name, func(t *testing.T) {
-			b, err := schemas.Read(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var doc map[string]any
-			if err := json.Unmarshal(b, &doc); err != nil {
-				t.Fatal(err)
-			}
+			doc := schemaDoc(t, name)
 			if doc["$schema"] != "https://json-schema.org/draft/2020-12/schema" {
 				t.Errorf("$schema is %v", doc["$schema"])
 			}
@@ -183,4 +176,18 @@ func TestSchemasStrict(t *testing.T) {
 			}
 		})
 	}
+}
+
+// schemaDoc returns an embedded schema, decoded.
+func schemaDoc(t *testing.T, name string) map[string]any {
+	t.Helper()
+	b, err := schemas.Read(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc
 }

@@ -1,0 +1,114 @@
+package validate
+
+// Leaves: the values at the ends of the walk, taken raw.
+//
+// A value at a site that was not checked before is mostly made of values
+// that were: a configuration new to the snapshot because of its row id
+// repeats the numbers of many others. A leaf is a subschema the walk to
+// the sites (findSites) reaches on a clean way (every schema before it
+// has only wayKeys) and does not walk into: one with a keyword outside
+// wayKeys (a $ref, a pattern, a minimum, uniqueItems...), or with no
+// properties, items or additionalProperties to walk through. It is a site
+// like the others, its value taken raw and looked up by its text
+// (placed.go), and checked against the leaf's schema alone when the text
+// is new; the rest of the file sees a null in its place, and the schema
+// with the leaf made true accepts it there.
+//
+// The same holds inside a placed site's $defs entry: the walk goes on
+// from the entry's root (site.inner), and a value at the site whose text
+// is new is decoded with its leaves left null, checked against the entry
+// with its leaves made true (site.shell), then each leaf's value as
+// above. A $ref to an object schema inside the entry is a leaf there. Why
+// this decides as the whole schema does is the argument of checkonce.go
+// and placed.go, once more: a null at a leaf is seen by no keyword but
+// the leaf's own (wayKeys), and the leaf's schema is applied, alone, to
+// the value it would have been applied to.
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"maps"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// walkable reports whether the walk to the sites goes on into m: it has
+// only wayKeys, and a subschema to go on to.
+func walkable(m map[string]any) bool {
+	for k := range m {
+		if !wayKeys[k] && !annotationKeys[k] {
+			return false
+		}
+	}
+	_, props := m["properties"].(map[string]any)
+	_, items := m["items"].(map[string]any)
+	_, addl := m["additionalProperties"].(map[string]any)
+	return props || items || addl
+}
+
+// leafKey returns the hash of a leaf's canonical form; ok is false when
+// it cannot be taken (see canonSchema), and m is then no leaf.
+func leafKey(m map[string]any, defs map[string]any) (key [sha256.Size]byte, ok bool) {
+	b, ok := canonSchema(nil, m, defs, 0)
+	if !ok {
+		return key, false
+	}
+	return sha256.Sum256(b), true
+}
+
+// addLeafDefs gives each leaf of sites, and each placed site's leaves and
+// entry with its leaves made true, a new name in defs (a copy of the
+// document's $defs, the leaves' $refs resolving there as they did).
+func addLeafDefs(sites []site, defs map[string]any) {
+	fresh := func(kind string, v any) string {
+		for i := len(defs); ; i++ {
+			name := fmt.Sprintf("fast-%s-%d", kind, i)
+			if _, taken := defs[name]; !taken {
+				defs[name] = v
+				return name
+			}
+		}
+	}
+	for i := range sites {
+		st := &sites[i]
+		if st.leaf != nil {
+			st.def = fresh("leaf", st.leaf)
+		}
+		if len(st.inner) > 0 {
+			addLeafDefs(st.inner, defs)
+			st.shellName = fresh("shell", st.shellDef)
+		}
+	}
+}
+
+// compileSites compiles each site's schema, and each placed site's
+// leaves and the entry with them made true, from the document added to c
+// at url.
+func compileSites(c *jsonschema.Compiler, url string, sites []site) error {
+	for i := range sites {
+		st := &sites[i]
+		var err error
+		if st.sch, err = c.Compile(url + defsRef + st.def); err != nil {
+			return err
+		}
+		if len(st.inner) == 0 {
+			continue
+		}
+		if err := compileSites(c, url, st.inner); err != nil {
+			return err
+		}
+		if st.shell, err = c.Compile(url + defsRef + st.shellName); err != nil {
+			return err
+		}
+		st.innerTree = placedTree(st.inner)
+	}
+	return nil
+}
+
+// withDefs returns a copy of the schema document root whose $defs are
+// defs.
+func withDefs(root any, defs map[string]any) any {
+	m := maps.Clone(root.(map[string]any))
+	m["$defs"] = defs
+	return m
+}

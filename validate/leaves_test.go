@@ -1,0 +1,143 @@
+package validate
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestLeavesWhereTheWayIsClean: leaves are found at the ends of the walk
+// on a clean way, at the file's root and inside a placed site's $defs
+// entry (where a $ref to an object schema is a leaf, and an object schema
+// written out is walked into), and nowhere below a keyword that sees its
+// members' values.
+func TestLeavesWhereTheWayIsClean(t *testing.T) {
+	o := compileTestOnce(t, "t.json", `{"type": "object",
+	  "properties": {
+	    "n": {"type": "integer", "minimum": 1},
+	    "s": {"$ref": "#/$defs/s"},
+	    "obj": {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": {"type": "number"}},
+	    "xs": {"type": "array", "items": {"$ref": "#/$defs/d"}},
+	    "u": {"type": "array", "uniqueItems": true, "items": {"$ref": "#/$defs/d"}},
+	    "any": {"anyOf": [{"type": "object", "properties": {"z": {"type": "string"}}}]},
+	    "b": true
+	  },
+	  "$defs": {
+	    "s": {"type": "string", "pattern": "^x"},
+	    "e": {"type": "object", "required": ["k"], "properties": {"k": {"type": "integer"}}},
+	    "d": {"type": "object", "additionalProperties": false, "properties": {
+	      "k": {"type": "integer", "maximum": 5},
+	      "e": {"$ref": "#/$defs/e"},
+	      "w": {"type": "object", "properties": {"x": {"type": "string"}}},
+	      "c": {"type": "array", "contains": {"type": "object", "properties": {"y": {"type": "string"}}}}
+	    }}
+	  }}`)
+	if o == nil {
+		t.Fatal("no site")
+	}
+	want := []string{"any leaf", "n leaf", "obj.a leaf", "obj{} leaf", "s leaf", "u leaf", "xs[] d"}
+	if diff := cmp.Diff(want, sitePaths(o.sites)); diff != "" {
+		t.Errorf("sites (-want +got):\n%s", diff)
+	}
+	for _, st := range o.sites {
+		if !st.placed {
+			t.Errorf("%v is not placed", st.steps)
+		}
+		if st.def != "d" {
+			continue
+		}
+		if diff := cmp.Diff([]string{"c leaf", "e leaf", "k leaf", "w.x leaf"}, sitePaths(st.inner)); diff != "" {
+			t.Errorf("d's leaves (-want +got):\n%s", diff)
+		}
+		if st.shell == nil || st.innerTree == nil {
+			t.Errorf("d's shell or its leaves' tree is missing")
+		}
+	}
+}
+
+// TestLeavesDecideAsTheWholeSchema: a file whose only fault is in a leaf,
+// at the root or inside a site's value, is found invalid by the fast pass,
+// cold and after its valid twin, whose leaves it shares but one.
+func TestLeavesDecideAsTheWholeSchema(t *testing.T) {
+	const doc = `{"type": "object", "properties": {
+	    "n": {"type": "integer", "minimum": 1},
+	    "xs": {"type": "array", "items": {"$ref": "#/$defs/d"}}},
+	  "$defs": {
+	    "e": {"type": "object", "required": ["k"]},
+	    "d": {"type": "object", "required": ["k"], "additionalProperties": false, "properties": {
+	      "k": {"type": "number", "multipleOf": 0.5},
+	      "e": {"$ref": "#/$defs/e"},
+	      "w": {"type": "object", "properties": {"x": {"type": "string", "maxLength": 2}}}}}}}`
+	o := compileTestOnce(t, "t.json", doc)
+	whole := compileTestSchema(t, doc)
+	for _, tc := range []struct {
+		name, valid, invalid string
+	}{
+		{"a leaf at the root", `{"n": 1}`, `{"n": 0}`},
+		{"a number leaf in a site", `{"xs": [{"k": 1.5}]}`, `{"xs": [{"k": 1.25}]}`},
+		{"a $ref leaf in a site", `{"xs": [{"k": 1, "e": {"k": 1}}]}`, `{"xs": [{"k": 1, "e": {"j": 1}}]}`},
+		{"a leaf walked into in a site", `{"xs": [{"k": 1, "w": {"x": "ab"}}]}`, `{"xs": [{"k": 1, "w": {"x": "abc"}}]}`},
+		{"a member the site's schema does not allow", `{"xs": [{"k": 1}]}`, `{"xs": [{"k": 1, "z": 1}]}`},
+		{"a leaf of the wrong type", `{"xs": [{"k": 1, "w": {"x": "ab"}}]}`, `{"xs": [{"k": 1, "w": {"x": 2}}]}`},
+		{"a leaf missing", `{"xs": [{"k": 1}]}`, `{"xs": [{"e": {"k": 1}}]}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for text, want := range map[string]bool{tc.valid: true, tc.invalid: false} {
+				if got := whole.Validate(newInstanceDecoder().decode([]byte(text))) == nil; got != want {
+					t.Fatalf("the whole schema finds %s valid: %v, want %v", text, got, want)
+				}
+			}
+			warm := newCheckedValues()
+			if !warm.bytes(o, []byte(tc.valid)) {
+				t.Errorf("the fast pass finds %s invalid", tc.valid)
+			}
+			for _, seen := range []*checkedValues{warm, newCheckedValues()} {
+				if seen.bytes(o, []byte(tc.invalid)) {
+					t.Errorf("the fast pass finds %s valid", tc.invalid)
+				}
+			}
+		})
+	}
+}
+
+// TestSchemasLeaves: every member of every placed site's $defs entry in
+// the published schemas is a leaf or holds leaves, and every member of
+// index.json's models[] entries but best (a map of sites) is a leaf.
+func TestSchemasLeaves(t *testing.T) {
+	compiledSchemas()
+	for name, o := range compiled.fast {
+		defs, _ := schemaDoc(t, name)["$defs"].(map[string]any)
+		for _, st := range o.sites {
+			if st.leaf != nil {
+				continue
+			}
+			props, _ := defs[st.def].(map[string]any)["properties"].(map[string]any)
+			want := slices.Sorted(maps.Keys(props))
+			var members []string // the members the leaves are in
+			for _, p := range sitePaths(st.inner) {
+				if !strings.HasSuffix(p, " leaf") {
+					t.Errorf("%s: %s has a site %q that is no leaf", name, st.def, p)
+				}
+				if m := p[:strings.IndexAny(p, ".[{ ")]; !slices.Contains(members, m) {
+					members = append(members, m)
+				}
+			}
+			if diff := cmp.Diff(want, members); diff != "" {
+				t.Errorf("%s: %s's leaves (-want +got):\n%s", name, st.def, diff)
+			}
+		}
+	}
+	var got []string
+	for _, p := range sitePaths(onceFor("index.schema.json").sites) {
+		if rest, ok := strings.CutPrefix(p, "models[]."); ok {
+			got = append(got, rest)
+		}
+	}
+	want := []string{"active_params_b leaf", "architecture leaf", "best{} configuration", "configurations leaf", "file leaf", "gpus leaf", "model_id leaf", "name leaf", "params_b leaf", "slug leaf"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("index.json's models[] (-want +got):\n%s", diff)
+	}
+}
