@@ -94,7 +94,10 @@ type site struct {
 	innerTree *siteNode
 	shellDef  any
 	shellName string
-	shell     *jsonschema.Schema
+	// shell is the entry with its leaves made true, as a site of its own:
+	// a value with its leaves null is checked against it once per
+	// canonical form (which, where every member is a leaf, is its names).
+	shell *site
 }
 
 // onceSchema is a schema's form for the fast pass.
@@ -157,7 +160,7 @@ func compileOnce(name string, doc any) (*onceSchema, error) {
 	if o.whole, err = c.Compile(schemaBase + name); err != nil {
 		return nil, err
 	}
-	if err := compileSites(c, schemaBase+name, o.sites); err != nil {
+	if err := compileSites(c, schemaBase+name, o.sites, defs); err != nil {
 		return nil, err
 	}
 	if o.stream, err = compileStream(c, name, shell); err != nil {
@@ -500,6 +503,9 @@ func eachAt(v any, steps []siteStep, fn func(any) bool) bool {
 type checkedValues struct {
 	mu   sync.Mutex
 	seen map[[sha256.Size]byte]struct{}
+	// leaves are the texts of the scalar values found valid at leaves,
+	// by the leaf's key: a *textSet each (leaves.go).
+	leaves sync.Map
 }
 
 func newCheckedValues() *checkedValues {

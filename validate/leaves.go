@@ -28,6 +28,8 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"maps"
+	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -84,7 +86,7 @@ func addLeafDefs(sites []site, defs map[string]any) {
 // compileSites compiles each site's schema, and each placed site's
 // leaves and the entry with them made true, from the document added to c
 // at url.
-func compileSites(c *jsonschema.Compiler, url string, sites []site) error {
+func compileSites(c *jsonschema.Compiler, url string, sites []site, defs map[string]any) error {
 	for i := range sites {
 		st := &sites[i]
 		var err error
@@ -94,15 +96,70 @@ func compileSites(c *jsonschema.Compiler, url string, sites []site) error {
 		if len(st.inner) == 0 {
 			continue
 		}
-		if err := compileSites(c, url, st.inner); err != nil {
+		if err := compileSites(c, url, st.inner, defs); err != nil {
 			return err
 		}
-		if st.shell, err = c.Compile(url + defsRef + st.shellName); err != nil {
+		shell := &site{def: st.shellName}
+		if shell.sch, err = c.Compile(url + defsRef + st.shellName); err != nil {
 			return err
 		}
-		st.innerTree = placedTree(st.inner)
+		b, ok := canonSchema(nil, st.shellDef, defs, 0)
+		if !ok { // cannot happen: the entry's form was taken (siteDef)
+			return fmt.Errorf("%s: the form of %s with its leaves made true cannot be taken", url, st.def)
+		}
+		shell.key = sha256.Sum256(b)
+		st.shell, st.innerTree = shell, placedTree(st.inner)
 	}
 	return nil
+}
+
+// textSet is a set of texts, safe for concurrent use.
+type textSet struct {
+	mu sync.Mutex
+	m  map[string]struct{}
+}
+
+// texts returns the set of the scalar texts found valid at leaves whose
+// schema's key is key.
+func (seen *checkedValues) texts(key [sha256.Size]byte) *textSet {
+	if s, ok := seen.leaves.Load(key); ok {
+		return s.(*textSet)
+	}
+	s, _ := seen.leaves.LoadOrStore(key, &textSet{m: map[string]struct{}{}})
+	return s.(*textSet)
+}
+
+func (s *textSet) has(text string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.m[text]
+	return ok
+}
+
+// add adds a copy of text (which may be a slice of a whole file).
+func (s *textSet) add(text string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.m[strings.Clone(text)] = struct{}{}
+}
+
+// scalar reports whether text, a value's valid JSON text without white
+// space around it, is a scalar: it has no white space to leave out, and
+// is its own key (a string's text is its literal, escapes and all).
+func scalar(text string) bool { return text[0] != '{' && text[0] != '[' }
+
+// size is the number of values and texts seen holds.
+func (seen *checkedValues) size() int {
+	seen.mu.Lock()
+	n := len(seen.seen)
+	seen.mu.Unlock()
+	seen.leaves.Range(func(_, s any) bool {
+		s.(*textSet).mu.Lock()
+		n += len(s.(*textSet).m)
+		s.(*textSet).mu.Unlock()
+		return true
+	})
+	return n
 }
 
 // withDefs returns a copy of the schema document root whose $defs are

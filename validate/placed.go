@@ -141,6 +141,10 @@ func (c *onceParts) checkRaws(raws []rawSite) {
 		if !c.valid {
 			return
 		}
+		if r.site.leaf != nil && scalar(r.text) {
+			c.checkScalar(r)
+			continue
+		}
 		c.buf = appendCompact(append(append(c.buf[:0], r.site.key[:]...), 'R'), r.text)
 		key := sha256.Sum256(c.buf)
 		if c.seen.has(key) {
@@ -173,9 +177,21 @@ func (c *onceParts) checkLeaves(r rawSite) {
 	x, _ := c.inner.valueAt(r.text, 0, r.site.innerTree)
 	leaves := c.inner.raws
 	defer func() { clear(leaves); c.inner.raws = leaves[:0] }()
-	if r.site.shell.Validate(x) != nil {
-		c.valid = false
+	if !c.check(r.site.shell, x) {
 		return
 	}
 	c.checkRaws(leaves) // leaves have no leaves: c.inner is not used again
+}
+
+// checkScalar checks r, a scalar value at a leaf, unless its text was
+// found valid at a leaf with the same schema before.
+func (c *onceParts) checkScalar(r rawSite) {
+	texts := c.seen.texts(r.site.key)
+	if texts.has(r.text) {
+		return
+	}
+	x, _ := c.plain.value(r.text, 0)
+	if c.valid = r.site.sch.Validate(x) == nil; c.valid {
+		texts.add(r.text)
+	}
 }

@@ -66,7 +66,7 @@ func TestPlacedValuesByText(t *testing.T) {
 	if !seen.bytes(o, []byte(`{"xs": [{"a": 1, "s": "x y"}]}`)) {
 		t.Fatal("the first file is found invalid")
 	}
-	forms := len(seen.seen)
+	forms := seen.size()
 	for _, tc := range []struct {
 		name, doc string
 		valid     bool
@@ -87,10 +87,10 @@ func TestPlacedValuesByText(t *testing.T) {
 			if got := seen.bytes(o, []byte(tc.doc)); got != tc.valid {
 				t.Errorf("valid: %v, want %v", got, tc.valid)
 			}
-			if got := len(seen.seen) - forms; got != tc.newForms {
+			if got := seen.size() - forms; got != tc.newForms {
 				t.Errorf("%d new forms kept, want %d", got, tc.newForms)
 			}
-			forms = len(seen.seen)
+			forms = seen.size()
 		})
 	}
 }
