@@ -145,3 +145,110 @@ func appendFoldKey(b, raw []byte) []byte {
 	}
 	return b
 }
+
+// maxPlainNames is the most names plainDistinctNames compares in one
+// object (each with all before it); an object with more is left to
+// checkDuplicateKeys.
+const maxPlainNames = 64
+
+// plainDistinctNames reports whether data, valid JSON in valid UTF-8, has
+// nothing checkDuplicateKeys would refuse, found by a quick scan: every
+// name is ASCII without an escape, no object has more than maxPlainNames
+// names or two names equal but for ASCII case, and no string has a \u
+// escape (which jsontext may refuse: a lone surrogate). When it reports
+// false, checkDuplicateKeys decides, and words the error.
+func plainDistinctNames(data []byte) bool {
+	// names holds the open objects' names, as spans of data; starts, where
+	// each open object's (or list's: -1) names begin.
+	var names [][2]int
+	var starts []int
+	for i := 0; i < len(data); {
+		switch data[i] {
+		case '{':
+			starts = append(starts, len(names))
+			i++
+		case '[':
+			starts = append(starts, -1)
+			i++
+		case '}', ']':
+			if len(starts) == 0 {
+				return false
+			}
+			if s := starts[len(starts)-1]; s >= 0 {
+				names = names[:s]
+			}
+			starts = starts[:len(starts)-1]
+			i++
+		case '"':
+			end, escaped := scanString(data, i)
+			if escaped < 0 {
+				return false // a \u escape
+			}
+			j := skipWhite(data, end)
+			if j < len(data) && data[j] == ':' { // a name
+				if escaped > 0 || len(starts) == 0 || starts[len(starts)-1] < 0 {
+					return false
+				}
+				s := starts[len(starts)-1]
+				if len(names)-s >= maxPlainNames {
+					return false
+				}
+				name := data[i+1 : end-1]
+				for _, c := range name {
+					if c >= utf8.RuneSelf {
+						return false
+					}
+				}
+				for _, n := range names[s:] {
+					if asciiEqualFold(data[n[0]:n[1]], name) {
+						return false
+					}
+				}
+				names = append(names, [2]int{i + 1, end - 1})
+			}
+			i = end
+		default:
+			i++
+		}
+	}
+	return true
+}
+
+// scanString returns the index after the string literal at data[i:], and
+// whether it has escapes: 0 none, 1 some but no \u, -1 a \u.
+func scanString(data []byte, i int) (end, escaped int) {
+	for i++; i < len(data); i++ {
+		switch data[i] {
+		case '\\':
+			if i+1 < len(data) && data[i+1] == 'u' {
+				escaped = -1
+			} else if escaped == 0 {
+				escaped = 1
+			}
+			i++
+		case '"':
+			return i + 1, escaped
+		}
+	}
+	return len(data), escaped
+}
+
+// asciiEqualFold reports whether a and b, ASCII, are equal but for case.
+func asciiEqualFold(a, b []byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if 'a' <= x && x <= 'z' {
+			x -= 'a' - 'A'
+		}
+		if 'a' <= y && y <= 'z' {
+			y -= 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}

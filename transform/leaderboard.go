@@ -11,6 +11,7 @@ package transform
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -230,6 +231,8 @@ func ParseTask(task string, data []byte) ([]Row, error) {
 			if checkErr = decodeStrict(data, &v); checkErr != nil {
 				return
 			}
+		} else if plainDistinctNames(data) {
+			return // the common case, found quickly
 		}
 		checkErr = checkDuplicateKeys(data)
 	})
@@ -498,22 +501,21 @@ func within(key string, x float64, unit string, lo, hi float64) error {
 // order, white space or spelling of numbers (compared as float64) and
 // strings.
 func contentKey(m map[string]json.RawMessage) rowContent {
-	h := sha256.New()
-	buf := make([]byte, 0, 64)
+	var b [1024]byte
+	buf := b[:0]
 	for _, k := range sortedKeys(m) {
-		buf = appendCanonical(strconv.AppendQuote(buf[:0], k), m[k])
-		buf = append(buf, ',')
-		h.Write(buf)
+		buf = strconv.AppendInt(buf, int64(len(k)), 10)
+		buf = appendCanonical(append(append(buf, ':'), k...), m[k])
 	}
-	var sum rowContent
-	h.Sum(sum[:0])
-	return sum
+	return sha256.Sum256(buf)
 }
 
-// appendCanonical appends one spelling of a JSON value: a number as "n"
-// and the shortest form of its float64, a string as "s", its length and
-// its decoded bytes, a literal as is, and an object or array re-encoded by
-// encoding/json (keys sorted).
+// appendCanonical appends one spelling of a JSON value, which tells where
+// it ends: a number as "d" and the 8 bytes of its float64 (equal float64s,
+// equal shortest forms), a string as "s", its length, ":" and its decoded
+// bytes, a literal as is, and an object or array re-encoded by
+// encoding/json (keys sorted); a number out of float64's range as it is
+// written.
 func appendCanonical(buf []byte, raw json.RawMessage) []byte {
 	if len(raw) == 0 {
 		return buf
@@ -521,7 +523,7 @@ func appendCanonical(buf []byte, raw json.RawMessage) []byte {
 	switch c := raw[0]; {
 	case c == '-' || c >= '0' && c <= '9':
 		if x, err := strconv.ParseFloat(string(raw), 64); err == nil {
-			return strconv.AppendFloat(append(buf, 'n'), x, 'g', -1, 64)
+			return binary.BigEndian.AppendUint64(append(buf, 'd'), math.Float64bits(x))
 		}
 	case c == '"':
 		str := raw[1 : len(raw)-1]

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -74,4 +75,64 @@ func sameMembers(a, b map[string]json.RawMessage) bool {
 		}
 	}
 	return true
+}
+
+// FuzzObjectMembers: on what readRows hands it (a value jsontext read,
+// names given twice allowed), objectMembers gives what json.Unmarshal
+// gives.
+func FuzzObjectMembers(f *testing.F) {
+	for _, s := range []string{`{"a": 1, "b": [1, {"c": "]"}], "d": "x\"}"}`, `{"\u0061": 1, "a": 2}`, ` { } `, `{"a":{"b":{}},"c":[[]]}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, doc string) {
+		if !jsontext.Value(doc).IsValid(jsontext.AllowDuplicateNames(true)) {
+			return
+		}
+		var want map[string]json.RawMessage
+		wantOK := json.Unmarshal([]byte(doc), &want) == nil && want != nil
+		got, ok := objectMembers([]byte(doc))
+		if ok != wantOK || ok && !sameMembers(want, got) {
+			t.Fatalf("%s: objectMembers %v %v, json.Unmarshal %v %v", doc, got, ok, want, wantOK)
+		}
+	})
+}
+
+// TestContentKey: rows have the same content key exactly when their
+// fields are equal, whatever their order, white space, or spelling of
+// numbers and strings.
+func TestContentKey(t *testing.T) {
+	key := func(row string) rowContent {
+		m, ok := objectMembers([]byte(row))
+		if !ok {
+			t.Fatalf("not an object: %s", row)
+		}
+		return contentKey(m)
+	}
+	base := key(`{"a": 1.5, "b": "x", "c": null, "d": true, "e": {"f": [1, 2]}}`)
+	for _, tc := range []struct {
+		row  string
+		same bool
+	}{
+		{`{"e": {"f": [1, 2]}, "d": true, "c": null, "b": "x", "a": 1.5}`, true},
+		{`{ "a" : 15e-1 , "b" : "\u0078" , "c" : null , "d" : true , "e" : { "f" : [ 1 , 2 ] } }`, true},
+		{`{"a": 1.50000000000000001, "b": "x", "c": null, "d": true, "e": {"f": [1.0, 2]}}`, true},
+		{`{"a": 1.5000000000000002, "b": "x", "c": null, "d": true, "e": {"f": [1, 2]}}`, false},
+		{`{"a": "1.5", "b": "x", "c": null, "d": true, "e": {"f": [1, 2]}}`, false},
+		{`{"a": 1.5, "b": "x", "c": 0, "d": true, "e": {"f": [1, 2]}}`, false},
+		{`{"a": 1.5, "b": "x", "c": null, "d": true, "e": {"f": [2, 1]}}`, false},
+		{`{"a": 1.5, "b": "x", "c": null, "d": true}`, false},
+		{`{"a": 1.5, "b": "x", "c": null, "d": true, "e": {"f": [1, 2]}, "g": null}`, false},
+		{`{"a": 1.5, "bx": "", "c": null, "d": true, "e": {"f": [1, 2]}}`, false},
+		{`{"a": 1.5, "bb": "x", "c": null, "d": true, "e": {"f": [1, 2]}}`, false},
+	} {
+		if got := key(tc.row) == base; got != tc.same {
+			t.Errorf("%s: same key %v, want %v", tc.row, got, tc.same)
+		}
+	}
+	if key(`{"x": 1}`) == key(`{"y": 1}`) {
+		t.Errorf("rows that differ in a name have the same key")
+	}
+	if key(`{"a": 0}`) == key(`{"a": -0}`) {
+		t.Errorf("0 and -0 have the same key") // as their shortest forms differ
+	}
 }
