@@ -3,6 +3,7 @@ package validate
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"sort"
 	"strconv"
 	"strings"
@@ -10,8 +11,9 @@ import (
 )
 
 // canonicalBefore is the form rowContent hashed before appendCanonical
-// (written to a strings.Builder, one call per value), kept to show that
-// the faster form is the same bytes.
+// (written to a strings.Builder, one call per value: keys sorted and
+// quoted, numbers in the shortest form of their float64), kept to show
+// that the faster form tells the same values apart.
 func canonicalBefore(b *strings.Builder, v any) {
 	switch v := v.(type) {
 	case map[string]any:
@@ -48,14 +50,18 @@ func canonicalBefore(b *strings.Builder, v any) {
 	}
 }
 
-// TestCanonicalAsBefore checks that appendCanonical writes what the former
-// canonical wrote, for every row of every shared task file (decoded as
-// parseRow decodes it) and for values those rows do not have.
+// TestCanonicalAsBefore checks that two values have the same
+// appendCanonical form exactly when they had the same form before, over
+// every row of every shared task file (decoded as parseRow decodes it),
+// values those rows do not have, and copies of rows changed in one field
+// each.
 func TestCanonicalAsBefore(t *testing.T) {
 	var values []any
 	for _, raw := range []string{
 		`{"b":1,"a":[true,false,null,"x\u00e9\n\"\\\u2028",{"z":{},"y":[]}],"":"","\u00ff":-0,"n":1e400,"m":-1.50E-3}`,
 		`[]`, `{}`, `null`, `"\ud800"`, `0.1`, `123456789012345678901234567890`,
+		`1`, `1.0`, `10e-1`, `"1"`, `true`, `false`, `[1]`, `[[]]`, `[{}]`, `{"a":1}`, `{"a":"1"}`, `{"b":1}`, `{"a":[1]}`,
+		`{"a":1,"b":2}`, `{"b":2,"a":1}`, `{"a":{"b":2}}`, `{"ab":2}`, `"a"`, `"a,"`, `["a",""]`, `["a,",""]`, `-0`, `0`, `1e400`, `1E400`,
 	} {
 		values = append(values, newInstanceDecoder().decode([]byte(raw)))
 	}
@@ -71,11 +77,47 @@ func TestCanonicalAsBefore(t *testing.T) {
 	if len(values) < 1000 {
 		t.Fatalf("only %d values: the shared task files were not read", len(values))
 	}
+	forms := map[string]string{} // appendCanonical's form -> the form before
+	befores := map[string]string{}
 	for i, v := range values {
-		var want strings.Builder
-		canonicalBefore(&want, v)
-		if got := string(appendCanonical(nil, v)); got != want.String() {
-			t.Errorf("value %d: appendCanonical gives\n%s\nnot\n%s", i, got, want.String())
+		ws := []any{v}
+		if i%20 == 0 { // the changed copies of one row in 20: enough, and quick
+			ws = variants(v)
+		}
+		for _, w := range ws {
+			var before strings.Builder
+			canonicalBefore(&before, w)
+			got := string(appendCanonical(nil, w, new(keyOrders)))
+			if b, ok := forms[got]; ok && b != before.String() {
+				t.Fatalf("value %d: two values that differed before have one form now:\n%s\n%s", i, b, before.String())
+			}
+			if g, ok := befores[before.String()]; ok && g != got {
+				t.Fatalf("value %d: two values equal before have two forms now: %s", i, before.String())
+			}
+			forms[got], befores[before.String()] = before.String(), got
 		}
 	}
+}
+
+// variants returns v and, for an object, copies with one field changed
+// each: its number one more, its string longer, or the field left out.
+func variants(v any) []any {
+	out := []any{v}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return out
+	}
+	for k, x := range m {
+		c := maps.Clone(m)
+		switch x := x.(type) {
+		case json.Number:
+			c[k] = json.Number(string(x) + "1")
+		case string:
+			c[k] = x + "x"
+		default:
+			delete(c, k)
+		}
+		out = append(out, c)
+	}
+	return out
 }

@@ -4,16 +4,16 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"math"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -625,8 +625,15 @@ func parseRow(raw []byte) taskRow {
 // stability rule leaves out a row whose content an earlier row of the task
 // has (an exact duplicate).
 func rowContent(m map[string]any) [sha256.Size]byte {
-	return sha256.Sum256(appendCanonical(make([]byte, 0, 2048), m))
+	k := keyOrderPool.Get().(*keyOrders)
+	defer keyOrderPool.Put(k)
+	var b [2048]byte
+	return sha256.Sum256(appendCanonical(b[:0], m, k))
 }
+
+// keyOrderPool holds the key orders rowContent remembers: a task file's
+// rows have the same keys.
+var keyOrderPool = sync.Pool{New: func() any { return new(keyOrders) }}
 
 // rowContentRaw is rowContent for a row decoded into raw field values (a
 // value that is not JSON counts as its bytes). The parser computes
@@ -697,33 +704,39 @@ func (rp *rowParser) plausible(r *lbRow) {
 }
 
 // appendCanonical appends a decoded JSON value (numbers as json.Number) in
-// one spelling: object keys sorted, numbers as the shortest form of their
-// float64, strings quoted alike. Two rows with equal canonical forms have
+// one form that tells where each part ends: object keys sorted (k caches
+// the orders), each key and string with its length, numbers as the 8
+// bytes of their float64 (equal float64s, equal shortest forms; one out of
+// float64's range as written). Two rows with equal canonical forms have
 // every field equal.
-func appendCanonical(b []byte, v any) []byte {
+func appendCanonical(b []byte, v any, k *keyOrders) []byte {
 	switch v := v.(type) {
 	case map[string]any:
-		b = append(b, '{')
-		for _, k := range slices.Sorted(maps.Keys(v)) {
-			b = append(strconv.AppendQuote(b, k), ':')
-			b = append(appendCanonical(b, v[k]), ',')
+		b = binary.AppendUvarint(append(b, '{'), uint64(len(v)))
+		for _, key := range k.of(v) {
+			b = appendCanonical(appendString(b, key), v[key], k)
 		}
-		return append(b, '}')
+		return b
 	case []any:
-		b = append(b, '[')
+		b = binary.AppendUvarint(append(b, '['), uint64(len(v)))
 		for _, x := range v {
-			b = append(appendCanonical(b, x), ',')
+			b = appendCanonical(b, x, k)
 		}
-		return append(b, ']')
+		return b
 	case json.Number:
 		if x, err := strconv.ParseFloat(string(v), 64); err == nil {
-			return strconv.AppendFloat(b, x, 'g', -1, 64)
+			return binary.BigEndian.AppendUint64(append(b, 'd'), math.Float64bits(x))
 		}
-		return append(b, v...)
+		return appendString(append(b, 'N'), string(v))
 	case string:
-		return strconv.AppendQuote(b, v)
-	default: // bool, nil
-		return fmt.Append(b, v)
+		return appendString(append(b, 's'), v)
+	case bool:
+		if v {
+			return append(b, 't')
+		}
+		return append(b, 'f')
+	default: // nil
+		return append(b, 'z')
 	}
 }
 
