@@ -23,10 +23,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // Paths of the files the index check reads, relative to a snapshot folder.
@@ -574,46 +577,32 @@ func idxPrepare(src *idxSource) (*idxPlan, error) {
 		return nil, idxFailf(f.path, "", "model_id", "is %q, a model without stable rows in %s", id, IndexChatTask)
 	}
 
-	// Every model file, in turn: the header repeats the model files' dates
-	// and source fields, which must all agree; each entry must agree with
-	// its file.
+	// Every model file: the header repeats the model files' dates and
+	// source fields, which must all agree with the first's; each entry must
+	// agree with its file. The files are independent, and checked on a
+	// worker per CPU after the first; the first problem in the models'
+	// order stops the check, as when they were checked in turn.
 	var first *idxModelFile
-	for _, id := range pl.ids {
-		m := chat[id]
-		f, err := idxReadModel(src, "models/"+m.slug+".json")
+	if len(pl.ids) > 0 {
+		f, err := pl.checkModel(src, chat[pl.ids[0]], nil)
 		if err != nil {
 			return nil, err
 		}
-		if first == nil {
-			first = f
-		} else {
-			for _, k := range []string{"updated", "data_version", "unit", "source"} {
-				if !f.same(first, k) {
-					return nil, idxFailf(f.path, "", k, "differs from %s's; every model file of a snapshot has the same", first.path)
-				}
+		first = f
+	}
+	errs := make([]error, len(pl.ids))
+	var next atomic.Int64 // the last model taken
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := int(next.Add(1)); i < len(pl.ids); i = int(next.Add(1)) {
+				_, errs[i] = pl.checkModel(src, chat[pl.ids[i]], first)
 			}
-		}
-		if fid, _ := f.get("model_id").(string); fid != id {
-			if fm := chat[fid]; fm == nil || fm.slug != m.slug {
-				return nil, idxFailf(f.path, "", "model_id", "is %q, a model without stable rows in %s", fid, IndexChatTask)
-			}
-		}
-		entry, err := pl.modelEntry(m)
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
-			return nil, err
-		}
-		for _, k := range []string{"name", "model_id", "params_b", "active_params_b", "architecture", "gpus", "best"} {
-			got := f.get(k)
-			if w := idxPlain(entry.vals[k]); !idxEqual(w, got) {
-				// Name the first value that differs, not "an object".
-				field, g, wv := idxFirstDiff(k, got, w)
-				return nil, idxFailf(f.path, "", field, "is %s, but %s gives %s", idxShow(g), IndexChatTask, idxShow(wv))
-			}
-		}
-		if n := elements(f.raw["configurations"]); n != len(m.rows) {
-			return nil, idxFailf(f.path, "", "configurations", "has %d rows, but %s has %d stable rows of the model", n, IndexChatTask, len(m.rows))
-		}
-		if err := pl.checkRows(m); err != nil {
 			return nil, err
 		}
 	}
@@ -636,6 +625,43 @@ func idxPrepare(src *idxSource) (*idxPlan, error) {
 		pl.header.set(string(list), list)
 	}
 	return pl, nil
+}
+
+// checkModel reads model m's file and checks it against the task files
+// and, unless it is the first (nil), against the first model file.
+func (pl *idxPlan) checkModel(src *idxSource, m *idxModel, first *idxModelFile) (*idxModelFile, error) {
+	f, err := idxReadModel(src, "models/"+m.slug+".json")
+	if err != nil {
+		return nil, err
+	}
+	if first != nil {
+		for _, k := range []string{"updated", "data_version", "unit", "source"} {
+			if !f.same(first, k) {
+				return nil, idxFailf(f.path, "", k, "differs from %s's; every model file of a snapshot has the same", first.path)
+			}
+		}
+	}
+	if fid, _ := f.get("model_id").(string); fid != m.id {
+		if fm := pl.chat[fid]; fm == nil || fm.slug != m.slug {
+			return nil, idxFailf(f.path, "", "model_id", "is %q, a model without stable rows in %s", fid, IndexChatTask)
+		}
+	}
+	entry, err := pl.modelEntry(m)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range []string{"name", "model_id", "params_b", "active_params_b", "architecture", "gpus", "best"} {
+		got := f.get(k)
+		if w := idxPlain(entry.vals[k]); !idxEqual(w, got) {
+			// Name the first value that differs, not "an object".
+			field, g, wv := idxFirstDiff(k, got, w)
+			return nil, idxFailf(f.path, "", field, "is %s, but %s gives %s", idxShow(g), IndexChatTask, idxShow(wv))
+		}
+	}
+	if n := elements(f.raw["configurations"]); n != len(m.rows) {
+		return nil, idxFailf(f.path, "", "configurations", "has %d rows, but %s has %d stable rows of the model", n, IndexChatTask, len(m.rows))
+	}
+	return f, pl.checkRows(m)
 }
 
 // checkRows finds what would stop the recomputation of a model's entries

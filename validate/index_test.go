@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -247,5 +250,26 @@ func TestIdxFirstDiff(t *testing.T) {
 				t.Errorf("idxFirstDiff = %s, %s, %s; want %s, %s, %s", field, idxShow(g), idxShow(w), tc.field, tc.g, tc.w)
 			}
 		})
+	}
+}
+
+// TestIndexFileNamesTheFirstModelFileThatDisagrees: with every model file
+// but the first disagreeing, the error names the second, in slug order,
+// however the files are shared out among the workers that read them.
+func TestIndexFileNamesTheFirstModelFileThatDisagrees(t *testing.T) {
+	b := idxBuild(t, idxSeedVersion)
+	paths := slices.Sorted(maps.Keys(b.models))
+	if len(paths) < 3 {
+		t.Fatalf("only %d model files", len(paths))
+	}
+	models := map[string][]byte{paths[0]: b.models[paths[0]]}
+	for _, p := range paths[1:] {
+		models[p] = regexp.MustCompile(`"architecture": "[^"]*"`).ReplaceAll(b.models[p], []byte(`"architecture": "Other"`))
+	}
+	for range 20 {
+		err := IndexFile(b.chat, b.gpqa, b.index, models)
+		if err == nil || !strings.Contains(err.Error(), "1 problem\n  "+paths[1]+": architecture is \"Other\"") {
+			t.Fatalf("got %v; want an error naming %s first", err, paths[1])
+		}
 	}
 }
