@@ -94,6 +94,9 @@ type site struct {
 	innerTree *siteNode
 	shellDef  any
 	shellName string
+	// unkeyed: the site has no key (a schema whose form cannot be taken),
+	// and each value is checked against it.
+	unkeyed bool
 	// shell is the entry with its leaves made true, as a site of its own:
 	// a value with its leaves null is checked against it once per
 	// canonical form (which, where every member is a leaf, is its names).
@@ -106,6 +109,12 @@ type onceSchema struct {
 	stream *schemaStream      // its split form, or nil
 	sites  []site
 	placed *siteNode // where the placed sites' values are, or nil
+	// The schemas the rest of a file is checked against, as sites of their
+	// own (wholeSite: whole; shellSite and itemSites: stream's): a file's
+	// rest, and a list's entry, with its sites' values null, is checked
+	// once per canonical form (mostly its names).
+	wholeSite, shellSite *site
+	itemSites            map[string]*site
 }
 
 // Keywords whose values are subschemas, or maps or lists of them: how
@@ -166,6 +175,9 @@ func compileOnce(name string, doc any) (*onceSchema, error) {
 	if o.stream, err = compileStream(c, name, shell); err != nil {
 		return nil, err
 	}
+	o.keyRest(shell, defs)
+	draft, _ := root["$schema"].(string)
+	o.draftKeys(draft)
 	o.placed = placedTree(o.sites)
 	return o, nil
 }
@@ -553,8 +565,7 @@ func (c *onceParts) entry(k string, _ int, x any) {
 	if !c.valid {
 		return
 	}
-	if c.o.stream.items[k].Validate(x) != nil {
-		c.valid = false
+	if !c.check(c.o.itemSites[k], x) {
 		return
 	}
 	for i := 0; i < len(c.o.sites) && c.valid; i++ {
@@ -570,12 +581,11 @@ func (c *onceParts) rest(whole any) {
 	if !c.valid {
 		return
 	}
-	sch := c.o.whole
+	st := c.o.wholeSite
 	if c.o.stream != nil {
-		sch = c.o.stream.shell
+		st = c.o.shellSite
 	}
-	if sch.Validate(whole) != nil {
-		c.valid = false
+	if !c.check(st, whole) {
 		return
 	}
 	for i := 0; i < len(c.o.sites) && c.valid; i++ {
@@ -595,7 +605,7 @@ func (c *onceParts) sites(st *site, v any, steps []siteStep) {
 func (c *onceParts) check(st *site, x any) bool {
 	var ok bool
 	c.buf, ok = c.keys.canon(append(c.buf[:0], st.key[:]...), x)
-	if !ok { // cannot happen: the decoder makes only what canon takes
+	if !ok || st.unkeyed { // cannot happen: the decoder makes only what canon takes
 		c.valid = c.valid && st.sch.Validate(x) == nil
 		return c.valid
 	}

@@ -171,9 +171,10 @@ func TestCheckedValuesAreKeyedBySchema(t *testing.T) {
 		}
 	}
 	// The value found valid is kept by its text (the site is placed), and
-	// so are its two leaves' values and its form with them null (leaves.go).
-	if seen.size() != 4 {
-		t.Errorf("%d forms kept, want 4 (only the values found valid are kept)", seen.size())
+	// so are its two leaves' values, its form with them null (leaves.go),
+	// and the file's form with the site's value null.
+	if seen.size() != 5 {
+		t.Errorf("%d forms kept, want 5 (only the values found valid are kept)", seen.size())
 	}
 }
 

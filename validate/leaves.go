@@ -169,3 +169,66 @@ func withDefs(root any, defs map[string]any) any {
 	m["$defs"] = defs
 	return m
 }
+
+// keyRest makes the schemas a file's rest and its lists' entries are
+// checked against sites of their own (onceSchema.wholeSite...), keyed by
+// their canonical forms; shell is the document they were compiled from.
+// The root's $id is left out of its form: every reference is to $defs
+// (refsOnlyDefs), which the $id does not move.
+func (o *onceSchema) keyRest(shell any, defs map[string]any) {
+	o.wholeSite = rootSite(shell, defs, o.whole)
+	if o.stream == nil {
+		return
+	}
+	split, lists := splitSchema(shell)
+	o.shellSite = rootSite(split, defs, o.stream.shell)
+	o.itemSites = map[string]*site{}
+	props, _ := shell.(map[string]any)["properties"].(map[string]any)
+	for _, p := range lists {
+		list, _ := props[p].(map[string]any)
+		o.itemSites[p] = keyedSite(nil, list["items"], defs, o.stream.items[p])
+	}
+}
+
+// rootSite is keyedSite for a schema document's root.
+func rootSite(doc any, defs map[string]any, sch *jsonschema.Schema) *site {
+	m := maps.Clone(doc.(map[string]any))
+	delete(m, "$id")
+	return keyedSite([]byte{'W'}, m, defs, sch)
+}
+
+// draftKeys puts the document's $schema (the draft its keywords are read
+// by; none: newSchemaCompiler's) in the key of every site of o: canonical
+// forms leave it out, and two schemas of other drafts may decide
+// otherwise.
+func (o *onceSchema) draftKeys(draft string) {
+	put := func(st *site) {
+		if st != nil && !st.unkeyed {
+			st.key = sha256.Sum256(appendString(append([]byte("draft"), st.key[:]...), draft))
+		}
+	}
+	var each func(sites []site)
+	each = func(sites []site) {
+		for i := range sites {
+			put(&sites[i])
+			put(sites[i].shell)
+			each(sites[i].inner)
+		}
+	}
+	each(o.sites)
+	put(o.wholeSite)
+	put(o.shellSite)
+	for _, st := range o.itemSites {
+		put(st)
+	}
+}
+
+// keyedSite returns sch as a site keyed by the canonical form of s
+// (after prefix), or unkeyed when it cannot be taken.
+func keyedSite(prefix []byte, s any, defs map[string]any, sch *jsonschema.Schema) *site {
+	b, ok := canonSchema(prefix, s, defs, 0)
+	if !ok {
+		return &site{sch: sch, unkeyed: true}
+	}
+	return &site{sch: sch, key: sha256.Sum256(b)}
+}

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -139,5 +140,51 @@ func TestSchemasLeaves(t *testing.T) {
 	want := []string{"active_params_b leaf", "architecture leaf", "best{} configuration", "configurations leaf", "file leaf", "gpus leaf", "model_id leaf", "name leaf", "params_b leaf", "slug leaf"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("index.json's models[] (-want +got):\n%s", diff)
+	}
+}
+
+// TestRestKeyedBySchema: a file's rest, and a split list's entry, with
+// their sites' values null, are found again only against a schema of the
+// same content: another root $id shares, another required or $schema does
+// not.
+func TestRestKeyedBySchema(t *testing.T) {
+	const root = `{%s"type": "object", "required": %s, "properties": {"a": {"type": "integer"},
+	  "xs": {"type": "array", "items": {"type": "object", "required": %s, "properties": {"n": {"type": "integer"}}}}}}`
+	doc := func(head, required, itemRequired string) *onceSchema {
+		return compileTestOnce(t, "r.json", fmt.Sprintf(root, head, required, itemRequired))
+	}
+	a := doc("", `["a"]`, `["n"]`)
+	for _, tc := range []struct {
+		name       string
+		o          *onceSchema
+		same       bool // the rest's key is a's
+		sameEntry  bool // the entries' key is a's
+		valid      bool // {"a": 1, "xs": [{"n": 1}]}, after a found it valid
+		validWhole bool // the same, read whole
+	}{
+		{"an $id", doc(`"$id": "https://x.invalid/r.json", `, `["a"]`, `["n"]`), true, true, true, true},
+		{"another required", doc("", `["a", "b"]`, `["n"]`), false, true, false, false},
+		{"another required in the entries", doc("", `["a"]`, `["n", "m"]`), false, false, false, false},
+		{"another $schema", doc(`"$schema": "https://json-schema.org/draft/2019-09/schema", `, `["a"]`, `["n"]`), false, false, true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.o.wholeSite.key == a.wholeSite.key; got != tc.same {
+				t.Errorf("the same key for the whole file: %v, want %v", got, tc.same)
+			}
+			if got := tc.o.itemSites["xs"].key == a.itemSites["xs"].key; got != tc.sameEntry {
+				t.Errorf("the same key for an entry: %v, want %v", got, tc.sameEntry)
+			}
+			const file = `{"a": 1, "xs": [{"n": 1}]}`
+			seen := newCheckedValues()
+			if !seen.bytes(a, []byte(file)) || !seen.stream(a, strings.NewReader(file)) {
+				t.Fatalf("a finds %s invalid", file)
+			}
+			if got := seen.bytes(tc.o, []byte(file)); got != tc.validWhole {
+				t.Errorf("valid, read whole: %v, want %v", got, tc.validWhole)
+			}
+			if got := seen.stream(tc.o, strings.NewReader(file)); got != tc.valid {
+				t.Errorf("valid, streamed: %v, want %v", got, tc.valid)
+			}
+		})
 	}
 }
