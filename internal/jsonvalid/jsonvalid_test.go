@@ -10,8 +10,9 @@ import (
 
 // TestValidAsEncodingJSON: Valid answers as json.Valid does, on what
 // jsontext refuses and json.Valid accepts (a repeated name, invalid
-// UTF-8, an escaped lone surrogate), on what both refuse, and on every
-// shared upstream JSON file.
+// UTF-8, an escaped lone surrogate), on what both refuse (every way a
+// number, a string, a literal, a list or an object can break, and nesting
+// past 10,000), and on every shared upstream JSON file.
 func TestValidAsEncodingJSON(t *testing.T) {
 	inputs := []string{
 		``, ` `, `null`, `{}`, `[]`, `"s"`, `0`, `-0.5e+10`, `{"a":1,"a":2}`, `[{"x":[],"x":{}}]`,
@@ -20,6 +21,10 @@ func TestValidAsEncodingJSON(t *testing.T) {
 		`{"a" 1}`, `{a:1}`, `'s'`, `"\x"`, `"\u12"`, "\"tab\there\"", "\"nl\nhere\"", `[1] [2]`, `{}}`,
 		`<html>`, strings.Repeat("[", 10001) + strings.Repeat("]", 10001), `{"a":"\u00e9","\u0061":1}`,
 		`{"a":1,"\u0061":2}`, `true`, `tru`, `nul`, `[true,false,null]`,
+		strings.Repeat("[", 10000) + strings.Repeat("]", 10000), strings.Repeat(`{"a":`, 10000) + "1" + strings.Repeat("}", 10000),
+		strings.Repeat(`{"a":`, 10001) + "1" + strings.Repeat("}", 10001), `-01`, `-`, `-a`, `1.5e+`, `1E5`, `0.0e-0`, `2.`, `[-]`,
+		`"\u00G0"`, `"\uabcd"`, `"\uABC"`, `"\/\b\f\n\r\t\"\\"`, `"\a"`, "\"\x1f\"", `"`, `"abc`, `{"a"}`, `{"a":}`, `{,}`, `[,]`,
+		`{"a":1 "b":2}`, `[1 2]`, `{"a":1}x`, `[]]`, `{]`, `[}`, ` [ ] `, "\n{\r\t}\n", `falsey`, `nulll`, `{"a":[{"b":[]},{}]}`,
 	}
 	for _, in := range inputs {
 		if got, want := Valid([]byte(in)), json.Valid([]byte(in)); got != want {
