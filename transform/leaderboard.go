@@ -252,7 +252,9 @@ func ParseTask(task string, data []byte) ([]Row, error) {
 // file is read, on a worker per CPU (parseRows); an error met after some
 // rows comes after theirs, as if each row were parsed as it was met.
 func readRows(task, name string, data []byte) ([]Row, error) {
-	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	// Names given twice are the duplicate-key check's to refuse (ParseTask
+	// reports its error first); reading without tracking them is faster.
+	dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true))
 	if tok, _ := dec.ReadToken(); tok.Kind() != '{' {
 		return nil, fmt.Errorf("%s: not a JSON object", name)
 	}
