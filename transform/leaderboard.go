@@ -516,8 +516,8 @@ func contentKey(m map[string]json.RawMessage) rowContent {
 // it ends: a number as "d" and the 8 bytes of its float64 (equal float64s,
 // equal shortest forms), a string as "s", its length, ":" and its decoded
 // bytes, a literal as is, and an object or array re-encoded by
-// encoding/json (keys sorted); a number out of float64's range as it is
-// written.
+// encoding/json (keys sorted); anything else (a number out of float64's
+// range) as "r", its length, ":" and its text.
 func appendCanonical(buf []byte, raw json.RawMessage) []byte {
 	if len(raw) == 0 {
 		return buf
@@ -545,7 +545,8 @@ func appendCanonical(buf []byte, raw json.RawMessage) []byte {
 			}
 		}
 	}
-	return append(buf, raw...)
+	buf = strconv.AppendInt(append(buf, 'r'), int64(len(raw)), 10)
+	return append(append(buf, ':'), raw...)
 }
 
 // fields decodes typed values from a row, keeping the first error.

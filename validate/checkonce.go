@@ -124,6 +124,14 @@ var (
 	subschemaKeys     = map[string]bool{"items": true, "additionalProperties": true, "propertyNames": true, "not": true, "if": true, "then": true, "else": true, "contains": true, "unevaluatedItems": true, "unevaluatedProperties": true, "contentSchema": true}
 	subschemaMapKeys  = map[string]bool{"properties": true, "patternProperties": true, "dependentSchemas": true}
 	subschemaListKeys = map[string]bool{"allOf": true, "anyOf": true, "oneOf": true, "prefixItems": true}
+	// literalKeys hold no subschema: canonSchema compares their values as
+	// they are. Any keyword neither here nor above makes a schema's form
+	// untakeable (the library compiles draft 7's dependencies, for one, as
+	// subschemas, whose $refs would be compared as text).
+	literalKeys = map[string]bool{"type": true, "enum": true, "const": true, "multipleOf": true, "maximum": true, "exclusiveMaximum": true,
+		"minimum": true, "exclusiveMinimum": true, "maxLength": true, "minLength": true, "pattern": true, "maxItems": true, "minItems": true,
+		"uniqueItems": true, "maxContains": true, "minContains": true, "maxProperties": true, "minProperties": true, "required": true,
+		"dependentRequired": true, "format": true, "contentEncoding": true, "contentMediaType": true}
 	// annotationKeys do not decide validity.
 	annotationKeys = map[string]bool{"description": true, "title": true, "$comment": true, "examples": true, "default": true, "deprecated": true, "readOnly": true, "writeOnly": true}
 	// notOnTheWay are the keywords no schema between the root and a site
@@ -387,8 +395,10 @@ func canonSchema(b []byte, s any, defs map[string]any, depth int) ([]byte, bool)
 					return b, false
 				}
 			}
-		default: // a keyword's value: compared as it is
+		case literalKeys[k]: // a keyword's value: compared as it is
 			b, ok = canon(b, v)
+		default: // a keyword that may hold subschemas (dependencies, definitions...) or that this does not know
+			return b, false
 		}
 		if !ok {
 			return b, false

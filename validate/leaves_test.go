@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // TestLeavesWhereTheWayIsClean: leaves are found at the ends of the walk
@@ -186,5 +187,59 @@ func TestRestKeyedBySchema(t *testing.T) {
 				t.Errorf("valid, streamed: %v, want %v", got, tc.valid)
 			}
 		})
+	}
+}
+
+// TestUnknownKeywordsMakeNoKey: a schema with a keyword canonSchema does
+// not know to hold no subschema (draft 7's dependencies, which the library
+// compiles as subschemas in every draft) has no key, so two documents
+// whose dependencies refer to different $defs entries never share a
+// verdict (found by the review: the second was found valid after the
+// first).
+func TestUnknownKeywordsMakeNoKey(t *testing.T) {
+	doc := func(x string) string {
+		return `{"type": "object", "properties": {"v": {"dependencies": {"a": {"$ref": "#/$defs/X"}}}}, "$defs": {"X": ` + x + `}}`
+	}
+	lax, strict := doc(`{}`), doc(`{"required": ["b"]}`)
+	const inst = `{"v": {"a": 1}}`
+	if compileTestSchema(t, strict).Validate(newInstanceDecoder().decode([]byte(inst))) == nil {
+		t.Fatal("the whole strict schema finds the value valid")
+	}
+	seen := newCheckedValues()
+	if o := compileTestOnce(t, "lax.json", lax); o != nil && !seen.bytes(o, []byte(inst)) {
+		t.Fatal("the lax schema's fast pass finds the value invalid")
+	}
+	if o := compileTestOnce(t, "strict.json", strict); o != nil && seen.bytes(o, []byte(inst)) {
+		t.Errorf("after the lax schema, the strict schema's fast pass finds the value valid")
+	}
+	for _, s := range []string{`{"dependencies": {}}`, `{"definitions": {}}`, `{"x-custom": 1}`, `{"additionalItems": false}`} {
+		m, err := jsonschema.UnmarshalJSON(strings.NewReader(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := canonSchema(nil, m, nil, 0); ok {
+			t.Errorf("%s: canonSchema takes its form", s)
+		}
+	}
+}
+
+// TestDraft4HasNoFastPass: a draft 4 document with a site compiles,
+// without a fast pass (the shell's true subschemas fail draft 4's
+// metaschema), and its whole schema still decides.
+func TestDraft4HasNoFastPass(t *testing.T) {
+	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(`{"$schema": "http://json-schema.org/draft-04/schema#", "type": "object",
+	  "properties": {"n": {"type": "integer", "minimum": 1}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sch, _, o, err := compileDoc("d4.json", doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o != nil {
+		t.Errorf("a fast pass for a draft 4 document")
+	}
+	if sch.Validate(newInstanceDecoder().decode([]byte(`{"n": 0}`))) == nil {
+		t.Errorf("the whole schema finds n = 0 valid")
 	}
 }

@@ -117,6 +117,14 @@ func compileSchema(name string) (sch *jsonschema.Schema, st *schemaStream, o *on
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	return compileDoc(name, doc)
+}
+
+// compileDoc is compileSchema for a decoded schema document. A fast-pass
+// form that does not compile (a draft 4 document, whose metaschema has no
+// true schema for a site) leaves the document without one: its files
+// take the whole check.
+func compileDoc(name string, doc any) (sch *jsonschema.Schema, st *schemaStream, o *onceSchema, err error) {
 	c := newSchemaCompiler()
 	if err := c.AddResource(schemaBase+name, doc); err != nil {
 		return nil, nil, nil, err
@@ -125,7 +133,7 @@ func compileSchema(name string) (sch *jsonschema.Schema, st *schemaStream, o *on
 		return nil, nil, nil, err
 	}
 	if o, err = compileOnce(name, doc); err != nil {
-		return nil, nil, nil, err
+		o = nil
 	}
 	if st, err = compileStream(c, name, doc); err != nil {
 		return nil, nil, nil, err
