@@ -222,15 +222,23 @@ func FuzzFastPassNeverLenient(f *testing.F) {
 			return
 		}
 		for i, sch := range schs {
-			valid := sch.whole.Validate(inst) == nil
-			for _, seen := range []*checkedValues{sch.warm, newCheckedValues()} {
-				if seen.bytes(sch.once, []byte(text)) && !valid {
-					t.Fatalf("schema %d: the fast pass finds %s valid, the whole schema does not", i, text)
-				}
-				if sch.once.stream != nil && seen.stream(sch.once, iotest.HalfReader(strings.NewReader(text))) && !valid {
-					t.Fatalf("schema %d: the fast pass, streamed, finds %s valid, the whole schema does not", i, text)
-				}
-			}
+			neverLenient(t, i, sch.whole, sch.once, sch.warm, inst, text)
 		}
 	})
+}
+
+// neverLenient fails t when the fast pass over text (whole and streamed,
+// with the memory warm and with an empty one) finds valid what whole, the
+// schema i, finds invalid in inst, text decoded.
+func neverLenient(t *testing.T, i int, whole *jsonschema.Schema, once *onceSchema, warm *checkedValues, inst any, text string) {
+	t.Helper()
+	valid := whole.Validate(inst) == nil
+	for _, seen := range []*checkedValues{warm, newCheckedValues()} {
+		if seen.bytes(once, []byte(text)) && !valid {
+			t.Fatalf("schema %d: the fast pass finds %s valid, the whole schema does not", i, text)
+		}
+		if once.stream != nil && seen.stream(once, iotest.HalfReader(strings.NewReader(text))) && !valid {
+			t.Fatalf("schema %d: the fast pass, streamed, finds %s valid, the whole schema does not", i, text)
+		}
+	}
 }
