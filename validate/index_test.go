@@ -255,7 +255,8 @@ func TestIdxFirstDiff(t *testing.T) {
 
 // TestIndexFileNamesTheFirstModelFileThatDisagrees: with every model file
 // but the first disagreeing, the error names the second, in slug order,
-// however the files are shared out among the workers that read them.
+// however the files are shared out among the workers that read them
+// (eight runs).
 func TestIndexFileNamesTheFirstModelFileThatDisagrees(t *testing.T) {
 	b := idxBuild(t, idxSeedVersion)
 	paths := slices.Sorted(maps.Keys(b.models))
@@ -266,7 +267,7 @@ func TestIndexFileNamesTheFirstModelFileThatDisagrees(t *testing.T) {
 	for _, p := range paths[1:] {
 		models[p] = regexp.MustCompile(`"architecture": "[^"]*"`).ReplaceAll(b.models[p], []byte(`"architecture": "Other"`))
 	}
-	for range 20 {
+	for range 8 {
 		err := IndexFile(b.chat, b.gpqa, b.index, models)
 		if err == nil || !strings.Contains(err.Error(), "1 problem\n  "+paths[1]+": architecture is \"Other\"") {
 			t.Fatalf("got %v; want an error naming %s first", err, paths[1])
