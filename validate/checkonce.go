@@ -662,9 +662,10 @@ func (seen *checkedValues) bytes(o *onceSchema, data []byte) bool {
 
 // stream is the fast pass over a file read from r: whether it finds the
 // file valid against o. It reads with jsontext, at three times
-// encoding/json's speed, which is stricter (a repeated key and invalid
-// UTF-8 are errors): a file it cannot read is left to the check that
-// follows, as an invalid one is.
+// encoding/json's speed, which is stricter (invalid UTF-8 is an error): a
+// file it cannot read is left to the check that follows, as an invalid
+// one is. A repeated key is read as the check that follows reads it, the
+// last value winning.
 func (seen *checkedValues) stream(o *onceSchema, r io.Reader) bool {
 	c := newOnceParts(o, seen)
 	defer c.release()
@@ -672,10 +673,11 @@ func (seen *checkedValues) stream(o *onceSchema, r io.Reader) bool {
 }
 
 // decodeStreamStrict hands the parts of the JSON object read from r to c
-// as decodeStream does, reading with jsontext; another top-level value is
-// an error.
+// as decodeStream does, reading with jsontext (names given twice allowed:
+// tracking them was a tenth of the time); another top-level value is an
+// error.
 func decodeStreamStrict(r io.Reader, c fileParts) error {
-	dec := jsontext.NewDecoder(r)
+	dec := jsontext.NewDecoder(r, jsontext.AllowDuplicateNames(true))
 	inst := c.decoder()
 	expect := func(kind jsontext.Kind) error {
 		tok, err := dec.ReadToken()

@@ -243,3 +243,28 @@ func TestDraft4HasNoFastPass(t *testing.T) {
 		t.Errorf("the whole schema finds n = 0 valid")
 	}
 }
+
+// TestRepeatedKeysNeverLenient: with a name given twice (the whole check
+// takes the last value), the fast pass, read whole and streamed, never
+// finds valid what the whole schema finds invalid; it may find invalid
+// what it finds valid (each value taken raw at a leaf is checked), which
+// sends the file to the whole check.
+func TestRepeatedKeysNeverLenient(t *testing.T) {
+	const doc = `{"type": "object", "properties": {"n": {"type": "integer", "maximum": 3},
+	  "xs": {"type": "array", "items": {"type": "object", "properties": {"k": {"type": "string"}}}}}}`
+	o, whole := compileTestOnce(t, "r.json", doc), compileTestSchema(t, doc)
+	for _, text := range []string{
+		`{"n": 9, "n": 1, "xs": [{"k": 1, "k": "a"}]}`,
+		`{"n": 1, "n": 9, "xs": []}`,
+		`{"n": 1, "xs": [{"k": "a", "k": 1}]}`,
+		`{"xs": [], "n": 1, "xs": [{"k": 2}]}`,
+	} {
+		want := whole.Validate(newInstanceDecoder().decode([]byte(text))) == nil
+		if got := newCheckedValues().bytes(o, []byte(text)); got && !want {
+			t.Errorf("%s: the fast pass finds it valid, the whole schema does not", text)
+		}
+		if got := newCheckedValues().stream(o, strings.NewReader(text)); got && !want {
+			t.Errorf("%s: streamed, the fast pass finds it valid, the whole schema does not", text)
+		}
+	}
+}
