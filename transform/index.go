@@ -518,7 +518,12 @@ func loadCurve(m *Model, gpu string, i int) (LoadCurve, error) {
 // the rest of the file, a few kilobytes, is Marshal's own output of f with
 // the lists left empty. Marshal would hold the whole file twice, compact
 // and indented, besides the struct.
-func (f *IndexFile) Encode(w io.Writer) error {
+func (f *IndexFile) Encode(w io.Writer) error { return f.encode(w, false) }
+
+// encode is Encode; with std, the lists' elements are encoded by
+// encoding/json and appendIndented rather than by the hand-written encoder
+// (the tests compare the two).
+func (f *IndexFile) encode(w io.Writer, std bool) error {
 	head := *f
 	head.Models, head.GPUComparisons, head.TaskComparisons, head.LoadCurves = []IndexEntry{}, []GPUComparison{}, []TaskComparison{}, []LoadCurve{}
 	b, err := Marshal(&head)
@@ -526,6 +531,7 @@ func (f *IndexFile) Encode(w io.Writer) error {
 		return err
 	}
 	enc := newListEncoder(w)
+	enc.std = std
 	for _, l := range []struct {
 		key    string
 		encode func() error
@@ -556,19 +562,46 @@ func (f *IndexFile) Encode(w io.Writer) error {
 }
 
 // listEncoder writes the elements of a top-level list of a published file
-// as Marshal indents them (two levels deep), one at a time.
+// as Marshal indents them (two levels deep), one at a time: with the
+// hand-written encoder (encode.go) for the types it writes, else (or with
+// std) with encoding/json.
 type listEncoder struct {
 	w   io.Writer
-	buf bytes.Buffer // an element, compact
+	std bool         // encoding/json for every element
+	buf bytes.Buffer // an element, compact (encoding/json)
 	out []byte       // the element indented, with what goes before and after it
 	enc *json.Encoder
 }
 
 func newListEncoder(w io.Writer) *listEncoder {
-	e := &listEncoder{w: w}
-	e.enc = json.NewEncoder(&e.buf)
-	e.enc.SetEscapeHTML(false)
-	return e
+	return &listEncoder{w: w}
+}
+
+// elementPrefix starts an element of a top-level list: a line of its own,
+// four spaces in.
+const elementPrefix = "    "
+
+// appendElement appends v, a pointer to a list element, to dst, indented
+// as an element of a top-level list.
+func (e *listEncoder) appendElement(dst []byte, v any) ([]byte, error) {
+	if !e.std {
+		out, ok, err := appendEncoded(dst, v, elementPrefix)
+		if err != nil {
+			return dst, fmt.Errorf("%s: encoding %T: %w", IndexName, v, err)
+		}
+		if ok {
+			return out, nil
+		}
+	}
+	if e.enc == nil {
+		e.enc = json.NewEncoder(&e.buf)
+		e.enc.SetEscapeHTML(false)
+	}
+	e.buf.Reset()
+	if err := e.enc.Encode(v); err != nil {
+		return dst, err
+	}
+	return appendIndented(dst, bytes.TrimSuffix(e.buf.Bytes(), []byte("\n")), elementPrefix)
 }
 
 // encodeList writes list as Marshal would at the top level of a file.
@@ -585,12 +618,8 @@ func encodeList[T any](e *listEncoder, list []T) error {
 		return err
 	}
 	for i := range list {
-		e.buf.Reset()
-		if err := e.enc.Encode(&list[i]); err != nil {
-			return err
-		}
 		var err error
-		if e.out, err = appendIndented(append(e.out[:0], "\n    "...), bytes.TrimSuffix(e.buf.Bytes(), []byte("\n")), "    "); err != nil {
+		if e.out, err = e.appendElement(append(append(e.out[:0], '\n'), elementPrefix...), &list[i]); err != nil {
 			return err
 		}
 		if i < len(list)-1 {

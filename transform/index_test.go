@@ -14,7 +14,7 @@ import (
 	"github.com/leadgreen/greentokens/transform/jsonnum"
 )
 
-func sharedIndex(t *testing.T, version string) (*IndexFile, []*Model) {
+func sharedIndex(t testing.TB, version string) (*IndexFile, []*Model) {
 	t.Helper()
 	lb := sharedLeaderboard(t, version)
 	models, err := Models(lb)

@@ -414,14 +414,41 @@ func avgOutputTokens(r *Row) (int64, error) {
 
 // Marshal returns the published bytes of a file: two-space indentation,
 // keys in the structs' order (sorted for maps), no HTML escaping, and no
-// trailing newline.
+// trailing newline. A model file (*Model or Model) is written by the
+// hand-written encoder (encode.go), anything else by encoding/json
+// (marshalStd); the bytes are the same.
 func Marshal(v any) ([]byte, error) {
 	m := marshalers.Get().(*marshaler)
-	defer func() {
-		if m.buf.Cap() <= 1<<20 && cap(m.out) <= 2<<20 { // not a large manifest's buffers, kept for ever
-			marshalers.Put(m)
-		}
-	}()
+	defer m.release()
+	out, ok, err := appendEncoded(m.out[:0], v, "")
+	if !ok {
+		return m.marshalStd(v)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("encoding %T: %w", v, err)
+	}
+	m.out = out
+	return bytes.Clone(out), nil
+}
+
+// marshalStd is Marshal by way of encoding/json and appendIndented, for
+// every type, the model files included (the tests compare the two).
+func marshalStd(v any) ([]byte, error) {
+	m := marshalers.Get().(*marshaler)
+	defer m.release()
+	return m.marshalStd(v)
+}
+
+// release returns m to marshalers, unless its buffers are a large
+// manifest's, which would be kept for ever.
+func (m *marshaler) release() {
+	if m.buf.Cap() <= 1<<20 && cap(m.out) <= 2<<20 {
+		marshalers.Put(m)
+	}
+}
+
+// marshalStd encodes v with encoding/json and indents it.
+func (m *marshaler) marshalStd(v any) ([]byte, error) {
 	m.buf.Reset()
 	if err := m.enc.Encode(v); err != nil {
 		return nil, err

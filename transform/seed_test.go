@@ -14,7 +14,7 @@ const shared = "../../shared"
 
 const seedVersion = "2026-02-16-7885788"
 
-func readShared(t *testing.T, parts ...string) []byte {
+func readShared(t testing.TB, parts ...string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(append([]string{shared}, parts...)...))
 	if err != nil {
@@ -23,7 +23,7 @@ func readShared(t *testing.T, parts ...string) []byte {
 	return b
 }
 
-func sharedLeaderboard(t *testing.T, version string) *Leaderboard {
+func sharedLeaderboard(t testing.TB, version string) *Leaderboard {
 	t.Helper()
 	dir := filepath.Join("upstream", "leaderboard", version)
 	lb, excluded, err := NewLeaderboard(LeaderboardFiles{

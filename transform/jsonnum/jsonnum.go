@@ -5,10 +5,10 @@
 package jsonnum
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 )
 
 // Float is a float64 that marshals in shortest round-trip decimal form,
@@ -18,23 +18,28 @@ type Float float64
 // MarshalJSON implements json.Marshaler. A NaN or an infinity is an error:
 // JSON has no spelling for them and a published figure may never be one.
 func (f Float) MarshalJSON() ([]byte, error) {
-	s, err := Format(float64(f))
-	if err != nil {
-		return nil, err
-	}
-	return []byte(s), nil
+	return Append(nil, float64(f))
 }
 
 // Format returns x as the published files print a float.
 func Format(x float64) (string, error) {
+	b, err := Append(nil, x)
+	return string(b), err
+}
+
+// Append appends x to dst as the published files print a float (Format's
+// text), for an encoder that writes a file without a string per number. On
+// an error (a NaN or an infinity) it returns dst unchanged.
+func Append(dst []byte, x float64) ([]byte, error) {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return "", fmt.Errorf("jsonnum: %v has no JSON form", x)
+		return dst, fmt.Errorf("jsonnum: %v has no JSON form", x)
 	}
-	s := strconv.FormatFloat(x, 'f', -1, 64)
-	if !strings.ContainsRune(s, '.') {
-		s += ".0"
+	start := len(dst)
+	dst = strconv.AppendFloat(dst, x, 'f', -1, 64)
+	if bytes.IndexByte(dst[start:], '.') < 0 {
+		dst = append(dst, ".0"...)
 	}
-	return s, nil
+	return dst, nil
 }
 
 // Round rounds x to d decimals, once, half to even on the exact binary value
