@@ -13,19 +13,26 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/leadgreen/greentokens/internal/testbin"
 )
 
 // binary builds the greentokens command for a test that runs it as a
-// process (to kill it, or to run two at once). The go build cache makes
-// the second build cheap.
+// process (to kill it, or to run two at once): once per test run, into
+// testRoot.
 func binary(t testing.TB) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "greentokens")
-	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/greentokens").CombinedOutput(); err != nil {
-		t.Fatalf("building greentokens: %v\n%s", err, out)
+	root, err := testRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, err := command.Build(root, "../cmd/greentokens")
+	if err != nil {
+		t.Fatal(err)
 	}
 	return bin
 }
+
+var command testbin.Builder
 
 // binaryGenerator is the generator that the binary bin records: an
 // in-process build compared with the binary's takes it.

@@ -15,20 +15,27 @@ import (
 	"testing"
 
 	"github.com/leadgreen/greentokens/catalog/catalogtest"
+	"github.com/leadgreen/greentokens/internal/testbin"
 	"github.com/leadgreen/greentokens/mcpserver/mcptest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // binary builds the greentokens command, for the tests that run it as a
-// process.
+// process: once per test run, into sharedRoot.
 func binary(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "greentokens")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("building greentokens: %v\n%s", err, out)
+	root, err := sharedRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, err := command.Build(root, ".")
+	if err != nil {
+		t.Fatal(err)
 	}
 	return bin
 }
+
+var command testbin.Builder
 
 // TestMCPStdio drives every tool through the SDK's client, talking to the
 // greentokens binary over its stdin and stdout.
