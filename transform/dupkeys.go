@@ -181,8 +181,8 @@ func plainDistinctNames(data []byte) bool {
 			i++
 		case '"':
 			end, escaped := scanString(data, i)
-			if escaped < 0 {
-				return false // a \u escape
+			if escaped < 0 || end < 0 {
+				return false // a \u escape, or not valid JSON
 			}
 			j := skipWhite(data, end)
 			if j < len(data) && data[j] == ':' { // a name
@@ -214,8 +214,9 @@ func plainDistinctNames(data []byte) bool {
 	return true
 }
 
-// scanString returns the index after the string literal at data[i:], and
-// whether it has escapes: 0 none, 1 some but no \u, -1 a \u.
+// scanString returns the index after the string literal at data[i:] (-1
+// when it does not end), and whether it has escapes: 0 none, 1 some but no
+// \u, -1 a \u.
 func scanString(data []byte, i int) (end, escaped int) {
 	for i++; i < len(data); i++ {
 		switch data[i] {
@@ -230,7 +231,7 @@ func scanString(data []byte, i int) (end, escaped int) {
 			return i + 1, escaped
 		}
 	}
-	return len(data), escaped
+	return -1, escaped
 }
 
 // asciiEqualFold reports whether a and b, ASCII, are equal but for case.

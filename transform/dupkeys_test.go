@@ -92,3 +92,15 @@ func FuzzPlainDistinctNames(f *testing.F) {
 		}
 	})
 }
+
+// FuzzPlainDistinctNamesBounded: on any bytes, valid JSON or not,
+// plainDistinctNames returns without a panic (ParseTask asks it only of
+// valid JSON).
+func FuzzPlainDistinctNamesBounded(f *testing.F) {
+	for _, s := range []string{`{"a`, `"`, `{"a": "b`, `}}`, `{"a":1,"a`, `[{"\`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, doc string) {
+		plainDistinctNames([]byte(doc))
+	})
+}

@@ -15,7 +15,7 @@ import (
 // keeps its last value, as json.Unmarshal does (ParseTask refuses such
 // files first, but upstream has written them: an image task's row repeats
 // "weight_precision"). Valid JSON is the caller's promise: on anything
-// else the result is undefined (but bounded: it never reads past raw).
+// else the result is undefined, but it returns (FuzzObjectMembersBounded).
 func objectMembers(raw []byte) (m map[string]json.RawMessage, ok bool) {
 	i := skipWhite(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
@@ -28,8 +28,12 @@ func objectMembers(raw []byte) (m map[string]json.RawMessage, ok bool) {
 	for i < len(raw) && raw[i] == '"' {
 		end := stringEnd(raw, i)
 		name := memberName(raw[i:end])
-		i = skipWhite(raw, end)
-		i = skipWhite(raw, i+1) // ':'
+		if i = skipWhite(raw, end); i >= len(raw) || raw[i] != ':' {
+			return nil, false // not valid JSON
+		}
+		if i = skipWhite(raw, i+1); i >= len(raw) {
+			return nil, false
+		}
 		end = valueEnd(raw, i)
 		m[name] = json.RawMessage(raw[i:end:end])
 		if i = skipWhite(raw, end); i < len(raw) && raw[i] == '}' {
@@ -54,6 +58,9 @@ var knownNames = func() map[string]string {
 
 // memberName decodes a name's string literal (quotes included).
 func memberName(lit []byte) string {
+	if len(lit) < 2 { // cut short: not valid JSON, which the caller promised
+		return ""
+	}
 	inner := lit[1 : len(lit)-1]
 	for _, c := range inner {
 		if c == '\\' {

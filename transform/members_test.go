@@ -157,3 +157,14 @@ func TestStableKeepsRowsWithOutOfRangeNumbers(t *testing.T) {
 		t.Errorf("excluded: %+v", excluded)
 	}
 }
+
+// FuzzObjectMembersBounded: on any bytes, valid JSON or not, objectMembers
+// returns without a panic (what it returns is defined only for valid JSON).
+func FuzzObjectMembersBounded(f *testing.F) {
+	for _, s := range []string{`{"a`, `{"`, `{"a": "b`, `{"a": [1, {"b": `, `{"a" 1}`, `{`, `{"\`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, doc string) {
+		objectMembers([]byte(doc))
+	})
+}
