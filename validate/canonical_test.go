@@ -56,6 +56,7 @@ func canonicalBefore(b *strings.Builder, v any) {
 // values those rows do not have, and copies of rows changed in one field
 // each.
 func TestCanonicalAsBefore(t *testing.T) {
+	t.Parallel() // independent of the other tests, and long: the package ends make test
 	var values []any
 	for _, raw := range []string{
 		`{"b":1,"a":[true,false,null,"x\u00e9\n\"\\\u2028",{"z":{},"y":[]}],"":"","\u00ff":-0,"n":1e400,"m":-1.50E-3}`,

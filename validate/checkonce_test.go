@@ -38,6 +38,7 @@ func fastPass(t *testing.T, o *onceSchema, seen *checkedValues, data []byte) boo
 // file valid exactly when the whole schema does: with a memory that has
 // seen every value of the files as built, and with an empty one.
 func TestFastPassFindsWhatTheSchemaFinds(t *testing.T) {
+	t.Parallel() // independent of the other tests, and long: the package ends make test
 	b := idxBuild(t, idxSeedVersion)
 	model := b.models["models/qwen-3-32b.json"]
 	schs, errs := compiledSchemas()

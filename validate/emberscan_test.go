@@ -131,6 +131,7 @@ func TestEmberScanMatchesEncodingCSV(t *testing.T) {
 // TestEmberScanSharedFile: on the shared Ember file, both readers keep the
 // same records.
 func TestEmberScanSharedFile(t *testing.T) {
+	t.Parallel() // independent of the other tests, and long: the package ends make test
 	b, err := os.ReadFile(gridTestCSV)
 	if err != nil {
 		t.Fatal(err)

@@ -82,6 +82,7 @@ func idxTryBuild(t *testing.T, version string) (idxBuilt, error) {
 }
 
 func TestIndexFileAcceptsEveryLeaderboardVersion(t *testing.T) {
+	t.Parallel() // independent of the other tests, and long: the package ends make test
 	versions, err := filepath.Glob(filepath.Join(idxShared, "upstream", "leaderboard", "20*"))
 	if err != nil || len(versions) < 8 {
 		t.Fatalf("found %d leaderboard versions in %s (%v); want 8", len(versions), idxShared, err)
@@ -126,6 +127,7 @@ func idxReplaceOnce(t *testing.T, data []byte, anchors []string, old, new string
 }
 
 func TestIndexFileRejectsAlteredFigures(t *testing.T) {
+	t.Parallel() // independent of the other tests, and long: the package ends make test
 	b := idxBuild(t, idxSeedVersion)
 	for _, tc := range []struct {
 		name     string

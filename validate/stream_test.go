@@ -20,6 +20,7 @@ import (
 // schema, streamed (validateStream) or in memory (validateBytes), gives the
 // problems of the whole schema on the whole file.
 func TestStreamedSchemaMatchesWhole(t *testing.T) {
+	t.Parallel() // independent of the other tests, and long: the package ends make test
 	b := idxBuild(t, idxSeedVersion)
 	model := b.models["models/qwen-3-32b.json"]
 	for _, tc := range []struct {

@@ -72,6 +72,7 @@ func checkTaskParseSame(t *testing.T, name, task string, data []byte, halves boo
 // passes parse it, and the lm-arena-chat and gpqa files (the ones a build
 // reads) are read in one pass.
 func TestParseTaskFastSharedFiles(t *testing.T) {
+	t.Parallel() // independent of the other tests, and long: the package ends make test
 	for _, f := range vtSharedFiles(t, "tasks/*.json") {
 		p, data := f.path, f.data
 		task := strings.TrimSuffix(filepath.Base(p), ".json")
@@ -111,6 +112,7 @@ func TestParseTaskFastHostile(t *testing.T) {
 // gives up on among them, parse as the three passes parse them; the one
 // pass reads exactly the ones it should.
 func TestParseTaskFastEdits(t *testing.T) {
+	t.Parallel() // independent of the other tests, and long: the package ends make test
 	base, err := os.ReadFile(filepath.Join(vtUpstream(vtSeedVersion), "tasks", taskGPQA+".json"))
 	if err != nil {
 		t.Fatal(err)
