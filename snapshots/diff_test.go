@@ -188,6 +188,7 @@ func load(t *testing.T, dir string) *Snapshot {
 // throughput of every row, and the 2026-02-13 versions reformat the same
 // data. No energy figure moved in any of them.
 func TestDiffRealPairs(t *testing.T) {
+	t.Parallel() // independent of the other tests, and among the package's longest
 	for _, tc := range []struct {
 		old, new    string
 		wantSummary string // %d is the count of configurations computed here

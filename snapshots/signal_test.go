@@ -70,6 +70,7 @@ func signalWhen(t *testing.T, cmd *exec.Cmd, marker string, sig syscall.Signal) 
 // ends at SIGINT or SIGTERM, exit 1, naming the holder, with nothing
 // written; with --lock-timeout it gives up by itself, exit 6.
 func TestSignalWhileWaitingForTheLock(t *testing.T) {
+	t.Parallel() // independent of the other tests, and among the package's longest
 	bin := binary(t)
 	out := t.TempDir()
 	holdLock(t, out)
@@ -109,6 +110,7 @@ func TestSignalWhileWaitingForTheLock(t *testing.T) {
 // SIGINT or SIGTERM mid-way (at a pause point, PauseEnv), exit 1, with no
 // report on stdout, and verify leaves no rebuild behind.
 func TestSignalEndsReadCommands(t *testing.T) {
+	t.Parallel() // independent of the other tests, and among the package's longest
 	res, err := build(t, t.TempDir(), sharedSource(seedVersion))
 	if err != nil {
 		t.Fatal(err)

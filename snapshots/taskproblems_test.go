@@ -21,6 +21,7 @@ import (
 // "cannot be recomputed"; and the report is the same on every run,
 // whichever check happens to read the file first.
 func TestTaskProblemsReportedOnce(t *testing.T) {
+	t.Parallel() // independent of the other tests, and among the package's longest
 	const gpqa = "sources/leaderboard/tasks/gpqa.json"
 	const chat = "sources/leaderboard/tasks/lm-arena-chat.json"
 	for _, tc := range []struct {
