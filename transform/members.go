@@ -81,15 +81,11 @@ func skipWhite(b []byte, i int) int {
 	return i
 }
 
-// stringEnd returns the index after the string literal at b[i:].
+// stringEnd returns the index after the string literal at b[i:] (len(b)
+// when it does not end): scanString's end.
 func stringEnd(b []byte, i int) int {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
+	if end, _ := scanString(b, i); end >= 0 {
+		return end
 	}
 	return len(b)
 }

@@ -615,8 +615,10 @@ func (c *onceParts) sites(st *site, v any, steps []siteStep) {
 // canonical form was found valid there before; it returns c.valid.
 func (c *onceParts) check(st *site, x any) bool {
 	var ok bool
-	c.buf, ok = c.keys.canon(append(c.buf[:0], st.key[:]...), x)
-	if !ok || st.unkeyed { // cannot happen: the decoder makes only what canon takes
+	if !st.unkeyed { // a schema whose form could not be taken has no key
+		c.buf, ok = c.keys.canon(append(c.buf[:0], st.key[:]...), x)
+	}
+	if !ok { // or canon refused x, which cannot happen: the decoder makes only what it takes
 		c.valid = c.valid && st.sch.Validate(x) == nil
 		return c.valid
 	}

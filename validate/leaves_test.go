@@ -212,6 +212,25 @@ func TestUnknownKeywordsMakeNoKey(t *testing.T) {
 	if o := compileTestOnce(t, "strict.json", strict); o != nil && seen.bytes(o, []byte(inst)) {
 		t.Errorf("after the lax schema, the strict schema's fast pass finds the value valid")
 	}
+	// A root with such a keyword is checked whole against each file's rest.
+	o := compileTestOnce(t, "root.json", `{"type": "object", "dependencies": {"a": ["b"]},
+	  "properties": {"x": {"$ref": "#/$defs/d"}}, "$defs": {"d": {"type": "object", "required": ["n"]}}}`)
+	if o == nil || !o.wholeSite.unkeyed {
+		t.Fatalf("the root with dependencies has a key (or no fast pass)")
+	}
+	for text, want := range map[string]bool{`{"a": 1, "x": {"n": 1}}`: false, `{"a": 1, "b": 1, "x": {"n": 1}}`: true, `{"a": 1, "b": 1, "x": {}}`: false} {
+		for range 2 { // cold, then with the first verdict remembered if it were
+			if got := seen.bytes(o, []byte(text)); got != want {
+				t.Errorf("%s: valid %v, want %v", text, got, want)
+			}
+		}
+	}
+	// Another such root shares nothing with it.
+	other := compileTestOnce(t, "root2.json", `{"type": "object", "dependencies": {"a": ["c"]},
+	  "properties": {"x": {"$ref": "#/$defs/d"}}, "$defs": {"d": {"type": "object", "required": ["n"]}}}`)
+	if seen.bytes(other, []byte(`{"a": 1, "b": 1, "x": {"n": 1}}`)) {
+		t.Errorf("a file valid against one root with dependencies is found valid against another")
+	}
 	for _, s := range []string{`{"dependencies": {}}`, `{"definitions": {}}`, `{"x-custom": 1}`, `{"additionalItems": false}`} {
 		m, err := jsonschema.UnmarshalJSON(strings.NewReader(s))
 		if err != nil {
