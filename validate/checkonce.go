@@ -87,6 +87,9 @@ type site struct {
 	// leaf is the schema of a leaf site (leaves.go), nil for a $ref to an
 	// object schema.
 	leaf any
+	// scalar applies a leaf's schema to scalars where it can (scalar.go),
+	// nil where it cannot.
+	scalar *scalarCheck
 	// A placed site's leaves: the sites within its $defs entry's schema
 	// (steps from the site's value), where they are (innerTree), and the
 	// entry with them made true (shell, compiled as sch for the value

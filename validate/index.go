@@ -488,7 +488,11 @@ func (f *idxModelFile) get(k string) any {
 	if !ok {
 		return nil
 	}
-	return newInstanceDecoder().decode(raw) // valid: the file decoded
+	// The tree keeps nothing of d: its keys are copies, its strings and
+	// numbers slices of a copy of raw.
+	d := getDecoder()
+	defer d.release()
+	return d.decode(raw) // valid: the file decoded
 }
 
 // same reports whether member k of f and of g are equal.

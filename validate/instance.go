@@ -245,7 +245,8 @@ func members(data []byte) (m map[string]json.RawMessage, ok bool) {
 	if text[i] != '{' {
 		return nil, false
 	}
-	d := newInstanceDecoder()
+	d := getDecoder()
+	defer d.release()
 	m = map[string]json.RawMessage{}
 	for i = skipSpace(text, i+1); text[i] != '}'; {
 		var k string

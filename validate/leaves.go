@@ -93,6 +93,9 @@ func compileSites(c *jsonschema.Compiler, url string, sites []site, defs map[str
 		if st.sch, err = c.Compile(url + defsRef + st.def); err != nil {
 			return err
 		}
+		if st.leaf != nil {
+			st.scalar = newScalarCheck(st.sch)
+		}
 		if len(st.inner) == 0 {
 			continue
 		}

@@ -183,9 +183,13 @@ func (c *onceParts) checkLeaves(r rawSite) {
 	c.checkRaws(leaves) // leaves have no leaves: c.inner is not used again
 }
 
-// checkScalar checks r, a scalar value at a leaf, unless its text was
-// found valid at a leaf with the same schema before.
+// checkScalar checks r, a scalar value at a leaf, unless the leaf's
+// scalarCheck accepts it or its text was found valid at a leaf with the
+// same schema before.
 func (c *onceParts) checkScalar(r rawSite) {
+	if r.site.scalar != nil && r.site.scalar.accepts(r.text) {
+		return
+	}
 	texts := c.seen.texts(r.site.key)
 	if texts.has(r.text) {
 		return

@@ -267,6 +267,11 @@ func checkSchemas(s *Snap) []Problem {
 	return out
 }
 
+// maxWholeFast is the largest file the fast pass reads whole when the
+// schema's form for it cannot be split (manifest.json: 2.5 MB at 10,000
+// models).
+const maxWholeFast = 32 << 20
+
 // checkSchemaFile checks one file against its schema: streamed, one list
 // entry at a time, when the schema allows it and the file is large. The
 // fast pass (checkonce.go) runs first where the schema has sites; the file
@@ -283,7 +288,12 @@ func checkSchemaFile(s *Snap, schs map[string]*jsonschema.Schema, p string) []Pr
 		return cannot(err)
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); st == nil || (err == nil && fi.Size() <= 256<<10) {
+	fi, err := f.Stat()
+	small := err == nil && fi.Size() <= 256<<10
+	// The fast pass of a schema whose form for it cannot be split
+	// (manifest.json's: its lists' entries are sites) reads the file whole.
+	wholeFast := o != nil && o.stream == nil && err == nil && fi.Size() <= maxWholeFast
+	if st == nil || small || wholeFast {
 		// A small file (a model file), or one whose schema cannot be
 		// split, is read whole.
 		b, err := regfile.ReadAll(f)

@@ -2,6 +2,9 @@ package validate
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -190,4 +193,47 @@ func schemaDoc(t *testing.T, name string) map[string]any {
 		t.Fatal(err)
 	}
 	return doc
+}
+
+// TestLargeManifestFastPass: a manifest too large to be read whole by the
+// other checks (over 256 KiB: a build of thousands of models) takes the
+// fast pass read whole, its schema's split form having no fast pass, and
+// a bad entry in it is still reported as the whole check reports it.
+func TestLargeManifestFastPass(t *testing.T) {
+	t.Parallel()
+	dir := vtBuild(t, vtFixture{leaderboard: vtUpstream(vtSeedVersion)})
+	m := vtReadManifest(t, dir)
+	for i := 0; len(m.Outputs) < 3000; i++ {
+		m.Outputs = append(m.Outputs, vtFileEntry(fmt.Sprintf("pages/model-%05d.html", i), []byte(fmt.Sprint(i))))
+	}
+	vtWriteManifest(t, dir, m)
+	schs, _ := compiledSchemas()
+	check := func() ([]Problem, int) {
+		s := &Snap{Dir: dir, checked: newCheckedValues()}
+		return checkSchemaFile(s, schs, ManifestPath), s.checked.size()
+	}
+	b, err := os.ReadFile(filepath.Join(dir, ManifestPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) <= 256<<10 {
+		t.Fatalf("the manifest is %d bytes: not large", len(b))
+	}
+	if probs, kept := check(); len(probs) != 0 || kept == 0 {
+		t.Fatalf("a good manifest: %v, %d values kept by the fast pass (want none and some)", probs, kept)
+	}
+
+	m.Outputs[2500].SHA256 = strings.ToUpper(m.Outputs[2500].SHA256)
+	vtWriteManifest(t, dir, m)
+	if b, err = os.ReadFile(filepath.Join(dir, ManifestPath)); err != nil {
+		t.Fatal(err)
+	}
+	probs, _ := check()
+	want := CheckSchema("manifest.schema.json", ManifestPath, b)
+	if len(want) == 0 || !strings.Contains(want[0].String(), "2500") {
+		t.Fatalf("the whole check reports %v", want)
+	}
+	if diff := cmp.Diff(want, probs); diff != "" {
+		t.Errorf("problems (-whole check +checkSchemaFile):\n%s", diff)
+	}
 }
