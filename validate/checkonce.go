@@ -105,6 +105,9 @@ type site struct {
 	// a value with its leaves null is checked against it once per
 	// canonical form (which, where every member is a leaf, is its names).
 	shell *site
+	// alt is a leaf's objectBranch as a site (one, or none): an object at
+	// the leaf is taken as a value at it.
+	alt []site
 }
 
 // onceSchema is a schema's form for the fast pass.
@@ -254,7 +257,13 @@ func findSites(node any, defs map[string]any, steps []siteStep, root, way, inner
 		}
 		if way && !walkable(m) {
 			if key, ok := leafKey(m, defs); ok {
-				*sites = append(*sites, site{steps: slices.Clone(steps), key: key, placed: true, leaf: m})
+				st := site{steps: slices.Clone(steps), key: key, placed: true, leaf: m}
+				if def, key, ok := objectBranch(m, defs); ok {
+					alt := site{def: def, key: key, placed: true}
+					alt.shellDef = findSites(defs[def], defs, nil, true, true, true, &alt.inner)
+					st.alt = []site{alt}
+				}
+				*sites = append(*sites, st)
 				return true
 			}
 		}
@@ -309,6 +318,69 @@ func findSites(node any, defs map[string]any, steps []siteStep, root, way, inner
 		}
 	}
 	return out
+}
+
+// objectBranch finds the one branch a leaf's oneOf or anyOf can take for
+// an object: m is nothing but the oneOf or anyOf (and annotations), one
+// branch is a site's schema (siteDef: a $ref to an object schema), and
+// every other is nothing but a type that is not "object", which no object
+// meets. For an object, the leaf then decides as that branch does (one
+// branch met, or none), and the fast pass takes it as a value at a site
+// of that schema (site.alt): index.json's load curve's "past", null or a
+// row.
+func objectBranch(m map[string]any, defs map[string]any) (name string, key [sha256.Size]byte, ok bool) {
+	var branches []any
+	for k, v := range m {
+		switch {
+		case k == "oneOf" || k == "anyOf":
+			if branches != nil {
+				return "", key, false
+			}
+			branches, _ = v.([]any)
+		case !annotationKeys[k]:
+			return "", key, false
+		}
+	}
+	found := false
+	for _, b := range branches {
+		bm, _ := b.(map[string]any)
+		if def, k, ok := siteDef(bm, defs); ok {
+			if found {
+				return "", key, false
+			}
+			name, key, found = def, k, true
+			continue
+		}
+		if !typeOnlyNotObject(bm) {
+			return "", key, false
+		}
+	}
+	return name, key, found
+}
+
+// typeOnlyNotObject reports whether m is nothing but a type (and
+// annotations) that an object does not meet.
+func typeOnlyNotObject(m map[string]any) bool {
+	var types []any
+	switch t := m["type"].(type) {
+	case string:
+		types = []any{t}
+	case []any:
+		types = t
+	default:
+		return false
+	}
+	for _, t := range types {
+		if s, ok := t.(string); !ok || s == "object" {
+			return false
+		}
+	}
+	for k := range m {
+		if k != "type" && !annotationKeys[k] {
+			return false
+		}
+	}
+	return true
 }
 
 // siteDef returns the $defs entry a site refers to, and the hash of its

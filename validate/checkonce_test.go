@@ -278,6 +278,19 @@ func TestSchemasSites(t *testing.T) {
 	if o := onceFor("index.schema.json"); o == nil || o.stream == nil {
 		t.Errorf("index.json's fast pass is not streamed")
 	}
+	// A load curve's past, null or a row, takes a row as the rows of from
+	// and to are taken (site.alt).
+	var alts []string
+	for name, o := range compiled.fast {
+		for _, st := range o.sites {
+			for _, a := range st.alt {
+				alts = append(alts, fmt.Sprintf("%s %s %s", name, sitePaths([]site{st})[0], a.def))
+			}
+		}
+	}
+	if diff := cmp.Diff([]string{"index.schema.json load_curves[].past leaf row"}, alts); diff != "" {
+		t.Errorf("leaves with an objectBranch (-want +got):\n%s", diff)
+	}
 }
 
 // TestCanonKeyOrders: canon's cache of sorted keys gives each object its

@@ -76,6 +76,7 @@ func addLeafDefs(sites []site, defs map[string]any) {
 		if st.leaf != nil {
 			st.def = fresh("leaf", st.leaf)
 		}
+		addLeafDefs(st.alt, defs)
 		if len(st.inner) > 0 {
 			addLeafDefs(st.inner, defs)
 			st.shellName = fresh("shell", st.shellDef)
@@ -95,6 +96,9 @@ func compileSites(c *jsonschema.Compiler, url string, sites []site, defs map[str
 		}
 		if st.leaf != nil {
 			st.scalar = newScalarCheck(st.sch)
+		}
+		if err := compileSites(c, url, st.alt, defs); err != nil {
+			return err
 		}
 		if len(st.inner) == 0 {
 			continue
@@ -216,6 +220,7 @@ func (o *onceSchema) draftKeys(draft string) {
 			put(&sites[i])
 			put(sites[i].shell)
 			each(sites[i].inner)
+			each(sites[i].alt)
 		}
 	}
 	each(o.sites)

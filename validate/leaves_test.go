@@ -287,3 +287,98 @@ func TestRepeatedKeysNeverLenient(t *testing.T) {
 		}
 	}
 }
+
+// TestObjectBranch: a leaf's oneOf or anyOf whose only branch an object
+// can meet is a site's schema takes that branch for objects (site.alt);
+// no other leaf does.
+func TestObjectBranch(t *testing.T) {
+	defs := `"$defs": {"d": {"type": "object", "additionalProperties": false, "properties": {"n": {"type": "integer", "maximum": 5}, "s": {"type": "string", "maxLength": 3}}},
+	  "e": {"type": "object", "properties": {"k": {"type": "integer"}}}}`
+	for _, tc := range []struct {
+		leaf string
+		alt  bool
+	}{
+		{`{"oneOf": [{"type": "null"}, {"$ref": "#/$defs/d"}]}`, true},
+		{`{"description": "x", "anyOf": [{"type": ["null", "string"], "title": "t"}, {"$ref": "#/$defs/d"}]}`, true},
+		{`{"oneOf": [{"$ref": "#/$defs/d"}]}`, true},
+		{`{"oneOf": [{"type": "object"}, {"$ref": "#/$defs/d"}]}`, false},
+		{`{"oneOf": [{"type": ["null", "object"]}, {"$ref": "#/$defs/d"}]}`, false},
+		{`{"oneOf": [{"$ref": "#/$defs/e"}, {"$ref": "#/$defs/d"}]}`, false},
+		{`{"oneOf": [{"type": "null", "minimum": 1}, {"$ref": "#/$defs/d"}]}`, false},
+		{`{"oneOf": [{}, {"$ref": "#/$defs/d"}]}`, false},
+		{`{"oneOf": [{"type": "null"}, {"$ref": "#/$defs/d"}], "minProperties": 1}`, false},
+		{`{"oneOf": [{"type": "null"}, {"$ref": "#/$defs/d"}], "anyOf": [{"$ref": "#/$defs/d"}]}`, false},
+		{`{"oneOf": [{"type": "null"}, {"$ref": "#/$defs/d", "maxProperties": 1}]}`, false},
+		{`{"allOf": [{"type": "null"}, {"$ref": "#/$defs/d"}]}`, false},
+	} {
+		t.Run(tc.leaf, func(t *testing.T) {
+			o := compileTestOnce(t, "t.json", `{"type": "object", "properties": {"p": `+tc.leaf+`, "xs": {"type": "array", "items": {"$ref": "#/$defs/d"}}}, `+defs+`}`)
+			var p *site
+			for i := range o.sites {
+				if o.sites[i].leaf != nil && o.sites[i].steps[0].name == "p" {
+					p = &o.sites[i]
+				}
+			}
+			if p == nil {
+				t.Fatalf("p is not a leaf: %v", sitePaths(o.sites))
+			}
+			if got := len(p.alt) == 1; got != tc.alt {
+				t.Fatalf("alt: %v, want %v", got, tc.alt)
+			}
+			if tc.alt && (p.alt[0].def != "d" || p.alt[0].sch == nil || p.alt[0].shell == nil || p.alt[0].key != o.sites[1].key) {
+				t.Errorf("the alt is not d's site as xs[]'s is: %+v", p.alt[0])
+			}
+		})
+	}
+}
+
+// TestObjectBranchDecidesAsTheLeaf: an object at a leaf with an
+// objectBranch is found valid or invalid as the whole schema finds it, and
+// one seen before at a site of its branch's schema is not checked again.
+func TestObjectBranchDecidesAsTheLeaf(t *testing.T) {
+	doc := `{"type": "object", "properties": {
+	    "p": {"oneOf": [{"type": "null"}, {"$ref": "#/$defs/d"}]},
+	    "xs": {"type": "array", "items": {"$ref": "#/$defs/d"}}},
+	  "$defs": {"d": {"type": "object", "additionalProperties": false, "required": ["n"], "properties": {"n": {"type": "integer", "maximum": 5}, "s": {"type": "string", "maxLength": 3}}}}}`
+	o := compileTestOnce(t, "t.json", doc)
+	whole := compileTestSchema(t, doc)
+	seen := newCheckedValues()
+	if !seen.bytes(o, []byte(`{"xs": [{"n": 1, "s": "abc"}]}`)) {
+		t.Fatal("the first file is found invalid")
+	}
+	forms := seen.size()
+	for _, tc := range []struct {
+		doc      string
+		valid    bool
+		newForms int
+	}{
+		// The rest of the file has a new form (p is in it); p's value was
+		// seen at xs[], and is not checked again.
+		{`{"xs": [{"n": 1, "s": "abc"}], "p": {"n": 1, "s": "abc"}}`, true, 1},
+		{`{"xs": [], "p": {"n": 1, "s": "abc"}}`, true, 1}, // xs empty: a new form
+		// Its form with its leaves null (names n) is valid and kept; n is not.
+		{`{"xs": [], "p": {"n": 9}}`, false, 1},
+		{`{"xs": [], "p": {"n": 1, "s": "abcd"}}`, false, 0},
+		{`{"xs": [], "p": {"n": 1, "t": 1}}`, false, 0},
+		{`{"xs": [], "p": {"s": "a"}}`, false, 0},
+		{`{"xs": [], "p": null}`, true, 1}, // null's text at the leaf
+		{`{"xs": [], "p": "x"}`, false, 0},
+		{`{"xs": [], "p": [{"n": 1}]}`, false, 0},
+		// A new value: its text; its form (names n and s) was seen, and its
+		// leaves' texts are accepted by their scalarChecks.
+		{`{"xs": [], "p": {"s": "ab", "n": 2}}`, true, 1},
+	} {
+		t.Run(tc.doc, func(t *testing.T) {
+			if got := whole.Validate(newInstanceDecoder().decode([]byte(tc.doc))) == nil; got != tc.valid {
+				t.Fatalf("the whole schema finds it valid: %v, want %v", got, tc.valid)
+			}
+			if got := seen.bytes(o, []byte(tc.doc)); got != tc.valid {
+				t.Errorf("the fast pass finds it valid: %v, want %v", got, tc.valid)
+			}
+			if got := seen.size() - forms; got != tc.newForms {
+				t.Errorf("%d new forms kept, want %d", got, tc.newForms)
+			}
+			forms = seen.size()
+		})
+	}
+}

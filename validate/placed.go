@@ -141,6 +141,9 @@ func (c *onceParts) checkRaws(raws []rawSite) {
 		if !c.valid {
 			return
 		}
+		if len(r.site.alt) > 0 && r.text[0] == '{' {
+			r.site = &r.site.alt[0] // as its objectBranch decides
+		}
 		if r.site.leaf != nil && scalar(r.text) {
 			c.checkScalar(r)
 			continue

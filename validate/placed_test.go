@@ -183,6 +183,12 @@ var placedSchemas = []string{
 	 "items": {"type": "object", "properties": {"p": {"type": "array", "items": {"$ref": "#/$defs/d"}}, "q": {"type": ["string", "object"]}},
 	   "additionalProperties": {"$ref": "#/$defs/d"}, "propertyNames": {"maxLength": 2}, "dependentRequired": {"q": ["p"]}},
 	 "$defs": {"d": {"type": "object", "properties": {"n": {"type": "integer", "maximum": 5}, "s": {"type": "string", "maxLength": 3}, "u": {"type": "array", "uniqueItems": true}}, "required": ["n"]}}}`,
+	// Leaves with an objectBranch (site.alt).
+	`{"type": "object", "properties": {
+	   "xs": {"type": "array", "items": {"$ref": "#/$defs/d"}},
+	   "p": {"oneOf": [{"type": "null"}, {"$ref": "#/$defs/d"}]},
+	   "q": {"anyOf": [{"type": ["string", "array"]}, {"$ref": "#/$defs/d"}]}},
+	 "$defs": {"d": {"type": "object", "additionalProperties": false, "required": ["n"], "properties": {"n": {"type": "integer", "maximum": 5}, "s": {"type": "string", "maxLength": 3}}}}}`,
 }
 
 // FuzzFastPassNeverLenient: for any text, the fast pass (whole and
@@ -201,6 +207,9 @@ func FuzzFastPassNeverLenient(f *testing.F) {
 		`[{"a": {"n": 1}}, {"a": {"n":1}}, {"a": { "n" : 1 }}]`,
 		`{"xs": [{"n": 1}], "ys": [{"o": {"n": 1}, "l": [0, 1], "w": {"x": 3, "y": "z"}}, {"o": {"n": 1}, "l": [1, -1]}]}`,
 		`{"xs": [{"n": 1}], "ys": [{"w": {"x": 3}}, {"w": {"y": "z"}}, {"w": {"x": 4}}, {"o": {"s": "abcd", "n": 1}}]}`,
+		`{"xs": [{"n": 1}], "p": {"n": 1}, "q": {"n": 9}}`,
+		`{"p": null, "q": [1], "xs": [{"n": 2, "s": "ab"}, {"n": 2, "s": "abcd"}]}`,
+		`{"p": {"n": 2, "x": 1}, "q": "s"}`,
 	} {
 		f.Add(s)
 	}
