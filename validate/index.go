@@ -1261,24 +1261,19 @@ func (pl *idxPlan) writeHeader(b *bytes.Buffer, flush func() error) error {
 		}
 		b.WriteByte('[')
 		n := 0
-		for _, id := range pl.ids {
-			es, err := pl.entries(list, pl.chat[id])
-			if err != nil {
-				return err
+		err := pl.eachChunk(list, func(text []byte, entries int) error {
+			if n == 0 && entries > 0 {
+				text = text[1:] // the list's first entry follows no other
 			}
-			for _, e := range es {
-				if n > 0 {
-					b.WriteByte(',')
-				}
-				n++
-				b.WriteString("\n    ")
-				idxWrite(b, e, 2)
-			}
+			n += entries
+			b.Write(text)
 			if b.Len() >= 32<<10 {
-				if err := flush(); err != nil {
-					return err
-				}
+				return flush()
 			}
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 		if n > 0 {
 			b.WriteString("\n  ")

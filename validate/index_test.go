@@ -276,3 +276,29 @@ func TestIndexFileNamesTheFirstModelFileThatDisagrees(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexChunksPrintAsInTurn: index.json's lists printed in chunks of
+// any size on a worker per CPU (idxchunks.go) are the published bytes,
+// and a difference late in the file is found on its line, whatever the
+// chunks. (Not parallel: it sets idxChunkModels.)
+func TestIndexChunksPrintAsInTurn(t *testing.T) {
+	b := idxBuild(t, idxSeedVersion)
+	defer func(n int) { idxChunkModels = n }(idxChunkModels)
+	// A layout change in the last load curve, past every chunk of every
+	// size below.
+	i := bytes.LastIndex(b.index, []byte(`"throughput_rise": `))
+	if i < 0 {
+		t.Fatal("no load curve in index.json")
+	}
+	bad := append(append(append([]byte(nil), b.index[:i]...), `"throughput_rise":  `...), b.index[i+len(`"throughput_rise": `):]...)
+	want := fmt.Sprintf("line %d: the layout differs", 1+bytes.Count(b.index[:i], []byte("\n")))
+	for _, size := range []int{1, 2, 7, 128} {
+		idxChunkModels = size
+		if err := IndexFile(b.chat, b.gpqa, b.index, b.models); err != nil {
+			t.Errorf("chunks of %d models: the published index.json: %v", size, err)
+		}
+		if err := IndexFile(b.chat, b.gpqa, bad, b.models); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("chunks of %d models: got %v; want %q", size, err, want)
+		}
+	}
+}
