@@ -302,3 +302,38 @@ func TestIndexChunksPrintAsInTurn(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexModelFilesComparedAsText: a model file's members the index
+// repeats are compared as text when they are printed as the index check
+// prints them (every member of every built model file), and as values
+// when they are not (another indentation: still no problem). Not
+// parallel: it reads idxValueCompares.
+func TestIndexModelFilesComparedAsText(t *testing.T) {
+	b := idxBuild(t, idxSeedVersion)
+	idxValueCompares.Store(0)
+	if err := IndexFile(b.chat, b.gpqa, b.index, b.models); err != nil {
+		t.Fatal(err)
+	}
+	if n := idxValueCompares.Load(); n != 0 {
+		t.Errorf("%d members of the built model files were compared as values, not as text", n)
+	}
+	const path = "models/qwen-3-32b.json"
+	var m map[string]any
+	dec := json.NewDecoder(bytes.NewReader(b.models[path]))
+	dec.UseNumber()
+	if err := dec.Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	tabs, err := json.MarshalIndent(m, "", "\t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	models := maps.Clone(b.models)
+	models[path] = tabs
+	if err := IndexFile(b.chat, b.gpqa, b.index, models); err != nil {
+		t.Errorf("%s indented with tabs: %v", path, err)
+	}
+	if n := idxValueCompares.Load(); n == 0 {
+		t.Errorf("%s indented with tabs: no member compared as a value", path)
+	}
+}
