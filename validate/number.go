@@ -5,6 +5,8 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // The published number forms, re-implemented here from their rule rather
@@ -19,6 +21,39 @@ import (
 
 // roundedText returns x rounded to d decimals, in published form.
 func roundedText(x float64, d int) string {
+	k := roundedKey{math.Float64bits(x), d}
+	if s, ok := roundedTexts.m.Load(k); ok {
+		return s.(string)
+	}
+	s := roundText(x, d)
+	if roundedTexts.n.Load() < maxRoundedTexts {
+		if _, had := roundedTexts.m.LoadOrStore(k, s); !had {
+			roundedTexts.n.Add(1)
+		}
+	}
+	return s
+}
+
+// roundedTexts remembers roundedText's answers: the leaderboard and index
+// checks round the same upstream values to the same decimals (each figure
+// twice at least, and a configuration's again where it is a best row or a
+// load curve's point), and math/big's exact decimal is the costlier part.
+// At 10,000 models, 270,000 calls asked for 2,873 values. It keeps
+// maxRoundedTexts of them at most.
+var roundedTexts struct {
+	m sync.Map // roundedKey -> string
+	n atomic.Int64
+}
+
+const maxRoundedTexts = 1 << 16
+
+type roundedKey struct {
+	bits uint64
+	d    int
+}
+
+// roundText is roundedText, computed.
+func roundText(x float64, d int) string {
 	dec := new(big.Float).SetFloat64(x).Text('f', d)
 	v, err := strconv.ParseFloat(dec, 64)
 	if err != nil {

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -159,9 +160,17 @@ func TestRounding(t *testing.T) {
 		{0.35, 1, "0.3"},       // 0.34999999999999997779...: below it
 		{0.00000005, 7, "0.0"}, // 4.9999999999999997737e-08: below it
 	}
-	for _, tt := range tests {
-		if got := roundedText(tt.x, tt.d); got != tt.want {
-			t.Errorf("roundedText(%v, %d) = %s, want %s", tt.x, tt.d, got, tt.want)
+	// Twice: computed, then remembered (roundedTexts), keyed by x and d.
+	tests = append(tests, []struct {
+		x    float64
+		d    int
+		want string
+	}{{0.125, 1, "0.1"}, {0.125, 3, "0.125"}, {-0.125, 2, "-0.12"}, {math.Copysign(0, -1), 1, "-0.0"}, {0, 1, "0.0"}}...)
+	for range 2 {
+		for _, tt := range tests {
+			if got := roundedText(tt.x, tt.d); got != tt.want {
+				t.Errorf("roundedText(%v, %d) = %s, want %s", tt.x, tt.d, got, tt.want)
+			}
 		}
 	}
 	ints := []struct {
@@ -201,5 +210,21 @@ func TestSourceRowProblems(t *testing.T) {
 	}
 	if len(rows) != 14 {
 		t.Errorf("%d good rows, want 14", len(rows))
+	}
+}
+
+// TestRoundedTextsBounded: roundedText keeps at most maxRoundedTexts
+// answers, and answers rightly past that.
+func TestRoundedTextsBounded(t *testing.T) {
+	for i := range maxRoundedTexts + 100 {
+		roundedText(float64(i)+0.25, 1)
+	}
+	if n := roundedTexts.n.Load(); n > maxRoundedTexts {
+		t.Errorf("%d answers kept, over %d", n, maxRoundedTexts)
+	}
+	for range 2 {
+		if got := roundedText(1e6+0.25, 1); got != "1000000.2" {
+			t.Errorf("roundedText(1000000.25, 1) = %s, want 1000000.2", got)
+		}
 	}
 }
