@@ -260,7 +260,9 @@ func findSites(node any, defs map[string]any, steps []siteStep, root, way, inner
 				st := site{steps: slices.Clone(steps), key: key, placed: true, leaf: m}
 				if def, key, ok := objectBranch(m, defs); ok {
 					alt := site{def: def, key: key, placed: true}
-					alt.shellDef = findSites(defs[def], defs, nil, true, true, true, &alt.inner)
+					if !inner { // an inner leaf's alt has no leaves: checkLeaves does not nest
+						alt.shellDef = findSites(defs[def], defs, nil, true, true, true, &alt.inner)
+					}
 					st.alt = []site{alt}
 				}
 				*sites = append(*sites, st)
@@ -359,7 +361,9 @@ func objectBranch(m map[string]any, defs map[string]any) (name string, key [sha2
 }
 
 // typeOnlyNotObject reports whether m is nothing but a type (and
-// annotations) that an object does not meet.
+// annotations) that an object does not meet: one or more of the JSON
+// types but "object" (the library leaves out a name it does not know, and
+// an empty list, which every value meets).
 func typeOnlyNotObject(m map[string]any) bool {
 	var types []any
 	switch t := m["type"].(type) {
@@ -370,8 +374,11 @@ func typeOnlyNotObject(m map[string]any) bool {
 	default:
 		return false
 	}
+	if len(types) == 0 {
+		return false
+	}
 	for _, t := range types {
-		if s, ok := t.(string); !ok || s == "object" {
+		if s, ok := t.(string); !ok || s == "object" || typeBits[s] == 0 {
 			return false
 		}
 	}

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -380,5 +381,72 @@ func TestObjectBranchDecidesAsTheLeaf(t *testing.T) {
 			}
 			forms = seen.size()
 		})
+	}
+}
+
+// TestNestedObjectBranch: a leaf with an objectBranch inside a site's
+// $defs entry, whose branch has leaves of its own, is decided as the whole
+// schema decides it (it recursed without end: found by a review). Its alt
+// has no leaves: checkLeaves does not nest.
+func TestNestedObjectBranch(t *testing.T) {
+	doc := `{"type":"object","properties":{"x":{"$ref":"#/$defs/a"}},
+	  "$defs":{"a":{"type":"object","properties":{"p":{"oneOf":[{"type":"null"},{"$ref":"#/$defs/b"}]}, "z": {"type": "integer"}}},
+	    "b":{"type":"object","properties":{"q":{"type":"integer"}, "r": {"type": "string"}}}}}`
+	o := compileTestOnce(t, "n.json", doc)
+	whole := compileTestSchema(t, doc)
+	seen := newCheckedValues()
+	for _, text := range []string{`{"x": {"p": {"q": 1}, "z": 1}}`, `{"x": {"p": {"q": "s"}}}`, `{"x": {"z": "s", "p": {"q": 2, "r": "t"}}}`, `{"x": {"p": null}}`, `{"x": {"p": {"q": 1}, "z": 1}}`} {
+		inst, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		valid := whole.Validate(inst) == nil
+		for _, s := range []*checkedValues{seen, newCheckedValues()} {
+			if got := s.bytes(o, []byte(text)); got != valid {
+				t.Errorf("%s: the fast pass finds it valid: %v, the whole schema %v", text, got, valid)
+			}
+		}
+	}
+	alts := 0
+	for _, st := range o.sites {
+		for _, in := range st.inner {
+			for _, a := range in.alt {
+				alts++
+				if len(a.inner) != 0 {
+					t.Errorf("an inner leaf's alt (%s) has leaves", a.def)
+				}
+			}
+		}
+	}
+	if alts != 1 {
+		t.Errorf("%d inner leaves with an objectBranch, want 1", alts)
+	}
+}
+
+// TestTypeOnlyNotObject: a branch an object cannot meet is one or more
+// JSON types, none of them "object"; an empty list or an unknown name
+// (which the metaschemas refuse, and the library would leave out) is not.
+func TestTypeOnlyNotObject(t *testing.T) {
+	for _, tc := range []struct {
+		branch string
+		want   bool
+	}{
+		{`{"type": "null"}`, true},
+		{`{"type": ["null", "string"], "description": "d"}`, true},
+		{`{"type": "object"}`, false},
+		{`{"type": ["null", "object"]}`, false},
+		{`{"type": []}`, false},
+		{`{"type": ["thing"]}`, false},
+		{`{"type": [1]}`, false},
+		{`{"type": "null", "minimum": 1}`, false},
+		{`{}`, false},
+	} {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(tc.branch), &m); err != nil {
+			t.Fatal(err)
+		}
+		if got := typeOnlyNotObject(m); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.branch, got, tc.want)
+		}
 	}
 }

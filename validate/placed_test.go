@@ -189,6 +189,16 @@ var placedSchemas = []string{
 	   "p": {"oneOf": [{"type": "null"}, {"$ref": "#/$defs/d"}]},
 	   "q": {"anyOf": [{"type": ["string", "array"]}, {"$ref": "#/$defs/d"}]}},
 	 "$defs": {"d": {"type": "object", "additionalProperties": false, "required": ["n"], "properties": {"n": {"type": "integer", "maximum": 5}, "s": {"type": "string", "maxLength": 3}}}}}`,
+	// An objectBranch inside a site's entry (an inner leaf's alt), and one
+	// whose entry has unevaluatedProperties.
+	`{"type": "object", "properties": {
+	   "x": {"$ref": "#/$defs/a"},
+	   "p": {"anyOf": [{"type": "null"}, {"$ref": "#/$defs/a"}]},
+	   "u": {"oneOf": [{"type": "integer"}, {"$ref": "#/$defs/u"}]}},
+	 "$defs": {
+	   "a": {"type": "object", "properties": {"p": {"oneOf": [{"type": "null"}, {"$ref": "#/$defs/b"}]}, "z": {"type": "integer", "maximum": 5}}},
+	   "b": {"type": "object", "required": ["q"], "properties": {"q": {"type": "integer", "minimum": 0}, "r": {"type": "string", "maxLength": 2}}},
+	   "u": {"type": "object", "allOf": [{"properties": {"k": {"type": "string"}}}], "unevaluatedProperties": false}}}`,
 }
 
 // FuzzFastPassNeverLenient: for any text, the fast pass (whole and
@@ -210,6 +220,8 @@ func FuzzFastPassNeverLenient(f *testing.F) {
 		`{"xs": [{"n": 1}], "p": {"n": 1}, "q": {"n": 9}}`,
 		`{"p": null, "q": [1], "xs": [{"n": 2, "s": "ab"}, {"n": 2, "s": "abcd"}]}`,
 		`{"p": {"n": 2, "x": 1}, "q": "s"}`,
+		`{"x": {"p": {"q": 1, "r": "ab"}, "z": 1}, "p": {"p": {"q": -1}}, "u": {"k": "s"}}`,
+		`{"x": {"p": null}, "p": {"z": 9, "p": {"q": 1}}, "u": {"k": "s", "j": 1}}`,
 	} {
 		f.Add(s)
 	}

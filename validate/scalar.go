@@ -103,16 +103,22 @@ var scalarFields = map[string]bool{
 	"ReadOnly": true, "WriteOnly": true, "Examples": true, "Deprecated": true,
 }
 
-// maxScalarDepth bounds the subschemas and $refs followed from a leaf (a
-// $ref may lead back to where it is).
-const maxScalarDepth = 16
+// maxScalarSchemas bounds the subschemas and $refs a scalarCheck follows
+// from a leaf, each counted every time it is reached: a $ref may lead back
+// to where it is, and a chain of anyOfs of the same $refs doubles at each
+// step (found by a review).
+const maxScalarSchemas = 64
 
 // newScalarCheck returns s as a scalarCheck, or nil when s, or a schema
-// it leads to, has a keyword it does not take.
-func newScalarCheck(s *jsonschema.Schema) *scalarCheck { return scalarCheckOf(s, 0) }
+// it leads to, has a keyword it does not take, or when it leads to more
+// than maxScalarSchemas.
+func newScalarCheck(s *jsonschema.Schema) *scalarCheck {
+	budget := maxScalarSchemas
+	return scalarCheckOf(s, &budget)
+}
 
-func scalarCheckOf(s *jsonschema.Schema, depth int) *scalarCheck {
-	if depth > maxScalarDepth {
+func scalarCheckOf(s *jsonschema.Schema, budget *int) *scalarCheck {
+	if *budget--; *budget < 0 {
 		return nil
 	}
 	c := &scalarCheck{s: s, own: s.Ref == nil || s.DraftVersion >= 2019}
@@ -153,7 +159,7 @@ func scalarCheckOf(s *jsonschema.Schema, depth int) *scalarCheck {
 		if s == nil {
 			return nil, true
 		}
-		c := scalarCheckOf(s, depth+1)
+		c := scalarCheckOf(s, budget)
 		return c, c != nil
 	}
 	subs := func(ss []*jsonschema.Schema) ([]*scalarCheck, bool) {
