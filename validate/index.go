@@ -396,14 +396,16 @@ func idxInt(n int) idxNum { return idxNum(strconv.Itoa(n)) }
 
 // ---- the expected file ----
 
-// idxObj is a JSON object with its keys in order.
+// idxObj is a JSON object with its keys in order: vals[i] is keys[i]'s
+// value. (Two slices, not a map: an object has a few dozen keys at most,
+// and the check makes millions of them at 10,000 models.)
 type idxObj struct {
 	keys []string
-	vals map[string]any
+	vals []any
 }
 
 func idxO(kv ...any) *idxObj {
-	o := &idxObj{vals: make(map[string]any, len(kv)/2)}
+	o := &idxObj{keys: make([]string, 0, len(kv)/2), vals: make([]any, 0, len(kv)/2)}
 	for i := 0; i < len(kv); i += 2 {
 		o.set(kv[i].(string), kv[i+1])
 	}
@@ -411,10 +413,26 @@ func idxO(kv ...any) *idxObj {
 }
 
 func (o *idxObj) set(k string, v any) {
-	if _, ok := o.vals[k]; !ok {
-		o.keys = append(o.keys, k)
+	if i := slices.Index(o.keys, k); i >= 0 {
+		o.vals[i] = v
+		return
 	}
-	o.vals[k] = v
+	o.keys = append(o.keys, k)
+	o.vals = append(o.vals, v)
+}
+
+// get returns k's value; ok is false when o has no key k.
+func (o *idxObj) get(k string) (v any, ok bool) {
+	if i := slices.Index(o.keys, k); i >= 0 {
+		return o.vals[i], true
+	}
+	return nil, false
+}
+
+// val returns k's value, nil when o has no key k.
+func (o *idxObj) val(k string) any {
+	v, _ := o.get(k)
+	return v
 }
 
 // idxList stands, in the expected header, for one of the file's four lists,
@@ -655,12 +673,12 @@ func (pl *idxPlan) checkModel(src *idxSource, m *idxModel, first *idxModelFile) 
 		return nil, err
 	}
 	for _, k := range []string{"name", "model_id", "params_b", "active_params_b", "architecture", "gpus", "best"} {
-		if idxSameText(f.raw[k], entry.vals[k]) {
+		if idxSameText(f.raw[k], entry.val(k)) {
 			continue
 		}
 		idxValueCompares.Add(1)
 		got := f.get(k)
-		if w := idxPlain(entry.vals[k]); !idxEqual(w, got) {
+		if w := idxPlain(entry.val(k)); !idxEqual(w, got) {
 			// Name the first value that differs, not "an object".
 			field, g, wv := idxFirstDiff(k, got, w)
 			return nil, idxFailf(f.path, "", field, "is %s, but %s gives %s", idxShow(g), IndexChatTask, idxShow(wv))
@@ -792,7 +810,7 @@ func (pl *idxPlan) modelEntry(m *idxModel) (*idxObj, error) {
 			return nil, idxFailf(r.file(), r.where(), "", "name, parameters or architecture differ from %s", r0.where())
 		}
 	}
-	best := &idxObj{vals: map[string]any{}}
+	best := &idxObj{}
 	for _, b := range m.best {
 		c, err := idxConfig(b)
 		if err != nil {
@@ -879,8 +897,8 @@ func idxPlain(v any) any {
 	switch v := v.(type) {
 	case *idxObj:
 		m := make(map[string]any, len(v.keys))
-		for _, k := range v.keys {
-			m[k] = idxPlain(v.vals[k])
+		for i, k := range v.keys {
+			m[k] = idxPlain(v.vals[i])
 		}
 		return m
 	case []any:
@@ -1013,7 +1031,7 @@ func idxShow(v any) string {
 // for the index's entries, the task id for the task list.
 func idxEntryKey(v any, i int) string {
 	if o, ok := v.(*idxObj); ok {
-		v = o.vals
+		v = idxPlain(o)
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
@@ -1046,10 +1064,10 @@ func (c *idxCompare) value(want, got any, path []string) {
 				c.fail(append(path, k), "is missing")
 				continue
 			}
-			c.value(w.vals[k], v, append(path[:len(path):len(path)], k))
+			c.value(w.val(k), v, append(path[:len(path):len(path)], k))
 		}
 		for k := range g {
-			if _, ok := w.vals[k]; !ok {
+			if _, ok := w.get(k); !ok {
 				c.fail(append(path, k), "is not a key of %s", IndexPath)
 			}
 		}
@@ -1122,7 +1140,7 @@ func (pl *idxPlan) compare(r io.Reader) []Problem {
 				return invalid(err)
 			}
 			k, _ := kt.(string)
-			want, known := pl.header.vals[k]
+			want, known := pl.header.get(k)
 			if list, ok := want.(idxList); ok {
 				seen[k] = true
 				if err := pl.compareList(dec, c, list); err != nil {
@@ -1276,9 +1294,9 @@ func (pl *idxPlan) writeHeader(b *bytes.Buffer, flush func() error) error {
 		b.WriteString("\n  ")
 		quoteFast(b, k)
 		b.WriteString(": ")
-		list, ok := h.vals[k].(idxList)
+		list, ok := h.vals[i].(idxList)
 		if !ok {
-			idxWrite(b, h.vals[k], 1)
+			idxWrite(b, h.vals[i], 1)
 			continue
 		}
 		b.WriteByte('[')
@@ -1332,7 +1350,7 @@ func idxWrite(b *bytes.Buffer, v any, depth int) {
 			indent(depth + 1)
 			quoteFast(b, k)
 			b.WriteString(": ")
-			idxWrite(b, v.vals[k], depth+1)
+			idxWrite(b, v.vals[i], depth+1)
 		}
 		indent(depth)
 		b.WriteByte('}')
@@ -1357,7 +1375,11 @@ func idxWrite(b *bytes.Buffer, v any, depth int) {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
-		idxWrite(b, &idxObj{keys: keys, vals: v}, depth)
+		o := &idxObj{keys: keys, vals: make([]any, len(keys))}
+		for i, k := range keys {
+			o.vals[i] = v[k]
+		}
+		idxWrite(b, o, depth)
 	case idxNum:
 		b.WriteString(string(v))
 	case json.Number:
