@@ -174,7 +174,7 @@ func TaskRowID(task, slug, gpu string, numGPUs, maxNumSeqs, repeat int) string {
 	if task != TaskChat {
 		id += task + "/"
 	}
-	id += fmt.Sprintf("%s/%d/%d", gpu, numGPUs, maxNumSeqs)
+	id += gpu + "/" + strconv.Itoa(numGPUs) + "/" + strconv.Itoa(maxNumSeqs)
 	if repeat > 1 {
 		id += "/r" + strconv.Itoa(repeat)
 	}

@@ -274,7 +274,7 @@ func (r *idxRow) rowID() string {
 	if r.task != taskChat {
 		id += r.task + "/"
 	}
-	id += fmt.Sprintf("%s/%d/%d", r.gpu, r.numGPUs, r.maxNumSeqs)
+	id += r.gpu + "/" + strconv.Itoa(r.numGPUs) + "/" + strconv.Itoa(r.maxNumSeqs)
 	if r.repeat > 1 {
 		id += "/r" + strconv.Itoa(r.repeat)
 	}
