@@ -498,8 +498,10 @@ func canon(b []byte, v any) ([]byte, bool) {
 }
 
 // keyOrders remembers the sorted keys of the last few objects canon
-// wrote: a file's objects of one kind have the same keys, which are then
-// found in the cache (a lookup per key) instead of sorted again.
+// wrote: a file's objects of one kind have the same keys, and so do the
+// files of one kind (a pooled decoder holds the fast pass's, see
+// instanceDecoder.orders), which are then found in the cache (a lookup
+// per key) instead of sorted again.
 type keyOrders struct {
 	sorted [][]string
 	next   int
@@ -628,7 +630,6 @@ type onceParts struct {
 	// inner decodes the values at sites with leaves (nil until needed).
 	inner *instanceDecoder
 	buf   []byte
-	keys  keyOrders
 	valid bool
 }
 
@@ -698,7 +699,7 @@ func (c *onceParts) sites(st *site, v any, steps []siteStep) {
 func (c *onceParts) check(st *site, x any) bool {
 	var ok bool
 	if !st.unkeyed { // a schema whose form could not be taken has no key
-		c.buf, ok = c.keys.canon(append(c.buf[:0], st.key[:]...), x)
+		c.buf, ok = c.dec.orders.canon(append(c.buf[:0], st.key[:]...), x)
 	}
 	if !ok { // or canon refused x, which cannot happen: the decoder makes only what it takes
 		c.valid = c.valid && st.sch.Validate(x) == nil

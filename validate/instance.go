@@ -38,6 +38,9 @@ type instanceDecoder struct {
 	// appended to raws (placed.go).
 	placed *siteNode
 	raws   []rawSite
+	// orders are the sorted keys of the objects the fast pass last wrote
+	// the canonical form of (checkonce.go), kept from file to file.
+	orders keyOrders
 }
 
 func newInstanceDecoder() *instanceDecoder {
