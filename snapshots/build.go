@@ -288,7 +288,7 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 	models := newFilePool()
 	modelErr := transform.EachModel(lb, func(model *transform.Model) error {
 		rel := "models/" + model.Slug + ".json"
-		if !models.submit(func() (File, error) { return stageJSON(st, rel, model) }) {
+		if !models.submit(func() (File, error) { return stageOutput(st, rel, model, sourceChecks) }) {
 			return errStopped
 		}
 		written++
@@ -381,13 +381,20 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 	return m, nil
 }
 
-// stageJSON writes a published JSON file into the stage.
-func stageJSON(st *stage, rel string, v any) (File, error) {
+// stageOutput writes a published JSON file into the stage (a model file)
+// and hands its bytes to the early checks, which check them against the
+// file's schema beside the build (validate.Early.Output); early is nil
+// when the stage is not validated (verify's rebuild).
+func stageOutput(st *stage, rel string, v any, early *validate.Early) (File, error) {
 	data, err := transform.Marshal(v)
 	if err != nil {
 		return File{}, fmt.Errorf("%w: %s: %v", ErrUpstreamData, rel, err)
 	}
-	return st.write(rel, data)
+	f, err := st.write(rel, data)
+	if err == nil && early != nil {
+		early.Output(rel, data)
+	}
+	return f, err
 }
 
 // errStopped stops EachModel once a model file has failed; the pool has

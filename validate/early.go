@@ -2,6 +2,8 @@ package validate
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"hash/crc32"
 	"io"
 	"sync"
@@ -26,12 +28,46 @@ import (
 // A change to the file after Early read it (appended bytes, a byte
 // flipped) is then found as it was before Early, by the manifest check,
 // and the CSV is read again for the grid check.
+//
+// It also checks the outputs the build hands it as it writes them
+// (Output: the model files) against their schemas, by the fast pass, on
+// the build's workers while the build goes on; the check of the whole
+// snapshot takes such a verdict only for a file whose bytes on disk are
+// the ones checked (Snap.checkedEarly), and carries on the fast pass's
+// memory of the values it found valid.
 type Early struct {
 	s  *Snap // Dir and ctx only: no manifest yet
 	wg sync.WaitGroup
 	mu sync.Mutex
 	// files are the sources read so far, by slash path.
 	files map[string]*earlyFile
+	// outputs are the outputs found valid against their schemas as they
+	// were written, by slash path; checked is the fast pass's memory.
+	outputs map[string]earlyOutput
+	checked *checkedValues
+	// outq holds the outputs handed to Output and not yet checked (nil
+	// until the first); Wait closes it (outDone), under outMu.
+	outMu   sync.Mutex
+	outq    chan earlyData
+	outDone bool
+}
+
+// earlyData is an output handed to Output.
+type earlyData struct {
+	p    string
+	data []byte
+}
+
+// earlyQueue is the most outputs Output holds for its goroutine: 1.5 MB
+// of model files at about 6 KB each. A file handed to it while the queue
+// is full is checked with the rest of the snapshot instead.
+const earlyQueue = 256
+
+// earlyOutput is the size and hex sha256 of the bytes of an output Early
+// found valid against its schema.
+type earlyOutput struct {
+	size int64
+	sum  string
 }
 
 // earlyFile is what Early found of one source file.
@@ -58,7 +94,7 @@ type gridRead struct {
 // It compiles the JSON Schemas at once, on a goroutine of its own (16 ms,
 // which the checks would otherwise spend first).
 func Begin(ctx context.Context, dir string) *Early {
-	e := &Early{s: &Snap{Dir: dir, ctx: ctx}, files: map[string]*earlyFile{}}
+	e := &Early{s: &Snap{Dir: dir, ctx: ctx}, files: map[string]*earlyFile{}, outputs: map[string]earlyOutput{}, checked: newCheckedValues()}
 	e.wg.Go(func() { compiledSchemas() })
 	return e
 }
@@ -89,6 +125,49 @@ func (e *Early) Ember(p string, r io.ReadCloser) {
 	})
 }
 
+// Output hands Early data, the bytes of the output at slash path p as the
+// build has just written them, which the caller no longer changes. A
+// goroutine of its own checks them against the file's schema by the fast
+// pass (checkonce.go), on a core the build leaves idle (the model files
+// are made one at a time). Only a file the checks read whole (a model
+// file) with a fast pass is taken, and only while the goroutine is fewer
+// than earlyQueue files behind; a file not taken, or that the fast pass
+// does not find valid, is checked with the rest of the snapshot, which
+// words its problems.
+func (e *Early) Output(p string, data []byte) {
+	if onceFor(schemaFor(p)) == nil || len(data) > wholeSize {
+		return
+	}
+	e.outMu.Lock()
+	defer e.outMu.Unlock()
+	if e.outDone {
+		return
+	}
+	if e.outq == nil {
+		e.outq = make(chan earlyData, earlyQueue)
+		e.wg.Go(func() {
+			for d := range e.outq {
+				e.checkOutput(d.p, d.data)
+			}
+		})
+	}
+	select {
+	case e.outq <- earlyData{p, data}:
+	default:
+	}
+}
+
+// checkOutput checks an output handed to Output.
+func (e *Early) checkOutput(p string, data []byte) {
+	if e.s.cancelled() != nil || !e.checked.bytes(onceFor(schemaFor(p)), data) {
+		return
+	}
+	sum := sha256.Sum256(data)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.outputs[p] = earlyOutput{size: int64(len(data)), sum: hex.EncodeToString(sum[:])}
+}
+
 func (e *Early) put(p string, f *earlyFile) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -96,15 +175,25 @@ func (e *Early) put(p string, f *earlyFile) {
 }
 
 // Wait waits for the early work to end (a build that fails waits for it
-// before removing its staging folder).
-func (e *Early) Wait() { e.wg.Wait() }
+// before removing its staging folder); Output takes nothing more.
+func (e *Early) Wait() {
+	e.outMu.Lock()
+	if !e.outDone {
+		e.outDone = true
+		if e.outq != nil {
+			close(e.outq)
+		}
+	}
+	e.outMu.Unlock()
+	e.wg.Wait()
+}
 
 // Snapshot waits for the early work, then checks the snapshot as
 // SnapshotContext does, taking the early work where the manifest lists the
 // same bytes.
 func (e *Early) Snapshot() error {
 	e.Wait()
-	return snapshot(e.s.ctx, e.s.Dir, e.files)
+	return snapshot(e.s.ctx, e.s.Dir, e)
 }
 
 // countingReader counts the bytes read through it.
@@ -117,6 +206,20 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	return n, err
+}
+
+// checkedEarly reports whether Early found the output at slash path p
+// valid against its schema as the build wrote it, and the bytes on disk
+// are the ones it checked: their size and sha256, read from disk once for
+// this and for the manifest check (hashOf), are those of the bytes Early
+// checked. (Early took its own sha256 of them, not the build's.)
+func (s *Snap) checkedEarly(p string) bool {
+	eo, ok := s.earlyOutputs[p]
+	if !ok {
+		return false
+	}
+	h := s.hashOf(p)
+	return h.err == nil && h.size == eo.size && h.sum == eo.sum
 }
 
 // earlyFor returns what Early read of the file at slash path p when the

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestEarlyForReusesOnlyWhatIsOnDisk: the grid check takes the rows Early
@@ -87,5 +89,84 @@ func TestEarlyForReusesOnlyWhatIsOnDisk(t *testing.T) {
 	}
 	if snap(early, source).earlyFor(gridSourceFile) != nil {
 		t.Error("the rows Early read were taken, though the file changed after")
+	}
+}
+
+// TestEarlyOutputs: a model file Early found valid as it was written
+// takes no schema check of its own when the snapshot is checked, while
+// its bytes on disk are the ones Early checked; one changed on disk after
+// (its manifest entry changed too, so that only the schema can object) is
+// checked again, and the build's checks report what the folder alone gives.
+// One that Early does not find valid is not taken. Not parallel: it reads
+// earlyTaken.
+func TestEarlyOutputs(t *testing.T) {
+	var models []string
+	begin := func(dir string) *Early {
+		e := Begin(context.Background(), dir)
+		paths, err := filepath.Glob(filepath.Join(dir, "models", "*.json"))
+		if err != nil || len(paths) == 0 {
+			t.Fatalf("no model files: %v", err)
+		}
+		models = models[:0]
+		for _, p := range paths {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rel := "models/" + filepath.Base(p)
+			models = append(models, rel)
+			e.Output(rel, b)
+		}
+		return e
+	}
+
+	dir := vtBuild(t, vtFixture{leaderboard: vtUpstream(vtSeedVersion)})
+	before := earlyTaken.Load()
+	e := begin(dir)
+	if len(models) > earlyQueue {
+		t.Fatalf("%d model files: more than Output's queue holds", len(models))
+	}
+	if err := e.Snapshot(); err != nil {
+		t.Fatal(err)
+	}
+	if n := earlyTaken.Load() - before; n != int64(len(models)) {
+		t.Errorf("%d model files took Early's verdict, want all %d", n, len(models))
+	}
+
+	dir = vtBuild(t, vtFixture{leaderboard: vtUpstream(vtSeedVersion)})
+	e = begin(dir)
+	const changed = "models/qwen-3-32b.json"
+	vtEditFile(t, dir, changed, true, vtReplace(t, `"architecture": "Dense Transformer"`, `"architecture": 7`))
+	before = earlyTaken.Load()
+	got := e.Snapshot()
+	if n := earlyTaken.Load() - before; n != int64(len(models)-1) {
+		t.Errorf("%d model files took Early's verdict, want all but the changed one (%d)", n, len(models)-1)
+	}
+	want := vtReport(t, dir)
+	r, ok := got.(*Report)
+	if !ok {
+		t.Fatalf("the build's checks: %v, want a *Report", got)
+	}
+	if diff := cmp.Diff(want, r.Problems); diff != "" {
+		t.Errorf("the build's checks differ from Snapshot of the folder (-want +got):\n%s", diff)
+	}
+	schema := false
+	for _, p := range r.Problems {
+		schema = schema || p.File == changed && p.Field == "architecture"
+	}
+	if !schema {
+		t.Errorf("no schema problem in %s's architecture: %v", changed, r.Problems)
+	}
+
+	// Bytes the fast pass does not find valid are not taken.
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(changed)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e = Begin(context.Background(), dir)
+	e.Output(changed, b)
+	e.Wait()
+	if len(e.outputs) != 0 {
+		t.Errorf("Early took an invalid model file: %v", e.outputs)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -267,6 +268,14 @@ func checkSchemas(s *Snap) []Problem {
 	return out
 }
 
+// wholeSize is the largest file the schema checks read whole (a model
+// file); a larger one is streamed when its schema can be split.
+const wholeSize = 256 << 10
+
+// earlyTaken counts the outputs whose schema check took Early's verdict
+// (for the tests).
+var earlyTaken atomic.Int64
+
 // maxWholeFast is the largest file the fast pass reads whole when the
 // schema's form for it cannot be split (manifest.json: 2.5 MB at 10,000
 // models).
@@ -283,13 +292,17 @@ func checkSchemaFile(s *Snap, schs map[string]*jsonschema.Schema, p string) []Pr
 	if s.checked == nil {
 		o = nil
 	}
+	if o != nil && s.checkedEarly(p) {
+		earlyTaken.Add(1)
+		return nil
+	}
 	f, err := s.Open(p)
 	if err != nil {
 		return cannot(err)
 	}
 	defer f.Close()
 	fi, err := f.Stat()
-	small := err == nil && fi.Size() <= 256<<10
+	small := err == nil && fi.Size() <= wholeSize
 	// The fast pass of a schema whose form for it cannot be split
 	// (manifest.json's: its lists' entries are sites) reads the file whole.
 	wholeFast := o != nil && o.stream == nil && err == nil && fi.Size() <= maxWholeFast

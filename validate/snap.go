@@ -147,8 +147,10 @@ type Snap struct {
 	tasks onceEach[*taskData]
 
 	// early is what a build's Early read of the sources, by slash path;
-	// nil outside a build.
-	early map[string]*earlyFile
+	// nil outside a build. earlyOutputs are the outputs it found valid
+	// against their schemas as they were written (Early.Output).
+	early        map[string]*earlyFile
+	earlyOutputs map[string]earlyOutput
 
 	// checked are the values the schema checks' fast pass found valid
 	// (checkonce.go); nil: no fast pass.
@@ -341,11 +343,16 @@ func SnapshotContext(ctx context.Context, dir string) error {
 	return snapshot(ctx, dir, nil)
 }
 
-// snapshot is SnapshotContext, taking what Early read of the sources.
-func snapshot(ctx context.Context, dir string, early map[string]*earlyFile) error {
+// snapshot is SnapshotContext, taking what Early read of the sources and
+// the outputs it checked (early may be nil).
+func snapshot(ctx context.Context, dir string, early *Early) error {
 	s, probs := open(ctx, dir)
-	s.early = early
 	s.checked = newCheckedValues()
+	if early != nil {
+		early.mu.Lock()
+		s.early, s.earlyOutputs, s.checked = early.files, early.outputs, early.checked
+		early.mu.Unlock()
+	}
 	if s.Manifest != nil {
 		checks := allChecks()
 		found := make([][]Problem, len(checks))
