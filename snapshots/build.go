@@ -201,6 +201,11 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 		m.Sources = append(m.Sources, f.entry)
 		checkpoint(cpSourceArchived)
 	}
+	if sourceChecks != nil {
+		for _, t := range Tasks {
+			sourceChecks.Task(t, "sources/"+fetch.LeaderboardTask(t))
+		}
+	}
 	// The Ember stage runs beside the leaderboard's: it reads and writes
 	// only its own files. Its errors keep their place in the order of the
 	// stages, after the leaderboard's parsing and before the model files:

@@ -170,3 +170,55 @@ func TestEarlyOutputs(t *testing.T) {
 		t.Errorf("Early took an invalid model file: %v", e.outputs)
 	}
 }
+
+// TestEarlyTasks: a task file Early parsed is taken by the checks while
+// its bytes on disk are those Early read; one changed after (its manifest
+// entry too) is parsed again, and the build's checks report what the
+// folder alone gives; a parse that took the three passes (a file with
+// problems) is not kept. Not parallel: it reads earlyTasksTaken.
+func TestEarlyTasks(t *testing.T) {
+	begin := func(dir string) *Early {
+		e := Begin(context.Background(), dir)
+		e.Task(taskChat, IndexChatTask)
+		e.Task(taskGPQA, IndexProblemTask)
+		e.Wait()
+		if len(e.tasks) != 2 {
+			t.Fatalf("Early parsed %d task files, want 2", len(e.tasks))
+		}
+		return e
+	}
+	dir := vtBuild(t, vtFixture{leaderboard: vtUpstream(vtSeedVersion), tasks: []string{taskChat, taskGPQA}})
+	before := earlyTasksTaken.Load()
+	if err := begin(dir).Snapshot(); err != nil {
+		t.Fatal(err)
+	}
+	if n := earlyTasksTaken.Load() - before; n != 2 {
+		t.Errorf("%d early parses taken, want 2", n)
+	}
+
+	// A figure of a stable row changed on disk after the parse.
+	e := begin(dir)
+	vtEditFile(t, dir, IndexChatTask, true, vtReplace(t, `"energy_per_token_joules": 0.6993091867226764`, `"energy_per_token_joules": 0.7993091867226764`))
+	before = earlyTasksTaken.Load()
+	got := e.Snapshot()
+	if n := earlyTasksTaken.Load() - before; n != 1 {
+		t.Errorf("%d early parses taken, want 1 (gpqa's)", n)
+	}
+	want := vtReport(t, dir)
+	r, ok := got.(*Report)
+	if !ok || len(want) == 0 {
+		t.Fatalf("the build's checks: %v; the folder's: %v; want problems from both", got, want)
+	}
+	if diff := cmp.Diff(want, r.Problems); diff != "" {
+		t.Errorf("the build's checks differ from Snapshot of the folder (-want +got):\n%s", diff)
+	}
+
+	// A key given twice: the three passes, which word it.
+	vtEditFile(t, dir, IndexChatTask, true, vtReplace(t, `"energy_per_token_joules": 0.7993091867226764`, `"energy_per_token_joules": 1.5, "energy_per_token_joules": 0.7993091867226764`))
+	e = Begin(context.Background(), dir)
+	e.Task(taskChat, IndexChatTask)
+	e.Wait()
+	if len(e.tasks) != 0 {
+		t.Errorf("Early kept a parse of a file read three times")
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/leadgreen/greentokens/internal/regfile"
 )
@@ -151,6 +152,7 @@ type Snap struct {
 	// against their schemas as they were written (Early.Output).
 	early        map[string]*earlyFile
 	earlyOutputs map[string]earlyOutput
+	earlyTasks   map[string]*earlyTask
 
 	// checked are the values the schema checks' fast pass found valid
 	// (checkonce.go); nil: no fast pass.
@@ -230,13 +232,27 @@ func openTaskData(task, path string, open func() (io.ReadCloser, error)) (*taskD
 
 // task returns the task file of the given task at snapshot path p, parsed
 // on first use, once however many checks ask for it at once. It is
-// streamed: its bytes are never held whole.
+// streamed: its bytes are never held whole. A build's Early parsed it
+// beside the build (Early.Task); that parse is taken when the file's size
+// and sha256 from disk (hashOf, shared with the manifest check) are those
+// of the bytes it read.
 func (s *Snap) task(task, p string) *taskData {
-	return s.tasks.get(task+"\x00"+p, func() *taskData {
+	key := task + "\x00" + p
+	return s.tasks.get(key, func() *taskData {
+		if et := s.earlyTasks[key]; et != nil {
+			if h := s.hashOf(p); h.err == nil && h.size == et.size && h.sum == et.sum {
+				earlyTasksTaken.Add(1)
+				return et.t
+			}
+		}
 		t, _ := openTaskData(task, p, func() (io.ReadCloser, error) { return s.Open(p) })
 		return t
 	})
 }
+
+// earlyTasksTaken counts the task files whose early parse was taken (for
+// the tests).
+var earlyTasksTaken atomic.Int64
 
 // leaderboardReports reports whether the leaderboard check reads the task
 // file of the given task at path p, and so reports its parse's problems:
@@ -350,7 +366,7 @@ func snapshot(ctx context.Context, dir string, early *Early) error {
 	s.checked = newCheckedValues()
 	if early != nil {
 		early.mu.Lock()
-		s.early, s.earlyOutputs, s.checked = early.files, early.outputs, early.checked
+		s.early, s.earlyOutputs, s.earlyTasks, s.checked = early.files, early.outputs, early.tasks, early.checked
 		early.mu.Unlock()
 	}
 	if s.Manifest != nil {
