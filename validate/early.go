@@ -186,7 +186,7 @@ func (e *Early) Task(task, p string) {
 			if err != nil {
 				return nil, err
 			}
-			cr := &countingReader{r: io.TeeReader(f, h)}
+			cr := &countingReader{r: io.TeeReader(e.s.cancellable(f), h)}
 			return struct {
 				io.Reader
 				io.Closer
@@ -198,6 +198,19 @@ func (e *Early) Task(task, p string) {
 		e.mu.Lock()
 		defer e.mu.Unlock()
 		e.tasks[task+"\x00"+p] = &earlyTask{t: t, size: n, sum: hex.EncodeToString(h.Sum(nil))}
+	})
+}
+
+// cancellable returns r, whose reads fail once the checks are ended (ctx
+// done): a parse of a large file stops then, not at its end (a build
+// that fails waits for its early work before removing its stage). Found
+// by a review.
+func (s *Snap) cancellable(r io.Reader) io.Reader {
+	return readerFunc(func(b []byte) (int, error) {
+		if err := s.cancelled(); err != nil {
+			return 0, err
+		}
+		return r.Read(b)
 	})
 }
 

@@ -222,3 +222,52 @@ func TestEarlyTasks(t *testing.T) {
 		t.Errorf("Early kept a parse of a file read three times")
 	}
 }
+
+// TestEarlyReadsEndWithTheChecks: Early's reads of a task file fail once
+// its context is done, so that a parse under way stops then (a review
+// found one reading a large file to its end after the build was
+// cancelled).
+func TestEarlyReadsEndWithTheChecks(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	e := Begin(ctx, t.TempDir())
+	defer e.Wait()
+	r := e.s.cancellable(strings.NewReader("0123456789"))
+	b := make([]byte, 4)
+	if n, err := r.Read(b); n != 4 || err != nil {
+		t.Fatalf("before: read %d, %v", n, err)
+	}
+	cancel()
+	if n, err := r.Read(b); n != 0 || err != context.Canceled {
+		t.Errorf("after the context is done: read %d, %v; want 0, context.Canceled", n, err)
+	}
+}
+
+// TestEarlyOutputSameSizeEdit: a model file changed on disk after Early
+// checked it, to bytes of the same size, is checked again (by a review:
+// the other test's edit changes the size).
+func TestEarlyOutputSameSizeEdit(t *testing.T) {
+	dir := vtBuild(t, vtFixture{leaderboard: vtUpstream(vtSeedVersion)})
+	const changed = "models/qwen-3-32b.json"
+	b, err := os.ReadFile(filepath.Join(dir, changed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := Begin(context.Background(), dir)
+	e.Output(changed, b)
+	vtEditFile(t, dir, changed, true, vtReplace(t, `"params_b": 32.0`, `"params_b": "32"`))
+	if after, err := os.ReadFile(filepath.Join(dir, changed)); err != nil || len(after) != len(b) {
+		t.Fatalf("the edit changed the size (%v)", err)
+	}
+	before := earlyTaken.Load()
+	got := e.Snapshot()
+	if n := earlyTaken.Load() - before; n != 0 {
+		t.Errorf("%d model files took Early's verdict; want none", n)
+	}
+	r, ok := got.(*Report)
+	if !ok {
+		t.Fatalf("the build's checks: %v, want a *Report", got)
+	}
+	if diff := cmp.Diff(vtReport(t, dir), r.Problems); diff != "" {
+		t.Errorf("the build's checks differ from Snapshot of the folder (-want +got):\n%s", diff)
+	}
+}

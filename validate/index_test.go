@@ -3,6 +3,7 @@ package validate
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -335,5 +336,41 @@ func TestIndexModelFilesComparedAsText(t *testing.T) {
 	}
 	if n := idxValueCompares.Load(); n == 0 {
 		t.Errorf("%s indented with tabs: no member compared as a value", path)
+	}
+}
+
+// TestIndexChunksStop: eachChunk stops at the first error of emit, at the
+// first chunk, the second and the last, for every list, and returns it,
+// its workers done (a review's test). Not parallel: it sets
+// idxChunkModels.
+func TestIndexChunksStop(t *testing.T) {
+	b := idxBuild(t, idxSeedVersion)
+	src := &idxSource{
+		chat:      parseTaskData(taskChat, IndexChatTask, b.chat),
+		gpqa:      parseTaskData(taskGPQA, IndexProblemTask, b.gpqa),
+		readModel: func(p string) ([]byte, error) { return b.models[p], nil },
+	}
+	src.models = slices.Sorted(maps.Keys(b.models))
+	pl, err := idxPrepare(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(n int) { idxChunkModels = n }(idxChunkModels)
+	idxChunkModels = 1
+	stop := errors.New("stop")
+	for _, at := range []int{0, 1, len(pl.ids) - 1} {
+		for _, list := range idxLists {
+			calls := 0
+			err := pl.eachChunk(list, func([]byte, int) error {
+				calls++
+				if calls > at {
+					return stop
+				}
+				return nil
+			})
+			if err != stop || calls != at+1 {
+				t.Errorf("%s, stopped at chunk %d: %v after %d chunks; want %v after %d", list, at, err, calls, stop, at+1)
+			}
+		}
 	}
 }
