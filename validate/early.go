@@ -33,7 +33,7 @@ import (
 //
 // It also checks the outputs the build hands it as it writes them
 // (Output: the model files) against their schemas, by the fast pass, on
-// the build's workers while the build goes on; the check of the whole
+// a goroutine of its own while the build goes on; the check of the whole
 // snapshot takes such a verdict only for a file whose bytes on disk are
 // the ones checked (Snap.checkedEarly), and carries on the fast pass's
 // memory of the values it found valid.
@@ -179,25 +179,25 @@ func (e *Early) Task(task, p string) {
 	e.wg.Go(func() {
 		h := sha256.New()
 		opens := 0
-		var n int64
+		var cr *countingReader // the last open's
 		t, err := openTaskData(task, p, func() (io.ReadCloser, error) {
 			opens++
 			f, err := e.s.Open(p)
 			if err != nil {
 				return nil, err
 			}
-			cr := &countingReader{r: io.TeeReader(e.s.cancellable(f), h)}
+			cr = &countingReader{r: io.TeeReader(e.s.cancellable(f), h)}
 			return struct {
 				io.Reader
 				io.Closer
-			}{io.MultiReader(cr, readerFunc(func([]byte) (int, error) { n = cr.n; return 0, io.EOF })), f}, nil
+			}{cr, f}, nil
 		})
 		if err != nil || opens != 1 || e.s.cancelled() != nil {
 			return
 		}
 		e.mu.Lock()
 		defer e.mu.Unlock()
-		e.tasks[task+"\x00"+p] = &earlyTask{t: t, size: n, sum: hex.EncodeToString(h.Sum(nil))}
+		e.tasks[task+"\x00"+p] = &earlyTask{t: t, size: cr.n, sum: hex.EncodeToString(h.Sum(nil))}
 	})
 }
 
@@ -251,8 +251,8 @@ func (e *Early) Wait() {
 }
 
 // Snapshot waits for the early work, then checks the snapshot as
-// SnapshotContext does, taking the early work where the manifest lists the
-// same bytes.
+// SnapshotContext does, taking the early work where the bytes on disk (and
+// for the Ember CSV, the manifest) are those Early read.
 func (e *Early) Snapshot() error {
 	e.Wait()
 	return snapshot(e.s.ctx, e.s.Dir, e)

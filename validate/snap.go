@@ -149,7 +149,8 @@ type Snap struct {
 
 	// early is what a build's Early read of the sources, by slash path;
 	// nil outside a build. earlyOutputs are the outputs it found valid
-	// against their schemas as they were written (Early.Output).
+	// against their schemas as they were written (Early.Output), and
+	// earlyTasks the task files it parsed (Early.Task).
 	early        map[string]*earlyFile
 	earlyOutputs map[string]earlyOutput
 	earlyTasks   map[string]*earlyTask
