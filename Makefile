@@ -68,6 +68,7 @@ bench:
 	$(BENCH) -bench CarbonHandler ./api >> $(BENCH_OUT)
 	$(BENCH) -bench LoopbackLoad -benchtime 1x ./api >> $(BENCH_OUT)
 	$(GO) run ./internal/benchtable < $(BENCH_OUT)
+	@df -PT $(or $(TMPDIR),/tmp) | awk -v d=$(or $(TMPDIR),/tmp) 'NR == 2 { print "temporary folders, where the builds write: " d " (" $$2 ", mounted on " $$7 ")" }'
 
 update-golden:
 	$(GO) test ./... -update
