@@ -162,10 +162,11 @@ func hashFile(s *Snap, p string, also io.Writer) (int64, string, error) {
 	}
 	// A buffer of the pool: io.Copy from an *os.File would make one of
 	// 32 KB per file (20,000 files at 10,000 models). The reader is
-	// wrapped so that CopyBuffer uses it rather than the file's WriteTo.
+	// wrapped so that CopyBuffer uses it rather than the file's WriteTo,
+	// and its reads fail once the checks are ended (a 50 MB index.json).
 	buf := copyBuffers.Get().(*[]byte)
 	defer copyBuffers.Put(buf)
-	n, err := io.CopyBuffer(w, struct{ io.Reader }{f}, *buf)
+	n, err := io.CopyBuffer(w, s.cancellable(f), *buf)
 	if err != nil {
 		return 0, "", err
 	}

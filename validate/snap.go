@@ -246,7 +246,18 @@ func (s *Snap) task(task, p string) *taskData {
 				return et.t
 			}
 		}
-		t, _ := openTaskData(task, p, func() (io.ReadCloser, error) { return s.Open(p) })
+		t, _ := openTaskData(task, p, func() (io.ReadCloser, error) {
+			f, err := s.Open(p)
+			if err != nil {
+				return nil, err
+			}
+			// Its reads fail once the checks are ended: a 22 MB file's
+			// parse stops then.
+			return struct {
+				io.Reader
+				io.Closer
+			}{s.cancellable(f), f}, nil
+		})
 		return t
 	})
 }
