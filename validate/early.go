@@ -64,9 +64,11 @@ type earlyTask struct {
 	sum  string
 }
 
-// earlyData is an output handed to Output.
+// earlyData is an output handed to Output, with its schema's form for
+// the fast pass.
 type earlyData struct {
 	p    string
+	o    *onceSchema
 	data []byte
 }
 
@@ -147,7 +149,8 @@ func (e *Early) Ember(p string, r io.ReadCloser) {
 // does not find valid, is checked with the rest of the snapshot, which
 // words its problems.
 func (e *Early) Output(p string, data []byte) {
-	if onceFor(schemaFor(p)) == nil || len(data) > wholeSize {
+	o := onceFor(schemaFor(p))
+	if o == nil || len(data) > wholeSize {
 		return
 	}
 	e.outMu.Lock()
@@ -159,12 +162,12 @@ func (e *Early) Output(p string, data []byte) {
 		e.outq = make(chan earlyData, earlyQueue)
 		e.wg.Go(func() {
 			for d := range e.outq {
-				e.checkOutput(d.p, d.data)
+				e.checkOutput(d)
 			}
 		})
 	}
 	select {
-	case e.outq <- earlyData{p, data}:
+	case e.outq <- earlyData{p, o, data}:
 	default:
 	}
 }
@@ -182,11 +185,11 @@ func (e *Early) Task(task, p string) {
 		var cr *countingReader // the last open's
 		t, err := openTaskData(task, p, func() (io.ReadCloser, error) {
 			opens++
-			f, err := e.s.Open(p)
+			f, err := e.s.openCancellable(p)
 			if err != nil {
 				return nil, err
 			}
-			cr = &countingReader{r: io.TeeReader(e.s.cancellable(f), h)}
+			cr = &countingReader{r: io.TeeReader(f, h)}
 			return struct {
 				io.Reader
 				io.Closer
@@ -220,14 +223,14 @@ type readerFunc func([]byte) (int, error)
 func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
 
 // checkOutput checks an output handed to Output.
-func (e *Early) checkOutput(p string, data []byte) {
-	if e.s.cancelled() != nil || !e.checked.bytes(onceFor(schemaFor(p)), data) {
+func (e *Early) checkOutput(d earlyData) {
+	if e.s.cancelled() != nil || !e.checked.bytes(d.o, d.data) {
 		return
 	}
-	sum := sha256.Sum256(data)
+	sum := sha256.Sum256(d.data)
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.outputs[p] = earlyOutput{size: int64(len(data)), sum: hex.EncodeToString(sum[:])}
+	e.outputs[d.p] = earlyOutput{size: int64(len(d.data)), sum: hex.EncodeToString(sum[:])}
 }
 
 func (e *Early) put(p string, f *earlyFile) {

@@ -21,11 +21,12 @@ var idxChunkModels = 128
 // ",\n    ", as it follows another in a list.
 type idxChunk struct {
 	buf *bytes.Buffer
-	n   int // entries
 	err error
 }
 
-var idxChunkBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+// idxBufs are the buffers the index check prints into (chunks, and a
+// model file's member to compare as text).
+var idxBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // eachChunk prints the entries of list for the models of pl.ids, a chunk
 // of models at a time on a worker per CPU, and hands each chunk to emit in
@@ -33,7 +34,7 @@ var idxChunkBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // chunk (the error entries returns for the first of its models that fails)
 // or of emit, and returns it. At most two chunks a worker are printed
 // ahead of the one emit is waiting for.
-func (pl *idxPlan) eachChunk(list idxList, emit func(text []byte, n int) error) error {
+func (pl *idxPlan) eachChunk(list idxList, emit func(text []byte) error) error {
 	chunks := (len(pl.ids) + idxChunkModels - 1) / idxChunkModels
 	if chunks == 0 {
 		return nil
@@ -70,12 +71,12 @@ func (pl *idxPlan) eachChunk(list idxList, emit func(text []byte, n int) error) 
 		c := <-slots[i]
 		// The entries before a failing model are compared first, as when
 		// they were printed in turn.
-		err = emit(c.buf.Bytes(), c.n)
+		err = emit(c.buf.Bytes())
 		if err == nil {
 			err = c.err
 		}
 		c.buf.Reset()
-		idxChunkBufs.Put(c.buf)
+		idxBufs.Put(c.buf)
 		if err != nil {
 			break
 		}
@@ -89,7 +90,7 @@ func (pl *idxPlan) eachChunk(list idxList, emit func(text []byte, n int) error) 
 // printChunk prints the entries of list for the models ids, up to the
 // first that fails.
 func (pl *idxPlan) printChunk(list idxList, ids []string) idxChunk {
-	c := idxChunk{buf: idxChunkBufs.Get().(*bytes.Buffer)}
+	c := idxChunk{buf: idxBufs.Get().(*bytes.Buffer)}
 	for _, id := range ids {
 		es, err := pl.entries(list, pl.chat[id])
 		if err != nil {
@@ -99,7 +100,6 @@ func (pl *idxPlan) printChunk(list idxList, ids []string) idxChunk {
 		for _, e := range es {
 			c.buf.WriteString(",\n    ")
 			idxWrite(c.buf, e, 2)
-			c.n++
 		}
 	}
 	return c

@@ -702,8 +702,8 @@ func idxSameText(raw json.RawMessage, v any) bool {
 	if raw == nil {
 		return false
 	}
-	b := idxChunkBufs.Get().(*bytes.Buffer)
-	defer func() { b.Reset(); idxChunkBufs.Put(b) }()
+	b := idxBufs.Get().(*bytes.Buffer)
+	defer func() { b.Reset(); idxBufs.Put(b) }()
 	idxWrite(b, v, 1)
 	return bytes.Equal(b.Bytes(), raw)
 }
@@ -1300,12 +1300,12 @@ func (pl *idxPlan) writeHeader(b *bytes.Buffer, flush func() error) error {
 			continue
 		}
 		b.WriteByte('[')
-		n := 0
-		err := pl.eachChunk(list, func(text []byte, entries int) error {
-			if n == 0 && entries > 0 {
+		empty := true
+		err := pl.eachChunk(list, func(text []byte) error {
+			if empty && len(text) > 0 {
 				text = text[1:] // the list's first entry follows no other
+				empty = false
 			}
-			n += entries
 			b.Write(text)
 			if b.Len() >= 32<<10 {
 				return flush()
@@ -1315,7 +1315,7 @@ func (pl *idxPlan) writeHeader(b *bytes.Buffer, flush func() error) error {
 		if err != nil {
 			return err
 		}
-		if n > 0 {
+		if !empty {
 			b.WriteString("\n  ")
 		}
 		b.WriteByte(']')

@@ -361,7 +361,7 @@ func TestIndexChunksStop(t *testing.T) {
 	for _, at := range []int{0, 1, len(pl.ids) - 1} {
 		for _, list := range idxLists {
 			calls := 0
-			err := pl.eachChunk(list, func([]byte, int) error {
+			err := pl.eachChunk(list, func([]byte) error {
 				calls++
 				if calls > at {
 					return stop

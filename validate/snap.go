@@ -190,6 +190,20 @@ func (s *Snap) Open(p string) (*os.File, error) {
 	return regfile.Open(filepath.Join(s.Dir, filepath.FromSlash(p)))
 }
 
+// openCancellable is Open for a file read through to its end (a task
+// file's parse), whose reads fail once the checks are ended (cancellable):
+// a 22 MB file's parse stops then.
+func (s *Snap) openCancellable(p string) (io.ReadCloser, error) {
+	f, err := s.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	return struct {
+		io.Reader
+		io.Closer
+	}{s.cancellable(f), f}, nil
+}
+
 // cancelled is the error of a check ended early, nil while it runs.
 func (s *Snap) cancelled() error {
 	if s.ctx == nil {
@@ -246,18 +260,7 @@ func (s *Snap) task(task, p string) *taskData {
 				return et.t
 			}
 		}
-		t, _ := openTaskData(task, p, func() (io.ReadCloser, error) {
-			f, err := s.Open(p)
-			if err != nil {
-				return nil, err
-			}
-			// Its reads fail once the checks are ended: a 22 MB file's
-			// parse stops then.
-			return struct {
-				io.Reader
-				io.Closer
-			}{s.cancellable(f), f}, nil
-		})
+		t, _ := openTaskData(task, p, func() (io.ReadCloser, error) { return s.openCancellable(p) })
 		return t
 	})
 }
