@@ -2,8 +2,6 @@ package validate
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"hash/crc32"
 	"io"
 	"sync"
@@ -37,6 +35,16 @@ import (
 // snapshot takes such a verdict only for a file whose bytes on disk are
 // the ones checked (Snap.checkedEarly), and carries on the fast pass's
 // memory of the values it found valid.
+//
+// Early takes no sha256 of its own: a file's sha256 is taken where the
+// build writes it and once from disk by the manifest check, and nothing
+// else hashes it (issue 13). What Early read or checked is told from what
+// is on disk by its size and CRC-32C, against those of the manifest
+// check's read, as for the Ember CSV: a file changed after Early saw it
+// (a byte flipped, bytes appended, a same-size edit) is read and checked
+// again, unless the change was made on purpose to keep the CRC-32C, which
+// the manifest check's sha256 would find if it was made after the build
+// hashed the file.
 type Early struct {
 	s  *Snap // Dir and ctx only: no manifest yet
 	wg sync.WaitGroup
@@ -56,12 +64,12 @@ type Early struct {
 	tasks map[string]*earlyTask
 }
 
-// earlyTask is a task file Task parsed, with the size and hex sha256 of
-// the bytes it read.
+// earlyTask is a task file Task parsed, with the size and CRC-32C of the
+// bytes it read.
 type earlyTask struct {
 	t    *taskData
 	size int64
-	sum  string
+	crc  uint32
 }
 
 // earlyData is an output handed to Output, with its schema's form for
@@ -77,11 +85,11 @@ type earlyData struct {
 // is full is checked with the rest of the snapshot instead.
 const earlyQueue = 256
 
-// earlyOutput is the size and hex sha256 of the bytes of an output Early
+// earlyOutput is the size and CRC-32C of the bytes of an output Early
 // found valid against its schema.
 type earlyOutput struct {
 	size int64
-	sum  string
+	crc  uint32
 }
 
 // earlyFile is what Early found of one source file.
@@ -174,13 +182,13 @@ func (e *Early) Output(p string, data []byte) {
 
 // Task parses the archived task file of the given task at slash path p,
 // which the build has written whole, on a goroutine of its own, as the
-// leaderboard and index checks parse it, taking the sha256 of what it
+// leaderboard and index checks parse it, taking the CRC-32C of what it
 // reads. The checks take the parse only where the file on disk is the
 // bytes it read (Snap.task); a parse that read the file more than once
 // (the three passes, for a file with problems) is not kept.
 func (e *Early) Task(task, p string) {
 	e.wg.Go(func() {
-		h := sha256.New()
+		h := crc32.New(castagnoli)
 		opens := 0
 		var cr *countingReader // the last open's
 		t, err := openTaskData(task, p, func() (io.ReadCloser, error) {
@@ -200,7 +208,7 @@ func (e *Early) Task(task, p string) {
 		}
 		e.mu.Lock()
 		defer e.mu.Unlock()
-		e.tasks[task+"\x00"+p] = &earlyTask{t: t, size: cr.n, sum: hex.EncodeToString(h.Sum(nil))}
+		e.tasks[task+"\x00"+p] = &earlyTask{t: t, size: cr.n, crc: h.Sum32()}
 	})
 }
 
@@ -227,10 +235,10 @@ func (e *Early) checkOutput(d earlyData) {
 	if e.s.cancelled() != nil || !e.checked.bytes(d.o, d.data) {
 		return
 	}
-	sum := sha256.Sum256(d.data)
+	crc := crc32.Checksum(d.data, castagnoli)
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.outputs[d.p] = earlyOutput{size: int64(len(d.data)), sum: hex.EncodeToString(sum[:])}
+	e.outputs[d.p] = earlyOutput{size: int64(len(d.data)), crc: crc}
 }
 
 func (e *Early) put(p string, f *earlyFile) {
@@ -275,16 +283,17 @@ func (c *countingReader) Read(p []byte) (int, error) {
 
 // checkedEarly reports whether Early found the output at slash path p
 // valid against its schema as the build wrote it, and the bytes on disk
-// are the ones it checked: their size and sha256, read from disk once for
-// this and for the manifest check (hashOf), are those of the bytes Early
-// checked. (Early took its own sha256 of them, not the build's.)
+// are the ones it checked: their size and CRC-32C, taken from disk in the
+// manifest check's one read (hashOf), are those of the bytes Early
+// checked. (Early took its own CRC-32C of them: the build's sha256 is not
+// trusted to be of the bytes handed to Early.)
 func (s *Snap) checkedEarly(p string) bool {
 	eo, ok := s.earlyOutputs[p]
 	if !ok {
 		return false
 	}
 	h := s.hashOf(p)
-	return h.err == nil && h.size == eo.size && h.sum == eo.sum
+	return h.err == nil && h.size == eo.size && h.crc == eo.crc
 }
 
 // earlyFor returns what Early read of the file at slash path p when the

@@ -128,13 +128,14 @@ func hashListed(s *Snap) map[string]hashed {
 
 // hashOf returns the size and hex SHA-256 of the file at slash path p on
 // disk, read and hashed once per check of the snapshot however many checks
-// ask (the manifest check, and the grid check before it takes what Early
-// read).
+// ask (the manifest check, and the checks before they take what Early
+// read or checked). For a file Early saw, the same read takes its CRC-32C,
+// which tells whether the bytes on disk are those Early saw.
 func (s *Snap) hashOf(p string) hashed {
 	return s.hashes.get(p, func() (h hashed) {
 		var crc hash.Hash32
-		if s.early[p] != nil {
-			crc = crc32.New(castagnoli) // for earlyFor
+		if s.sawEarly(p) {
+			crc = crc32.New(castagnoli) // for earlyFor, checkedEarly, task
 		}
 		h.size, h.sum, h.err = hashFile(s, p, crc)
 		if crc != nil {
@@ -142,6 +143,22 @@ func (s *Snap) hashOf(p string) hashed {
 		}
 		return h
 	})
+}
+
+// sawEarly reports whether Early read or checked the file at slash path p.
+func (s *Snap) sawEarly(p string) bool {
+	if s.early[p] != nil {
+		return true
+	}
+	if _, ok := s.earlyOutputs[p]; ok {
+		return true
+	}
+	for key := range s.earlyTasks {
+		if key[strings.IndexByte(key, 0)+1:] == p {
+			return true
+		}
+	}
+	return false
 }
 
 // copyBuffers hold the buffers of hashFile.

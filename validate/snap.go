@@ -249,13 +249,13 @@ func openTaskData(task, path string, open func() (io.ReadCloser, error)) (*taskD
 // on first use, once however many checks ask for it at once. It is
 // streamed: its bytes are never held whole. A build's Early parsed it
 // beside the build (Early.Task); that parse is taken when the file's size
-// and sha256 from disk (hashOf, shared with the manifest check) are those
+// and CRC-32C from disk (hashOf, the manifest check's one read) are those
 // of the bytes it read.
 func (s *Snap) task(task, p string) *taskData {
 	key := task + "\x00" + p
 	return s.tasks.get(key, func() *taskData {
 		if et := s.earlyTasks[key]; et != nil {
-			if h := s.hashOf(p); h.err == nil && h.size == et.size && h.sum == et.sum {
+			if h := s.hashOf(p); h.err == nil && h.size == et.size && h.crc == et.crc {
 				earlyTasksTaken.Add(1)
 				return et.t
 			}
