@@ -42,9 +42,13 @@ import (
 // is on disk by its size and CRC-32C, against those of the manifest
 // check's read, as for the Ember CSV: a file changed after Early saw it
 // (a byte flipped, bytes appended, a same-size edit) is read and checked
-// again, unless the change was made on purpose to keep the CRC-32C, which
-// the manifest check's sha256 would find if it was made after the build
-// hashed the file.
+// again. A CRC-32C is no defence against a change made on purpose to keep
+// it (it is linear): such a change made after the build hashed the file
+// fails the manifest check's sha256, unless manifest.json is rewritten to
+// match too, and then the build's checks could report fewer problems than
+// a check of the folder alone. Writing into a build's staging folder while
+// it runs is outside what the checks guard against; verify, which checks a
+// published folder, takes nothing from Early.
 type Early struct {
 	s  *Snap // Dir and ctx only: no manifest yet
 	wg sync.WaitGroup
@@ -127,6 +131,10 @@ func Begin(ctx context.Context, dir string) *Early {
 // the build has written the whole file, and an error if the build gave it
 // up. Ember closes r.
 func (e *Early) Ember(p string, r io.ReadCloser) {
+	if e.waited() {
+		r.Close()
+		return
+	}
 	e.wg.Go(func() {
 		defer r.Close()
 		h := crc32.New(castagnoli)
@@ -187,6 +195,9 @@ func (e *Early) Output(p string, data []byte) {
 // bytes it read (Snap.task); a parse that read the file more than once
 // (the three passes, for a file with problems) is not kept.
 func (e *Early) Task(task, p string) {
+	if e.waited() {
+		return
+	}
 	e.wg.Go(func() {
 		h := crc32.New(castagnoli)
 		opens := 0
@@ -245,6 +256,14 @@ func (e *Early) put(p string, f *earlyFile) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.files[p] = f
+}
+
+// waited reports whether Wait was called: Early then takes no more work
+// (the checks share its maps once it has ended; found by a review).
+func (e *Early) waited() bool {
+	e.outMu.Lock()
+	defer e.outMu.Unlock()
+	return e.outDone
 }
 
 // Wait waits for the early work to end (a build that fails waits for it

@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
@@ -269,5 +270,72 @@ func TestEarlyOutputSameSizeEdit(t *testing.T) {
 	}
 	if diff := cmp.Diff(vtReport(t, dir), r.Problems); diff != "" {
 		t.Errorf("the build's checks differ from Snapshot of the folder (-want +got):\n%s", diff)
+	}
+}
+
+// TestHashOfCRCOnlyForWhatEarlySaw: the manifest check's one read of a
+// file (hashOf) takes its CRC-32C for exactly the files Early read or
+// checked (a model file by Output, a task file by Task), and that CRC is
+// the file's; no other file's read takes one (a review of the change to CRC-32C).
+func TestHashOfCRCOnlyForWhatEarlySaw(t *testing.T) {
+	dir := vtBuild(t, vtFixture{leaderboard: vtUpstream(vtSeedVersion), tasks: []string{taskChat, taskGPQA}})
+	const model = "models/qwen-3-32b.json"
+	b, err := os.ReadFile(filepath.Join(dir, model))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := Begin(context.Background(), dir)
+	e.Output(model, b)
+	e.Task(taskChat, IndexChatTask)
+	e.Wait()
+	if len(e.outputs) != 1 || len(e.tasks) != 1 {
+		t.Fatalf("Early took %d outputs and %d task files, want 1 and 1", len(e.outputs), len(e.tasks))
+	}
+	s, _ := open(context.Background(), dir)
+	s.early, s.earlyOutputs, s.earlyTasks = e.files, e.outputs, e.tasks
+	saw := map[string]bool{model: true, IndexChatTask: true}
+	for _, p := range s.Files {
+		h := s.hashOf(p)
+		if h.err != nil {
+			t.Fatalf("%s: %v", p, h.err)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := uint32(0)
+		if saw[p] {
+			want = crc32.Checksum(data, castagnoli)
+		}
+		if h.crc != want {
+			t.Errorf("%s: hashOf's CRC-32C is %#x, want %#x (Early saw it: %v)", p, h.crc, want, saw[p])
+		}
+	}
+}
+
+// closeRecorder is a reader that records whether it was closed.
+type closeRecorder struct {
+	io.Reader
+	closed bool
+}
+
+func (c *closeRecorder) Close() error { c.closed = true; return nil }
+
+// TestEarlyTakesNothingAfterWait: once Wait has been called (the checks
+// then share Early's maps), Task and Ember take no more work, and Ember
+// closes the reader it is handed (a review's point).
+func TestEarlyTakesNothingAfterWait(t *testing.T) {
+	dir := vtBuild(t, vtFixture{leaderboard: vtUpstream(vtSeedVersion), tasks: []string{taskChat, taskGPQA}})
+	e := Begin(context.Background(), dir)
+	e.Wait()
+	e.Task(taskChat, IndexChatTask)
+	r := &closeRecorder{Reader: strings.NewReader("country,year\n")}
+	e.Ember("sources/ember/x.csv", r)
+	e.Wait()
+	if len(e.tasks) != 0 || len(e.files) != 0 {
+		t.Errorf("after Wait, Early took %d task files and %d sources, want none", len(e.tasks), len(e.files))
+	}
+	if !r.closed {
+		t.Error("Ember did not close the reader it refused")
 	}
 }

@@ -89,12 +89,13 @@ func checkFiles(s *Snap) []Problem {
 	return append(mp.list, out...)
 }
 
-// hashed is a file's size and hex SHA-256, or why it could not be read.
+// hashed is a file's size and hex SHA-256 (and its CRC-32C, for a file
+// Early saw), or why it could not be read.
 type hashed struct {
 	size int64
 	sum  string
 	err  error
-	crc  uint32 // CRC-32C, when Early read the file (hashOf)
+	crc  uint32 // CRC-32C, when Early read or checked the file and it was read whole; else 0
 }
 
 // hashListed hashes every file on disk that the manifest lists, each once
@@ -138,7 +139,7 @@ func (s *Snap) hashOf(p string) hashed {
 			crc = crc32.New(castagnoli) // for earlyFor, checkedEarly, task
 		}
 		h.size, h.sum, h.err = hashFile(s, p, crc)
-		if crc != nil {
+		if crc != nil && h.err == nil {
 			h.crc = crc.Sum32()
 		}
 		return h
@@ -147,7 +148,7 @@ func (s *Snap) hashOf(p string) hashed {
 
 // sawEarly reports whether Early read or checked the file at slash path p.
 func (s *Snap) sawEarly(p string) bool {
-	if s.early[p] != nil {
+	if f := s.early[p]; f != nil && f.err == nil {
 		return true
 	}
 	if _, ok := s.earlyOutputs[p]; ok {
