@@ -21,15 +21,7 @@ import (
 // testRoot.
 func binary(t testing.TB) string {
 	t.Helper()
-	root, err := testRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin, err := command.Build(root, "../cmd/greentokens")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return bin
+	return command.For(t, testRoot, "../cmd/greentokens")
 }
 
 var command testbin.Builder

@@ -114,6 +114,20 @@ func TestFastPassFindsWhatTheSchemaFinds(t *testing.T) {
 	}
 }
 
+// wantFastPass checks doc by the fast pass with the memory seen: it must
+// find it valid or not as valid says, and keep newForms more forms than
+// *forms, which it then sets to the number kept.
+func wantFastPass(t *testing.T, seen *checkedValues, o *onceSchema, doc string, valid bool, newForms int, forms *int) {
+	t.Helper()
+	if got := seen.bytes(o, []byte(doc)); got != valid {
+		t.Errorf("the fast pass finds it valid: %v, want %v", got, valid)
+	}
+	if got := seen.size() - *forms; got != newForms {
+		t.Errorf("%d new forms kept, want %d", got, newForms)
+	}
+	*forms = seen.size()
+}
+
 // compileTestOnce compiles a schema document's fast-pass form.
 func compileTestOnce(t testing.TB, name, doc string) *onceSchema {
 	t.Helper()

@@ -72,6 +72,7 @@ type Early struct {
 // bytes it read.
 type earlyTask struct {
 	t    *taskData
+	path string // slash path
 	size int64
 	crc  uint32
 }
@@ -219,7 +220,7 @@ func (e *Early) Task(task, p string) {
 		}
 		e.mu.Lock()
 		defer e.mu.Unlock()
-		e.tasks[task+"\x00"+p] = &earlyTask{t: t, size: cr.n, crc: h.Sum32()}
+		e.tasks[task+"\x00"+p] = &earlyTask{t: t, path: p, size: cr.n, crc: h.Sum32()}
 	})
 }
 

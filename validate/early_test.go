@@ -160,12 +160,7 @@ func TestEarlyOutputs(t *testing.T) {
 	}
 
 	// Bytes the fast pass does not find valid are not taken.
-	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(changed)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	e = Begin(context.Background(), dir)
-	e.Output(changed, b)
+	e, _ = beginWithOutput(t, dir, changed)
 	e.Wait()
 	if len(e.outputs) != 0 {
 		t.Errorf("Early took an invalid model file: %v", e.outputs)
@@ -249,12 +244,7 @@ func TestEarlyReadsEndWithTheChecks(t *testing.T) {
 func TestEarlyOutputSameSizeEdit(t *testing.T) {
 	dir := vtBuild(t, vtFixture{leaderboard: vtUpstream(vtSeedVersion)})
 	const changed = "models/qwen-3-32b.json"
-	b, err := os.ReadFile(filepath.Join(dir, changed))
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := Begin(context.Background(), dir)
-	e.Output(changed, b)
+	e, b := beginWithOutput(t, dir, changed)
 	vtEditFile(t, dir, changed, true, vtReplace(t, `"params_b": 32.0`, `"params_b": "32"`))
 	if after, err := os.ReadFile(filepath.Join(dir, changed)); err != nil || len(after) != len(b) {
 		t.Fatalf("the edit changed the size (%v)", err)
@@ -280,12 +270,7 @@ func TestEarlyOutputSameSizeEdit(t *testing.T) {
 func TestHashOfCRCOnlyForWhatEarlySaw(t *testing.T) {
 	dir := vtBuild(t, vtFixture{leaderboard: vtUpstream(vtSeedVersion), tasks: []string{taskChat, taskGPQA}})
 	const model = "models/qwen-3-32b.json"
-	b, err := os.ReadFile(filepath.Join(dir, model))
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := Begin(context.Background(), dir)
-	e.Output(model, b)
+	e, _ := beginWithOutput(t, dir, model)
 	e.Task(taskChat, IndexChatTask)
 	e.Wait()
 	if len(e.outputs) != 1 || len(e.tasks) != 1 {
@@ -338,4 +323,18 @@ func TestEarlyTakesNothingAfterWait(t *testing.T) {
 	if !r.closed {
 		t.Error("Ember did not close the reader it refused")
 	}
+}
+
+// beginWithOutput begins Early on the snapshot folder dir and hands it the
+// output at slash path p, read from disk, as a build would as it writes
+// it; it returns Early and the bytes handed.
+func beginWithOutput(t *testing.T, dir, p string) (*Early, []byte) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := Begin(context.Background(), dir)
+	e.Output(p, b)
+	return e, b
 }

@@ -154,8 +154,8 @@ func (s *Snap) sawEarly(p string) bool {
 	if _, ok := s.earlyOutputs[p]; ok {
 		return true
 	}
-	for key := range s.earlyTasks {
-		if key[strings.IndexByte(key, 0)+1:] == p {
+	for _, et := range s.earlyTasks {
+		if et.path == p {
 			return true
 		}
 	}

@@ -24,15 +24,7 @@ import (
 // process: once per test run, into sharedRoot.
 func binary(t *testing.T) string {
 	t.Helper()
-	root, err := sharedRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin, err := command.Build(root, ".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return bin
+	return command.For(t, sharedRoot, ".")
 }
 
 var command testbin.Builder

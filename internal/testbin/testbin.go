@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sync"
+	"testing"
 )
 
 // Builder builds a command's package into a folder, once.
@@ -28,4 +29,19 @@ func (b *Builder) Build(dir, pkg string) (string, error) {
 		}
 	})
 	return b.bin, b.err
+}
+
+// For is Build for a test: into the folder root returns (made once per
+// test run by the caller), failing the test on any error.
+func (b *Builder) For(t testing.TB, root func() (string, error), pkg string) string {
+	t.Helper()
+	dir, err := root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, err := b.Build(dir, pkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin
 }
