@@ -14,8 +14,13 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/validate"
 )
+
+// emberArchive is where the shared long-layout CSV these tests build from
+// is archived.
+const emberArchive = "sources/" + fetch.EmberYearly
 
 // earlyCheck checks dir as a build does: validate.Early on the Ember CSV
 // (read here from the finished file), then Early.Snapshot.

@@ -109,10 +109,11 @@ type earlyFile struct {
 // at ten times sha256's speed.
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// gridRead is gridReadCSV's result.
+// gridRead is gridReadLayout's result.
 type gridRead struct {
-	rows  []gridRow
-	probs []Problem
+	rows   []gridRow
+	probs  []Problem
+	layout gridLayout
 }
 
 // Begin starts the early validation of the snapshot being built in dir.
@@ -140,7 +141,7 @@ func (e *Early) Ember(p string, r io.ReadCloser) {
 		defer r.Close()
 		h := crc32.New(castagnoli)
 		cr := &countingReader{r: io.TeeReader(r, h)}
-		rows, probs := gridReadCSV(cr, p)
+		rows, probs, lay := gridReadLayout(cr, p)
 		f := &earlyFile{}
 		// The checksum covers the whole file, though the reader stopped
 		// early.
@@ -150,7 +151,7 @@ func (e *Early) Ember(p string, r io.ReadCloser) {
 			f.err = err
 		} else {
 			f.size, f.crc = cr.n, h.Sum32()
-			f.grid = &gridRead{rows: rows, probs: probs}
+			f.grid = &gridRead{rows: rows, probs: probs, layout: lay}
 		}
 		e.put(p, f)
 	})

@@ -105,7 +105,7 @@ func gridError(probs []Problem) error { return problemsError("grid", probs) }
 // version, URL and retrieval date are the manifest's.
 func gridSnapshotCheck(s *Snap) []Problem {
 	m := s.Manifest
-	src, out := s.Source(gridEmberName), s.Output(gridOutputFile)
+	src, out := gridEmberSource(s), s.Output(gridOutputFile)
 	if src == nil && out == nil && m.Grid == nil {
 		return nil // a snapshot without a grid
 	}
@@ -129,19 +129,21 @@ func gridSnapshotCheck(s *Snap) []Problem {
 	// The file's size and sha256 are checked with every other file's.
 	var rows []gridRow
 	var readProbs []Problem
+	var lay gridLayout
 	if e := s.earlyFor(src.Path); e != nil && e.grid != nil {
-		rows, readProbs = e.grid.rows, e.grid.probs
+		rows, readProbs, lay = e.grid.rows, e.grid.probs, e.grid.layout
 	} else {
 		f, err := s.Open(src.Path)
 		if err != nil {
 			return append(probs, Problem{File: src.Path, Msg: fmt.Sprintf("cannot be read: %v", err)})
 		}
-		rows, readProbs = gridReadCSV(f, src.Path)
+		rows, readProbs, lay = gridReadLayout(f, src.Path)
 		f.Close()
 	}
 	sum, more := gridCheckRows(rows, readProbs, src.Path, gj)
 	probs = append(probs, more...)
 	where := fmt.Sprintf("sources (%s)", src.Path)
+	probs = append(probs, gridLayoutCheck(src, lay, where)...)
 	if sum == nil {
 		return probs
 	}
@@ -262,7 +264,7 @@ type gridSummary struct {
 // gridCheck reads the CSV from r (file names it in problems) and checks
 // gridJSON against it.
 func gridCheck(r io.Reader, file string, gridJSON []byte) (*gridSummary, []Problem) {
-	rows, probs := gridReadCSV(r, file)
+	rows, probs, _ := gridReadLayout(r, file)
 	return gridCheckRows(rows, probs, file, gridJSON)
 }
 

@@ -145,3 +145,29 @@ func TestReaderHoldsTheHeader(t *testing.T) {
 		t.Error("no values read")
 	}
 }
+
+// TestLookupRenamed: an area Ember renamed in July 2026 is found by its ISO
+// 3 code, its current name and its earlier one, in grids built from either
+// layout.
+func TestLookupRenamed(t *testing.T) {
+	for _, tc := range []struct{ file, name string }{
+		{"testdata/renames-july.csv", "Türkiye"},
+		{"testdata/renames-long.csv", "Turkey"},
+	} {
+		g, _ := build(t, parseFile(t, tc.file), 2024)
+		for _, q := range []string{"TUR", "tur", "Turkey", "Türkiye", "türkiye", " TURKEY "} {
+			if a, err := Lookup(g, q); err != nil || a.Name != tc.name || a.ISO3 != "TUR" {
+				t.Errorf("%s: Lookup(%q) = %q (%v), want %q", tc.file, q, a.Name, err, tc.name)
+			}
+		}
+		for q, iso3 := range map[string]string{"Vietnam": "VNM", "viet nam": "VNM", "Taiwan": "TWN", "Philippines": "PHL", "bosnia and herzegovina": "BIH"} {
+			if a, err := Lookup(g, q); err != nil || a.ISO3 != iso3 {
+				t.Errorf("%s: Lookup(%q) = %+v (%v), want %s", tc.file, q, a, err, iso3)
+			}
+		}
+	}
+	g, _ := build(t, parseFile(t, "testdata/renames-july.csv"), 2024)
+	if _, err := Lookup(g, "Turky"); err == nil || !strings.Contains(err.Error(), `nearest: "Türkiye"`) {
+		t.Errorf("a mistyped earlier name: error %v, want the current name suggested", err)
+	}
+}
