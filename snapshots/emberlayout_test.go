@@ -1,0 +1,125 @@
+package snapshots
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/transform/grid"
+)
+
+// The same intensities in Ember's two layouts (transform/grid/testdata/
+// README.md): World, Germany and five areas Ember renamed in July 2026.
+const (
+	renamesLong = "../transform/grid/testdata/renames-long.csv"
+	renamesJuly = "../transform/grid/testdata/renames-july.csv"
+)
+
+func buildEmber(t *testing.T, out, date, ember string) *Result {
+	t.Helper()
+	res, err := Build(context.Background(), BuildOptions{
+		Out: out, Date: date, Retrieved: seedFetched, GridYear: 2024, Generator: &testGenerator,
+		Source: fetch.Dir{Leaderboard: leaderboardDir(seedVersion), Ember: ember, Origins: fetch.DefaultOrigins()},
+	})
+	if err != nil {
+		t.Fatalf("build from %s: %v", ember, err)
+	}
+	return res
+}
+
+func emberEntry(t *testing.T, m *Manifest) Source {
+	t.Helper()
+	var found []Source
+	for _, s := range m.Sources {
+		if fetch.IsEmber(s.Name) {
+			found = append(found, s)
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("%d Ember sources in the manifest", len(found))
+	}
+	return found[0]
+}
+
+// TestEmberLayouts: a build reads either layout; each is archived under
+// its own name with the URL of its own file (an offline build given the
+// default --ember-url included), and the manifest records the layout and
+// header of the July 2026 one only. The two snapshots, same values, diff
+// to renames only, and a later build from the new layout over an earlier
+// one from the long layout is no shrink of the grid.
+func TestEmberLayouts(t *testing.T) {
+	out := t.TempDir()
+	long := buildEmber(t, out, "2026-09-27", renamesLong)
+	july := buildEmber(t, out, "2026-09-28", renamesJuly)
+
+	ls, js := emberEntry(t, long.Manifest), emberEntry(t, july.Manifest)
+	if ls.Name != fetch.EmberYearly || ls.Path != "sources/"+fetch.EmberYearly || ls.URL != fetch.LongEmberURL || ls.Layout != "" || ls.Header != nil {
+		t.Errorf("long layout's source entry %+v", ls)
+	}
+	if js.Name != fetch.EmberGlobal || js.Path != "sources/"+fetch.EmberGlobal || js.URL != fetch.DefaultEmberURL ||
+		js.Layout != string(grid.LayoutJuly2026) || len(js.Header) != 24 || js.Header[16] != grid.ColIntensity {
+		t.Errorf("July 2026 layout's source entry %+v", js)
+	}
+	b, err := os.ReadFile(filepath.Join(long.Dir, ManifestName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), `"layout"`) || strings.Contains(string(b), `"header"`) {
+		t.Error("the long layout's manifest has layout or header fields")
+	}
+	for _, res := range []*Result{long, july} {
+		g, err := os.ReadFile(filepath.Join(res.Dir, GridName))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := emberEntry(t, res.Manifest).URL; !strings.Contains(string(g), `"url": "`+want+`"`) {
+			t.Errorf("%s: grid.json's source.url is not %s", res.Dir, want)
+		}
+		rep, err := Verify(context.Background(), res.Dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rep.OK {
+			t.Errorf("verify %s: problems %v, diffs %v", res.Dir, rep.Problems, rep.Diffs)
+		}
+	}
+
+	old, err := Load(long.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur, err := Load(july.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Diff(old, cur)
+	want := []GridRename{
+		{ISO3: "BIH", Old: "Bosnia and Herzegovina", New: "Bosnia Herzegovina"},
+		{ISO3: "PHL", Old: "Philippines", New: "The Philippines"},
+		{ISO3: "TUR", Old: "Turkey", New: "Türkiye"},
+		{ISO3: "TWN", Old: "Taiwan", New: "Taiwan (China)"},
+		{ISO3: "VNM", Old: "Vietnam", New: "Viet Nam"},
+	}
+	if diff := cmp.Diff(want, r.Grid.Renamed); diff != "" {
+		t.Errorf("renamed (-want +got):\n%s", diff)
+	}
+	if len(r.Grid.Added)+len(r.Grid.Removed)+len(r.Grid.Changed)+len(r.IndexRows)+len(r.Configurations)+len(r.Models.Added)+len(r.Models.Removed) != 0 {
+		t.Errorf("more than renames: grid added %v, removed %v, changed %v; %d index rows, %d configurations",
+			r.Grid.Added, r.Grid.Removed, r.Grid.Changed, len(r.IndexRows), len(r.Configurations))
+	}
+	if r.Summary != "18 models, index rows unchanged, grid areas 5 renamed" {
+		t.Errorf("summary %q", r.Summary)
+	}
+	var text strings.Builder
+	if err := r.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "  renamed Turkey -> Türkiye (TUR)\n") {
+		t.Errorf("the text report does not list the rename:\n%s", text.String())
+	}
+}
