@@ -2,6 +2,7 @@ package snapshots
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/transform/grid"
+	"github.com/leadgreen/greentokens/validate"
 )
 
 // The same intensities in Ember's two layouts (transform/grid/testdata/
@@ -121,5 +123,41 @@ func TestEmberLayouts(t *testing.T) {
 	}
 	if !strings.Contains(text.String(), "  renamed Turkey -> Türkiye (TUR)\n") {
 		t.Errorf("the text report does not list the rename:\n%s", text.String())
+	}
+}
+
+// TestEmberLayoutTampered: the checker holds the manifest's layout and
+// header to the archived file's header.
+func TestEmberLayoutTampered(t *testing.T) {
+	res := buildEmber(t, t.TempDir(), "2026-09-27", renamesJuly)
+	p := filepath.Join(res.Dir, ManifestName)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, old, new, field string }{
+		{"header", `"Electricity source",`, `"Source",`, "header"},
+		{"layout dropped", `"layout": "july-2026",`, ``, "layout"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if !strings.Contains(string(b), tc.old) {
+				t.Fatalf("the manifest lacks %q", tc.old)
+			}
+			if err := os.WriteFile(p, []byte(strings.Replace(string(b), tc.old, tc.new, 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			err := validate.Snapshot(res.Dir)
+			var rep *validate.Report
+			if !errors.As(err, &rep) {
+				t.Fatalf("validate: %v, want a report", err)
+			}
+			found := false
+			for _, pr := range rep.Problems {
+				found = found || pr.File == ManifestName && pr.Field == tc.field
+			}
+			if !found {
+				t.Errorf("no problem on the manifest's %s: %v", tc.field, rep.Problems)
+			}
+		})
 	}
 }

@@ -138,6 +138,7 @@ func gridReadWide(br *bufio.Reader, file string) ([]gridRow, []Problem, []string
 	rows := []gridRow{}
 	areas := map[gridArea]*gridArea{}
 	seen := map[string]bool{} // the sources of the rows before the first Total generation row
+	totals := 0
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
@@ -161,11 +162,12 @@ func gridReadWide(br *bufio.Reader, file string) ([]gridRow, []Problem, []string
 			}
 		}
 		if rec[iSource] != gridTotal {
-			if len(rows) == 0 && len(seen) < 32 {
+			if totals == 0 && len(seen) < 32 {
 				seen[strings.Clone(rec[iSource])] = true
 			}
 			continue
 		}
+		totals++
 		key := gridArea{rec[iArea], rec[iISO], rec[iType]}
 		a, ok := areas[key]
 		if !ok {
@@ -187,6 +189,9 @@ func gridReadWide(br *bufio.Reader, file string) ([]gridRow, []Problem, []string
 			continue
 		}
 		rows = append(rows, row)
+	}
+	if len(rows) == 0 && totals > 0 {
+		return nil, probs, head // every one named above
 	}
 	if len(rows) == 0 {
 		sources := slices.Sorted(maps.Keys(seen))
