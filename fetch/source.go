@@ -43,6 +43,15 @@ const (
 // IsEmber reports whether name is one of the names of Ember's yearly CSV.
 func IsEmber(name string) bool { return name == EmberGlobal || name == EmberYearly }
 
+// label is how messages name a source: by its name, but Ember's CSV, whose
+// layout (and so its name) is told by its header once read, as such.
+func label(name string) string {
+	if IsEmber(name) {
+		return "Ember's yearly CSV"
+	}
+	return name
+}
+
 // Tasks the index reads, by the leaderboard's task id.
 const (
 	TaskChat    = "lm-arena-chat" // Text Conversation
@@ -196,7 +205,7 @@ func (d Dir) Open(ctx context.Context, name string) (*Body, error) {
 	}
 	f, err := regfile.Open(file)
 	if err != nil {
-		return nil, fmt.Errorf("fetch: reading %s: %w", name, err)
+		return nil, fmt.Errorf("fetch: reading %s: %w", label(name), err)
 	}
 	limit := cmp.Or(d.MaxBytes, DefaultMaxBytes)
 	if IsEmber(name) {
@@ -209,7 +218,7 @@ func (d Dir) Open(ctx context.Context, name string) (*Body, error) {
 	}
 	if fi.Size() > limit {
 		f.Close()
-		return nil, fmt.Errorf("fetch: reading %s: %s: %w", name, file, capError{cap: limit, size: fi.Size()})
+		return nil, fmt.Errorf("fetch: reading %s: %s: %w", label(name), file, capError{cap: limit, size: fi.Size()})
 	}
 	return &Body{ReadCloser: &cappedFile{f: f, path: file, limit: limit}, URL: url, Local: file, Size: fi.Size()}, nil
 }
