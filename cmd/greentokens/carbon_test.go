@@ -251,3 +251,37 @@ func TestCarbonRenamedGrid(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildRefusesJulyLayoutFaults: a file in Ember's July 2026 layout that
+// lacks a needed column, or has no Total generation row, is exit 4 naming
+// what is missing, and nothing is written.
+func TestBuildRefusesJulyLayoutFaults(t *testing.T) {
+	ar, err := txtar.ParseFile("../../transform/grid/testdata/july.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{}
+	for _, f := range ar.Files {
+		files[f.Name] = f.Data
+	}
+	for name, want := range map[string]string{
+		"missing-intensity.csv": `no column "Emissions intensity (gCO2e/kWh)"`,
+		"no-total.csv":          `no rows with Electricity source "Total generation"; the file's Electricity source values are "Coal", "Solar"`,
+		"area-type.csv":         `line 3: field "Area type": unknown area type "Economic union"`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			ember := filepath.Join(t.TempDir(), name)
+			if err := os.WriteFile(ember, files[name], 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := t.TempDir()
+			code, _, stderr := runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
+				"--from-leaderboard", seedLB, "--from-ember", ember)
+			// The text log quotes the error, escaping its quotes.
+			if shown := strings.ReplaceAll(stderr, `\"`, `"`); code != exitUpstreamBad || !strings.Contains(shown, want) || !strings.Contains(shown, ember) {
+				t.Errorf("exit %d, want %d naming %s and %q; stderr: %s", code, exitUpstreamBad, ember, want, stderr)
+			}
+			assertNoSnapshot(t, out)
+		})
+	}
+}
