@@ -56,9 +56,7 @@ func gridEmberSource(s *Snap) *ManifestSource {
 }
 
 // gridReadLayout reads the intensity rows of Ember's CSV in the layout its
-// header has: the July 2026 one when the header names a column only that
-// layout has (Electricity source, or the intensity column) and none of the
-// long layout's Category, Variable, Unit, Value; else the long one.
+// header has (gridIsWide).
 func gridReadLayout(r io.Reader, file string) ([]gridRow, []Problem, gridLayout) {
 	br := bufio.NewReaderSize(r, 1<<20)
 	if !gridIsWide(br) {
@@ -69,24 +67,29 @@ func gridReadLayout(r io.Reader, file string) ([]gridRow, []Problem, gridLayout)
 	return rows, probs, gridLayout{name: gridWideLayout, header: header}
 }
 
-// gridIsWide peeks at the header in br.
+// gridIsWide peeks at the header in br: a layout is told by the columns
+// only it has, Electricity source and the intensity column for the July
+// 2026 one, Category, Variable, Unit and Value for the long one. The header
+// is the long layout's when it holds a larger share of the long layout's
+// own columns than of the July 2026 layout's, else the July 2026 one's
+// (the current layout, whose missing columns are then named).
 func gridIsWide(br *bufio.Reader) bool {
 	b, _ := br.Peek(br.Size())
 	b = bytes.TrimPrefix(b, []byte("\ufeff"))
 	head, err := csv.NewReader(bytes.NewReader(b)).Read()
 	if err != nil && !errors.Is(err, csv.ErrFieldCount) {
-		return false
+		return false // the long layout's reader names what is wrong
 	}
-	wide, long := false, false
+	wide, long := 0, 0
 	for _, c := range head {
 		switch c {
 		case gridColSource, gridColIntensity:
-			wide = true
+			wide++
 		case gridColCategory, gridColVariable, gridColUnit, gridColValue:
-			long = true
+			long++
 		}
 	}
-	return wide && !long
+	return long*2 <= wide*4 // long/4 <= wide/2
 }
 
 // gridReadWide reads the Total generation rows of a CSV in the July 2026

@@ -1,20 +1,29 @@
 // Package grid is the Ember stage of a snapshot: it streams Ember's Yearly
-// Electricity Data (yearly_full_release_long_format.csv, one row per area,
-// year and variable) into the table of grid carbon intensities, archives the
+// Electricity Data into the table of grid carbon intensities, archives the
 // bytes as published, builds grid.json for one reference year, and prices a
 // model's energy on any grid.
 //
-// Reading. Columns are found by their header name, never by position; the
+// Layouts. The header tells the layout (layout.go). Since July 2026 Ember
+// publishes release_generation_yearly_global.csv (LayoutJuly2026), one row
+// per area, year and electricity source with the metrics as columns: the
+// stage keeps the rows whose Electricity source is "Total generation" and
+// reads their "Emissions intensity (gCO2e/kWh)"; the other sources' rows,
+// which carry their own intensities, are never read. Every earlier snapshot
+// archives yearly_full_release_long_format.csv (LayoutLong), one row per
+// area, year and variable: the stage keeps the rows with Category "Power
+// sector emissions", Variable "CO2 intensity" and Unit "gCO2/kWh", and a row
+// is skipped once its Category differs.
+//
+// Reading. Columns are found by their header name, never by position, and
+// the columns a layout does not need are ignored wherever they stand; the
 // file may start with a UTF-8 byte order mark (before a quoted header too),
 // lines may end in CRLF and fields may be quoted (commas, quotes and
-// newlines inside). The stage keeps the rows with Category "Power sector
-// emissions", Variable "CO2 intensity" and Unit "gCO2/kWh", and reads
-// nothing else from the others: a row is skipped once its Category differs.
-// Every line is checked to be UTF-8, whatever row it belongs to. The file is
-// never held whole in memory; the memory the stage uses grows with the
-// intensity rows it keeps, not with the file (see TestMemoryFlat).
+// newlines inside). Every line is checked to be UTF-8, whatever row it
+// belongs to. The file is never held whole in memory; the memory the stage
+// uses grows with the intensity rows it keeps, not with the file (see
+// TestMemoryFlat).
 //
-// Blemishes are exclusions: an intensity row whose Value is blank, negative,
+// Blemishes are exclusions: an intensity row whose value is blank, negative,
 // non-finite ("NaN", "Inf") or above MaxGCO2PerKWh is left out of the table
 // and listed in Table.Excluded with its reason, and so is a row that repeats
 // an earlier one exactly. Upstream changes are loud: a missing column, an
@@ -22,9 +31,10 @@
 // not a number at all, two rows for one area and year with different
 // values, bytes that are not UTF-8, or a file without any intensity row is
 // an error that names the line ("ember line 1234: field "Value": "n/a" is
-// not a number"). Line numbers are those of the line a record starts on,
-// counting the header as line 1 (a byte that is not UTF-8 is named by its
-// own line).
+// not a number"), or the column a header lacks, or in the July 2026 layout
+// the Electricity source values of a file without a Total generation row.
+// Line numbers are those of the line a record starts on, counting the
+// header as line 1 (a byte that is not UTF-8 is named by its own line).
 //
 // grid.json. See Grid for the keys, in the order they are written, Build
 // for the reference year and the fallbacks, and schemas/grid.schema.json.
