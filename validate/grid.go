@@ -116,7 +116,7 @@ func gridSnapshotCheck(s *Snap) []Problem {
 	case src == nil:
 		return []Problem{mp("sources", "has no %s, which grid.json is built from", gridEmberName)}
 	case out == nil:
-		return []Problem{mp("outputs", "lists no %s, but the snapshot archives %s", gridOutputFile, gridEmberName)}
+		return []Problem{mp("outputs", "lists no %s, but the snapshot archives %s", gridOutputFile, src.Name)}
 	}
 	var probs []Problem
 	if m.Grid == nil {
@@ -157,12 +157,12 @@ func gridSnapshotCheck(s *Snap) []Problem {
 		gp("data_version", "is %q, but the manifest's date is %q", sum.doc.DataVersion, m.Date)
 	}
 	if sum.doc.Source.URL != src.URL {
-		gp("source.url", "is %q, but the manifest has %s fetched from %q", sum.doc.Source.URL, gridEmberName, src.URL)
+		gp("source.url", "is %q, but the manifest has %s fetched from %q", sum.doc.Source.URL, src.Name, src.URL)
 	}
 	if d, ok := gridRetrievalDate(src.Retrieved); !ok {
 		probs = append(probs, Problem{File: ManifestPath, Where: where, Field: "retrieved", Msg: fmt.Sprintf("%q is neither an RFC 3339 time nor a YYYY-MM-DD date", src.Retrieved)})
 	} else if sum.doc.Source.Retrieved != d {
-		gp("source.retrieved", "is %q, but the manifest has %s retrieved on %s", sum.doc.Source.Retrieved, gridEmberName, d)
+		gp("source.retrieved", "is %q, but the manifest has %s retrieved on %s", sum.doc.Source.Retrieved, src.Name, d)
 	}
 	return probs
 }
