@@ -169,8 +169,9 @@ type FieldChange struct {
 }
 
 // GridChange compares grid.json's areas, keyed by ISO 3 code (regions,
-// which have none, by name): an area whose name changed under the same
-// code ("Turkey" -> "Türkiye", TUR) is renamed, not removed and added.
+// which have none, and a code either side lists twice, by name too): an
+// area whose name changed under the same code ("Turkey" -> "Türkiye", TUR)
+// is renamed, not removed and added.
 type GridChange struct {
 	Old     *GridInfo        `json:"old"` // nil when the snapshot has no grid.json
 	New     *GridInfo        `json:"new"`
@@ -906,6 +907,21 @@ func gridChange(oldSnap, newSnap *Snapshot) GridChange {
 	if old == nil || new == nil {
 		return c
 	}
+	// An ISO 3 code listed twice on either side keys its areas by name too.
+	twice := map[string]bool{}
+	for _, g := range []*grid.Grid{old, new} {
+		seen := map[string]bool{}
+		for _, a := range g.Areas {
+			twice[a.ISO3] = twice[a.ISO3] || seen[a.ISO3]
+			seen[a.ISO3] = true
+		}
+	}
+	areaKey := func(a grid.Area) string {
+		if a.ISO3 != "" && !twice[a.ISO3] {
+			return a.ISO3
+		}
+		return a.ISO3 + "|" + a.Name
+	}
 	oldAreas := map[string]grid.Area{}
 	for _, a := range old.Areas {
 		oldAreas[areaKey(a)] = a
@@ -962,16 +978,6 @@ func gridChange(oldSnap, newSnap *Snapshot) GridChange {
 		return less(c.Changed[i].Name, c.Changed[i].ISO3, c.Changed[j].Name, c.Changed[j].ISO3)
 	})
 	return c
-}
-
-// areaKey keys an area of grid.json across snapshots: its ISO 3 code,
-// which Ember keeps when it renames an area, or for a region, which has
-// none, its name.
-func areaKey(a grid.Area) string {
-	if a.ISO3 != "" {
-		return a.ISO3
-	}
-	return "name:" + a.Name
 }
 
 // Changed reports whether anything changed that diff --exit-code counts:
