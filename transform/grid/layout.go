@@ -49,10 +49,6 @@ var LongAreaTypes = []string{AreaTypeCountry, AreaTypeCountryOld, AreaTypeRegion
 // ignored, wherever they stand.
 var JulyColumns = []string{ColArea, ColISO3, ColYear, ColAreaType, ColSource, ColIntensity}
 
-// longColumns are the columns the long layout needs besides its ISO 3
-// column (ColISO3, or ColISO3Old in older releases).
-var longColumns = []string{ColArea, ColYear, ColAreaType, ColCategory, ColVariable, ColUnit, ColValue}
-
 // maxSourcesNamed bounds the Electricity source values a file without any
 // SourceTotal row is named by.
 const maxSourcesNamed = 32
