@@ -192,3 +192,39 @@ func TestGridChangeKeys(t *testing.T) {
 		t.Errorf("added, removed, changed (-want +got):\n%s", diff)
 	}
 }
+
+// TestSevenGridsLayoutsDiff: the seed page's seven grids, none of them
+// renamed, from the long layout and from ember-wide's conversion: the grid
+// is the same, and only the archived source differs.
+func TestSevenGridsLayoutsDiff(t *testing.T) {
+	out := t.TempDir()
+	long := buildEmber(t, out, "2026-09-27", "../transform/grid/testdata/carbon-2024.csv")
+	july := buildEmber(t, out, "2026-09-28", "../transform/grid/testdata/carbon-2024-july.csv")
+	for _, name := range []string{GridName, "models/qwen-3-32b.json", "index.json", "pages/qwen-3-32b.md"} {
+		a, err := os.ReadFile(filepath.Join(long.Dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(july.Dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The source URL and the data version are the only differences.
+		a = []byte(strings.NewReplacer(fetch.LongEmberURL, fetch.DefaultEmberURL, "2026-09-27", "2026-09-28", "27 September 2026", "28 September 2026").Replace(string(a)))
+		if string(a) != string(b) {
+			t.Errorf("%s differs between the layouts", name)
+		}
+	}
+	old, err := Load(long.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur, err := Load(july.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Diff(old, cur)
+	if r.DataChanged || len(r.Grid.Renamed) != 0 {
+		t.Errorf("diff: data changed %v, renamed %v; summary %q", r.DataChanged, r.Grid.Renamed, r.Summary)
+	}
+}
