@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math"
 	"reflect"
 	"slices"
 	"strconv"
@@ -157,12 +156,10 @@ func gridReadWide(br *bufio.Reader, file string) ([]gridRow, []Problem, []string
 			return nil, probs, head
 		}
 		line, _ := cr.FieldPos(0)
-		for i, f := range rec {
-			if !utf8.ValidString(f) {
-				l, _ := cr.FieldPos(i)
-				bad(l, "field %d (%s) has bytes that are not UTF-8", i+1, head[i])
-				return nil, probs, head
-			}
+		if i := gridNotUTF8(rec); i >= 0 {
+			l, _ := cr.FieldPos(i)
+			bad(l, "field %d (%s) has bytes that are not UTF-8", i+1, head[i])
+			return nil, probs, head
 		}
 		if rec[iSource] != gridTotal {
 			if totals == 0 && len(seen) < 32 {
@@ -187,7 +184,7 @@ func gridReadWide(br *bufio.Reader, file string) ([]gridRow, []Problem, []string
 		if !gridWideAreaTypes[row.areaType] {
 			bad(line, "Area type %q of a %s row is none of the known ones", row.areaType, gridTotal)
 		}
-		if row.excluded, ok = gridWideBlemish(row.raw); !ok {
+		if row.excluded, ok = gridExcluded(row.raw); !ok {
 			bad(line, "%s %q is not a plain decimal", gridColIntensity, row.raw)
 			continue
 		}
@@ -205,29 +202,6 @@ func gridReadWide(br *bufio.Reader, file string) ([]gridRow, []Problem, []string
 		return nil, probs, head
 	}
 	return rows, probs, head
-}
-
-// gridWideBlemish is why a published intensity is left out ("" when it is
-// used), as the specification lists the blemishes; ok is false when raw is
-// not a number at all.
-func gridWideBlemish(raw string) (excluded string, ok bool) {
-	if _, plain := gridPrinted(raw); plain {
-		if v, _ := strconv.ParseFloat(raw, 64); v > gridMaxIntensity {
-			return gridImplausible, true
-		}
-		return "", true
-	}
-	f, err := strconv.ParseFloat(raw, 64)
-	_, negative := gridPrinted(strings.TrimPrefix(raw, "-"))
-	switch {
-	case raw == "":
-		return gridBlank, true
-	case strings.HasPrefix(raw, "-") && negative:
-		return gridNegative, true
-	case err == nil && (math.IsNaN(f) || math.IsInf(f, 0)):
-		return gridNonFinite, true
-	}
-	return "", false
 }
 
 // gridLayoutCheck compares the manifest's entry of Ember's CSV with what

@@ -566,23 +566,10 @@ func gridReadCSV(r io.Reader, file string) ([]gridRow, []Problem) {
 		if !gridAreaTypes[row.areaType] {
 			bad(line, "Area type %q is none of the known ones", row.areaType)
 		}
-		// Blemishes: the row is excluded, not the file.
-		if _, ok := gridPrinted(row.raw); !ok {
-			f, err := strconv.ParseFloat(row.raw, 64)
-			_, negative := gridPrinted(strings.TrimPrefix(row.raw, "-"))
-			switch {
-			case row.raw == "":
-				row.excluded = gridBlank
-			case strings.HasPrefix(row.raw, "-") && negative:
-				row.excluded = gridNegative
-			case err == nil && (math.IsNaN(f) || math.IsInf(f, 0)):
-				row.excluded = gridNonFinite
-			default:
-				bad(line, "Value %q is not a plain decimal", row.raw)
-				continue
-			}
-		} else if v, _ := strconv.ParseFloat(row.raw, 64); v > gridMaxIntensity {
-			row.excluded = gridImplausible
+		var ok bool
+		if row.excluded, ok = gridExcluded(row.raw); !ok {
+			bad(line, "Value %q is not a plain decimal", row.raw)
+			continue
 		}
 		rows = append(rows, row)
 	}
@@ -591,6 +578,29 @@ func gridReadCSV(r io.Reader, file string) ([]gridRow, []Problem) {
 		return nil, probs
 	}
 	return rows, probs
+}
+
+// gridExcluded says why a row with the published Value raw is left out
+// ("" when it is used): the blemishes exclude the row, not the file. ok is
+// false when raw is no blemish but not a plain decimal either.
+func gridExcluded(raw string) (reason string, ok bool) {
+	if _, plain := gridPrinted(raw); plain {
+		if v, _ := strconv.ParseFloat(raw, 64); v > gridMaxIntensity {
+			return gridImplausible, true
+		}
+		return "", true
+	}
+	f, err := strconv.ParseFloat(raw, 64)
+	_, negative := gridPrinted(strings.TrimPrefix(raw, "-"))
+	switch {
+	case raw == "":
+		return gridBlank, true
+	case strings.HasPrefix(raw, "-") && negative:
+		return gridNegative, true
+	case err == nil && (math.IsNaN(f) || math.IsInf(f, 0)):
+		return gridNonFinite, true
+	}
+	return "", false
 }
 
 // gridNotUTF8 is the index of the first field of rec that is not UTF-8, or
