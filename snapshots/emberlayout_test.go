@@ -35,6 +35,20 @@ func buildEmber(t *testing.T, out, date, ember string) *Result {
 	return res
 }
 
+// diffDirs loads two snapshot folders and diffs them.
+func diffDirs(t *testing.T, oldDir, newDir string) *DiffReport {
+	t.Helper()
+	old, err := Load(oldDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur, err := Load(newDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Diff(old, cur)
+}
+
 func emberEntry(t *testing.T, m *Manifest) Source {
 	t.Helper()
 	var found []Source
@@ -92,15 +106,7 @@ func TestEmberLayouts(t *testing.T) {
 		}
 	}
 
-	old, err := Load(long.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cur, err := Load(july.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := Diff(old, cur)
+	r := diffDirs(t, long.Dir, july.Dir)
 	want := []GridRename{
 		{ISO3: "BIH", Old: "Bosnia and Herzegovina", New: "Bosnia Herzegovina"},
 		{ISO3: "PHL", Old: "Philippines", New: "The Philippines"},
@@ -215,15 +221,7 @@ func TestSevenGridsLayoutsDiff(t *testing.T) {
 			t.Errorf("%s differs between the layouts", name)
 		}
 	}
-	old, err := Load(long.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cur, err := Load(july.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := Diff(old, cur)
+	r := diffDirs(t, long.Dir, july.Dir)
 	if r.DataChanged || len(r.Grid.Renamed) != 0 {
 		t.Errorf("diff: data changed %v, renamed %v; summary %q", r.DataChanged, r.Grid.Renamed, r.Summary)
 	}
