@@ -233,17 +233,13 @@ func (d Dir) emberFile(name string) string {
 	if name == EmberYearly {
 		other = EmberGlobal
 	}
+	other = filepath.Join(d.Root, filepath.FromSlash(other))
 	if _, err := os.Lstat(file); errors.Is(err, fs.ErrNotExist) {
-		if o := filepath.Join(d.Root, filepath.FromSlash(other)); exists(o) {
-			return o
+		if _, err := os.Lstat(other); err == nil {
+			return other
 		}
 	}
 	return file
-}
-
-func exists(p string) bool {
-	_, err := os.Lstat(p)
-	return err == nil
 }
 
 // cappedFile reads a local file up to its cap: one that grows past it
