@@ -20,7 +20,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // The July 2026 layout as the manifest names it and the snapshot archives it.
@@ -117,11 +116,12 @@ func gridReadWide(br *bufio.Reader, file string) ([]gridRow, []Problem, []string
 		return nil, probs, nil
 	}
 	head = slices.Clone(head) // the reader reuses the slice
+	if i := gridNotUTF8(head); i >= 0 {
+		bad(1, "field %d has bytes that are not UTF-8", i+1)
+		return nil, probs, head
+	}
 	col := map[string]int{}
 	for i, name := range head {
-		if !utf8.ValidString(name) {
-			bad(1, "field %d has bytes that are not UTF-8", i+1)
-		}
 		if _, dup := col[name]; dup {
 			bad(1, "names column %q twice", name)
 		}
