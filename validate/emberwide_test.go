@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -114,6 +115,34 @@ func TestGridLayoutCheck(t *testing.T) {
 		probs := gridLayoutCheck(&tc.src, tc.lay, "sources[0]")
 		if len(probs) != 1 || probs[0].Field != tc.field || probs[0].File != ManifestPath {
 			t.Errorf("%s: problems %v, want one on %s", tc.name, probs, tc.field)
+		}
+	}
+}
+
+// TestGridReadWideHostile: the July 2026 layout's hostile fixtures of the
+// build (snapshots/testdata/hostile/ember-july-*.txtar), read by this
+// package's own reader: what stops the build is a problem here too, and the
+// fixture that builds reads without one.
+func TestGridReadWideHostile(t *testing.T) {
+	for name, want := range map[string]string{
+		"ember-july-blemishes.txtar":      "",
+		"ember-july-no-total.txtar":       `has no rows with Electricity source "Total generation" (its sources: "Coal", "Solar")`,
+		"ember-july-missing-column.txtar": `has no column "Emissions intensity (gCO2e/kWh)"`,
+		"ember-july-area-type.txtar":      `line 3: Area type "Economic union" of a Total generation row is none of the known ones`,
+	} {
+		files, _ := vtHostile(t, name)
+		rows, probs, lay := gridReadLayout(bytes.NewReader(files["ember.csv"]), "ember.csv")
+		var got []string
+		for _, p := range probs {
+			got = append(got, p.String())
+		}
+		switch {
+		case lay.name != gridWideLayout:
+			t.Errorf("%s: read as the long layout", name)
+		case want == "" && (len(probs) > 0 || len(rows) != 5 || rows[1].excluded != gridBlank):
+			t.Errorf("%s: %d rows, problems %q; want the 5 Total generation rows, Germany's 2024 excluded, no problem", name, len(rows), got)
+		case want != "" && !slicesContain(got, want):
+			t.Errorf("%s: problems %q, want %q", name, got, want)
 		}
 	}
 }
