@@ -32,7 +32,11 @@ import (
 //     of the snapshot it wrote, at scale 1 and 4 (bytes: the CSV's);
 //   - BenchmarkTenThousandModels: a build and a verify of the 10,000-model
 //     leaderboard of TestTenThousandModels with the shared Ember file
-//     (bytes: the sources').
+//     (bytes: the sources');
+//   - BenchmarkThousandModelsSynth: a build and a verify of a 1,000-model
+//     leaderboard with ember-synth's CSV at scale 1 (bytes: the sources'):
+//     the whole job at a size where neither the leaderboard nor the CSV
+//     dwarfs the other.
 //
 // Each build or verify runs in a child process (this test binary, run
 // again with benchChildEnv set), so that its peak resident memory is its
@@ -298,6 +302,24 @@ func BenchmarkTenThousandModels(b *testing.B) {
 	})
 	b.Run("verify", func(b *testing.B) {
 		dir := builtSnapshot(b, lb, sharedEmber)
+		b.ResetTimer()
+		benchStage(b, benchJob{Op: "verify", Dir: dir}, bytes)
+	})
+}
+
+// BenchmarkThousandModelsSynth builds, then verifies, a snapshot of a
+// 1,000-model leaderboard (3,000 Text Conversation rows) with
+// ember-synth's CSV at scale 1 (about 40 MB).
+func BenchmarkThousandModelsSynth(b *testing.B) {
+	lb := filepath.Join(b.TempDir(), "leaderboard")
+	writeScaleLeaderboard(b, lb, 1000)
+	csv := gridtest.SynthCSV(b, 1)
+	bytes := size(b, lb, csv)
+	b.Run("build", func(b *testing.B) {
+		benchStage(b, benchJob{Op: "build", Leaderboard: lb, Ember: csv}, bytes)
+	})
+	b.Run("verify", func(b *testing.B) {
+		dir := builtSnapshot(b, lb, csv)
 		b.ResetTimer()
 		benchStage(b, benchJob{Op: "verify", Dir: dir}, bytes)
 	})

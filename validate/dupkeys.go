@@ -6,7 +6,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -56,7 +55,7 @@ func findDuplicateKey(r io.Reader) (*duplicateKey, error) {
 			switch kind {
 			case '{':
 				if depth == len(objects) {
-					objects = append(objects, &objectNames{folded: map[string]string{}})
+					objects = append(objects, &objectNames{folded: map[string][]string{}})
 				}
 				objects[depth].reset()
 				depth++
@@ -80,88 +79,38 @@ func nextIsName(dec *jsontext.Decoder) bool {
 	return kind == '{' && n%2 == 0
 }
 
-// objectNames are the names of one object so far, to find two equal under
-// strings.EqualFold. A name is filed under the lower case of its upper
-// case, which fold-equal names share (the long s and the Kelvin sign
-// included); EqualFold then settles, and the rare names that share the
-// form without being fold-equal (the dotted capital I and i) are kept
-// aside and compared one by one.
+// objectNames are the names of one object so far, to find two equal
+// under strings.EqualFold: each is filed under the lower case of its upper
+// case, which fold-equal names share; EqualFold then settles.
 type objectNames struct {
-	folded map[string]string // form -> the name as given, "" when it is the form itself
-	others []string
-	buf    []byte
+	folded map[string][]string
 }
 
-func (o *objectNames) reset() {
-	clear(o.folded)
-	o.others = o.others[:0]
-}
+func (o *objectNames) reset() { clear(o.folded) }
 
 // add files the quoted name raw and returns an earlier name of the object
 // equal to it under strings.EqualFold.
 func (o *objectNames) add(raw []byte) (string, bool) {
-	inner := raw[1 : len(raw)-1]
-	plain := bytes.IndexByte(inner, '\\') < 0
-	for _, c := range inner {
-		plain = plain && c < utf8.RuneSelf
-	}
-	var name string
-	if plain { // ASCII, no escapes: the form is the lower case, made without allocating
-		o.buf = o.buf[:0]
-		for _, c := range inner {
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			o.buf = append(o.buf, c)
-		}
-	} else {
-		u, _ := jsontext.AppendUnquote(nil, raw)
-		name = string(u)
-		o.buf = append(o.buf[:0], strings.ToLower(strings.ToUpper(name))...)
-	}
-	given := func() string {
-		if name == "" {
-			name = string(inner)
-		}
-		return name
-	}
-	first, seen := o.folded[string(o.buf)]
-	if !seen {
-		if plain && bytes.Equal(inner, o.buf) {
-			o.folded[string(o.buf)] = ""
-		} else {
-			o.folded[string(o.buf)] = given()
-		}
-		return "", false
-	}
-	if first == "" {
-		first = string(o.buf)
-	}
-	if strings.EqualFold(first, given()) {
-		return first, true
-	}
-	for _, other := range o.others {
-		if strings.EqualFold(other, given()) {
-			return other, true
+	u, _ := jsontext.AppendUnquote(nil, raw)
+	name := string(u)
+	form := strings.ToLower(strings.ToUpper(name))
+	for _, prev := range o.folded[form] {
+		if strings.EqualFold(prev, name) {
+			return prev, true
 		}
 	}
-	o.others = append(o.others, given())
+	o.folded[form] = append(o.folded[form], name)
 	return "", false
 }
 
 // exactDuplicate turns the decoder's error for a key given twice into a
 // duplicateKey, and another syntax error into one that says the document
-// is refused there (the callers check syntax with json.Valid first, so
-// that is what jsontext alone refuses); the end of input is nil, a read
-// failure is returned.
+// is refused there (the callers decode the document first, so that is
+// what jsontext alone refuses); the end of input is nil.
 func exactDuplicate(err error) (*duplicateKey, error) {
 	var se *jsontext.SyntacticError
 	if !errors.As(err, &se) {
-		var rerr *taskReadError
-		if errors.As(err, &rerr) {
-			return nil, rerr.err
-		}
-		return nil, nil
+		return nil, nil // the end of the input
 	}
 	if !errors.Is(se.Err, jsontext.ErrDuplicateName) {
 		return &duplicateKey{where: pointerWhere(se.JSONPointer.Parent()), refused: se.Err.Error(), offset: se.ByteOffset}, nil
@@ -228,25 +177,4 @@ func lineCol(r io.Reader, offset int64) (line, col int64) {
 		}
 	}
 	return line, offset - lastNL
-}
-
-// findDuplicateKeyIn is findDuplicateKey on a file streamed from open.
-func findDuplicateKeyIn(open func() (io.ReadCloser, error)) (*duplicateKey, error) {
-	f, err := open()
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return findDuplicateKey(taskReader{f})
-}
-
-// lineColIn is lineCol on a file streamed from open.
-func lineColIn(open func() (io.ReadCloser, error), offset int64) (line, col int64, err error) {
-	f, err := open()
-	if err != nil {
-		return 0, 0, err
-	}
-	defer f.Close()
-	line, col = lineCol(f, offset)
-	return line, col, nil
 }

@@ -1,7 +1,7 @@
 package validate
 
 // The grid check: grid.json against the archived Ember CSV, re-read here
-// (emberscan.go) with the specification's rules, independently of
+// with encoding/csv and the specification's rules, independently of
 // transform/grid (which has its own CSV scanner and writes grid.json).
 
 import (
@@ -127,19 +127,12 @@ func gridSnapshotCheck(s *Snap) []Problem {
 		return append(probs, Problem{File: out.Path, Msg: fmt.Sprintf("cannot be read: %v", err)})
 	}
 	// The file's size and sha256 are checked with every other file's.
-	var rows []gridRow
-	var readProbs []Problem
-	if e := s.earlyFor(src.Path); e != nil && e.grid != nil {
-		rows, readProbs = e.grid.rows, e.grid.probs
-	} else {
-		f, err := s.Open(src.Path)
-		if err != nil {
-			return append(probs, Problem{File: src.Path, Msg: fmt.Sprintf("cannot be read: %v", err)})
-		}
-		rows, readProbs = gridReadCSV(f, src.Path)
-		f.Close()
+	f, err := s.Open(src.Path)
+	if err != nil {
+		return append(probs, Problem{File: src.Path, Msg: fmt.Sprintf("cannot be read: %v", err)})
 	}
-	sum, more := gridCheckRows(rows, readProbs, src.Path, gj)
+	sum, more := gridCheck(s.cancellable(f), src.Path, gj)
+	f.Close()
 	probs = append(probs, more...)
 	where := fmt.Sprintf("sources (%s)", src.Path)
 	if sum == nil {
@@ -478,8 +471,9 @@ func gridReadCSV(r io.Reader, file string) ([]gridRow, []Problem) {
 	if b, err := br.Peek(3); err == nil && string(b) == "\ufeff" {
 		br.Discard(3)
 	}
-	cr := newEmberScanner(br, 1<<20, gridVariable) // reads from br itself
-	_, head, err := cr.Next()
+	cr := csv.NewReader(br)
+	cr.ReuseRecord = true
+	head, err := cr.Read()
 	if err != nil {
 		bad(1, "has no header: %v", err)
 		return nil, probs
@@ -529,7 +523,7 @@ func gridReadCSV(r io.Reader, file string) ([]gridRow, []Problem) {
 		return a
 	}
 	for {
-		line, rec, err := cr.Next()
+		rec, err := cr.Read()
 		if err == io.EOF {
 			break
 		}
@@ -550,6 +544,7 @@ func gridReadCSV(r io.Reader, file string) ([]gridRow, []Problem) {
 		if rec[iCat] != gridCategory || rec[iVar] != gridVariable {
 			continue
 		}
+		line, _ := cr.FieldPos(0)
 		if rec[iUnit] != gridUnit {
 			bad(line, "has CO2 intensity in %q, not %q", rec[iUnit], gridUnit)
 			continue

@@ -23,13 +23,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 )
 
 // Paths of the files the index check reads, relative to a snapshot folder.
@@ -366,33 +363,11 @@ func idxGroup(rows []*lbRow, slugs map[string]string) map[string]*idxModel {
 // idxNum is a number as printed in the file.
 type idxNum string
 
-// idxFloat prints x in shortest round-trip form with ".0" when integral.
-func idxFloat(x float64) idxNum {
-	s := strconv.FormatFloat(x, 'f', -1, 64)
-	if !strings.ContainsRune(s, '.') {
-		s += ".0"
-	}
-	return idxNum(s)
-}
-
-// idxRound rounds once to d decimals, half to even on the binary value.
-func idxRound(x float64, d int) idxNum {
-	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', d, 64), 64)
-	return idxFloat(v)
-}
-
-// idxSig3 rounds once to 3 significant figures.
-func idxSig3(x float64) idxNum {
-	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'e', 2, 64), 64)
-	return idxFloat(v)
-}
-
-func idxWhole(x float64) idxNum {
-	v, _ := strconv.ParseInt(strconv.FormatFloat(x, 'f', 0, 64), 10, 64)
-	return idxNum(strconv.FormatInt(v, 10))
-}
-
-func idxInt(n int) idxNum { return idxNum(strconv.Itoa(n)) }
+func idxFloat(x float64) idxNum        { return idxNum(floatText(x)) }
+func idxRound(x float64, d int) idxNum { return idxNum(roundedText(x, d)) }
+func idxSig3(x float64) idxNum         { return idxNum(sig3Text(x)) }
+func idxWhole(x float64) idxNum        { return idxNum(roundedInt(x)) }
+func idxInt(n int) idxNum              { return idxNum(strconv.Itoa(n)) }
 
 // ---- the expected file ----
 
@@ -506,11 +481,7 @@ func (f *idxModelFile) get(k string) any {
 	if !ok {
 		return nil
 	}
-	// The tree keeps nothing of d: its keys are copies, its strings and
-	// numbers slices of a copy of raw.
-	d := getDecoder()
-	defer d.release()
-	return d.decode(raw) // valid: the file decoded
+	return decodeNumbers(raw) // valid: the file decoded
 }
 
 // same reports whether member k of f and of g are equal.
@@ -529,13 +500,10 @@ func idxReadModel(src *idxSource, path string) (*idxModelFile, error) {
 	if err != nil {
 		return nil, idxFailf(path, "", "", "cannot be read (%s is computed from it): %v", IndexPath, err)
 	}
-	raw, ok := members(data)
-	if !ok {
-		// Not valid JSON, or not an object, or more after it: as
-		// json.Decoder reads it (only the first value), and what it says.
-		if err := json.NewDecoder(bytes.NewReader(data)).Decode(&raw); err != nil {
-			return nil, idxFailf(path, "", "", "is not valid JSON: %v", err)
-		}
+	// As json.Decoder reads it: only the first value.
+	var raw map[string]json.RawMessage
+	if err := json.NewDecoder(bytes.NewReader(data)).Decode(&raw); err != nil {
+		return nil, idxFailf(path, "", "", "is not valid JSON: %v", err)
 	}
 	f := &idxModelFile{path: path, raw: raw}
 	slug, _ := f.get("slug").(string)
@@ -601,9 +569,8 @@ func idxPrepare(src *idxSource) (*idxPlan, error) {
 
 	// Every model file: the header repeats the model files' dates and
 	// source fields, which must all agree with the first's; each entry must
-	// agree with its file. The files are independent, and checked on a
-	// worker per CPU after the first; the first problem in the models'
-	// order stops the check, as when they were checked in turn.
+	// agree with its file. The files are checked on a worker per CPU after
+	// the first; the first problem in the models' order stops the check.
 	var first *idxModelFile
 	if len(pl.ids) > 0 {
 		f, err := pl.checkModel(src, chat[pl.ids[0]], nil)
@@ -613,16 +580,7 @@ func idxPrepare(src *idxSource) (*idxPlan, error) {
 		first = f
 	}
 	errs := make([]error, len(pl.ids))
-	var next atomic.Int64 // the last model taken
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for i := int(next.Add(1)); i < len(pl.ids); i = int(next.Add(1)) {
-				_, errs[i] = pl.checkModel(src, chat[pl.ids[i]], first)
-			}
-		})
-	}
-	wg.Wait()
+	eachIndex(len(pl.ids)-1, func(i int) { _, errs[i+1] = pl.checkModel(src, chat[pl.ids[i+1]], first) })
 	for _, err := range errs {
 		if err != nil {
 			return nil, err
@@ -673,10 +631,6 @@ func (pl *idxPlan) checkModel(src *idxSource, m *idxModel, first *idxModelFile) 
 		return nil, err
 	}
 	for _, k := range []string{"name", "model_id", "params_b", "active_params_b", "architecture", "gpus", "best"} {
-		if idxSameText(f.raw[k], entry.val(k)) {
-			continue
-		}
-		idxValueCompares.Add(1)
 		got := f.get(k)
 		if w := idxPlain(entry.val(k)); !idxEqual(w, got) {
 			// Name the first value that differs, not "an object".
@@ -684,28 +638,12 @@ func (pl *idxPlan) checkModel(src *idxSource, m *idxModel, first *idxModelFile) 
 			return nil, idxFailf(f.path, "", field, "is %s, but %s gives %s", idxShow(g), IndexChatTask, idxShow(wv))
 		}
 	}
-	if n := elements(f.raw["configurations"]); n != len(m.rows) {
+	var configs []json.RawMessage
+	_ = json.Unmarshal(f.raw["configurations"], &configs) // not a list: none
+	if n := len(configs); n != len(m.rows) {
 		return nil, idxFailf(f.path, "", "configurations", "has %d rows, but %s has %d stable rows of the model", n, IndexChatTask, len(m.rows))
 	}
 	return f, pl.checkRows(m)
-}
-
-// idxValueCompares counts the model file members compared as values (for
-// the tests).
-var idxValueCompares atomic.Int64
-
-// idxSameText reports whether raw, a top-level member's text in a model
-// file, is v printed as the file prints it (at the first level of
-// indentation): the same text decodes to the same value, which is then
-// not decoded to be compared. Any other text is compared as a value.
-func idxSameText(raw json.RawMessage, v any) bool {
-	if raw == nil {
-		return false
-	}
-	b := idxBufs.Get().(*bytes.Buffer)
-	defer func() { b.Reset(); idxBufs.Put(b) }()
-	idxWrite(b, v, 1)
-	return bytes.Equal(b.Bytes(), raw)
 }
 
 // checkRows finds what would stop the recomputation of a model's entries
@@ -1301,19 +1239,24 @@ func (pl *idxPlan) writeHeader(b *bytes.Buffer, flush func() error) error {
 		}
 		b.WriteByte('[')
 		empty := true
-		err := pl.eachChunk(list, func(text []byte) error {
-			if empty && len(text) > 0 {
-				text = text[1:] // the list's first entry follows no other
+		for _, id := range pl.ids {
+			es, err := pl.entries(list, pl.chat[id])
+			if err != nil {
+				return err
+			}
+			for _, e := range es {
+				if !empty {
+					b.WriteByte(',')
+				}
 				empty = false
+				b.WriteString("\n    ")
+				idxWrite(b, e, 2)
 			}
-			b.Write(text)
 			if b.Len() >= 32<<10 {
-				return flush()
+				if err := flush(); err != nil {
+					return err
+				}
 			}
-			return nil
-		})
-		if err != nil {
-			return err
 		}
 		if !empty {
 			b.WriteString("\n  ")

@@ -3,7 +3,6 @@ package validate
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -278,46 +277,31 @@ func TestIndexFileNamesTheFirstModelFileThatDisagrees(t *testing.T) {
 	}
 }
 
-// TestIndexChunksPrintAsInTurn: index.json's lists printed in chunks of
-// any size on a worker per CPU (idxchunks.go) are the published bytes,
-// and a difference late in the file is found on its line, whatever the
-// chunks. (Not parallel: it sets idxChunkModels.)
-func TestIndexChunksPrintAsInTurn(t *testing.T) {
+// TestIndexLayoutDifferenceLate: a difference of layout late in
+// index.json (in its last load curve) is found, on its line.
+func TestIndexLayoutDifferenceLate(t *testing.T) {
+	t.Parallel()
 	b := idxBuild(t, idxSeedVersion)
-	defer func(n int) { idxChunkModels = n }(idxChunkModels)
-	// A layout change in the last load curve, past every chunk of every
-	// size below.
 	i := bytes.LastIndex(b.index, []byte(`"throughput_rise": `))
 	if i < 0 {
 		t.Fatal("no load curve in index.json")
 	}
 	bad := append(append(append([]byte(nil), b.index[:i]...), `"throughput_rise":  `...), b.index[i+len(`"throughput_rise": `):]...)
 	want := fmt.Sprintf("line %d: the layout differs", 1+bytes.Count(b.index[:i], []byte("\n")))
-	for _, size := range []int{1, 2, 7, 128} {
-		idxChunkModels = size
-		if err := IndexFile(b.chat, b.gpqa, b.index, b.models); err != nil {
-			t.Errorf("chunks of %d models: the published index.json: %v", size, err)
-		}
-		if err := IndexFile(b.chat, b.gpqa, bad, b.models); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("chunks of %d models: got %v; want %q", size, err, want)
-		}
+	if err := IndexFile(b.chat, b.gpqa, b.index, b.models); err != nil {
+		t.Errorf("the published index.json: %v", err)
+	}
+	if err := IndexFile(b.chat, b.gpqa, bad, b.models); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v; want %q", err, want)
 	}
 }
 
-// TestIndexModelFilesComparedAsText: a model file's members the index
-// repeats are compared as text when they are printed as the index check
-// prints them (every member of every built model file), and as values
-// when they are not (another indentation: still no problem). Not
-// parallel: it reads idxValueCompares.
-func TestIndexModelFilesComparedAsText(t *testing.T) {
+// TestIndexModelFileIndentation: a model file the index repeats is
+// compared by value, not by layout: the same file indented with tabs
+// gives no problem.
+func TestIndexModelFileIndentation(t *testing.T) {
+	t.Parallel()
 	b := idxBuild(t, idxSeedVersion)
-	idxValueCompares.Store(0)
-	if err := IndexFile(b.chat, b.gpqa, b.index, b.models); err != nil {
-		t.Fatal(err)
-	}
-	if n := idxValueCompares.Load(); n != 0 {
-		t.Errorf("%d members of the built model files were compared as values, not as text", n)
-	}
 	const path = "models/qwen-3-32b.json"
 	var m map[string]any
 	dec := json.NewDecoder(bytes.NewReader(b.models[path]))
@@ -333,44 +317,5 @@ func TestIndexModelFilesComparedAsText(t *testing.T) {
 	models[path] = tabs
 	if err := IndexFile(b.chat, b.gpqa, b.index, models); err != nil {
 		t.Errorf("%s indented with tabs: %v", path, err)
-	}
-	if n := idxValueCompares.Load(); n == 0 {
-		t.Errorf("%s indented with tabs: no member compared as a value", path)
-	}
-}
-
-// TestIndexChunksStop: eachChunk stops at the first error of emit, at the
-// first chunk, the second and the last, for every list, and returns it,
-// its workers done (a review's test). Not parallel: it sets
-// idxChunkModels.
-func TestIndexChunksStop(t *testing.T) {
-	b := idxBuild(t, idxSeedVersion)
-	src := &idxSource{
-		chat:      parseTaskData(taskChat, IndexChatTask, b.chat),
-		gpqa:      parseTaskData(taskGPQA, IndexProblemTask, b.gpqa),
-		readModel: func(p string) ([]byte, error) { return b.models[p], nil },
-	}
-	src.models = slices.Sorted(maps.Keys(b.models))
-	pl, err := idxPrepare(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func(n int) { idxChunkModels = n }(idxChunkModels)
-	idxChunkModels = 1
-	stop := errors.New("stop")
-	for _, at := range []int{0, 1, len(pl.ids) - 1} {
-		for _, list := range idxLists {
-			calls := 0
-			err := pl.eachChunk(list, func([]byte) error {
-				calls++
-				if calls > at {
-					return stop
-				}
-				return nil
-			})
-			if err != stop || calls != at+1 {
-				t.Errorf("%s, stopped at chunk %d: %v after %d chunks; want %v after %d", list, at, err, calls, stop, at+1)
-			}
-		}
 	}
 }

@@ -277,3 +277,15 @@ func quoteFast(b *bytes.Buffer, s string) {
 	b.WriteString(s)
 	b.WriteByte('"')
 }
+
+// decodeNumbers decodes one JSON value as json.Decoder with UseNumber
+// does; nil when it is not JSON.
+func decodeNumbers(raw []byte) any {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return nil
+	}
+	return v
+}

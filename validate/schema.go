@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -43,7 +42,6 @@ var compiled struct {
 	once    sync.Once
 	schemas map[string]*jsonschema.Schema
 	streams map[string]*schemaStream
-	fast    map[string]*onceSchema
 	errs    []Problem
 }
 
@@ -54,7 +52,8 @@ var compiled struct {
 // own, and the rest of the file is checked against shell, the schema
 // without those items schemas, with each list's entries replaced by nulls
 // (its length and type still checked). The problems are those of the
-// whole schema on the whole file.
+// whole schema on the whole file. It exists for memory, not speed: a
+// 10,000-model index.json decoded whole would take gigabytes.
 type schemaStream struct {
 	shell *jsonschema.Schema
 	items map[string]*jsonschema.Schema // by top-level property
@@ -67,9 +66,8 @@ func compiledSchemas() (map[string]*jsonschema.Schema, []Problem) {
 	compiled.once.Do(func() {
 		compiled.schemas = map[string]*jsonschema.Schema{}
 		compiled.streams = map[string]*schemaStream{}
-		compiled.fast = map[string]*onceSchema{}
 		for _, name := range schemas.Names() {
-			sch, st, o, err := compileSchema(name)
+			sch, st, err := compileSchema(name)
 			if err != nil {
 				compiled.errs = append(compiled.errs, Problem{File: "schemas/" + name, Msg: fmt.Sprintf("does not compile as a draft 2020-12 schema: %v", err)})
 				continue
@@ -77,9 +75,6 @@ func compiledSchemas() (map[string]*jsonschema.Schema, []Problem) {
 			compiled.schemas[name] = sch
 			if st != nil {
 				compiled.streams[name] = st
-			}
-			if o != nil {
-				compiled.fast[name] = o
 			}
 		}
 	})
@@ -92,13 +87,6 @@ func streamFor(name string) *schemaStream {
 	return compiled.streams[name]
 }
 
-// onceFor returns the fast pass's form of a compiled schema (checkonce.go),
-// or nil.
-func onceFor(name string) *onceSchema {
-	compiledSchemas()
-	return compiled.fast[name]
-}
-
 func newSchemaCompiler() *jsonschema.Compiler {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
@@ -106,40 +94,28 @@ func newSchemaCompiler() *jsonschema.Compiler {
 	return c
 }
 
-// compileSchema compiles an embedded schema; its split form when it has
-// lists that can be checked one entry at a time (else st is nil); and its
-// form for the fast pass when it has sites (else o is nil).
-func compileSchema(name string) (sch *jsonschema.Schema, st *schemaStream, o *onceSchema, err error) {
+// compileSchema compiles an embedded schema, and its split form when it
+// has lists that can be checked one entry at a time (else st is nil).
+func compileSchema(name string) (sch *jsonschema.Schema, st *schemaStream, err error) {
 	b, err := schemas.Read(name)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	return compileDoc(name, doc)
-}
-
-// compileDoc is compileSchema for a decoded schema document. A fast-pass
-// form that does not compile (a draft 4 document, whose metaschema has no
-// true schema for a site) leaves the document without one: its files
-// take the whole check.
-func compileDoc(name string, doc any) (sch *jsonschema.Schema, st *schemaStream, o *onceSchema, err error) {
 	c := newSchemaCompiler()
 	if err := c.AddResource(schemaBase+name, doc); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	if sch, err = c.Compile(schemaBase + name); err != nil {
-		return nil, nil, nil, err
-	}
-	if o, err = compileOnce(name, doc); err != nil {
-		o = nil
+		return nil, nil, err
 	}
 	if st, err = compileStream(c, name, doc); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	return sch, st, o, nil
+	return sch, st, nil
 }
 
 // compileStream compiles the split form of the schema document doc (see
@@ -272,64 +248,25 @@ func checkSchemas(s *Snap) []Problem {
 // file); a larger one is streamed when its schema can be split.
 const wholeSize = 256 << 10
 
-// earlyTaken counts the outputs whose schema check took Early's verdict
-// (for the tests).
-var earlyTaken atomic.Int64
-
-// maxWholeFast is the largest file the fast pass reads whole when the
-// schema's form for it cannot be split (manifest.json: 2.5 MB at 10,000
-// models).
-const maxWholeFast = 32 << 20
-
 // checkSchemaFile checks one file against its schema: streamed, one list
-// entry at a time, when the schema allows it and the file is large. The
-// fast pass (checkonce.go) runs first where the schema has sites; the file
-// is checked as before only when that pass does not find it valid.
+// entry at a time, when the schema allows it and the file is large.
 func checkSchemaFile(s *Snap, schs map[string]*jsonschema.Schema, p string) []Problem {
 	name := schemaFor(p)
 	cannot := func(err error) []Problem { return []Problem{{File: p, Msg: fmt.Sprintf("cannot be read: %v", err)}} }
-	st, o := streamFor(name), onceFor(name)
-	if s.checked == nil {
-		o = nil
-	}
-	if o != nil && s.checkedEarly(p) {
-		earlyTaken.Add(1)
-		return nil
-	}
 	f, err := s.Open(p)
 	if err != nil {
 		return cannot(err)
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	small := err == nil && fi.Size() <= wholeSize
-	// The fast pass of a schema whose form for it cannot be split
-	// (manifest.json's: its lists' entries are sites) reads the file whole.
-	wholeFast := o != nil && o.stream == nil && err == nil && fi.Size() <= maxWholeFast
-	if st == nil || small || wholeFast {
-		// A small file (a model file), or one whose schema cannot be
-		// split, is read whole.
+	st := streamFor(name)
+	if fi, err := f.Stat(); st == nil || err == nil && fi.Size() <= wholeSize {
 		b, err := regfile.ReadAll(f)
 		if err != nil {
 			return cannot(err)
 		}
-		if o != nil && s.checked.bytes(o, b) {
-			return nil
-		}
-		if st == nil {
-			return validateSchema(schs[name], name, p, b)
-		}
-		return validateBytes(st, name, p, b)
+		return validateSchema(schs[name], name, p, b)
 	}
-	if o != nil && o.stream != nil {
-		if s.checked.stream(o, f) {
-			return nil
-		}
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return cannot(err)
-		}
-	}
-	return validateStream(st, name, p, bufio.NewReaderSize(f, 64<<10))
+	return validateStream(st, name, p, bufio.NewReaderSize(s.cancellable(f), 64<<10))
 }
 
 // CheckSchema checks data, the bytes of the snapshot file at the slash path
@@ -345,9 +282,6 @@ func CheckSchema(schema, file string, data []byte) []Problem {
 	sch := schs[schema]
 	if sch == nil {
 		return []Problem{{File: file, Msg: fmt.Sprintf("cannot be checked: no schema %s", schema)}}
-	}
-	if st := streamFor(schema); st != nil {
-		return validateBytes(st, schema, file, data)
 	}
 	return validateSchema(sch, schema, file, data)
 }
@@ -366,25 +300,10 @@ func validateSchema(sch *jsonschema.Schema, name, file string, data []byte) []Pr
 	return out
 }
 
-// fileParts is what a file's check applies to its parts as
-// decodeStream and decodeBytes hand them over: each entry of the top-level
-// lists it splits out (one at a time, so that a large file is never held
-// decoded whole), then the rest of the file, those lists' entries replaced
-// by nulls (or the whole value, when it is not an object).
-type fileParts interface {
-	// split reports whether the entries of the top-level list k are
-	// checked one at a time.
-	split(k string) bool
-	// entry checks entry n of the list k.
-	entry(k string, n int, x any)
-	// rest checks the rest.
-	rest(whole any)
-	// decoder is the instance decoder for the file's values.
-	decoder() *instanceDecoder
-}
-
 // schemaParts checks a file's parts against a split schema and keeps the
-// problems, as validateSchema finds them on the whole file.
+// problems, as validateSchema finds them on the whole file: each entry of
+// the lists it splits out, one at a time, then the rest of the file, those
+// lists' entries replaced by nulls.
 type schemaParts struct {
 	st         *schemaStream
 	name, file string
@@ -392,8 +311,6 @@ type schemaParts struct {
 }
 
 func (c *schemaParts) split(k string) bool { return c.st.items[k] != nil }
-
-func (c *schemaParts) decoder() *instanceDecoder { return newInstanceDecoder() }
 
 func (c *schemaParts) entry(k string, n int, x any) {
 	if err := c.st.items[k].Validate(x); err != nil {
@@ -429,17 +346,15 @@ func validateStream(st *schemaStream, name, file string, r io.Reader) []Problem 
 // decodeStream decodes the JSON document read from r and hands its parts
 // to c (see fileParts). It returns the first syntax error, as
 // jsonschema.UnmarshalJSON words it, with the parts before it handed over.
-// (It decodes every value: it serves the whole check, not the fast pass.)
 func decodeStream(r io.Reader, c *schemaParts) error {
 	dec := json.NewDecoder(r)
 	dec.UseNumber()
-	inst := newInstanceDecoder()
 	var raw json.RawMessage
 	decode := func() (any, error) {
 		if err := dec.Decode(&raw); err != nil {
 			return nil, err
 		}
-		return inst.decode(raw), nil
+		return jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	}
 	tok, err := dec.Token()
 	if err != nil {
@@ -500,60 +415,6 @@ func decodeStream(r io.Reader, c *schemaParts) error {
 	}
 	c.rest(whole)
 	return nil
-}
-
-// validateBytes checks data, the whole file at path file, against a split
-// schema as validateStream does, one list entry at a time, with the same
-// problems in the same order; only faster, as the file is in memory: its
-// syntax is checked once (json.Valid), then it is decoded in one pass
-// (instanceDecoder). Invalid JSON is left to validateStream, which says
-// where it breaks.
-func validateBytes(st *schemaStream, name, file string, data []byte) []Problem {
-	if !json.Valid(data) {
-		return validateStream(st, name, file, bytes.NewReader(data))
-	}
-	c := &schemaParts{st: st, name: name, file: file}
-	decodeBytes(data, c)
-	return c.problems()
-}
-
-// decodeBytes decodes data, valid JSON, and hands its parts to c as
-// decodeStream does.
-func decodeBytes(data []byte, c fileParts) {
-	d := c.decoder()
-	text := string(data)
-	i := skipSpace(text, 0)
-	if text[i] != '{' {
-		whole, _ := d.valueAt(text, i, d.placed)
-		c.rest(whole)
-		return
-	}
-	shell := map[string]any{}
-	i = skipSpace(text, i+1)
-	for text[i] != '}' {
-		var k string
-		k, i = d.key(text, i)
-		i = skipSpace(text, skipSpace(text, i)+1) // ':'
-		if !c.split(k) || text[i] != '[' {
-			shell[k], i = d.valueAt(text, i, d.placed.member(k))
-		} else {
-			n := 0
-			for i = skipSpace(text, i+1); text[i] != ']'; n++ {
-				var x any
-				x, i = d.valueAt(text, i, d.placed.member(k).element())
-				c.entry(k, n, x)
-				if i = skipSpace(text, i); text[i] == ',' {
-					i = skipSpace(text, i+1)
-				}
-			}
-			i++
-			shell[k] = make([]any, n)
-		}
-		if i = skipSpace(text, i); text[i] == ',' {
-			i = skipSpace(text, i+1)
-		}
-	}
-	c.rest(shell)
 }
 
 // schemaErrors turns a validation error (nil: none) into problems. inst is

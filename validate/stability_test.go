@@ -212,19 +212,3 @@ func TestSourceRowProblems(t *testing.T) {
 		t.Errorf("%d good rows, want 14", len(rows))
 	}
 }
-
-// TestRoundedTextsBounded: roundedText keeps at most maxRoundedTexts
-// answers, and answers rightly past that.
-func TestRoundedTextsBounded(t *testing.T) {
-	for i := range maxRoundedTexts + 100 {
-		roundedText(float64(i)+0.25, 1)
-	}
-	if n := roundedTexts.n.Load(); n > maxRoundedTexts {
-		t.Errorf("%d answers kept, over %d", n, maxRoundedTexts)
-	}
-	for range 2 {
-		if got := roundedText(1e6+0.25, 1); got != "1000000.2" {
-			t.Errorf("roundedText(1000000.25, 1) = %s, want 1000000.2", got)
-		}
-	}
-}
