@@ -157,12 +157,12 @@ func stringDiff(got, want string) string {
 
 // configWhere names a configuration.
 func configWhere(i int, c *wantConfig) string {
-	return fmt.Sprintf("configurations[%d] (%s)", i, c.rowID)
+	return fmt.Sprintf("configurations[%d] (%s)", i, c.rowID())
 }
 
 // provenance ends a configuration field's mismatch message.
 func (d *modelDiff) provenance(c *wantConfig, key string) string {
-	s := fmt.Sprintf(" from %s configurations[%d]", d.chatPath, c.row.index)
+	s := fmt.Sprintf(" from %s configurations[%d]", d.chatPath, c.index)
 	if o := c.origin(key); o != "" {
 		s += " (" + o + ")"
 	}
@@ -201,13 +201,13 @@ func (d *modelDiff) configurations(want, got *jnode) {
 	}
 	matched := map[int]bool{}
 	for _, c := range cs {
-		j, ok := byID[c.rowID]
+		j, ok := byID[c.rowID()]
 		if !ok {
-			d.ps.add("", "configurations", "has no entry for %s, recomputed from %s configurations[%d]", c.rowID, d.chatPath, c.row.index)
+			d.ps.add("", "configurations", "has no entry for %s, recomputed from %s configurations[%d]", c.rowID(), d.chatPath, c.index)
 			continue
 		}
 		matched[j] = true
-		d.config(fmt.Sprintf("configurations[%d] (%s)", j, c.rowID), c, got.vals[j])
+		d.config(fmt.Sprintf("configurations[%d] (%s)", j, c.rowID()), c, got.vals[j])
 	}
 	for j, g := range got.vals {
 		if !matched[j] {
@@ -227,7 +227,6 @@ func (d *modelDiff) best(got *jnode) {
 		d.ps.add("", "best", "is %s %s, recomputed an object", got.kind, got.show())
 		return
 	}
-	gpus := d.m.bestGPUs()
 	want := d.m.bestNode()
 	var gotKeys []string
 	seen := map[string]bool{}
@@ -249,19 +248,19 @@ func (d *modelDiff) best(got *jnode) {
 		}
 	}
 	var wantCommon []string
-	for _, g := range gpus {
-		c := d.m.configs[d.m.best[g]]
+	for _, c := range d.m.best {
+		g := c.gpu
 		entry := got.get(g)
 		why := fmt.Sprintf("the lowest unrounded energy per token among %s's %s configurations with median_itl_ms <= %d, from %s configurations[%d] (energy_per_token_joules %s)",
-			d.m.modelID, g, itlDeadlineMS, d.chatPath, c.row.index, rawText(*c.row.energy))
+			d.m.modelID, g, itlDeadlineMS, d.chatPath, c.index, rawText(*c.energy))
 		if entry == nil {
-			d.ps.add("", "best."+g, "is missing, recomputed %s: %s", c.rowID, why)
+			d.ps.add("", "best."+g, "is missing, recomputed %s: %s", c.rowID(), why)
 			continue
 		}
 		wantCommon = append(wantCommon, g)
-		where := fmt.Sprintf("best.%s (%s)", g, c.rowID)
-		if id := entry.get("row_id"); id != nil && id.kind == jStr && id.text != c.rowID {
-			d.ps.add(where, "row_id", "is %s, recomputed %s: %s", id.text, c.rowID, why)
+		where := fmt.Sprintf("best.%s (%s)", g, c.rowID())
+		if id := entry.get("row_id"); id != nil && id.kind == jStr && id.text != c.rowID() {
+			d.ps.add(where, "row_id", "is %s, recomputed %s: %s", id.text, c.rowID(), why)
 			continue
 		}
 		d.config(where, c, entry)

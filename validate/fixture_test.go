@@ -318,3 +318,10 @@ func vtLoadText(t *testing.T) *sourcetext.Leaderboard {
 	}
 	return text
 }
+
+// recomputeModels rebuilds every model file from the stable rows, sorted
+// by slug (see eachModel).
+func recomputeModels(in *lbInputs, chat, index *problems) (models []*wantModel, broken map[string]bool, err error) {
+	broken, err = eachModel(in, chat, index, func(m *wantModel) { models = append(models, m) })
+	return models, broken, err
+}

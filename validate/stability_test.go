@@ -80,7 +80,7 @@ func TestStabilityModels(t *testing.T) {
 			t.Fatalf("no model %s", slug)
 		}
 		for _, c := range m.configs {
-			if c.rowID == rowID {
+			if c.rowID() == rowID {
 				if v := c.node.get(key); v != nil {
 					return v.text
 				}
@@ -92,7 +92,7 @@ func TestStabilityModels(t *testing.T) {
 	}
 	var rowIDs []string
 	for _, c := range bySlug["test-lm-7b-chat"].configs {
-		rowIDs = append(rowIDs, c.rowID)
+		rowIDs = append(rowIDs, c.rowID())
 	}
 	wantIDs := []string{
 		"test-lm-7b-chat/B200/1/8",
@@ -104,8 +104,8 @@ func TestStabilityModels(t *testing.T) {
 	}
 	best := map[string]string{}
 	for _, m := range models {
-		for g, i := range m.best {
-			best[m.slug+" "+g] = m.configs[i].rowID
+		for _, c := range m.best {
+			best[m.slug+" "+c.gpu] = c.rowID()
 		}
 	}
 	wantBest := map[string]string{
