@@ -11,7 +11,7 @@ import (
 // the bytes do not, the formatting differs and the first differing line is
 // named.
 func compareModel(file, chatPath string, m *wantModel, data []byte) []Problem {
-	want := writeTreeSized(m.tree, len(data))
+	want := writeTree(m.tree)
 	if bytes.Equal(data, want) {
 		return nil
 	}
