@@ -213,4 +213,3 @@ func TestIndexLayoutDifferenceLate(t *testing.T) {
 		t.Errorf("got %v; want %q", err, want)
 	}
 }
-
