@@ -207,17 +207,13 @@ func gridOrEmpty[T any](s []T) []T {
 
 // gridRow is an intensity row of the CSV.
 type gridRow struct {
-	*gridArea
-	year int
-	raw  string // Value as published
-	line int
+	area, iso3, areaType string
+	year                 int
+	raw                  string // Value as published
+	line                 int
 	// excluded is why the row is left out ("" when it is used).
 	excluded string
 }
-
-// gridArea is an area as a row names it: a few hundred areas repeat theirs
-// over every year, so rows share one.
-type gridArea struct{ area, iso3, areaType string }
 
 // gridDoc is grid.json as this package reads it.
 type gridDoc struct {
@@ -266,35 +262,70 @@ func gridCheckRows(rows []gridRow, probs []Problem, file string, gridJSON []byte
 	if rows == nil {
 		return nil, probs
 	}
-	gf := func(where, field, format string, a ...any) {
-		probs = append(probs, Problem{File: gridOutputFile, Where: where, Field: field, Msg: fmt.Sprintf(format, a...)})
-	}
-	var doc gridDoc
+	g := &gridChecker{file: file, probs: probs}
 	dec := json.NewDecoder(bytes.NewReader(gridJSON))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&doc); err != nil {
-		gf("", "", "cannot be decoded strictly: %v", err)
-		return nil, probs
+	if err := dec.Decode(&g.doc); err != nil {
+		g.fail("", "", "cannot be decoded strictly: %v", err)
+		return nil, g.probs
 	}
 	if dec.More() {
-		gf("", "", "has data after the top-level value")
+		g.fail("", "", "has data after the top-level value")
 	}
-	at := func(line int) string { return fmt.Sprintf("%s line %d", file, line) }
+	exclusions := g.index(rows)
+	candidates, ruleYear := g.ruleYear()
+	doc, year := &g.doc, g.doc.Year
+	switch {
+	case !doc.YearPinned && ruleYear == 0:
+		g.fail("", "year", "is %d and not pinned, but no year of the source is complete (%s)", year, gridYearRule)
+	case !doc.YearPinned && year != ruleYear:
+		g.fail("", "year", "is %d and not pinned, but the latest complete year is %d (%s; counts %+v)", year, ruleYear, gridYearRule, candidates)
+	}
+	if r := g.byArea[gridWorld][year]; r == nil || r.excluded != "" {
+		g.fail("", "year", "is %d, but the source has no usable %s value for it", year, gridWorld)
+	}
+	if doc.Source.Year != year {
+		g.fail("", "source.year", "is %d, but year is %d", doc.Source.Year, year)
+	}
+	listed := g.checkAreas()
+	with, fallbacks := g.checkListed(listed)
+	return &gridSummary{manifest: ManifestGrid{
+		Year: year, Areas: len(doc.Areas), AreasWithoutYear: len(g.byArea) - with, Fallbacks: fallbacks,
+		YearRule: gridYearRule, YearPinned: doc.YearPinned, YearCandidates: candidates, Exclusions: exclusions,
+	}, doc: doc}, g.probs
+}
 
-	// Index the source: area → year → row. A repeat of an earlier row is
-	// excluded; a second row that differs is a problem.
-	byArea := map[string]map[int]*gridRow{}
+// gridChecker is the check of grid.json against the CSV's rows.
+type gridChecker struct {
+	file   string // the CSV's path, for messages
+	doc    gridDoc
+	byArea map[string]map[int]*gridRow // area → year → row
+	probs  []Problem
+}
+
+func (g *gridChecker) fail(where, field, format string, a ...any) {
+	g.probs = append(g.probs, Problem{File: gridOutputFile, Where: where, Field: field, Msg: fmt.Sprintf(format, a...)})
+}
+
+// at names a line of the CSV.
+func (g *gridChecker) at(line int) string { return fmt.Sprintf("%s line %d", g.file, line) }
+
+// index files the rows by area and year and returns the exclusions, by
+// line: a repeat of an earlier row is excluded; a second row that differs
+// is a problem.
+func (g *gridChecker) index(rows []gridRow) []ManifestGridExclusion {
+	g.byArea = map[string]map[int]*gridRow{}
 	exclusions := []ManifestGridExclusion{}
 	for i := range rows {
 		row := &rows[i]
-		years := byArea[row.area]
+		years := g.byArea[row.area]
 		if years == nil {
 			years = map[int]*gridRow{}
-			byArea[row.area] = years
+			g.byArea[row.area] = years
 		}
 		if first := years[row.year]; first != nil {
 			if first.iso3 != row.iso3 || first.areaType != row.areaType || first.raw != row.raw {
-				probs = append(probs, Problem{File: file, Where: fmt.Sprintf("line %d", row.line),
+				g.probs = append(g.probs, Problem{File: g.file, Where: fmt.Sprintf("line %d", row.line),
 					Msg: fmt.Sprintf("a second row for %s %d (%s %q) differs from line %d's (%s %q)", row.area, row.year, gridOrDash(row.iso3), row.raw, first.line, gridOrDash(first.iso3), first.raw)})
 				continue
 			}
@@ -306,18 +337,17 @@ func gridCheckRows(rows []gridRow, probs []Problem, file string, gridJSON []byte
 			exclusions = append(exclusions, ManifestGridExclusion{Area: row.area, ISO3: row.iso3, Year: row.year, Line: row.line, Value: row.raw, Reason: row.excluded})
 		}
 	}
-	usable := func(area string, year int) *gridRow {
-		if r := byArea[area][year]; r != nil && r.excluded == "" {
-			return r
-		}
-		return nil
-	}
+	sort.Slice(exclusions, func(i, j int) bool { return exclusions[i].Line < exclusions[j].Line })
+	return exclusions
+}
 
-	// The rule: from the latest year with a usable value down, the first
-	// complete year.
+// ruleYear applies the reference-year rule: from the latest year with a
+// usable value down, the first complete year (0: none), with what the
+// rule saw of each year it looked at.
+func (g *gridChecker) ruleYear() ([]ManifestGridYear, int) {
 	countries, world := map[int]int{}, map[int]bool{}
 	latest, earliest := 0, 0
-	for _, years := range byArea {
+	for _, years := range g.byArea {
 		for y, r := range years {
 			if r.excluded != "" {
 				continue
@@ -335,96 +365,92 @@ func gridCheckRows(rows []gridRow, probs []Problem, file string, gridJSON []byte
 		}
 	}
 	candidates := []ManifestGridYear{}
-	ruleYear := 0
 	for y := latest; y >= earliest && latest > 0; y-- {
 		c := ManifestGridYear{Year: y, World: world[y], Countries: countries[y], CountriesYearBefore: countries[y-1]}
 		c.Complete = c.World && c.Countries*10 >= c.CountriesYearBefore*9 // 90%, in integers
 		candidates = append(candidates, c)
 		if c.Complete {
-			ruleYear = y
-			break
+			return candidates, y
 		}
 	}
+	return candidates, 0
+}
 
-	year := doc.Year
-	switch {
-	case !doc.YearPinned && ruleYear == 0:
-		gf("", "year", "is %d and not pinned, but no year of the source is complete (%s)", year, gridYearRule)
-	case !doc.YearPinned && year != ruleYear:
-		gf("", "year", "is %d and not pinned, but the latest complete year is %d (%s; counts %+v)", year, ruleYear, gridYearRule, candidates)
-	}
-	if usable(gridWorld, year) == nil {
-		gf("", "year", "is %d, but the source has no usable %s value for it", year, gridWorld)
-	}
-	if doc.Source.Year != year {
-		gf("", "source.year", "is %d, but year is %d", doc.Source.Year, year)
-	}
-
-	// Each area's row: its value for year, or its latest earlier one.
-	pick := func(area string) *gridRow {
-		var best *gridRow
-		for y, r := range byArea[area] {
-			if y <= year && r.excluded == "" && (best == nil || y > best.year) {
-				best = r
-			}
+// pick returns an area's row: its usable value for grid.json's year, or
+// its latest earlier one; nil when it has none.
+func (g *gridChecker) pick(area string) *gridRow {
+	var best *gridRow
+	for y, r := range g.byArea[area] {
+		if y <= g.doc.Year && r.excluded == "" && (best == nil || y > best.year) {
+			best = r
 		}
-		return best
 	}
+	return best
+}
 
-	listed := map[string]int{} // name → index in areas
-	for i, a := range doc.Areas {
+// checkAreas checks each listed area against its row, and returns the
+// listed names with their index in areas.
+func (g *gridChecker) checkAreas() map[string]int {
+	areas, year := g.doc.Areas, g.doc.Year
+	listed := map[string]int{}
+	for i, a := range areas {
 		where := fmt.Sprintf("areas[%d] (%s)", i, a.Name)
 		if j, dup := listed[a.Name]; dup {
-			gf(where, "name", "is listed twice (also areas[%d])", j)
+			g.fail(where, "name", "is listed twice (also areas[%d])", j)
 			continue
 		}
 		listed[a.Name] = i
-		if i > 0 && a.Name <= doc.Areas[i-1].Name {
-			gf(where, "name", "is out of order: areas are sorted by name (byte order), and areas[%d] is %q", i-1, doc.Areas[i-1].Name)
+		if i > 0 && a.Name <= areas[i-1].Name {
+			g.fail(where, "name", "is out of order: areas are sorted by name (byte order), and areas[%d] is %q", i-1, areas[i-1].Name)
 		}
-		row := pick(a.Name)
+		row := g.pick(a.Name)
 		if row == nil {
-			if _, known := byArea[a.Name]; known {
-				gf(where, "name", "has no usable value up to %d in the source", year)
+			if _, known := g.byArea[a.Name]; known {
+				g.fail(where, "name", "has no usable value up to %d in the source", year)
 			} else {
-				gf(where, "name", "is not an area of the source")
+				g.fail(where, "name", "is not an area of the source")
 			}
 			continue
 		}
+		at := g.at(row.line)
 		if a.Year != row.year {
-			gf(where, "year", "is %d, but the area's latest usable value up to %d is %d's (%s)", a.Year, year, row.year, at(row.line))
+			g.fail(where, "year", "is %d, but the area's latest usable value up to %d is %d's (%s)", a.Year, year, row.year, at)
 		}
 		if want := row.year != year; a.Fallback != want {
-			gf(where, "fallback", "is %v, but the value is %d's and the reference year %d (%s)", a.Fallback, row.year, year, at(row.line))
+			g.fail(where, "fallback", "is %v, but the value is %d's and the reference year %d (%s)", a.Fallback, row.year, year, at)
 		}
 		if a.ISO3 != row.iso3 {
-			gf(where, "iso3", "is %q, but %s says %q", a.ISO3, at(row.line), row.iso3)
+			g.fail(where, "iso3", "is %q, but %s says %q", a.ISO3, at, row.iso3)
 		}
 		if a.AreaType != row.areaType {
-			gf(where, "area_type", "is %q, but %s says %q", a.AreaType, at(row.line), row.areaType)
+			g.fail(where, "area_type", "is %q, but %s says %q", a.AreaType, at, row.areaType)
 		}
 		got := string(a.Value)
 		want, ok := gridPrinted(row.raw)
 		switch {
 		case !ok:
-			gf(where, "g_co2e_per_kwh", "is %s, but %s says %q, which is not a plain decimal", got, at(row.line), row.raw)
+			g.fail(where, "g_co2e_per_kwh", "is %s, but %s says %q, which is not a plain decimal", got, at, row.raw)
 		case got == want:
 		case gridSameNumber(got, want):
-			gf(where, "g_co2e_per_kwh", "is printed %s; the published form of %q (%s) is %s", got, row.raw, at(row.line), want)
+			g.fail(where, "g_co2e_per_kwh", "is printed %s; the published form of %q (%s) is %s", got, row.raw, at, want)
 		default:
-			gf(where, "g_co2e_per_kwh", "is %s, but %s says %s", got, at(row.line), row.raw)
+			g.fail(where, "g_co2e_per_kwh", "is %s, but %s says %s", got, at, row.raw)
 		}
 	}
+	return listed
+}
 
-	// Every area with a usable value up to year is listed.
+// checkListed reports every area with a usable value up to the year that
+// areas lacks, and counts the areas with a value for the year and those
+// falling back to an earlier one.
+func (g *gridChecker) checkListed(listed map[string]int) (with, fallbacks int) {
 	var names []string
-	with, fallbacks := 0, 0
-	for name := range byArea {
-		row := pick(name)
+	for name := range g.byArea {
+		row := g.pick(name)
 		if row == nil {
 			continue
 		}
-		if row.year == year {
+		if row.year == g.doc.Year {
 			with++
 		} else {
 			fallbacks++
@@ -435,14 +461,10 @@ func gridCheckRows(rows []gridRow, probs []Problem, file string, gridJSON []byte
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		row := pick(name)
-		gf("", "areas", "lacks %s (%s), which has a %d value of %s on %s", name, gridOrDash(row.iso3), row.year, row.raw, at(row.line))
+		row := g.pick(name)
+		g.fail("", "areas", "lacks %s (%s), which has a %d value of %s on %s", name, gridOrDash(row.iso3), row.year, row.raw, g.at(row.line))
 	}
-	sort.Slice(exclusions, func(i, j int) bool { return exclusions[i].Line < exclusions[j].Line })
-	return &gridSummary{manifest: ManifestGrid{
-		Year: year, Areas: len(doc.Areas), AreasWithoutYear: len(byArea) - with, Fallbacks: fallbacks,
-		YearRule: gridYearRule, YearPinned: doc.YearPinned, YearCandidates: candidates, Exclusions: exclusions,
-	}, doc: &doc}, probs
+	return with, fallbacks
 }
 
 func gridOrDash(s string) string {
@@ -478,11 +500,74 @@ func gridReadCSV(r io.Reader, file string) ([]gridRow, []Problem) {
 		bad(1, "has no header: %v", err)
 		return nil, probs
 	}
-	if i := gridNotUTF8(head); i >= 0 {
-		bad(1, "field %d has bytes that are not UTF-8", i+1)
+	head = append([]string(nil), head...) // the reader reuses the slice
+	col := gridColumns(head, bad)
+	if len(probs) > 0 {
 		return nil, probs
 	}
-	head = append([]string(nil), head...) // the reader reuses the slice
+	rows := []gridRow{}
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				bad(pe.StartLine, "is not valid CSV: %v", pe.Err)
+			} else {
+				bad(0, "cannot be read: %v", err)
+			}
+			return nil, probs
+		}
+		if i := gridNotUTF8(rec); i >= 0 {
+			line, _ := cr.FieldPos(i)
+			bad(line, "field %d (%s) has bytes that are not UTF-8", i+1, head[i])
+			return nil, probs
+		}
+		if rec[col[gridColCategory]] != gridCategory || rec[col[gridColVariable]] != gridVariable {
+			continue
+		}
+		line, _ := cr.FieldPos(0)
+		if unit := rec[col[gridColUnit]]; unit != gridUnit {
+			bad(line, "has CO2 intensity in %q, not %q", unit, gridUnit)
+			continue
+		}
+		// A row keeps copies of the few fields it needs, not the record's
+		// line they are cut from.
+		row := gridRow{area: strings.Clone(rec[col[gridColArea]]), iso3: strings.Clone(rec[col[gridColISO3]]),
+			areaType: strings.Clone(rec[col[gridColAreaType]]), raw: strings.Clone(rec[col[gridColValue]]), line: line}
+		y, err := strconv.Atoi(rec[col[gridColYear]])
+		if err != nil || y < 1000 || y > 9999 {
+			bad(line, "Year %q is not a year", rec[col[gridColYear]])
+			continue
+		}
+		row.year = y
+		if !gridAreaTypes[row.areaType] {
+			bad(line, "Area type %q is none of the known ones", row.areaType)
+		}
+		var ok bool
+		if row.excluded, ok = gridExcluded(row.raw); !ok {
+			bad(line, "Value %q is not a plain decimal", row.raw)
+			continue
+		}
+		rows = append(rows, row)
+	}
+	if len(rows) == 0 {
+		bad(0, "has no rows with Category %q, Variable %q, Unit %q", gridCategory, gridVariable, gridUnit)
+		return nil, probs
+	}
+	return rows, probs
+}
+
+// gridColumns finds the columns of the specification by header name (the
+// ISO column was once "Country code"), reporting a header field that is
+// not UTF-8, a name given twice and a column missing.
+func gridColumns(head []string, bad func(line int, format string, a ...any)) map[string]int {
+	if i := gridNotUTF8(head); i >= 0 {
+		bad(1, "field %d has bytes that are not UTF-8", i+1)
+		return nil
+	}
 	col := map[string]int{}
 	for i, name := range head {
 		if i == 0 {
@@ -503,87 +588,30 @@ func gridReadCSV(r io.Reader, file string) ([]gridRow, []Problem) {
 			bad(1, "has no column %q", name)
 		}
 	}
-	if len(probs) > 0 {
-		return nil, probs
+	return col
+}
+
+// gridExcluded says why a row with the published Value raw is left out
+// ("" when it is used): the blemishes exclude the row, not the file. ok is
+// false when raw is no blemish but not a plain decimal either.
+func gridExcluded(raw string) (reason string, ok bool) {
+	if _, plain := gridPrinted(raw); plain {
+		if v, _ := strconv.ParseFloat(raw, 64); v > gridMaxIntensity {
+			return gridImplausible, true
+		}
+		return "", true
 	}
-	iArea, iISO, iYear, iType := col[gridColArea], col[gridColISO3], col[gridColYear], col[gridColAreaType]
-	iCat, iVar, iUnit, iValue := col[gridColCategory], col[gridColVariable], col[gridColUnit], col[gridColValue]
-	rows := []gridRow{}
-	// A row keeps its own copy of the few bytes it needs: the fields are
-	// substrings of the record's line, which would otherwise stay in
-	// memory with every row (ember-synth's scale 4 has 21,796 of them).
-	// Areas repeat over the years: one gridArea each.
-	areas := map[gridArea]*gridArea{}
-	area := func(name, iso3, typ string) *gridArea {
-		if a, ok := areas[gridArea{name, iso3, typ}]; ok {
-			return a
-		}
-		a := &gridArea{strings.Clone(name), strings.Clone(iso3), strings.Clone(typ)}
-		areas[*a] = a
-		return a
+	f, err := strconv.ParseFloat(raw, 64)
+	_, negative := gridPrinted(strings.TrimPrefix(raw, "-"))
+	switch {
+	case raw == "":
+		return gridBlank, true
+	case strings.HasPrefix(raw, "-") && negative:
+		return gridNegative, true
+	case err == nil && (math.IsNaN(f) || math.IsInf(f, 0)):
+		return gridNonFinite, true
 	}
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				bad(pe.StartLine, "is not valid CSV: %v", pe.Err)
-			} else {
-				bad(0, "cannot be read: %v", err)
-			}
-			return nil, probs
-		}
-		if i := gridNotUTF8(rec); i >= 0 {
-			line, _ := cr.FieldPos(i)
-			bad(line, "field %d (%s) has bytes that are not UTF-8", i+1, head[i])
-			return nil, probs
-		}
-		if rec[iCat] != gridCategory || rec[iVar] != gridVariable {
-			continue
-		}
-		line, _ := cr.FieldPos(0)
-		if rec[iUnit] != gridUnit {
-			bad(line, "has CO2 intensity in %q, not %q", rec[iUnit], gridUnit)
-			continue
-		}
-		row := gridRow{gridArea: area(rec[iArea], rec[iISO], rec[iType]), raw: strings.Clone(rec[iValue]), line: line}
-		y, err := strconv.Atoi(rec[iYear])
-		if err != nil || y < 1000 || y > 9999 {
-			bad(line, "Year %q is not a year", rec[iYear])
-			continue
-		}
-		row.year = y
-		if !gridAreaTypes[row.areaType] {
-			bad(line, "Area type %q is none of the known ones", row.areaType)
-		}
-		// Blemishes: the row is excluded, not the file.
-		if _, ok := gridPrinted(row.raw); !ok {
-			f, err := strconv.ParseFloat(row.raw, 64)
-			_, negative := gridPrinted(strings.TrimPrefix(row.raw, "-"))
-			switch {
-			case row.raw == "":
-				row.excluded = gridBlank
-			case strings.HasPrefix(row.raw, "-") && negative:
-				row.excluded = gridNegative
-			case err == nil && (math.IsNaN(f) || math.IsInf(f, 0)):
-				row.excluded = gridNonFinite
-			default:
-				bad(line, "Value %q is not a plain decimal", row.raw)
-				continue
-			}
-		} else if v, _ := strconv.ParseFloat(row.raw, 64); v > gridMaxIntensity {
-			row.excluded = gridImplausible
-		}
-		rows = append(rows, row)
-	}
-	if len(rows) == 0 {
-		bad(0, "has no rows with Category %q, Variable %q, Unit %q", gridCategory, gridVariable, gridUnit)
-		return nil, probs
-	}
-	return rows, probs
+	return "", false
 }
 
 // gridNotUTF8 is the index of the first field of rec that is not UTF-8, or
