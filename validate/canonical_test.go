@@ -10,10 +10,10 @@ import (
 	"testing"
 )
 
-// canonicalBefore is a plain reference form of a decoded value (keys
+// referenceForm is a plain reference form of a decoded value (keys
 // sorted and quoted, numbers in the shortest form of their float64):
-// appendCanonical must tell values apart exactly as it does.
-func canonicalBefore(b *strings.Builder, v any) {
+// canonical must tell values apart exactly as it does.
+func referenceForm(b *strings.Builder, v any) {
 	switch v := v.(type) {
 	case map[string]any:
 		keys := make([]string, 0, len(v))
@@ -25,14 +25,14 @@ func canonicalBefore(b *strings.Builder, v any) {
 		for _, k := range keys {
 			b.WriteString(strconv.Quote(k))
 			b.WriteByte(':')
-			canonicalBefore(b, v[k])
+			referenceForm(b, v[k])
 			b.WriteByte(',')
 		}
 		b.WriteByte('}')
 	case []any:
 		b.WriteByte('[')
 		for _, x := range v {
-			canonicalBefore(b, x)
+			referenceForm(b, x)
 			b.WriteByte(',')
 		}
 		b.WriteByte(']')
@@ -49,12 +49,12 @@ func canonicalBefore(b *strings.Builder, v any) {
 	}
 }
 
-// TestCanonicalAsBefore checks that two values have the same
-// appendCanonical form exactly when they have the same reference form, over
+// TestCanonicalMatchesReference checks that two values have the same
+// canonical form exactly when they have the same reference form, over
 // every row of every shared task file (decoded as parseRow decodes it),
 // values those rows do not have, and copies of rows changed in one field
 // each.
-func TestCanonicalAsBefore(t *testing.T) {
+func TestCanonicalMatchesReference(t *testing.T) {
 	t.Parallel() // independent of the other tests, and long: the package ends make test
 	var values []any
 	for _, raw := range []string{
@@ -79,7 +79,7 @@ func TestCanonicalAsBefore(t *testing.T) {
 	if len(values) < 500 {
 		t.Fatalf("only %d values: the shared task files were not read", len(values))
 	}
-	forms := map[string]string{} // appendCanonical's form -> the form before
+	forms := map[string]string{} // the canonical form -> the reference form
 	befores := map[string]string{}
 	for i, v := range values {
 		ws := []any{v}
@@ -88,8 +88,9 @@ func TestCanonicalAsBefore(t *testing.T) {
 		}
 		for _, w := range ws {
 			var before strings.Builder
-			canonicalBefore(&before, w)
-			got := string(appendCanonical(nil, w))
+			referenceForm(&before, w)
+			form, _ := json.Marshal(canonical(w))
+			got := string(form)
 			if b, ok := forms[got]; ok && b != before.String() {
 				t.Fatalf("value %d: two values with different reference forms have one form:\n%s\n%s", i, b, before.String())
 			}

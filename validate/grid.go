@@ -73,8 +73,6 @@ var gridCountryTypes = map[string]bool{"Country or economy": true, "Country": tr
 
 var gridAreaTypes = map[string]bool{"Country or economy": true, "Country": true, "Region": true}
 
-func init() { Register("grid", gridSnapshotCheck) }
-
 // Grid rechecks grid.json against the Ember CSV it was built from, read
 // from archivedCSV (the snapshot's archived copy: the bytes as published,
 // uncompressed). It re-reads the CSV itself, leaves out the rows the

@@ -35,8 +35,6 @@ const (
 // idxMaxProblems caps the mismatches one check reports.
 const idxMaxProblems = 50
 
-func init() { Register("index", idxSnapshotCheck) }
-
 // idxSource is what the index check reads: the two task files, parsed and
 // filtered; the model files' paths and the first's bytes; index.json,
 // streamed (it may be opened twice).

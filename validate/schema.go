@@ -362,9 +362,11 @@ func decodeStream(r io.Reader, c *schemaParts) error {
 	}
 	var whole any
 	if tok != json.Delim('{') {
-		if whole, err = decodeAfter(dec, tok); err != nil {
+		n, err := parseAfter(dec, tok)
+		if err != nil {
 			return err
 		}
+		whole = n.plain()
 	} else {
 		shell := map[string]any{}
 		for dec.More() {
@@ -386,9 +388,11 @@ func decodeStream(r io.Reader, c *schemaParts) error {
 				return err
 			}
 			if tok != json.Delim('[') {
-				if shell[k], err = decodeAfter(dec, tok); err != nil {
+				n, err := parseAfter(dec, tok)
+				if err != nil {
 					return err
 				}
+				shell[k] = n.plain()
 				continue
 			}
 			n := 0
@@ -635,49 +639,4 @@ func whereKey(s string) wkey {
 		return wkey{s, -1}
 	}
 	return wkey{s[:i], n}
-}
-
-// decodeAfter decodes the rest of a JSON value whose first token, tok, has
-// just been read from dec (which uses UseNumber), into the shape
-// json.Decoder gives: map[string]any, []any, string, json.Number, bool or
-// nil. It lets a streaming reader that met something other than what it
-// streams (an object where an array was expected) still report it.
-func decodeAfter(dec *json.Decoder, tok json.Token) (any, error) {
-	d, ok := tok.(json.Delim)
-	if !ok {
-		return tok, nil
-	}
-	switch d {
-	case '{':
-		m := map[string]any{}
-		for dec.More() {
-			kt, err := dec.Token()
-			if err != nil {
-				return nil, err
-			}
-			k, ok := kt.(string)
-			if !ok {
-				return nil, fmt.Errorf("unexpected %v", kt)
-			}
-			var v any
-			if err := dec.Decode(&v); err != nil {
-				return nil, err
-			}
-			m[k] = v
-		}
-		_, err := dec.Token() // '}'
-		return m, err
-	case '[':
-		a := []any{}
-		for dec.More() {
-			var v any
-			if err := dec.Decode(&v); err != nil {
-				return nil, err
-			}
-			a = append(a, v)
-		}
-		_, err := dec.Token() // ']'
-		return a, err
-	}
-	return nil, fmt.Errorf("unexpected %v", d)
 }

@@ -180,48 +180,16 @@ func (s *Snap) OnDisk(p string) bool {
 	return i < len(s.Files) && s.Files[i] == p
 }
 
-// Check is one check of a snapshot. It returns the problems it finds; the
-// Problem's File is a slash path relative to the snapshot folder. It runs
-// beside the other checks (Register).
-type Check func(s *Snap) []Problem
-
-type namedCheck struct {
-	name string
-	run  Check
-}
-
-var registry struct {
-	sync.Mutex
-	checks []namedCheck
-}
-
-// Register adds a check that Snapshot runs on every snapshot; its
-// problems come after the built-in ones' (manifest, schemas, leaderboard),
-// in registration order. Every check runs at once with the others, on its
-// own goroutine: Snap's methods are safe for that. Call it from an init
-// function; a name may be registered only once.
-func Register(name string, c Check) {
-	registry.Lock()
-	defer registry.Unlock()
-	for _, nc := range registry.checks {
-		if nc.name == name {
-			panic("validate: check " + name + " registered twice")
-		}
-	}
-	registry.checks = append(registry.checks, namedCheck{name, c})
-}
-
-// builtin are the checks every snapshot gets, in order.
-var builtin = []namedCheck{
-	{"manifest", checkFiles},
-	{"schemas", checkSchemas},
-	{"leaderboard", checkLeaderboard},
-}
-
-func allChecks() []namedCheck {
-	registry.Lock()
-	defer registry.Unlock()
-	return append(append([]namedCheck(nil), builtin...), registry.checks...)
+// checks are the checks every snapshot gets, in the order of their
+// problems. Each returns the problems it finds (File a slash path relative
+// to the snapshot folder); they run at once, each on its own goroutine:
+// Snap's methods are safe for that.
+var checks = []func(s *Snap) []Problem{
+	checkFiles,        // manifest.go
+	checkSchemas,      // schema.go
+	checkLeaderboard,  // leaderboard.go
+	gridSnapshotCheck, // grid.go
+	idxSnapshotCheck,  // index.go
 }
 
 // Snapshot checks the snapshot folder dir (snapshots/DATE/): its manifest,
@@ -238,11 +206,10 @@ func Snapshot(dir string) error { return SnapshotContext(context.Background(), d
 func SnapshotContext(ctx context.Context, dir string) error {
 	s, probs := open(ctx, dir)
 	if s.Manifest != nil {
-		checks := allChecks()
 		found := make([][]Problem, len(checks))
 		var wg sync.WaitGroup
 		for i, c := range checks {
-			wg.Go(func() { found[i] = c.run(s) })
+			wg.Go(func() { found[i] = c(s) })
 		}
 		wg.Wait()
 		for _, f := range found {

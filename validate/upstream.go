@@ -3,7 +3,6 @@ package validate
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -331,7 +330,33 @@ func parseRow(raw []byte) taskRow {
 // stability rule leaves out a row whose content an earlier row of the task
 // has (an exact duplicate).
 func rowContent(m map[string]any) [sha256.Size]byte {
-	return sha256.Sum256(appendCanonical(nil, m))
+	b, _ := json.Marshal(canonical(m)) // keys sorted; a decoded value always encodes
+	return sha256.Sum256(b)
+}
+
+// canonical is a decoded JSON value with each number as its float64
+// (equal float64s, one form), or as written when it is out of float64's
+// range.
+func canonical(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[k] = canonical(x)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = canonical(x)
+		}
+		return out
+	case json.Number:
+		if x, err := strconv.ParseFloat(string(v), 64); err == nil {
+			return x
+		}
+	}
+	return v
 }
 
 // plausible reports values no measurement can have: a positive, finite
@@ -381,47 +406,6 @@ func (rp *rowParser) plausible(r *lbRow) {
 	bounded("avg_batch_size", r.avgBatch, 0, maxRunningBatch, "")
 	if r.avgBatch > float64(r.maxNumSeqs) {
 		rp.fail("avg_batch_size", "is %s, above max_num_seqs %d", rawText(r.avgBatch), r.maxNumSeqs)
-	}
-}
-
-// appendCanonical appends a decoded JSON value (numbers as json.Number) in
-// one form that tells where each part ends: object keys sorted, each key and string with its length, numbers as the 8
-// bytes of their float64 (equal float64s, equal shortest forms; one out of
-// float64's range as written). Two rows with equal canonical forms have
-// every field equal.
-func appendCanonical(b []byte, v any) []byte {
-	switch v := v.(type) {
-	case map[string]any:
-		b = binary.AppendUvarint(append(b, '{'), uint64(len(v)))
-		keys := make([]string, 0, len(v))
-		for key := range v {
-			keys = append(keys, key)
-		}
-		sort.Strings(keys)
-		for _, key := range keys {
-			b = appendCanonical(appendString(b, key), v[key])
-		}
-		return b
-	case []any:
-		b = binary.AppendUvarint(append(b, '['), uint64(len(v)))
-		for _, x := range v {
-			b = appendCanonical(b, x)
-		}
-		return b
-	case json.Number:
-		if x, err := strconv.ParseFloat(string(v), 64); err == nil {
-			return binary.BigEndian.AppendUint64(append(b, 'd'), math.Float64bits(x))
-		}
-		return appendString(append(b, 'N'), string(v))
-	case string:
-		return appendString(append(b, 's'), v)
-	case bool:
-		if v {
-			return append(b, 't')
-		}
-		return append(b, 'f')
-	default: // nil
-		return append(b, 'z')
 	}
 }
 
@@ -507,9 +491,4 @@ func (rp *rowParser) whole(key string, least int) int {
 		return 0
 	}
 	return int(x)
-}
-
-// appendString appends s with its length before it.
-func appendString(b []byte, s string) []byte {
-	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 }
