@@ -19,7 +19,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -35,19 +34,6 @@ const (
 // idxMaxProblems caps the mismatches one check reports.
 const idxMaxProblems = 50
 
-// idxSource is what the index check reads: the two task files, parsed and
-// filtered; the model files' paths and the first's bytes; index.json,
-// streamed (it may be opened twice).
-type idxSource struct {
-	chat, gpqa *taskData
-	// reportedElsewhere reports whether another check reports a task
-	// file's parse problems (nil: none does).
-	reportedElsewhere func(*taskData) bool
-	models            []string // model file paths ("models/SLUG.json"), sorted
-	readModel         func(path string) ([]byte, error)
-	openIndex         func() (io.ReadCloser, error)
-}
-
 // idxCannotRead is the problem of an input that cannot be read.
 func idxCannotRead(p string, err error) []Problem {
 	return []Problem{{File: p, Msg: fmt.Sprintf("cannot be read (%s is computed from it): %v", IndexPath, err)}}
@@ -59,11 +45,16 @@ func isModelPath(p string) bool {
 }
 
 // idxSnapshotCheck is the snapshot check: a snapshot with index.json must
-// archive both task files, and IndexFile's checks must pass against its
-// model files. A snapshot without index.json (built before the index
-// existed) is not checked here. The task files are the ones the leaderboard
-// check parses (Snap.task, once): their problems are reported once, by the
-// leaderboard check when it reads them.
+// archive both task files; every figure of index.json is recomputed from
+// them; every model they give must have its file; the header's dates and
+// source fields are the first model file's (the leaderboard check compares
+// every model file with its recomputation). A snapshot without index.json
+// (built before the index existed) is not checked here. The task files are
+// the ones the leaderboard check parses (Snap.task, once): their problems
+// are reported once, by the leaderboard check when it reads them. A
+// mismatch names the entry (list, model, GPU) and the field:
+//
+//	index.json: gpu_comparisons, model qwen-3-32b: energy_per_token_ratio is 1.64, recomputed 1.63 from the archived task files
 func idxSnapshotCheck(s *Snap) []Problem {
 	if s.Output(IndexPath) == nil && !s.OnDisk(IndexPath) {
 		return nil
@@ -76,59 +67,12 @@ func idxSnapshotCheck(s *Snap) []Problem {
 	if gpqa.readErr != nil {
 		return idxCannotRead(IndexProblemTask, gpqa.readErr)
 	}
-	open := func() (io.ReadCloser, error) { return s.Open(IndexPath) }
-	f, err := open()
-	if err != nil {
-		return idxCannotRead(IndexPath, err)
-	}
-	f.Close()
-	src := &idxSource{chat: chat, gpqa: gpqa, readModel: s.Read, openIndex: open,
-		reportedElsewhere: func(t *taskData) bool { return s.leaderboardReports(t.task, t.path) }}
-	for _, p := range s.Files {
-		if isModelPath(p) {
-			src.models = append(src.models, p)
-		}
-	}
-	return idxCheck(src)
-}
-
-// IndexFile checks index.json (indexJSON) against the archived Text
-// Conversation (chatTask) and Problem Solving (gpqaTask) task files and the
-// snapshot's model files (modelFiles, keyed by path: "models/SLUG.json").
-// Every figure is recomputed from the task files; every model they give
-// must have its file; the header's dates and source fields are the first
-// model file's (the snapshot check compares every model file with its
-// recomputation).
-// It returns nil, or an error listing every problem, one per line, each
-// naming the file, the entry (list, model, GPU) and the field:
-//
-//	index.json: gpu_comparisons, model qwen-3-32b: energy_per_token_ratio is 1.64, recomputed 1.63 from the archived task files
-func IndexFile(chatTask, gpqaTask, indexJSON []byte, modelFiles map[string][]byte) error {
-	src := &idxSource{
-		chat: parseTaskData(taskChat, IndexChatTask, chatTask),
-		gpqa: parseTaskData(taskGPQA, IndexProblemTask, gpqaTask),
-		readModel: func(p string) ([]byte, error) {
-			if b, ok := modelFiles[p]; ok {
-				return b, nil
-			}
-			return nil, os.ErrNotExist
-		},
-		openIndex: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(indexJSON)), nil },
-	}
-	for p := range modelFiles {
-		src.models = append(src.models, p)
-	}
-	sort.Strings(src.models)
-	return problemsError("index", idxCheck(src))
-}
-
-func idxCheck(src *idxSource) []Problem {
 	// A task file with problems (reported here unless the leaderboard
 	// check reports them) is no ground to recompute the index from.
 	var out []Problem
-	for _, t := range []*taskData{src.chat, src.gpqa} {
+	for _, t := range []*taskData{chat, gpqa} {
 		if !t.clean() {
-			if src.reportedElsewhere == nil || !src.reportedElsewhere(t) {
+			if !s.leaderboardReports(t.task, t.path) {
 				out = append(out, t.probs...)
 			}
 			out = append(out, Problem{File: IndexPath, Msg: fmt.Sprintf("cannot be recomputed: %s has the problems reported above", t.path)})
@@ -137,17 +81,28 @@ func idxCheck(src *idxSource) []Problem {
 	if out != nil {
 		return out
 	}
-	if len(src.models) == 0 {
+	var models []string
+	for _, p := range s.Files {
+		if isModelPath(p) {
+			models = append(models, p)
+		}
+	}
+	if len(models) == 0 {
 		return []Problem{{File: IndexPath, Msg: "has no model files to be checked against"}}
 	}
-	pl, fail := idxPrepare(src)
+	pl, fail := idxPrepare(s, chat, gpqa, models)
 	if fail != nil {
 		return []Problem{*fail}
 	}
+	return pl.check(s)
+}
 
+// check compares the recomputed file with index.json: the bytes first,
+// then, when they differ, every figure.
+func (pl *idxPlan) check(s *Snap) []Problem {
 	// The bytes first: when they are the recomputed file's, every figure
 	// agrees too (and the key order, indentation and number spelling).
-	r, err := src.openIndex()
+	r, err := s.Open(IndexPath)
 	if err != nil {
 		return idxCannotRead(IndexPath, err)
 	}
@@ -162,7 +117,7 @@ func idxCheck(src *idxSource) []Problem {
 	}
 
 	// They differ: name every differing figure.
-	if r, err = src.openIndex(); err != nil {
+	if r, err = s.Open(IndexPath); err != nil {
 		return idxCannotRead(IndexPath, err)
 	}
 	defer r.Close()
@@ -275,8 +230,8 @@ type idxPlan struct {
 // idxPrepare groups the rows, reads the header from the first model file
 // and recomputes every entry once, so that whatever stops the
 // recomputation is found before anything is compared.
-func idxPrepare(src *idxSource) (*idxPlan, *Problem) {
-	pl := &idxPlan{chat: idxGroup(src.chat.stable, nil)}
+func idxPrepare(s *Snap, chat, gpqa *taskData, models []string) (*idxPlan, *Problem) {
+	pl := &idxPlan{chat: idxGroup(chat.stable, nil)}
 	slugs := map[string]string{}
 	for id, m := range pl.chat {
 		slugs[id] = m.slug
@@ -289,9 +244,9 @@ func idxPrepare(src *idxSource) (*idxPlan, *Problem) {
 		}
 		return a.id < b.id
 	})
-	pl.gpqa = idxGroup(src.gpqa.stable, slugs)
+	pl.gpqa = idxGroup(gpqa.stable, slugs)
 	for _, id := range pl.ids {
-		if p := "models/" + pl.chat[id].slug + ".json"; !slices.Contains(src.models, p) {
+		if p := "models/" + pl.chat[id].slug + ".json"; !slices.Contains(models, p) {
 			return nil, &Problem{File: p, Msg: fmt.Sprintf("is missing: %s has stable rows of %s (%s)", IndexChatTask, id, pl.chat[id].slug)}
 		}
 	}
@@ -300,7 +255,7 @@ func idxPrepare(src *idxSource) (*idxPlan, *Problem) {
 	f := jobj()
 	if len(pl.ids) > 0 {
 		first := "models/" + pl.chat[pl.ids[0]].slug + ".json"
-		data, err := src.readModel(first)
+		data, err := s.Read(first)
 		if err != nil {
 			return nil, &Problem{File: first, Msg: fmt.Sprintf("cannot be read (%s is computed from it): %v", IndexPath, err)}
 		}
@@ -322,9 +277,9 @@ func idxPrepare(src *idxSource) (*idxPlan, *Problem) {
 	source.set("details", jstr("each model file's source block (models/SLUG.json, key source) holds the full text: publisher, method, selection, licence evidence")).
 		set("tasks", jarr(
 			jobj().set("task", jstr(taskChat)).set("name", jstr("Text Conversation")).set("file", jstr(IndexChatTask)).
-				set("stable_configurations", jint(len(src.chat.stable))),
+				set("stable_configurations", jint(len(chat.stable))),
 			jobj().set("task", jstr(taskGPQA)).set("name", jstr("Problem Solving")).set("file", jstr(IndexProblemTask)).
-				set("stable_configurations", jint(len(src.gpqa.stable)))))
+				set("stable_configurations", jint(len(gpqa.stable)))))
 	pl.header = jobj().set("version", jstr("1")).set("updated", get(f, "updated")).set("data_version", get(f, "data_version")).
 		set("unit", jstr("Wh per million output tokens")).set("itl_deadline_ms", jint(itlDeadlineMS)).
 		set("source", source)

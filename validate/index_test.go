@@ -6,6 +6,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -78,6 +79,28 @@ func idxTryBuild(t *testing.T, version string) (idxBuilt, error) {
 	return b, nil
 }
 
+// indexFile runs the index check on a snapshot folder holding the two
+// task files, index.json and the model files (path "models/SLUG.json"),
+// and returns nil or an error listing its problems.
+func indexFile(t *testing.T, chatTask, gpqaTask, indexJSON []byte, modelFiles map[string][]byte) error {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string][]byte{IndexChatTask: chatTask, IndexProblemTask: gpqaTask, IndexPath: indexJSON}
+	maps.Copy(files, modelFiles)
+	s := &Snap{Dir: dir, Manifest: &Manifest{}}
+	for p, b := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s.Files = append(s.Files, p)
+	}
+	slices.Sort(s.Files)
+	return problemsError("index", idxSnapshotCheck(s))
+}
+
 func TestIndexFileAcceptsEveryLeaderboardVersion(t *testing.T) {
 	t.Parallel() // independent of the other tests, and long: the package ends make test
 	versions, err := filepath.Glob(filepath.Join(idxShared, "upstream", "leaderboard", "20*"))
@@ -94,7 +117,7 @@ func TestIndexFileAcceptsEveryLeaderboardVersion(t *testing.T) {
 				}
 				t.Fatalf("transform builds no model files from this version: %v", err)
 			}
-			if err := IndexFile(b.chat, b.gpqa, b.index, b.models); err != nil {
+			if err := indexFile(t, b.chat, b.gpqa, b.index, b.models); err != nil {
 				t.Fatalf("the built index.json is rejected:\n%v", err)
 			}
 		})
@@ -157,7 +180,7 @@ func TestIndexFileRejectsAlteredFigures(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			bad := idxReplaceOnce(t, b.index, tc.anchors, tc.old, tc.new)
-			err := IndexFile(b.chat, b.gpqa, bad, b.models)
+			err := indexFile(t, b.chat, b.gpqa, bad, b.models)
 			if err == nil {
 				t.Fatalf("index.json with %s altered to %s was accepted", tc.old, tc.new)
 			}
@@ -176,7 +199,7 @@ func TestIndexFileRejectsLayout(t *testing.T) {
 		"trailing newline": append(append([]byte(nil), b.index...), '\n'),
 		"tab indentation":  bytes.ReplaceAll(b.index, []byte("\n  \"updated\""), []byte("\n\t\"updated\"")),
 	} {
-		err := IndexFile(b.chat, b.gpqa, bad, b.models)
+		err := indexFile(t, b.chat, b.gpqa, bad, b.models)
 		if err == nil || !strings.Contains(err.Error(), "layout differs") {
 			t.Errorf("%s: got %v; want a layout error", name, err)
 		}
@@ -190,7 +213,7 @@ func TestIndexFileNeedsEveryModelFile(t *testing.T) {
 	b := idxBuild(t, idxSeedVersion)
 	models := maps.Clone(b.models)
 	delete(models, "models/qwen-3-32b.json")
-	if err := IndexFile(b.chat, b.gpqa, b.index, models); err == nil || !strings.Contains(err.Error(), "models/qwen-3-32b.json: is missing") {
+	if err := indexFile(t, b.chat, b.gpqa, b.index, models); err == nil || !strings.Contains(err.Error(), "models/qwen-3-32b.json: is missing") {
 		t.Errorf("got %v; want an error naming the model file", err)
 	}
 }
@@ -206,10 +229,10 @@ func TestIndexLayoutDifferenceLate(t *testing.T) {
 	}
 	bad := append(append(append([]byte(nil), b.index[:i]...), `"throughput_rise":  `...), b.index[i+len(`"throughput_rise": `):]...)
 	want := fmt.Sprintf("line %d: the layout differs", 1+bytes.Count(b.index[:i], []byte("\n")))
-	if err := IndexFile(b.chat, b.gpqa, b.index, b.models); err != nil {
+	if err := indexFile(t, b.chat, b.gpqa, b.index, b.models); err != nil {
 		t.Errorf("the published index.json: %v", err)
 	}
-	if err := IndexFile(b.chat, b.gpqa, bad, b.models); err == nil || !strings.Contains(err.Error(), want) {
+	if err := indexFile(t, b.chat, b.gpqa, bad, b.models); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("got %v; want %q", err, want)
 	}
 }

@@ -116,7 +116,7 @@ func TestParseTaskStructures(t *testing.T) {
 func TestIndexFileWithBadTaskRow(t *testing.T) {
 	b := idxBuild(t, idxSeedVersion)
 	gpqa := bytes.Replace(b.gpqa, []byte(`"max_num_seqs": `), []byte(`"max_num_seqs": "x", "was": `), 1)
-	err := IndexFile(b.chat, gpqa, b.index, b.models)
+	err := indexFile(t, b.chat, gpqa, b.index, b.models)
 	if err == nil {
 		t.Fatal("a gpqa row without a number of sequences was accepted")
 	}
@@ -148,7 +148,7 @@ func TestIndexFileStreamedComparison(t *testing.T) {
 		if tc.old != "" {
 			data = bytes.Replace(b.index, []byte(tc.old), []byte(tc.new), 1)
 		}
-		err := IndexFile(b.chat, b.gpqa, data, b.models)
+		err := indexFile(t, b.chat, b.gpqa, data, b.models)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: got %v; want %q", tc.name, err, tc.want)
 		}
