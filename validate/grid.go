@@ -91,10 +91,8 @@ var gridAreaTypes = map[string]bool{"Country or economy": true, "Country": true,
 //	grid.json: areas[12] (Germany): g_co2e_per_kwh is 341.0, but sources/ember/yearly_full_release_long_format.csv line 1994 says 344.14
 func Grid(archivedCSV io.Reader, gridJSON []byte) error {
 	_, probs := gridCheck(archivedCSV, gridSourceFile, gridJSON)
-	return gridError(probs)
+	return problemsError("grid", probs)
 }
-
-func gridError(probs []Problem) error { return problemsError("grid", probs) }
 
 // gridSnapshotCheck is the snapshot check: when a snapshot has grid.json or
 // archives Ember's CSV, it needs both, and the manifest's grid block (the
@@ -250,13 +248,6 @@ type gridSummary struct {
 // gridJSON against it.
 func gridCheck(r io.Reader, file string, gridJSON []byte) (*gridSummary, []Problem) {
 	rows, probs := gridReadCSV(r, file)
-	return gridCheckRows(rows, probs, file, gridJSON)
-}
-
-// gridCheckRows is gridCheck on the CSV's intensity rows and the problems
-// of reading them (gridReadCSV).
-func gridCheckRows(rows []gridRow, probs []Problem, file string, gridJSON []byte) (*gridSummary, []Problem) {
-	probs = append([]Problem(nil), probs...)
 	if rows == nil {
 		return nil, probs
 	}

@@ -324,7 +324,7 @@ func TestGridBlemishes(t *testing.T) {
 				t.Fatalf("%q not in grid.json", tc.old)
 			}
 			_, probs := gridCheck(bytes.NewReader(files["ember.csv"]), "ember.csv", bad)
-			if err := gridError(probs); err == nil || !strings.Contains(err.Error(), tc.err) {
+			if err := problemsError("grid", probs); err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("error %v, want %q", err, tc.err)
 			}
 		})

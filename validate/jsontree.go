@@ -139,8 +139,16 @@ func parseValue(dec *json.Decoder) (*jnode, error) {
 }
 
 // parseAfter decodes the rest of a value whose first token, tok, has just
-// been read from dec.
+// been read from dec; input that ends within it is io.ErrUnexpectedEOF.
 func parseAfter(dec *json.Decoder, tok json.Token) (*jnode, error) {
+	n, err := parseRest(dec, tok)
+	if err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	return n, err
+}
+
+func parseRest(dec *json.Decoder, tok json.Token) (*jnode, error) {
 	switch t := tok.(type) {
 	case json.Delim:
 		n := jobj()

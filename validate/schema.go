@@ -326,12 +326,6 @@ func (c *schemaParts) rest(whole any) {
 	c.out = append(schemaErrors(c.name, c.file, whole, nil, c.st.shell.Validate(whole)), c.out...)
 }
 
-// problems returns what the check found, by row, then field.
-func (c *schemaParts) problems() []Problem {
-	sortSchemaProblems(c.out)
-	return c.out
-}
-
 // validateStream checks the file at path file, read from r, against a
 // split schema (see schemaStream), decoding one list entry at a time. It
 // finds what validateSchema finds on the whole file.
@@ -340,78 +334,33 @@ func validateStream(st *schemaStream, name, file string, r io.Reader) []Problem 
 	if err := decodeStream(r, c); err != nil {
 		return []Problem{{File: file, Msg: fmt.Sprintf("is not valid JSON: %v", err)}}
 	}
-	return c.problems()
+	sortSchemaProblems(c.out)
+	return c.out
 }
 
 // decodeStream decodes the JSON document read from r and hands its parts
-// to c (see fileParts). It returns the first syntax error, as
-// jsonschema.UnmarshalJSON words it, with the parts before it handed over.
+// to c. It returns the first syntax error, as jsonschema.UnmarshalJSON
+// words it, with the parts before it handed over.
 func decodeStream(r io.Reader, c *schemaParts) error {
 	dec := json.NewDecoder(r)
 	dec.UseNumber()
-	var raw json.RawMessage
-	decode := func() (any, error) {
-		if err := dec.Decode(&raw); err != nil {
-			return nil, err
-		}
-		return jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	}
 	tok, err := dec.Token()
 	if err != nil {
 		return err
 	}
 	var whole any
-	if tok != json.Delim('{') {
-		n, err := parseAfter(dec, tok)
-		if err != nil {
-			return err
-		}
-		whole = n.plain()
+	if tok == json.Delim('{') {
+		whole, err = decodeShell(dec, c)
 	} else {
-		shell := map[string]any{}
-		for dec.More() {
-			kt, err := dec.Token()
-			if err != nil {
-				return err
-			}
-			k, _ := kt.(string)
-			if !c.split(k) {
-				v, err := decode()
-				if err != nil {
-					return err
-				}
-				shell[k] = v
-				continue
-			}
-			tok, err := dec.Token()
-			if err != nil {
-				return err
-			}
-			if tok != json.Delim('[') {
-				n, err := parseAfter(dec, tok)
-				if err != nil {
-					return err
-				}
-				shell[k] = n.plain()
-				continue
-			}
-			n := 0
-			for ; dec.More(); n++ {
-				x, err := decode()
-				if err != nil {
-					return err
-				}
-				c.entry(k, n, x)
-			}
-			if _, err := dec.Token(); err != nil { // ']'
-				return err
-			}
-			shell[k] = make([]any, n)
-		}
-		if _, err := dec.Token(); err != nil { // '}'
-			return err
-		}
-		whole = shell
+		var n *jnode
+		n, err = parseAfter(dec, tok)
+		whole = n.plain()
+	}
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF // the input ends within the object
+	}
+	if err != nil {
+		return err
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		// As jsonschema.UnmarshalJSON says it.
@@ -419,6 +368,45 @@ func decodeStream(r io.Reader, c *schemaParts) error {
 	}
 	c.rest(whole)
 	return nil
+}
+
+// decodeShell decodes the members of the top-level object after its '{',
+// handing each entry of the lists c splits to c, and returns the rest.
+func decodeShell(dec *json.Decoder, c *schemaParts) (map[string]any, error) {
+	shell := map[string]any{}
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		k, _ := kt.(string)
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		if !c.split(k) || tok != json.Delim('[') {
+			n, err := parseAfter(dec, tok)
+			if err != nil {
+				return nil, err
+			}
+			shell[k] = n.plain()
+			continue
+		}
+		n := 0
+		for ; dec.More(); n++ {
+			x, err := parseValue(dec)
+			if err != nil {
+				return nil, err
+			}
+			c.entry(k, n, x.plain())
+		}
+		if _, err := dec.Token(); err != nil { // ']'
+			return nil, err
+		}
+		shell[k] = make([]any, n)
+	}
+	_, err := dec.Token() // '}'
+	return shell, err
 }
 
 // schemaErrors turns a validation error (nil: none) into problems. inst is

@@ -49,9 +49,6 @@ func checkUTF8(ps *problems, data []byte) bool {
 	}
 	off := 0
 	for off < len(data) {
-		if !utf8.FullRune(data[off:]) {
-			break
-		}
 		r, size := utf8.DecodeRune(data[off:])
 		if r == utf8.RuneError && size == 1 {
 			break
