@@ -14,6 +14,7 @@ import (
 	"io"
 	"math"
 	"reflect"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -619,32 +620,17 @@ func gridNotUTF8(rec []string) int {
 // integral. ok is false when raw is not a plain non-negative decimal
 // (digits, optionally a point and digits).
 func gridPrinted(raw string) (string, bool) {
-	whole, frac, point := strings.Cut(raw, ".")
-	if !gridDigits(whole) || (point && !gridDigits(frac)) {
+	if !gridDecimal.MatchString(raw) {
 		return "", false
 	}
 	v, err := strconv.ParseFloat(raw, 64)
 	if err != nil {
 		return "", false
 	}
-	s := strconv.FormatFloat(v, 'f', -1, 64)
-	if !strings.Contains(s, ".") {
-		s += ".0"
-	}
-	return s, true
+	return floatText(v), true
 }
 
-func gridDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
+var gridDecimal = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?$`)
 
 // gridSameNumber reports whether two JSON number texts are the same float64.
 func gridSameNumber(a, b string) bool {

@@ -247,15 +247,3 @@ func firstDiff(a, b []byte) (line, col int) {
 	col = i - (bytes.LastIndexByte(a[:i], '\n') + 1) + 1
 	return line, col
 }
-
-// decodeNumbers decodes one JSON value as json.Decoder with UseNumber
-// does; nil when it is not JSON.
-func decodeNumbers(raw []byte) any {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if dec.Decode(&v) != nil {
-		return nil
-	}
-	return v
-}

@@ -271,7 +271,10 @@ func (tr *taskRow) UnmarshalJSON(raw []byte) error {
 
 // parseRow parses one row, raw: valid JSON, decoded with UseNumber.
 func parseRow(raw []byte) taskRow {
-	m, _ := decodeNumbers(raw).(map[string]any)
+	var m map[string]any
+	if t, err := parseTree(raw); err == nil {
+		m, _ = t.plain().(map[string]any)
+	}
 	if m == nil {
 		return taskRow{}
 	}
