@@ -364,40 +364,22 @@ func (r *run) whPerMillion() float64 { return *r.energy * 1e6 / 3600 }
 // comes from, for a mismatch's message.
 func (c *wantConfig) origin(key string) string {
 	r := c.run
+	values := map[string]string{
+		"gpu": "gpu_model " + strconv.Quote(r.gpu), "precision": "weight_precision " + strconv.Quote(r.precision),
+		"num_gpus": "num_gpus " + strconv.Itoa(r.numGPUs), "max_num_seqs": "max_num_seqs " + strconv.Itoa(r.maxNumSeqs),
+		"tensor_parallel": "tensor_parallel " + strconv.Itoa(r.tp), "data_parallel": "data_parallel " + strconv.Itoa(r.dp),
+		"expert_parallel":        "expert_parallel " + strconv.Itoa(r.ep),
+		"avg_requests_in_flight": "avg_batch_size " + rawText(r.avgBatch), "avg_running_batch": "avg_batch_size " + rawText(r.avgBatch),
+		"wh_per_million_output_tokens": "energy_per_token_joules " + rawText(*r.energy) + " x 1e6 / 3600 = " + rawText(r.whPerMillion()),
+		"joules_per_output_token":      "energy_per_token_joules " + rawText(*r.energy),
+		"median_itl_ms":                "median_itl_ms " + rawText(r.medianITL), "p90_itl_ms": "p90_itl_ms " + rawText(r.p90),
+		"p95_itl_ms": "p95_itl_ms " + rawText(r.p95), "p99_itl_ms": "p99_itl_ms " + rawText(r.p99),
+		"tokens_per_second":     "output_throughput_tokens_per_sec " + rawText(r.throughput),
+		"gpu_power_watts_total": "avg_power_watts " + rawText(r.power),
+		"row_id":                "sorted by gpu, num_gpus, max_num_seqs, then upstream order",
+		"repeat":                "sorted by gpu, num_gpus, max_num_seqs, then upstream order",
+	}
 	switch key {
-	case "gpu":
-		return "gpu_model " + strconv.Quote(r.gpu)
-	case "num_gpus":
-		return "num_gpus " + strconv.Itoa(r.numGPUs)
-	case "tensor_parallel":
-		return "tensor_parallel " + strconv.Itoa(r.tp)
-	case "data_parallel":
-		return "data_parallel " + strconv.Itoa(r.dp)
-	case "expert_parallel":
-		return "expert_parallel " + strconv.Itoa(r.ep)
-	case "precision":
-		return "weight_precision " + strconv.Quote(r.precision)
-	case "max_num_seqs":
-		return "max_num_seqs " + strconv.Itoa(r.maxNumSeqs)
-	case "avg_requests_in_flight", "avg_running_batch":
-		return "avg_batch_size " + rawText(r.avgBatch)
-	case "wh_per_million_output_tokens":
-		e := *r.energy
-		return "energy_per_token_joules " + rawText(e) + " x 1e6 / 3600 = " + rawText(e*1e6/3600)
-	case "joules_per_output_token":
-		return "energy_per_token_joules " + rawText(*r.energy)
-	case "median_itl_ms":
-		return "median_itl_ms " + rawText(r.medianITL)
-	case "p90_itl_ms":
-		return "p90_itl_ms " + rawText(r.p90)
-	case "p95_itl_ms":
-		return "p95_itl_ms " + rawText(r.p95)
-	case "p99_itl_ms":
-		return "p99_itl_ms " + rawText(r.p99)
-	case "tokens_per_second":
-		return "output_throughput_tokens_per_sec " + rawText(r.throughput)
-	case "gpu_power_watts_total":
-		return "avg_power_watts " + rawText(r.power)
 	case "avg_output_tokens":
 		if r.outputLen != nil {
 			return "avg_output_len " + rawText(*r.outputLen)
@@ -409,10 +391,8 @@ func (c *wantConfig) origin(key string) string {
 			cmp = ">"
 		}
 		return fmt.Sprintf("median_itl_ms %s %s %d", rawText(r.medianITL), cmp, itlDeadlineMS)
-	case "row_id", "repeat":
-		return "sorted by gpu, num_gpus, max_num_seqs, then upstream order"
 	}
-	return ""
+	return values[key]
 }
 
 // gpusNode lists the GPUs of the model's configurations, which are sorted

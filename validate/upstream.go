@@ -70,21 +70,27 @@ type lbIndex struct {
 	nicknames   map[string]string // model_id → nickname
 }
 
-func parseIndex(ps *problems, data []byte) *lbIndex {
+// decodeSource decodes an archived upstream file into v: its bytes must
+// be UTF-8, decode, and give no key twice in one object.
+func decodeSource(ps *problems, data []byte, v any) bool {
 	if !checkUTF8(ps, data) {
-		return nil
+		return false
 	}
+	if err := json.Unmarshal(data, v); err != nil {
+		ps.add("", "", "cannot be decoded: %v", err)
+		return false
+	}
+	return checkDuplicateKeys(ps, data)
+}
+
+func parseIndex(ps *problems, data []byte) *lbIndex {
 	var raw struct {
 		LastUpdated *string `json:"last_updated"`
 		Models      map[string]struct {
 			Nickname *string `json:"nickname"`
 		} `json:"models"`
 	}
-	if err := json.Unmarshal(data, &raw); err != nil {
-		ps.add("", "", "cannot be decoded: %v", err)
-		return nil
-	}
-	if !checkDuplicateKeys(ps, data) {
+	if !decodeSource(ps, data, &raw) {
 		return nil
 	}
 	idx := &lbIndex{nicknames: map[string]string{}}
@@ -116,9 +122,6 @@ type lbCommit struct {
 }
 
 func parseCommits(ps *problems, data []byte) *lbCommit {
-	if !checkUTF8(ps, data) {
-		return nil
-	}
 	var list []struct {
 		SHA    string `json:"sha"`
 		Commit struct {
@@ -127,11 +130,7 @@ func parseCommits(ps *problems, data []byte) *lbCommit {
 			} `json:"committer"`
 		} `json:"commit"`
 	}
-	if err := json.Unmarshal(data, &list); err != nil {
-		ps.add("", "", "cannot be decoded: %v", err)
-		return nil
-	}
-	if !checkDuplicateKeys(ps, data) {
+	if !decodeSource(ps, data, &list) {
 		return nil
 	}
 	if len(list) == 0 {
@@ -203,18 +202,11 @@ func (r *lbRow) where() string {
 // silently), and no row is returned. A row that lacks a field the rules
 // need, or has one of the wrong type, is reported and left out.
 func parseTask(ps *problems, task string, data []byte) ([]*lbRow, bool) {
-	if !checkUTF8(ps, data) {
-		return nil, false
-	}
 	var doc struct {
 		Task           *string   `json:"task"`
 		Configurations []taskRow `json:"configurations"`
 	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		ps.add("", "", "cannot be decoded: %v", err)
-		return nil, false
-	}
-	if !checkDuplicateKeys(ps, data) {
+	if !decodeSource(ps, data, &doc) {
 		return nil, false
 	}
 	if doc.Task == nil || *doc.Task != task {
