@@ -74,27 +74,6 @@ var gridCountryTypes = map[string]bool{"Country or economy": true, "Country": tr
 
 var gridAreaTypes = map[string]bool{"Country or economy": true, "Country": true, "Region": true}
 
-// Grid rechecks grid.json against the Ember CSV it was built from, read
-// from archivedCSV (the snapshot's archived copy: the bytes as published,
-// uncompressed). It re-reads the CSV itself, leaves out the rows the
-// specification excludes (a blank, negative, non-finite or implausible
-// Value, an exact repeat of an earlier row), and checks that year is the
-// latest complete year (gridYearRule) unless year_pinned says the build was
-// told the year, and that World has a value for it; that every area with a
-// usable value for year, or else for an earlier year, is listed once, in
-// name order, with the iso3, area_type, year (the latest up to year),
-// fallback (year earlier than the reference year) and g_co2e_per_kwh of
-// that row, the value printed as published (shortest round-trip form of the
-// published decimal, ".0" when integral). It returns
-// nil, or an error listing every problem, one per line, each naming the
-// file, the area and the field:
-//
-//	grid.json: areas[12] (Germany): g_co2e_per_kwh is 341.0, but sources/ember/yearly_full_release_long_format.csv line 1994 says 344.14
-func Grid(archivedCSV io.Reader, gridJSON []byte) error {
-	_, probs := gridCheck(archivedCSV, gridSourceFile, gridJSON)
-	return problemsError("grid", probs)
-}
-
 // gridSnapshotCheck is the snapshot check: when a snapshot has grid.json or
 // archives Ember's CSV, it needs both, and the manifest's grid block (the
 // archive's size and sha256, those of the bytes as published, are checked
@@ -246,7 +225,16 @@ type gridSummary struct {
 }
 
 // gridCheck reads the CSV from r (file names it in problems) and checks
-// gridJSON against it.
+// gridJSON against it. It leaves out the rows the specification excludes
+// (a blank, negative, non-finite or implausible Value, an exact repeat of
+// an earlier row), and checks that year is the latest complete year
+// (gridYearRule) unless year_pinned says the build was told the year, and
+// that World has a value for it; that every area with a usable value for
+// year, or else for an earlier year, is listed once, in name order, with
+// the iso3, area_type, year, fallback and g_co2e_per_kwh of that row, the
+// value printed as published:
+//
+//	grid.json: areas[12] (Germany): g_co2e_per_kwh is 341.0, but sources/ember/yearly_full_release_long_format.csv line 1994 says 344.14
 func gridCheck(r io.Reader, file string, gridJSON []byte) (*gridSummary, []Problem) {
 	rows, probs := gridReadCSV(r, file)
 	if rows == nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -210,7 +211,7 @@ func TestGrid(t *testing.T) {
 			if tc.edit != nil {
 				j = tc.edit(t, j)
 			}
-			err := Grid(bytes.NewReader(tc.archive), []byte(j))
+			err := gridErr(bytes.NewReader(tc.archive), []byte(j))
 			if len(tc.errs) == 0 {
 				if err != nil {
 					t.Fatal(err)
@@ -258,7 +259,7 @@ func TestGridSource(t *testing.T) {
 			if tc.csv == string(raw) {
 				t.Fatal("the edit did not apply")
 			}
-			err := Grid(strings.NewReader(tc.csv), gj)
+			err := gridErr(strings.NewReader(tc.csv), gj)
 			if tc.err == "" {
 				if err != nil {
 					t.Fatal(err)
@@ -343,7 +344,7 @@ func TestGridBlemishes(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, _ := grid.Marshal(g)
-	if err := Grid(bytes.NewReader(bom), out); err != nil {
+	if err := gridErr(bytes.NewReader(bom), out); err != nil {
 		t.Errorf("BOM before a quoted header: %v", err)
 	}
 }
@@ -491,4 +492,11 @@ func TestGridRowsHoldTheirOwnBytes(t *testing.T) {
 	}
 	runtime.KeepAlive(in)
 	runtime.KeepAlive(rows)
+}
+
+// gridErr runs the grid check on an archived CSV and grid.json, and
+// returns nil or an error listing its problems.
+func gridErr(archivedCSV io.Reader, gridJSON []byte) error {
+	_, probs := gridCheck(archivedCSV, gridSourceFile, gridJSON)
+	return problemsError("grid", probs)
 }

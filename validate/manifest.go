@@ -165,7 +165,7 @@ func checkFiles(s *Snap) []Problem {
 	mp := &problems{file: ManifestPath}
 	var out []Problem
 	listed := map[string]string{} // path → where it is listed
-	sums := hashListed(s)
+	sums := hashFiles(s)
 
 	entry := func(where, p string, size int64, sum string, wantSource bool) {
 		if !cleanPath(p) {
@@ -240,27 +240,12 @@ type hashed struct {
 	err  error
 }
 
-// hashListed hashes every file on disk that the manifest lists, each
-// once, on a worker per CPU.
-func hashListed(s *Snap) map[string]hashed {
-	var paths []string
-	seen := map[string]bool{}
-	add := func(p string) {
-		if cleanPath(p) && !seen[p] && s.OnDisk(p) {
-			seen[p] = true
-			paths = append(paths, p)
-		}
-	}
-	for _, src := range s.Manifest.Sources {
-		add(src.Path)
-	}
-	for _, f := range s.Manifest.Outputs {
-		add(f.Path)
-	}
-	out := make([]hashed, len(paths))
-	eachIndex(len(paths), func(i int) { out[i] = hashFile(s, paths[i]) })
-	sums := make(map[string]hashed, len(paths))
-	for i, p := range paths {
+// hashFiles hashes every file in the folder, on a worker per CPU.
+func hashFiles(s *Snap) map[string]hashed {
+	out := make([]hashed, len(s.Files))
+	eachIndex(len(s.Files), func(i int) { out[i] = hashFile(s, s.Files[i]) })
+	sums := make(map[string]hashed, len(out))
+	for i, p := range s.Files {
 		sums[p] = out[i]
 	}
 	return sums

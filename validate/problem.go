@@ -1,7 +1,6 @@
 package validate
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 )
@@ -66,14 +65,6 @@ func listProblems(what string, probs []Problem) string {
 		b.WriteString(p.String())
 	}
 	return b.String()
-}
-
-// problemsError is nil for no problems, else an error listing them.
-func problemsError(what string, probs []Problem) error {
-	if len(probs) == 0 {
-		return nil
-	}
-	return errors.New(listProblems(what, probs))
 }
 
 // problems collects Problems for one file.

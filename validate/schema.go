@@ -427,7 +427,7 @@ func schemaErrors(name, file string, inst any, prefix []string, err error) []Pro
 			// The library does not locate a bad key reliably: find it.
 			where, field := splitLocation(inst, findKey(inst, k.Property))
 			out = append(out, Problem{File: file, Where: where, Field: field,
-				Msg: "does not match " + name + ": the key " + strconvQuote(k.Property) + " is not allowed: " + leafMessages(e)})
+				Msg: "does not match " + name + ": the key " + strconv.Quote(k.Property) + " is not allowed: " + leafMessages(e)})
 			return
 		}
 		if len(e.Causes) > 0 {
@@ -458,24 +458,24 @@ func schemaProblems(name, file string, inst any, prefix []string, e *jsonschema.
 	if prefix != nil {
 		loc = append(append([]string(nil), prefix...), loc...)
 	}
+	var names []string // the keys at fault within loc, each its own problem
+	var msg string
 	switch k := e.ErrorKind.(type) {
 	case *kind.Required:
-		var out []Problem
-		for _, miss := range k.Missing {
-			where, field := splitLocation(inst, append(append([]string(nil), loc...), miss))
-			out = append(out, Problem{File: file, Where: where, Field: field, Msg: "is missing (required by " + name + ")"})
-		}
-		return out
+		names, msg = k.Missing, "is missing (required by "+name+")"
 	case *kind.AdditionalProperties:
+		names, msg = k.Properties, "is not a field of "+name
+	}
+	if names != nil {
 		var out []Problem
-		for _, extra := range k.Properties {
-			where, field := splitLocation(inst, append(append([]string(nil), loc...), extra))
-			out = append(out, Problem{File: file, Where: where, Field: field, Msg: "is not a field of " + name})
+		for _, n := range names {
+			where, field := splitLocation(inst, append(append([]string(nil), loc...), n))
+			out = append(out, Problem{File: file, Where: where, Field: field, Msg: msg})
 		}
 		return out
 	}
 	where, field := splitLocation(inst, loc)
-	msg := "does not match " + name + ": " + e.ErrorKind.LocalizedString(printer)
+	msg = "does not match " + name + ": " + e.ErrorKind.LocalizedString(printer)
 	return []Problem{{File: file, Where: where, Field: field, Msg: msg}}
 }
 
@@ -490,8 +490,6 @@ func leafMessages(e *jsonschema.ValidationError) string {
 	}
 	return strings.Join(msgs, "; ")
 }
-
-func strconvQuote(s string) string { return strconv.Quote(s) }
 
 // findKey returns the pointer tokens of the first object key named key in
 // v (depth first, keys sorted), or nil.

@@ -30,17 +30,10 @@ type Snap struct {
 	// done.
 	ctx context.Context
 
-	// tasks holds the archived task files parsed so far, by task and
-	// snapshot path: the leaderboard and index checks both recompute from
-	// them, and each is parsed once per Snapshot call (Snap.task).
-	tasksMu sync.Mutex
-	tasks   map[string]*parsedTask
-}
-
-// parsedTask is a task file parsed once, however many checks ask for it.
-type parsedTask struct {
-	once sync.Once
-	t    *taskData
+	// tasks holds the archived task files, by task and snapshot path, as
+	// a func() *taskData that parses the file on its first call: the
+	// leaderboard and index checks both recompute from them (Snap.task).
+	tasks sync.Map
 }
 
 // Read returns the bytes of the regular file at the slash path p relative
@@ -94,26 +87,14 @@ func (c cancellableReader) Read(p []byte) (int, error) {
 // task returns the task file of the given task at snapshot path p, parsed
 // and filtered on first use, once however many checks ask for it at once.
 func (s *Snap) task(task, p string) *taskData {
-	key := task + "\x00" + p
-	s.tasksMu.Lock()
-	if s.tasks == nil {
-		s.tasks = map[string]*parsedTask{}
-	}
-	pt := s.tasks[key]
-	if pt == nil {
-		pt = &parsedTask{}
-		s.tasks[key] = pt
-	}
-	s.tasksMu.Unlock()
-	pt.once.Do(func() {
+	parse, _ := s.tasks.LoadOrStore(task+"\x00"+p, sync.OnceValue(func() *taskData {
 		data, err := s.Read(p)
 		if err != nil {
-			pt.t = &taskData{task: task, path: p, readErr: err}
-			return
+			return &taskData{task: task, path: p, readErr: err}
 		}
-		pt.t = parseTaskData(task, p, data)
-	})
-	return pt.t
+		return parseTaskData(task, p, data)
+	}))
+	return parse.(func() *taskData)()
 }
 
 // taskData is an archived task file, parsed (parseTask) and filtered
