@@ -155,11 +155,6 @@ func stringDiff(got, want string) string {
 	return fmt.Sprintf("differs from the recomputed text at character %d: is %s, recomputed %s", i+1, window(g), window(w))
 }
 
-// configWhere names a configuration.
-func configWhere(i int, c *wantConfig) string {
-	return fmt.Sprintf("configurations[%d] (%s)", i, c.rowID())
-}
-
 // provenance ends a configuration field's mismatch message.
 func (d *modelDiff) provenance(c *wantConfig, key string) string {
 	s := fmt.Sprintf(" from %s configurations[%d]", d.chatPath, c.index)
@@ -186,7 +181,7 @@ func (d *modelDiff) configurations(want, got *jnode) {
 	cs := d.m.configs
 	if len(got.vals) == len(cs) {
 		for i, c := range cs {
-			d.config(configWhere(i, c), c, got.vals[i])
+			d.config(fmt.Sprintf("configurations[%d] (%s)", i, c.rowID()), c, got.vals[i])
 		}
 		return
 	}

@@ -27,19 +27,14 @@ type Problem struct {
 // String renders the problem on one line:
 // FILE: WHERE: FIELD MSG (the parts that are empty left out).
 func (p Problem) String() string {
-	var b strings.Builder
-	b.WriteString(p.File)
+	s := p.File
 	if p.Where != "" {
-		b.WriteString(": ")
-		b.WriteString(p.Where)
+		s += ": " + p.Where
 	}
-	b.WriteString(": ")
-	if p.Field != "" {
-		b.WriteString(p.Field)
-		b.WriteString(" ")
+	if s += ": "; p.Field != "" {
+		s += p.Field + " "
 	}
-	b.WriteString(p.Msg)
-	return b.String()
+	return s + p.Msg
 }
 
 // Report is the error Snapshot returns: every problem found, in a stable
