@@ -6,6 +6,7 @@ package validate
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -83,7 +84,7 @@ func checkSelection(mp *problems, sel ManifestSelection) []string {
 		mp.add("", "selection.min_batch_fraction", "is %v, but the stability rule is %v", sel.MinBatchFraction, minBatchFraction)
 	}
 	tasks := append([]string(nil), sel.Tasks...)
-	if !contains(tasks, taskChat) {
+	if !slices.Contains(tasks, taskChat) {
 		mp.add("", "selection.tasks", "lacks %s, the task the model files are built from", taskChat)
 		tasks = append(tasks, taskChat)
 	}
@@ -258,13 +259,4 @@ func checkModelFiles(s *Snap, mp *problems, rd *lbRead, text *sourcetext.Leaderb
 		out = append(out, Problem{File: p, Msg: fmt.Sprintf("is not a recomputed model file: no Text Conversation model in %s has this slug", in.chatPath)})
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

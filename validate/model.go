@@ -93,23 +93,13 @@ func sourceBlock(in *lbInputs) (*jnode, error) {
 		licence.vals = append(licence.vals, jstr(s))
 	}
 	return jobj().
-		set("name", jstr(t.Name)).
-		set("publisher", jstr(t.Publisher)).
-		set("url", jstr(t.URL)).
-		set("data_url", jstr(in.dataURL)).
-		set("version", jstr(version)).
-		set("released", jstr(t.Released)).
-		set("compiled", jstr(in.index.lastUpdated)).
-		set("compiled_evidence", jstr(evidence)).
+		set("name", jstr(t.Name)).set("publisher", jstr(t.Publisher)).set("url", jstr(t.URL)).
+		set("data_url", jstr(in.dataURL)).set("version", jstr(version)).set("released", jstr(t.Released)).
+		set("compiled", jstr(in.index.lastUpdated)).set("compiled_evidence", jstr(evidence)).
 		set("retrieved", jstr(in.retrieved)).
-		set("licence", jstr(t.Licence)).
-		set("licence_evidence", licence).
-		set("workload", jstr(t.Workload)).
-		set("method", jstr(t.Method)).
-		set("selection", jstr(t.Selection)).
-		set("cite", jstr(t.Cite)).
-		set("cite_url", jstr(t.CiteURL)).
-		set("used_for", jstr(t.UsedFor)).
+		set("licence", jstr(t.Licence)).set("licence_evidence", licence).set("workload", jstr(t.Workload)).
+		set("method", jstr(t.Method)).set("selection", jstr(t.Selection)).set("cite", jstr(t.Cite)).
+		set("cite_url", jstr(t.CiteURL)).set("used_for", jstr(t.UsedFor)).
 		set("configurations", jstr(count)), nil
 }
 
@@ -191,23 +181,12 @@ func eachModel(in *lbInputs, chat, index *problems, emit func(*wantModel)) (brok
 			continue
 		}
 		m.tree = jobj().
-			set("version", jstr(modelVersion)).
-			set("updated", jstr(in.date)).
-			set("data_version", jstr(in.date)).
-			set("unit", jstr(in.text.Unit)).
-			set("itl_deadline_ms", jint(itlDeadlineMS)).
-			set("source", src).
-			set("caveat", jstr(in.text.Caveat)).
-			set("boundary", jstr(in.text.Boundary)).
-			set("slug", jstr(j.slug)).
-			set("name", jstr(first.nickname)).
-			set("model_id", jstr(j.id)).
-			set("params_b", jnum(floatText(first.totalParams))).
-			set("active_params_b", jnum(floatText(first.activeParams))).
-			set("architecture", jstr(first.arch)).
-			set("gpus", m.gpusNode()).
-			set("configurations", m.configsNode()).
-			set("best", m.bestNode())
+			set("version", jstr(modelVersion)).set("updated", jstr(in.date)).set("data_version", jstr(in.date)).
+			set("unit", jstr(in.text.Unit)).set("itl_deadline_ms", jint(itlDeadlineMS)).set("source", src).
+			set("caveat", jstr(in.text.Caveat)).set("boundary", jstr(in.text.Boundary)).set("slug", jstr(j.slug)).
+			set("name", jstr(first.nickname)).set("model_id", jstr(j.id)).set("params_b", jnum(floatText(first.totalParams))).
+			set("active_params_b", jnum(floatText(first.activeParams))).set("architecture", jstr(first.arch)).
+			set("gpus", m.gpusNode()).set("configurations", m.configsNode()).set("best", m.bestNode())
 		emit(m)
 	}
 	return broken, nil
@@ -333,27 +312,18 @@ func configNode(r *run) (node *jnode, known bool) {
 		return nil, false
 	}
 	return jobj().
-		set("gpu", jstr(r.gpu)).
-		set("num_gpus", jint(r.numGPUs)).
-		set("tensor_parallel", jint(r.tp)).
-		set("data_parallel", jint(r.dp)).
-		set("expert_parallel", jint(r.ep)).
-		set("precision", jstr(precision)).
-		set("max_num_seqs", jint(r.maxNumSeqs)).
-		set("avg_requests_in_flight", jnum(roundedText(r.avgBatch, 1))).
+		set("gpu", jstr(r.gpu)).set("num_gpus", jint(r.numGPUs)).set("tensor_parallel", jint(r.tp)).
+		set("data_parallel", jint(r.dp)).set("expert_parallel", jint(r.ep)).set("precision", jstr(precision)).
+		set("max_num_seqs", jint(r.maxNumSeqs)).set("avg_requests_in_flight", jnum(roundedText(r.avgBatch, 1))).
 		set("wh_per_million_output_tokens", jnum(roundedText(r.whPerMillion(), 2))).
 		set("joules_per_output_token", jnum(roundedText(*r.energy, 7))).
-		set("median_itl_ms", jnum(roundedText(r.medianITL, 1))).
-		set("p90_itl_ms", jnum(roundedText(r.p90, 1))).
-		set("p99_itl_ms", jnum(roundedText(r.p99, 1))).
-		set("tokens_per_second", jnum(roundedText(r.throughput, 1))).
+		set("median_itl_ms", jnum(roundedText(r.medianITL, 1))).set("p90_itl_ms", jnum(roundedText(r.p90, 1))).
+		set("p99_itl_ms", jnum(roundedText(r.p99, 1))).set("tokens_per_second", jnum(roundedText(r.throughput, 1))).
 		set("gpu_power_watts_total", jnum(roundedInt(r.power))).
 		set("avg_output_tokens", jnum(roundedInt(r.outputTokens()))).
 		set("under_itl_deadline", jbool(r.medianITL <= itlDeadlineMS)).
-		set("avg_running_batch", jnum(roundedText(r.avgBatch, 1))).
-		set("p95_itl_ms", jnum(roundedText(r.p95, 1))).
-		set("row_id", jstr(r.rowID())).
-		set("repeat", jint(r.repeat)), true
+		set("avg_running_batch", jnum(roundedText(r.avgBatch, 1))).set("p95_itl_ms", jnum(roundedText(r.p95, 1))).
+		set("row_id", jstr(r.rowID())).set("repeat", jint(r.repeat)), true
 }
 
 // whPerMillion is the run's unrounded energy per million output tokens,

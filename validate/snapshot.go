@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -126,7 +127,7 @@ func parseTaskData(task, path string, data []byte) *taskData {
 // task, which it always reads) and the manifest's source of it is at p.
 // The other checks that read the file do not report them again.
 func (s *Snap) leaderboardReports(task, p string) bool {
-	if task != taskChat && !contains(s.Manifest.Selection.Tasks, task) {
+	if task != taskChat && !slices.Contains(s.Manifest.Selection.Tasks, task) {
 		return false
 	}
 	src := s.Source(lbTaskName(task))
