@@ -113,8 +113,7 @@ func checkDuplicateKeys(ps *problems, data []byte) bool {
 	if d == nil {
 		return true
 	}
-	line := 1 + bytes.Count(data[:d.offset], []byte{'\n'})
-	col := d.offset - int64(bytes.LastIndexByte(data[:d.offset], '\n'))
+	line, col := lineCol(data, int(d.offset))
 	switch {
 	case d.refused != "":
 		ps.add(d.where, "", "cannot be checked for keys given twice at line %d, column %d: %s", line, col, d.refused)

@@ -21,6 +21,8 @@ import (
 	"io"
 	"slices"
 	"sort"
+
+	"github.com/leadgreen/greentokens/transform/sourcetext"
 	"strings"
 )
 
@@ -39,16 +41,10 @@ func idxCannotRead(p string, err error) []Problem {
 	return []Problem{{File: p, Msg: fmt.Sprintf("cannot be read (%s is computed from it): %v", IndexPath, err)}}
 }
 
-// isModelPath reports whether p is a model file's path: models/SLUG.json.
-func isModelPath(p string) bool {
-	return strings.HasPrefix(p, "models/") && strings.HasSuffix(p, ".json") && !strings.Contains(p[len("models/"):], "/")
-}
-
 // idxSnapshotCheck is the snapshot check: a snapshot with index.json must
 // archive both task files; every figure of index.json is recomputed from
-// them; every model they give must have its file; the header's dates and
-// source fields are the first model file's (the leaderboard check compares
-// every model file with its recomputation). A snapshot without index.json
+// them, its header from the manifest's dates and evidence (which the
+// leaderboard check recomputes) and the fixed text. A snapshot without index.json
 // (built before the index existed) is not checked here. The task files are
 // the ones the leaderboard check parses (Snap.task, once): their problems
 // are reported once, by the leaderboard check when it reads them. A
@@ -81,16 +77,7 @@ func idxSnapshotCheck(s *Snap) []Problem {
 	if out != nil {
 		return out
 	}
-	var models []string
-	for _, p := range s.Files {
-		if isModelPath(p) {
-			models = append(models, p)
-		}
-	}
-	if len(models) == 0 {
-		return []Problem{{File: IndexPath, Msg: "has no model files to be checked against"}}
-	}
-	pl, fail := idxPrepare(s, chat, gpqa, models)
+	pl, fail := idxPrepare(s.Manifest, chat, gpqa)
 	if fail != nil {
 		return []Problem{*fail}
 	}
@@ -227,10 +214,10 @@ type idxPlan struct {
 	header     *jnode
 }
 
-// idxPrepare groups the rows, reads the header from the first model file
-// and recomputes every entry once, so that whatever stops the
-// recomputation is found before anything is compared.
-func idxPrepare(s *Snap, chat, gpqa *taskData, models []string) (*idxPlan, *Problem) {
+// idxPrepare groups the rows, recomputes the header and recomputes every
+// entry once, so that whatever stops the recomputation is found before
+// anything is compared.
+func idxPrepare(m *Manifest, chat, gpqa *taskData) (*idxPlan, *Problem) {
 	pl := &idxPlan{chat: idxGroup(chat.stable, nil)}
 	slugs := map[string]string{}
 	for id, m := range pl.chat {
@@ -245,34 +232,19 @@ func idxPrepare(s *Snap, chat, gpqa *taskData, models []string) (*idxPlan, *Prob
 		return a.id < b.id
 	})
 	pl.gpqa = idxGroup(gpqa.stable, slugs)
-	for _, id := range pl.ids {
-		if p := "models/" + pl.chat[id].slug + ".json"; !slices.Contains(models, p) {
-			return nil, &Problem{File: p, Msg: fmt.Sprintf("is missing: %s has stable rows of %s (%s)", IndexChatTask, id, pl.chat[id].slug)}
-		}
+	// The header repeats the model files' dates and source fields.
+	text, err := sourcetext.LoadLeaderboard()
+	var full *jnode
+	if err == nil {
+		full, err = sourceBlock(&lbInputs{date: m.Date, retrieved: m.Retrieved[:min(10, len(m.Retrieved))], text: text,
+			index: &lbIndex{lastUpdated: m.Evidence.Compiled}, commit: &lbCommit{date: m.Evidence.LastCommitDate}})
 	}
-	// The header repeats the model files' dates and source fields: the
-	// first model file's (a missing one is null).
-	f := jobj()
-	if len(pl.ids) > 0 {
-		first := "models/" + pl.chat[pl.ids[0]].slug + ".json"
-		data, err := s.Read(first)
-		if err != nil {
-			return nil, &Problem{File: first, Msg: fmt.Sprintf("cannot be read (%s is computed from it): %v", IndexPath, err)}
-		}
-		if f, err = parseTree(data); err != nil {
-			return nil, &Problem{File: first, Msg: fmt.Sprintf("is not valid JSON: %v", err)}
-		}
+	if err != nil {
+		return nil, &Problem{File: IndexPath, Msg: fmt.Sprintf("cannot be recomputed: %v", err)}
 	}
-	get := func(n *jnode, k string) *jnode {
-		if v := n.get(k); v != nil {
-			return v
-		}
-		return jnull()
-	}
-	src0 := f.get("source")
 	source := jobj()
 	for _, k := range []string{"name", "version", "released", "compiled", "retrieved", "licence", "cite"} {
-		source.set(k, get(src0, k))
+		source.set(k, full.get(k))
 	}
 	source.set("details", jstr("each model file's source block (models/SLUG.json, key source) holds the full text: publisher, method, selection, licence evidence")).
 		set("tasks", jarr(
@@ -280,8 +252,8 @@ func idxPrepare(s *Snap, chat, gpqa *taskData, models []string) (*idxPlan, *Prob
 				set("stable_configurations", jint(len(chat.stable))),
 			jobj().set("task", jstr(taskGPQA)).set("name", jstr("Problem Solving")).set("file", jstr(IndexProblemTask)).
 				set("stable_configurations", jint(len(gpqa.stable)))))
-	pl.header = jobj().set("version", jstr("1")).set("updated", get(f, "updated")).set("data_version", get(f, "data_version")).
-		set("unit", jstr("Wh per million output tokens")).set("itl_deadline_ms", jint(itlDeadlineMS)).
+	pl.header = jobj().set("version", jstr("1")).set("updated", jstr(m.Date)).set("data_version", jstr(m.Date)).
+		set("unit", jstr(text.Unit)).set("itl_deadline_ms", jint(itlDeadlineMS)).
 		set("source", source)
 	for _, list := range idxLists {
 		for _, id := range pl.ids {

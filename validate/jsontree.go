@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -37,14 +38,9 @@ type jnode struct {
 func jnull() *jnode               { return &jnode{kind: jNull, text: "null"} }
 func jstr(s string) *jnode        { return &jnode{kind: jStr, text: s} }
 func jnum(text string) *jnode     { return &jnode{kind: jNum, text: text} }
-func jint(n int) *jnode           { return jnum(fmt.Sprint(n)) }
+func jint(n int) *jnode           { return jnum(strconv.Itoa(n)) }
 func jarr(elems ...*jnode) *jnode { return &jnode{kind: jArr, vals: elems} }
-func jbool(b bool) *jnode {
-	if b {
-		return &jnode{kind: jBool, text: "true"}
-	}
-	return &jnode{kind: jBool, text: "false"}
-}
+func jbool(b bool) *jnode         { return &jnode{kind: jBool, text: strconv.FormatBool(b)} }
 
 // jobj builds an object from key, value pairs.
 func jobj() *jnode { return &jnode{kind: jObj} }
@@ -243,7 +239,10 @@ func firstDiff(a, b []byte) (line, col int) {
 	for i < len(a) && i < len(b) && a[i] == b[i] {
 		i++
 	}
-	line = bytes.Count(a[:i], []byte("\n")) + 1
-	col = i - (bytes.LastIndexByte(a[:i], '\n') + 1) + 1
-	return line, col
+	return lineCol(a, i)
+}
+
+// lineCol returns the 1-based line and byte column of offset off of data.
+func lineCol(data []byte, off int) (line, col int) {
+	return 1 + bytes.Count(data[:off], []byte{'\n'}), off - bytes.LastIndexByte(data[:off], '\n')
 }

@@ -23,15 +23,15 @@ type exKey struct {
 
 // lbRead is what the leaderboard check read of the archived sources.
 type lbRead struct {
-	idx                *lbIndex
-	commit             *lbCommit
-	idxPath, commPath  string
-	filtered           map[string]bool // the tasks read
-	excluded           map[exKey]excludedRow
-	exOrder            []exKey
-	chat               *taskData // nil when the chat task file could not be read
-	chatPS             *problems // the chat task file's problems, with the model files'
-	idxPS, other, srcs []Problem
+	idx               *lbIndex
+	commit            *lbCommit
+	idxPath, commPath string
+	filtered          map[string]bool // the tasks read
+	excluded          map[exKey]excludedRow
+	exOrder           []exKey
+	chat              *taskData // nil when the chat task file could not be read
+	chatPS            *problems // the chat task file's problems, with the model files'
+	probs             []Problem // the sources' own, in the order they were read
 }
 
 // checkLeaderboard recomputes, from the archived leaderboard files alone,
@@ -42,8 +42,7 @@ func checkLeaderboard(s *Snap) []Problem {
 	mp := &problems{file: ManifestPath}
 	tasks := checkSelection(mp, m.Selection)
 	rd := readLeaderboard(s, mp, tasks)
-	out := append(append([]Problem(nil), rd.srcs...), rd.other...)
-	out = append(out, rd.idxPS...)
+	out := rd.probs
 	checkExclusions(mp, m.Exclusions, rd)
 	text, err := sourcetext.LoadLeaderboard()
 	switch {
@@ -118,7 +117,7 @@ func readLeaderboard(s *Snap, mp *problems, tasks []string) *lbRead {
 	if commitsData != nil {
 		rd.commit = parseCommits(commitsPS, commitsData)
 	}
-	rd.srcs = append(idxPS.list, commitsPS.list...)
+	rd.probs = append(idxPS.list, commitsPS.list...)
 	idxPS = &problems{file: idxPath}
 	for _, task := range tasks {
 		if rd.filtered[task] {
@@ -151,9 +150,9 @@ func readLeaderboard(s *Snap, mp *problems, tasks []string) *lbRead {
 			}
 			checkIndexed(idxPS, rd.idx, task, rows)
 		}
-		rd.other = append(rd.other, td.probs...)
+		rd.probs = append(rd.probs, td.probs...)
 	}
-	rd.idxPS = idxPS.list
+	rd.probs = append(rd.probs, idxPS.list...) // rows of models index.json does not list
 	return rd
 }
 

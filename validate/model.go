@@ -54,6 +54,15 @@ type wantModel struct {
 	best          []*wantConfig // the best configuration of each GPU that has one, by GPU
 }
 
+// configNodes are the model's configurations, in order.
+func (m *wantModel) configNodes() []*jnode {
+	nodes := make([]*jnode, len(m.configs))
+	for i, c := range m.configs {
+		nodes[i] = c.node
+	}
+	return nodes
+}
+
 // wantConfig is one recomputed configuration.
 type wantConfig struct {
 	*run
@@ -186,7 +195,7 @@ func eachModel(in *lbInputs, chat, index *problems, emit func(*wantModel)) (brok
 			set("caveat", jstr(in.text.Caveat)).set("boundary", jstr(in.text.Boundary)).set("slug", jstr(j.slug)).
 			set("name", jstr(first.nickname)).set("model_id", jstr(j.id)).set("params_b", jnum(floatText(first.totalParams))).
 			set("active_params_b", jnum(floatText(first.activeParams))).set("architecture", jstr(first.arch)).
-			set("gpus", m.gpusNode()).set("configurations", m.configsNode()).set("best", m.bestNode())
+			set("gpus", m.gpusNode()).set("configurations", jarr(m.configNodes()...)).set("best", m.bestNode())
 		emit(m)
 	}
 	return broken, nil
@@ -373,14 +382,6 @@ func (m *wantModel) gpusNode() *jnode {
 		if i == 0 || c.gpu != m.configs[i-1].gpu {
 			n.vals = append(n.vals, jstr(c.gpu))
 		}
-	}
-	return n
-}
-
-func (m *wantModel) configsNode() *jnode {
-	n := jarr()
-	for _, c := range m.configs {
-		n.vals = append(n.vals, c.node)
 	}
 	return n
 }

@@ -535,7 +535,10 @@ func splitLocation(inst any, tokens []string) (where, field string) {
 	if cut < 0 {
 		return "", renderPath(inst, tokens)
 	}
-	elem := lookup(inst, tokens[:cut+1])
+	elem := inst
+	for _, tok := range tokens[:cut+1] {
+		elem = step(elem, tok)
+	}
 	where = renderPath(inst, tokens[:cut+1])
 	if id := idOf(elem); id != "" {
 		where += " (" + id + ")"
@@ -570,13 +573,6 @@ func step(v any, tok string) any {
 		return c[tok]
 	}
 	return nil
-}
-
-func lookup(v any, tokens []string) any {
-	for _, tok := range tokens {
-		v = step(v, tok)
-	}
-	return v
 }
 
 // renderPath renders pointer tokens below v as a.b[3].c.

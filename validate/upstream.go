@@ -1,7 +1,6 @@
 package validate
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
@@ -55,11 +54,7 @@ func checkUTF8(ps *problems, data []byte) bool {
 		}
 		off += size
 	}
-	line := 1 + bytes.Count(data[:off], []byte{'\n'})
-	col := off + 1
-	if nl := bytes.LastIndexByte(data[:off], '\n'); nl >= 0 {
-		col = off - nl
-	}
+	line, col := lineCol(data, off)
 	ps.add("", "", "is not valid UTF-8 at line %d, column %d (byte offset %d)", line, col, off)
 	return false
 }
