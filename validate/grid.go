@@ -60,15 +60,6 @@ const (
 	gridYearRule = "the latest complete year: World has a value, and the countries with a value number at least 90% of those with a value in the year before"
 )
 
-// Why an intensity row is excluded, as the manifest says it.
-const (
-	gridBlank     = "blank value"
-	gridNegative  = "negative intensity"
-	gridNonFinite = "non-finite intensity"
-)
-
-var gridImplausible = fmt.Sprintf("above the %d g CO2e/kWh plausibility bound", gridMaxIntensity)
-
 // gridCountryTypes are the area types counted as countries by the rule.
 var gridCountryTypes = map[string]bool{"Country or economy": true, "Country": true}
 
@@ -569,13 +560,13 @@ func gridColumns(head []string, bad func(line int, format string, a ...any)) map
 	return col
 }
 
-// gridExcluded says why a row with the published Value raw is left out
-// ("" when it is used): the blemishes exclude the row, not the file. ok is
+// gridExcluded says why a row with the published Value raw is left out,
+// as the manifest says it ("" when it is used): the blemishes exclude the row, not the file. ok is
 // false when raw is no blemish but not a plain decimal either.
 func gridExcluded(raw string) (reason string, ok bool) {
 	if _, plain := gridPrinted(raw); plain {
 		if v, _ := strconv.ParseFloat(raw, 64); v > gridMaxIntensity {
-			return gridImplausible, true
+			return fmt.Sprintf("above the %d g CO2e/kWh plausibility bound", gridMaxIntensity), true
 		}
 		return "", true
 	}
@@ -583,11 +574,11 @@ func gridExcluded(raw string) (reason string, ok bool) {
 	_, negative := gridPrinted(strings.TrimPrefix(raw, "-"))
 	switch {
 	case raw == "":
-		return gridBlank, true
+		return "blank value", true
 	case strings.HasPrefix(raw, "-") && negative:
-		return gridNegative, true
+		return "negative intensity", true
 	case err == nil && (math.IsNaN(f) || math.IsInf(f, 0)):
-		return gridNonFinite, true
+		return "non-finite intensity", true
 	}
 	return "", false
 }

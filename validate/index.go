@@ -67,7 +67,7 @@ func idxSnapshotCheck(s *Snap) []Problem {
 	// check reports them) is no ground to recompute the index from.
 	var out []Problem
 	for _, t := range []*taskData{chat, gpqa} {
-		if !t.clean() {
+		if t.readErr != nil || len(t.probs) > 0 {
 			if !s.leaderboardReports(t.task, t.path) {
 				out = append(out, t.probs...)
 			}

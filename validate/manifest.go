@@ -208,7 +208,7 @@ func checkFiles(s *Snap) []Problem {
 	for i, src := range m.Sources {
 		where := fmt.Sprintf("sources[%d]", i)
 		entry(where, src.Path, src.Size, src.SHA256, true)
-		if want := sourcePath(src.Name); src.Path != want {
+		if want := sourcesPrefix + src.Name; src.Path != want {
 			mp.add(where, "name", "is %q, but its path is %q (want %q)", src.Name, src.Path, want)
 		}
 	}

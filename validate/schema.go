@@ -380,11 +380,19 @@ func decodeShell(dec *json.Decoder, c *schemaParts) (map[string]any, error) {
 			return nil, err
 		}
 		k, _ := kt.(string)
+		var v any
+		if !c.split(k) {
+			if err := dec.Decode(&v); err != nil {
+				return nil, err
+			}
+			shell[k] = v
+			continue
+		}
 		tok, err := dec.Token()
 		if err != nil {
 			return nil, err
 		}
-		if !c.split(k) || tok != json.Delim('[') {
+		if tok != json.Delim('[') {
 			n, err := parseAfter(dec, tok)
 			if err != nil {
 				return nil, err
@@ -394,11 +402,11 @@ func decodeShell(dec *json.Decoder, c *schemaParts) (map[string]any, error) {
 		}
 		n := 0
 		for ; dec.More(); n++ {
-			x, err := parseValue(dec)
-			if err != nil {
+			var x any
+			if err := dec.Decode(&x); err != nil {
 				return nil, err
 			}
-			c.entry(k, n, x.plain())
+			c.entry(k, n, x)
 		}
 		if _, err := dec.Token(); err != nil { // ']'
 			return nil, err

@@ -110,9 +110,6 @@ type taskData struct {
 	probs    []Problem // the parse's problems, on path
 }
 
-// clean reports whether the file parsed without any problem.
-func (t *taskData) clean() bool { return t.readErr == nil && len(t.probs) == 0 }
-
 // parseTaskData parses and filters a task file's bytes (the file at path).
 func parseTaskData(task, path string, data []byte) *taskData {
 	ps := &problems{file: path}
@@ -242,9 +239,6 @@ func open(ctx context.Context, dir string) (*Snap, []Problem) {
 
 // sourcesPrefix is where archived upstream files live in a snapshot.
 const sourcesPrefix = "sources/"
-
-// sourcePath is the snapshot path of an upstream file name.
-func sourcePath(name string) string { return sourcesPrefix + name }
 
 // cleanPath reports whether p is a slash path relative to the snapshot
 // folder with no empty, "." or ".." element.

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
@@ -258,9 +259,11 @@ func (tr *taskRow) UnmarshalJSON(raw []byte) error {
 
 // parseRow parses one row, raw: valid JSON, decoded with UseNumber.
 func parseRow(raw []byte) taskRow {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
 	var m map[string]any
-	if t, err := parseTree(raw); err == nil {
-		m, _ = t.plain().(map[string]any)
+	if dec.Decode(&m) != nil {
+		return taskRow{}
 	}
 	if m == nil {
 		return taskRow{}
