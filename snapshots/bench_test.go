@@ -291,35 +291,27 @@ func BenchmarkOfflineVerify(b *testing.B) {
 // BenchmarkTenThousandModels builds, then verifies, a snapshot of the
 // 10,000-model leaderboard (30,000 Text Conversation rows, a 22 MB task
 // file) with the shared Ember file.
-func BenchmarkTenThousandModels(b *testing.B) {
-	lb := filepath.Join(b.TempDir(), "leaderboard")
-	start := time.Now()
-	writeScaleLeaderboard(b, lb, scaleModels)
-	b.Logf("wrote the %d-model leaderboard in %v", scaleModels, time.Since(start).Round(time.Millisecond))
-	bytes := size(b, lb, sharedEmber)
-	b.Run("build", func(b *testing.B) {
-		benchStage(b, benchJob{Op: "build", Leaderboard: lb, Ember: sharedEmber}, bytes)
-	})
-	b.Run("verify", func(b *testing.B) {
-		dir := builtSnapshot(b, lb, sharedEmber)
-		b.ResetTimer()
-		benchStage(b, benchJob{Op: "verify", Dir: dir}, bytes)
-	})
-}
+func BenchmarkTenThousandModels(b *testing.B) { benchWholeJob(b, scaleModels, sharedEmber) }
 
 // BenchmarkThousandModelsSynth builds, then verifies, a snapshot of a
 // 1,000-model leaderboard (3,000 Text Conversation rows) with
 // ember-synth's CSV at scale 1 (about 40 MB).
-func BenchmarkThousandModelsSynth(b *testing.B) {
+func BenchmarkThousandModelsSynth(b *testing.B) { benchWholeJob(b, 1000, gridtest.SynthCSV(b, 1)) }
+
+// benchWholeJob builds, then verifies, a snapshot of a leaderboard of the
+// given number of models (writeScaleLeaderboard) with the Ember CSV at
+// ember (bytes: the sources').
+func benchWholeJob(b *testing.B, models int, ember string) {
 	lb := filepath.Join(b.TempDir(), "leaderboard")
-	writeScaleLeaderboard(b, lb, 1000)
-	csv := gridtest.SynthCSV(b, 1)
-	bytes := size(b, lb, csv)
+	start := time.Now()
+	writeScaleLeaderboard(b, lb, models)
+	b.Logf("wrote the %d-model leaderboard in %v", models, time.Since(start).Round(time.Millisecond))
+	bytes := size(b, lb, ember)
 	b.Run("build", func(b *testing.B) {
-		benchStage(b, benchJob{Op: "build", Leaderboard: lb, Ember: csv}, bytes)
+		benchStage(b, benchJob{Op: "build", Leaderboard: lb, Ember: ember}, bytes)
 	})
 	b.Run("verify", func(b *testing.B) {
-		dir := builtSnapshot(b, lb, csv)
+		dir := builtSnapshot(b, lb, ember)
 		b.ResetTimer()
 		benchStage(b, benchJob{Op: "verify", Dir: dir}, bytes)
 	})
