@@ -31,6 +31,17 @@ func newServer(t *testing.T) *fetchtest.Server {
 	}))
 }
 
+// newMemoryServer is newServer over in-memory connections, for a test in a
+// testing/synctest bubble.
+func newMemoryServer(t *testing.T) *fetchtest.Server {
+	t.Helper()
+	return fetchtest.NewMemoryServer(t, writeTree(t, map[string]string{
+		"index.json":      indexJSON,
+		"commits.json":    commitsJSON,
+		"tasks/gpqa.json": gpqaJSON,
+	}))
+}
+
 // writeTree writes files (slash paths) below a new temporary folder.
 func writeTree(t *testing.T, files map[string]string) string {
 	t.Helper()

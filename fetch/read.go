@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
-
 )
 
 // File is a whole upstream file, read into memory.
