@@ -77,24 +77,63 @@ func TestGrid(t *testing.T) {
 	defArchive, def, _, _ := gridTestBuild(t, 0) // 2022, by the rule
 	archive, gj, _, _ := gridTestBuild(t, 2024)  // 99 areas with 2024, 127 fallbacks
 	pinnedArchive, pinned, _, _ := gridTestBuild(t, 2010)
-	const src = "sources/ember/yearly_full_release_long_format.csv"
-
-	replace := func(old, new string) func(t *testing.T, s string) string {
-		return func(t *testing.T, s string) string {
-			out := strings.Replace(s, old, new, 1)
-			if out == s {
-				t.Fatalf("%q not in grid.json", old)
+	cases := gridCases1(defArchive, def, archive, gj, pinnedArchive, pinned)
+	for _, tc := range append(cases, gridCases2(defArchive, def, archive, gj, pinnedArchive, pinned)...) {
+		t.Run(tc.name, func(t *testing.T) {
+			j := string(tc.json)
+			if tc.edit != nil {
+				j = tc.edit(t, j)
 			}
-			return out
-		}
+			err := gridErr(bytes.NewReader(tc.archive), []byte(j))
+			if len(tc.errs) == 0 {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatal("no error")
+			}
+			msg := err.Error()
+			for _, want := range tc.errs {
+				i := strings.Index(msg, want)
+				if i < 0 {
+					t.Fatalf("error\n%s\nlacks %q", msg, want)
+				}
+				msg = msg[i+len(want):]
+			}
+		})
 	}
-	for _, tc := range []struct {
-		name    string
-		archive []byte
-		json    []byte
-		edit    func(t *testing.T, s string) string
-		errs    []string // substrings of the error, in order; none: passes
-	}{
+}
+
+// gridCase is one grid.json (or archive) of TestGrid and the substrings of
+// the error it must give, in order; none: it passes.
+type gridCase struct {
+	name    string
+	archive []byte
+	json    []byte
+	edit    func(t *testing.T, s string) string
+	errs    []string
+}
+
+// gridSrc is the archived CSV's path, as the problems name it.
+const gridSrc = "sources/ember/yearly_full_release_long_format.csv"
+
+// replace edits grid.json: the first old becomes new.
+func replace(old, new string) func(t *testing.T, s string) string {
+	return func(t *testing.T, s string) string {
+		out := strings.Replace(s, old, new, 1)
+		if out == s {
+			t.Fatalf("%q not in grid.json", old)
+		}
+		return out
+	}
+}
+
+// gridCases1 are cases of TestGrid.
+func gridCases1(defArchive, def, archive, gj, pinnedArchive, pinned []byte) []gridCase {
+	const src = gridSrc
+	return []gridCase{
 		{name: "as built", archive: defArchive, json: def},
 		{name: "pinned 2024", archive: archive, json: gj},
 		{name: "pinned 2010", archive: pinnedArchive, json: pinned},
@@ -133,6 +172,13 @@ func TestGrid(t *testing.T) {
 				`grid.json: areas[222] (World): area_type is "Country or economy", but ` + src + ` line 5378 says "Region"`,
 			},
 		},
+	}
+}
+
+// gridCases2 are cases of TestGrid.
+func gridCases2(defArchive, def, archive, gj, pinnedArchive, pinned []byte) []gridCase {
+	const src = gridSrc
+	return []gridCase{
 		{
 			name: "year not the latest", archive: pinnedArchive, json: pinned,
 			edit: replace(`"year_pinned": true`, `"year_pinned": false`),
@@ -205,31 +251,6 @@ func TestGrid(t *testing.T) {
 			name: "not Ember's layout", archive: []byte("Area,ISO 3 code\n"), json: gj,
 			errs: []string{src + `: header: has no column "Year"`},
 		},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			j := string(tc.json)
-			if tc.edit != nil {
-				j = tc.edit(t, j)
-			}
-			err := gridErr(bytes.NewReader(tc.archive), []byte(j))
-			if len(tc.errs) == 0 {
-				if err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if err == nil {
-				t.Fatal("no error")
-			}
-			msg := err.Error()
-			for _, want := range tc.errs {
-				i := strings.Index(msg, want)
-				if i < 0 {
-					t.Fatalf("error\n%s\nlacks %q", msg, want)
-				}
-				msg = msg[i+len(want):]
-			}
-		})
 	}
 }
 
