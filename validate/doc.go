@@ -40,9 +40,9 @@
 //     row of each GPU (model.go, sortRuns and beats; transform/model.go);
 //   - the typed reading of an upstream row's fields (upstream.go,
 //     rowParser; transform/leaderboard.go);
-//   - the manifest's shape (manifest.go, Manifest; snapshots.Manifest and
-//     transform/grid's Summary), which TestManifestMirrorsSnapshots holds
-//     field for field;
+//   - the manifest's shape (manifest.go, Manifest; snapshots.Manifest,
+//     transform/grid's Summary, and in form transform/index.go's tagged
+//     structs), which TestManifestMirrorsSnapshots holds field for field;
 //   - the rounding and printing of figures (number.go; transform's
 //     encoder): once, half to even, from the unrounded upstream value.
 //
