@@ -1,24 +1,17 @@
 package validate
 
 // Ember's yearly CSV in the layout Ember has published since July 2026
-// (release_generation_yearly_global.csv), read with encoding/csv as the
-// specification describes it, independently of transform/grid: one row per
-// area, year and electricity source, the metrics as columns; an area's
-// intensity is "Emissions intensity (gCO2e/kWh)" on its "Total generation"
-// row, and every other row is left alone. The layout is told by the
-// header; a file in the long layout is read by gridReadCSV.
+// (release_generation_yearly_global.csv), as the specification describes
+// it, independently of transform/grid: one row per area, year and
+// electricity source, the metrics as columns; an area's intensity is
+// "Emissions intensity (gCO2e/kWh)" on its "Total generation" row, and
+// every other row is left alone. The header tells the layout
+// (gridLayoutOf); gridReadCSV reads either, and the manifest's entry of the
+// archived file must say what the header told (gridLayoutCheck).
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/csv"
-	"errors"
 	"fmt"
-	"io"
-	"maps"
 	"reflect"
-	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -53,33 +46,18 @@ func gridEmberSource(s *Snap) *ManifestSource {
 	return s.Source(gridEmberName)
 }
 
-// gridReadLayout reads the intensity rows of Ember's CSV in the layout its
-// header has (gridIsWide).
-func gridReadLayout(r io.Reader, file string) ([]gridRow, []Problem, gridLayout) {
-	br := bufio.NewReaderSize(r, 1<<20)
-	if !gridIsWide(br) {
-		rows, probs := gridReadCSV(br, file)
-		return rows, probs, gridLayout{}
-	}
-	rows, probs, header := gridReadWide(br, file)
-	return rows, probs, gridLayout{name: gridWideLayout, header: header}
-}
-
-// gridIsWide peeks at the header in br: a layout is told by the columns
-// only it has, Electricity source and the intensity column for the July
-// 2026 one, Category, Variable, Unit and Value for the long one. The header
-// is the long layout's when it holds a larger share of the long layout's
-// own columns than of the July 2026 layout's, else the July 2026 one's
-// (the current layout, whose missing columns are then named).
-func gridIsWide(br *bufio.Reader) bool {
-	b, _ := br.Peek(br.Size())
-	b = bytes.TrimPrefix(b, []byte("\ufeff"))
-	head, err := csv.NewReader(bytes.NewReader(b)).Read()
-	if err != nil && !errors.Is(err, csv.ErrFieldCount) {
-		return false // the long layout's reader names what is wrong
-	}
+// gridLayoutOf tells the layout of a header by the columns only one layout
+// has, Electricity source and the intensity column for the July 2026 one,
+// Category, Variable, Unit and Value for the long one: the long layout's
+// when the header holds a larger share of the long layout's own columns
+// than of the July 2026 layout's, else the July 2026 one's (the current
+// layout, whose missing columns are then named).
+func gridLayoutOf(head []string) gridLayout {
 	wide, long := 0, 0
-	for _, c := range head {
+	for i, c := range head {
+		if i == 0 {
+			c = strings.TrimPrefix(c, "\ufeff")
+		}
 		switch c {
 		case gridColSource, gridColIntensity:
 			wide++
@@ -87,122 +65,14 @@ func gridIsWide(br *bufio.Reader) bool {
 			long++
 		}
 	}
-	return long*2 <= wide*4 // long/4 <= wide/2
+	if long*2 > wide*4 { // long/4 > wide/2
+		return gridLayout{}
+	}
+	return gridLayout{name: gridWideLayout, header: head}
 }
 
-// gridReadWide reads the Total generation rows of a CSV in the July 2026
-// layout, and returns its header. It returns nil rows when the file cannot
-// be read as that layout at all.
-func gridReadWide(br *bufio.Reader, file string) ([]gridRow, []Problem, []string) {
-	var probs []Problem
-	bad := func(line int, format string, a ...any) {
-		where := ""
-		switch {
-		case line == 1:
-			where = "header"
-		case line > 1:
-			where = fmt.Sprintf("line %d", line)
-		}
-		probs = append(probs, Problem{File: file, Where: where, Msg: fmt.Sprintf(format, a...)})
-	}
-	if b, err := br.Peek(3); err == nil && string(b) == "\ufeff" {
-		br.Discard(3)
-	}
-	cr := csv.NewReader(br)
-	cr.ReuseRecord = true
-	head, err := cr.Read()
-	if err != nil {
-		bad(1, "has no header: %v", err)
-		return nil, probs, nil
-	}
-	head = slices.Clone(head) // the reader reuses the slice
-	if i := gridNotUTF8(head); i >= 0 {
-		bad(1, "field %d has bytes that are not UTF-8", i+1)
-		return nil, probs, head
-	}
-	col := map[string]int{}
-	for i, name := range head {
-		if _, dup := col[name]; dup {
-			bad(1, "names column %q twice", name)
-		}
-		col[name] = i
-	}
-	for _, name := range gridWideColumns {
-		if _, ok := col[name]; !ok {
-			bad(1, "has no column %q, which the July 2026 layout needs", name)
-		}
-	}
-	if len(probs) > 0 {
-		return nil, probs, head
-	}
-	iArea, iISO, iYear, iType := col[gridColArea], col[gridColISO3], col[gridColYear], col[gridColAreaType]
-	iSource, iValue := col[gridColSource], col[gridColIntensity]
-	rows := []gridRow{}
-	areas := map[gridArea]*gridArea{}
-	seen := map[string]bool{} // the sources of the rows before the first Total generation row
-	totals := 0
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				bad(pe.StartLine, "is not valid CSV: %v", pe.Err)
-			} else {
-				bad(0, "cannot be read: %v", err)
-			}
-			return nil, probs, head
-		}
-		line, _ := cr.FieldPos(0)
-		if i := gridNotUTF8(rec); i >= 0 {
-			l, _ := cr.FieldPos(i)
-			bad(l, "field %d (%s) has bytes that are not UTF-8", i+1, head[i])
-			return nil, probs, head
-		}
-		if rec[iSource] != gridTotal {
-			if totals == 0 && len(seen) < 32 {
-				seen[strings.Clone(rec[iSource])] = true
-			}
-			continue
-		}
-		totals++
-		key := gridArea{rec[iArea], rec[iISO], rec[iType]}
-		a, ok := areas[key]
-		if !ok {
-			a = &gridArea{strings.Clone(key.area), strings.Clone(key.iso3), strings.Clone(key.areaType)}
-			areas[*a] = a
-		}
-		row := gridRow{gridArea: a, raw: strings.Clone(rec[iValue]), line: line}
-		y, err := strconv.Atoi(rec[iYear])
-		if err != nil || y < 1000 || y > 9999 {
-			bad(line, "Year %q is not a year", rec[iYear])
-			continue
-		}
-		row.year = y
-		if !gridWideAreaTypes[row.areaType] {
-			bad(line, "Area type %q of a %s row is none of the known ones", row.areaType, gridTotal)
-		}
-		if row.excluded, ok = gridExcluded(row.raw); !ok {
-			bad(line, "%s %q is not a plain decimal", gridColIntensity, row.raw)
-			continue
-		}
-		rows = append(rows, row)
-	}
-	if len(rows) == 0 && totals > 0 {
-		return nil, probs, head // every one named above
-	}
-	if len(rows) == 0 {
-		sources := slices.Sorted(maps.Keys(seen))
-		for i, s := range sources {
-			sources[i] = strconv.Quote(s)
-		}
-		bad(0, "has no rows with %s %q (its sources: %s)", gridColSource, gridTotal, strings.Join(sources, ", "))
-		return nil, probs, head
-	}
-	return rows, probs, head
-}
+// wide reports whether the layout is the July 2026 one.
+func (l gridLayout) wide() bool { return l.name == gridWideLayout }
 
 // gridLayoutCheck compares the manifest's entry of Ember's CSV with what
 // the archived file's header told: the name of its layout, and for the
