@@ -575,7 +575,7 @@ func gridColumns(head []string, lay gridLayout, bad func(line int, format string
 		}
 		col[name] = i
 	}
-	needed := gridWideColumns
+	needed := []string{gridColArea, gridColISO3, gridColYear, gridColAreaType, gridColSource, gridColIntensity}
 	if !lay.wide() {
 		needed = []string{gridColArea, gridColISO3, gridColYear, gridColAreaType, gridColCategory, gridColVariable, gridColUnit, gridColValue}
 		if _, ok := col[gridColISO3]; !ok {
