@@ -33,18 +33,18 @@ func Lookup(g *Grid, query string) (Area, error) {
 		return Area{}, fmt.Errorf("grid: empty area query")
 	}
 	var found []Area
-	all := make([][]string, len(g.Areas))
-	for i, a := range g.Areas {
-		all[i] = spellings(a)
-		for _, s := range all[i] {
-			if s != "" && strings.EqualFold(s, q) {
-				found = append(found, a)
-				break
-			}
+	for _, a := range g.Areas {
+		if named(a, q) {
+			found = append(found, a)
 		}
 	}
+	var all [][]string
 	if len(found) == 0 {
 		// Case, spaces and punctuation aside: "saudi-arabia", "hong kong".
+		all = make([][]string, len(g.Areas))
+		for i, a := range g.Areas {
+			all[i] = spellings(a)
+		}
 		for _, i := range names.Match(q, all) {
 			found = append(found, g.Areas[i])
 		}

@@ -1,5 +1,10 @@
 package grid
 
+import (
+	"slices"
+	"strings"
+)
+
 // KnownNames are the names Ember has given an area over its releases, by
 // ISO 3 code, for the areas it renamed in its July 2026 update (the names
 // before, then after). Lookup finds an area by any of them, so that
@@ -23,4 +28,13 @@ func spellings(a Area) []string {
 		s = append(s, KnownNames[a.ISO3]...)
 	}
 	return s
+}
+
+// named reports whether q is a's name, ISO 3 code or another name Ember has
+// given it, case aside.
+func named(a Area, q string) bool {
+	if strings.EqualFold(a.Name, q) || a.ISO3 != "" && strings.EqualFold(a.ISO3, q) {
+		return true
+	}
+	return slices.ContainsFunc(KnownNames[a.ISO3], func(n string) bool { return strings.EqualFold(n, q) })
 }
