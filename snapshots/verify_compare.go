@@ -39,7 +39,7 @@ func rebuildStage(ctx context.Context, tmp, stored string, opts BuildOptions) (*
 		return nil, fmt.Errorf("%w: %v", ErrConflict, err)
 	}
 	st.stored = stored
-	if _, err := buildInto(ctx, st, opts, slog.New(slog.DiscardHandler)); err != nil {
+	if _, err := produce(ctx, st, opts, slog.New(slog.DiscardHandler)); err != nil {
 		st.close()
 		return nil, err
 	}
