@@ -28,9 +28,9 @@ import (
 	"time"
 
 	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
-	"github.com/leadgreen/greentokens/transform/page"
 	"github.com/leadgreen/greentokens/transform/sourcetext"
 	"github.com/leadgreen/greentokens/validate"
 )
@@ -69,7 +69,7 @@ type BuildOptions struct {
 	// not carry it.
 	EmberRelease string
 	// PageGrids are the grids of the pages' carbon tables; nil means
-	// page.DefaultGrids.
+	// render.DefaultGrids.
 	PageGrids []string
 
 	// LockTimeout bounds the wait for another build that holds the output
@@ -538,18 +538,18 @@ func writeIndex(st *stage, idx *transform.IndexFile) (File, error) {
 // struct just written), the model files read back from the stage,
 // grid.json, and the stable rows the pages cite (rows).
 func writePages(st *stage, opts BuildOptions, idx *transform.IndexFile, rows map[string]map[string]*transform.Row) ([]File, error) {
-	s, err := page.New(st.fsys(), idx, rows)
+	s, err := render.New(st.fsys(), idx, rows)
 	if err != nil {
 		return nil, fmt.Errorf("%w: loading the staged files for the pages: %v", ErrValidation, err)
 	}
 	pool := newFilePool()
 	for _, e := range idx.Models {
 		if !pool.submit(func() (File, error) {
-			b, err := page.Render(s, e.Slug, page.Options{Grids: opts.PageGrids})
+			b, err := render.Render(s, e.Slug, render.Options{Grids: opts.PageGrids})
 			if err != nil {
 				return File{}, fmt.Errorf("%w: rendering the pages: %v", ErrValidation, err)
 			}
-			return st.write(page.Path(e.Slug), b)
+			return st.write(render.Path(e.Slug), b)
 		}) {
 			break
 		}
