@@ -44,7 +44,7 @@ type stage struct {
 	root *os.File
 
 	// stored, when set, makes this a comparing stage (Verify's rebuild,
-	// rebuild.go): files are compared with those of the snapshot at
+	// verify_compare.go): files are compared with those of the snapshot at
 	// stored, and only those that differ are written, their paths in
 	// differs.
 	stored  string
@@ -216,7 +216,7 @@ type stageFile struct {
 	started int64
 
 	// In a comparing stage, f is nil while the bytes match those of cmp,
-	// the stored file (rebuild.go); buf holds its bytes to compare.
+	// the stored file (verify_compare.go); buf holds its bytes to compare.
 	cmp *os.File
 	buf []byte
 }

@@ -17,19 +17,22 @@ import (
 	"github.com/leadgreen/greentokens/validate"
 )
 
-// Verify checks the snapshot folder dir offline, from the folder alone:
+// Verify checks the snapshot folder dir offline, from the folder alone: it
+// rebuilds the snapshot from its own sources into a temporary folder,
+// compares byte for byte, and runs the checker.
 //
-//   - validate.Snapshot: every file against manifest.json (missing, extra,
-//     size, sha256), every output against its schema, every figure against
-//     the independent recomputation;
-//   - a rebuild: the build runs again from the archived sources/ (with the
-//     manifest's date, retrieval dates and URLs, and the grid options
-//     grid.json records), and every file it writes is compared with the
-//     stored one as it is written, manifest included (rebuild.go): only a
-//     file that differs is written out, into a temporary folder, to say
-//     how. The rebuild is not validated again: a file that is
-//     byte-identical to a validated one passes the same checks, and one
-//     that is not is reported as differing.
+//   - The rebuild runs the build's steps (build.go) from the archived
+//     sources/, with the options the snapshot records (rebuildOptions, as
+//     Rebuild does), into a comparing stage (verify_compare.go): every file
+//     is compared with the stored one as it is written, manifest included,
+//     and only a file that differs is written out, into the temporary
+//     folder, to say how (verify_report.go). The rebuild is not checked
+//     again: a file byte-identical to a checked one passes the same checks,
+//     and one that is not is reported as differing.
+//   - The checker, validate.Snapshot, checks the stored files: every file
+//     against manifest.json (missing, extra, size, sha256), every output
+//     against its schema, every figure against the independent
+//     recomputation.
 //
 // It never writes into dir. The error is for a failure of Verify itself
 // (no temporary folder, a cancelled context); a snapshot that fails its
@@ -68,7 +71,7 @@ func Verify(ctx context.Context, dir string) (*VerifyReport, error) {
 }
 
 // rebuildAndCompare rebuilds the snapshot from dir's archived sources in a
-// comparing stage (rebuild.go) under a temporary folder, and adds every
+// comparing stage (verify_compare.go) under a temporary folder, and adds every
 // difference to rep.
 func rebuildAndCompare(ctx context.Context, dir string, rep *VerifyReport) error {
 	problem := func(format string, a ...any) {
