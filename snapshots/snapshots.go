@@ -23,7 +23,7 @@
 //     before publishing (build_guard.go), the pool that writes files;
 //   - verify, verify*.go: Verify rebuilds a snapshot from its own sources,
 //     compares byte for byte as it writes (verify_compare.go), and runs the
-//     checker; verify_report.go says what differs; Rebuild (rebuild.go) is
+//     checker; verify_report.go says what differs; Rebuild (verify_rebuild.go) is
 //     the auditor's rebuild into a folder of its own, from the same options;
 //   - diff, diff*.go: what changed between two snapshots, and why.
 //
