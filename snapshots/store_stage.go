@@ -180,20 +180,8 @@ func (s *stage) write(rel string, data []byte) (File, error) {
 // open starts a file of the stage that is written piece by piece; commit
 // records it, abort gives it up (the stage is removed on failure).
 func (s *stage) open(rel string) (*stageFile, error) {
-	if s.comparing() { // no file unless it differs
-		if err := s.checkNew(rel); err != nil {
-			return nil, fmt.Errorf("%w: writing %s: %w", ErrConflict, rel, err)
-		}
-		s.mu.Lock()
-		dup := s.opened[rel]
-		s.opened[rel] = true
-		s.mu.Unlock()
-		if dup {
-			return nil, fmt.Errorf("%w: writing %s: %s written twice", ErrConflict, rel, rel)
-		}
-		w := &stageFile{s: s, rel: rel, h: sha256.New()}
-		w.openStored()
-		return w, nil
+	if s.comparing() {
+		return s.openCompared(rel)
 	}
 	f, err := s.create(rel)
 	if err != nil {
