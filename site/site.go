@@ -1,7 +1,7 @@
 // Package site turns a snapshot into a static website: index.html (every
 // model's index rows in a sortable table, the GPU comparison as a chart,
 // the task pairs), models/SLUG.html (the model's page, made by
-// transform/page like the Markdown page, with charts drawn by site/chart),
+// the render package like the Markdown page, with charts drawn by site/chart),
 // grids.html (every area, and a calculator), sources.html (sources,
 // licences, the manifest, links to every JSON file), one stylesheet, one
 // script, and the snapshot's JSON files under data/.
@@ -24,9 +24,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/snapshots"
 	"github.com/leadgreen/greentokens/transform"
-	"github.com/leadgreen/greentokens/transform/page"
 )
 
 //go:embed templates/*.tmpl
@@ -49,7 +49,7 @@ var templates = template.Must(template.New("site").Funcs(template.FuncMap{
 // Options configure a site.
 type Options struct {
 	// Grids are the display grids of the model pages' carbon sections, as
-	// page.Options.Grids (nil: page.DefaultGrids).
+	// render.Options.Grids (nil: render.DefaultGrids).
 	Grids []string
 }
 
@@ -58,7 +58,7 @@ type Options struct {
 // ServeHTTP), one at a time.
 type Site struct {
 	snap  *snapshots.Snapshot
-	pages *page.Snapshot
+	pages *render.Snapshot
 	opts  Options
 	// fixed holds the pages and assets made by Open, by path.
 	fixed map[string][]byte
@@ -78,7 +78,7 @@ func Open(dir string, opts Options) (*Site, error) {
 	if err != nil {
 		return nil, err
 	}
-	ps, err := page.LoadDir(dir)
+	ps, err := render.LoadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("reading the snapshot %s: %w", dir, err)
 	}
@@ -170,11 +170,11 @@ type frame struct {
 }
 
 func (s *Site) frame(title, root, nav string) frame {
-	credit := fmt.Sprintf("%s %s, data compiled %s.", s.pages.Index.Source.Name, leaderboardVersion(s.pages.Index.Source.Version), page.LongDate(s.pages.Index.Source.Compiled))
+	credit := fmt.Sprintf("%s %s, data compiled %s.", s.pages.Index.Source.Name, leaderboardVersion(s.pages.Index.Source.Version), render.LongDate(s.pages.Index.Source.Compiled))
 	if g := s.pages.Grid; g != nil {
 		credit += fmt.Sprintf(" Grid intensity: %s, %d.", g.Source.Name, g.Year)
 	}
-	return frame{Title: title, Root: root, Nav: nav, Date: page.LongDate(s.snap.Manifest.Date), Credit: credit}
+	return frame{Title: title, Root: root, Nav: nav, Date: render.LongDate(s.snap.Manifest.Date), Credit: credit}
 }
 
 func execute(name string, data any) ([]byte, error) {
