@@ -173,6 +173,9 @@ func (s *Snapshot) areas(req PriceRequest) ([]grid.Area, error) {
 	var out []grid.Area
 	seen := map[string]bool{}
 	for _, q := range req.Grids {
+		if err := checkName("grid", q); err != nil {
+			return nil, err
+		}
 		a, err := grid.Lookup(s.Grid, q)
 		if err != nil {
 			return nil, s.gridError(q, err)
@@ -218,6 +221,9 @@ func gpusOf(m *transform.Model, req PriceRequest) ([]string, error) {
 			return nil, &Error{Kind: NotFound, What: "gpu", Query: "", Detail: fmt.Sprintf("%s has no index row (no configuration with a median ITL at most %d ms); ask for a batch", m.Slug, transform.ITLDeadlineMS)}
 		}
 		return gpus, nil
+	}
+	if err := checkName("gpu", req.GPU); err != nil {
+		return nil, err
 	}
 	q := strings.TrimSpace(req.GPU)
 	for _, g := range m.GPUs {
