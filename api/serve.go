@@ -79,9 +79,7 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 	}
 	srv := NewServer(New(cat, o))
 	srv.ConnState = limit.track
-	// net/http's own errors (a failed Accept, a TLS handshake) go to the
-	// same log, in its format.
-	srv.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelError)
+	setErrorLog(srv, log)
 	log.Info("listening", "addr", ln.Addr().String(), "max_connections", limit.max)
 	if opts.Listening != nil {
 		opts.Listening(ln.Addr().String())
@@ -117,6 +115,12 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil
+}
+
+// setErrorLog sends net/http's own error lines (a failed Accept, a
+// panic) to log, in its format (text or JSON).
+func setErrorLog(srv *http.Server, log *slog.Logger) {
+	srv.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelError)
 }
 
 // NewServer is an http.Server for h with the API's timeouts and header cap.

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -122,7 +123,7 @@ func guard(allow *Allowlist, h http.Handler) http.Handler {
 
 // rpcError answers a JSON-RPC error that belongs to no request (id null).
 func rpcError(w http.ResponseWriter, status int, code int64, msg string) {
-	b, _ := jsonrpc.EncodeMessage(&jsonrpc.Response{Error: &jsonrpc.Error{Code: code, Message: msg}})
+	b := nullIDError(code, msg)
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(status)
@@ -134,4 +135,19 @@ func truncate(s string) string {
 		return s
 	}
 	return strings.ToValidUTF8(s[:64], "") + "..."
+}
+
+// nullIDError is a JSON-RPC error response that belongs to no request:
+// "id" is null, as JSON-RPC 2.0 wants when the request's id cannot be read.
+func nullIDError(code int64, msg string) []byte {
+	type rpcErr struct {
+		Code    int64  `json:"code"`
+		Message string `json:"message"`
+	}
+	b, _ := json.Marshal(struct {
+		JSONRPC string  `json:"jsonrpc"`
+		ID      *string `json:"id"`
+		Error   rpcErr  `json:"error"`
+	}{"2.0", nil, rpcErr{code, msg}})
+	return b
 }

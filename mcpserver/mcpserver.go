@@ -109,7 +109,10 @@ func ServeStdio(ctx context.Context, cat *catalog.Catalog, in io.Reader, out io.
 func Handler(cat *catalog.Catalog, allow *Allowlist) http.Handler {
 	s := New(cat)
 	return guard(allow, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
-		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
+		// guard checks Host on every address; the SDK's own check covers
+		// loopback connections only, and would refuse a name on the
+		// allow-list behind a reverse proxy on loopback.
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, DisableLocalhostProtection: true}))
 }
 
 type tools struct{ cat *catalog.Catalog }

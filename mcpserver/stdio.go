@@ -109,7 +109,7 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			}
 			return nil, l.err
 		case l.tooLong:
-			c.refuse(ctx, jsonrpc.CodeParseError, "the line is over "+strconv.Itoa(MaxRequestBytes)+" bytes")
+			c.refuse(jsonrpc.CodeParseError, "the line is over "+strconv.Itoa(MaxRequestBytes)+" bytes")
 			continue
 		}
 		b := bytes.TrimSpace(l.b)
@@ -117,15 +117,15 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		case len(b) == 0:
 			continue
 		case !json.Valid(b):
-			c.refuse(ctx, jsonrpc.CodeParseError, "the line is not JSON")
+			c.refuse(jsonrpc.CodeParseError, "the line is not JSON")
 			continue
 		case b[0] == '[':
-			c.refuse(ctx, jsonrpc.CodeInvalidRequest, "JSON-RPC batches are not accepted: send one message per line")
+			c.refuse(jsonrpc.CodeInvalidRequest, "JSON-RPC batches are not accepted: send one message per line")
 			continue
 		}
 		msg, err := jsonrpc.DecodeMessage(b)
 		if err != nil {
-			c.refuse(ctx, jsonrpc.CodeInvalidRequest, "the line is not a JSON-RPC 2.0 message")
+			c.refuse(jsonrpc.CodeInvalidRequest, "the line is not a JSON-RPC 2.0 message")
 			continue
 		}
 		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
@@ -158,8 +158,10 @@ func (c *stdioConn) drain(ctx context.Context) {
 }
 
 // refuse answers a line that holds no request with an error of id null.
-func (c *stdioConn) refuse(ctx context.Context, code int64, msg string) {
-	c.Write(ctx, &jsonrpc.Response{Error: &jsonrpc.Error{Code: code, Message: msg}})
+func (c *stdioConn) refuse(code int64, msg string) {
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	c.out.Write(append(nullIDError(code, msg), '\n'))
 }
 
 func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
