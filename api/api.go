@@ -31,11 +31,16 @@ import (
 
 // Limits on a request.
 const (
-	// MaxQueryBytes bounds a request's query string.
-	MaxQueryBytes = 16 << 10
+	// MaxPathBytes bounds a request's path (escaped): a longer one is
+	// answered 414 before it is routed.
+	MaxPathBytes = 1 << 10
+	// MaxQueryBytes bounds a request's query string (50 grids of the
+	// longest area names take about 2 KiB).
+	MaxQueryBytes = 8 << 10
 	// MaxHeaderBytes bounds a request's header, request line included
-	// (http.Server.MaxHeaderBytes).
-	MaxHeaderBytes = 64 << 10
+	// (http.Server.MaxHeaderBytes): net/http answers 431 and closes the
+	// connection past it, having read no more.
+	MaxHeaderBytes = 16 << 10
 )
 
 // Cache-Control values.
@@ -85,7 +90,7 @@ func New(cat *catalog.Catalog, opts Options) http.Handler {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return accessLog(log, limitQuery(mux))
+	return accessLog(log, limitRequest(mux))
 }
 
 type api struct {

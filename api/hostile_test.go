@@ -184,21 +184,34 @@ func TestModelIDs(t *testing.T) {
 }
 
 // TestLongNames: a name over catalog.MaxNameBytes is a 400 with no
-// suggestion and a short body, in a path or a parameter, however long.
+// suggestion and a short body, in a path or a parameter; a path over
+// MaxPathBytes is a 414 before any routing; a 60 KB name is refused by the
+// server's header cap (431) before it is read whole.
 func TestLongNames(t *testing.T) {
 	url, _ := server(t, catalogtest.Shared(t))
 	long := strings.Repeat("qwen-3-32b", 6<<10) // 60 KB
-	for _, path := range []string{
-		"/v1/latest/models/" + long,
-		"/v1/latest/carbon?model=" + long[:10<<10],
-		"/v1/latest/carbon?model=qwen-3-32b&grid=" + long[:10<<10],
-		"/v1/latest/carbon?model=qwen-3-32b&gpu=" + long[:10<<10],
-		"/v1/" + long[:300] + "/models",
-		"/v1/latest/models/" + strings.Repeat("x", catalog.MaxNameBytes+1),
+	for _, tc := range []struct {
+		path   string
+		status int
+	}{
+		{"/v1/latest/models/" + long[:MaxPathBytes-64], 400},
+		{"/v1/latest/carbon?model=" + long[:MaxQueryBytes-64], 400},
+		{"/v1/latest/carbon?model=qwen-3-32b&grid=" + long[:MaxQueryBytes-64], 400},
+		{"/v1/latest/carbon?model=qwen-3-32b&gpu=" + long[:MaxQueryBytes-64], 400},
+		{"/v1/" + long[:300] + "/models", 400},
+		{"/v1/latest/models/" + strings.Repeat("x", catalog.MaxNameBytes+1), 400},
+		{"/v1/latest/models/" + long[:MaxPathBytes], 414},
+		{"/v1/latest/models/" + long, http.StatusRequestHeaderFieldsTooLarge},
+		{"/v1/latest/carbon?model=" + long, http.StatusRequestHeaderFieldsTooLarge},
 	} {
-		a := get(t, url+path)
-		if p := problemOf(t, a); a.status != 400 || len(p.Nearest) != 0 || len(a.body) > 1024 {
-			t.Errorf("%.60s...: %d, %d bytes, nearest %q; want a short 400", path, a.status, len(a.body), p.Nearest)
+		a := get(t, url+tc.path)
+		if a.status != tc.status || len(a.body) > 1024 {
+			t.Errorf("%.60s...: %d, %d bytes; want a short %d", tc.path, a.status, len(a.body), tc.status)
+		}
+		if tc.status == 400 {
+			if p := problemOf(t, a); len(p.Nearest) != 0 {
+				t.Errorf("%.60s...: nearest %q", tc.path, p.Nearest)
+			}
 		}
 	}
 }
