@@ -30,10 +30,18 @@ func binary(t *testing.T) string {
 var command testbin.Builder
 
 // TestMCPStdio drives every tool through the SDK's client, talking to the
-// greentokens binary over its stdin and stdout.
+// greentokens binary over its stdin and stdout; a dated folder whose
+// manifest.json is a named pipe lies beside the snapshot, and is refused
+// without being read.
 func TestMCPStdio(t *testing.T) {
-	root := catalogtest.Shared(t)
+	root := t.TempDir()
+	catalogtest.Copy(t, filepath.Join(catalogtest.Shared(t), catalogtest.Date), root)
 	defer catalogtest.Cleanup()
+	fifo := filepath.Join(root, "2026-09-14")
+	os.MkdirAll(fifo, 0o755)
+	if err := syscall.Mkfifo(filepath.Join(fifo, "manifest.json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cmd := exec.Command(binary(t), "mcp", "--snapshots", root)
 	cmd.Stderr = os.Stderr
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).

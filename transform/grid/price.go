@@ -52,7 +52,10 @@ func Lookup(g *Grid, query string) (Area, error) {
 	case 1:
 		return found[0], nil
 	case 0:
-		return Area{}, fmt.Errorf("grid: no area %q in the %d grid; nearest: %s", q, g.Year, strings.Join(nearest(g, q), ", "))
+		if near := nearest(g, q); len(near) > 0 {
+			return Area{}, fmt.Errorf("grid: no area %q in the %d grid; nearest: %s", q, g.Year, strings.Join(near, ", "))
+		}
+		return Area{}, fmt.Errorf("grid: no area %q in the %d grid", q, g.Year)
 	}
 	names := make([]string, len(found))
 	for i, a := range found {
