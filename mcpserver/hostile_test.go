@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -176,6 +177,31 @@ func TestHTTPHostAndOrigin(t *testing.T) {
 	}
 	if _, err := Allow("127.0.0.1:0", []string{"https://"}); err == nil {
 		t.Error("an origin without a host is allowed")
+	}
+}
+
+// TestDNSRebinding: a request that reached a server on a non-loopback
+// address (here only in the request's context: nothing listens beyond
+// 127.0.0.1) with Host and Origin both evil.example is refused; the SDK's
+// own check covers loopback connections only.
+func TestDNSRebinding(t *testing.T) {
+	cat, _ := openCatalog(t)
+	allow, err := Allow("192.0.2.1:8080", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := Handler(cat, allow)
+	for host, want := range map[string]int{"evil.example": 403, "192.0.2.1:8080": 200} {
+		req := httptest.NewRequest(http.MethodPost, "http://"+host+"/mcp", strings.NewReader(initialize))
+		req = req.WithContext(context.WithValue(req.Context(), http.LocalAddrContextKey, &net.TCPAddr{IP: net.ParseIP("192.0.2.1"), Port: 8080}))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Origin", "http://"+host)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		if w.Code != want {
+			t.Errorf("Host and Origin %s: %d, want %d: %.200s", host, w.Code, want, w.Body)
+		}
 	}
 }
 
