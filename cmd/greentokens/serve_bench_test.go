@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -25,24 +24,8 @@ import (
 // its address and process; the process is killed when the benchmark ends.
 func serveProcess(b *testing.B, root string) (string, *os.Process) {
 	cmd := exec.Command(command.For(b, sharedRoot, "."), "serve", "--snapshots", root, "--addr", "127.0.0.1:0", "--rescan", "0", "--log-format", "json")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	lines := bufio.NewScanner(stderr)
-	for lines.Scan() {
-		var l struct{ Msg, Addr string }
-		if json.Unmarshal(lines.Bytes(), &l) == nil && l.Msg == "serving" {
-			go io.Copy(io.Discard, stderr)
-			return l.Addr, cmd.Process
-		}
-	}
-	b.Fatal("no \"serving\" log line")
-	return "", nil
+	addr, _ := startServe(b, cmd)
+	return addr, cmd.Process
 }
 
 // processRSS is a process's resident memory, from /proc/PID/status.

@@ -26,49 +26,11 @@ import (
 // runs out of descriptors), still serves a snapshot added meanwhile, logs
 // only JSON lines, and exits 0 on SIGTERM.
 func TestServeUnderLowFileLimit(t *testing.T) {
-	root := t.TempDir()
-	catalogtest.Copy(t, filepath.Join(catalogtest.Shared(t), catalogtest.Date), root)
+	root := snapshotsWithFIFO(t)
 	defer catalogtest.Cleanup()
-	fifo := filepath.Join(root, "2026-09-14")
-	os.MkdirAll(fifo, 0o755)
-	if err := syscall.Mkfifo(filepath.Join(fifo, "manifest.json"), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	cmd := exec.Command("sh", "-c", `ulimit -n 128 && exec "$0" "$@"`, binary(t),
 		"serve", "--snapshots", root, "--addr", "127.0.0.1:0", "--rescan", "50ms", "--log-format", "json")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	lines := bufio.NewScanner(stderr)
-	addrc := make(chan string, 1)
-	var first strings.Builder // the lines up to "serving"
-	go func() {
-		for lines.Scan() {
-			first.WriteString(lines.Text() + "\n")
-			var l struct{ Msg, Addr string }
-			if json.Unmarshal(lines.Bytes(), &l) == nil && l.Msg == "serving" {
-				addrc <- l.Addr
-				return
-			}
-		}
-		close(addrc)
-	}()
-	var addr string
-	select {
-	case addr = <-addrc:
-	case <-time.After(time.Minute): // a guard against a hang, not a measure of speed
-		t.Fatal("serve does not serve with a named pipe among the snapshots")
-	}
-	if addr == "" {
-		t.Fatal("no \"serving\" log line")
-	}
-	rest := make(chan string, 1)
-	go func() { b, _ := io.ReadAll(stderr); rest <- string(b) }()
+	addr, logs := startServe(t, cmd)
 
 	for i := range 200 {
 		c, err := net.Dial("tcp", addr)
@@ -121,13 +83,28 @@ func TestServeUnderLowFileLimit(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("serve after SIGTERM: %v", err)
 	}
-	logs := first.String() + <-rest
-	for _, l := range strings.Split(strings.TrimSpace(logs), "\n") {
+	all := logs()
+	for _, l := range strings.Split(strings.TrimSpace(all), "\n") {
 		if !json.Valid([]byte(l)) {
 			t.Errorf("a log line that is not JSON: %s", l)
 		}
 	}
-	if !strings.Contains(logs, "named pipe") {
-		t.Errorf("the named pipe is not logged:\n%s", logs)
+	if !strings.Contains(all, "named pipe") {
+		t.Errorf("the named pipe is not logged:\n%s", all)
 	}
+}
+
+// snapshotsWithFIFO is a snapshots folder holding a copy of the shared test
+// snapshot and a dated folder 2026-09-14 whose manifest.json is a named
+// pipe.
+func snapshotsWithFIFO(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	catalogtest.Copy(t, filepath.Join(catalogtest.Shared(t), catalogtest.Date), root)
+	fifo := filepath.Join(root, "2026-09-14")
+	os.MkdirAll(fifo, 0o755)
+	if err := syscall.Mkfifo(filepath.Join(fifo, "manifest.json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return root
 }
