@@ -159,6 +159,7 @@ func TestServeUsage(t *testing.T) {
 		{[]string{"serve", "--snapshots", file, "--addr", "127.0.0.1:0"}, "is not a folder"},
 		{[]string{"mcp", "--snapshots", snap}, "is one snapshot; --snapshots wants the folder holding the dated snapshots (" + filepath.Dir(snap) + ")"},
 		{[]string{"serve", "--addr", "127.0.0.1:0", "--snapshots", snap}, "is one snapshot"},
+		{[]string{"serve", "--addr", "127.0.0.1:0", "--snapshots", filepath.Dir(snap), "--allow-origin", "https://"}, "--allow-origin \"https://\" is neither a host name nor an origin"},
 	} {
 		code, stdout, stderr := runCLI(t, tc.args...)
 		if code != exitUsage || stdout != "" || !strings.HasPrefix(stderr, "greentokens: ") || !strings.Contains(stderr, tc.want) {
