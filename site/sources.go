@@ -51,9 +51,9 @@ func (s *Site) sourcesPage() ([]byte, error) {
 	// The leaderboard, from a model file's source block (the same in all).
 	lb := sourcesSection{ID: "leaderboard", Title: idx.Source.Name}
 	if len(idx.Models) > 0 {
-		model, err := s.snap.Model(idx.Models[0].Slug)
-		if err != nil {
-			return nil, err
+		model, ok := s.snap.Published[idx.Models[0].Slug]
+		if !ok {
+			return nil, fmt.Errorf("%s lists model %q, which the snapshot does not publish", snapshots.IndexName, idx.Models[0].Slug)
 		}
 		src := model.Source
 		var tasks []string
