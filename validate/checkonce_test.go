@@ -39,7 +39,7 @@ func fastPass(t *testing.T, o *onceSchema, seen *checkedValues, data []byte) boo
 // seen every value of the files as built, and with an empty one.
 func TestFastPassFindsWhatTheSchemaFinds(t *testing.T) {
 	t.Parallel() // independent of the other tests, and long: the package ends make test
-	b := idxBuild(t, idxSeedVersion)
+	b := idxBuild(t, vtSeed)
 	model := b.models["models/qwen-3-32b.json"]
 	schs, errs := compiledSchemas()
 	if len(errs) != 0 {

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/leadgreen/greentokens/internal/sample"
 )
 
 // TestEarlyForReusesOnlyWhatIsOnDisk: the grid check takes the rows Early
@@ -22,8 +23,8 @@ import (
 // bytes, when the manifest's sha256 differs, and when the file changed
 // after Early read it.
 func TestEarlyForReusesOnlyWhatIsOnDisk(t *testing.T) {
-	// A few lines of the shared Ember CSV: its header and intensity rows.
-	f, err := os.Open(filepath.Join(vtShared, "upstream", "ember", "co2-intensity-long-format.csv"))
+	// A few lines of the sample's Ember CSV: its header and intensity rows.
+	f, err := os.Open(sample.Ember())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +122,7 @@ func TestEarlyOutputs(t *testing.T) {
 		return e
 	}
 
-	dir := vtBuild(t, vtFixture{leaderboard: vtUpstream(vtSeedVersion)})
+	dir := vtBuild(t, vtFixture{leaderboard: vtSeed})
 	before := earlyTaken.Load()
 	e := begin(dir)
 	if len(models) > earlyQueue {
@@ -134,7 +135,7 @@ func TestEarlyOutputs(t *testing.T) {
 		t.Errorf("%d model files took Early's verdict, want all %d", n, len(models))
 	}
 
-	dir = vtBuild(t, vtFixture{leaderboard: vtUpstream(vtSeedVersion)})
+	dir = vtBuild(t, vtFixture{leaderboard: vtSeed})
 	e = begin(dir)
 	const changed = "models/qwen-3-32b.json"
 	vtEditFile(t, dir, changed, true, vtReplace(t, `"architecture": "Dense Transformer"`, `"architecture": 7`))
@@ -183,7 +184,7 @@ func TestEarlyTasks(t *testing.T) {
 		}
 		return e
 	}
-	dir := vtBuild(t, vtFixture{leaderboard: vtUpstream(vtSeedVersion), tasks: []string{taskChat, taskGPQA}})
+	dir := vtBuild(t, vtFixture{leaderboard: vtSeed, tasks: []string{taskChat, taskGPQA}})
 	before := earlyTasksTaken.Load()
 	if err := begin(dir).Snapshot(); err != nil {
 		t.Fatal(err)
@@ -242,7 +243,7 @@ func TestEarlyReadsEndWithTheChecks(t *testing.T) {
 // checked it, to bytes of the same size, is checked again (by a review:
 // the other test's edit changes the size).
 func TestEarlyOutputSameSizeEdit(t *testing.T) {
-	dir := vtBuild(t, vtFixture{leaderboard: vtUpstream(vtSeedVersion)})
+	dir := vtBuild(t, vtFixture{leaderboard: vtSeed})
 	const changed = "models/qwen-3-32b.json"
 	e, b := beginWithOutput(t, dir, changed)
 	vtEditFile(t, dir, changed, true, vtReplace(t, `"params_b": 32.0`, `"params_b": "32"`))
@@ -268,7 +269,7 @@ func TestEarlyOutputSameSizeEdit(t *testing.T) {
 // checked (a model file by Output, a task file by Task), and that CRC is
 // the file's; no other file's read takes one (a review of the change to CRC-32C).
 func TestHashOfCRCOnlyForWhatEarlySaw(t *testing.T) {
-	dir := vtBuild(t, vtFixture{leaderboard: vtUpstream(vtSeedVersion), tasks: []string{taskChat, taskGPQA}})
+	dir := vtBuild(t, vtFixture{leaderboard: vtSeed, tasks: []string{taskChat, taskGPQA}})
 	const model = "models/qwen-3-32b.json"
 	e, _ := beginWithOutput(t, dir, model)
 	e.Task(taskChat, IndexChatTask)
@@ -310,7 +311,7 @@ func (c *closeRecorder) Close() error { c.closed = true; return nil }
 // then share Early's maps), Task and Ember take no more work, and Ember
 // closes the reader it is handed (a review's point).
 func TestEarlyTakesNothingAfterWait(t *testing.T) {
-	dir := vtBuild(t, vtFixture{leaderboard: vtUpstream(vtSeedVersion), tasks: []string{taskChat, taskGPQA}})
+	dir := vtBuild(t, vtFixture{leaderboard: vtSeed, tasks: []string{taskChat, taskGPQA}})
 	e := Begin(context.Background(), dir)
 	e.Wait()
 	e.Task(taskChat, IndexChatTask)

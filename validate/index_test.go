@@ -13,17 +13,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leadgreen/greentokens/internal/sample"
 	"github.com/leadgreen/greentokens/transform"
 )
 
-// idxShared is the project's shared data folder, as CI lays it out.
-const idxShared = "../../shared"
-
-const idxSeedVersion = "2026-02-16-7885788"
-
-func idxReadShared(t *testing.T, parts ...string) []byte {
+func idxRead(t *testing.T, dir string, parts ...string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(append([]string{idxShared}, parts...)...))
+	b, err := os.ReadFile(filepath.Join(append([]string{dir}, parts...)...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,24 +33,24 @@ type idxBuilt struct {
 	models            map[string][]byte
 }
 
-func idxBuild(t *testing.T, version string) idxBuilt {
+// idxBuild builds from the leaderboard version folder dir.
+func idxBuild(t *testing.T, dir string) idxBuilt {
 	t.Helper()
-	b, err := idxTryBuild(t, version)
+	b, err := idxTryBuild(t, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return b
 }
 
-func idxTryBuild(t *testing.T, version string) (idxBuilt, error) {
+func idxTryBuild(t *testing.T, dir string) (idxBuilt, error) {
 	t.Helper()
-	dir := filepath.Join("upstream", "leaderboard", version)
 	b := idxBuilt{
-		chat: idxReadShared(t, dir, "tasks", "lm-arena-chat.json"),
-		gpqa: idxReadShared(t, dir, "tasks", "gpqa.json"),
+		chat: idxRead(t, dir, "tasks", "lm-arena-chat.json"),
+		gpqa: idxRead(t, dir, "tasks", "gpqa.json"),
 	}
 	lb, _, err := transform.NewLeaderboard(transform.LeaderboardFiles{
-		Index: idxReadShared(t, dir, "index.json"), Commits: idxReadShared(t, dir, "commits.json"),
+		Index: idxRead(t, dir, "index.json"), Commits: idxRead(t, dir, "commits.json"),
 		Chat: b.chat, ChatURL: "https://raw.githubusercontent.com/ml-energy/leaderboard/master/public/data/tasks/lm-arena-chat.json",
 	}, "2026-09-27", "2026-09-26")
 	if err != nil {
@@ -84,16 +80,12 @@ func idxTryBuild(t *testing.T, version string) (idxBuilt, error) {
 
 func TestIndexFileAcceptsEveryLeaderboardVersion(t *testing.T) {
 	t.Parallel() // independent of the other tests, and long: the package ends make test
-	versions, err := filepath.Glob(filepath.Join(idxShared, "upstream", "leaderboard", "20*"))
-	if err != nil || len(versions) < 8 {
-		t.Fatalf("found %d leaderboard versions in %s (%v); want 8", len(versions), idxShared, err)
-	}
-	for _, v := range versions {
-		v := filepath.Base(v)
-		t.Run(v, func(t *testing.T) {
-			b, err := idxTryBuild(t, v)
+	versions, _ := sample.Versions(t)
+	for _, dir := range versions {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			b, err := idxTryBuild(t, dir)
 			if err != nil {
-				if v == idxSeedVersion {
+				if dir == vtSeed {
 					t.Fatal(err)
 				}
 				t.Fatalf("transform builds no model files from this version: %v", err)
@@ -129,7 +121,7 @@ func idxReplaceOnce(t *testing.T, data []byte, anchors []string, old, new string
 
 func TestIndexFileRejectsAlteredFigures(t *testing.T) {
 	t.Parallel() // independent of the other tests, and long: the package ends make test
-	b := idxBuild(t, idxSeedVersion)
+	b := idxBuild(t, vtSeed)
 	for _, tc := range []struct {
 		name     string
 		anchors  []string
@@ -175,7 +167,7 @@ func TestIndexFileRejectsAlteredFigures(t *testing.T) {
 }
 
 func TestIndexFileRejectsLayout(t *testing.T) {
-	b := idxBuild(t, idxSeedVersion)
+	b := idxBuild(t, vtSeed)
 	for name, bad := range map[string][]byte{
 		"trailing newline": append(append([]byte(nil), b.index...), '\n'),
 		"tab indentation":  bytes.ReplaceAll(b.index, []byte("\n  \"updated\""), []byte("\n\t\"updated\"")),
@@ -188,7 +180,7 @@ func TestIndexFileRejectsLayout(t *testing.T) {
 }
 
 func TestIndexFileRejectsModelFileDisagreement(t *testing.T) {
-	b := idxBuild(t, idxSeedVersion)
+	b := idxBuild(t, vtSeed)
 	models := map[string][]byte{}
 	for k, v := range b.models {
 		models[k] = v
@@ -261,7 +253,7 @@ func TestIdxFirstDiff(t *testing.T) {
 // however the files are shared out among the workers that read them
 // (eight runs).
 func TestIndexFileNamesTheFirstModelFileThatDisagrees(t *testing.T) {
-	b := idxBuild(t, idxSeedVersion)
+	b := idxBuild(t, vtSeed)
 	paths := slices.Sorted(maps.Keys(b.models))
 	if len(paths) < 3 {
 		t.Fatalf("only %d model files", len(paths))
@@ -283,7 +275,7 @@ func TestIndexFileNamesTheFirstModelFileThatDisagrees(t *testing.T) {
 // and a difference late in the file is found on its line, whatever the
 // chunks. (Not parallel: it sets idxChunkModels.)
 func TestIndexChunksPrintAsInTurn(t *testing.T) {
-	b := idxBuild(t, idxSeedVersion)
+	b := idxBuild(t, vtSeed)
 	defer func(n int) { idxChunkModels = n }(idxChunkModels)
 	// A layout change in the last load curve, past every chunk of every
 	// size below.
@@ -310,7 +302,7 @@ func TestIndexChunksPrintAsInTurn(t *testing.T) {
 // when they are not (another indentation: still no problem). Not
 // parallel: it reads idxValueCompares.
 func TestIndexModelFilesComparedAsText(t *testing.T) {
-	b := idxBuild(t, idxSeedVersion)
+	b := idxBuild(t, vtSeed)
 	idxValueCompares.Store(0)
 	if err := IndexFile(b.chat, b.gpqa, b.index, b.models); err != nil {
 		t.Fatal(err)
@@ -344,7 +336,7 @@ func TestIndexModelFilesComparedAsText(t *testing.T) {
 // its workers done (a review's test). Not parallel: it sets
 // idxChunkModels.
 func TestIndexChunksStop(t *testing.T) {
-	b := idxBuild(t, idxSeedVersion)
+	b := idxBuild(t, vtSeed)
 	src := &idxSource{
 		chat:      parseTaskData(taskChat, IndexChatTask, b.chat),
 		gpqa:      parseTaskData(taskGPQA, IndexProblemTask, b.gpqa),

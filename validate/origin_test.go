@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"github.com/leadgreen/greentokens/internal/sample"
 )
 
 // originMap is how recomputeConfig worked out a configuration's provenance
@@ -52,13 +54,17 @@ func originMap(r *lbRow) map[string]string {
 }
 
 // TestOriginAsBefore: origin gives, for every published field of every
-// recomputable row of the oldest and the seeds' versions (energy per
-// request, then avg_output_len, for the output tokens), the text the map
-// built at recomputation gave, and nothing for any other key.
+// recomputable row (energy per request, then avg_output_len, for the output
+// tokens), the text the map built at recomputation gave, and nothing for any
+// other key; on every leaderboard version the tests read (sample.Versions:
+// the seeds' in make test, the eight of ../shared, the oldest among them,
+// in make scale).
 func TestOriginAsBefore(t *testing.T) {
 	rows := 0
-	for _, v := range []string{vtOldestVersion, vtSeedVersion} {
-		data, err := os.ReadFile(filepath.Join(vtUpstream(v), "tasks", taskChat+".json"))
+	dirs, _ := sample.Versions(t)
+	for _, dir := range dirs {
+		v := filepath.Base(dir)
+		data, err := os.ReadFile(filepath.Join(dir, "tasks", taskChat+".json"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,7 +97,7 @@ func TestOriginAsBefore(t *testing.T) {
 // BenchmarkProvenance: what a model file whose bytes differ costs in
 // provenance texts, per configuration (every field is asked).
 func BenchmarkProvenance(b *testing.B) {
-	data, err := os.ReadFile(filepath.Join(vtUpstream(vtSeedVersion), "tasks", taskChat+".json"))
+	data, err := os.ReadFile(filepath.Join(vtSeed, "tasks", taskChat+".json"))
 	if err != nil {
 		b.Fatal(err)
 	}

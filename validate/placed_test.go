@@ -99,7 +99,7 @@ func TestAppendCompact(t *testing.T) {
 		"\t\r\n [ \"\\u0020\" ]\n", `"  "`, `-0.5`, `{"\\"  :"\\"}`, "\"\xff \xfe\"",
 	}
 	for _, pattern := range []string{"*.json", "tasks/*.json"} {
-		for _, f := range vtSharedFiles(t, pattern) {
+		for _, f := range vtVersionFiles(t, pattern) {
 			texts = append(texts, string(f.data))
 		}
 	}

@@ -32,7 +32,7 @@ const (
 // Snapshot reports exactly the problems it should, by file, row and field,
 // and that the first one says the right thing.
 func TestTamper(t *testing.T) {
-	seed := vtFixture{leaderboard: vtUpstream(vtSeedVersion)}
+	seed := vtFixture{leaderboard: vtSeed}
 	stab := vtFixture{leaderboard: vtStabilityDir(t)}
 	mutate := func(f vtFixture, fn func(t *testing.T, ms map[string]*transform.Model)) vtFixture {
 		f.mutate = fn

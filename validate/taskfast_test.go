@@ -73,7 +73,7 @@ func checkTaskParseSame(t *testing.T, name, task string, data []byte, halves boo
 // reads) are read in one pass.
 func TestParseTaskFastSharedFiles(t *testing.T) {
 	t.Parallel() // independent of the other tests, and long: the package ends make test
-	for _, f := range vtSharedFiles(t, "tasks/*.json") {
+	for _, f := range vtVersionFiles(t, "tasks/*.json") {
 		p, data := f.path, f.data
 		task := strings.TrimSuffix(filepath.Base(p), ".json")
 		fast := checkTaskParseSame(t, p, task, data, false)
@@ -113,7 +113,7 @@ func TestParseTaskFastHostile(t *testing.T) {
 // pass reads exactly the ones it should.
 func TestParseTaskFastEdits(t *testing.T) {
 	t.Parallel() // independent of the other tests, and long: the package ends make test
-	base, err := os.ReadFile(filepath.Join(vtUpstream(vtSeedVersion), "tasks", taskGPQA+".json"))
+	base, err := os.ReadFile(filepath.Join(vtSeed, "tasks", taskGPQA+".json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +272,7 @@ func (r *failingReader) Read(p []byte) (int, error) {
 // fails (before its end, or in place of its end), is a read error, as it
 // is to the three passes, and nothing is reported.
 func TestParseTaskFastReadError(t *testing.T) {
-	base, err := os.ReadFile(filepath.Join(vtUpstream(vtSeedVersion), "tasks", taskChat+".json"))
+	base, err := os.ReadFile(filepath.Join(vtSeed, "tasks", taskChat+".json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,11 +307,11 @@ func TestParseTaskFastReadError(t *testing.T) {
 	}
 }
 
-// BenchmarkParseTask: the one pass and the three passes over the largest
-// shared lm-arena-chat file, and over a file of about 22 MB made of its rows
+// BenchmarkParseTask: the one pass and the three passes over the sample's
+// lm-arena-chat file, and over a file of about 22 MB made of its rows
 // repeated (the size of a 10,000-model build's), streamed from disk.
 func BenchmarkParseTask(b *testing.B) {
-	src := filepath.Join(vtUpstream(vtFirstOutLen), "tasks", taskChat+".json")
+	src := filepath.Join(vtSeed, "tasks", taskChat+".json")
 	data, err := os.ReadFile(src)
 	if err != nil {
 		b.Fatal(err)

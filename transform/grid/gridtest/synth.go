@@ -10,29 +10,25 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"testing"
-)
 
-// Shared is the project's shared data folder, beside the repository.
-func Shared() string {
-	_, file, _, _ := runtime.Caller(0)
-	// file is REPO/transform/grid/gridtest/synth.go.
-	return filepath.Join(filepath.Dir(file), "..", "..", "..", "..", "shared")
-}
+	"github.com/leadgreen/greentokens/internal/shared"
+)
 
 // SynthCSV returns the path of ember-synth's CSV at the given scale (scale
 // 1 is about 40 MB). It is written once and cached in the temporary
 // folder, under a name keyed by the sha256 of the tool and of its input, so
-// a changed tool writes it anew. Without python3 the caller is skipped.
+// a changed tool writes it anew. It needs ../shared (package shared: tests
+// built with the "scale" tag, as make scale and make bench build them).
+// Without python3 the caller is skipped.
 func SynthCSV(tb testing.TB, scale int) string {
 	tb.Helper()
 	py, err := exec.LookPath("python3")
 	if err != nil {
 		tb.Skip("python3 not found: ../shared/tools/ember-synth needs it to write the benchmark CSV")
 	}
-	tool := filepath.Join(Shared(), "tools", "ember-synth")
-	input := filepath.Join(Shared(), "upstream", "ember", "co2-intensity-long-format.csv")
+	tool := shared.Path(tb, "tools", "ember-synth")
+	input := shared.Path(tb, "upstream", "ember", "co2-intensity-long-format.csv")
 	h := sha256.New()
 	for _, p := range []string{tool, input} {
 		b, err := os.ReadFile(p)
