@@ -31,7 +31,7 @@ import (
 //     build from the seeds' leaderboard version and that CSV, and a verify
 //     of the snapshot it wrote, at scale 1 and 4 (bytes: the CSV's);
 //   - BenchmarkTenThousandModels: a build and a verify of the 10,000-model
-//     leaderboard of TestTenThousandModels with the shared Ember file
+//     leaderboard of TestTenThousandModels with the sample's Ember file
 //     (bytes: the sources').
 //
 // Each build or verify runs in a child process (this test binary, run
@@ -266,7 +266,7 @@ func BenchmarkOfflineBuild(b *testing.B) {
 	for _, scale := range benchScales {
 		b.Run(fmt.Sprintf("scale=%d", scale), func(b *testing.B) {
 			csv := gridtest.SynthCSV(b, scale)
-			benchStage(b, benchJob{Op: "build", Leaderboard: leaderboardDir(seedVersion), Ember: csv}, size(b, csv))
+			benchStage(b, benchJob{Op: "build", Leaderboard: seedLeaderboard, Ember: csv}, size(b, csv))
 		})
 	}
 }
@@ -277,7 +277,7 @@ func BenchmarkOfflineVerify(b *testing.B) {
 	for _, scale := range benchScales {
 		b.Run(fmt.Sprintf("scale=%d", scale), func(b *testing.B) {
 			csv := gridtest.SynthCSV(b, scale)
-			dir := builtSnapshot(b, leaderboardDir(seedVersion), csv)
+			dir := builtSnapshot(b, seedLeaderboard, csv)
 			b.ResetTimer()
 			benchStage(b, benchJob{Op: "verify", Dir: dir}, size(b, csv))
 		})
@@ -286,18 +286,18 @@ func BenchmarkOfflineVerify(b *testing.B) {
 
 // BenchmarkTenThousandModels builds, then verifies, a snapshot of the
 // 10,000-model leaderboard (30,000 Text Conversation rows, a 22 MB task
-// file) with the shared Ember file.
+// file) with the sample's Ember file.
 func BenchmarkTenThousandModels(b *testing.B) {
 	lb := filepath.Join(b.TempDir(), "leaderboard")
 	start := time.Now()
 	writeScaleLeaderboard(b, lb, scaleModels)
 	b.Logf("wrote the %d-model leaderboard in %v", scaleModels, time.Since(start).Round(time.Millisecond))
-	bytes := size(b, lb, sharedEmber)
+	bytes := size(b, lb, sampleEmber)
 	b.Run("build", func(b *testing.B) {
-		benchStage(b, benchJob{Op: "build", Leaderboard: lb, Ember: sharedEmber}, bytes)
+		benchStage(b, benchJob{Op: "build", Leaderboard: lb, Ember: sampleEmber}, bytes)
 	})
 	b.Run("verify", func(b *testing.B) {
-		dir := builtSnapshot(b, lb, sharedEmber)
+		dir := builtSnapshot(b, lb, sampleEmber)
 		b.ResetTimer()
 		benchStage(b, benchJob{Op: "verify", Dir: dir}, bytes)
 	})

@@ -206,7 +206,7 @@ func TestEmberChangedAfterEarlyRead(t *testing.T) {
 				}
 				return err
 			}
-			if _, err := build(t, out, sharedSource(seedVersion)); !errors.Is(err, ErrValidation) || !strings.Contains(err.Error(), emberArchive) {
+			if _, err := build(t, out, seedSource()); !errors.Is(err, ErrValidation) || !strings.Contains(err.Error(), emberArchive) {
 				t.Errorf("build with the Ember CSV changed after it was read: %v; want ErrValidation naming %s", err, emberArchive)
 			}
 			assertEmpty(t, out)
