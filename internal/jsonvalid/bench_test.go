@@ -2,26 +2,16 @@ package jsonvalid
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/leadgreen/greentokens/internal/sample"
 )
 
 // BenchmarkValid measures Valid against jsontext's check and json.Valid
-// on the largest shared Text Conversation task file (MB/s).
+// on the sample's Text Conversation task file (MB/s).
 func BenchmarkValid(b *testing.B) {
-	files, _ := filepath.Glob(filepath.Join("..", "..", "..", "shared", "upstream", "leaderboard", "*", "tasks", "lm-arena-chat.json"))
-	var data []byte
-	for _, f := range files {
-		if d, err := os.ReadFile(f); err == nil && len(d) > len(data) {
-			data = d
-		}
-	}
-	if len(data) == 0 {
-		b.Fatal("no shared task file")
-	}
+	data := sample.Read(b, "upstream", "leaderboard", sample.Version, "tasks", "lm-arena-chat.json")
 	for _, c := range []struct {
 		name  string
 		valid func([]byte) bool

@@ -6,13 +6,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/leadgreen/greentokens/internal/sample"
 )
 
 // TestValidAsEncodingJSON: Valid answers as json.Valid does, on what
 // jsontext refuses and json.Valid accepts (a repeated name, invalid
 // UTF-8, an escaped lone surrogate), on what both refuse (every way a
 // number, a string, a literal, a list or an object can break, and nesting
-// past 10,000), and on every shared upstream JSON file.
+// past 10,000), and on every upstream JSON file of the leaderboard versions
+// (sample.Versions: the sample's in make test, ../shared's in make scale).
 func TestValidAsEncodingJSON(t *testing.T) {
 	inputs := []string{
 		``, ` `, `null`, `{}`, `[]`, `"s"`, `0`, `-0.5e+10`, `{"a":1,"a":2}`, `[{"x":[],"x":{}}]`,
@@ -31,14 +34,19 @@ func TestValidAsEncodingJSON(t *testing.T) {
 			t.Errorf("Valid(%.40q) = %v, json.Valid says %v", in, got, want)
 		}
 	}
-	files, err := filepath.Glob(filepath.Join("..", "..", "..", "shared", "upstream", "leaderboard", "*", "*", "*.json"))
-	if err != nil {
-		t.Fatal(err)
+	dirs, _ := sample.Versions(t)
+	var files []string
+	for _, d := range dirs {
+		for _, pattern := range []string{"*.json", "tasks/*.json"} {
+			m, err := filepath.Glob(filepath.Join(d, pattern))
+			if err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, m...)
+		}
 	}
-	more, _ := filepath.Glob(filepath.Join("..", "..", "..", "shared", "upstream", "leaderboard", "*", "*.json"))
-	files = append(files, more...)
-	if len(files) < 20 {
-		t.Fatalf("found %d shared JSON files, want the leaderboard versions' files", len(files))
+	if len(files) < 4*len(dirs) {
+		t.Fatalf("found %d JSON files in %d leaderboard versions, want their index, commits and task files", len(files), len(dirs))
 	}
 	for _, f := range files {
 		b, err := os.ReadFile(f)
