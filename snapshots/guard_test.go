@@ -47,7 +47,7 @@ func TestRemovalGuard(t *testing.T) {
 	out := t.TempDir()
 	copyLeaderboard(t, seedSnapshot(t), filepath.Join(out, earlier))
 	before := tree(t, filepath.Join(out, earlier))
-	src := fetch.Dir{Leaderboard: withoutModel(t, "Qwen/Qwen3-14B"), Ember: sampleEmber, Origins: fetch.DefaultOrigins()}
+	src := sourceOf(withoutModel(t, "Qwen/Qwen3-14B"))
 	buildLater := func(allow ...string) (string, error) {
 		var log bytes.Buffer
 		_, err := Build(context.Background(), BuildOptions{Out: out, Date: later, Retrieved: seedFetched, Source: src,
@@ -156,7 +156,7 @@ func TestRemovalGuardOnReplace(t *testing.T) {
 	out := t.TempDir()
 	copyLeaderboard(t, seedSnapshot(t), filepath.Join(out, seedDate))
 	before := tree(t, filepath.Join(out, seedDate))
-	src := fetch.Dir{Leaderboard: withoutModel(t, "Qwen/Qwen3-14B"), Ember: sampleEmber, Origins: fetch.DefaultOrigins()}
+	src := sourceOf(withoutModel(t, "Qwen/Qwen3-14B"))
 	replace := func(allow ...string) error {
 		_, err := Build(context.Background(), BuildOptions{Out: out, Date: seedDate, Retrieved: seedFetched,
 			Source: src, Replace: true, AllowRemoval: allow})

@@ -24,10 +24,11 @@ func sharedLeaderboard(t *testing.T, version string) string {
 	return shared.Path(t, "upstream", "leaderboard", version)
 }
 
-// TestEveryUpstreamVersion builds a snapshot from each of the eight shared
-// leaderboard versions (../shared/upstream/leaderboard), whose fields differ (avg_output_len appears on
-// 2025-12-17, max_num_batched_tokens goes on 2026-02-13, parallel degrees
-// are 0 before 2025-12-15), and checks what each must show.
+// TestEveryUpstreamVersion builds a snapshot from each of the eight
+// leaderboard versions of ../shared/upstream/leaderboard, whose fields
+// differ (avg_output_len appears on 2025-12-17, max_num_batched_tokens goes
+// on 2026-02-13, parallel degrees are 0 before 2025-12-15), and checks what
+// each must show.
 func TestEveryUpstreamVersion(t *testing.T) {
 	versions, err := os.ReadDir(shared.Path(t, "upstream", "leaderboard"))
 	if err != nil {
