@@ -209,7 +209,7 @@ func TestBadUpstreamWritesNothing(t *testing.T) {
 	os.WriteFile(task, b, 0o644)
 
 	out := t.TempDir()
-	_, err := build(t, out, fetch.Dir{Leaderboard: dir, Ember: sampleEmber, Origins: fetch.DefaultOrigins()})
+	_, err := build(t, out, sourceOf(dir))
 	if !errors.Is(err, ErrUpstreamData) {
 		t.Fatalf("got %v; want ErrUpstreamData", err)
 	}
