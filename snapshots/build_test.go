@@ -12,7 +12,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/internal/sample"
-	"github.com/leadgreen/greentokens/validate"
 )
 
 // The seeds' release and retrieval dates.
@@ -180,7 +179,7 @@ func TestFailedValidationWritesNothing(t *testing.T) {
 	real := validateSnapshot
 	t.Cleanup(func() { validateSnapshot = real })
 	// Flip one figure in a built model file before the real validator runs.
-	validateSnapshot = func(ctx context.Context, dir string, early *validate.Early) error {
+	validateSnapshot = func(ctx context.Context, dir string) error {
 		p := filepath.Join(dir, "models", "qwen-3-32b.json")
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -190,7 +189,7 @@ func TestFailedValidationWritesNothing(t *testing.T) {
 		if err := os.WriteFile(p, b, 0o644); err != nil {
 			return err
 		}
-		return real(ctx, dir, early)
+		return real(ctx, dir)
 	}
 	_, err := build(t, out, seedSource())
 	if !errors.Is(err, ErrValidation) || !strings.Contains(err.Error(), "qwen-3-32b") {
