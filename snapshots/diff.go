@@ -168,13 +168,24 @@ type FieldChange struct {
 	New   json.RawMessage `json:"new"`
 }
 
-// GridChange compares grid.json's areas, keyed by name and ISO 3 code.
+// GridChange compares grid.json's areas, keyed by ISO 3 code (regions,
+// which have none, and a code either side lists twice, by name too): an
+// area whose name changed under the same code ("Turkey" -> "Türkiye", TUR)
+// is renamed, not removed and added.
 type GridChange struct {
 	Old     *GridInfo        `json:"old"` // nil when the snapshot has no grid.json
 	New     *GridInfo        `json:"new"`
 	Added   []GridArea       `json:"added"`
 	Removed []GridArea       `json:"removed"`
+	Renamed []GridRename     `json:"renamed"`
 	Changed []GridAreaChange `json:"changed"`
+}
+
+// GridRename is an area listed under another name with the same ISO 3 code.
+type GridRename struct {
+	ISO3 string `json:"iso3"`
+	Old  string `json:"old"`
+	New  string `json:"new"`
 }
 
 // GridInfo describes one grid.json.
@@ -218,7 +229,7 @@ func Diff(old, new *Snapshot) *DiffReport {
 		New:     info(new),
 		Sources: []SourceChange{}, IndexRows: []IndexRowChange{}, Configurations: []ModelChange{},
 		Models: ModelsChange{Old: len(old.Models), New: len(new.Models), Added: []ModelRef{}, Removed: []ModelRef{}},
-		Grid:   GridChange{Added: []GridArea{}, Removed: []GridArea{}, Changed: []GridAreaChange{}},
+		Grid:   GridChange{Added: []GridArea{}, Removed: []GridArea{}, Renamed: []GridRename{}, Changed: []GridAreaChange{}},
 	}
 	oldSlugs, newSlugs := old.Slugs(), new.Slugs()
 	r.Upstream = r.upstreamChanges(old, new, oldSlugs, newSlugs)
@@ -272,7 +283,7 @@ func Diff(old, new *Snapshot) *DiffReport {
 	r.Grid = gridChange(old, new)
 	r.GPUs = gpuChange(old, new)
 	r.DataChanged = len(r.Models.Added)+len(r.Models.Removed)+len(r.IndexRows)+len(r.Configurations)+
-		len(r.Grid.Added)+len(r.Grid.Removed)+len(r.Grid.Changed) > 0 ||
+		len(r.Grid.Added)+len(r.Grid.Removed)+len(r.Grid.Renamed)+len(r.Grid.Changed) > 0 ||
 		(r.Grid.Old == nil) != (r.Grid.New == nil)
 	r.Summary = r.summary()
 	return r
@@ -892,26 +903,43 @@ func gridInfo(s *Snapshot) *GridInfo {
 
 func gridChange(oldSnap, newSnap *Snapshot) GridChange {
 	old, new := oldSnap.Grid, newSnap.Grid
-	c := GridChange{Old: gridInfo(oldSnap), New: gridInfo(newSnap), Added: []GridArea{}, Removed: []GridArea{}, Changed: []GridAreaChange{}}
+	c := GridChange{Old: gridInfo(oldSnap), New: gridInfo(newSnap), Added: []GridArea{}, Removed: []GridArea{}, Renamed: []GridRename{}, Changed: []GridAreaChange{}}
 	if old == nil || new == nil {
 		return c
 	}
-	type key struct{ name, iso3 string }
-	oldAreas := map[key]grid.Area{}
-	for _, a := range old.Areas {
-		oldAreas[key{a.Name, a.ISO3}] = a
+	// An ISO 3 code listed twice on either side keys its areas by name too.
+	twice := map[string]bool{}
+	for _, g := range []*grid.Grid{old, new} {
+		seen := map[string]bool{}
+		for _, a := range g.Areas {
+			twice[a.ISO3] = twice[a.ISO3] || seen[a.ISO3]
+			seen[a.ISO3] = true
+		}
 	}
-	seen := map[key]bool{}
+	areaKey := func(a grid.Area) string {
+		if a.ISO3 != "" && !twice[a.ISO3] {
+			return a.ISO3
+		}
+		return a.ISO3 + "|" + a.Name
+	}
+	oldAreas := map[string]grid.Area{}
+	for _, a := range old.Areas {
+		oldAreas[areaKey(a)] = a
+	}
+	seen := map[string]bool{}
 	area := func(a grid.Area) GridArea {
 		return GridArea{Name: a.Name, ISO3: a.ISO3, Year: a.Year, GCO2ePerKWh: a.GCO2ePerKWh}
 	}
 	for _, na := range new.Areas {
-		k := key{na.Name, na.ISO3}
+		k := areaKey(na)
 		seen[k] = true
 		oa, ok := oldAreas[k]
 		if !ok {
 			c.Added = append(c.Added, area(na))
 			continue
+		}
+		if oa.Name != na.Name {
+			c.Renamed = append(c.Renamed, GridRename{ISO3: na.ISO3, Old: oa.Name, New: na.Name})
 		}
 		op, np := published(oa), published(na)
 		var fields []FieldChange
@@ -931,7 +959,7 @@ func gridChange(oldSnap, newSnap *Snapshot) GridChange {
 		c.Changed = append(c.Changed, ac)
 	}
 	for _, oa := range old.Areas {
-		if !seen[key{oa.Name, oa.ISO3}] {
+		if !seen[areaKey(oa)] {
 			c.Removed = append(c.Removed, area(oa))
 		}
 	}
@@ -945,6 +973,7 @@ func gridChange(oldSnap, newSnap *Snapshot) GridChange {
 	sort.Slice(c.Removed, func(i, j int) bool {
 		return less(c.Removed[i].Name, c.Removed[i].ISO3, c.Removed[j].Name, c.Removed[j].ISO3)
 	})
+	sort.Slice(c.Renamed, func(i, j int) bool { return c.Renamed[i].ISO3 < c.Renamed[j].ISO3 })
 	sort.Slice(c.Changed, func(i, j int) bool {
 		return less(c.Changed[i].Name, c.Changed[i].ISO3, c.Changed[j].Name, c.Changed[j].ISO3)
 	})
@@ -1073,12 +1102,12 @@ func (r *DiffReport) summary() string {
 		parts = append(parts, "grid.json added")
 	case g.Old != nil && g.New == nil:
 		parts = append(parts, "grid.json removed")
-	case len(g.Added)+len(g.Removed)+len(g.Changed) > 0:
+	case len(g.Added)+len(g.Removed)+len(g.Renamed)+len(g.Changed) > 0:
 		var gs []string
 		for _, x := range []struct {
 			n    int
 			what string
-		}{{len(g.Changed), "changed"}, {len(g.Added), "added"}, {len(g.Removed), "removed"}} {
+		}{{len(g.Changed), "changed"}, {len(g.Added), "added"}, {len(g.Removed), "removed"}, {len(g.Renamed), "renamed"}} {
 			if x.n > 0 {
 				gs = append(gs, fmt.Sprintf("%d %s", x.n, x.what))
 			}
@@ -1228,9 +1257,12 @@ func (r *DiffReport) WriteText(w io.Writer) error {
 	case g.New == nil:
 		p(" grid.json removed (was year %d, %d areas)\n", g.Old.Year, g.Old.Areas)
 	default:
-		p(" year %d -> %d, %d -> %d areas (fallbacks %d -> %d, Ember rows excluded %d -> %d); %d changed, %d added, %d removed\n",
+		p(" year %d -> %d, %d -> %d areas (fallbacks %d -> %d, Ember rows excluded %d -> %d); %d changed, %d added, %d removed, %d renamed\n",
 			g.Old.Year, g.New.Year, g.Old.Areas, g.New.Areas, g.Old.Fallbacks, g.New.Fallbacks, g.Old.Exclusions, g.New.Exclusions,
-			len(g.Changed), len(g.Added), len(g.Removed))
+			len(g.Changed), len(g.Added), len(g.Removed), len(g.Renamed))
+		for _, a := range g.Renamed {
+			p("  renamed %s -> %s (%s)\n", a.Old, a.New, a.ISO3)
+		}
 		for _, a := range g.Changed {
 			var fs []string
 			for _, f := range a.Fields {

@@ -14,9 +14,16 @@ import (
 const (
 	emberProducer = "Ember"
 	emberLicence  = "CC BY 4.0"
-	// emberArchive is where the CSV is archived: the published bytes.
-	emberArchive = "sources/" + fetch.EmberYearly
 )
+
+// emberName is the name Ember's CSV is archived under, sources/NAME, the
+// published bytes: one fixed name per layout, whatever the URL.
+func emberName(l grid.Layout) string {
+	if l == grid.LayoutLong {
+		return fetch.EmberYearly
+	}
+	return fetch.EmberGlobal
+}
 
 // gridStage is what the Ember stage adds to the manifest.
 type gridStage struct {
@@ -67,23 +74,35 @@ func (g *gridRun) stop() {
 // nothing of the build but its own files, so it runs beside the leaderboard
 // stages.
 func buildGrid(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logger) (*gridStage, error) {
-	body, err := opts.Source.Open(ctx, fetch.EmberYearly)
+	body, err := opts.Source.Open(ctx, fetch.EmberGlobal)
 	if err != nil {
 		return nil, fetchFailure(err, false)
 	}
 	defer body.Close()
-	retrieved, err := retrievedAt(opts, fetch.EmberYearly, body.Retrieved)
+	retrieved, err := retrievedAt(opts, fetch.EmberGlobal, body.Retrieved)
 	if err != nil {
 		return nil, err
+	}
+	// The header tells the layout, and so the archive's name, before a
+	// byte is archived.
+	rd, err := grid.NewReader(body)
+	if err != nil {
+		return nil, fetchFailure(fmt.Errorf("%s: %w", body.Where(), err), true)
+	}
+	name := emberName(rd.Layout())
+	archive := "sources/" + name
+	url := body.URL
+	if body.Local != "" {
+		url = fetch.EmberOrigin(url, name)
 	}
 	// The archive is hashed as it is written, and nowhere else: its size
 	// and sha256 are those of the bytes that went to the file, the size
 	// checked against what Stream read.
-	f, err := st.open(emberArchive)
+	f, err := st.open(archive)
 	if err != nil {
 		return nil, err
 	}
-	table, size, err := grid.Stream(body, f)
+	table, size, err := rd.Stream(f)
 	if err != nil {
 		f.abort()
 		return nil, fetchFailure(fmt.Errorf("%s: %w", body.Where(), err), true)
@@ -94,23 +113,27 @@ func buildGrid(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 	}
 	if file.Size != size {
 		return nil, fmt.Errorf("%w: %s written (%d bytes) is not what was read (%d bytes)",
-			ErrConflict, emberArchive, file.Size, size)
+			ErrConflict, archive, file.Size, size)
 	}
 	res := &gridStage{source: Source{
-		File: file, Name: fetch.EmberYearly, URL: body.URL, FinalURL: body.FinalURL, Retrieved: retrieved,
+		File: file, Name: name, URL: url, FinalURL: body.FinalURL, Retrieved: retrieved,
 		Producer: emberProducer, Licence: emberLicence,
 	}}
-	log.Info("archived", "source", fetch.EmberYearly, "url", body.URL, "bytes", file.Size,
+	// A long-layout build writes the manifest it always wrote.
+	if rd.Layout() != grid.LayoutLong {
+		res.source.Layout, res.source.Header = string(rd.Layout()), rd.Header()
+	}
+	log.Info("archived", "source", name, "url", url, "layout", rd.Layout(), "bytes", file.Size,
 		"sha256", file.SHA256, "intensity_rows", table.Len())
 
 	g, summary, err := grid.Build(table, opts.GridYear, grid.SourceMeta{
-		URL: body.URL, Retrieved: retrieved[:len(time.DateOnly)], Release: opts.EmberRelease, DataVersion: opts.Date,
+		URL: url, Retrieved: retrieved[:len(time.DateOnly)], Release: opts.EmberRelease, DataVersion: opts.Date,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
 	}
 	for _, x := range summary.Exclusions {
-		log.Warn("excluded", "source", fetch.EmberYearly, "area", x.Area, "year", x.Year, "line", x.Line, "value", x.Value, "reason", x.Reason)
+		log.Warn("excluded", "source", name, "area", x.Area, "year", x.Year, "line", x.Line, "value", x.Value, "reason", x.Reason)
 	}
 	data, err := grid.Marshal(g)
 	if err != nil {

@@ -304,7 +304,7 @@ func rebuildOptions(dir string, m *Manifest) BuildOptions {
 	// built the snapshot, so that it compares byte for byte.
 	gen := m.Generator
 	opts := BuildOptions{Date: m.Date, Retrieved: m.Retrieved, Source: src, Generator: &gen}
-	if _, ok := src.entries[fetch.EmberYearly]; !ok {
+	if src.ember() == "" {
 		opts.NoGrid = true
 		return opts
 	}
@@ -335,9 +335,22 @@ type archiveSource struct {
 	entries map[string]Source // by name
 }
 
+// ember is the name Ember's CSV is archived under, or "" when it is not.
+func (a *archiveSource) ember() string {
+	for _, n := range []string{fetch.EmberGlobal, fetch.EmberYearly} {
+		if _, ok := a.entries[n]; ok {
+			return n
+		}
+	}
+	return ""
+}
+
 func (a *archiveSource) Open(ctx context.Context, name string) (*fetch.Body, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if fetch.IsEmber(name) && a.ember() != "" {
+		name = a.ember() // archived under its layout's name
 	}
 	e, ok := a.entries[name]
 	if !ok {

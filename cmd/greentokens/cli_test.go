@@ -286,7 +286,7 @@ func TestBuildOverHTTP(t *testing.T) {
 		"Ember CSV trickling past --deadline": {
 			fault: fetchtest.Fault{DripBytes: 1024, DripEvery: 5 * time.Millisecond}, // 670 KB: over 3 s
 			flags: []string{"--deadline", "300ms"},
-			want:  "the download of ember/yearly_full_release_long_format.csv did not end within its 300ms deadline (--deadline); ",
+			want:  "the download of Ember's yearly CSV did not end within its 300ms deadline (--deadline); ",
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
