@@ -10,7 +10,7 @@
 // "latest" names the greatest date that passed.
 //
 // Prices come from the archived upstream rows, unrounded, with the index's
-// own rules (transform.FindModel, grid.Lookup, grid.KgPerBillionTokens): see
+// own rules (FindModel, grid.Lookup, grid.KgPerBillionTokens): see
 // Price.
 package catalog
 

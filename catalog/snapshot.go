@@ -84,11 +84,18 @@ func load(dir, date string) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := ls.Manifest
-	if m.Date != date {
-		return nil, fmt.Errorf("snapshot %s: manifest date %q is not the folder's name", dir, m.Date)
+	if ls.Manifest.Date != date {
+		return nil, fmt.Errorf("snapshot %s: manifest date %q is not the folder's name", dir, ls.Manifest.Date)
 	}
-	s := &Snapshot{Date: date, Dir: dir, Compiled: m.Evidence.Compiled, Retrieved: m.Retrieved,
+	return FromLoaded(ls)
+}
+
+// FromLoaded reads into memory a snapshot that snapshots.Load checked, for
+// one command that prices or lists from it as the catalog does (whatever
+// its folder's name).
+func FromLoaded(ls *snapshots.Snapshot) (*Snapshot, error) {
+	m, dir := ls.Manifest, ls.Dir
+	s := &Snapshot{Date: m.Date, Dir: dir, Compiled: m.Evidence.Compiled, Retrieved: m.Retrieved,
 		Published: map[string]*transform.Model{}, files: map[string]*File{}}
 	// Load checked that manifest.json is in its canonical form: these are
 	// its bytes.

@@ -11,9 +11,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/leadgreen/greentokens/snapshots"
-	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
 	"github.com/leadgreen/greentokens/transform/page"
 )
@@ -80,7 +80,7 @@ func runRender(e *env, dir, model, out string, grids []string, gridsGiven bool) 
 		for i, m := range s.Index.Models {
 			cands[i] = []string{m.Slug, m.Name, m.ModelID}
 		}
-		i, err := transform.FindName(model, cands)
+		i, err := catalog.FindName(model, cands)
 		if err != nil {
 			return usageError{err.Error()}
 		}
