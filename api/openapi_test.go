@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/leadgreen/greentokens/catalog/catalogtest"
+	"github.com/leadgreen/greentokens/schemas"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -62,6 +64,8 @@ func TestOpenAPI(t *testing.T) {
 		{"/v1/latest/models", "ModelList"},
 		{"/v1/latest/carbon?model=qwen-3-32b&grid=SAU&grid=World&intensity=100", "Carbon"},
 		{"/v1/latest/carbon?model=qwen-3-32b&grid=IND&batch=3", "Carbon"},
+		{"/v1/latest/carbon?model=qwen-3-32b&grid=IND&num_gpus=1&gpu=H100", "Carbon"},
+		{"/v1/latest/carbon?model=qwen-3-32b&num_gpus=3", "Problem"},
 		{"/v1/latest/carbon?model=qwen-3-33b", "Problem"},
 		{"/v1/latest/carbon?model=qwen-3-32b&batch=x", "Problem"},
 		{"/healthz", "Status"},
@@ -90,5 +94,46 @@ func TestOpenAPI(t *testing.T) {
 		if tc.schema == "Problem" && a.status != http.StatusBadRequest && a.status != http.StatusNotFound {
 			t.Errorf("%s: status %d", tc.path, a.status)
 		}
+	}
+}
+
+// TestCarbonSchemaIsOpenAPIs: the carbon answer has one schema,
+// schemas/carbon.schema.json (what carbon --json prints): the OpenAPI
+// document's Carbon, CarbonRow and FileRef are its schemas, word for word.
+func TestCarbonSchemaIsOpenAPIs(t *testing.T) {
+	var doc struct {
+		Components struct {
+			Schemas map[string]any `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(schemas.OpenAPI, &doc); err != nil {
+		t.Fatal(err)
+	}
+	b, err := schemas.Read("carbon.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Within the file its parts are under $defs; within the document,
+	// under components/schemas.
+	b = bytes.ReplaceAll(b, []byte(`"#/$defs/`), []byte(`"#/components/schemas/`))
+	var carbon map[string]any
+	if err := json.Unmarshal(b, &carbon); err != nil {
+		t.Fatal(err)
+	}
+	defs, _ := carbon["$defs"].(map[string]any)
+	delete(carbon, "$defs")
+	delete(carbon, "$schema")
+	delete(carbon, "title")
+	want := map[string]any{"Carbon": carbon}
+	for name, def := range defs {
+		want[name] = def
+	}
+	for name, w := range want {
+		if diff := cmp.Diff(w, doc.Components.Schemas[name]); diff != "" {
+			t.Errorf("openapi.json's %s is not carbon.schema.json's (-file +openapi):\n%s", name, diff)
+		}
+	}
+	if len(defs) != 2 {
+		t.Errorf("carbon.schema.json defines %d schemas, want CarbonRow and FileRef", len(defs))
 	}
 }

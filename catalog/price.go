@@ -175,7 +175,7 @@ func (req PriceRequest) check() error {
 func selection(req PriceRequest) string {
 	among := "among the configurations with its index row's GPU count (every count on a GPU without an index row)"
 	if req.NumGPUs != nil {
-		among = fmt.Sprintf("among its configurations with %d GPUs", *req.NumGPUs)
+		among = "among its configurations with " + gpuCount(*req.NumGPUs)
 	}
 	switch {
 	case req.Batch != nil:
@@ -285,9 +285,9 @@ func configsOf(m *transform.Model, req PriceRequest) ([]int, error) {
 		for _, c := range slices.Compact(counts) {
 			e.Nearest = append(e.Nearest, strconv.Itoa(c))
 		}
-		e.Detail = fmt.Sprintf("%s was measured on %s, not with %d GPUs", scope, setups(m, gpus), n)
+		e.Detail = fmt.Sprintf("%s was measured on %s, not with %s", scope, setups(m, gpus), gpuCount(n))
 	} else {
-		e.Detail = fmt.Sprintf("%s has no configuration with %d GPUs and %s; ask for a batch", scope, n, deadline)
+		e.Detail = fmt.Sprintf("%s has no configuration with %s and %s; ask for a batch", scope, gpuCount(n), deadline)
 	}
 	return nil, e
 }
@@ -303,6 +303,14 @@ func gpuOf(m *transform.Model, q string) (string, error) {
 	e := notFound("gpu", q, nearest(q, m.GPUs))
 	e.Detail = fmt.Sprintf("%s was not measured on GPU %q", m.Slug, q)
 	return "", e
+}
+
+// gpuCount is "1 GPU" or "n GPUs".
+func gpuCount(n int) string {
+	if n == 1 {
+		return "1 GPU"
+	}
+	return strconv.Itoa(n) + " GPUs"
 }
 
 // gpuCounts returns the GPU counts m was measured with on gpu, ascending.

@@ -182,7 +182,7 @@ func TestCarbonFallbackYear(t *testing.T) {
 	}
 	var rep struct {
 		Rows []struct {
-			Year     int  `json:"year"`
+			Year     int  `json:"grid_year"`
 			Fallback bool `json:"fallback"`
 		} `json:"rows"`
 	}
