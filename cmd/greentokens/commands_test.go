@@ -127,7 +127,11 @@ func TestReadCommands(t *testing.T) {
 		{"list with an unknown kind", []string{"list", "configs", "--snapshot", snap}, []string{"want models or grids"}},
 		{"list with a mistyped kind", []string{"list", "modls", "--snapshot", snap}, []string{`list "modls": want models or grids; did you mean models?`}},
 		{"list with a mistyped kind, in capitals", []string{"list", "--snapshot", snap, "Grid"}, []string{"did you mean grids?"}},
-		{"list grids of a year the grid lacks", []string{"list", "grids", "--snapshot", snap, "--year", "2022"}, []string{"2024 (7 grids)", "--grid-year 2022"}},
+		{"list grids of a year the grid lacks", []string{"list", "grids", "--snapshot", snap, "--year", "2022"},
+			[]string{"its values are of 2024 (7 grids)", "cannot give 2022 as the reference year: it can give 2024 (the years World has a value for)"}},
+		{"list grids of a year to come", []string{"list", "grids", "--snapshot", snap, "--year", "2031"}, []string{"cannot give 2031", "it can give 2024"}},
+		{"list with two kinds", []string{"list", "models", "grids", "--snapshot", snap}, []string{"got 2 arguments"}},
+		{"list with no kind", []string{"list", "--snapshot", snap}, []string{"got 0 arguments"}},
 		{"carbon: a grid only in later years", []string{"carbon", "--snapshot", snap, "qwen-3-32b", "Kosovo"},
 			[]string{`no grid "Kosovo"`, "reference year 2024", "Kosovo for 2025-2026", "--grid-year 2026"}},
 		{"carbon on a snapshot built --no-grid", []string{"carbon", "--snapshot", noGrid, "qwen-3-32b"}, []string{"--no-grid"}},
@@ -148,6 +152,10 @@ func TestReadCommands(t *testing.T) {
 				if !strings.Contains(stderr, w) {
 					t.Errorf("stderr does not say %q: %s", w, stderr)
 				}
+			}
+			// A year the archived CSV cannot give is never suggested to build.
+			if strings.Contains(stderr, "cannot give") && strings.Contains(stderr, "--grid-year") {
+				t.Errorf("stderr suggests a build that would fail: %s", stderr)
 			}
 		})
 	}

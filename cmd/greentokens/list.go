@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/leadgreen/greentokens/snapshots"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
 	"github.com/leadgreen/greentokens/transform/jsonnum"
@@ -113,7 +114,7 @@ func listModels(e *env, dir string, asJSON bool) error {
 	if asJSON {
 		return printJSON(e, l)
 	}
-	fmt.Fprintf(e.stdout, "%d models in snapshot %s\n", len(l.Models), l.Snapshot)
+	fmt.Fprintf(e.stdout, "%s in snapshot %s\n", count(len(l.Models), "model"), l.Snapshot)
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "SLUG\tNAME\tMODEL ID\tGPUS\tINDEX ROWS\n")
 	for _, m := range l.Models {
@@ -139,17 +140,12 @@ func listGrids(e *env, dir string, year *int, asJSON bool) error {
 		}
 	}
 	if year != nil && len(l.Grids) == 0 {
-		var have []string
-		for _, y := range slices.Sorted(maps.Keys(years)) {
-			have = append(have, fmt.Sprintf("%d (%d grids)", y, years[y]))
-		}
-		return usagef("no grid of %s has a value of %d; its values are of %s. Another reference year needs another build: build --grid-year %d",
-			dir, *year, strings.Join(have, ", "), *year)
+		return noGridOfYear(s, dir, *year, years)
 	}
 	if asJSON {
 		return printJSON(e, l)
 	}
-	fmt.Fprintf(e.stdout, "%d grids in snapshot %s (reference year %d)\n", len(l.Grids), l.Snapshot, l.GridYear)
+	fmt.Fprintf(e.stdout, "%s in snapshot %s (reference year %d)\n", count(len(l.Grids), "grid"), l.Snapshot, l.GridYear)
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "NAME\tISO3\tTYPE\tYEAR\tG CO2E/KWH\n")
 	for _, g := range l.Grids {
@@ -167,4 +163,25 @@ func printJSON(e *env, v any) error {
 	}
 	_, err = fmt.Fprintf(e.stdout, "%s\n", data)
 	return err
+}
+
+// noGridOfYear is the usage error of list grids --year for a year no area
+// of grid.json has (years counts the areas of each year it has). It names
+// the reference years the snapshot's archived Ember CSV can give (those
+// with a World value) and suggests another build only for one of them.
+func noGridOfYear(s *snapshots.Snapshot, dir string, year int, years map[int]int) error {
+	var have []string
+	for _, y := range slices.Sorted(maps.Keys(years)) {
+		have = append(have, fmt.Sprintf("%d (%s)", y, count(years[y], "grid")))
+	}
+	msg := fmt.Sprintf("no grid of %s has a value of %d; its values are of %s", dir, year, strings.Join(have, ", "))
+	_, can := gridYears(s, grid.World)
+	switch {
+	case slices.Contains(can, year):
+		return usagef("%s. The archived Ember CSV can give %d as the reference year: build --grid-year %d", msg, year, year)
+	case len(can) > 0:
+		return usagef("%s. The archived Ember CSV cannot give %d as the reference year: it can give %s (the years %s has a value for)",
+			msg, year, yearRanges(can), grid.World)
+	}
+	return usageError{msg}
 }
