@@ -79,7 +79,7 @@ func Check(t *testing.T, cs *mcp.ClientSession, root string) {
 			Snapshot string
 			Models   []struct {
 				Slug      string
-				ModelID   string     `json:"model_id"`
+				ModelID   string       `json:"model_id"`
 				IndexRows []indexRowOf `json:"index_rows"`
 			}
 		}
