@@ -3,8 +3,10 @@ package api
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -97,10 +99,10 @@ func TestOpenAPI(t *testing.T) {
 	}
 }
 
-// TestCarbonSchemaIsOpenAPIs: the carbon answer has one schema,
-// schemas/carbon.schema.json (what carbon --json prints): the OpenAPI
-// document's Carbon, CarbonRow and FileRef are its schemas, word for word.
-func TestCarbonSchemaIsOpenAPIs(t *testing.T) {
+// TestSchemasAreOpenAPIs: each answer the command line, the API and MCP
+// share has one schema in schemas/: the OpenAPI document's components are
+// those schemas (and their $defs), word for word.
+func TestSchemasAreOpenAPIs(t *testing.T) {
 	var doc struct {
 		Components struct {
 			Schemas map[string]any `json:"schemas"`
@@ -109,31 +111,44 @@ func TestCarbonSchemaIsOpenAPIs(t *testing.T) {
 	if err := json.Unmarshal(schemas.OpenAPI, &doc); err != nil {
 		t.Fatal(err)
 	}
-	b, err := schemas.Read("carbon.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Within the file its parts are under $defs; within the document,
-	// under components/schemas.
-	b = bytes.ReplaceAll(b, []byte(`"#/$defs/`), []byte(`"#/components/schemas/`))
-	var carbon map[string]any
-	if err := json.Unmarshal(b, &carbon); err != nil {
-		t.Fatal(err)
-	}
-	defs, _ := carbon["$defs"].(map[string]any)
-	delete(carbon, "$defs")
-	delete(carbon, "$schema")
-	delete(carbon, "title")
-	want := map[string]any{"Carbon": carbon}
-	for name, def := range defs {
-		want[name] = def
-	}
-	for name, w := range want {
-		if diff := cmp.Diff(w, doc.Components.Schemas[name]); diff != "" {
-			t.Errorf("openapi.json's %s is not carbon.schema.json's (-file +openapi):\n%s", name, diff)
+	for _, tc := range []struct {
+		file string
+		top  string // the component the file's top level is; "" for none
+		defs []string
+	}{
+		{"carbon.schema.json", "Carbon", []string{"CarbonRow", "FileRef"}},
+		{"list-models.schema.json", "ModelList", []string{"IndexRow", "ModelSummary"}},
+		{"list-grids.schema.json", "", []string{"GridArea"}},
+	} {
+		b, err := schemas.Read(tc.file)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if len(defs) != 2 {
-		t.Errorf("carbon.schema.json defines %d schemas, want CarbonRow and FileRef", len(defs))
+		// Within the file its parts are under $defs; within the document,
+		// under components/schemas.
+		b = bytes.ReplaceAll(b, []byte(`"#/$defs/`), []byte(`"#/components/schemas/`))
+		var top map[string]any
+		if err := json.Unmarshal(b, &top); err != nil {
+			t.Fatal(err)
+		}
+		defs, _ := top["$defs"].(map[string]any)
+		if got := slices.Sorted(maps.Keys(defs)); !slices.Equal(got, tc.defs) {
+			t.Errorf("%s defines %v, want %v", tc.file, got, tc.defs)
+		}
+		want := map[string]any{}
+		for name, def := range defs {
+			want[name] = def
+		}
+		if tc.top != "" {
+			for _, k := range []string{"$defs", "$schema", "title"} {
+				delete(top, k)
+			}
+			want[tc.top] = top
+		}
+		for name, w := range want {
+			if diff := cmp.Diff(w, doc.Components.Schemas[name]); diff != "" {
+				t.Errorf("openapi.json's %s is not %s's (-file +openapi):\n%s", name, tc.file, diff)
+			}
+		}
 	}
 }

@@ -36,6 +36,8 @@ type ModelSummary struct {
 	Slug    string `json:"slug"`
 	Name    string `json:"name"`
 	ModelID string `json:"model_id"`
+	// GPUs are the GPUs the model was measured on, in order.
+	GPUs []string `json:"gpus"`
 	// IndexRows holds each GPU's index row (the model file's best), by GPU.
 	IndexRows []IndexRow `json:"index_rows"`
 }
@@ -62,7 +64,7 @@ func (s *Snapshot) ListModels() *ModelList {
 	l := &ModelList{Snapshot: s.Date, Unit: "Wh per million output tokens", Models: make([]ModelSummary, 0, len(s.Models))}
 	for _, dm := range s.Models {
 		m := s.Published[dm.Slug]
-		l.Models = append(l.Models, ModelSummary{Slug: m.Slug, Name: m.Name, ModelID: m.ModelID, IndexRows: indexRows(m)})
+		l.Models = append(l.Models, ModelSummary{Slug: m.Slug, Name: m.Name, ModelID: m.ModelID, GPUs: m.GPUs, IndexRows: indexRows(m)})
 	}
 	return l
 }
@@ -106,16 +108,25 @@ type GridList struct {
 	Areas []grid.Area `json:"areas"`
 }
 
-// ListGrids returns the areas whose name or ISO 3 code contains query,
-// ignoring case (every area when query is empty), by name.
-func (s *Snapshot) ListGrids(query string) (*GridList, error) {
+// GridQuery selects areas of grid.json.
+type GridQuery struct {
+	// Text is part of an area's name or ISO 3 code, ignoring case; ""
+	// selects every area.
+	Text string
+	// Year, when not 0, selects the areas whose value is of that year.
+	Year int
+}
+
+// ListGrids returns the areas that q selects, by name.
+func (s *Snapshot) ListGrids(q GridQuery) (*GridList, error) {
 	if s.Grid == nil {
 		return nil, s.noGrid()
 	}
-	q := strings.ToLower(strings.TrimSpace(query))
+	text := strings.ToLower(strings.TrimSpace(q.Text))
 	l := &GridList{Snapshot: s.Date, Year: s.Grid.Year, Unit: s.Grid.Unit, Areas: []grid.Area{}}
 	for _, a := range s.Grid.Areas {
-		if q == "" || strings.Contains(strings.ToLower(a.Name), q) || strings.Contains(strings.ToLower(a.ISO3), q) {
+		if (text == "" || strings.Contains(strings.ToLower(a.Name), text) || strings.Contains(strings.ToLower(a.ISO3), text)) &&
+			(q.Year == 0 || a.Year == q.Year) {
 			l.Areas = append(l.Areas, a)
 		}
 	}

@@ -37,10 +37,10 @@ const Instructions = `Green Tokens: the GPU energy that open language models use
 
 What the figures are:
 - GPU energy only: a floor. CPUs, memory, networking, cooling (PUE), idle capacity, embodied hardware emissions and the prompt's tokens are not counted. Say "at least" or "GPU-only".
-- A model's index row on a GPU is its lowest energy per output token among the measured configurations whose median inter-token latency is at most 500 ms (a usable chat speed), so it is a well-loaded server, not a single user. With running_batch, price_carbon uses the measured configuration whose average running batch is nearest instead, whether or not it meets the deadline; the answer says which row it used (row_id).
+- A model's index row on a GPU is its lowest energy per output token among the measured configurations whose median inter-token latency is at most 500 ms (a usable chat speed), so it is a well-loaded server, not a single user. With num_gpus, price_carbon applies that rule among the configurations with that many GPUs; with running_batch, it uses the measured configuration whose average running batch is nearest instead (with num_gpus GPUs, or else the index row's count), whether or not it meets the deadline; the answer says which row it used (row_id).
 - Grid intensity is Ember's lifecycle CO2e per kWh of net generation (production-based, location-based), each value with its own year (grid_year); fallback is true when that year is earlier than the snapshot's grid reference year, and then quote the year with the value. It is for comparing places, not a Scope 2 factor to report.
 - kg CO2e per billion output tokens = Wh/M x g CO2e per kWh / 1000, from the unrounded Wh/M, rounded once to 1 decimal.
-Every answer names its snapshot date and the sha256 of the files it read; quote the snapshot date with the figure. Tools default to the latest snapshot.`
+Every answer names its snapshot date and the sha256 of the files it read; quote the snapshot date with the figure. Tools default to the latest snapshot. list_models and get_model answer briefly; ask detail full for every field.`
 
 // Detail values of list_models and get_model.
 const (
@@ -203,7 +203,7 @@ func (t tools) listGrids(_ context.Context, _ *mcp.CallToolRequest, in ListGrids
 	if err != nil {
 		return nil, nil, err
 	}
-	l, err := s.ListGrids(in.Query)
+	l, err := s.ListGrids(catalog.GridQuery{Text: in.Query})
 	if err != nil {
 		return nil, nil, err
 	}

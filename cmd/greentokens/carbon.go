@@ -74,19 +74,12 @@ func newCarbonCmd(e *env) *cobra.Command {
 }
 
 func runCarbon(e *env, dir string, req catalog.PriceRequest, asJSON bool) error {
-	ls, err := loadSnapshot(e, dir)
+	ls, s, err := loadCatalogSnapshot(e, dir)
 	if err != nil {
 		return err
 	}
 	if ls.Grid == nil && req.Intensity == nil {
 		return usagef("%s has no grid.json: it was built with --no-grid, so it holds no carbon figures; build one without --no-grid, or state an intensity (--intensity)", dir)
-	}
-	s, err := catalog.FromLoaded(ls)
-	if err != nil {
-		return err
-	}
-	if err := interrupted(e); err != nil {
-		return err
 	}
 	ans, err := s.Price(req)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
 
+	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/validate"
 )
 
@@ -192,19 +193,19 @@ func TestCarbonFallbackYear(t *testing.T) {
 	}
 	// list grids --year goes by each area's own year: Kosovo's fallback.
 	code, stdout, stderr = runCLI(t, "list", "grids", "--snapshot", snap, "--year", "2023", "--json")
-	var l gridList
-	if err := json.Unmarshal([]byte(stdout), &l); err != nil || code != exitOK || l.GridYear != 2024 {
+	var l catalog.GridList
+	if err := json.Unmarshal([]byte(stdout), &l); err != nil || code != exitOK || l.Year != 2024 {
 		t.Fatalf("list grids --year 2023: exit %d, %v: %s", code, err, stderr)
 	}
 	found := false
-	for _, g := range l.Grids {
+	for _, g := range l.Areas {
 		found = found || (g.Name == "Kosovo" && g.Year == 2023 && g.Fallback)
 		if g.Year != 2023 {
 			t.Errorf("list grids --year 2023 lists %s of %d", g.Name, g.Year)
 		}
 	}
 	if !found {
-		t.Errorf("list grids --year 2023 lacks Kosovo's 2023 fallback: %+v", l.Grids)
+		t.Errorf("list grids --year 2023 lacks Kosovo's 2023 fallback: %+v", l.Areas)
 	}
 	if probs := validate.CheckSchema("list-grids.schema.json", "list grids --json", []byte(stdout)); len(probs) != 0 {
 		t.Errorf("does not pass schemas/list-grids.schema.json: %v", probs)
