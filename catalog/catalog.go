@@ -1,5 +1,9 @@
 // Package catalog holds the dated snapshots that the HTTP API (api/) and the
-// MCP server (mcpserver/) answer from. It loads every snapshot folder under a
+// MCP server (mcpserver/) answer from, and is the one place that prices and
+// lists: the command line's carbon and list read their snapshot through it
+// too (FromLoaded), so every surface answers with the same objects
+// (Carbon, ModelList, GridList; schemas/carbon.schema.json,
+// list-models.schema.json, list-grids.schema.json). It loads every snapshot folder under a
 // directory once, each only after snapshots.Load has checked every file
 // against its manifest (sizes and sha256), keeps the published files'
 // bytes and the models derived from the archived upstream rows in memory,
@@ -10,8 +14,8 @@
 // "latest" names the greatest date that passed.
 //
 // Prices come from the archived upstream rows, unrounded, with the index's
-// own rules (FindModel, grid.Lookup, grid.KgPerBillionTokens): see
-// Price.
+// own rules (FindModel, grid.Lookup, grid.KgPerBillionTokens, the index
+// row rule of transform.Model.BestWith): see Price.
 package catalog
 
 import (
