@@ -263,10 +263,13 @@ func TestFastPassAdditionalProperties(t *testing.T) {
 // one makes the checks slower, not weaker; this says so.
 func TestSchemasSites(t *testing.T) {
 	want := map[string][]string{
-		"grid.schema.json":     {"areas[] area"},
-		"index.schema.json":    {"gpu_comparisons[].b200 row", "gpu_comparisons[].h100 row", "load_curves[].from row", "load_curves[].to row", "models[].best{} configuration", "task_comparisons[].problem_solving task_row", "task_comparisons[].text_conversation task_row"},
-		"manifest.schema.json": {"exclusions[] exclusion", "outputs[] file", "sources[] source"},
-		"model.schema.json":    {"best{} configuration", "configurations[] configuration", "source source"},
+		"carbon.schema.json":      {"files[] FileRef", "rows[] CarbonRow"},
+		"grid.schema.json":        {"areas[] area"},
+		"index.schema.json":       {"gpu_comparisons[].b200 row", "gpu_comparisons[].h100 row", "load_curves[].from row", "load_curves[].to row", "models[].best{} configuration", "task_comparisons[].problem_solving task_row", "task_comparisons[].text_conversation task_row"},
+		"list-grids.schema.json":  {"areas[] GridArea"},
+		"list-models.schema.json": {"models[] ModelSummary"},
+		"manifest.schema.json":    {"exclusions[] exclusion", "outputs[] file", "sources[] source"},
+		"model.schema.json":       {"best{} configuration", "configurations[] configuration", "source source"},
 	}
 	compiledSchemas()
 	got := map[string][]string{}
