@@ -54,7 +54,7 @@ const (
 // ListModelsInput is list_models' input.
 type ListModelsInput struct {
 	Snapshot string `json:"snapshot,omitempty" jsonschema:"snapshot date, YYYY-MM-DD; the latest snapshot when left out"`
-	Detail   string `json:"detail,omitempty" jsonschema:"compact (the default): slug, name and each index row's GPU, GPU count and Wh/M; full: also the model id, row id, average running batch and median ITL, as the HTTP API's /v1/{date}/models"`
+	Detail   string `json:"detail,omitempty" jsonschema:"compact (the default): slug, name and each index row's GPU, GPU count and Wh/M; full: also the model id, every GPU measured, row ids, average running batch and median ITL, as the HTTP API's /v1/{date}/models"`
 }
 
 // GetModelInput is get_model's input.
@@ -107,9 +107,11 @@ func New(cat *catalog.Catalog) *mcp.Server {
 	// Every tool only reads a verified snapshot: calling one again with the
 	// same arguments gives the same answer.
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: new(false), OpenWorldHint: new(false)}
-	mcp.AddTool(s, &mcp.Tool{Name: "list_models", Annotations: readOnly, OutputSchema: oneOf[catalog.ModelListBrief, catalog.ModelList](),
-		Description: "List a snapshot's models with each GPU's index row: the lowest Wh per million output tokens with a median ITL at most 500 ms. Compact by default (slug, name, GPU, GPU count, Wh/M); detail full adds model ids, row ids, running batch and ITL."}, t.listModels)
-	mcp.AddTool(s, &mcp.Tool{Name: "get_model", Annotations: readOnly, OutputSchema: oneOf[GetModelBrief, GetModelOutput](),
+	mcp.AddTool(s, &mcp.Tool{Name: "list_models", Annotations: readOnly,
+		InputSchema: withDetail[ListModelsInput](), OutputSchema: oneOf[catalog.ModelListBrief, catalog.ModelList](),
+		Description: "List a snapshot's models with each GPU's index row: the lowest Wh per million output tokens with a median ITL at most 500 ms. Compact by default (slug, name, GPU, GPU count, Wh/M); detail full adds model ids, every GPU measured, row ids, running batch and ITL."}, t.listModels)
+	mcp.AddTool(s, &mcp.Tool{Name: "get_model", Annotations: readOnly,
+		InputSchema: withDetail[GetModelInput](), OutputSchema: oneOf[GetModelBrief, GetModelOutput](),
 		Description: "Get a model: by default a brief (what it is, each GPU's index row, how many configurations were measured, the source to cite); detail full gives the published model file, every stable configuration with its Wh/M, ITL, throughput, power and running batch, and the source with licence and citation."}, t.getModel)
 	mcp.AddTool(s, &mcp.Tool{Name: "list_grids", Annotations: readOnly,
 		Description: "List the grids of a snapshot's grid.json (Ember lifecycle g CO2e per kWh), each with its value and the year of that value."}, t.listGrids)
@@ -129,15 +131,15 @@ func oneOf[A, B any]() *jsonschema.Schema {
 	return &jsonschema.Schema{Type: "object", OneOf: []*jsonschema.Schema{a, b}}
 }
 
-// detail checks a detail parameter: true for full.
-func detail(d string) (bool, error) {
-	switch d {
-	case "", Compact:
-		return false, nil
-	case Full:
-		return true, nil
+// withDetail is In's input schema, generated from its Go struct, with the
+// values of its detail parameter listed: compact and full.
+func withDetail[In any]() *jsonschema.Schema {
+	in, err := jsonschema.For[In](nil)
+	if err != nil { // the types above are plain structs
+		panic(fmt.Sprint("mcpserver: input schema: ", err))
 	}
-	return false, fmt.Errorf("detail %q: want %s or %s", d, Compact, Full)
+	in.Properties["detail"].Enum = []any{Compact, Full}
+	return in
 }
 
 // ServeStdio runs the server over stdin and stdout until the client
@@ -158,10 +160,7 @@ func Handler(cat *catalog.Catalog) http.Handler {
 type tools struct{ cat *catalog.Catalog }
 
 func (t tools) listModels(_ context.Context, _ *mcp.CallToolRequest, in ListModelsInput) (*mcp.CallToolResult, any, error) {
-	full, err := detail(in.Detail)
-	if err != nil {
-		return nil, nil, err
-	}
+	full := in.Detail == Full // the input schema allows compact and full
 	s, err := t.cat.Snapshot(in.Snapshot)
 	if err != nil {
 		return nil, nil, err
@@ -175,10 +174,7 @@ func (t tools) listModels(_ context.Context, _ *mcp.CallToolRequest, in ListMode
 }
 
 func (t tools) getModel(_ context.Context, _ *mcp.CallToolRequest, in GetModelInput) (*mcp.CallToolResult, any, error) {
-	full, err := detail(in.Detail)
-	if err != nil {
-		return nil, nil, err
-	}
+	full := in.Detail == Full // the input schema allows compact and full
 	s, err := t.cat.Snapshot(in.Snapshot)
 	if err != nil {
 		return nil, nil, err

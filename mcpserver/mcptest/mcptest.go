@@ -53,7 +53,17 @@ func Check(t *testing.T, cs *mcp.ClientSession, root string) {
 	if diff := cmp.Diff(Tools, names); diff != "" {
 		t.Errorf("tools (-want +got):\n%s", diff)
 	}
-	// The input schemas come from the typed structs: price_carbon's.
+	// The input schemas come from the typed structs: price_carbon's; and
+	// list_models and get_model list the values of detail.
+	for _, tool := range lt.Tools {
+		var in struct {
+			Properties map[string]struct{ Enum []string }
+		}
+		decode(t, tool.InputSchema, &in)
+		if d, ok := in.Properties["detail"]; (tool.Name == "list_models" || tool.Name == "get_model") && (!ok || !cmp.Equal(d.Enum, []string{"compact", "full"})) {
+			t.Errorf("%s: detail %+v in the input schema; want the values compact and full", tool.Name, d)
+		}
+	}
 	for _, tool := range lt.Tools {
 		if tool.Name != "price_carbon" {
 			continue
@@ -216,8 +226,8 @@ func Check(t *testing.T, cs *mcp.ClientSession, root string) {
 			want string
 		}{
 			{"get_model", map[string]any{"model": "qwen-3-33b"}, `"qwen-3-32b"`},
-			{"get_model", map[string]any{"model": "qwen-3-32b", "detail": "all"}, "want compact or full"},
-			{"list_models", map[string]any{"detail": "Full"}, "want compact or full"},
+			{"get_model", map[string]any{"model": "qwen-3-32b", "detail": "all"}, "detail"},
+			{"list_models", map[string]any{"detail": "Full"}, "detail"},
 			{"price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{"IND"}, "num_gpus": 3}, "1 x B200, 1 x H100 and 2 x H100"},
 			{"price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{"IND"}, "num_gpus": 0}, "num_gpus"},
 			{"price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{"Germny"}}, `"Germany"`},
