@@ -102,8 +102,17 @@ type CarbonRow struct {
 
 // Price answers a price request from s.
 func (s *Snapshot) Price(req PriceRequest) (*Carbon, error) {
-	if err := req.check(); err != nil {
-		return nil, err
+	if len(req.Grids) > MaxGrids {
+		return nil, invalid("grid", "", "%d grids asked for; at most %d per request", len(req.Grids), MaxGrids)
+	}
+	if b := req.Batch; b != nil && (math.IsNaN(*b) || *b <= 0 || *b > MaxBatch) {
+		return nil, invalid("batch", fmt.Sprint(*b), "batch must be a number above 0 and at most %d", MaxBatch)
+	}
+	if x := req.Intensity; x != nil && (math.IsNaN(*x) || *x < 0 || *x > grid.MaxGCO2PerKWh) {
+		return nil, invalid("intensity", fmt.Sprint(*x), "intensity must be a number of g CO2e per kWh from 0 to %d", grid.MaxGCO2PerKWh)
+	}
+	if n := req.NumGPUs; n != nil && (*n < 1 || *n > MaxNumGPUs) {
+		return nil, invalid("num_gpus", strconv.Itoa(*n), "num_gpus must be a whole number from 1 to %d", MaxNumGPUs)
 	}
 	m, err := s.FindModel(req.Model)
 	if err != nil {
@@ -152,23 +161,6 @@ func (s *Snapshot) Price(req PriceRequest) (*Carbon, error) {
 	}
 	ans.Files = append(ans.Files, s.sources...)
 	return ans, nil
-}
-
-// check refuses a request's numbers out of range.
-func (req PriceRequest) check() error {
-	if len(req.Grids) > MaxGrids {
-		return invalid("grid", "", "%d grids asked for; at most %d per request", len(req.Grids), MaxGrids)
-	}
-	if b := req.Batch; b != nil && (math.IsNaN(*b) || *b <= 0 || *b > MaxBatch) {
-		return invalid("batch", fmt.Sprint(*b), "batch must be a number above 0 and at most %d", MaxBatch)
-	}
-	if n := req.NumGPUs; n != nil && (*n < 1 || *n > MaxNumGPUs) {
-		return invalid("num_gpus", strconv.Itoa(*n), "num_gpus must be a whole number from 1 to %d", MaxNumGPUs)
-	}
-	if x := req.Intensity; x != nil && (math.IsNaN(*x) || *x < 0 || *x > grid.MaxGCO2PerKWh) {
-		return invalid("intensity", fmt.Sprint(*x), "intensity must be a number of g CO2e per kWh from 0 to %d", grid.MaxGCO2PerKWh)
-	}
-	return nil
 }
 
 // selection says in words how configsOf chose each GPU's configuration.
