@@ -65,7 +65,7 @@ func TestRebuildIsByteIdentical(t *testing.T) {
 func TestRebuildJulyLayout(t *testing.T) {
 	res, err := Build(context.Background(), BuildOptions{
 		Out: t.TempDir(), Date: seedDate, Retrieved: seedFetched, GridYear: 2024, EmberRelease: "July 2026",
-		Source: fetch.Dir{Leaderboard: leaderboardDir(seedVersion), Ember: renamesJuly, Origins: fetch.DefaultOrigins()},
+		Source: fetch.Dir{Leaderboard: seedLeaderboard, Ember: renamesJuly, Origins: fetch.DefaultOrigins()},
 	})
 	if err != nil {
 		t.Fatal(err)
