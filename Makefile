@@ -18,7 +18,7 @@ BUILDVCS ?= -buildvcs=true
 # every shared upstream version.
 SLOW_TESTS = ^(TestTenThousandModels|TestKilledBuild|TestConcurrentBuilds|TestEveryUpstreamVersion)$$
 
-.PHONY: build test scale vet snapshot snapshot-shared bench update-golden
+.PHONY: build test scale vet snapshot snapshot-shared bench update-golden docs lint-openapi
 
 build:
 	$(GO) build $(BUILDVCS) -o bin/greentokens ./cmd/greentokens
@@ -72,3 +72,8 @@ bench:
 
 update-golden:
 	$(GO) test ./... -update
+
+# docs/cli.md, the command-line reference, generated from the commands
+# (cobra/doc); TestCLIReference fails in make test when it is stale.
+docs:
+	$(GO) test -count=1 -run '^TestCLIReference$$' ./cmd/greentokens -clidoc
