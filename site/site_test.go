@@ -18,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadgreen/greentokens/snapshots"
+	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
 	"github.com/leadgreen/greentokens/transform/page"
 )
@@ -452,5 +453,20 @@ func TestMarkdownEscapesBecomePlainText(t *testing.T) {
 	}
 	if n := strings.Count(h, template.HTMLEscapeString(plain)); n < 9 {
 		t.Errorf("the text shows as itself %d times, want every block's (9):\n%s", n, h)
+	}
+}
+
+// TestEnergyScope: the index and a model page say what the energy covers
+// in the words of the API and the MCP server.
+func TestEnergyScope(t *testing.T) {
+	s := openSeed(t)
+	for _, p := range []string{"index.html", "models/qwen-3-32b.html"} {
+		b, err := s.Page(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(text(string(b)), transform.EnergyScope) {
+			t.Errorf("%s lacks %q", p, transform.EnergyScope)
+		}
 	}
 }
