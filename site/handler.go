@@ -59,6 +59,10 @@ func (s *Site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		ct = "text/css; charset=utf-8"
 	case ".svg":
 		ct = "image/svg+xml"
+	case ".txt":
+		ct = "text/plain; charset=utf-8"
+	case ".xml":
+		ct = "application/xml"
 	}
 	if ct == "" {
 		ct = "application/octet-stream"

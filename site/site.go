@@ -51,6 +51,11 @@ type Options struct {
 	// Grids are the display grids of the model pages' carbon sections, as
 	// page.Options.Grids (nil: page.DefaultGrids).
 	Grids []string
+	// BaseURL is the absolute URL the site is published at
+	// ("https://example.org/greentokens/"); when set, the site has a
+	// sitemap.xml of its pages at that address, named by robots.txt. See
+	// CheckBaseURL.
+	BaseURL string
 }
 
 // Site is a snapshot's website. Its overview pages and assets are made by
@@ -112,6 +117,7 @@ func Open(dir string, opts Options) (*Site, error) {
 		}
 		s.fixed[name] = b
 	}
+	s.fixed[robotsName] = s.robots()
 	for p := range s.fixed {
 		s.paths = append(s.paths, p)
 	}
@@ -122,6 +128,18 @@ func Open(dir string, opts Options) (*Site, error) {
 		s.paths = append(s.paths, modelPath(e.Slug))
 	}
 	sort.Strings(s.paths)
+	if opts.BaseURL != "" {
+		if err := CheckBaseURL(opts.BaseURL); err != nil {
+			return nil, fmt.Errorf("site: %w", err)
+		}
+		b, err := s.sitemap()
+		if err != nil {
+			return nil, fmt.Errorf("site: %s: %w", sitemapName, err)
+		}
+		s.fixed[sitemapName] = b
+		s.paths = append(s.paths, sitemapName)
+		sort.Strings(s.paths)
+	}
 	return s, nil
 }
 
@@ -163,10 +181,11 @@ func (s *Site) Page(p string) ([]byte, error) {
 
 func (s *Site) hasModel(slug string) bool { return s.bySlug[slug] != nil }
 
-// frame is what every page's layout needs.
+// frame is what every page's layout needs. Description is the page's
+// meta description, from its own content.
 type frame struct {
-	Title, Root, Nav, Date, Credit string
-	Script                         bool
+	Title, Description, Root, Nav, Date, Credit string
+	Script                                      bool
 }
 
 func (s *Site) frame(title, root, nav string) frame {

@@ -156,8 +156,8 @@ func TestDeterministic(t *testing.T) {
 			t.Errorf("%s: %v", want, err)
 		}
 	}
-	if len(a.Paths()) != 6+18+1+38+4 {
-		t.Errorf("%d files; want 3 assets and 3 pages, 18 model pages, manifest and 38 outputs, 4 JSON sources: %v", len(a.Paths()), a.Paths())
+	if len(a.Paths()) != 7+18+1+38+4 {
+		t.Errorf("%d files; want 3 assets, 3 pages and robots.txt, 18 model pages, manifest and 38 outputs, 4 JSON sources: %v", len(a.Paths()), a.Paths())
 	}
 }
 
@@ -214,6 +214,8 @@ func TestHandler(t *testing.T) {
 		{"GET", "/" + seedDate + "/models/qwen-3-32b.html", 200, "text/html; charset=utf-8", model},
 		{"GET", "/data/index.json", 200, "application/json", data},
 		{"HEAD", "/site.css", 200, "text/css; charset=utf-8", nil},
+		{"GET", "/robots.txt", 200, "text/plain; charset=utf-8", []byte("User-agent: *\nAllow: /\n")},
+		{"GET", "/sitemap.xml", 404, "", nil},
 		{"GET", "/favicon.ico", 200, "image/svg+xml", icon},
 		{"GET", "/models/no-such-model.html", 404, "", nil},
 		{"GET", "/manifest.json", 404, "", nil},
