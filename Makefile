@@ -77,3 +77,10 @@ update-golden:
 # (cobra/doc); TestCLIReference fails in make test when it is stale.
 docs:
 	$(GO) test -count=1 -run '^TestCLIReference$$' ./cmd/greentokens -clidoc
+
+# schemas/openapi.json linted by Redocly's CLI with its recommended rules.
+# Needs Node (20.19 or later) and npm; npx fetches the pinned version from
+# the npm registry. Not part of make test; .ci/run runs it.
+REDOCLY_CLI ?= @redocly/cli@2.77.0
+lint-openapi:
+	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx --yes $(REDOCLY_CLI) lint --extends recommended schemas/openapi.json
