@@ -55,8 +55,8 @@ snapshot-shared:
 # figure its benchmark reports. Add a line appending to $(BENCH_OUT) to add
 # rows; the raw output stays in $(BENCH_OUT). The 10,000-model build runs
 # before the offline ones: those create and delete thousands of files, which
-# ext4 (with discard) is still paying for when the next build creates its
-# 20,000, and which made it 1 to 5 s slower.
+# ext4 is still paying for when the next build creates its 20,000
+# (docs/performance.md).
 BENCH_OUT ?= $(or $(TMPDIR),/tmp)/greentokens-bench.txt
 BENCH = $(GO) test -run '^$$' -benchmem
 
