@@ -24,11 +24,24 @@ var (
 // newServer serves a small fake leaderboard from a temporary folder.
 func newServer(t *testing.T) *fetchtest.Server {
 	t.Helper()
-	return fetchtest.NewServer(t, writeTree(t, map[string]string{
+	return fetchtest.NewServer(t, leaderboardTree(t))
+}
+
+// leaderboardTree lays out the small leaderboard the servers serve.
+func leaderboardTree(t *testing.T) string {
+	t.Helper()
+	return writeTree(t, map[string]string{
 		"index.json":      indexJSON,
 		"commits.json":    commitsJSON,
 		"tasks/gpqa.json": gpqaJSON,
-	}))
+	})
+}
+
+// newMemoryServer is newServer over in-memory connections, for a test in a
+// testing/synctest bubble.
+func newMemoryServer(t *testing.T) *fetchtest.Server {
+	t.Helper()
+	return fetchtest.NewMemoryServer(t, leaderboardTree(t))
 }
 
 // writeTree writes files (slash paths) below a new temporary folder.

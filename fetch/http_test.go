@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -126,130 +127,142 @@ func TestHTTPGivesUp(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			s := newServer(t)
-			s.Fault(indexPath, tt.fault)
-			url := s.URL + indexPath
-			start := time.Now()
-			_, err := s.Source(tt.opts).Open(t.Context(), fetch.LeaderboardIndex)
-			if elapsed := time.Since(start); elapsed > 900*time.Millisecond {
-				t.Errorf("took %v; a refused wait must not be waited out", elapsed)
-			}
-			if err == nil {
-				t.Fatal("no error")
-			}
-			if tt.wantErr != "" {
-				if got, want := err.Error(), strings.ReplaceAll(tt.wantErr, "URL", url); got != want {
-					t.Errorf("error:\n got %s\nwant %s", got, want)
+			synctest.Test(t, func(t *testing.T) {
+				s := newMemoryServer(t)
+				s.Fault(indexPath, tt.fault)
+				url := s.URL + indexPath
+				start := time.Now()
+				_, err := s.Source(tt.opts).Open(t.Context(), fetch.LeaderboardIndex)
+				// The bubble's clock moves only with the waits; the shortest
+				// wait refused here is a second.
+				if elapsed := time.Since(start); elapsed >= time.Second {
+					t.Errorf("took %v; a refused wait must not be waited out", elapsed)
 				}
-			}
-			for _, p := range tt.wantPart {
-				wantErr(t, err, strings.ReplaceAll(p, "URL", url))
-			}
-			if tt.wantIs != nil && !errors.Is(err, tt.wantIs) {
-				t.Errorf("errors.Is(%v, %v) = false", err, tt.wantIs)
-			}
-			if tt.wantIs == nil && errors.Is(err, fetch.ErrRateLimited) {
-				t.Errorf("%v counts as a rate limit", err)
-			}
-			var fe *fetch.Error
-			if !errors.As(err, &fe) {
-				t.Fatalf("%T is not a *fetch.Error", err)
-			}
-			if got := s.Hits(indexPath); got != tt.wantHits || fe.Attempts != tt.wantHits {
-				t.Errorf("server saw %d requests and the error counts %d attempts; want %d", got, fe.Attempts, tt.wantHits)
-			}
-			if fe.Status != tt.fault.Status {
-				t.Errorf("Error.Status = %d, want %d", fe.Status, tt.fault.Status)
-			}
+				if err == nil {
+					t.Fatal("no error")
+				}
+				if tt.wantErr != "" {
+					if got, want := err.Error(), strings.ReplaceAll(tt.wantErr, "URL", url); got != want {
+						t.Errorf("error:\n got %s\nwant %s", got, want)
+					}
+				}
+				for _, p := range tt.wantPart {
+					wantErr(t, err, strings.ReplaceAll(p, "URL", url))
+				}
+				if tt.wantIs != nil && !errors.Is(err, tt.wantIs) {
+					t.Errorf("errors.Is(%v, %v) = false", err, tt.wantIs)
+				}
+				if tt.wantIs == nil && errors.Is(err, fetch.ErrRateLimited) {
+					t.Errorf("%v counts as a rate limit", err)
+				}
+				var fe *fetch.Error
+				if !errors.As(err, &fe) {
+					t.Fatalf("%T is not a *fetch.Error", err)
+				}
+				if got := s.Hits(indexPath); got != tt.wantHits || fe.Attempts != tt.wantHits {
+					t.Errorf("server saw %d requests and the error counts %d attempts; want %d", got, fe.Attempts, tt.wantHits)
+				}
+				if fe.Status != tt.fault.Status {
+					t.Errorf("Error.Status = %d, want %d", fe.Status, tt.fault.Status)
+				}
+			})
 		})
 	}
 }
 
 // A Retry-After within the bounds is waited out, then the fetch succeeds.
+// The test runs in a synctest bubble: the wait is the bubble's time,
+// exactly what the server asked for.
 func TestHTTPRetryAfterHonoured(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name       string
 		status     int
-		retryAfter func() string // made when the subtest runs, which may be late
+		retryAfter func() string // made in the bubble, on its clock
 		header     func() http.Header
-		atLeast    time.Duration
+		wait       time.Duration
 	}{
 		{"429 Retry-After: 1", 429, func() string { return "1" }, nil, time.Second},
-		// x-ratelimit-reset has whole seconds: 2s from now is 1s to 2s away.
-		// (Retry-After as an HTTP date, and on 503, are read too: see
+		// x-ratelimit-reset has whole seconds; the bubble's clock starts on
+		// one. (Retry-After as an HTTP date, and on 503, are read too: see
 		// TestHTTPGivesUp, where they are too long to wait.)
-		{"GitHub 403 x-ratelimit-reset", 403, nil, func() http.Header { return resetIn(2 * time.Second) }, time.Second},
+		{"GitHub 403 x-ratelimit-reset", 403, nil, func() http.Header { return resetIn(2 * time.Second) }, 2 * time.Second},
 		{"429 Retry-After date in the past", 429, func() string { return time.Now().Add(-time.Hour).UTC().Format(http.TimeFormat) }, nil, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			s := newServer(t)
-			fault := fetchtest.Fault{Status: tt.status, Times: 1}
-			if tt.retryAfter != nil {
-				fault.RetryAfter = tt.retryAfter()
-			}
-			if tt.header != nil {
-				fault.Header = tt.header()
-			}
-			s.Fault(indexPath, fault)
-			src := s.Source(fetch.HTTPOptions{RetryWaitMax: 3 * time.Second})
-			start := time.Now()
-			f, err := fetch.ReadAll(t.Context(), src, fetch.LeaderboardIndex)
-			elapsed := time.Since(start)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(f.Data) != indexJSON {
-				t.Errorf("data = %q", f.Data)
-			}
-			if elapsed < tt.atLeast-50*time.Millisecond || elapsed > 2500*time.Millisecond {
-				t.Errorf("took %v; want the Retry-After wait (at least %v) and no more than the cap", elapsed, tt.atLeast)
-			}
-			if got := s.Hits(indexPath); got != 2 {
-				t.Errorf("server saw %d requests, want 2", got)
-			}
+			synctest.Test(t, func(t *testing.T) {
+				s := newMemoryServer(t)
+				fault := fetchtest.Fault{Status: tt.status, Times: 1}
+				if tt.retryAfter != nil {
+					fault.RetryAfter = tt.retryAfter()
+				}
+				if tt.header != nil {
+					fault.Header = tt.header()
+				}
+				s.Fault(indexPath, fault)
+				src := s.Source(fetch.HTTPOptions{RetryWaitMax: 3 * time.Second})
+				start := time.Now()
+				f, err := fetch.ReadAll(t.Context(), src, fetch.LeaderboardIndex)
+				elapsed := time.Since(start)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if string(f.Data) != indexJSON {
+					t.Errorf("data = %q", f.Data)
+				}
+				if elapsed != tt.wait {
+					t.Errorf("took %v; want the server's wait, %v", elapsed, tt.wait)
+				}
+				if got := s.Hits(indexPath); got != 2 {
+					t.Errorf("server saw %d requests, want 2", got)
+				}
+			})
 		})
 	}
 }
 
-// Retries stop at the total bound however many are left.
+// Retries stop at the total bound however many are left. The test runs in
+// a synctest bubble, whose clock moves only with the waits: an answer takes
+// no time, and the ends are exact.
 func TestHTTPTotalBound(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		name  string
-		opts  fetch.HTTPOptions
-		fault fetchtest.Fault
-		want  []string
+		name    string
+		opts    fetch.HTTPOptions
+		fault   fetchtest.Fault
+		want    string
+		elapsed time.Duration
+		hits    int
 	}{
 		{"503 forever, many retries allowed",
 			fetch.HTTPOptions{RetryMax: 1000, RetryWaitMin: 30 * time.Millisecond, RetryWaitMax: 30 * time.Millisecond, MaxTotalWait: 200 * time.Millisecond},
 			fetchtest.Fault{Status: 503},
-			// Which of the two ends it depends on the machine's speed: the
-			// next wait would pass the bound ("not retrying: the next wait
-			// (30ms) would pass ..."), or an attempt ran past it ("gave up at
-			// ..."); either way the last status and the bound are named.
-			[]string{"503 Service Unavailable; ", "the 200ms bound on the whole fetch after "}},
+			"503 Service Unavailable; not retrying: the next wait (30ms) would pass the 200ms bound on the whole fetch after 7 attempts",
+			180 * time.Millisecond, 7},
 		{"no answer before the bound",
 			fetch.HTTPOptions{MaxTotalWait: 150 * time.Millisecond, Timeout: 5 * time.Second},
 			fetchtest.Fault{Delay: time.Hour},
-			[]string{"gave up at the 150ms bound on the whole fetch after 1 attempt"}},
+			"gave up at the 150ms bound on the whole fetch after 1 attempt",
+			150 * time.Millisecond, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			s := newServer(t)
-			s.Fault(indexPath, tt.fault)
-			start := time.Now()
-			_, err := fetch.ReadAll(t.Context(), s.Source(tt.opts), fetch.LeaderboardIndex)
-			if elapsed := time.Since(start); elapsed > tt.opts.MaxTotalWait+300*time.Millisecond {
-				t.Errorf("took %v, bound %v", elapsed, tt.opts.MaxTotalWait)
-			}
-			wantErr(t, err, append([]string{"fetch " + s.URL + indexPath + ": "}, tt.want...)...)
-			if hits := s.Hits(indexPath); hits > 10 {
-				t.Errorf("%d requests within a 200ms bound with 30ms waits", hits)
-			}
+			synctest.Test(t, func(t *testing.T) {
+				s := newMemoryServer(t)
+				s.Fault(indexPath, tt.fault)
+				start := time.Now()
+				_, err := fetch.ReadAll(t.Context(), s.Source(tt.opts), fetch.LeaderboardIndex)
+				if elapsed := time.Since(start); elapsed != tt.elapsed {
+					t.Errorf("took %v, want %v (bound %v)", elapsed, tt.elapsed, tt.opts.MaxTotalWait)
+				}
+				wantErr(t, err, "fetch "+s.URL+indexPath+": "+tt.want)
+				if hits := s.Hits(indexPath); hits != tt.hits {
+					t.Errorf("%d requests, want %d", hits, tt.hits)
+				}
+			})
 		})
 	}
 }
@@ -261,71 +274,81 @@ func TestHTTPTimeout(t *testing.T) {
 
 	t.Run("no headers within the timeout", func(t *testing.T) {
 		t.Parallel()
-		s := newServer(t)
-		s.Fault(indexPath, fetchtest.Fault{Delay: time.Hour})
-		start := time.Now()
-		_, err := s.Source(opts).Open(t.Context(), fetch.LeaderboardIndex)
-		wantErr(t, err, "fetch "+s.URL+indexPath+": ", ": no answer: net/http: timeout awaiting response headers after 2 attempts")
-		if elapsed := time.Since(start); elapsed > time.Second {
-			t.Errorf("took %v", elapsed)
-		}
-		if got := s.Hits(indexPath); got != 2 {
-			t.Errorf("server saw %d requests, want 2", got)
-		}
+		synctest.Test(t, func(t *testing.T) {
+			s := newMemoryServer(t)
+			s.Fault(indexPath, fetchtest.Fault{Delay: time.Hour})
+			start := time.Now()
+			_, err := s.Source(opts).Open(t.Context(), fetch.LeaderboardIndex)
+			wantErr(t, err, "fetch "+s.URL+indexPath+": ", ": no answer: net/http: timeout awaiting response headers after 2 attempts")
+			// Two waits for headers of 50ms, and the backoff between them
+			// (1ms), on the bubble's clock.
+			if elapsed := time.Since(start); elapsed != 101*time.Millisecond {
+				t.Errorf("took %v, want 101ms", elapsed)
+			}
+			if got := s.Hits(indexPath); got != 2 {
+				t.Errorf("server saw %d requests, want 2", got)
+			}
+		})
 	})
 	t.Run("body stalls while streaming", func(t *testing.T) {
 		t.Parallel()
-		s := newServer(t)
-		s.Fault(indexPath, fetchtest.Fault{StallAfter: 5, Stall: 2 * time.Second})
-		body, err := s.Source(opts).Open(t.Context(), fetch.LeaderboardIndex)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer body.Close()
-		data, err := io.ReadAll(body)
-		wantErr(t, err, "fetch "+s.URL+indexPath+": no data for 50ms while reading the body (after 5 bytes)")
-		if string(data) != indexJSON[:5] {
-			t.Errorf("read %q before the stall", data)
-		}
-	})
-	t.Run("body stalls once, ReadAll gets it again", func(t *testing.T) {
-		t.Parallel()
-		s := newServer(t)
-		s.Fault(indexPath, fetchtest.Fault{StallAfter: 5, Stall: 2 * time.Second, Times: 1})
-		f, err := fetch.ReadAll(t.Context(), s.Source(opts), fetch.LeaderboardIndex)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(f.Data) != indexJSON {
-			t.Errorf("data = %q", f.Data)
-		}
-	})
-	t.Run("a slow reader is not a stall", func(t *testing.T) {
-		t.Parallel()
-		s := newServer(t)
-		body, err := s.Source(opts).Open(t.Context(), fetch.LeaderboardIndex)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer body.Close()
-		buf := make([]byte, 4)
-		var got []byte
-		for {
-			n, err := body.Read(buf)
-			got = append(got, buf[:n]...)
-			if err == io.EOF {
-				break
-			}
+		synctest.Test(t, func(t *testing.T) {
+			s := newMemoryServer(t)
+			s.Fault(indexPath, fetchtest.Fault{StallAfter: 5, Stall: 2 * time.Second})
+			body, err := s.Source(opts).Open(t.Context(), fetch.LeaderboardIndex)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(got) == 4 {
-				time.Sleep(120 * time.Millisecond) // longer than Timeout, between reads
+			defer body.Close()
+			data, err := io.ReadAll(body)
+			wantErr(t, err, "fetch "+s.URL+indexPath+": no data for 50ms while reading the body (after 5 bytes)")
+			if string(data) != indexJSON[:5] {
+				t.Errorf("read %q before the stall", data)
 			}
-		}
-		if string(got) != indexJSON {
-			t.Errorf("data = %q", got)
-		}
+		})
+	})
+	t.Run("body stalls once, ReadAll gets it again", func(t *testing.T) {
+		t.Parallel()
+		synctest.Test(t, func(t *testing.T) {
+			s := newMemoryServer(t)
+			s.Fault(indexPath, fetchtest.Fault{StallAfter: 5, Stall: 2 * time.Second, Times: 1})
+			f, err := fetch.ReadAll(t.Context(), s.Source(opts), fetch.LeaderboardIndex)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(f.Data) != indexJSON {
+				t.Errorf("data = %q", f.Data)
+			}
+		})
+	})
+	t.Run("a slow reader is not a stall", func(t *testing.T) {
+		t.Parallel()
+		synctest.Test(t, func(t *testing.T) {
+			s := newMemoryServer(t)
+			body, err := s.Source(opts).Open(t.Context(), fetch.LeaderboardIndex)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer body.Close()
+			buf := make([]byte, 4)
+			var got []byte
+			for {
+				n, err := body.Read(buf)
+				got = append(got, buf[:n]...)
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(got) == 4 {
+					time.Sleep(120 * time.Millisecond) // longer than Timeout, between reads
+				}
+			}
+			if string(got) != indexJSON {
+				t.Errorf("data = %q", got)
+			}
+		})
 	})
 }
 
@@ -810,22 +833,24 @@ func TestHTTPContextCancelled(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			s := newServer(t)
-			s.Fault(indexPath, tt.fault)
-			ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
-			defer cancel()
-			start := time.Now()
-			_, err := s.Source(fetch.HTTPOptions{RetryWaitMin: time.Second}).Open(ctx, fetch.LeaderboardIndex)
-			if !errors.Is(err, context.DeadlineExceeded) {
-				t.Errorf("error = %v, want context.DeadlineExceeded", err)
-			}
-			wantErr(t, err, "fetch "+s.URL+indexPath+tt.want)
-			if elapsed := time.Since(start); elapsed > time.Second {
-				t.Errorf("took %v", elapsed)
-			}
-			if got := s.Hits(indexPath); got != 1 {
-				t.Errorf("server saw %d requests, want 1", got)
-			}
+			synctest.Test(t, func(t *testing.T) {
+				s := newMemoryServer(t)
+				s.Fault(indexPath, tt.fault)
+				ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+				defer cancel()
+				start := time.Now()
+				_, err := s.Source(fetch.HTTPOptions{RetryWaitMin: time.Second}).Open(ctx, fetch.LeaderboardIndex)
+				if !errors.Is(err, context.DeadlineExceeded) {
+					t.Errorf("error = %v, want context.DeadlineExceeded", err)
+				}
+				wantErr(t, err, "fetch "+s.URL+indexPath+tt.want)
+				if elapsed := time.Since(start); elapsed != 50*time.Millisecond {
+					t.Errorf("took %v; want the context's 50ms", elapsed)
+				}
+				if got := s.Hits(indexPath); got != 1 {
+					t.Errorf("server saw %d requests, want 1", got)
+				}
+			})
 		})
 	}
 }

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
-
-	"github.com/leadgreen/greentokens/internal/jsonvalid"
 )
 
 // File is a whole upstream file, read into memory.
@@ -125,7 +123,7 @@ func checkJSON(f *File, status int) error {
 		return &jsonError{msg: empty, kind: ErrEmpty}
 	case len(trimmed) == 0:
 		return &jsonError{msg: fmt.Sprintf("%s (%d bytes of white space)", empty, len(f.Data)), kind: ErrEmpty}
-	case trimmed[0] == '<' || !jsonvalid.Valid(f.Data):
+	case trimmed[0] == '<' || !json.Valid(f.Data):
 		msg := fmt.Sprintf("%s (starts %q)", notJSON, head(trimmed, 40))
 		if trimmed[0] == '{' || trimmed[0] == '[' {
 			msg += syntaxPosition(f.Data) // broken JSON, rather than an error page

@@ -32,7 +32,11 @@ import (
 //     of the snapshot it wrote, at scale 1 and 4 (bytes: the CSV's);
 //   - BenchmarkTenThousandModels: a build and a verify of the 10,000-model
 //     leaderboard of TestTenThousandModels with the shared Ember file
-//     (bytes: the sources').
+//     (bytes: the sources');
+//   - BenchmarkThousandModelsSynth: a build and a verify of a 1,000-model
+//     leaderboard with ember-synth's CSV at scale 1 (bytes: the sources'):
+//     the whole job at a size where neither the leaderboard nor the CSV
+//     dwarfs the other.
 //
 // Each build or verify runs in a child process (this test binary, run
 // again with benchChildEnv set), so that its peak resident memory is its
@@ -287,17 +291,27 @@ func BenchmarkOfflineVerify(b *testing.B) {
 // BenchmarkTenThousandModels builds, then verifies, a snapshot of the
 // 10,000-model leaderboard (30,000 Text Conversation rows, a 22 MB task
 // file) with the shared Ember file.
-func BenchmarkTenThousandModels(b *testing.B) {
+func BenchmarkTenThousandModels(b *testing.B) { benchWholeJob(b, scaleModels, sharedEmber) }
+
+// BenchmarkThousandModelsSynth builds, then verifies, a snapshot of a
+// 1,000-model leaderboard (3,000 Text Conversation rows) with
+// ember-synth's CSV at scale 1 (about 40 MB).
+func BenchmarkThousandModelsSynth(b *testing.B) { benchWholeJob(b, 1000, gridtest.SynthCSV(b, 1)) }
+
+// benchWholeJob builds, then verifies, a snapshot of a leaderboard of the
+// given number of models (writeScaleLeaderboard) with the Ember CSV at
+// ember (bytes: the sources').
+func benchWholeJob(b *testing.B, models int, ember string) {
 	lb := filepath.Join(b.TempDir(), "leaderboard")
 	start := time.Now()
-	writeScaleLeaderboard(b, lb, scaleModels)
-	b.Logf("wrote the %d-model leaderboard in %v", scaleModels, time.Since(start).Round(time.Millisecond))
-	bytes := size(b, lb, sharedEmber)
+	writeScaleLeaderboard(b, lb, models)
+	b.Logf("wrote the %d-model leaderboard in %v", models, time.Since(start).Round(time.Millisecond))
+	bytes := size(b, lb, ember)
 	b.Run("build", func(b *testing.B) {
-		benchStage(b, benchJob{Op: "build", Leaderboard: lb, Ember: sharedEmber}, bytes)
+		benchStage(b, benchJob{Op: "build", Leaderboard: lb, Ember: ember}, bytes)
 	})
 	b.Run("verify", func(b *testing.B) {
-		dir := builtSnapshot(b, lb, sharedEmber)
+		dir := builtSnapshot(b, lb, ember)
 		b.ResetTimer()
 		benchStage(b, benchJob{Op: "verify", Dir: dir}, bytes)
 	})

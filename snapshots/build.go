@@ -175,18 +175,6 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 		},
 		Exclusions: []Exclusion{},
 	}
-	// The grid check reads the Ember CSV as the Ember stage writes it
-	// (validate.Early), beside the build. A build that fails stops it and
-	// waits for it. Verify's rebuild (a comparing stage) is not validated:
-	// it only reproduces a snapshot that Verify validates, to compare it
-	// byte for byte, and validating the copy would check the same bytes
-	// twice.
-	var sourceChecks *validate.Early
-	if !st.comparing() {
-		ectx, cancel := context.WithCancel(ctx)
-		sourceChecks = validate.Begin(ectx, st.dir)
-		defer func() { cancel(); sourceChecks.Wait() }()
-	}
 	names := []string{fetch.LeaderboardIndex, fetch.LeaderboardCommits}
 	for _, t := range Tasks {
 		names = append(names, fetch.LeaderboardTask(t))
@@ -201,17 +189,12 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 		m.Sources = append(m.Sources, f.entry)
 		checkpoint(cpSourceArchived)
 	}
-	if sourceChecks != nil {
-		for _, t := range Tasks {
-			sourceChecks.Task(t, "sources/"+fetch.LeaderboardTask(t))
-		}
-	}
 	// The Ember stage runs beside the leaderboard's: it reads and writes
 	// only its own files. Its errors keep their place in the order of the
 	// stages, after the leaderboard's parsing and before the model files:
 	// an error before it (early) stops it and wins, an error after it
 	// (late) loses to its error.
-	g := startGrid(ctx, st, opts, log, sourceChecks)
+	g := startGrid(ctx, st, opts, log)
 	defer g.stop()
 	early := func(err error) error { g.stop(); return err }
 	late := func(err error) error {
@@ -293,7 +276,7 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 	models := newFilePool()
 	modelErr := transform.EachModel(lb, func(model *transform.Model) error {
 		rel := "models/" + model.Slug + ".json"
-		if !models.submit(func() (File, error) { return stageOutput(st, rel, model, sourceChecks) }) {
+		if !models.submit(func() (File, error) { return stageOutput(st, rel, model) }) {
 			return errStopped
 		}
 		written++
@@ -375,7 +358,7 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 	}
 	if !st.comparing() {
 		st.startSync() // beside the checks; publish waits for it
-		if err := validateSnapshot(ctx, st.dir, sourceChecks); err != nil {
+		if err := validateSnapshot(ctx, st.dir); err != nil {
 			if ctx.Err() != nil {
 				return nil, fmt.Errorf("%w while validating: %w", ErrInterrupted, ctx.Err())
 			}
@@ -386,20 +369,13 @@ func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 	return m, nil
 }
 
-// stageOutput writes a published JSON file into the stage (a model file)
-// and hands its bytes to the early checks, which check them against the
-// file's schema beside the build (validate.Early.Output); early is nil
-// when the stage is not validated (verify's rebuild).
-func stageOutput(st *stage, rel string, v any, early *validate.Early) (File, error) {
+// stageOutput writes a published JSON file into the stage (a model file).
+func stageOutput(st *stage, rel string, v any) (File, error) {
 	data, err := transform.Marshal(v)
 	if err != nil {
 		return File{}, fmt.Errorf("%w: %s: %v", ErrUpstreamData, rel, err)
 	}
-	f, err := st.write(rel, data)
-	if err == nil && early != nil {
-		early.Output(rel, data)
-	}
-	return f, err
+	return st.write(rel, data)
 }
 
 // errStopped stops EachModel once a model file has failed; the pool has
@@ -573,11 +549,6 @@ func publish(st *stage, opts BuildOptions, m *Manifest, log *slog.Logger) (*Resu
 	return res, nil
 }
 
-// validateSnapshot checks a staged snapshot (early's checks of its sources
-// done or under way); tests wrap it to tamper first.
-var validateSnapshot = func(ctx context.Context, dir string, early *validate.Early) error {
-	if early == nil {
-		return validate.SnapshotContext(ctx, dir)
-	}
-	return early.Snapshot()
-}
+// validateSnapshot checks a staged snapshot; tests wrap it to tamper
+// first.
+var validateSnapshot = validate.SnapshotContext

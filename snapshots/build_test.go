@@ -11,7 +11,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/leadgreen/greentokens/fetch"
-	"github.com/leadgreen/greentokens/validate"
 )
 
 const (
@@ -166,7 +165,7 @@ func TestFailedValidationWritesNothing(t *testing.T) {
 	real := validateSnapshot
 	t.Cleanup(func() { validateSnapshot = real })
 	// Flip one figure in a built model file before the real validator runs.
-	validateSnapshot = func(ctx context.Context, dir string, early *validate.Early) error {
+	validateSnapshot = func(ctx context.Context, dir string) error {
 		p := filepath.Join(dir, "models", "qwen-3-32b.json")
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -176,7 +175,7 @@ func TestFailedValidationWritesNothing(t *testing.T) {
 		if err := os.WriteFile(p, b, 0o644); err != nil {
 			return err
 		}
-		return real(ctx, dir, early)
+		return real(ctx, dir)
 	}
 	_, err := build(t, out, sharedSource(seedVersion))
 	if !errors.Is(err, ErrValidation) || !strings.Contains(err.Error(), "qwen-3-32b") {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/transform/grid"
-	"github.com/leadgreen/greentokens/validate"
 )
 
 // Ember's source facts for the manifest.
@@ -36,7 +35,7 @@ type gridRun struct {
 
 // startGrid starts the Ember stage, unless opts leave it out (then wait
 // returns nil, nil).
-func startGrid(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logger, early *validate.Early) *gridRun {
+func startGrid(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logger) *gridRun {
 	ctx, cancel := context.WithCancel(ctx)
 	g := &gridRun{cancel: cancel, done: make(chan struct{})}
 	if opts.NoGrid {
@@ -45,7 +44,7 @@ func startGrid(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 	}
 	go func() {
 		defer close(g.done)
-		g.res, g.err = buildGrid(ctx, st, opts, log, early)
+		g.res, g.err = buildGrid(ctx, st, opts, log)
 	}()
 	return g
 }
@@ -67,10 +66,7 @@ func (g *gridRun) stop() {
 // and writes grid.json. The CSV is never held whole in memory. It touches
 // nothing of the build but its own files, so it runs beside the leaderboard
 // stages.
-//
-// early, when set, reads the archive from disk as it is written (a tailReader),
-// for the grid check.
-func buildGrid(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logger, early *validate.Early) (*gridStage, error) {
+func buildGrid(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logger) (*gridStage, error) {
 	body, err := opts.Source.Open(ctx, fetch.EmberYearly)
 	if err != nil {
 		return nil, fetchFailure(err, false)
@@ -86,14 +82,6 @@ func buildGrid(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logg
 	f, err := st.open(emberArchive)
 	if err != nil {
 		return nil, err
-	}
-	if early != nil {
-		r, err := f.follow()
-		if err != nil {
-			f.abort()
-			return nil, err
-		}
-		early.Ember(emberArchive, r)
 	}
 	table, size, err := grid.Stream(body, f)
 	if err != nil {

@@ -220,8 +220,6 @@ type stageFile struct {
 	// started is how much of the file the disk has been asked to write
 	// back (see Write).
 	started int64
-	// tail, when set (follow), reads the file as it is written.
-	tail *tailReader
 
 	// In a comparing stage, f is nil while the bytes match those of cmp,
 	// the stored file (rebuild.go); buf holds its bytes to compare.
@@ -245,9 +243,6 @@ func (w *stageFile) Write(p []byte) (int, error) {
 	n, err := w.f.Write(p)
 	w.h.Write(p[:n])
 	w.n += int64(n)
-	if w.tail != nil {
-		w.tail.wrote(n)
-	}
 	if err != nil {
 		return n, fmt.Errorf("%w: writing %s: %w", ErrConflict, w.rel, err)
 	}
@@ -272,11 +267,7 @@ func (w *stageFile) commit() (File, error) {
 			return w.s.record(File{Path: w.rel, Size: w.n, SHA256: hex.EncodeToString(w.h.Sum(nil))}), nil
 		}
 	}
-	err := w.f.Close()
-	if w.tail != nil {
-		w.tail.end(err != nil)
-	}
-	if err != nil {
+	if err := w.f.Close(); err != nil {
 		return File{}, fmt.Errorf("%w: writing %s: %w", ErrConflict, w.rel, err)
 	}
 	return w.s.record(File{Path: w.rel, Size: w.n, SHA256: hex.EncodeToString(w.h.Sum(nil))}), nil
@@ -295,9 +286,6 @@ func (w *stageFile) abort() {
 	w.closeStored()
 	if w.f != nil {
 		w.f.Close()
-	}
-	if w.tail != nil {
-		w.tail.end(true)
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leadgreen/greentokens/validate"
 	"golang.org/x/sys/unix"
 )
 
@@ -21,9 +20,9 @@ func TestSyncBesideChecksFailsTheBuild(t *testing.T) {
 	real := validateSnapshot
 	t.Cleanup(func() { validateSnapshot = real })
 	validated := make(chan struct{})
-	validateSnapshot = func(ctx context.Context, dir string, early *validate.Early) error {
+	validateSnapshot = func(ctx context.Context, dir string) error {
 		defer close(validated)
-		return real(ctx, dir, early)
+		return real(ctx, dir)
 	}
 	syncfs = func(int) error {
 		<-validated
@@ -45,7 +44,7 @@ func TestFailedBuildDoesNotWaitForSync(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	syncfs = func(int) error { <-release; return nil }
-	validateSnapshot = func(context.Context, string, *validate.Early) error { return errors.New("a check failed") }
+	validateSnapshot = func(context.Context, string) error { return errors.New("a check failed") }
 	out := t.TempDir()
 	done := make(chan error, 1)
 	go func() { _, err := build(t, out, sharedSource(seedVersion)); done <- err }()

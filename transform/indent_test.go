@@ -96,19 +96,3 @@ func TestAppendIndentedPrefix(t *testing.T) {
 	}
 }
 
-// TestAppendIndentedAllocs: indenting into a buffer large enough allocates
-// nothing (README: "without allocating"), at either prefix used.
-func TestAppendIndentedAllocs(t *testing.T) {
-	if raceEnabled {
-		t.Skip("under the race detector, which allocates for its own bookkeeping, the count is not the code's")
-	}
-	src := []byte(`{"a":[1,{"b":"x,y"},[],{}],"c":{"d":null}}`)
-	dst := make([]byte, 0, 4096)
-	for _, p := range []string{"", "    "} {
-		if n := testing.AllocsPerRun(100, func() {
-			dst, _ = appendIndented(dst[:0], src, p)
-		}); n != 0 {
-			t.Errorf("prefix %q: %v allocations per appendIndented, want 0", p, n)
-		}
-	}
-}

@@ -26,7 +26,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
-	"github.com/leadgreen/greentokens/internal/jsonvalid"
 )
 
 // Upstream field names of a task file's configuration rows.
@@ -226,7 +225,7 @@ func ParseTask(task string, data []byte) ([]Row, error) {
 	var checkErr error
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		if !utf8.Valid(data) || !jsonvalid.Valid(data) {
+		if !utf8.Valid(data) || !json.Valid(data) {
 			var v any
 			if checkErr = decodeStrict(data, &v); checkErr != nil {
 				return

@@ -11,7 +11,7 @@ import (
 // the bytes do not, the formatting differs and the first differing line is
 // named.
 func compareModel(file, chatPath string, m *wantModel, data []byte) []Problem {
-	want := writeTreeSized(m.tree, len(data))
+	want := writeTree(m.tree)
 	if bytes.Equal(data, want) {
 		return nil
 	}
@@ -155,14 +155,9 @@ func stringDiff(got, want string) string {
 	return fmt.Sprintf("differs from the recomputed text at character %d: is %s, recomputed %s", i+1, window(g), window(w))
 }
 
-// configWhere names a configuration.
-func configWhere(i int, c *wantConfig) string {
-	return fmt.Sprintf("configurations[%d] (%s)", i, c.rowID)
-}
-
 // provenance ends a configuration field's mismatch message.
 func (d *modelDiff) provenance(c *wantConfig, key string) string {
-	s := fmt.Sprintf(" from %s configurations[%d]", d.chatPath, c.row.index)
+	s := fmt.Sprintf(" from %s configurations[%d]", d.chatPath, c.index)
 	if o := c.origin(key); o != "" {
 		s += " (" + o + ")"
 	}
@@ -186,7 +181,7 @@ func (d *modelDiff) configurations(want, got *jnode) {
 	cs := d.m.configs
 	if len(got.vals) == len(cs) {
 		for i, c := range cs {
-			d.config(configWhere(i, c), c, got.vals[i])
+			d.config(fmt.Sprintf("configurations[%d] (%s)", i, c.rowID()), c, got.vals[i])
 		}
 		return
 	}
@@ -201,13 +196,13 @@ func (d *modelDiff) configurations(want, got *jnode) {
 	}
 	matched := map[int]bool{}
 	for _, c := range cs {
-		j, ok := byID[c.rowID]
+		j, ok := byID[c.rowID()]
 		if !ok {
-			d.ps.add("", "configurations", "has no entry for %s, recomputed from %s configurations[%d]", c.rowID, d.chatPath, c.row.index)
+			d.ps.add("", "configurations", "has no entry for %s, recomputed from %s configurations[%d]", c.rowID(), d.chatPath, c.index)
 			continue
 		}
 		matched[j] = true
-		d.config(fmt.Sprintf("configurations[%d] (%s)", j, c.rowID), c, got.vals[j])
+		d.config(fmt.Sprintf("configurations[%d] (%s)", j, c.rowID()), c, got.vals[j])
 	}
 	for j, g := range got.vals {
 		if !matched[j] {
@@ -227,7 +222,6 @@ func (d *modelDiff) best(got *jnode) {
 		d.ps.add("", "best", "is %s %s, recomputed an object", got.kind, got.show())
 		return
 	}
-	gpus := d.m.bestGPUs()
 	want := d.m.bestNode()
 	var gotKeys []string
 	seen := map[string]bool{}
@@ -249,19 +243,19 @@ func (d *modelDiff) best(got *jnode) {
 		}
 	}
 	var wantCommon []string
-	for _, g := range gpus {
-		c := d.m.configs[d.m.best[g]]
+	for _, c := range d.m.best {
+		g := c.gpu
 		entry := got.get(g)
 		why := fmt.Sprintf("the lowest unrounded energy per token among %s's %s configurations with median_itl_ms <= %d, from %s configurations[%d] (energy_per_token_joules %s)",
-			d.m.modelID, g, itlDeadlineMS, d.chatPath, c.row.index, rawText(*c.row.energy))
+			d.m.modelID, g, itlDeadlineMS, d.chatPath, c.index, rawText(*c.energy))
 		if entry == nil {
-			d.ps.add("", "best."+g, "is missing, recomputed %s: %s", c.rowID, why)
+			d.ps.add("", "best."+g, "is missing, recomputed %s: %s", c.rowID(), why)
 			continue
 		}
 		wantCommon = append(wantCommon, g)
-		where := fmt.Sprintf("best.%s (%s)", g, c.rowID)
-		if id := entry.get("row_id"); id != nil && id.kind == jStr && id.text != c.rowID {
-			d.ps.add(where, "row_id", "is %s, recomputed %s: %s", id.text, c.rowID, why)
+		where := fmt.Sprintf("best.%s (%s)", g, c.rowID())
+		if id := entry.get("row_id"); id != nil && id.kind == jStr && id.text != c.rowID() {
+			d.ps.add(where, "row_id", "is %s, recomputed %s: %s", id.text, c.rowID(), why)
 			continue
 		}
 		d.config(where, c, entry)

@@ -1,12 +1,16 @@
 package validate
 
+// A key given twice in one object of an archived upstream file: a JSON
+// reader keeps the last value without a word, and encoding/json matches
+// struct fields case-insensitively, so two keys equal under case folding
+// are as bad. jsontext refuses the first kind as it reads; the second is
+// looked for here.
+
 import (
 	"bytes"
 	"errors"
-	"io"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -18,155 +22,72 @@ type duplicateKey struct {
 	first      string // the earlier key when the two differ in case, else ""
 	offset     int64  // byte offset of the second one
 	// refused, when set, is not a duplicate but what the key scanner
-	// refuses in a document json.Valid accepts (a lone surrogate escape,
-	// "\ud800"), at offset: the keys after it would go unchecked.
+	// refuses in a document encoding/json accepts (a lone surrogate
+	// escape, "\ud800"), at offset: the keys after it would go unchecked.
 	refused string
 }
 
-// findDuplicateKey streams a JSON document from r and returns its first
-// key given twice in one object, or equal under strings.EqualFold to an
-// earlier key of its object (json.Unmarshal keeps the last value of such
-// keys without a word: it matches struct fields case-insensitively), or
-// nil. Syntax errors are not its to report: the decoders do. A non-nil
-// error is a failure to read r.
-func findDuplicateKey(r io.Reader) (*duplicateKey, error) {
-	dec := jsontext.NewDecoder(r)
-	var objects []*objectNames // per open object, reused at its depth
-	depth := 0
+// findDuplicateKey returns the first key of data, a JSON document, given
+// twice in one object or equal under strings.EqualFold to an earlier key
+// of its object, or nil. Syntax errors are not its to report: the
+// decoders do.
+func findDuplicateKey(data []byte) *duplicateKey {
+	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	var objects []map[string][]string // per open object: its names, by folded form
 	for {
-		switch kind := dec.PeekKind(); {
-		case kind == '"' && depth > 0 && nextIsName(dec):
+		kind := dec.PeekKind()
+		open, n := dec.StackIndex(dec.StackDepth())
+		switch {
+		case kind == '"' && open == '{' && n%2 == 0: // a name
 			raw, err := dec.ReadValue()
 			if err != nil {
-				return exactDuplicate(err)
+				return refusal(err)
 			}
-			if first, ok := objects[depth-1].add(raw); ok {
-				name, _ := jsontext.AppendUnquote(nil, raw)
-				return &duplicateKey{
-					where:  pointerWhere(dec.StackPointer().Parent()),
-					key:    string(name),
-					first:  first,
-					offset: dec.InputOffset() - int64(len(raw)),
-				}, nil
+			u, _ := jsontext.AppendUnquote(nil, raw)
+			name := string(u)
+			names := objects[len(objects)-1]
+			form := strings.ToLower(strings.ToUpper(name)) // shared by fold-equal names
+			for _, prev := range names[form] {
+				if strings.EqualFold(prev, name) {
+					return &duplicateKey{where: pointerWhere(dec.StackPointer().Parent()), key: name, first: prev,
+						offset: dec.InputOffset() - int64(len(raw))}
+				}
 			}
+			names[form] = append(names[form], name)
 		case kind == '{' || kind == '[' || kind == '}' || kind == ']':
 			if _, err := dec.ReadToken(); err != nil {
-				return exactDuplicate(err)
+				return refusal(err)
 			}
 			switch kind {
 			case '{':
-				if depth == len(objects) {
-					objects = append(objects, &objectNames{folded: map[string]string{}})
-				}
-				objects[depth].reset()
-				depth++
+				objects = append(objects, map[string][]string{})
 			case '}':
-				depth--
+				objects = objects[:len(objects)-1]
 			}
 		default:
 			if err := dec.SkipValue(); err != nil {
-				return exactDuplicate(err)
+				return refusal(err)
 			}
 		}
 		if dec.StackDepth() == 0 {
-			return nil, nil
+			return nil
 		}
 	}
 }
 
-// nextIsName reports whether the decoder's next token is an object's name.
-func nextIsName(dec *jsontext.Decoder) bool {
-	kind, n := dec.StackIndex(dec.StackDepth())
-	return kind == '{' && n%2 == 0
-}
-
-// objectNames are the names of one object so far, to find two equal under
-// strings.EqualFold. A name is filed under the lower case of its upper
-// case, which fold-equal names share (the long s and the Kelvin sign
-// included); EqualFold then settles, and the rare names that share the
-// form without being fold-equal (the dotted capital I and i) are kept
-// aside and compared one by one.
-type objectNames struct {
-	folded map[string]string // form -> the name as given, "" when it is the form itself
-	others []string
-	buf    []byte
-}
-
-func (o *objectNames) reset() {
-	clear(o.folded)
-	o.others = o.others[:0]
-}
-
-// add files the quoted name raw and returns an earlier name of the object
-// equal to it under strings.EqualFold.
-func (o *objectNames) add(raw []byte) (string, bool) {
-	inner := raw[1 : len(raw)-1]
-	plain := bytes.IndexByte(inner, '\\') < 0
-	for _, c := range inner {
-		plain = plain && c < utf8.RuneSelf
-	}
-	var name string
-	if plain { // ASCII, no escapes: the form is the lower case, made without allocating
-		o.buf = o.buf[:0]
-		for _, c := range inner {
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			o.buf = append(o.buf, c)
-		}
-	} else {
-		u, _ := jsontext.AppendUnquote(nil, raw)
-		name = string(u)
-		o.buf = append(o.buf[:0], strings.ToLower(strings.ToUpper(name))...)
-	}
-	given := func() string {
-		if name == "" {
-			name = string(inner)
-		}
-		return name
-	}
-	first, seen := o.folded[string(o.buf)]
-	if !seen {
-		if plain && bytes.Equal(inner, o.buf) {
-			o.folded[string(o.buf)] = ""
-		} else {
-			o.folded[string(o.buf)] = given()
-		}
-		return "", false
-	}
-	if first == "" {
-		first = string(o.buf)
-	}
-	if strings.EqualFold(first, given()) {
-		return first, true
-	}
-	for _, other := range o.others {
-		if strings.EqualFold(other, given()) {
-			return other, true
-		}
-	}
-	o.others = append(o.others, given())
-	return "", false
-}
-
-// exactDuplicate turns the decoder's error for a key given twice into a
+// refusal turns the decoder's error for a key given twice into a
 // duplicateKey, and another syntax error into one that says the document
-// is refused there (the callers check syntax with json.Valid first, so
-// that is what jsontext alone refuses); the end of input is nil, a read
-// failure is returned.
-func exactDuplicate(err error) (*duplicateKey, error) {
+// is refused there (the callers decode the document first, so that is
+// what jsontext alone refuses); the end of input is nil.
+func refusal(err error) *duplicateKey {
 	var se *jsontext.SyntacticError
-	if !errors.As(err, &se) {
-		var rerr *taskReadError
-		if errors.As(err, &rerr) {
-			return nil, rerr.err
-		}
-		return nil, nil
+	switch {
+	case !errors.As(err, &se):
+		return nil // the end of the input
+	case errors.Is(se.Err, jsontext.ErrDuplicateName):
+		return &duplicateKey{where: pointerWhere(se.JSONPointer.Parent()), key: se.JSONPointer.LastToken(), offset: se.ByteOffset}
 	}
-	if !errors.Is(se.Err, jsontext.ErrDuplicateName) {
-		return &duplicateKey{where: pointerWhere(se.JSONPointer.Parent()), refused: se.Err.Error(), offset: se.ByteOffset}, nil
-	}
-	return &duplicateKey{where: pointerWhere(se.JSONPointer.Parent()), key: se.JSONPointer.LastToken(), offset: se.ByteOffset}, nil
+	return &duplicateKey{where: pointerWhere(se.JSONPointer.Parent()), refused: se.Err.Error(), offset: se.ByteOffset}
 }
 
 // pointerWhere renders a JSON Pointer as "configurations[2]".
@@ -188,65 +109,18 @@ func pointerWhere(p jsontext.Pointer) string {
 // checkDuplicateKeys reports the first key given twice in one object of
 // data, with its line and column; it returns false when there is one.
 func checkDuplicateKeys(ps *problems, data []byte) bool {
-	d, _ := findDuplicateKey(bytes.NewReader(data))
+	d := findDuplicateKey(data)
 	if d == nil {
 		return true
 	}
-	line, col := lineCol(bytes.NewReader(data), d.offset)
-	d.report(ps, line, col)
-	return false
-}
-
-func (d *duplicateKey) report(ps *problems, line, col int64) {
-	if d.refused != "" {
+	line, col := lineCol(data, int(d.offset))
+	switch {
+	case d.refused != "":
 		ps.add(d.where, "", "cannot be checked for keys given twice at line %d, column %d: %s", line, col, d.refused)
-		return
-	}
-	if d.first != "" {
+	case d.first != "":
 		ps.add(d.where, "", "has the keys %q and %q, equal but for case (the second at line %d, column %d); a reader matching fields case-insensitively would keep the last value silently", d.first, d.key, line, col)
-		return
+	default:
+		ps.add(d.where, "", "has the key %q twice (the second at line %d, column %d); a reader would keep the last value silently", d.key, line, col)
 	}
-	ps.add(d.where, "", "has the key %q twice (the second at line %d, column %d); a reader would keep the last value silently", d.key, line, col)
-}
-
-// lineCol returns the 1-based line and column (in bytes) of a byte offset
-// of the stream r.
-func lineCol(r io.Reader, offset int64) (line, col int64) {
-	buf := make([]byte, 64<<10)
-	line, lastNL := 1, int64(-1)
-	for pos := int64(0); pos < offset; {
-		n, err := r.Read(buf[:min(int64(len(buf)), offset-pos)])
-		for i, c := range buf[:n] {
-			if c == '\n' {
-				line++
-				lastNL = pos + int64(i)
-			}
-		}
-		pos += int64(n)
-		if err != nil {
-			break
-		}
-	}
-	return line, offset - lastNL
-}
-
-// findDuplicateKeyIn is findDuplicateKey on a file streamed from open.
-func findDuplicateKeyIn(open func() (io.ReadCloser, error)) (*duplicateKey, error) {
-	f, err := open()
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return findDuplicateKey(taskReader{f})
-}
-
-// lineColIn is lineCol on a file streamed from open.
-func lineColIn(open func() (io.ReadCloser, error), offset int64) (line, col int64, err error) {
-	f, err := open()
-	if err != nil {
-		return 0, 0, err
-	}
-	defer f.Close()
-	line, col = lineCol(f, offset)
-	return line, col, nil
+	return false
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"sort"
@@ -317,4 +318,19 @@ func vtLoadText(t *testing.T) *sourcetext.Leaderboard {
 		t.Fatal(err)
 	}
 	return text
+}
+
+// recomputeModels rebuilds every model file from the stable rows, sorted
+// by slug (see eachModel).
+func recomputeModels(in *lbInputs, chat, index *problems) (models []*wantModel, broken map[string]bool, err error) {
+	broken, err = eachModel(in, chat, index, func(m *wantModel) { models = append(models, m) })
+	return models, broken, err
+}
+
+// problemsError is nil for no problems, else an error listing them.
+func problemsError(what string, probs []Problem) error {
+	if len(probs) == 0 {
+		return nil
+	}
+	return errors.New(listProblems(what, probs))
 }

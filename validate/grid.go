@@ -1,7 +1,7 @@
 package validate
 
 // The grid check: grid.json against the archived Ember CSV, re-read here
-// (emberscan.go) with the specification's rules, independently of
+// with encoding/csv and the specification's rules, independently of
 // transform/grid (which has its own CSV scanner and writes grid.json).
 
 import (
@@ -14,6 +14,7 @@ import (
 	"io"
 	"math"
 	"reflect"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -59,44 +60,10 @@ const (
 	gridYearRule = "the latest complete year: World has a value, and the countries with a value number at least 90% of those with a value in the year before"
 )
 
-// Why an intensity row is excluded, as the manifest says it.
-const (
-	gridBlank     = "blank value"
-	gridNegative  = "negative intensity"
-	gridNonFinite = "non-finite intensity"
-)
-
-var gridImplausible = fmt.Sprintf("above the %d g CO2e/kWh plausibility bound", gridMaxIntensity)
-
 // gridCountryTypes are the area types counted as countries by the rule.
 var gridCountryTypes = map[string]bool{"Country or economy": true, "Country": true}
 
 var gridAreaTypes = map[string]bool{"Country or economy": true, "Country": true, "Region": true}
-
-func init() { Register("grid", gridSnapshotCheck) }
-
-// Grid rechecks grid.json against the Ember CSV it was built from, read
-// from archivedCSV (the snapshot's archived copy: the bytes as published,
-// uncompressed). It re-reads the CSV itself, leaves out the rows the
-// specification excludes (a blank, negative, non-finite or implausible
-// Value, an exact repeat of an earlier row), and checks that year is the
-// latest complete year (gridYearRule) unless year_pinned says the build was
-// told the year, and that World has a value for it; that every area with a
-// usable value for year, or else for an earlier year, is listed once, in
-// name order, with the iso3, area_type, year (the latest up to year),
-// fallback (year earlier than the reference year) and g_co2e_per_kwh of
-// that row, the value printed as published (shortest round-trip form of the
-// published decimal, ".0" when integral). It returns
-// nil, or an error listing every problem, one per line, each naming the
-// file, the area and the field:
-//
-//	grid.json: areas[12] (Germany): g_co2e_per_kwh is 341.0, but sources/ember/yearly_full_release_long_format.csv line 1994 says 344.14
-func Grid(archivedCSV io.Reader, gridJSON []byte) error {
-	_, probs := gridCheck(archivedCSV, gridSourceFile, gridJSON)
-	return gridError(probs)
-}
-
-func gridError(probs []Problem) error { return problemsError("grid", probs) }
 
 // gridSnapshotCheck is the snapshot check: when a snapshot has grid.json or
 // archives Ember's CSV, it needs both, and the manifest's grid block (the
@@ -127,19 +94,12 @@ func gridSnapshotCheck(s *Snap) []Problem {
 		return append(probs, Problem{File: out.Path, Msg: fmt.Sprintf("cannot be read: %v", err)})
 	}
 	// The file's size and sha256 are checked with every other file's.
-	var rows []gridRow
-	var readProbs []Problem
-	if e := s.earlyFor(src.Path); e != nil && e.grid != nil {
-		rows, readProbs = e.grid.rows, e.grid.probs
-	} else {
-		f, err := s.Open(src.Path)
-		if err != nil {
-			return append(probs, Problem{File: src.Path, Msg: fmt.Sprintf("cannot be read: %v", err)})
-		}
-		rows, readProbs = gridReadCSV(f, src.Path)
-		f.Close()
+	f, err := s.Open(src.Path)
+	if err != nil {
+		return append(probs, Problem{File: src.Path, Msg: fmt.Sprintf("cannot be read: %v", err)})
 	}
-	sum, more := gridCheckRows(rows, readProbs, src.Path, gj)
+	sum, more := gridCheck(s.cancellable(f), src.Path, gj)
+	f.Close()
 	probs = append(probs, more...)
 	where := fmt.Sprintf("sources (%s)", src.Path)
 	if sum == nil {
@@ -214,17 +174,13 @@ func gridOrEmpty[T any](s []T) []T {
 
 // gridRow is an intensity row of the CSV.
 type gridRow struct {
-	*gridArea
-	year int
-	raw  string // Value as published
-	line int
+	area, iso3, areaType string
+	year                 int
+	raw                  string // Value as published
+	line                 int
 	// excluded is why the row is left out ("" when it is used).
 	excluded string
 }
-
-// gridArea is an area as a row names it: a few hundred areas repeat theirs
-// over every year, so rows share one.
-type gridArea struct{ area, iso3, areaType string }
 
 // gridDoc is grid.json as this package reads it.
 type gridDoc struct {
@@ -260,48 +216,85 @@ type gridSummary struct {
 }
 
 // gridCheck reads the CSV from r (file names it in problems) and checks
-// gridJSON against it.
+// gridJSON against it. It leaves out the rows the specification excludes
+// (a blank, negative, non-finite or implausible Value, an exact repeat of
+// an earlier row), and checks that year is the latest complete year
+// (gridYearRule) unless year_pinned says the build was told the year, and
+// that World has a value for it; that every area with a usable value for
+// year, or else for an earlier year, is listed once, in name order, with
+// the iso3, area_type, year, fallback and g_co2e_per_kwh of that row, the
+// value printed as published:
+//
+//	grid.json: areas[12] (Germany): g_co2e_per_kwh is 341.0, but sources/ember/yearly_full_release_long_format.csv line 1994 says 344.14
 func gridCheck(r io.Reader, file string, gridJSON []byte) (*gridSummary, []Problem) {
 	rows, probs := gridReadCSV(r, file)
-	return gridCheckRows(rows, probs, file, gridJSON)
-}
-
-// gridCheckRows is gridCheck on the CSV's intensity rows and the problems
-// of reading them (gridReadCSV).
-func gridCheckRows(rows []gridRow, probs []Problem, file string, gridJSON []byte) (*gridSummary, []Problem) {
-	probs = append([]Problem(nil), probs...)
 	if rows == nil {
 		return nil, probs
 	}
-	gf := func(where, field, format string, a ...any) {
-		probs = append(probs, Problem{File: gridOutputFile, Where: where, Field: field, Msg: fmt.Sprintf(format, a...)})
-	}
-	var doc gridDoc
+	g := &gridChecker{file: file, probs: probs}
 	dec := json.NewDecoder(bytes.NewReader(gridJSON))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&doc); err != nil {
-		gf("", "", "cannot be decoded strictly: %v", err)
-		return nil, probs
+	if err := dec.Decode(&g.doc); err != nil {
+		g.fail("", "", "cannot be decoded strictly: %v", err)
+		return nil, g.probs
 	}
 	if dec.More() {
-		gf("", "", "has data after the top-level value")
+		g.fail("", "", "has data after the top-level value")
 	}
-	at := func(line int) string { return fmt.Sprintf("%s line %d", file, line) }
+	exclusions := g.index(rows)
+	candidates, ruleYear := g.ruleYear()
+	doc, year := &g.doc, g.doc.Year
+	switch {
+	case !doc.YearPinned && ruleYear == 0:
+		g.fail("", "year", "is %d and not pinned, but no year of the source is complete (%s)", year, gridYearRule)
+	case !doc.YearPinned && year != ruleYear:
+		g.fail("", "year", "is %d and not pinned, but the latest complete year is %d (%s; counts %+v)", year, ruleYear, gridYearRule, candidates)
+	}
+	if r := g.byArea[gridWorld][year]; r == nil || r.excluded != "" {
+		g.fail("", "year", "is %d, but the source has no usable %s value for it", year, gridWorld)
+	}
+	if doc.Source.Year != year {
+		g.fail("", "source.year", "is %d, but year is %d", doc.Source.Year, year)
+	}
+	listed := g.checkAreas()
+	with, fallbacks := g.checkListed(listed)
+	return &gridSummary{manifest: ManifestGrid{
+		Year: year, Areas: len(doc.Areas), AreasWithoutYear: len(g.byArea) - with, Fallbacks: fallbacks,
+		YearRule: gridYearRule, YearPinned: doc.YearPinned, YearCandidates: candidates, Exclusions: exclusions,
+	}, doc: doc}, g.probs
+}
 
-	// Index the source: area → year → row. A repeat of an earlier row is
-	// excluded; a second row that differs is a problem.
-	byArea := map[string]map[int]*gridRow{}
+// gridChecker is the check of grid.json against the CSV's rows.
+type gridChecker struct {
+	file   string // the CSV's path, for messages
+	doc    gridDoc
+	byArea map[string]map[int]*gridRow // area → year → row
+	probs  []Problem
+}
+
+func (g *gridChecker) fail(where, field, format string, a ...any) {
+	g.probs = append(g.probs, Problem{File: gridOutputFile, Where: where, Field: field, Msg: fmt.Sprintf(format, a...)})
+}
+
+// at names a line of the CSV.
+func (g *gridChecker) at(line int) string { return fmt.Sprintf("%s line %d", g.file, line) }
+
+// index files the rows by area and year and returns the exclusions, by
+// line: a repeat of an earlier row is excluded; a second row that differs
+// is a problem.
+func (g *gridChecker) index(rows []gridRow) []ManifestGridExclusion {
+	g.byArea = map[string]map[int]*gridRow{}
 	exclusions := []ManifestGridExclusion{}
 	for i := range rows {
 		row := &rows[i]
-		years := byArea[row.area]
+		years := g.byArea[row.area]
 		if years == nil {
 			years = map[int]*gridRow{}
-			byArea[row.area] = years
+			g.byArea[row.area] = years
 		}
 		if first := years[row.year]; first != nil {
 			if first.iso3 != row.iso3 || first.areaType != row.areaType || first.raw != row.raw {
-				probs = append(probs, Problem{File: file, Where: fmt.Sprintf("line %d", row.line),
+				g.probs = append(g.probs, Problem{File: g.file, Where: fmt.Sprintf("line %d", row.line),
 					Msg: fmt.Sprintf("a second row for %s %d (%s %q) differs from line %d's (%s %q)", row.area, row.year, gridOrDash(row.iso3), row.raw, first.line, gridOrDash(first.iso3), first.raw)})
 				continue
 			}
@@ -313,18 +306,17 @@ func gridCheckRows(rows []gridRow, probs []Problem, file string, gridJSON []byte
 			exclusions = append(exclusions, ManifestGridExclusion{Area: row.area, ISO3: row.iso3, Year: row.year, Line: row.line, Value: row.raw, Reason: row.excluded})
 		}
 	}
-	usable := func(area string, year int) *gridRow {
-		if r := byArea[area][year]; r != nil && r.excluded == "" {
-			return r
-		}
-		return nil
-	}
+	sort.Slice(exclusions, func(i, j int) bool { return exclusions[i].Line < exclusions[j].Line })
+	return exclusions
+}
 
-	// The rule: from the latest year with a usable value down, the first
-	// complete year.
+// ruleYear applies the reference-year rule: from the latest year with a
+// usable value down, the first complete year (0: none), with what the
+// rule saw of each year it looked at.
+func (g *gridChecker) ruleYear() ([]ManifestGridYear, int) {
 	countries, world := map[int]int{}, map[int]bool{}
 	latest, earliest := 0, 0
-	for _, years := range byArea {
+	for _, years := range g.byArea {
 		for y, r := range years {
 			if r.excluded != "" {
 				continue
@@ -342,96 +334,92 @@ func gridCheckRows(rows []gridRow, probs []Problem, file string, gridJSON []byte
 		}
 	}
 	candidates := []ManifestGridYear{}
-	ruleYear := 0
 	for y := latest; y >= earliest && latest > 0; y-- {
 		c := ManifestGridYear{Year: y, World: world[y], Countries: countries[y], CountriesYearBefore: countries[y-1]}
 		c.Complete = c.World && c.Countries*10 >= c.CountriesYearBefore*9 // 90%, in integers
 		candidates = append(candidates, c)
 		if c.Complete {
-			ruleYear = y
-			break
+			return candidates, y
 		}
 	}
+	return candidates, 0
+}
 
-	year := doc.Year
-	switch {
-	case !doc.YearPinned && ruleYear == 0:
-		gf("", "year", "is %d and not pinned, but no year of the source is complete (%s)", year, gridYearRule)
-	case !doc.YearPinned && year != ruleYear:
-		gf("", "year", "is %d and not pinned, but the latest complete year is %d (%s; counts %+v)", year, ruleYear, gridYearRule, candidates)
-	}
-	if usable(gridWorld, year) == nil {
-		gf("", "year", "is %d, but the source has no usable %s value for it", year, gridWorld)
-	}
-	if doc.Source.Year != year {
-		gf("", "source.year", "is %d, but year is %d", doc.Source.Year, year)
-	}
-
-	// Each area's row: its value for year, or its latest earlier one.
-	pick := func(area string) *gridRow {
-		var best *gridRow
-		for y, r := range byArea[area] {
-			if y <= year && r.excluded == "" && (best == nil || y > best.year) {
-				best = r
-			}
+// pick returns an area's row: its usable value for grid.json's year, or
+// its latest earlier one; nil when it has none.
+func (g *gridChecker) pick(area string) *gridRow {
+	var best *gridRow
+	for y, r := range g.byArea[area] {
+		if y <= g.doc.Year && r.excluded == "" && (best == nil || y > best.year) {
+			best = r
 		}
-		return best
 	}
+	return best
+}
 
-	listed := map[string]int{} // name → index in areas
-	for i, a := range doc.Areas {
+// checkAreas checks each listed area against its row, and returns the
+// listed names with their index in areas.
+func (g *gridChecker) checkAreas() map[string]int {
+	areas, year := g.doc.Areas, g.doc.Year
+	listed := map[string]int{}
+	for i, a := range areas {
 		where := fmt.Sprintf("areas[%d] (%s)", i, a.Name)
 		if j, dup := listed[a.Name]; dup {
-			gf(where, "name", "is listed twice (also areas[%d])", j)
+			g.fail(where, "name", "is listed twice (also areas[%d])", j)
 			continue
 		}
 		listed[a.Name] = i
-		if i > 0 && a.Name <= doc.Areas[i-1].Name {
-			gf(where, "name", "is out of order: areas are sorted by name (byte order), and areas[%d] is %q", i-1, doc.Areas[i-1].Name)
+		if i > 0 && a.Name <= areas[i-1].Name {
+			g.fail(where, "name", "is out of order: areas are sorted by name (byte order), and areas[%d] is %q", i-1, areas[i-1].Name)
 		}
-		row := pick(a.Name)
+		row := g.pick(a.Name)
 		if row == nil {
-			if _, known := byArea[a.Name]; known {
-				gf(where, "name", "has no usable value up to %d in the source", year)
+			if _, known := g.byArea[a.Name]; known {
+				g.fail(where, "name", "has no usable value up to %d in the source", year)
 			} else {
-				gf(where, "name", "is not an area of the source")
+				g.fail(where, "name", "is not an area of the source")
 			}
 			continue
 		}
+		at := g.at(row.line)
 		if a.Year != row.year {
-			gf(where, "year", "is %d, but the area's latest usable value up to %d is %d's (%s)", a.Year, year, row.year, at(row.line))
+			g.fail(where, "year", "is %d, but the area's latest usable value up to %d is %d's (%s)", a.Year, year, row.year, at)
 		}
 		if want := row.year != year; a.Fallback != want {
-			gf(where, "fallback", "is %v, but the value is %d's and the reference year %d (%s)", a.Fallback, row.year, year, at(row.line))
+			g.fail(where, "fallback", "is %v, but the value is %d's and the reference year %d (%s)", a.Fallback, row.year, year, at)
 		}
 		if a.ISO3 != row.iso3 {
-			gf(where, "iso3", "is %q, but %s says %q", a.ISO3, at(row.line), row.iso3)
+			g.fail(where, "iso3", "is %q, but %s says %q", a.ISO3, at, row.iso3)
 		}
 		if a.AreaType != row.areaType {
-			gf(where, "area_type", "is %q, but %s says %q", a.AreaType, at(row.line), row.areaType)
+			g.fail(where, "area_type", "is %q, but %s says %q", a.AreaType, at, row.areaType)
 		}
 		got := string(a.Value)
 		want, ok := gridPrinted(row.raw)
 		switch {
 		case !ok:
-			gf(where, "g_co2e_per_kwh", "is %s, but %s says %q, which is not a plain decimal", got, at(row.line), row.raw)
+			g.fail(where, "g_co2e_per_kwh", "is %s, but %s says %q, which is not a plain decimal", got, at, row.raw)
 		case got == want:
 		case gridSameNumber(got, want):
-			gf(where, "g_co2e_per_kwh", "is printed %s; the published form of %q (%s) is %s", got, row.raw, at(row.line), want)
+			g.fail(where, "g_co2e_per_kwh", "is printed %s; the published form of %q (%s) is %s", got, row.raw, at, want)
 		default:
-			gf(where, "g_co2e_per_kwh", "is %s, but %s says %s", got, at(row.line), row.raw)
+			g.fail(where, "g_co2e_per_kwh", "is %s, but %s says %s", got, at, row.raw)
 		}
 	}
+	return listed
+}
 
-	// Every area with a usable value up to year is listed.
+// checkListed reports every area with a usable value up to the year that
+// areas lacks, and counts the areas with a value for the year and those
+// falling back to an earlier one.
+func (g *gridChecker) checkListed(listed map[string]int) (with, fallbacks int) {
 	var names []string
-	with, fallbacks := 0, 0
-	for name := range byArea {
-		row := pick(name)
+	for name := range g.byArea {
+		row := g.pick(name)
 		if row == nil {
 			continue
 		}
-		if row.year == year {
+		if row.year == g.doc.Year {
 			with++
 		} else {
 			fallbacks++
@@ -442,14 +430,10 @@ func gridCheckRows(rows []gridRow, probs []Problem, file string, gridJSON []byte
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		row := pick(name)
-		gf("", "areas", "lacks %s (%s), which has a %d value of %s on %s", name, gridOrDash(row.iso3), row.year, row.raw, at(row.line))
+		row := g.pick(name)
+		g.fail("", "areas", "lacks %s (%s), which has a %d value of %s on %s", name, gridOrDash(row.iso3), row.year, row.raw, g.at(row.line))
 	}
-	sort.Slice(exclusions, func(i, j int) bool { return exclusions[i].Line < exclusions[j].Line })
-	return &gridSummary{manifest: ManifestGrid{
-		Year: year, Areas: len(doc.Areas), AreasWithoutYear: len(byArea) - with, Fallbacks: fallbacks,
-		YearRule: gridYearRule, YearPinned: doc.YearPinned, YearCandidates: candidates, Exclusions: exclusions,
-	}, doc: &doc}, probs
+	return with, fallbacks
 }
 
 func gridOrDash(s string) string {
@@ -478,17 +462,81 @@ func gridReadCSV(r io.Reader, file string) ([]gridRow, []Problem) {
 	if b, err := br.Peek(3); err == nil && string(b) == "\ufeff" {
 		br.Discard(3)
 	}
-	cr := newEmberScanner(br, 1<<20, gridVariable) // reads from br itself
-	_, head, err := cr.Next()
+	cr := csv.NewReader(br)
+	cr.ReuseRecord = true
+	head, err := cr.Read()
 	if err != nil {
 		bad(1, "has no header: %v", err)
 		return nil, probs
 	}
-	if i := gridNotUTF8(head); i >= 0 {
-		bad(1, "field %d has bytes that are not UTF-8", i+1)
+	head = append([]string(nil), head...) // the reader reuses the slice
+	col := gridColumns(head, bad)
+	if len(probs) > 0 {
 		return nil, probs
 	}
-	head = append([]string(nil), head...) // the reader reuses the slice
+	rows := []gridRow{}
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				bad(pe.StartLine, "is not valid CSV: %v", pe.Err)
+			} else {
+				bad(0, "cannot be read: %v", err)
+			}
+			return nil, probs
+		}
+		if i := gridNotUTF8(rec); i >= 0 {
+			line, _ := cr.FieldPos(i)
+			bad(line, "field %d (%s) has bytes that are not UTF-8", i+1, head[i])
+			return nil, probs
+		}
+		if rec[col[gridColCategory]] != gridCategory || rec[col[gridColVariable]] != gridVariable {
+			continue
+		}
+		line, _ := cr.FieldPos(0)
+		if unit := rec[col[gridColUnit]]; unit != gridUnit {
+			bad(line, "has CO2 intensity in %q, not %q", unit, gridUnit)
+			continue
+		}
+		// A row keeps copies of the few fields it needs, not the record's
+		// line they are cut from.
+		row := gridRow{area: strings.Clone(rec[col[gridColArea]]), iso3: strings.Clone(rec[col[gridColISO3]]),
+			areaType: strings.Clone(rec[col[gridColAreaType]]), raw: strings.Clone(rec[col[gridColValue]]), line: line}
+		y, err := strconv.Atoi(rec[col[gridColYear]])
+		if err != nil || y < 1000 || y > 9999 {
+			bad(line, "Year %q is not a year", rec[col[gridColYear]])
+			continue
+		}
+		row.year = y
+		if !gridAreaTypes[row.areaType] {
+			bad(line, "Area type %q is none of the known ones", row.areaType)
+		}
+		var ok bool
+		if row.excluded, ok = gridExcluded(row.raw); !ok {
+			bad(line, "Value %q is not a plain decimal", row.raw)
+			continue
+		}
+		rows = append(rows, row)
+	}
+	if len(rows) == 0 {
+		bad(0, "has no rows with Category %q, Variable %q, Unit %q", gridCategory, gridVariable, gridUnit)
+		return nil, probs
+	}
+	return rows, probs
+}
+
+// gridColumns finds the columns of the specification by header name (the
+// ISO column was once "Country code"), reporting a header field that is
+// not UTF-8, a name given twice and a column missing.
+func gridColumns(head []string, bad func(line int, format string, a ...any)) map[string]int {
+	if i := gridNotUTF8(head); i >= 0 {
+		bad(1, "field %d has bytes that are not UTF-8", i+1)
+		return nil
+	}
 	col := map[string]int{}
 	for i, name := range head {
 		if i == 0 {
@@ -509,86 +557,30 @@ func gridReadCSV(r io.Reader, file string) ([]gridRow, []Problem) {
 			bad(1, "has no column %q", name)
 		}
 	}
-	if len(probs) > 0 {
-		return nil, probs
+	return col
+}
+
+// gridExcluded says why a row with the published Value raw is left out,
+// as the manifest says it ("" when it is used): the blemishes exclude the row, not the file. ok is
+// false when raw is no blemish but not a plain decimal either.
+func gridExcluded(raw string) (reason string, ok bool) {
+	if _, plain := gridPrinted(raw); plain {
+		if v, _ := strconv.ParseFloat(raw, 64); v > gridMaxIntensity {
+			return fmt.Sprintf("above the %d g CO2e/kWh plausibility bound", gridMaxIntensity), true
+		}
+		return "", true
 	}
-	iArea, iISO, iYear, iType := col[gridColArea], col[gridColISO3], col[gridColYear], col[gridColAreaType]
-	iCat, iVar, iUnit, iValue := col[gridColCategory], col[gridColVariable], col[gridColUnit], col[gridColValue]
-	rows := []gridRow{}
-	// A row keeps its own copy of the few bytes it needs: the fields are
-	// substrings of the record's line, which would otherwise stay in
-	// memory with every row (ember-synth's scale 4 has 21,796 of them).
-	// Areas repeat over the years: one gridArea each.
-	areas := map[gridArea]*gridArea{}
-	area := func(name, iso3, typ string) *gridArea {
-		if a, ok := areas[gridArea{name, iso3, typ}]; ok {
-			return a
-		}
-		a := &gridArea{strings.Clone(name), strings.Clone(iso3), strings.Clone(typ)}
-		areas[*a] = a
-		return a
+	f, err := strconv.ParseFloat(raw, 64)
+	_, negative := gridPrinted(strings.TrimPrefix(raw, "-"))
+	switch {
+	case raw == "":
+		return "blank value", true
+	case strings.HasPrefix(raw, "-") && negative:
+		return "negative intensity", true
+	case err == nil && (math.IsNaN(f) || math.IsInf(f, 0)):
+		return "non-finite intensity", true
 	}
-	for {
-		line, rec, err := cr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				bad(pe.StartLine, "is not valid CSV: %v", pe.Err)
-			} else {
-				bad(0, "cannot be read: %v", err)
-			}
-			return nil, probs
-		}
-		if i := gridNotUTF8(rec); i >= 0 {
-			line, _ := cr.FieldPos(i)
-			bad(line, "field %d (%s) has bytes that are not UTF-8", i+1, head[i])
-			return nil, probs
-		}
-		if rec[iCat] != gridCategory || rec[iVar] != gridVariable {
-			continue
-		}
-		if rec[iUnit] != gridUnit {
-			bad(line, "has CO2 intensity in %q, not %q", rec[iUnit], gridUnit)
-			continue
-		}
-		row := gridRow{gridArea: area(rec[iArea], rec[iISO], rec[iType]), raw: strings.Clone(rec[iValue]), line: line}
-		y, err := strconv.Atoi(rec[iYear])
-		if err != nil || y < 1000 || y > 9999 {
-			bad(line, "Year %q is not a year", rec[iYear])
-			continue
-		}
-		row.year = y
-		if !gridAreaTypes[row.areaType] {
-			bad(line, "Area type %q is none of the known ones", row.areaType)
-		}
-		// Blemishes: the row is excluded, not the file.
-		if _, ok := gridPrinted(row.raw); !ok {
-			f, err := strconv.ParseFloat(row.raw, 64)
-			_, negative := gridPrinted(strings.TrimPrefix(row.raw, "-"))
-			switch {
-			case row.raw == "":
-				row.excluded = gridBlank
-			case strings.HasPrefix(row.raw, "-") && negative:
-				row.excluded = gridNegative
-			case err == nil && (math.IsNaN(f) || math.IsInf(f, 0)):
-				row.excluded = gridNonFinite
-			default:
-				bad(line, "Value %q is not a plain decimal", row.raw)
-				continue
-			}
-		} else if v, _ := strconv.ParseFloat(row.raw, 64); v > gridMaxIntensity {
-			row.excluded = gridImplausible
-		}
-		rows = append(rows, row)
-	}
-	if len(rows) == 0 {
-		bad(0, "has no rows with Category %q, Variable %q, Unit %q", gridCategory, gridVariable, gridUnit)
-		return nil, probs
-	}
-	return rows, probs
+	return "", false
 }
 
 // gridNotUTF8 is the index of the first field of rec that is not UTF-8, or
@@ -607,32 +599,17 @@ func gridNotUTF8(rec []string) int {
 // integral. ok is false when raw is not a plain non-negative decimal
 // (digits, optionally a point and digits).
 func gridPrinted(raw string) (string, bool) {
-	whole, frac, point := strings.Cut(raw, ".")
-	if !gridDigits(whole) || (point && !gridDigits(frac)) {
+	if !gridDecimal.MatchString(raw) {
 		return "", false
 	}
 	v, err := strconv.ParseFloat(raw, 64)
 	if err != nil {
 		return "", false
 	}
-	s := strconv.FormatFloat(v, 'f', -1, 64)
-	if !strings.Contains(s, ".") {
-		s += ".0"
-	}
-	return s, true
+	return floatText(v), true
 }
 
-func gridDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
+var gridDecimal = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?$`)
 
 // gridSameNumber reports whether two JSON number texts are the same float64.
 func gridSameNumber(a, b string) bool {

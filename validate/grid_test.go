@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -76,24 +77,63 @@ func TestGrid(t *testing.T) {
 	defArchive, def, _, _ := gridTestBuild(t, 0) // 2022, by the rule
 	archive, gj, _, _ := gridTestBuild(t, 2024)  // 99 areas with 2024, 127 fallbacks
 	pinnedArchive, pinned, _, _ := gridTestBuild(t, 2010)
-	const src = "sources/ember/yearly_full_release_long_format.csv"
-
-	replace := func(old, new string) func(t *testing.T, s string) string {
-		return func(t *testing.T, s string) string {
-			out := strings.Replace(s, old, new, 1)
-			if out == s {
-				t.Fatalf("%q not in grid.json", old)
+	cases := gridCases1(defArchive, def, archive, gj, pinnedArchive, pinned)
+	for _, tc := range append(cases, gridCases2(defArchive, def, archive, gj, pinnedArchive, pinned)...) {
+		t.Run(tc.name, func(t *testing.T) {
+			j := string(tc.json)
+			if tc.edit != nil {
+				j = tc.edit(t, j)
 			}
-			return out
-		}
+			err := gridErr(bytes.NewReader(tc.archive), []byte(j))
+			if len(tc.errs) == 0 {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatal("no error")
+			}
+			msg := err.Error()
+			for _, want := range tc.errs {
+				i := strings.Index(msg, want)
+				if i < 0 {
+					t.Fatalf("error\n%s\nlacks %q", msg, want)
+				}
+				msg = msg[i+len(want):]
+			}
+		})
 	}
-	for _, tc := range []struct {
-		name    string
-		archive []byte
-		json    []byte
-		edit    func(t *testing.T, s string) string
-		errs    []string // substrings of the error, in order; none: passes
-	}{
+}
+
+// gridCase is one grid.json (or archive) of TestGrid and the substrings of
+// the error it must give, in order; none: it passes.
+type gridCase struct {
+	name    string
+	archive []byte
+	json    []byte
+	edit    func(t *testing.T, s string) string
+	errs    []string
+}
+
+// gridSrc is the archived CSV's path, as the problems name it.
+const gridSrc = "sources/ember/yearly_full_release_long_format.csv"
+
+// replace edits grid.json: the first old becomes new.
+func replace(old, new string) func(t *testing.T, s string) string {
+	return func(t *testing.T, s string) string {
+		out := strings.Replace(s, old, new, 1)
+		if out == s {
+			t.Fatalf("%q not in grid.json", old)
+		}
+		return out
+	}
+}
+
+// gridCases1 are cases of TestGrid.
+func gridCases1(defArchive, def, archive, gj, pinnedArchive, pinned []byte) []gridCase {
+	const src = gridSrc
+	return []gridCase{
 		{name: "as built", archive: defArchive, json: def},
 		{name: "pinned 2024", archive: archive, json: gj},
 		{name: "pinned 2010", archive: pinnedArchive, json: pinned},
@@ -132,6 +172,13 @@ func TestGrid(t *testing.T) {
 				`grid.json: areas[222] (World): area_type is "Country or economy", but ` + src + ` line 5378 says "Region"`,
 			},
 		},
+	}
+}
+
+// gridCases2 are cases of TestGrid.
+func gridCases2(defArchive, def, archive, gj, pinnedArchive, pinned []byte) []gridCase {
+	const src = gridSrc
+	return []gridCase{
 		{
 			name: "year not the latest", archive: pinnedArchive, json: pinned,
 			edit: replace(`"year_pinned": true`, `"year_pinned": false`),
@@ -204,31 +251,6 @@ func TestGrid(t *testing.T) {
 			name: "not Ember's layout", archive: []byte("Area,ISO 3 code\n"), json: gj,
 			errs: []string{src + `: header: has no column "Year"`},
 		},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			j := string(tc.json)
-			if tc.edit != nil {
-				j = tc.edit(t, j)
-			}
-			err := Grid(bytes.NewReader(tc.archive), []byte(j))
-			if len(tc.errs) == 0 {
-				if err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if err == nil {
-				t.Fatal("no error")
-			}
-			msg := err.Error()
-			for _, want := range tc.errs {
-				i := strings.Index(msg, want)
-				if i < 0 {
-					t.Fatalf("error\n%s\nlacks %q", msg, want)
-				}
-				msg = msg[i+len(want):]
-			}
-		})
 	}
 }
 
@@ -258,7 +280,7 @@ func TestGridSource(t *testing.T) {
 			if tc.csv == string(raw) {
 				t.Fatal("the edit did not apply")
 			}
-			err := Grid(strings.NewReader(tc.csv), gj)
+			err := gridErr(strings.NewReader(tc.csv), gj)
 			if tc.err == "" {
 				if err != nil {
 					t.Fatal(err)
@@ -324,7 +346,7 @@ func TestGridBlemishes(t *testing.T) {
 				t.Fatalf("%q not in grid.json", tc.old)
 			}
 			_, probs := gridCheck(bytes.NewReader(files["ember.csv"]), "ember.csv", bad)
-			if err := gridError(probs); err == nil || !strings.Contains(err.Error(), tc.err) {
+			if err := problemsError("grid", probs); err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("error %v, want %q", err, tc.err)
 			}
 		})
@@ -343,7 +365,7 @@ func TestGridBlemishes(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, _ := grid.Marshal(g)
-	if err := Grid(bytes.NewReader(bom), out); err != nil {
+	if err := gridErr(bytes.NewReader(bom), out); err != nil {
 		t.Errorf("BOM before a quoted header: %v", err)
 	}
 }
@@ -457,9 +479,9 @@ func TestGridSnapshot(t *testing.T) {
 
 // TestGridRowsHoldTheirOwnBytes: the check keeps every intensity row of the
 // CSV until grid.json is compared, so a row holds copies of the few fields
-// it needs, not the record's line they were cut from, and the rows of one
-// area share its name, code and type. Each line here carries 2 kB of other
-// columns: a row that kept its line would cost over 2 kB.
+// it needs, not the record's line they were cut from. Each line here
+// carries 2 kB of other columns: a row that kept its line would cost over
+// 2 kB.
 func TestGridRowsHoldTheirOwnBytes(t *testing.T) {
 	const areas, years = 100, 50
 	pad := strings.Repeat("x", 2048)
@@ -489,9 +511,13 @@ func TestGridRowsHoldTheirOwnBytes(t *testing.T) {
 	if per > 256 {
 		t.Errorf("a row holds %.0f bytes; want at most 256 (a row is 56 bytes and its Value's text)", per)
 	}
-	if rows[0].gridArea != rows[years-1].gridArea || rows[0].gridArea == rows[years].gridArea {
-		t.Errorf("the rows of an area do not share one gridArea, or two areas do")
-	}
 	runtime.KeepAlive(in)
 	runtime.KeepAlive(rows)
+}
+
+// gridErr runs the grid check on an archived CSV and grid.json, and
+// returns nil or an error listing its problems.
+func gridErr(archivedCSV io.Reader, gridJSON []byte) error {
+	_, probs := gridCheck(archivedCSV, gridSourceFile, gridJSON)
+	return problemsError("grid", probs)
 }

@@ -3,12 +3,9 @@ package validate
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -20,6 +17,9 @@ import (
 const idxShared = "../../shared"
 
 const idxSeedVersion = "2026-02-16-7885788"
+
+// The dates of the test builds.
+const idxDate, idxRetrieved = "2026-09-27", "2026-09-26"
 
 func idxReadShared(t *testing.T, parts ...string) []byte {
 	t.Helper()
@@ -56,7 +56,7 @@ func idxTryBuild(t *testing.T, version string) (idxBuilt, error) {
 	lb, _, err := transform.NewLeaderboard(transform.LeaderboardFiles{
 		Index: idxReadShared(t, dir, "index.json"), Commits: idxReadShared(t, dir, "commits.json"),
 		Chat: b.chat, ChatURL: "https://raw.githubusercontent.com/ml-energy/leaderboard/master/public/data/tasks/lm-arena-chat.json",
-	}, "2026-09-27", "2026-09-26")
+	}, idxDate, idxRetrieved)
 	if err != nil {
 		return b, err
 	}
@@ -82,6 +82,35 @@ func idxTryBuild(t *testing.T, version string) (idxBuilt, error) {
 	return b, nil
 }
 
+// indexFile runs the index check on a snapshot folder holding the two
+// task files and index.json, with the manifest dates and evidence of the
+// model files (path "models/SLUG.json"), and returns nil or an error
+// listing its problems.
+func indexFile(t *testing.T, chatTask, gpqaTask, indexJSON []byte, modelFiles map[string][]byte) error {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string][]byte{IndexChatTask: chatTask, IndexProblemTask: gpqaTask, IndexPath: indexJSON}
+	s := &Snap{Dir: dir, Manifest: &Manifest{Date: idxDate, Retrieved: idxRetrieved}}
+	for _, b := range modelFiles {
+		var m struct{ Source struct{ Compiled string } }
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		s.Manifest.Evidence.Compiled = m.Source.Compiled
+	}
+	for p, b := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s.Files = append(s.Files, p)
+	}
+	slices.Sort(s.Files)
+	return problemsError("index", idxSnapshotCheck(s))
+}
+
 func TestIndexFileAcceptsEveryLeaderboardVersion(t *testing.T) {
 	t.Parallel() // independent of the other tests, and long: the package ends make test
 	versions, err := filepath.Glob(filepath.Join(idxShared, "upstream", "leaderboard", "20*"))
@@ -98,7 +127,7 @@ func TestIndexFileAcceptsEveryLeaderboardVersion(t *testing.T) {
 				}
 				t.Fatalf("transform builds no model files from this version: %v", err)
 			}
-			if err := IndexFile(b.chat, b.gpqa, b.index, b.models); err != nil {
+			if err := indexFile(t, b.chat, b.gpqa, b.index, b.models); err != nil {
 				t.Fatalf("the built index.json is rejected:\n%v", err)
 			}
 		})
@@ -161,7 +190,7 @@ func TestIndexFileRejectsAlteredFigures(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			bad := idxReplaceOnce(t, b.index, tc.anchors, tc.old, tc.new)
-			err := IndexFile(b.chat, b.gpqa, bad, b.models)
+			err := indexFile(t, b.chat, b.gpqa, bad, b.models)
 			if err == nil {
 				t.Fatalf("index.json with %s altered to %s was accepted", tc.old, tc.new)
 			}
@@ -180,197 +209,28 @@ func TestIndexFileRejectsLayout(t *testing.T) {
 		"trailing newline": append(append([]byte(nil), b.index...), '\n'),
 		"tab indentation":  bytes.ReplaceAll(b.index, []byte("\n  \"updated\""), []byte("\n\t\"updated\"")),
 	} {
-		err := IndexFile(b.chat, b.gpqa, bad, b.models)
+		err := indexFile(t, b.chat, b.gpqa, bad, b.models)
 		if err == nil || !strings.Contains(err.Error(), "layout differs") {
 			t.Errorf("%s: got %v; want a layout error", name, err)
 		}
 	}
 }
 
-func TestIndexFileRejectsModelFileDisagreement(t *testing.T) {
+// TestIndexLayoutDifferenceLate: a difference of layout late in
+// index.json (in its last load curve) is found, on its line.
+func TestIndexLayoutDifferenceLate(t *testing.T) {
+	t.Parallel()
 	b := idxBuild(t, idxSeedVersion)
-	models := map[string][]byte{}
-	for k, v := range b.models {
-		models[k] = v
-	}
-	const path = "models/qwen-3-32b.json"
-	models[path] = bytes.Replace(models[path], []byte(`"architecture": "Dense Transformer"`), []byte(`"architecture": "MoE"`), 1)
-	err := IndexFile(b.chat, b.gpqa, b.index, models)
-	if err == nil || !strings.Contains(err.Error(), path+": architecture is \"MoE\"") {
-		t.Errorf("got %v; want an error naming %s and the field", err, path)
-	}
-	// One configuration fewer, or none, than the task file's stable rows.
-	for _, keep := range []int{-1, 0} {
-		var m map[string]any
-		dec := json.NewDecoder(bytes.NewReader(b.models[path]))
-		dec.UseNumber()
-		if err := dec.Decode(&m); err != nil {
-			t.Fatal(err)
-		}
-		cs := m["configurations"].([]any)
-		want := fmt.Sprintf("%s: configurations has %d rows, but", path, len(cs)-1)
-		if keep == 0 {
-			m["configurations"], want = nil, path+": configurations has 0 rows, but"
-		} else {
-			m["configurations"] = cs[:len(cs)-1] // the last: not a best row of the seed's model
-		}
-		edited, err := json.MarshalIndent(m, "", "  ")
-		if err != nil {
-			t.Fatal(err)
-		}
-		models[path] = edited
-		if err := IndexFile(b.chat, b.gpqa, b.index, models); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("configurations cut: got %v; want %q", err, want)
-		}
-	}
-	delete(models, path)
-	if err := IndexFile(b.chat, b.gpqa, b.index, models); err == nil || !strings.Contains(err.Error(), "qwen-3-32b") {
-		t.Errorf("without %s: got %v; want an error naming the model", path, err)
-	}
-}
-
-// TestIdxFirstDiff: a model file's entry that differs from the index's
-// recomputation is reported at the first differing value, not as "an
-// object" against "an object".
-func TestIdxFirstDiff(t *testing.T) {
-	obj := func(wh string) map[string]any {
-		return map[string]any{"B200": map[string]any{"row_id": "m/B200/1/8", "wh_per_million_output_tokens": json.Number(wh)}}
-	}
-	for _, tc := range []struct {
-		name      string
-		got, want any
-		field     string
-		g, w      string
-	}{
-		{"nested number", obj("39.06"), obj("39.05"), "best.B200.wh_per_million_output_tokens", "39.06", "39.05"},
-		{"key only in the file", map[string]any{"H100": "x", "B200": "y"}, map[string]any{"B200": "y"}, "best.H100", `"x"`, "null"},
-		{"array element", []any{"B200", "H100"}, []any{"B200", "A100"}, "best[1]", `"H100"`, `"A100"`},
-		{"array length", []any{"B200"}, []any{"B200", "H100"}, "best", "an array of 1", "an array of 2"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			field, g, w := idxFirstDiff("best", tc.got, tc.want)
-			if field != tc.field || idxShow(g) != tc.g || idxShow(w) != tc.w {
-				t.Errorf("idxFirstDiff = %s, %s, %s; want %s, %s, %s", field, idxShow(g), idxShow(w), tc.field, tc.g, tc.w)
-			}
-		})
-	}
-}
-
-// TestIndexFileNamesTheFirstModelFileThatDisagrees: with every model file
-// but the first disagreeing, the error names the second, in slug order,
-// however the files are shared out among the workers that read them
-// (eight runs).
-func TestIndexFileNamesTheFirstModelFileThatDisagrees(t *testing.T) {
-	b := idxBuild(t, idxSeedVersion)
-	paths := slices.Sorted(maps.Keys(b.models))
-	if len(paths) < 3 {
-		t.Fatalf("only %d model files", len(paths))
-	}
-	models := map[string][]byte{paths[0]: b.models[paths[0]]}
-	for _, p := range paths[1:] {
-		models[p] = regexp.MustCompile(`"architecture": "[^"]*"`).ReplaceAll(b.models[p], []byte(`"architecture": "Other"`))
-	}
-	for range 8 {
-		err := IndexFile(b.chat, b.gpqa, b.index, models)
-		if err == nil || !strings.Contains(err.Error(), "1 problem\n  "+paths[1]+": architecture is \"Other\"") {
-			t.Fatalf("got %v; want an error naming %s first", err, paths[1])
-		}
-	}
-}
-
-// TestIndexChunksPrintAsInTurn: index.json's lists printed in chunks of
-// any size on a worker per CPU (idxchunks.go) are the published bytes,
-// and a difference late in the file is found on its line, whatever the
-// chunks. (Not parallel: it sets idxChunkModels.)
-func TestIndexChunksPrintAsInTurn(t *testing.T) {
-	b := idxBuild(t, idxSeedVersion)
-	defer func(n int) { idxChunkModels = n }(idxChunkModels)
-	// A layout change in the last load curve, past every chunk of every
-	// size below.
 	i := bytes.LastIndex(b.index, []byte(`"throughput_rise": `))
 	if i < 0 {
 		t.Fatal("no load curve in index.json")
 	}
 	bad := append(append(append([]byte(nil), b.index[:i]...), `"throughput_rise":  `...), b.index[i+len(`"throughput_rise": `):]...)
 	want := fmt.Sprintf("line %d: the layout differs", 1+bytes.Count(b.index[:i], []byte("\n")))
-	for _, size := range []int{1, 2, 7, 128} {
-		idxChunkModels = size
-		if err := IndexFile(b.chat, b.gpqa, b.index, b.models); err != nil {
-			t.Errorf("chunks of %d models: the published index.json: %v", size, err)
-		}
-		if err := IndexFile(b.chat, b.gpqa, bad, b.models); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("chunks of %d models: got %v; want %q", size, err, want)
-		}
+	if err := indexFile(t, b.chat, b.gpqa, b.index, b.models); err != nil {
+		t.Errorf("the published index.json: %v", err)
 	}
-}
-
-// TestIndexModelFilesComparedAsText: a model file's members the index
-// repeats are compared as text when they are printed as the index check
-// prints them (every member of every built model file), and as values
-// when they are not (another indentation: still no problem). Not
-// parallel: it reads idxValueCompares.
-func TestIndexModelFilesComparedAsText(t *testing.T) {
-	b := idxBuild(t, idxSeedVersion)
-	idxValueCompares.Store(0)
-	if err := IndexFile(b.chat, b.gpqa, b.index, b.models); err != nil {
-		t.Fatal(err)
-	}
-	if n := idxValueCompares.Load(); n != 0 {
-		t.Errorf("%d members of the built model files were compared as values, not as text", n)
-	}
-	const path = "models/qwen-3-32b.json"
-	var m map[string]any
-	dec := json.NewDecoder(bytes.NewReader(b.models[path]))
-	dec.UseNumber()
-	if err := dec.Decode(&m); err != nil {
-		t.Fatal(err)
-	}
-	tabs, err := json.MarshalIndent(m, "", "\t")
-	if err != nil {
-		t.Fatal(err)
-	}
-	models := maps.Clone(b.models)
-	models[path] = tabs
-	if err := IndexFile(b.chat, b.gpqa, b.index, models); err != nil {
-		t.Errorf("%s indented with tabs: %v", path, err)
-	}
-	if n := idxValueCompares.Load(); n == 0 {
-		t.Errorf("%s indented with tabs: no member compared as a value", path)
-	}
-}
-
-// TestIndexChunksStop: eachChunk stops at the first error of emit, at the
-// first chunk, the second and the last, for every list, and returns it,
-// its workers done (a review's test). Not parallel: it sets
-// idxChunkModels.
-func TestIndexChunksStop(t *testing.T) {
-	b := idxBuild(t, idxSeedVersion)
-	src := &idxSource{
-		chat:      parseTaskData(taskChat, IndexChatTask, b.chat),
-		gpqa:      parseTaskData(taskGPQA, IndexProblemTask, b.gpqa),
-		readModel: func(p string) ([]byte, error) { return b.models[p], nil },
-	}
-	src.models = slices.Sorted(maps.Keys(b.models))
-	pl, err := idxPrepare(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func(n int) { idxChunkModels = n }(idxChunkModels)
-	idxChunkModels = 1
-	stop := errors.New("stop")
-	for _, at := range []int{0, 1, len(pl.ids) - 1} {
-		for _, list := range idxLists {
-			calls := 0
-			err := pl.eachChunk(list, func([]byte) error {
-				calls++
-				if calls > at {
-					return stop
-				}
-				return nil
-			})
-			if err != stop || calls != at+1 {
-				t.Errorf("%s, stopped at chunk %d: %v after %d chunks; want %v after %d", list, at, err, calls, stop, at+1)
-			}
-		}
+	if err := indexFile(t, b.chat, b.gpqa, bad, b.models); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v; want %q", err, want)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -34,16 +35,12 @@ type jnode struct {
 	vals []*jnode // object values (parallel to keys) or array elements
 }
 
+func jnull() *jnode               { return &jnode{kind: jNull, text: "null"} }
 func jstr(s string) *jnode        { return &jnode{kind: jStr, text: s} }
 func jnum(text string) *jnode     { return &jnode{kind: jNum, text: text} }
-func jint(n int) *jnode           { return jnum(fmt.Sprint(n)) }
+func jint(n int) *jnode           { return jnum(strconv.Itoa(n)) }
 func jarr(elems ...*jnode) *jnode { return &jnode{kind: jArr, vals: elems} }
-func jbool(b bool) *jnode {
-	if b {
-		return &jnode{kind: jBool, text: "true"}
-	}
-	return &jnode{kind: jBool, text: "false"}
-}
+func jbool(b bool) *jnode         { return &jnode{kind: jBool, text: strconv.FormatBool(b)} }
 
 // jobj builds an object from key, value pairs.
 func jobj() *jnode { return &jnode{kind: jObj} }
@@ -63,6 +60,32 @@ func (n *jnode) get(key string) *jnode {
 		if k == key {
 			return n.vals[i]
 		}
+	}
+	return nil
+}
+
+// plain is the value as encoding/json decodes it with UseNumber:
+// map[string]any, []any, json.Number, string, bool or nil.
+func (n *jnode) plain() any {
+	switch n.kind {
+	case jObj:
+		m := make(map[string]any, len(n.keys))
+		for i, k := range n.keys {
+			m[k] = n.vals[i].plain()
+		}
+		return m
+	case jArr:
+		a := make([]any, len(n.vals))
+		for i, v := range n.vals {
+			a[i] = v.plain()
+		}
+		return a
+	case jNum:
+		return json.Number(n.text)
+	case jStr:
+		return n.text
+	case jBool:
+		return n.text == "true"
 	}
 	return nil
 }
@@ -102,63 +125,67 @@ func parseTree(data []byte) (*jnode, error) {
 	return n, nil
 }
 
+// parseValue decodes the next value of dec, which uses UseNumber.
 func parseValue(dec *json.Decoder) (*jnode, error) {
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, err
 	}
+	return parseAfter(dec, tok)
+}
+
+// parseAfter decodes the rest of a value whose first token, tok, has just
+// been read from dec; input that ends within it is io.ErrUnexpectedEOF.
+func parseAfter(dec *json.Decoder, tok json.Token) (*jnode, error) {
+	n, err := parseRest(dec, tok)
+	if err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	return n, err
+}
+
+func parseRest(dec *json.Decoder, tok json.Token) (*jnode, error) {
 	switch t := tok.(type) {
 	case json.Delim:
-		switch t {
-		case '{':
-			n := jobj()
-			for dec.More() {
+		n := jobj()
+		if t == '[' {
+			n = jarr()
+		}
+		for dec.More() {
+			var key string
+			if t == '{' {
 				kt, err := dec.Token()
 				if err != nil {
 					return nil, err
 				}
-				v, err := parseValue(dec)
-				if err != nil {
-					return nil, err
-				}
-				n.set(kt.(string), v)
+				key = kt.(string)
 			}
-			_, err := dec.Token() // '}'
-			return n, err
-		case '[':
-			n := jarr()
-			for dec.More() {
-				v, err := parseValue(dec)
-				if err != nil {
-					return nil, err
-				}
+			v, err := parseValue(dec)
+			if err != nil {
+				return nil, err
+			}
+			if t == '{' {
+				n.set(key, v)
+			} else {
 				n.vals = append(n.vals, v)
 			}
-			_, err := dec.Token() // ']'
-			return n, err
 		}
-		return nil, fmt.Errorf("unexpected %v", t)
+		_, err := dec.Token() // '}' or ']'
+		return n, err
 	case string:
 		return jstr(t), nil
 	case json.Number:
 		return jnum(string(t)), nil
 	case bool:
 		return jbool(t), nil
-	case nil:
-		return &jnode{kind: jNull, text: "null"}, nil
 	}
-	return nil, fmt.Errorf("unexpected token %v", tok)
+	return jnull(), nil
 }
 
 // writeTree prints a value the way the published files are printed: two
 // spaces of indentation, "key": value, no HTML escaping, no trailing newline.
-func writeTree(n *jnode) []byte { return writeTreeSized(n, 0) }
-
-// writeTreeSized is writeTree into a buffer of size bytes to start with
-// (the size of the file it is compared with: most often the exact size).
-func writeTreeSized(n *jnode, size int) []byte {
+func writeTree(n *jnode) []byte {
 	var b bytes.Buffer
-	b.Grow(size)
 	writeValue(&b, n, 0)
 	return b.Bytes()
 }
@@ -166,7 +193,7 @@ func writeTreeSized(n *jnode, size int) []byte {
 func writeValue(b *bytes.Buffer, n *jnode, depth int) {
 	switch n.kind {
 	case jStr:
-		quoteFast(b, n.text)
+		quoteJSON(b, n.text)
 	case jObj, jArr:
 		open, close := "{", "}"
 		if n.kind == jArr {
@@ -184,7 +211,7 @@ func writeValue(b *bytes.Buffer, n *jnode, depth int) {
 			b.WriteString("\n")
 			b.WriteString(strings.Repeat("  ", depth+1))
 			if n.kind == jObj {
-				quoteFast(b, n.keys[i])
+				quoteJSON(b, n.keys[i])
 				b.WriteString(": ")
 			}
 			writeValue(b, v, depth+1)
@@ -197,13 +224,12 @@ func writeValue(b *bytes.Buffer, n *jnode, depth int) {
 	}
 }
 
-// quoteJSON returns s as a JSON string without HTML escaping.
-func quoteJSON(s string) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
+// quoteJSON writes s to b as a JSON string without HTML escaping.
+func quoteJSON(b *bytes.Buffer, s string) {
+	enc := json.NewEncoder(b)
 	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // a string always encodes
-	return strings.TrimSuffix(b.String(), "\n")
+	_ = enc.Encode(s)       // a string always encodes
+	b.Truncate(b.Len() - 1) // its newline
 }
 
 // firstDiff returns the 1-based line and column of the first byte where a
@@ -213,67 +239,10 @@ func firstDiff(a, b []byte) (line, col int) {
 	for i < len(a) && i < len(b) && a[i] == b[i] {
 		i++
 	}
-	line = bytes.Count(a[:i], []byte("\n")) + 1
-	col = i - (bytes.LastIndexByte(a[:i], '\n') + 1) + 1
-	return line, col
+	return lineCol(a, i)
 }
 
-// decodeAfter decodes the rest of a JSON value whose first token, tok, has
-// just been read from dec (which uses UseNumber), into the shape
-// json.Decoder gives: map[string]any, []any, string, json.Number, bool or
-// nil. It lets a streaming reader that met something other than what it
-// streams (an object where an array was expected) still report it.
-func decodeAfter(dec *json.Decoder, tok json.Token) (any, error) {
-	d, ok := tok.(json.Delim)
-	if !ok {
-		return tok, nil
-	}
-	switch d {
-	case '{':
-		m := map[string]any{}
-		for dec.More() {
-			kt, err := dec.Token()
-			if err != nil {
-				return nil, err
-			}
-			k, ok := kt.(string)
-			if !ok {
-				return nil, fmt.Errorf("unexpected %v", kt)
-			}
-			var v any
-			if err := dec.Decode(&v); err != nil {
-				return nil, err
-			}
-			m[k] = v
-		}
-		_, err := dec.Token() // '}'
-		return m, err
-	case '[':
-		a := []any{}
-		for dec.More() {
-			var v any
-			if err := dec.Decode(&v); err != nil {
-				return nil, err
-			}
-			a = append(a, v)
-		}
-		_, err := dec.Token() // ']'
-		return a, err
-	}
-	return nil, fmt.Errorf("unexpected %v", d)
-}
-
-// quoteFast appends s as a JSON string to b as quoteJSON prints it (no
-// HTML escaping), without an encoder for the plain printable ASCII strings
-// that make up most of a file.
-func quoteFast(b *bytes.Buffer, s string) {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
-			b.WriteString(quoteJSON(s))
-			return
-		}
-	}
-	b.WriteByte('"')
-	b.WriteString(s)
-	b.WriteByte('"')
+// lineCol returns the 1-based line and byte column of offset off of data.
+func lineCol(data []byte, off int) (line, col int) {
+	return 1 + bytes.Count(data[:off], []byte{'\n'}), off - bytes.LastIndexByte(data[:off], '\n')
 }

@@ -1,29 +1,78 @@
 package validate
 
+// The leaderboard check: the manifest's selection, exclusions and evidence
+// and every model file, recomputed from the archived leaderboard files
+// alone and compared with the snapshot.
+
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/leadgreen/greentokens/transform/sourcetext"
 )
 
+// exKey identifies an excluded row as the manifest lists it.
+type exKey struct {
+	task                string
+	row                 int
+	model, gpu          string
+	numGPUs, maxNumSeqs int
+}
+
+// lbRead is what the leaderboard check read of the archived sources.
+type lbRead struct {
+	idx               *lbIndex
+	commit            *lbCommit
+	idxPath, commPath string
+	filtered          map[string]bool // the tasks read
+	excluded          map[exKey]excludedRow
+	exOrder           []exKey
+	chat              *taskData // nil when the chat task file could not be read
+	chatPS            *problems // the chat task file's problems, with the model files'
+	probs             []Problem // the sources' own, in the order they were read
+}
+
 // checkLeaderboard recomputes, from the archived leaderboard files alone,
 // the manifest's selection parameters, evidence and exclusions and every
 // model file, and compares them with the snapshot.
-func checkLeaderboard(s *Snap) (out []Problem) {
+func checkLeaderboard(s *Snap) []Problem {
 	m := s.Manifest
 	mp := &problems{file: ManifestPath}
-	flush := func(ps ...*problems) {
-		for _, p := range ps {
-			out = append(out, p.list...)
-			p.list = nil
+	tasks := checkSelection(mp, m.Selection)
+	rd := readLeaderboard(s, mp, tasks)
+	out := rd.probs
+	checkExclusions(mp, m.Exclusions, rd)
+	text, err := sourcetext.LoadLeaderboard()
+	switch {
+	case err != nil:
+		mp.add("", "", "cannot be checked: %v", err)
+		out = append(out, rd.chatProblems()...)
+	case rd.idx == nil || rd.commit == nil:
+		out = append(out, rd.chatProblems()...)
+	default:
+		checkEvidence(mp, m.Evidence, rd)
+		if rd.chat == nil {
+			break
 		}
+		out = append(out, checkModelFiles(s, mp, rd, text)...)
 	}
-	defer flush(mp)
+	return append(out, mp.list...) // the manifest's problems come last
+}
 
-	// The selection parameters are the published rule's.
-	sel := m.Selection
+// chatProblems are the chat task file's problems, nil when it was not read.
+func (rd *lbRead) chatProblems() []Problem {
+	if rd.chatPS == nil {
+		return nil
+	}
+	return rd.chatPS.list
+}
+
+// checkSelection checks the selection parameters against the published
+// rule's and returns the tasks to read: the selection's, and the Text
+// Conversation task always.
+func checkSelection(mp *problems, sel ManifestSelection) []string {
 	if sel.ITLDeadlineMS != itlDeadlineMS {
 		mp.add("", "selection.itl_deadline_ms", "is %d, but the published rule is %d", sel.ITLDeadlineMS, itlDeadlineMS)
 	}
@@ -34,12 +83,18 @@ func checkLeaderboard(s *Snap) (out []Problem) {
 		mp.add("", "selection.min_batch_fraction", "is %v, but the stability rule is %v", sel.MinBatchFraction, minBatchFraction)
 	}
 	tasks := append([]string(nil), sel.Tasks...)
-	if !contains(tasks, taskChat) {
+	if !slices.Contains(tasks, taskChat) {
 		mp.add("", "selection.tasks", "lacks %s, the task the model files are built from", taskChat)
 		tasks = append(tasks, taskChat)
 	}
+	return tasks
+}
 
-	// read returns an archived source's bytes and its snapshot path.
+// readLeaderboard reads the archived index.json and commits.json, and
+// parses and filters every task of tasks (Snap.task: the index check
+// shares the rows).
+func readLeaderboard(s *Snap, mp *problems, tasks []string) *lbRead {
+	rd := &lbRead{filtered: map[string]bool{}, excluded: map[exKey]excludedRow{}}
 	read := func(name string) ([]byte, string) {
 		src := s.Source(name)
 		if src == nil {
@@ -52,41 +107,23 @@ func checkLeaderboard(s *Snap) (out []Problem) {
 		}
 		return b, src.Path
 	}
-
 	idxData, idxPath := read(lbIndexName)
 	commitsData, commitsPath := read(lbCommitsName)
+	rd.idxPath, rd.commPath = idxPath, commitsPath
 	idxPS, commitsPS := &problems{file: idxPath}, &problems{file: commitsPath}
-	var idx *lbIndex
-	var commit *lbCommit
 	if idxData != nil {
-		idx = parseIndex(idxPS, idxData)
+		rd.idx = parseIndex(idxPS, idxData)
 	}
 	if commitsData != nil {
-		commit = parseCommits(commitsPS, commitsData)
+		rd.commit = parseCommits(commitsPS, commitsData)
 	}
-	flush(idxPS, commitsPS)
-
-	// The stability filter, on every task of the selection. Each task file
-	// is parsed once per Snapshot call (Snap.task); the index check shares
-	// its rows.
-	var chatStable []*lbRow
-	chatOK := false
-	var chatPath string
-	var chatPS *problems
-	type exKey struct {
-		task                string
-		row                 int
-		model, gpu          string
-		numGPUs, maxNumSeqs int
-	}
-	excluded := map[exKey]excludedRow{}
-	var exOrder []exKey
-	filtered := map[string]bool{}
+	rd.probs = append(idxPS.list, commitsPS.list...)
+	idxPS = &problems{file: idxPath}
 	for _, task := range tasks {
-		if filtered[task] {
+		if rd.filtered[task] {
 			continue
 		}
-		filtered[task] = true
+		rd.filtered[task] = true
 		src := s.Source(lbTaskName(task))
 		if src == nil {
 			mp.add("", "sources", "has no entry for %s", lbTaskName(task))
@@ -98,38 +135,41 @@ func checkLeaderboard(s *Snap) (out []Problem) {
 		}
 		for _, e := range td.excluded {
 			k := exKey{task, e.row.index, e.row.modelID, e.row.gpu, e.row.numGPUs, e.row.maxNumSeqs}
-			excluded[k] = e
-			exOrder = append(exOrder, k)
+			rd.excluded[k] = e
+			rd.exOrder = append(rd.exOrder, k)
 		}
-		if task != taskChat && idx != nil {
+		if task == taskChat {
+			rd.chat = td
+			rd.chatPS = &problems{file: td.path, list: append([]Problem(nil), td.probs...)}
+			continue
+		}
+		if rd.idx != nil {
 			rows := append([]*lbRow(nil), td.stable...)
 			for _, e := range td.excluded {
 				rows = append(rows, e.row)
 			}
-			checkIndexed(idxPS, idx, task, rows)
+			checkIndexed(idxPS, rd.idx, task, rows)
 		}
-		if task == taskChat {
-			chatStable, chatOK, chatPath = td.stable, td.rowsOK, td.path
-			chatPS = &problems{file: td.path, list: append([]Problem(nil), td.probs...)}
-		} else {
-			out = append(out, td.probs...)
-		}
+		rd.probs = append(rd.probs, td.probs...)
 	}
+	rd.probs = append(rd.probs, idxPS.list...) // rows of models index.json does not list
+	return rd
+}
 
-	flush(idxPS)
-
-	// Exclusions: exactly the rows the filter excludes.
+// checkExclusions checks that the manifest lists exactly the rows the
+// stability filter excludes.
+func checkExclusions(mp *problems, exclusions []ManifestExclusion, rd *lbRead) {
 	listed := map[exKey]bool{}
-	for i, e := range m.Exclusions {
+	for i, e := range exclusions {
 		where := fmt.Sprintf("exclusions[%d]", i)
 		k := exKey{e.Task, e.Row, e.ModelID, e.GPU, e.NumGPUs, e.MaxNumSeqs}
 		desc := fmt.Sprintf("%s configurations[%d] (%s on %d x %s, max_num_seqs %d)", e.Task, e.Row, e.ModelID, e.NumGPUs, e.GPU, e.MaxNumSeqs)
 		switch {
 		case listed[k]:
 			mp.add(where, "", "lists %s twice", desc)
-		case !filtered[e.Task]:
+		case !rd.filtered[e.Task]:
 			mp.add(where, "task", "is %s, which is not in selection.tasks", e.Task)
-		case excluded[k].row == nil:
+		case rd.excluded[k].row == nil:
 			mp.add(where, "", "lists %s, which the stability filter keeps (or which is not that row of the archived task file)", desc)
 		}
 		listed[k] = true
@@ -137,57 +177,42 @@ func checkLeaderboard(s *Snap) (out []Problem) {
 			mp.add(where, "reason", "is empty")
 		}
 	}
-	for _, k := range exOrder {
+	for _, k := range rd.exOrder {
 		if !listed[k] {
-			e := excluded[k]
+			e := rd.excluded[k]
 			mp.add("", "exclusions", "lacks %s %s, which the stability filter excludes: %s", k.task, e.row.where(), e.reason)
 		}
 	}
+}
 
-	// Evidence.
-	text, err := sourcetext.LoadLeaderboard()
-	if err != nil {
-		mp.add("", "", "cannot be checked: %v", err)
-		if chatPS != nil {
-			flush(chatPS) // the chat task file's own problems stand
-		}
-		return out
-	}
-	if idx != nil && commit != nil {
-		ev := m.Evidence
-		check := func(field, got, want, from string) {
-			if got != want {
-				mp.add("", "evidence."+field, "is %q, recomputed %q from %s", got, want, from)
-			}
-		}
-		check("index_last_updated", ev.IndexLastUpdated, idx.lastUpdated, idxPath+" last_updated")
-		check("compiled", ev.Compiled, idx.lastUpdated, idxPath+" last_updated")
-		check("last_commit_sha", ev.LastCommitSHA, commit.sha, commitsPath+" [0].sha")
-		check("last_commit_date", ev.LastCommitDate, commit.date, commitsPath+" [0].commit.committer.date (UTC)")
-		switch differ := commit.date != idx.lastUpdated; {
-		case differ && strings.TrimSpace(ev.Conflict) == "":
-			mp.add("", "evidence.conflict", "is empty, but index.json last_updated %s and the newest commit's UTC date %s differ", idx.lastUpdated, commit.date)
-		case !differ && ev.Conflict != "":
-			mp.add("", "evidence.conflict", "is %q, but index.json last_updated and the newest commit's UTC date agree (%s)", ev.Conflict, idx.lastUpdated)
+// checkEvidence recomputes the manifest's evidence block.
+func checkEvidence(mp *problems, ev ManifestEvidence, rd *lbRead) {
+	idx, commit := rd.idx, rd.commit
+	check := func(field, got, want, from string) {
+		if got != want {
+			mp.add("", "evidence."+field, "is %q, recomputed %q from %s", got, want, from)
 		}
 	}
+	check("index_last_updated", ev.IndexLastUpdated, idx.lastUpdated, rd.idxPath+" last_updated")
+	check("compiled", ev.Compiled, idx.lastUpdated, rd.idxPath+" last_updated")
+	check("last_commit_sha", ev.LastCommitSHA, commit.sha, rd.commPath+" [0].sha")
+	check("last_commit_date", ev.LastCommitDate, commit.date, rd.commPath+" [0].commit.committer.date (UTC)")
+	switch differ := commit.date != idx.lastUpdated; {
+	case differ && strings.TrimSpace(ev.Conflict) == "":
+		mp.add("", "evidence.conflict", "is empty, but index.json last_updated %s and the newest commit's UTC date %s differ", idx.lastUpdated, commit.date)
+	case !differ && ev.Conflict != "":
+		mp.add("", "evidence.conflict", "is %q, but index.json last_updated and the newest commit's UTC date agree (%s)", ev.Conflict, idx.lastUpdated)
+	}
+}
 
-	// Model files.
-	if idx == nil || commit == nil || chatPS == nil {
-		if chatPS != nil {
-			flush(chatPS)
-		}
-		return out
-	}
-	chatSrc := s.Source(lbTaskName(taskChat))
+// checkModelFiles recomputes every model file, one at a time (memory does
+// not grow with the number of models), and compares it with the
+// snapshot's; a model file no model gives is reported too.
+func checkModelFiles(s *Snap, mp *problems, rd *lbRead, text *sourcetext.Leaderboard) []Problem {
+	m := s.Manifest
 	in := &lbInputs{
-		date:     m.Date,
-		dataURL:  chatSrc.URL,
-		chatPath: chatPath,
-		index:    idx,
-		commit:   commit,
-		text:     text,
-		stable:   chatStable,
+		date: m.Date, dataURL: s.Source(lbTaskName(taskChat)).URL, chatPath: rd.chat.path,
+		index: rd.idx, commit: rd.commit, text: text, stable: rd.chat.stable,
 	}
 	if len(m.Retrieved) >= 10 && isDate(m.Retrieved[:10]) {
 		in.retrieved = m.Retrieved[:10]
@@ -197,16 +222,14 @@ func checkLeaderboard(s *Snap) (out []Problem) {
 	if !isDate(m.Date) {
 		mp.add("", "date", "%q is not a YYYY-MM-DD date", m.Date)
 	}
-	idxPS = &problems{file: idxPath}
-	// Each model file is recomputed, read and compared in turn, and let go:
-	// memory does not grow with the number of models.
+	idxPS := &problems{file: rd.idxPath}
 	var modelProbs []Problem
 	want := map[string]bool{}
-	broken, err := eachModel(in, chatPS, idxPS, func(wm *wantModel) {
+	broken, err := eachModel(in, rd.chatPS, idxPS, func(wm *wantModel) {
 		p := "models/" + wm.slug + ".json"
 		want[p] = true
 		if !s.OnDisk(p) {
-			modelProbs = append(modelProbs, Problem{File: p, Msg: fmt.Sprintf("is missing: %s has %d stable configurations of %s", chatPath, len(wm.configs), wm.modelID)})
+			modelProbs = append(modelProbs, Problem{File: p, Msg: fmt.Sprintf("is missing: %s has %d stable configurations of %s", in.chatPath, len(wm.configs), wm.modelID)})
 			return
 		}
 		data, err := s.Read(p)
@@ -214,38 +237,25 @@ func checkLeaderboard(s *Snap) (out []Problem) {
 			modelProbs = append(modelProbs, Problem{File: p, Msg: fmt.Sprintf("cannot be read: %v", err)})
 			return
 		}
-		modelProbs = append(modelProbs, compareModel(p, chatPath, wm, data)...)
+		modelProbs = append(modelProbs, compareModel(p, in.chatPath, wm, data)...)
 	})
-	flush(chatPS, idxPS)
+	out := append(rd.chatPS.list, idxPS.list...)
 	if err != nil {
-		out = append(out, Problem{File: "models", Msg: fmt.Sprintf("cannot be recomputed: %v", err)})
-		return out
+		return append(out, Problem{File: "models", Msg: fmt.Sprintf("cannot be recomputed: %v", err)})
 	}
-	if !chatOK {
-		out = append(out, Problem{File: "models", Msg: fmt.Sprintf("are recomputed without the rows of %s reported above", chatPath)})
+	if !rd.chat.rowsOK {
+		out = append(out, Problem{File: "models", Msg: fmt.Sprintf("are recomputed without the rows of %s reported above", in.chatPath)})
 	}
 	out = append(out, modelProbs...)
 	var extra []string
 	for _, p := range s.Files {
-		if strings.HasPrefix(p, "models/") && !want[p] {
-			slug := strings.TrimSuffix(strings.TrimPrefix(p, "models/"), ".json")
-			if !broken[slug] {
-				extra = append(extra, p)
-			}
+		if strings.HasPrefix(p, "models/") && !want[p] && !broken[strings.TrimSuffix(strings.TrimPrefix(p, "models/"), ".json")] {
+			extra = append(extra, p)
 		}
 	}
 	sort.Strings(extra)
 	for _, p := range extra {
-		out = append(out, Problem{File: p, Msg: fmt.Sprintf("is not a recomputed model file: no Text Conversation model in %s has this slug", chatPath)})
+		out = append(out, Problem{File: p, Msg: fmt.Sprintf("is not a recomputed model file: no Text Conversation model in %s has this slug", in.chatPath)})
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -51,15 +51,22 @@ type wantModel struct {
 	slug, modelID string
 	tree          *jnode
 	configs       []*wantConfig
-	best          map[string]int // GPU → index in configs
+	best          []*wantConfig // the best configuration of each GPU that has one, by GPU
+}
+
+// configNodes are the model's configurations, in order.
+func (m *wantModel) configNodes() []*jnode {
+	nodes := make([]*jnode, len(m.configs))
+	for i, c := range m.configs {
+		nodes[i] = c.node
+	}
+	return nodes
 }
 
 // wantConfig is one recomputed configuration.
 type wantConfig struct {
-	row    *lbRow
-	rowID  string
-	repeat int
-	node   *jnode
+	*run
+	node *jnode
 }
 
 // evidenceSentence returns the compiled-evidence text.
@@ -95,31 +102,14 @@ func sourceBlock(in *lbInputs) (*jnode, error) {
 		licence.vals = append(licence.vals, jstr(s))
 	}
 	return jobj().
-		set("name", jstr(t.Name)).
-		set("publisher", jstr(t.Publisher)).
-		set("url", jstr(t.URL)).
-		set("data_url", jstr(in.dataURL)).
-		set("version", jstr(version)).
-		set("released", jstr(t.Released)).
-		set("compiled", jstr(in.index.lastUpdated)).
-		set("compiled_evidence", jstr(evidence)).
+		set("name", jstr(t.Name)).set("publisher", jstr(t.Publisher)).set("url", jstr(t.URL)).
+		set("data_url", jstr(in.dataURL)).set("version", jstr(version)).set("released", jstr(t.Released)).
+		set("compiled", jstr(in.index.lastUpdated)).set("compiled_evidence", jstr(evidence)).
 		set("retrieved", jstr(in.retrieved)).
-		set("licence", jstr(t.Licence)).
-		set("licence_evidence", licence).
-		set("workload", jstr(t.Workload)).
-		set("method", jstr(t.Method)).
-		set("selection", jstr(t.Selection)).
-		set("cite", jstr(t.Cite)).
-		set("cite_url", jstr(t.CiteURL)).
-		set("used_for", jstr(t.UsedFor)).
+		set("licence", jstr(t.Licence)).set("licence_evidence", licence).set("workload", jstr(t.Workload)).
+		set("method", jstr(t.Method)).set("selection", jstr(t.Selection)).set("cite", jstr(t.Cite)).
+		set("cite_url", jstr(t.CiteURL)).set("used_for", jstr(t.UsedFor)).
 		set("configurations", jstr(count)), nil
-}
-
-// recomputeModels rebuilds every model file from the stable rows, sorted
-// by slug (see eachModel).
-func recomputeModels(in *lbInputs, chat, index *problems) (models []*wantModel, broken map[string]bool, err error) {
-	broken, err = eachModel(in, chat, index, func(m *wantModel) { models = append(models, m) })
-	return models, broken, err
 }
 
 // eachModel rebuilds the model files from the stable rows one at a time,
@@ -200,30 +190,81 @@ func eachModel(in *lbInputs, chat, index *problems, emit func(*wantModel)) (brok
 			continue
 		}
 		m.tree = jobj().
-			set("version", jstr(modelVersion)).
-			set("updated", jstr(in.date)).
-			set("data_version", jstr(in.date)).
-			set("unit", jstr(in.text.Unit)).
-			set("itl_deadline_ms", jint(itlDeadlineMS)).
-			set("source", src).
-			set("caveat", jstr(in.text.Caveat)).
-			set("boundary", jstr(in.text.Boundary)).
-			set("slug", jstr(j.slug)).
-			set("name", jstr(first.nickname)).
-			set("model_id", jstr(j.id)).
-			set("params_b", jnum(floatText(first.totalParams))).
-			set("active_params_b", jnum(floatText(first.activeParams))).
-			set("architecture", jstr(first.arch)).
-			set("gpus", m.gpusNode()).
-			set("configurations", m.configsNode()).
-			set("best", m.bestNode())
+			set("version", jstr(modelVersion)).set("updated", jstr(in.date)).set("data_version", jstr(in.date)).
+			set("unit", jstr(in.text.Unit)).set("itl_deadline_ms", jint(itlDeadlineMS)).set("source", src).
+			set("caveat", jstr(in.text.Caveat)).set("boundary", jstr(in.text.Boundary)).set("slug", jstr(j.slug)).
+			set("name", jstr(first.nickname)).set("model_id", jstr(j.id)).set("params_b", jnum(floatText(first.totalParams))).
+			set("active_params_b", jnum(floatText(first.activeParams))).set("architecture", jstr(first.arch)).
+			set("gpus", m.gpusNode()).set("configurations", jarr(m.configNodes()...)).set("best", m.bestNode())
 		emit(m)
 	}
 	return broken, nil
 }
 
 func recomputeModel(chat *problems, slug string, rows []*lbRow) (*wantModel, bool) {
-	m := &wantModel{slug: slug, modelID: rows[0].modelID, best: map[string]int{}}
+	m := &wantModel{slug: slug, modelID: rows[0].modelID}
+	runs, best := sortRuns(slug, rows)
+	byRun := map[*run]*wantConfig{}
+	ok := true
+	for _, r := range runs {
+		node, known := configNode(r)
+		if !known {
+			chat.add(r.where(), "weight_precision", "is %q, which has no published precision (the mapping is reviewed in transform/model.go, Precisions)", r.precision)
+			ok = false
+			continue
+		}
+		c := &wantConfig{run: r, node: node}
+		byRun[r] = c
+		m.configs = append(m.configs, c)
+	}
+	if !ok {
+		return nil, false
+	}
+	for _, r := range best {
+		m.best = append(m.best, byRun[r])
+	}
+	return m, true
+}
+
+// run is a stable row as the published files list it: with its model's
+// slug and its repeat number among the model's runs on one GPU, GPU count
+// and cap (upstream measured some twice).
+type run struct {
+	*lbRow
+	slug   string
+	repeat int
+}
+
+// rowID is the run's row_id: SLUG/[TASK/]GPU/N/CAP[/rREPEAT], the task
+// named for every task but Text Conversation.
+func (r *run) rowID() string {
+	id := r.slug + "/"
+	if r.task != taskChat {
+		id += r.task + "/"
+	}
+	id += r.gpu + "/" + strconv.Itoa(r.numGPUs) + "/" + strconv.Itoa(r.maxNumSeqs)
+	if r.repeat > 1 {
+		id += "/r" + strconv.Itoa(r.repeat)
+	}
+	return id
+}
+
+// outputTokens is the run's average output length: avg_output_len, or
+// derived from the energy per request (parseRow requires one of them, and
+// a stable row has a positive energy per token).
+func (r *run) outputTokens() float64 {
+	if r.outputLen != nil {
+		return *r.outputLen
+	}
+	return *r.energyRequest / *r.energy
+}
+
+// sortRuns returns one model's stable rows of one task as its file lists
+// them (by GPU, GPU count and cap, then upstream order), numbered, and the
+// best run of each GPU, by GPU: the lowest unrounded energy per token
+// among the runs with a median inter-token latency within the deadline,
+// then fewer GPUs, the lower cap, the lower repeat.
+func sortRuns(slug string, rows []*lbRow) (runs, best []*run) {
 	sorted := append([]*lbRow(nil), rows...)
 	sort.SliceStable(sorted, func(i, j int) bool {
 		a, b := sorted[i], sorted[j]
@@ -235,143 +276,89 @@ func recomputeModel(chat *problems, slug string, rows []*lbRow) (*wantModel, boo
 		}
 		return a.maxNumSeqs < b.maxNumSeqs
 	})
-	type runKey struct {
-		gpu         string
-		numGPUs, mx int
-	}
-	repeats := map[runKey]int{}
-	ok := true
-	for _, r := range sorted {
-		k := runKey{r.gpu, r.numGPUs, r.maxNumSeqs}
-		repeats[k]++
-		c, good := recomputeConfig(chat, slug, r, repeats[k])
-		if !good {
-			ok = false
+	for i, lr := range sorted {
+		r := &run{lbRow: lr, slug: slug, repeat: 1}
+		if i > 0 {
+			if p := runs[i-1]; p.gpu == r.gpu && p.numGPUs == r.numGPUs && p.maxNumSeqs == r.maxNumSeqs {
+				r.repeat = p.repeat + 1
+			}
+		}
+		runs = append(runs, r)
+		if r.medianITL > itlDeadlineMS {
 			continue
 		}
-		m.configs = append(m.configs, c)
-	}
-	if !ok {
-		return nil, false
-	}
-	for i, c := range m.configs {
-		if c.row.medianITL > itlDeadlineMS {
-			continue
-		}
-		j, seen := m.best[c.row.gpu]
-		if !seen || beats(c, m.configs[j]) {
-			m.best[c.row.gpu] = i
+		switch n := len(best); {
+		case n == 0 || best[n-1].gpu != r.gpu:
+			best = append(best, r)
+		case beats(r, best[n-1]):
+			best[n-1] = r
 		}
 	}
-	return m, true
+	return runs, best
 }
 
 // beats reports whether a is a better best row than b: lower unrounded
 // energy per token, then fewer GPUs, then the lower cap, then the lower
 // repeat.
-func beats(a, b *wantConfig) bool {
-	ea, eb := *a.row.energy, *b.row.energy
+func beats(a, b *run) bool {
+	ea, eb := *a.energy, *b.energy
 	switch {
 	case ea != eb:
 		return ea < eb
-	case a.row.numGPUs != b.row.numGPUs:
-		return a.row.numGPUs < b.row.numGPUs
-	case a.row.maxNumSeqs != b.row.maxNumSeqs:
-		return a.row.maxNumSeqs < b.row.maxNumSeqs
+	case a.numGPUs != b.numGPUs:
+		return a.numGPUs < b.numGPUs
+	case a.maxNumSeqs != b.maxNumSeqs:
+		return a.maxNumSeqs < b.maxNumSeqs
 	}
 	return a.repeat < b.repeat
 }
 
-func recomputeConfig(chat *problems, slug string, r *lbRow, repeat int) (*wantConfig, bool) {
+// configNode is a run as the model files print a configuration; known is
+// false when its precision has no published name.
+func configNode(r *run) (node *jnode, known bool) {
 	precision, known := precisions[r.precision]
 	if !known {
-		chat.add(r.where(), "weight_precision", "is %q, which has no published precision (the mapping is reviewed in transform/model.go, Precisions)", r.precision)
 		return nil, false
 	}
-	e := *r.energy // stable rows have a finite positive energy per token
-	wh := e * 1e6 / 3600
-	var tokens float64
-	if r.outputLen != nil {
-		tokens = *r.outputLen
-	} else {
-		tokens = *r.energyRequest / e
-	}
-	if !finite(tokens) || tokens < 0 || tokens > 1e12 {
-		chat.add(r.where(), "avg_output_len", "gives an average output length of %v, out of range", tokens)
-		return nil, false
-	}
-	rowID := fmt.Sprintf("%s/%s/%d/%d", slug, r.gpu, r.numGPUs, r.maxNumSeqs)
-	if repeat > 1 {
-		rowID += "/r" + strconv.Itoa(repeat)
-	}
-	under := r.medianITL <= itlDeadlineMS
-	node := jobj().
-		set("gpu", jstr(r.gpu)).
-		set("num_gpus", jint(r.numGPUs)).
-		set("tensor_parallel", jint(r.tp)).
-		set("data_parallel", jint(r.dp)).
-		set("expert_parallel", jint(r.ep)).
-		set("precision", jstr(precision)).
-		set("max_num_seqs", jint(r.maxNumSeqs)).
-		set("avg_requests_in_flight", jnum(roundedText(r.avgBatch, 1))).
-		set("wh_per_million_output_tokens", jnum(roundedText(wh, 2))).
-		set("joules_per_output_token", jnum(roundedText(e, 7))).
-		set("median_itl_ms", jnum(roundedText(r.medianITL, 1))).
-		set("p90_itl_ms", jnum(roundedText(r.p90, 1))).
-		set("p99_itl_ms", jnum(roundedText(r.p99, 1))).
-		set("tokens_per_second", jnum(roundedText(r.throughput, 1))).
+	return jobj().
+		set("gpu", jstr(r.gpu)).set("num_gpus", jint(r.numGPUs)).set("tensor_parallel", jint(r.tp)).
+		set("data_parallel", jint(r.dp)).set("expert_parallel", jint(r.ep)).set("precision", jstr(precision)).
+		set("max_num_seqs", jint(r.maxNumSeqs)).set("avg_requests_in_flight", jnum(roundedText(r.avgBatch, 1))).
+		set("wh_per_million_output_tokens", jnum(roundedText(r.whPerMillion(), 2))).
+		set("joules_per_output_token", jnum(roundedText(*r.energy, 7))).
+		set("median_itl_ms", jnum(roundedText(r.medianITL, 1))).set("p90_itl_ms", jnum(roundedText(r.p90, 1))).
+		set("p99_itl_ms", jnum(roundedText(r.p99, 1))).set("tokens_per_second", jnum(roundedText(r.throughput, 1))).
 		set("gpu_power_watts_total", jnum(roundedInt(r.power))).
-		set("avg_output_tokens", jnum(roundedInt(tokens))).
-		set("under_itl_deadline", jbool(under)).
-		set("avg_running_batch", jnum(roundedText(r.avgBatch, 1))).
-		set("p95_itl_ms", jnum(roundedText(r.p95, 1))).
-		set("row_id", jstr(rowID)).
-		set("repeat", jint(repeat))
-	return &wantConfig{row: r, rowID: rowID, repeat: repeat, node: node}, true
+		set("avg_output_tokens", jnum(roundedInt(r.outputTokens()))).
+		set("under_itl_deadline", jbool(r.medianITL <= itlDeadlineMS)).
+		set("avg_running_batch", jnum(roundedText(r.avgBatch, 1))).set("p95_itl_ms", jnum(roundedText(r.p95, 1))).
+		set("row_id", jstr(r.rowID())).set("repeat", jint(r.repeat)), true
 }
 
+// whPerMillion is the run's unrounded energy per million output tokens,
+// in Wh.
+func (r *run) whPerMillion() float64 { return *r.energy * 1e6 / 3600 }
+
 // origin says which upstream values a configuration's published field
-// comes from. Only the text of key is made: the comparison asks it of
-// every field of every configuration of a model file whose bytes differ
-// (provenance), and nothing asks it of a file that matches; building the
-// texts for all 30,000 configurations of a 10,000-model build had been a
-// third of the recomputation.
+// comes from, for a mismatch's message.
 func (c *wantConfig) origin(key string) string {
-	r := c.row
+	r := c.run
+	values := map[string]string{
+		"gpu": "gpu_model " + strconv.Quote(r.gpu), "precision": "weight_precision " + strconv.Quote(r.precision),
+		"num_gpus": "num_gpus " + strconv.Itoa(r.numGPUs), "max_num_seqs": "max_num_seqs " + strconv.Itoa(r.maxNumSeqs),
+		"tensor_parallel": "tensor_parallel " + strconv.Itoa(r.tp), "data_parallel": "data_parallel " + strconv.Itoa(r.dp),
+		"expert_parallel":        "expert_parallel " + strconv.Itoa(r.ep),
+		"avg_requests_in_flight": "avg_batch_size " + rawText(r.avgBatch), "avg_running_batch": "avg_batch_size " + rawText(r.avgBatch),
+		"wh_per_million_output_tokens": "energy_per_token_joules " + rawText(*r.energy) + " x 1e6 / 3600 = " + rawText(r.whPerMillion()),
+		"joules_per_output_token":      "energy_per_token_joules " + rawText(*r.energy),
+		"median_itl_ms":                "median_itl_ms " + rawText(r.medianITL), "p90_itl_ms": "p90_itl_ms " + rawText(r.p90),
+		"p95_itl_ms": "p95_itl_ms " + rawText(r.p95), "p99_itl_ms": "p99_itl_ms " + rawText(r.p99),
+		"tokens_per_second":     "output_throughput_tokens_per_sec " + rawText(r.throughput),
+		"gpu_power_watts_total": "avg_power_watts " + rawText(r.power),
+		"row_id":                "sorted by gpu, num_gpus, max_num_seqs, then upstream order",
+		"repeat":                "sorted by gpu, num_gpus, max_num_seqs, then upstream order",
+	}
 	switch key {
-	case "gpu":
-		return "gpu_model " + strconv.Quote(r.gpu)
-	case "num_gpus":
-		return "num_gpus " + strconv.Itoa(r.numGPUs)
-	case "tensor_parallel":
-		return "tensor_parallel " + strconv.Itoa(r.tp)
-	case "data_parallel":
-		return "data_parallel " + strconv.Itoa(r.dp)
-	case "expert_parallel":
-		return "expert_parallel " + strconv.Itoa(r.ep)
-	case "precision":
-		return "weight_precision " + strconv.Quote(r.precision)
-	case "max_num_seqs":
-		return "max_num_seqs " + strconv.Itoa(r.maxNumSeqs)
-	case "avg_requests_in_flight", "avg_running_batch":
-		return "avg_batch_size " + rawText(r.avgBatch)
-	case "wh_per_million_output_tokens":
-		e := *r.energy
-		return "energy_per_token_joules " + rawText(e) + " x 1e6 / 3600 = " + rawText(e*1e6/3600)
-	case "joules_per_output_token":
-		return "energy_per_token_joules " + rawText(*r.energy)
-	case "median_itl_ms":
-		return "median_itl_ms " + rawText(r.medianITL)
-	case "p90_itl_ms":
-		return "p90_itl_ms " + rawText(r.p90)
-	case "p95_itl_ms":
-		return "p95_itl_ms " + rawText(r.p95)
-	case "p99_itl_ms":
-		return "p99_itl_ms " + rawText(r.p99)
-	case "tokens_per_second":
-		return "output_throughput_tokens_per_sec " + rawText(r.throughput)
-	case "gpu_power_watts_total":
-		return "avg_power_watts " + rawText(r.power)
 	case "avg_output_tokens":
 		if r.outputLen != nil {
 			return "avg_output_len " + rawText(*r.outputLen)
@@ -383,51 +370,26 @@ func (c *wantConfig) origin(key string) string {
 			cmp = ">"
 		}
 		return fmt.Sprintf("median_itl_ms %s %s %d", rawText(r.medianITL), cmp, itlDeadlineMS)
-	case "row_id", "repeat":
-		return "sorted by gpu, num_gpus, max_num_seqs, then upstream order"
 	}
-	return ""
+	return values[key]
 }
 
+// gpusNode lists the GPUs of the model's configurations, which are sorted
+// by GPU.
 func (m *wantModel) gpusNode() *jnode {
-	seen := map[string]bool{}
-	var gpus []string
-	for _, c := range m.configs {
-		if !seen[c.row.gpu] {
-			seen[c.row.gpu] = true
-			gpus = append(gpus, c.row.gpu)
+	n := jarr()
+	for i, c := range m.configs {
+		if i == 0 || c.gpu != m.configs[i-1].gpu {
+			n.vals = append(n.vals, jstr(c.gpu))
 		}
 	}
-	sort.Strings(gpus)
-	n := jarr()
-	for _, g := range gpus {
-		n.vals = append(n.vals, jstr(g))
-	}
 	return n
-}
-
-func (m *wantModel) configsNode() *jnode {
-	n := jarr()
-	for _, c := range m.configs {
-		n.vals = append(n.vals, c.node)
-	}
-	return n
-}
-
-// bestGPUs returns the GPUs with a best row, sorted.
-func (m *wantModel) bestGPUs() []string {
-	gpus := make([]string, 0, len(m.best))
-	for g := range m.best {
-		gpus = append(gpus, g)
-	}
-	sort.Strings(gpus)
-	return gpus
 }
 
 func (m *wantModel) bestNode() *jnode {
 	n := jobj()
-	for _, g := range m.bestGPUs() {
-		n.set(g, m.configs[m.best[g]].node)
+	for _, c := range m.best {
+		n.set(c.gpu, c.node)
 	}
 	return n
 }

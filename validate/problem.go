@@ -1,7 +1,6 @@
 package validate
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 )
@@ -28,19 +27,14 @@ type Problem struct {
 // String renders the problem on one line:
 // FILE: WHERE: FIELD MSG (the parts that are empty left out).
 func (p Problem) String() string {
-	var b strings.Builder
-	b.WriteString(p.File)
+	s := p.File
 	if p.Where != "" {
-		b.WriteString(": ")
-		b.WriteString(p.Where)
+		s += ": " + p.Where
 	}
-	b.WriteString(": ")
-	if p.Field != "" {
-		b.WriteString(p.Field)
-		b.WriteString(" ")
+	if s += ": "; p.Field != "" {
+		s += p.Field + " "
 	}
-	b.WriteString(p.Msg)
-	return b.String()
+	return s + p.Msg
 }
 
 // Report is the error Snapshot returns: every problem found, in a stable
@@ -66,14 +60,6 @@ func listProblems(what string, probs []Problem) string {
 		b.WriteString(p.String())
 	}
 	return b.String()
-}
-
-// problemsError is nil for no problems, else an error listing them.
-func problemsError(what string, probs []Problem) error {
-	if len(probs) == 0 {
-		return nil
-	}
-	return errors.New(listProblems(what, probs))
 }
 
 // problems collects Problems for one file.

@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -43,7 +42,6 @@ var compiled struct {
 	once    sync.Once
 	schemas map[string]*jsonschema.Schema
 	streams map[string]*schemaStream
-	fast    map[string]*onceSchema
 	errs    []Problem
 }
 
@@ -54,7 +52,8 @@ var compiled struct {
 // own, and the rest of the file is checked against shell, the schema
 // without those items schemas, with each list's entries replaced by nulls
 // (its length and type still checked). The problems are those of the
-// whole schema on the whole file.
+// whole schema on the whole file. It exists for memory, not speed: the
+// 50 MB index.json of 10,000 models takes some 100 MB more decoded whole.
 type schemaStream struct {
 	shell *jsonschema.Schema
 	items map[string]*jsonschema.Schema // by top-level property
@@ -67,9 +66,8 @@ func compiledSchemas() (map[string]*jsonschema.Schema, []Problem) {
 	compiled.once.Do(func() {
 		compiled.schemas = map[string]*jsonschema.Schema{}
 		compiled.streams = map[string]*schemaStream{}
-		compiled.fast = map[string]*onceSchema{}
 		for _, name := range schemas.Names() {
-			sch, st, o, err := compileSchema(name)
+			sch, st, err := compileSchema(name)
 			if err != nil {
 				compiled.errs = append(compiled.errs, Problem{File: "schemas/" + name, Msg: fmt.Sprintf("does not compile as a draft 2020-12 schema: %v", err)})
 				continue
@@ -77,9 +75,6 @@ func compiledSchemas() (map[string]*jsonschema.Schema, []Problem) {
 			compiled.schemas[name] = sch
 			if st != nil {
 				compiled.streams[name] = st
-			}
-			if o != nil {
-				compiled.fast[name] = o
 			}
 		}
 	})
@@ -92,13 +87,6 @@ func streamFor(name string) *schemaStream {
 	return compiled.streams[name]
 }
 
-// onceFor returns the fast pass's form of a compiled schema (checkonce.go),
-// or nil.
-func onceFor(name string) *onceSchema {
-	compiledSchemas()
-	return compiled.fast[name]
-}
-
 func newSchemaCompiler() *jsonschema.Compiler {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
@@ -106,40 +94,28 @@ func newSchemaCompiler() *jsonschema.Compiler {
 	return c
 }
 
-// compileSchema compiles an embedded schema; its split form when it has
-// lists that can be checked one entry at a time (else st is nil); and its
-// form for the fast pass when it has sites (else o is nil).
-func compileSchema(name string) (sch *jsonschema.Schema, st *schemaStream, o *onceSchema, err error) {
+// compileSchema compiles an embedded schema, and its split form when it
+// has lists that can be checked one entry at a time (else st is nil).
+func compileSchema(name string) (sch *jsonschema.Schema, st *schemaStream, err error) {
 	b, err := schemas.Read(name)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	return compileDoc(name, doc)
-}
-
-// compileDoc is compileSchema for a decoded schema document. A fast-pass
-// form that does not compile (a draft 4 document, whose metaschema has no
-// true schema for a site) leaves the document without one: its files
-// take the whole check.
-func compileDoc(name string, doc any) (sch *jsonschema.Schema, st *schemaStream, o *onceSchema, err error) {
 	c := newSchemaCompiler()
 	if err := c.AddResource(schemaBase+name, doc); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	if sch, err = c.Compile(schemaBase + name); err != nil {
-		return nil, nil, nil, err
-	}
-	if o, err = compileOnce(name, doc); err != nil {
-		o = nil
+		return nil, nil, err
 	}
 	if st, err = compileStream(c, name, doc); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	return sch, st, o, nil
+	return sch, st, nil
 }
 
 // compileStream compiles the split form of the schema document doc (see
@@ -272,64 +248,25 @@ func checkSchemas(s *Snap) []Problem {
 // file); a larger one is streamed when its schema can be split.
 const wholeSize = 256 << 10
 
-// earlyTaken counts the outputs whose schema check took Early's verdict
-// (for the tests).
-var earlyTaken atomic.Int64
-
-// maxWholeFast is the largest file the fast pass reads whole when the
-// schema's form for it cannot be split (manifest.json: 2.5 MB at 10,000
-// models).
-const maxWholeFast = 32 << 20
-
 // checkSchemaFile checks one file against its schema: streamed, one list
-// entry at a time, when the schema allows it and the file is large. The
-// fast pass (checkonce.go) runs first where the schema has sites; the file
-// is checked as before only when that pass does not find it valid.
+// entry at a time, when the schema allows it and the file is large.
 func checkSchemaFile(s *Snap, schs map[string]*jsonschema.Schema, p string) []Problem {
 	name := schemaFor(p)
 	cannot := func(err error) []Problem { return []Problem{{File: p, Msg: fmt.Sprintf("cannot be read: %v", err)}} }
-	st, o := streamFor(name), onceFor(name)
-	if s.checked == nil {
-		o = nil
-	}
-	if o != nil && s.checkedEarly(p) {
-		earlyTaken.Add(1)
-		return nil
-	}
 	f, err := s.Open(p)
 	if err != nil {
 		return cannot(err)
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	small := err == nil && fi.Size() <= wholeSize
-	// The fast pass of a schema whose form for it cannot be split
-	// (manifest.json's: its lists' entries are sites) reads the file whole.
-	wholeFast := o != nil && o.stream == nil && err == nil && fi.Size() <= maxWholeFast
-	if st == nil || small || wholeFast {
-		// A small file (a model file), or one whose schema cannot be
-		// split, is read whole.
+	st := streamFor(name)
+	if fi, err := f.Stat(); st == nil || err == nil && fi.Size() <= wholeSize {
 		b, err := regfile.ReadAll(f)
 		if err != nil {
 			return cannot(err)
 		}
-		if o != nil && s.checked.bytes(o, b) {
-			return nil
-		}
-		if st == nil {
-			return validateSchema(schs[name], name, p, b)
-		}
-		return validateBytes(st, name, p, b)
+		return validateSchema(schs[name], name, p, b)
 	}
-	if o != nil && o.stream != nil {
-		if s.checked.stream(o, f) {
-			return nil
-		}
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return cannot(err)
-		}
-	}
-	return validateStream(st, name, p, bufio.NewReaderSize(f, 64<<10))
+	return validateStream(st, name, p, bufio.NewReaderSize(s.cancellable(f), 64<<10))
 }
 
 // CheckSchema checks data, the bytes of the snapshot file at the slash path
@@ -345,9 +282,6 @@ func CheckSchema(schema, file string, data []byte) []Problem {
 	sch := schs[schema]
 	if sch == nil {
 		return []Problem{{File: file, Msg: fmt.Sprintf("cannot be checked: no schema %s", schema)}}
-	}
-	if st := streamFor(schema); st != nil {
-		return validateBytes(st, schema, file, data)
 	}
 	return validateSchema(sch, schema, file, data)
 }
@@ -366,25 +300,10 @@ func validateSchema(sch *jsonschema.Schema, name, file string, data []byte) []Pr
 	return out
 }
 
-// fileParts is what a file's check applies to its parts as
-// decodeStream and decodeBytes hand them over: each entry of the top-level
-// lists it splits out (one at a time, so that a large file is never held
-// decoded whole), then the rest of the file, those lists' entries replaced
-// by nulls (or the whole value, when it is not an object).
-type fileParts interface {
-	// split reports whether the entries of the top-level list k are
-	// checked one at a time.
-	split(k string) bool
-	// entry checks entry n of the list k.
-	entry(k string, n int, x any)
-	// rest checks the rest.
-	rest(whole any)
-	// decoder is the instance decoder for the file's values.
-	decoder() *instanceDecoder
-}
-
 // schemaParts checks a file's parts against a split schema and keeps the
-// problems, as validateSchema finds them on the whole file.
+// problems, as validateSchema finds them on the whole file: each entry of
+// the lists it splits out, one at a time, then the rest of the file, those
+// lists' entries replaced by nulls.
 type schemaParts struct {
 	st         *schemaStream
 	name, file string
@@ -392,8 +311,6 @@ type schemaParts struct {
 }
 
 func (c *schemaParts) split(k string) bool { return c.st.items[k] != nil }
-
-func (c *schemaParts) decoder() *instanceDecoder { return newInstanceDecoder() }
 
 func (c *schemaParts) entry(k string, n int, x any) {
 	if err := c.st.items[k].Validate(x); err != nil {
@@ -409,12 +326,6 @@ func (c *schemaParts) rest(whole any) {
 	c.out = append(schemaErrors(c.name, c.file, whole, nil, c.st.shell.Validate(whole)), c.out...)
 }
 
-// problems returns what the check found, by row, then field.
-func (c *schemaParts) problems() []Problem {
-	sortSchemaProblems(c.out)
-	return c.out
-}
-
 // validateStream checks the file at path file, read from r, against a
 // split schema (see schemaStream), decoding one list entry at a time. It
 // finds what validateSchema finds on the whole file.
@@ -423,76 +334,33 @@ func validateStream(st *schemaStream, name, file string, r io.Reader) []Problem 
 	if err := decodeStream(r, c); err != nil {
 		return []Problem{{File: file, Msg: fmt.Sprintf("is not valid JSON: %v", err)}}
 	}
-	return c.problems()
+	sortSchemaProblems(c.out)
+	return c.out
 }
 
 // decodeStream decodes the JSON document read from r and hands its parts
-// to c (see fileParts). It returns the first syntax error, as
-// jsonschema.UnmarshalJSON words it, with the parts before it handed over.
-// (It decodes every value: it serves the whole check, not the fast pass.)
+// to c. It returns the first syntax error, as jsonschema.UnmarshalJSON
+// words it, with the parts before it handed over.
 func decodeStream(r io.Reader, c *schemaParts) error {
 	dec := json.NewDecoder(r)
 	dec.UseNumber()
-	inst := newInstanceDecoder()
-	var raw json.RawMessage
-	decode := func() (any, error) {
-		if err := dec.Decode(&raw); err != nil {
-			return nil, err
-		}
-		return inst.decode(raw), nil
-	}
 	tok, err := dec.Token()
 	if err != nil {
 		return err
 	}
 	var whole any
-	if tok != json.Delim('{') {
-		if whole, err = decodeAfter(dec, tok); err != nil {
-			return err
-		}
+	if tok == json.Delim('{') {
+		whole, err = decodeShell(dec, c)
 	} else {
-		shell := map[string]any{}
-		for dec.More() {
-			kt, err := dec.Token()
-			if err != nil {
-				return err
-			}
-			k, _ := kt.(string)
-			if !c.split(k) {
-				v, err := decode()
-				if err != nil {
-					return err
-				}
-				shell[k] = v
-				continue
-			}
-			tok, err := dec.Token()
-			if err != nil {
-				return err
-			}
-			if tok != json.Delim('[') {
-				if shell[k], err = decodeAfter(dec, tok); err != nil {
-					return err
-				}
-				continue
-			}
-			n := 0
-			for ; dec.More(); n++ {
-				x, err := decode()
-				if err != nil {
-					return err
-				}
-				c.entry(k, n, x)
-			}
-			if _, err := dec.Token(); err != nil { // ']'
-				return err
-			}
-			shell[k] = make([]any, n)
-		}
-		if _, err := dec.Token(); err != nil { // '}'
-			return err
-		}
-		whole = shell
+		var n *jnode
+		n, err = parseAfter(dec, tok)
+		whole = n.plain()
+	}
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF // the input ends within the object
+	}
+	if err != nil {
+		return err
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		// As jsonschema.UnmarshalJSON says it.
@@ -502,58 +370,51 @@ func decodeStream(r io.Reader, c *schemaParts) error {
 	return nil
 }
 
-// validateBytes checks data, the whole file at path file, against a split
-// schema as validateStream does, one list entry at a time, with the same
-// problems in the same order; only faster, as the file is in memory: its
-// syntax is checked once (json.Valid), then it is decoded in one pass
-// (instanceDecoder). Invalid JSON is left to validateStream, which says
-// where it breaks.
-func validateBytes(st *schemaStream, name, file string, data []byte) []Problem {
-	if !json.Valid(data) {
-		return validateStream(st, name, file, bytes.NewReader(data))
-	}
-	c := &schemaParts{st: st, name: name, file: file}
-	decodeBytes(data, c)
-	return c.problems()
-}
-
-// decodeBytes decodes data, valid JSON, and hands its parts to c as
-// decodeStream does.
-func decodeBytes(data []byte, c fileParts) {
-	d := c.decoder()
-	text := string(data)
-	i := skipSpace(text, 0)
-	if text[i] != '{' {
-		whole, _ := d.valueAt(text, i, d.placed)
-		c.rest(whole)
-		return
-	}
+// decodeShell decodes the members of the top-level object after its '{',
+// handing each entry of the lists c splits to c, and returns the rest.
+func decodeShell(dec *json.Decoder, c *schemaParts) (map[string]any, error) {
 	shell := map[string]any{}
-	i = skipSpace(text, i+1)
-	for text[i] != '}' {
-		var k string
-		k, i = d.key(text, i)
-		i = skipSpace(text, skipSpace(text, i)+1) // ':'
-		if !c.split(k) || text[i] != '[' {
-			shell[k], i = d.valueAt(text, i, d.placed.member(k))
-		} else {
-			n := 0
-			for i = skipSpace(text, i+1); text[i] != ']'; n++ {
-				var x any
-				x, i = d.valueAt(text, i, d.placed.member(k).element())
-				c.entry(k, n, x)
-				if i = skipSpace(text, i); text[i] == ',' {
-					i = skipSpace(text, i+1)
-				}
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		k, _ := kt.(string)
+		var v any
+		if !c.split(k) {
+			if err := dec.Decode(&v); err != nil {
+				return nil, err
 			}
-			i++
-			shell[k] = make([]any, n)
+			shell[k] = v
+			continue
 		}
-		if i = skipSpace(text, i); text[i] == ',' {
-			i = skipSpace(text, i+1)
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
 		}
+		if tok != json.Delim('[') {
+			n, err := parseAfter(dec, tok)
+			if err != nil {
+				return nil, err
+			}
+			shell[k] = n.plain()
+			continue
+		}
+		n := 0
+		for ; dec.More(); n++ {
+			var x any
+			if err := dec.Decode(&x); err != nil {
+				return nil, err
+			}
+			c.entry(k, n, x)
+		}
+		if _, err := dec.Token(); err != nil { // ']'
+			return nil, err
+		}
+		shell[k] = make([]any, n)
 	}
-	c.rest(shell)
+	_, err := dec.Token() // '}'
+	return shell, err
 }
 
 // schemaErrors turns a validation error (nil: none) into problems. inst is
@@ -574,7 +435,7 @@ func schemaErrors(name, file string, inst any, prefix []string, err error) []Pro
 			// The library does not locate a bad key reliably: find it.
 			where, field := splitLocation(inst, findKey(inst, k.Property))
 			out = append(out, Problem{File: file, Where: where, Field: field,
-				Msg: "does not match " + name + ": the key " + strconvQuote(k.Property) + " is not allowed: " + leafMessages(e)})
+				Msg: "does not match " + name + ": the key " + strconv.Quote(k.Property) + " is not allowed: " + leafMessages(e)})
 			return
 		}
 		if len(e.Causes) > 0 {
@@ -605,24 +466,24 @@ func schemaProblems(name, file string, inst any, prefix []string, e *jsonschema.
 	if prefix != nil {
 		loc = append(append([]string(nil), prefix...), loc...)
 	}
+	var names []string // the keys at fault within loc, each its own problem
+	var msg string
 	switch k := e.ErrorKind.(type) {
 	case *kind.Required:
-		var out []Problem
-		for _, miss := range k.Missing {
-			where, field := splitLocation(inst, append(append([]string(nil), loc...), miss))
-			out = append(out, Problem{File: file, Where: where, Field: field, Msg: "is missing (required by " + name + ")"})
-		}
-		return out
+		names, msg = k.Missing, "is missing (required by "+name+")"
 	case *kind.AdditionalProperties:
+		names, msg = k.Properties, "is not a field of "+name
+	}
+	if names != nil {
 		var out []Problem
-		for _, extra := range k.Properties {
-			where, field := splitLocation(inst, append(append([]string(nil), loc...), extra))
-			out = append(out, Problem{File: file, Where: where, Field: field, Msg: "is not a field of " + name})
+		for _, n := range names {
+			where, field := splitLocation(inst, append(append([]string(nil), loc...), n))
+			out = append(out, Problem{File: file, Where: where, Field: field, Msg: msg})
 		}
 		return out
 	}
 	where, field := splitLocation(inst, loc)
-	msg := "does not match " + name + ": " + e.ErrorKind.LocalizedString(printer)
+	msg = "does not match " + name + ": " + e.ErrorKind.LocalizedString(printer)
 	return []Problem{{File: file, Where: where, Field: field, Msg: msg}}
 }
 
@@ -637,8 +498,6 @@ func leafMessages(e *jsonschema.ValidationError) string {
 	}
 	return strings.Join(msgs, "; ")
 }
-
-func strconvQuote(s string) string { return strconv.Quote(s) }
 
 // findKey returns the pointer tokens of the first object key named key in
 // v (depth first, keys sorted), or nil.
@@ -684,7 +543,10 @@ func splitLocation(inst any, tokens []string) (where, field string) {
 	if cut < 0 {
 		return "", renderPath(inst, tokens)
 	}
-	elem := lookup(inst, tokens[:cut+1])
+	elem := inst
+	for _, tok := range tokens[:cut+1] {
+		elem = step(elem, tok)
+	}
 	where = renderPath(inst, tokens[:cut+1])
 	if id := idOf(elem); id != "" {
 		where += " (" + id + ")"
@@ -719,13 +581,6 @@ func step(v any, tok string) any {
 		return c[tok]
 	}
 	return nil
-}
-
-func lookup(v any, tokens []string) any {
-	for _, tok := range tokens {
-		v = step(v, tok)
-	}
-	return v
 }
 
 // renderPath renders pointer tokens below v as a.b[3].c.

@@ -80,7 +80,7 @@ func TestStabilityModels(t *testing.T) {
 			t.Fatalf("no model %s", slug)
 		}
 		for _, c := range m.configs {
-			if c.rowID == rowID {
+			if c.rowID() == rowID {
 				if v := c.node.get(key); v != nil {
 					return v.text
 				}
@@ -92,7 +92,7 @@ func TestStabilityModels(t *testing.T) {
 	}
 	var rowIDs []string
 	for _, c := range bySlug["test-lm-7b-chat"].configs {
-		rowIDs = append(rowIDs, c.rowID)
+		rowIDs = append(rowIDs, c.rowID())
 	}
 	wantIDs := []string{
 		"test-lm-7b-chat/B200/1/8",
@@ -104,8 +104,8 @@ func TestStabilityModels(t *testing.T) {
 	}
 	best := map[string]string{}
 	for _, m := range models {
-		for g, i := range m.best {
-			best[m.slug+" "+g] = m.configs[i].rowID
+		for _, c := range m.best {
+			best[m.slug+" "+c.gpu] = c.rowID()
 		}
 	}
 	wantBest := map[string]string{
@@ -210,21 +210,5 @@ func TestSourceRowProblems(t *testing.T) {
 	}
 	if len(rows) != 14 {
 		t.Errorf("%d good rows, want 14", len(rows))
-	}
-}
-
-// TestRoundedTextsBounded: roundedText keeps at most maxRoundedTexts
-// answers, and answers rightly past that.
-func TestRoundedTextsBounded(t *testing.T) {
-	for i := range maxRoundedTexts + 100 {
-		roundedText(float64(i)+0.25, 1)
-	}
-	if n := roundedTexts.n.Load(); n > maxRoundedTexts {
-		t.Errorf("%d answers kept, over %d", n, maxRoundedTexts)
-	}
-	for range 2 {
-		if got := roundedText(1e6+0.25, 1); got != "1000000.2" {
-			t.Errorf("roundedText(1000000.25, 1) = %s, want 1000000.2", got)
-		}
 	}
 }

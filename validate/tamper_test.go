@@ -28,30 +28,84 @@ const (
 	vtChat = "sources/leaderboard/tasks/lm-arena-chat.json"
 )
 
+// tamperCase is one alteration of a good snapshot, and what Snapshot must
+// report of it.
+type tamperCase struct {
+	name string
+	fix  vtFixture
+	edit func(t *testing.T, dir string)
+	want []vtAt
+	msg  string // in the first problem's Msg
+}
+
+// mutate is f with its models edited by fn before they are written.
+func mutate(f vtFixture, fn func(t *testing.T, ms map[string]*transform.Model)) vtFixture {
+	f.mutate = fn
+	return f
+}
+
+// manifest edits a fixture's manifest with fn.
+func manifest(fn func(m *Manifest)) func(t *testing.T, dir string) {
+	return func(t *testing.T, dir string) {
+		m := vtReadManifest(t, dir)
+		fn(m)
+		vtWriteManifest(t, dir, m)
+	}
+}
+
 // TestTamper alters a good snapshot in one way each and checks that
 // Snapshot reports exactly the problems it should, by file, row and field,
 // and that the first one says the right thing.
 func TestTamper(t *testing.T) {
 	seed := vtFixture{leaderboard: vtUpstream(vtSeedVersion)}
 	stab := vtFixture{leaderboard: vtStabilityDir(t)}
-	mutate := func(f vtFixture, fn func(t *testing.T, ms map[string]*transform.Model)) vtFixture {
-		f.mutate = fn
-		return f
+	var tests []tamperCase
+	for _, cases := range []func(seed, stab vtFixture) []tamperCase{tamperCases1, tamperCases2, tamperCases3} {
+		tests = append(tests, cases(seed, stab)...)
 	}
-	manifest := func(fn func(m *Manifest)) func(t *testing.T, dir string) {
-		return func(t *testing.T, dir string) {
-			m := vtReadManifest(t, dir)
-			fn(m)
-			vtWriteManifest(t, dir, m)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			dir := vtBuild(t, tt.fix)
+			if tt.edit != nil {
+				tt.edit(t, dir)
+			}
+			got := vtReport(t, dir)
+			if tt.name == "folder named after another date" {
+				// Every model file's updated and data_version then differ too.
+				got = vtOnlyFile(got, ManifestPath)
+			}
+			if diff := cmp.Diff(tt.want, vtPositions(got)); diff != "" {
+				t.Fatalf("problems (-want +got):\n%s\n%s", diff, (&Report{Dir: dir, Problems: got}).Error())
+			}
+			if !strings.Contains(got[0].Msg, tt.msg) {
+				t.Errorf("first problem %q lacks %q", got[0].String(), tt.msg)
+			}
+		})
+	}
+}
+
+func vtOnlyFile(ps []Problem, file string) []Problem {
+	var out []Problem
+	for _, p := range ps {
+		if p.File == file {
+			out = append(out, p)
 		}
 	}
-	tests := []struct {
-		name string
-		fix  vtFixture
-		edit func(t *testing.T, dir string)
-		want []vtAt
-		msg  string // in the first problem's Msg
-	}{
+	return out
+}
+
+func vtSortOutputs(m *Manifest) {
+	for i := 1; i < len(m.Outputs); i++ {
+		for j := i; j > 0 && m.Outputs[j].Path < m.Outputs[j-1].Path; j-- {
+			m.Outputs[j], m.Outputs[j-1] = m.Outputs[j-1], m.Outputs[j]
+		}
+	}
+}
+
+// tamperCases1 are cases of TestTamper.
+func tamperCases1(seed, stab vtFixture) []tamperCase {
+	return []tamperCase{
 		{
 			name: "wh digit flipped, sha fixed",
 			fix:  seed,
@@ -152,6 +206,12 @@ func TestTamper(t *testing.T) {
 			},
 			msg: "is 86.84, recomputed 87.12",
 		},
+	}
+}
+
+// tamperCases2 are cases of TestTamper.
+func tamperCases2(seed, stab vtFixture) []tamperCase {
+	return []tamperCase{
 		{
 			name: "model file missing",
 			fix:  seed,
@@ -250,6 +310,12 @@ func TestTamper(t *testing.T) {
 			want: []vtAt{{vtM32, "", "caveat"}},
 			msg:  "differs from the recomputed text at character",
 		},
+	}
+}
+
+// tamperCases3 are cases of TestTamper.
+func tamperCases3(seed, stab vtFixture) []tamperCase {
+	return []tamperCase{
 		{
 			name: "retrieved date altered",
 			fix:  seed,
@@ -319,7 +385,7 @@ func TestTamper(t *testing.T) {
 		},
 		{
 			name: "exclusion of a task outside the selection",
-			fix:  vtFixture{leaderboard: vtStabilityDir(t), tasks: []string{"lm-arena-chat", "gpqa"}},
+			fix:  vtFixture{leaderboard: stab.leaderboard, tasks: []string{"lm-arena-chat", "gpqa"}},
 			edit: manifest(func(m *Manifest) { m.Selection.Tasks = m.Selection.Tasks[:1] }),
 			want: []vtAt{{ManifestPath, "exclusions[8]", "task"}, {ManifestPath, "exclusions[9]", "task"}},
 			msg:  "is gpqa, which is not in selection.tasks",
@@ -333,43 +399,5 @@ func TestTamper(t *testing.T) {
 			},
 			msg: "is 2026-09-28, but the snapshot folder is named 2026-09-27",
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			dir := vtBuild(t, tt.fix)
-			if tt.edit != nil {
-				tt.edit(t, dir)
-			}
-			got := vtReport(t, dir)
-			if tt.name == "folder named after another date" {
-				// Every model file's updated and data_version then differ too.
-				got = vtOnlyFile(got, ManifestPath)
-			}
-			if diff := cmp.Diff(tt.want, vtPositions(got)); diff != "" {
-				t.Fatalf("problems (-want +got):\n%s\n%s", diff, (&Report{Dir: dir, Problems: got}).Error())
-			}
-			if !strings.Contains(got[0].Msg, tt.msg) {
-				t.Errorf("first problem %q lacks %q", got[0].String(), tt.msg)
-			}
-		})
-	}
-}
-
-func vtOnlyFile(ps []Problem, file string) []Problem {
-	var out []Problem
-	for _, p := range ps {
-		if p.File == file {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-func vtSortOutputs(m *Manifest) {
-	for i := 1; i < len(m.Outputs); i++ {
-		for j := i; j > 0 && m.Outputs[j].Path < m.Outputs[j-1].Path; j-- {
-			m.Outputs[j], m.Outputs[j-1] = m.Outputs[j-1], m.Outputs[j]
-		}
 	}
 }

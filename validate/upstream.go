@@ -1,19 +1,13 @@
 package validate
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"sort"
 	"strconv"
-	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -55,87 +49,15 @@ func checkUTF8(ps *problems, data []byte) bool {
 	}
 	off := 0
 	for off < len(data) {
-		if !utf8.FullRune(data[off:]) {
-			break
-		}
 		r, size := utf8.DecodeRune(data[off:])
 		if r == utf8.RuneError && size == 1 {
 			break
 		}
 		off += size
 	}
-	line := 1 + bytes.Count(data[:off], []byte{'\n'})
-	col := off + 1
-	if nl := bytes.LastIndexByte(data[:off], '\n'); nl >= 0 {
-		col = off - nl
-	}
+	line, col := lineCol(data, off)
 	ps.add("", "", "is not valid UTF-8 at line %d, column %d (byte offset %d)", line, col, off)
 	return false
-}
-
-// checkUTF8From is checkUTF8 on a stream: it reads r to its end (or to the
-// first byte that is not UTF-8) a chunk at a time. A non-nil error is a
-// failure to read.
-func checkUTF8From(ps *problems, r io.Reader) (bool, error) {
-	buf := make([]byte, 64<<10)
-	var off int64 // offset of buf[0] in the stream
-	line, lastNL := int64(1), int64(-1)
-	carry := 0
-	for {
-		n, err := io.ReadFull(r, buf[carry:])
-		eof := err == io.EOF || err == io.ErrUnexpectedEOF
-		if err != nil && !eof {
-			return false, err
-		}
-		data := buf[:carry+n]
-		// Check up to the last whole rune; a rune cut by the chunk's end
-		// is carried to the next one (at the end, it is the bad byte).
-		end := len(data)
-		if !eof {
-			for k := 1; k <= utf8.UTFMax-1 && k <= end; k++ {
-				if utf8.RuneStart(data[end-k]) {
-					if !utf8.FullRune(data[end-k:]) {
-						end -= k
-					}
-					break
-				}
-			}
-		}
-		bad := -1
-		if !utf8.Valid(data[:end]) || eof && end < len(data) {
-			for i := 0; i < len(data); {
-				if !utf8.FullRune(data[i:]) {
-					bad = i
-					break
-				}
-				r, size := utf8.DecodeRune(data[i:])
-				if r == utf8.RuneError && size == 1 {
-					bad = i
-					break
-				}
-				i += size
-			}
-		}
-		upto := end
-		if bad >= 0 {
-			upto = bad
-		}
-		line += int64(bytes.Count(data[:upto], []byte{'\n'}))
-		if nl := bytes.LastIndexByte(data[:upto], '\n'); nl >= 0 {
-			lastNL = off + int64(nl)
-		}
-		if bad >= 0 {
-			at := off + int64(bad)
-			col := at - lastNL
-			ps.add("", "", "is not valid UTF-8 at line %d, column %d (byte offset %d)", line, col, at)
-			return false, nil
-		}
-		if eof {
-			return true, nil
-		}
-		carry = copy(buf, data[end:])
-		off += int64(end)
-	}
 }
 
 // lbIndex is what this package reads from the leaderboard's index.json.
@@ -144,21 +66,27 @@ type lbIndex struct {
 	nicknames   map[string]string // model_id → nickname
 }
 
-func parseIndex(ps *problems, data []byte) *lbIndex {
+// decodeSource decodes an archived upstream file into v: its bytes must
+// be UTF-8, decode, and give no key twice in one object.
+func decodeSource(ps *problems, data []byte, v any) bool {
 	if !checkUTF8(ps, data) {
-		return nil
+		return false
 	}
+	if err := json.Unmarshal(data, v); err != nil {
+		ps.add("", "", "cannot be decoded: %v", err)
+		return false
+	}
+	return checkDuplicateKeys(ps, data)
+}
+
+func parseIndex(ps *problems, data []byte) *lbIndex {
 	var raw struct {
 		LastUpdated *string `json:"last_updated"`
 		Models      map[string]struct {
 			Nickname *string `json:"nickname"`
 		} `json:"models"`
 	}
-	if err := json.Unmarshal(data, &raw); err != nil {
-		ps.add("", "", "cannot be decoded: %v", err)
-		return nil
-	}
-	if !checkDuplicateKeys(ps, data) {
+	if !decodeSource(ps, data, &raw) {
 		return nil
 	}
 	idx := &lbIndex{nicknames: map[string]string{}}
@@ -190,9 +118,6 @@ type lbCommit struct {
 }
 
 func parseCommits(ps *problems, data []byte) *lbCommit {
-	if !checkUTF8(ps, data) {
-		return nil
-	}
 	var list []struct {
 		SHA    string `json:"sha"`
 		Commit struct {
@@ -201,11 +126,7 @@ func parseCommits(ps *problems, data []byte) *lbCommit {
 			} `json:"committer"`
 		} `json:"commit"`
 	}
-	if err := json.Unmarshal(data, &list); err != nil {
-		ps.add("", "", "cannot be decoded: %v", err)
-		return nil
-	}
-	if !checkDuplicateKeys(ps, data) {
+	if !decodeSource(ps, data, &list) {
 		return nil
 	}
 	if len(list) == 0 {
@@ -270,278 +191,53 @@ func (r *lbRow) where() string {
 	return fmt.Sprintf("configurations[%d] (%s on %d x %s, max_num_seqs %d)", r.index, r.modelID, r.numGPUs, r.gpu, r.maxNumSeqs)
 }
 
-// parseTask reads a task file's rows. A row that lacks a field the rules
+// parseTask reads a task file's rows, as json.Unmarshal reads it into
+// struct { Task *string; Configurations []row }: bytes that are not UTF-8,
+// a syntax error or a value of the wrong type are reported, then a key
+// given twice in one object (json.Unmarshal would keep the last value
+// silently), and no row is returned. A row that lacks a field the rules
 // need, or has one of the wrong type, is reported and left out.
 func parseTask(ps *problems, task string, data []byte) ([]*lbRow, bool) {
-	rows, ok, _ := parseTaskFrom(ps, task, func() (io.ReadCloser, error) {
-		return io.NopCloser(bytes.NewReader(data)), nil
-	})
-	return rows, ok
-}
-
-// parseTaskSlow is parseTask on a file streamed from open (parseTaskFrom
-// runs it whenever its one-pass reading gives up): once to check it is
-// UTF-8, once to decode it, and once to look for a key given twice in one
-// object (findDuplicateKey). It decodes row by row, each row
-// parsed as the decoder meets it. Neither the file's bytes nor its rows as
-// raw bytes or maps are ever all held at once, only the parsed rows. It
-// reads the file as json.Unmarshal would into struct { Task *string;
-// Configurations []row } (keys matched as Unmarshal matches them, a syntax
-// error anywhere reported before anything else); a key given twice in one
-// object is then reported, and no row is returned. A non-nil error is a
-// failure to read the file (nothing is reported then).
-func parseTaskSlow(ps *problems, task string, open func() (io.ReadCloser, error)) ([]*lbRow, bool, error) {
-	f, err := open()
-	if err != nil {
-		return nil, false, err
+	var doc struct {
+		Task           *string   `json:"task"`
+		Configurations []taskRow `json:"configurations"`
 	}
-	good, err := checkUTF8From(ps, f)
-	f.Close()
-	if err != nil || !good {
-		return nil, false, err
+	if !decodeSource(ps, data, &doc) {
+		return nil, false
 	}
-	if f, err = open(); err != nil {
-		return nil, false, err
-	}
-	defer f.Close()
-	doc, err := decodeTask(bufio.NewReaderSize(f, 64<<10))
-	var rerr *taskReadError
-	switch {
-	case errors.As(err, &rerr):
-		return nil, false, rerr.err
-	case err != nil:
-		ps.add("", "", "cannot be decoded: %v", err)
-		return nil, false, nil
-	}
-	// A key given twice in one object: the decoder above keeps the last
-	// value, as json.Unmarshal does, so the file is read once more for it.
-	if dup, err := findDuplicateKeyIn(open); err != nil || dup != nil {
-		if err == nil {
-			line, col, err := lineColIn(open, dup.offset)
-			if err != nil {
-				return nil, false, err
-			}
-			dup.report(ps, line, col)
-		}
-		return nil, false, err
-	}
-	rows, ok := doc.parsed(ps, task)
-	return rows, ok, nil
-}
-
-// parsed reports the decoded file's problems (its task, its rows') and
-// returns its well-formed rows, and whether every row is.
-func (doc *taskDoc) parsed(ps *problems, task string) ([]*lbRow, bool) {
-	if doc.task == nil || *doc.task != task {
+	if doc.Task == nil || *doc.Task != task {
 		got := "missing"
-		if doc.task != nil {
-			got = strconv.Quote(*doc.task)
+		if doc.Task != nil {
+			got = strconv.Quote(*doc.Task)
 		}
 		ps.add("", "task", "is %s, want %q", got, task)
 	}
-	if len(doc.rows) == 0 {
+	if len(doc.Configurations) == 0 {
 		ps.add("", "configurations", "is missing or empty")
 		return nil, false
 	}
 	ok := true
-	rows := make([]*lbRow, 0, len(doc.rows))
-	// Rows of one model, GPU or precision repeat their names: one copy of
-	// each is kept.
-	names := map[string]string{}
-	intern := func(s *string) {
-		if v, ok := names[*s]; ok {
-			*s = v
-		} else {
-			names[*s] = *s
-		}
-	}
-	for i := range doc.rows {
-		tr := &doc.rows[i]
+	rows := make([]*lbRow, 0, len(doc.Configurations))
+	for i, tr := range doc.Configurations {
 		where := fmt.Sprintf("configurations[%d]", i)
 		if tr.row == nil {
 			ps.add(where, "", "is not a JSON object")
 			ok = false
 			continue
 		}
-		if id := tr.id; id != "" {
-			where += " (" + id + ")"
+		if tr.id != "" {
+			where += " (" + tr.id + ")"
 		}
 		for _, p := range tr.probs {
 			ps.add(where, p.Field, "%s", p.Msg)
 		}
 		tr.row.task, tr.row.index = task, i
-		for _, s := range []*string{&tr.row.modelID, &tr.row.nickname, &tr.row.gpu, &tr.row.precision, &tr.row.arch} {
-			intern(s)
-		}
 		if tr.ok {
 			rows = append(rows, tr.row)
 		}
 		ok = ok && tr.ok
-		*tr = taskRow{}
 	}
 	return rows, ok
-}
-
-// taskDoc is a decoded task file: its task and its rows, parsed.
-type taskDoc struct {
-	task *string
-	rows []taskRow
-}
-
-// taskReadError is a failure to read the file, not to decode it.
-type taskReadError struct{ err error }
-
-func (e *taskReadError) Error() string { return e.err.Error() }
-
-// taskReader passes reads on, and tells read failures from the JSON
-// decoder's errors.
-type taskReader struct{ r io.Reader }
-
-func (t taskReader) Read(p []byte) (int, error) {
-	n, err := t.r.Read(p)
-	if err != nil && err != io.EOF {
-		err = &taskReadError{err}
-	}
-	return n, err
-}
-
-// decodeTask decodes a task file from r as json.Unmarshal decodes it into
-// struct { Task *string `json:"task"`; Configurations []taskRow
-// `json:"configurations"` }, but one row at a time: a syntax error anywhere
-// is the error; else the first value of the wrong type is.
-func decodeTask(r io.Reader) (*taskDoc, error) {
-	dec := json.NewDecoder(taskReader{r})
-	dec.UseNumber()
-	var typeErr error
-	wrongType := func(tok json.Token, field, want string) {
-		if typeErr != nil {
-			return
-		}
-		what := "number"
-		switch t := tok.(type) {
-		case json.Delim:
-			what = map[json.Delim]string{'{': "object", '[': "array"}[t]
-		case string:
-			what = "string"
-		case bool:
-			what = "bool"
-		}
-		if field == "" {
-			typeErr = fmt.Errorf("json: cannot unmarshal %s into a task file (an object)", what)
-			return
-		}
-		typeErr = fmt.Errorf("json: cannot unmarshal %s into Go struct field .%s of type %s", what, field, want)
-	}
-	// skip consumes the rest of a value whose first token was tok.
-	skip := func(tok json.Token) error {
-		if d, ok := tok.(json.Delim); ok && (d == '{' || d == '[') {
-			for depth := 1; depth > 0; {
-				t, err := dec.Token()
-				if err != nil {
-					return err
-				}
-				if d, ok := t.(json.Delim); ok {
-					if d == '{' || d == '[' {
-						depth++
-					} else {
-						depth--
-					}
-				}
-			}
-		}
-		return nil
-	}
-	doc := &taskDoc{}
-	tok, err := dec.Token()
-	if err == io.EOF {
-		return nil, errors.New("unexpected end of JSON input")
-	}
-	if err != nil {
-		return nil, err
-	}
-	switch tok {
-	case json.Delim('{'):
-		for dec.More() {
-			kt, err := dec.Token()
-			if err != nil {
-				return nil, err
-			}
-			key, _ := kt.(string)
-			switch {
-			case strings.EqualFold(key, "task"):
-				t, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				switch t := t.(type) {
-				case string:
-					doc.task = &t
-				case nil:
-					doc.task = nil
-				default:
-					wrongType(t, "task", "string")
-					if err := skip(t); err != nil {
-						return nil, err
-					}
-				}
-			case strings.EqualFold(key, "configurations"):
-				t, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				switch t {
-				case json.Delim('['):
-					doc.rows = doc.rows[:0]
-					for dec.More() {
-						var tr taskRow
-						if err := dec.Decode(&tr); err != nil {
-							return nil, err
-						}
-						doc.rows = append(doc.rows, tr)
-					}
-					if _, err := dec.Token(); err != nil { // ']'
-						return nil, err
-					}
-				case nil:
-					doc.rows = nil
-				default:
-					wrongType(t, "configurations", "[]row")
-					if err := skip(t); err != nil {
-						return nil, err
-					}
-				}
-			default:
-				t, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				if err := skip(t); err != nil {
-					return nil, err
-				}
-			}
-		}
-		if _, err := dec.Token(); err != nil { // '}'
-			return nil, err
-		}
-	case nil: // null: nothing set, as json.Unmarshal leaves it
-	default:
-		wrongType(tok, "", "")
-		if err := skip(tok); err != nil {
-			return nil, err
-		}
-	}
-	// Only white space may follow.
-	switch _, err := dec.Token(); {
-	case err == io.EOF:
-	case err != nil:
-		return nil, err
-	default:
-		return nil, errors.New("invalid character after top-level value")
-	}
-	if typeErr != nil {
-		return nil, typeErr
-	}
-	return doc, nil
 }
 
 // taskRow is one element of a task file's configurations array, parsed by
@@ -561,15 +257,14 @@ func (tr *taskRow) UnmarshalJSON(raw []byte) error {
 	return nil
 }
 
+// parseRow parses one row, raw: valid JSON, decoded with UseNumber.
 func parseRow(raw []byte) taskRow {
-	// raw is valid JSON (encoding/json or jsontext checked it: decodeTask
-	// or decodeTaskFast); decoded as json.Decoder
-	// with UseNumber decodes it, only faster; the row's strings are its
-	// own (they outlive the file's text).
-	d := getDecoder()
-	defer d.release()
-	d.own = true
-	m, _ := d.decode(raw).(map[string]any)
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var m map[string]any
+	if dec.Decode(&m) != nil {
+		return taskRow{}
+	}
 	if m == nil {
 		return taskRow{}
 	}
@@ -589,8 +284,8 @@ func parseRow(raw []byte) taskRow {
 	r.precision = rp.str("weight_precision")
 	r.arch = rp.str("architecture")
 	r.numGPUs = rp.whole("num_gpus", 1)
-	// Versions before 2025-12-15 write 0 for a parallelism not used; it
-	// is published as it stands.
+	// Older versions write 0 for a parallelism not used; it is published
+	// as it stands.
 	r.tp = rp.whole("tensor_parallel", 0)
 	r.dp = rp.whole("data_parallel", 0)
 	r.ep = rp.whole("expert_parallel", 0)
@@ -625,32 +320,33 @@ func parseRow(raw []byte) taskRow {
 // stability rule leaves out a row whose content an earlier row of the task
 // has (an exact duplicate).
 func rowContent(m map[string]any) [sha256.Size]byte {
-	k := keyOrderPool.Get().(*keyOrders)
-	defer keyOrderPool.Put(k)
-	var b [2048]byte
-	return sha256.Sum256(appendCanonical(b[:0], m, k))
+	b, _ := json.Marshal(canonical(m)) // keys sorted; a decoded value always encodes
+	return sha256.Sum256(b)
 }
 
-// keyOrderPool holds the key orders rowContent remembers: a task file's
-// rows have the same keys.
-var keyOrderPool = sync.Pool{New: func() any { return new(keyOrders) }}
-
-// rowContentRaw is rowContent for a row decoded into raw field values (a
-// value that is not JSON counts as its bytes). The parser computes
-// rowContent as it decodes each row; TestDuplicateRows checks the two
-// agree, so that a row's identity does not depend on how it was read.
-func rowContentRaw(m map[string]json.RawMessage) [sha256.Size]byte {
-	obj := make(map[string]any, len(m))
-	for k, raw := range m {
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.UseNumber()
-		var v any
-		if dec.Decode(&v) != nil {
-			v = "raw:" + string(raw)
+// canonical is a decoded JSON value with each number as its float64
+// (equal float64s, one form), or as written when it is out of float64's
+// range.
+func canonical(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[k] = canonical(x)
 		}
-		obj[k] = v
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = canonical(x)
+		}
+		return out
+	case json.Number:
+		if x, err := strconv.ParseFloat(string(v), 64); err == nil {
+			return x
+		}
 	}
-	return rowContent(obj)
+	return v
 }
 
 // plausible reports values no measurement can have: a positive, finite
@@ -700,43 +396,6 @@ func (rp *rowParser) plausible(r *lbRow) {
 	bounded("avg_batch_size", r.avgBatch, 0, maxRunningBatch, "")
 	if r.avgBatch > float64(r.maxNumSeqs) {
 		rp.fail("avg_batch_size", "is %s, above max_num_seqs %d", rawText(r.avgBatch), r.maxNumSeqs)
-	}
-}
-
-// appendCanonical appends a decoded JSON value (numbers as json.Number) in
-// one form that tells where each part ends: object keys sorted (k caches
-// the orders), each key and string with its length, numbers as the 8
-// bytes of their float64 (equal float64s, equal shortest forms; one out of
-// float64's range as written). Two rows with equal canonical forms have
-// every field equal.
-func appendCanonical(b []byte, v any, k *keyOrders) []byte {
-	switch v := v.(type) {
-	case map[string]any:
-		b = binary.AppendUvarint(append(b, '{'), uint64(len(v)))
-		for _, key := range k.of(v) {
-			b = appendCanonical(appendString(b, key), v[key], k)
-		}
-		return b
-	case []any:
-		b = binary.AppendUvarint(append(b, '['), uint64(len(v)))
-		for _, x := range v {
-			b = appendCanonical(b, x, k)
-		}
-		return b
-	case json.Number:
-		if x, err := strconv.ParseFloat(string(v), 64); err == nil {
-			return binary.BigEndian.AppendUint64(append(b, 'd'), math.Float64bits(x))
-		}
-		return appendString(append(b, 'N'), string(v))
-	case string:
-		return appendString(append(b, 's'), v)
-	case bool:
-		if v {
-			return append(b, 't')
-		}
-		return append(b, 'f')
-	default: // nil
-		return append(b, 'z')
 	}
 }
 

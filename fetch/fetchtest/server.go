@@ -1,7 +1,9 @@
 // Package fetchtest runs a fake upstream for tests: an httptest server that
 // serves files from a folder at the paths fetch.Origins expects, with faults
 // injected per path (error statuses, Retry-After, HTML pages, truncated or
-// dropped bodies, delays, stalls, gzip, redirects).
+// dropped bodies, delays, stalls, gzip, redirects). NewMemoryServer serves
+// the same over in-memory connections, for tests of waits and bounds in a
+// testing/synctest bubble.
 //
 // A fake leaderboard from the shared data, and a fake Ember URL:
 //
@@ -13,6 +15,8 @@
 package fetchtest
 
 import (
+	"context"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -52,8 +56,11 @@ type Server struct {
 	URL string
 
 	t    testing.TB
-	srv  *httptest.Server
 	root string
+	// dial, for a NewMemoryServer, connects to it; transports are those
+	// Source made for it, closed at the end.
+	dial       func(ctx context.Context, network, addr string) (net.Conn, error)
+	transports []*http.Transport
 
 	mu       sync.Mutex
 	files    map[string]string // URL path → file
@@ -74,6 +81,16 @@ type Request struct {
 // Map and MapDir add), closed when t ends.
 func NewServer(t testing.TB, root string) *Server {
 	t.Helper()
+	s := newServer(t, root)
+	srv := httptest.NewServer(http.HandlerFunc(s.serve))
+	s.URL = srv.URL
+	t.Cleanup(srv.Close)
+	return s
+}
+
+// newServer is a Server for root, without its listener.
+func newServer(t testing.TB, root string) *Server {
+	t.Helper()
 	if root != "" {
 		if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
 			t.Fatalf("fetchtest: root %q is not a folder (%v)", root, err)
@@ -90,9 +107,6 @@ func NewServer(t testing.TB, root string) *Server {
 		s.dirs[LeaderboardPrefix] = root
 		s.files[CommitsPath] = filepath.Join(root, "commits.json")
 	}
-	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
-	s.URL = s.srv.URL
-	t.Cleanup(s.srv.Close)
 	return s
 }
 
@@ -128,7 +142,8 @@ func (s *Server) Origins() fetch.Origins {
 
 // Source is an HTTP source for this server, for tests: opts as given, but
 // with zero fields set to Origins(), AllowHTTP, millisecond retry waits
-// (1ms to 20ms), a 5s per-request timeout and a 10s total bound.
+// (1ms to 20ms), a 5s per-request timeout and a 10s total bound; for a
+// NewMemoryServer, a transport that dials it.
 func (s *Server) Source(opts fetch.HTTPOptions) *fetch.HTTP {
 	if opts.Origins == (fetch.Origins{}) {
 		opts.Origins = s.Origins()
@@ -145,6 +160,9 @@ func (s *Server) Source(opts fetch.HTTPOptions) *fetch.HTTP {
 	}
 	if opts.MaxTotalWait == 0 {
 		opts.MaxTotalWait = 10 * time.Second
+	}
+	if s.dial != nil && opts.Transport == nil {
+		opts.Transport = s.memoryTransport(opts.Timeout)
 	}
 	return fetch.NewHTTP(opts)
 }

@@ -160,15 +160,6 @@ func TestGoldenPage(t *testing.T) {
 	}
 }
 
-// TestMarkdownAllocatesOnce: Markdown sizes the page before writing it.
-func TestMarkdownAllocatesOnce(t *testing.T) {
-	d := seedDoc(t)
-	d.add(&Table{Head: []string{}}) // a table without columns: "| |"
-	if n := testing.AllocsPerRun(10, func() { d.Markdown() }); n != 1 {
-		t.Errorf("Markdown allocates %v times; want once", n)
-	}
-}
-
 // seedFigures are strings of the published seed page
 // (../shared/seeds/qwen-3-32b.page.txt), each holding a figure. They are
 // copied from the seed, not from the renderer's output: the test checks that

@@ -1,0 +1,268 @@
+package validate
+
+// The manifest check: manifest.json decodes strictly, and lists every file
+// of the snapshot folder once, with the size and SHA-256 of its bytes on
+// disk.
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// ManifestPath is the manifest's path in a snapshot folder.
+const ManifestPath = "manifest.json"
+
+// Manifest is manifest.json as this package reads it. It mirrors
+// snapshots.Manifest field for field but is declared here, so that
+// snapshots/ can import this package and so that a field added on one side
+// only is caught (the manifest is decoded with unknown fields disallowed,
+// and manifest.schema.json has additionalProperties false).
+type Manifest struct {
+	Version    string              `json:"version"`
+	Date       string              `json:"date"`
+	Retrieved  string              `json:"retrieved"`
+	Generator  ManifestGenerator   `json:"generator"`
+	Selection  ManifestSelection   `json:"selection"`
+	Sources    []ManifestSource    `json:"sources"`
+	Outputs    []ManifestFile      `json:"outputs"`
+	Evidence   ManifestEvidence    `json:"evidence"`
+	Exclusions []ManifestExclusion `json:"exclusions"`
+	Grid       *ManifestGrid       `json:"grid,omitempty"`
+}
+
+// ManifestGenerator is the code that wrote the snapshot.
+type ManifestGenerator struct {
+	Module   string `json:"module"`
+	Version  string `json:"version"`
+	Revision string `json:"revision"`
+	Modified bool   `json:"modified"`
+	Go       string `json:"go"`
+}
+
+// ManifestSelection is the manifest's selection block.
+type ManifestSelection struct {
+	ITLDeadlineMS         int      `json:"itl_deadline_ms"`
+	MinSteadyStateSeconds float64  `json:"min_steady_state_seconds"`
+	MinBatchFraction      float64  `json:"min_batch_fraction"`
+	Tasks                 []string `json:"tasks"`
+}
+
+// ManifestFile is one listed file: slash path relative to the snapshot
+// folder, size and lower-case hex SHA-256 of its bytes on disk.
+type ManifestFile struct {
+	Path   string `json:"path"`
+	Size   int64  `json:"size"`
+	SHA256 string `json:"sha256"`
+}
+
+// ManifestSource is one archived upstream file.
+type ManifestSource struct {
+	ManifestFile
+	Name      string `json:"name"`
+	URL       string `json:"url"`
+	FinalURL  string `json:"final_url,omitempty"`
+	Retrieved string `json:"retrieved"`
+	Producer  string `json:"producer"`
+	Licence   string `json:"licence"`
+}
+
+// ManifestEvidence is the manifest's evidence block.
+type ManifestEvidence struct {
+	IndexLastUpdated string `json:"index_last_updated"`
+	LastCommitSHA    string `json:"last_commit_sha"`
+	LastCommitDate   string `json:"last_commit_date"`
+	Compiled         string `json:"compiled"`
+	Conflict         string `json:"conflict,omitempty"`
+}
+
+// ManifestExclusion is one upstream row the stability filter excluded.
+type ManifestExclusion struct {
+	Task       string `json:"task"`
+	Row        int    `json:"row"`
+	ModelID    string `json:"model_id"`
+	GPU        string `json:"gpu"`
+	NumGPUs    int    `json:"num_gpus"`
+	MaxNumSeqs int    `json:"max_num_seqs"`
+	Reason     string `json:"reason"`
+}
+
+// ManifestGrid is the manifest's grid block.
+type ManifestGrid struct {
+	Year             int                     `json:"year"`
+	Areas            int                     `json:"areas"`
+	AreasWithoutYear int                     `json:"areas_without_year"`
+	Fallbacks        int                     `json:"fallbacks"`
+	YearRule         string                  `json:"year_rule"`
+	YearPinned       bool                    `json:"year_pinned"`
+	YearCandidates   []ManifestGridYear      `json:"year_candidates"`
+	Exclusions       []ManifestGridExclusion `json:"exclusions"`
+}
+
+// ManifestGridYear is what the reference-year rule saw of one year.
+type ManifestGridYear struct {
+	Year                int  `json:"year"`
+	World               bool `json:"world"`
+	Countries           int  `json:"countries"`
+	CountriesYearBefore int  `json:"countries_year_before"`
+	Complete            bool `json:"complete"`
+}
+
+// ManifestGridExclusion is an Ember intensity row the build left out.
+type ManifestGridExclusion struct {
+	Area   string `json:"area"`
+	ISO3   string `json:"iso3"`
+	Year   int    `json:"year"`
+	Line   int    `json:"line"`
+	Value  string `json:"value"`
+	Reason string `json:"reason"`
+}
+
+var dateFolder = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
+
+// decodeManifest decodes manifest.json strictly, or else leniently (so
+// that the other checks can run; the schema check names the offending
+// key). It returns nil when it cannot be decoded at all.
+func decodeManifest(s *Snap) (*Manifest, []Problem) {
+	mp := &problems{file: ManifestPath}
+	b, err := s.Read(ManifestPath)
+	if err != nil {
+		mp.add("", "", "cannot be read: %v", err)
+		return nil, mp.list
+	}
+	var m Manifest
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil {
+		m = Manifest{}
+		if err2 := json.Unmarshal(b, &m); err2 != nil {
+			mp.add("", "", "cannot be decoded: %v", err2)
+			return nil, mp.list
+		}
+		mp.add("", "", "does not decode strictly: %v", err)
+	} else if dec.More() {
+		mp.add("", "", "has data after the top-level value")
+	}
+	if base := filepath.Base(filepath.Clean(s.Dir)); dateFolder.MatchString(base) && base != m.Date {
+		mp.add("", "date", "is %s, but the snapshot folder is named %s", m.Date, base)
+	}
+	return &m, mp.list
+}
+
+// checkFiles checks the manifest's listing against the folder: every file
+// on disk but manifest.json is listed exactly once (sources/ files under
+// sources, all others under outputs), every listed file exists with the
+// listed size and SHA-256, and both lists are sorted by path.
+func checkFiles(s *Snap) []Problem {
+	m := s.Manifest
+	mp := &problems{file: ManifestPath}
+	var out []Problem
+	listed := map[string]string{} // path → where it is listed
+	sums := hashFiles(s)
+
+	entry := func(where, p string, size int64, sum string, wantSource bool) {
+		if !cleanPath(p) {
+			mp.add(where, "path", "%q is not a clean slash path relative to the snapshot folder", p)
+			return
+		}
+		if prev, dup := listed[p]; dup {
+			mp.add(where, "path", "%s is listed twice (also at %s)", p, prev)
+			return
+		}
+		listed[p] = where
+		isSource := strings.HasPrefix(p, sourcesPrefix)
+		switch {
+		case p == ManifestPath:
+			mp.add(where, "path", "lists manifest.json, which never lists itself")
+			return
+		case wantSource && !isSource:
+			mp.add(where, "path", "%s is a source but not under sources/", p)
+		case !wantSource && isSource:
+			mp.add(where, "path", "%s is under sources/ but listed as an output", p)
+		}
+		if !s.OnDisk(p) {
+			out = append(out, Problem{File: p, Msg: fmt.Sprintf("is listed in manifest.json %s but missing from the snapshot folder", where)})
+			return
+		}
+		h := sums[p]
+		gotSize, gotSum, err := h.size, h.sum, h.err
+		if err != nil {
+			out = append(out, Problem{File: p, Msg: fmt.Sprintf("cannot be read: %v", err)})
+			return
+		}
+		if gotSize != size {
+			mp.add(where+" ("+p+")", "size", "is %d, but the file on disk has %d bytes", size, gotSize)
+		}
+		if gotSum != sum {
+			mp.add(where+" ("+p+")", "sha256", "is %s, but the file on disk hashes to %s", sum, gotSum)
+		}
+	}
+
+	for i, src := range m.Sources {
+		where := fmt.Sprintf("sources[%d]", i)
+		entry(where, src.Path, src.Size, src.SHA256, true)
+		if want := sourcesPrefix + src.Name; src.Path != want {
+			mp.add(where, "name", "is %q, but its path is %q (want %q)", src.Name, src.Path, want)
+		}
+	}
+	for i, f := range m.Outputs {
+		entry(fmt.Sprintf("outputs[%d]", i), f.Path, f.Size, f.SHA256, false)
+	}
+	if !sort.SliceIsSorted(m.Sources, func(i, j int) bool { return m.Sources[i].Path < m.Sources[j].Path }) {
+		mp.add("", "sources", "is not sorted by path")
+	}
+	if !sort.SliceIsSorted(m.Outputs, func(i, j int) bool { return m.Outputs[i].Path < m.Outputs[j].Path }) {
+		mp.add("", "outputs", "is not sorted by path")
+	}
+	for _, p := range s.Files {
+		if _, ok := listed[p]; !ok {
+			kind := "outputs"
+			if strings.HasPrefix(p, sourcesPrefix) {
+				kind = "sources"
+			}
+			out = append(out, Problem{File: p, Msg: fmt.Sprintf("is in the snapshot folder but not listed in manifest.json %s", kind)})
+		}
+	}
+	return append(mp.list, out...)
+}
+
+// hashed is a file's size and hex SHA-256, or why it could not be read.
+type hashed struct {
+	size int64
+	sum  string
+	err  error
+}
+
+// hashFiles hashes every file in the folder, on a worker per CPU.
+func hashFiles(s *Snap) map[string]hashed {
+	out := make([]hashed, len(s.Files))
+	eachIndex(len(s.Files), func(i int) { out[i] = hashFile(s, s.Files[i]) })
+	sums := make(map[string]hashed, len(out))
+	for i, p := range s.Files {
+		sums[p] = out[i]
+	}
+	return sums
+}
+
+// hashFile reads the file at slash path p from disk and returns its size
+// and hex SHA-256.
+func hashFile(s *Snap, p string) hashed {
+	f, err := s.Open(p)
+	if err != nil {
+		return hashed{err: err}
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, s.cancellable(f))
+	if err != nil {
+		return hashed{err: err}
+	}
+	return hashed{size: n, sum: hex.EncodeToString(h.Sum(nil))}
+}
