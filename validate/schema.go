@@ -3,12 +3,15 @@ package validate
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -192,12 +195,8 @@ func splitSchema(doc any) (shell any, lists []string) {
 		if !splittable {
 			continue
 		}
-		without := make(map[string]any, len(pm))
-		for k, v := range pm {
-			if k != "items" {
-				without[k] = v
-			}
-		}
+		without := maps.Clone(pm)
+		delete(without, "items")
 		newProps[name] = without
 		lists = append(lists, name)
 	}
@@ -205,10 +204,7 @@ func splitSchema(doc any) (shell any, lists []string) {
 		return nil, nil
 	}
 	sort.Strings(lists)
-	newRoot := make(map[string]any, len(root))
-	for k, v := range root {
-		newRoot[k] = v
-	}
+	newRoot := maps.Clone(root)
 	newRoot["properties"] = newProps
 	return newRoot, lists
 }
@@ -507,12 +503,7 @@ func findKey(v any, key string) []string {
 		if _, ok := c[key]; ok {
 			return []string{key}
 		}
-		keys := make([]string, 0, len(c))
-		for k := range c {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(c)) {
 			if sub := findKey(c[k], key); sub != nil {
 				return append([]string{k}, sub...)
 			}
@@ -603,30 +594,19 @@ func renderPath(v any, tokens []string) string {
 // lessWhere orders Where strings so that configurations[2] comes before
 // configurations[10].
 func lessWhere(a, b string) bool {
-	ka, kb := whereKey(a), whereKey(b)
-	if ka.prefix != kb.prefix {
-		return ka.prefix < kb.prefix
-	}
-	if ka.n != kb.n {
-		return ka.n < kb.n
-	}
-	return a < b
+	pa, na := whereKey(a)
+	pb, nb := whereKey(b)
+	return cmp.Or(strings.Compare(pa, pb), cmp.Compare(na, nb), strings.Compare(a, b)) < 0
 }
 
-type wkey struct {
-	prefix string
-	n      int
-}
-
-func whereKey(s string) wkey {
-	i := strings.IndexByte(s, '[')
-	j := strings.IndexByte(s, ']')
-	if i < 0 || j < i {
-		return wkey{s, -1}
+// whereKey splits "configurations[10]..." into its prefix and index (-1:
+// none).
+func whereKey(s string) (string, int) {
+	i, j := strings.IndexByte(s, '['), strings.IndexByte(s, ']')
+	if i >= 0 && j > i {
+		if n, err := strconv.Atoi(s[i+1 : j]); err == nil {
+			return s[:i], n
+		}
 	}
-	n, err := strconv.Atoi(s[i+1 : j])
-	if err != nil {
-		return wkey{s, -1}
-	}
-	return wkey{s[:i], n}
+	return s, -1
 }
