@@ -49,14 +49,10 @@ var compiled struct {
 }
 
 // schemaStream is a schema split so that a file is checked one list entry
-// at a time, without holding the whole file decoded: each top-level list
-// whose only constraints on its entries are its items schema (no
-// uniqueItems, contains, prefixItems) has its items schema compiled on its
-// own, and the rest of the file is checked against shell, the schema
-// without those items schemas, with each list's entries replaced by nulls
-// (its length and type still checked). The problems are those of the
-// whole schema on the whole file. It exists for memory, not speed: the
-// 50 MB index.json of 10,000 models takes some 100 MB more decoded whole.
+// at a time, for memory: each top-level list constrained only by its items
+// schema has that compiled on its own, and the rest of the file is checked
+// against shell, the schema without them, each list's entries replaced by
+// nulls. The problems are those of the whole schema on the whole file.
 type schemaStream struct {
 	shell *jsonschema.Schema
 	items map[string]*jsonschema.Schema // by top-level property
@@ -82,12 +78,6 @@ func compiledSchemas() (map[string]*jsonschema.Schema, []Problem) {
 		}
 	})
 	return compiled.schemas, compiled.errs
-}
-
-// streamFor returns the split form of a compiled schema, or nil.
-func streamFor(name string) *schemaStream {
-	compiledSchemas()
-	return compiled.streams[name]
 }
 
 func newSchemaCompiler() *jsonschema.Compiler {
@@ -220,9 +210,7 @@ func schemaFor(p string) string {
 }
 
 // checkSchemas checks manifest.json and every file on disk that has a
-// schema against it. Files are checked one at a time per worker, a worker
-// per CPU (the compiled schemas are only read); the problems come in file
-// order.
+// schema against it, a worker per CPU; the problems come in file order.
 func checkSchemas(s *Snap) []Problem {
 	schs, out := compiledSchemas()
 	out = append([]Problem(nil), out...)
@@ -254,7 +242,7 @@ func checkSchemaFile(s *Snap, schs map[string]*jsonschema.Schema, p string) []Pr
 		return cannot(err)
 	}
 	defer f.Close()
-	st := streamFor(name)
+	st := compiled.streams[name] // compiled by checkSchemas
 	if fi, err := f.Stat(); st == nil || err == nil && fi.Size() <= wholeSize {
 		b, err := regfile.ReadAll(f)
 		if err != nil {
@@ -296,10 +284,8 @@ func validateSchema(sch *jsonschema.Schema, name, file string, data []byte) []Pr
 	return out
 }
 
-// schemaParts checks a file's parts against a split schema and keeps the
-// problems, as validateSchema finds them on the whole file: each entry of
-// the lists it splits out, one at a time, then the rest of the file, those
-// lists' entries replaced by nulls.
+// schemaParts checks a file's parts against a split schema (see
+// schemaStream) and keeps the problems.
 type schemaParts struct {
 	st         *schemaStream
 	name, file string

@@ -59,7 +59,7 @@ func TestStreamedSchemaMatchesWhole(t *testing.T) {
 				data = append(append([]byte(nil), data...), tc.new...)
 			}
 			schs, errs := compiledSchemas()
-			st := streamFor(tc.schema)
+			st := compiled.streams[tc.schema]
 			if len(errs) != 0 || st == nil {
 				t.Fatalf("%s is not split (%v)", tc.schema, errs)
 			}
