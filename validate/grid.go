@@ -277,8 +277,7 @@ func (g *gridChecker) fail(where, field, format string, a ...any) {
 func (g *gridChecker) at(line int) string { return fmt.Sprintf("%s line %d", g.file, line) }
 
 // index files the rows by area and year and returns the exclusions, by
-// line: a repeat of an earlier row is excluded; a second row that differs
-// is a problem.
+// line: a repeat is excluded, a second row that differs a problem.
 func (g *gridChecker) index(rows []gridRow) []ManifestGridExclusion {
 	g.byArea = map[string]map[int]*gridRow{}
 	exclusions := []ManifestGridExclusion{}
@@ -306,9 +305,8 @@ func (g *gridChecker) index(rows []gridRow) []ManifestGridExclusion {
 	return exclusions
 }
 
-// ruleYear applies the reference-year rule: from the latest year with a
-// usable value down, the first complete year (0: none), with what the
-// rule saw of each year it looked at.
+// ruleYear applies the reference-year rule, from the latest year down,
+// and returns what it saw of each year and the year it picked (0: none).
 func (g *gridChecker) ruleYear() ([]ManifestGridYear, int) {
 	countries, world := map[int]int{}, map[int]bool{}
 	latest, earliest := 0, 0
@@ -405,9 +403,8 @@ func (g *gridChecker) checkAreas() map[string]int {
 	return listed
 }
 
-// checkListed reports every area with a usable value up to the year that
-// areas lacks, and counts the areas with a value for the year and those
-// falling back to an earlier one.
+// checkListed reports every area with a usable value that areas lacks,
+// and counts those with a value for the year and those falling back.
 func (g *gridChecker) checkListed(listed map[string]int) (with, fallbacks int) {
 	var names []string
 	for name := range g.byArea {

@@ -202,9 +202,8 @@ type idxPlan struct {
 	header     *jnode
 }
 
-// idxPrepare groups the rows, recomputes the header and recomputes every
-// entry once, so that whatever stops the recomputation is found before
-// anything is compared.
+// idxPrepare groups the rows, recomputes the header and every entry once,
+// so that whatever stops the recomputation is found before comparing.
 func idxPrepare(m *Manifest, chat, gpqa *taskData) (*idxPlan, *Problem) {
 	pl := &idxPlan{chat: idxGroup(chat.stable, nil)}
 	slugs := map[string]string{}
@@ -512,9 +511,8 @@ func (c *idxCompare) value(want, got *jnode, path []string) {
 	}
 }
 
-// compare decodes the published file one header member and one list entry
-// at a time and names every figure that differs from the recomputed one. A
-// file that is not JSON gets that one problem.
+// compare decodes the published file a member and list entry at a time
+// and names every figure that differs from the recomputed one.
 func (pl *idxPlan) compare(r io.Reader) []Problem {
 	invalid := func(err error) []Problem {
 		return []Problem{{File: IndexPath, Msg: fmt.Sprintf("is not valid JSON: %v", err)}}

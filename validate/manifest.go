@@ -1,9 +1,5 @@
 package validate
 
-// The manifest check: manifest.json decodes strictly, and lists every file
-// of the snapshot folder once, with the size and SHA-256 of its bytes on
-// disk.
-
 import (
 	"bytes"
 	"crypto/sha256"
@@ -128,9 +124,8 @@ type ManifestGridExclusion struct {
 
 var dateFolder = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
 
-// decodeManifest decodes manifest.json strictly, or else leniently (so
-// that the other checks can run; the schema check names the offending
-// key). It returns nil when it cannot be decoded at all.
+// decodeManifest decodes manifest.json strictly, or else leniently so that
+// the other checks can run; nil when it cannot be decoded at all.
 func decodeManifest(s *Snap) (*Manifest, []Problem) {
 	mp := &problems{file: ManifestPath}
 	b, err := s.Read(ManifestPath)

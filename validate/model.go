@@ -236,8 +236,7 @@ func (r *run) rowID() string {
 }
 
 // outputTokens is the run's average output length: avg_output_len, or
-// derived from the energy per request (parseRow requires one of them, and
-// a stable row has a positive energy per token).
+// derived from the energy per request (parseRow requires one of them).
 func (r *run) outputTokens() float64 {
 	if r.outputLen != nil {
 		return *r.outputLen
@@ -276,9 +275,7 @@ func sortRuns(slug string, rows []*lbRow) (runs, best []*run) {
 	return runs, best
 }
 
-// beats reports whether a is a better best row than b: lower unrounded
-// energy per token, then fewer GPUs, then the lower cap, then the lower
-// repeat.
+// beats reports whether a is a better best row than b (see sortRuns).
 func beats(a, b *run) bool {
 	ea, eb := *a.energy, *b.energy
 	switch {

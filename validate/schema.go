@@ -27,8 +27,7 @@ import (
 )
 
 // schemaRoutes maps snapshot paths (path.Match patterns) to the schema
-// that checks them. A route whose schema file does not exist (yet) is
-// skipped; outputs that match no route have no schema check.
+// that checks them; a route whose schema does not exist is skipped.
 var schemaRoutes = []struct{ pattern, schema string }{
 	{ManifestPath, "manifest.schema.json"},
 	{"models/*.json", "model.schema.json"},
@@ -36,9 +35,8 @@ var schemaRoutes = []struct{ pattern, schema string }{
 	{"index.json", "index.schema.json"},
 }
 
-// schemaBase is the base URL the embedded schemas are compiled under. It
-// is never fetched: every schema is added from the embedded files, and the
-// draft 2020-12 metaschema is built into the library.
+// schemaBase is the base URL the embedded schemas are compiled under;
+// nothing is fetched from it.
 const schemaBase = "https://schemas.greentokens.invalid/"
 
 var compiled struct {
@@ -58,9 +56,8 @@ type schemaStream struct {
 	items map[string]*jsonschema.Schema // by top-level property
 }
 
-// compiledSchemas compiles every embedded schema once, as draft 2020-12 with
-// format assertions on (a "format": "date" is then checked, not only
-// annotated).
+// compiledSchemas compiles every embedded schema once, as draft 2020-12
+// with format assertions on.
 func compiledSchemas() (map[string]*jsonschema.Schema, []Problem) {
 	compiled.once.Do(func() {
 		compiled.schemas = map[string]*jsonschema.Schema{}
@@ -147,8 +144,7 @@ var (
 )
 
 // splitSchema returns the shell of a schema document (see schemaStream)
-// and the top-level list properties taken out of it, sorted; no lists when
-// the schema cannot be split.
+// and the list properties taken out of it, sorted (none: not split).
 func splitSchema(doc any) (shell any, lists []string) {
 	root, ok := doc.(map[string]any)
 	if !ok || root["type"] != "object" {
@@ -309,8 +305,7 @@ func (c *schemaParts) rest(whole any) {
 }
 
 // validateStream checks the file at path file, read from r, against a
-// split schema (see schemaStream), decoding one list entry at a time. It
-// finds what validateSchema finds on the whole file.
+// split schema, decoding one list entry at a time.
 func validateStream(st *schemaStream, name, file string, r io.Reader) []Problem {
 	c := &schemaParts{st: st, name: name, file: file}
 	if err := decodeStream(r, c); err != nil {
@@ -333,9 +328,9 @@ func decodeStream(r io.Reader, c *schemaParts) error {
 	var whole any
 	if tok == json.Delim('{') {
 		whole, err = decodeShell(dec, c)
+	} else if n, perr := parseAfter(dec, tok); perr != nil {
+		err = perr
 	} else {
-		var n *jnode
-		n, err = parseAfter(dec, tok)
 		whole = n.plain()
 	}
 	if err == io.EOF {

@@ -48,8 +48,7 @@ func (s *Snap) Read(p string) ([]byte, error) {
 	return regfile.ReadAll(f)
 }
 
-// Open streams the file at the slash path p, for files too large to hold
-// whole (the archived Ember CSV, index.json). It refuses what is not a
+// Open streams the file at the slash path p; it refuses what is not a
 // regular file (a FIFO would block the check for ever).
 func (s *Snap) Open(p string) (*os.File, error) {
 	if !fs.ValidPath(p) {

@@ -89,7 +89,6 @@ func parseIndex(ps *problems, data []byte) *lbIndex {
 	if !decodeSource(ps, data, &raw) {
 		return nil
 	}
-	idx := &lbIndex{nicknames: map[string]string{}}
 	switch {
 	case raw.LastUpdated == nil:
 		ps.add("", "last_updated", "is missing")
@@ -98,7 +97,7 @@ func parseIndex(ps *problems, data []byte) *lbIndex {
 		ps.add("", "last_updated", "%q is not a YYYY-MM-DD date", *raw.LastUpdated)
 		return nil
 	}
-	idx.lastUpdated = *raw.LastUpdated
+	idx := &lbIndex{lastUpdated: *raw.LastUpdated, nicknames: map[string]string{}}
 	if len(raw.Models) == 0 {
 		ps.add("", "models", "is missing or empty")
 	}
@@ -237,9 +236,8 @@ func parseTask(ps *problems, task string, data []byte) ([]*lbRow, bool) {
 	return rows, ok
 }
 
-// taskRow is one element of a task file's configurations array, parsed by
-// the JSON decoder as it meets it (parseRow). Its problems have no Where
-// yet: the element does not know its index.
+// taskRow is one element of a task file's configurations array, parsed as
+// the decoder meets it; its problems have no Where yet.
 type taskRow struct {
 	row   *lbRow // nil when the element is not a JSON object
 	ok    bool
@@ -316,9 +314,8 @@ func rowContent(m map[string]any) [sha256.Size]byte {
 	return sha256.Sum256(b)
 }
 
-// canonical is a decoded JSON value with each number as its float64
-// (equal float64s, one form), or as written when it is out of float64's
-// range.
+// canonical is a decoded JSON value with each number as its float64, or
+// as written when it is out of float64's range.
 func canonical(v any) any {
 	switch v := v.(type) {
 	case map[string]any:
