@@ -12,8 +12,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/leadgreen/greentokens/catalog/catalogtest"
-	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/schemas"
+	"github.com/leadgreen/greentokens/transform"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
