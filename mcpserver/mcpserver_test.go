@@ -55,7 +55,7 @@ func inMemory(t *testing.T, cat *catalog.Catalog) *mcp.ClientSession {
 // streamable HTTP, as /mcp serves it.
 func TestStreamableHTTP(t *testing.T) {
 	cat, root := openCatalog(t)
-	srv := httptest.NewServer(Handler(cat))
+	srv := httptest.NewServer(Handler(cat, loopback(t)))
 	defer srv.Close()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).
 		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.URL}, nil)
@@ -66,7 +66,7 @@ func TestStreamableHTTP(t *testing.T) {
 	mcptest.Check(t, cs, root)
 }
 
-// TestFallback: on the snapshot built from the shared Ember file, a
+// TestFallback: on the snapshot built from the sample's Ember file, a
 // fallback area's year and flag reach the client (in-memory transport).
 func TestFallback(t *testing.T) {
 	cat, err := catalog.Open(catalogtest.SharedReal(t), nil)
@@ -88,4 +88,14 @@ func TestInstructionsEnergyScope(t *testing.T) {
 	if strings.Contains(got, "prompt's tokens") {
 		t.Errorf("the instructions still speak of the prompt's tokens as not counted:\n%s", got)
 	}
+}
+
+// loopback is the allow-list of a server on 127.0.0.1.
+func loopback(t *testing.T) *Allowlist {
+	t.Helper()
+	a, err := Allow("127.0.0.1:0", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }

@@ -134,7 +134,8 @@ func TestReadCommands(t *testing.T) {
 		{"render --grids with a grid the snapshot lacks", []string{"render", "--snapshot", snap, "qwen-3-32b", "--grids", "India,Kosovo"},
 			[]string{"--grids", "Kosovo for 2025-2026"}},
 		{"render --grids mistyped", []string{"render", "--snapshot", snap, "qwen-3-32b", "--grids", "Germny"}, []string{`nearest: "Germany"`}},
-		{"render an unknown model", []string{"render", "--snapshot", snap, "qwen-9"}, []string{`no model "qwen-9"; did you mean`}},
+		{"render an unknown model", []string{"render", "--snapshot", snap, "qwen-3-9b"}, []string{`no model "qwen-3-9b"; did you mean "qwen-3-8b"`}},
+		{"render a model far from any", []string{"render", "--snapshot", snap, "gpt-4"}, []string{"no model \"gpt-4\"\n"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := runCLI(t, tc.args...)
@@ -206,13 +207,46 @@ func TestVersion(t *testing.T) {
 	}
 }
 
+// tensorParallelOne is a copy of the seeds' leaderboard version with
+// Gemma 3 27B's rows on 2 x H100 at tensor_parallel 1, as upstream had them
+// before 2026-02-16 fixed them to 2, and returns its folder.
+func tensorParallelOne(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(seedLB)); err != nil {
+		t.Fatal(err)
+	}
+	chat := filepath.Join(dir, "tasks", "lm-arena-chat.json")
+	b, err := os.ReadFile(chat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.SplitAfter(string(b), "\n    }")
+	edited := 0
+	for i, r := range rows {
+		if strings.Contains(r, `"model_id": "google/gemma-3-27b-it"`) && strings.Contains(r, `"gpu_model": "H100"`) && strings.Contains(r, `"num_gpus": 2,`) {
+			rows[i] = strings.Replace(r, `"tensor_parallel": 2,`, `"tensor_parallel": 1,`, 1)
+			if rows[i] != r {
+				edited++
+			}
+		}
+	}
+	if edited != 7 {
+		t.Fatalf("edited %d rows of Gemma 3 27B on 2 x H100, want its 7", edited)
+	}
+	if err := os.WriteFile(chat, []byte(strings.Join(rows, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 // TestDiffExitCode: diff --exit-code exits 1 when anything changed, 0
 // when nothing did.
 func TestDiffExitCode(t *testing.T) {
 	a, _ := builtSnapshots(t)
 	out := t.TempDir()
 	if code, _, stderr := runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
-		"--from-leaderboard", shared+"/upstream/leaderboard/2026-01-01-6e70d23", "--from-ember", kosovoGrids); code != exitOK {
+		"--from-leaderboard", tensorParallelOne(t), "--from-ember", kosovoGrids); code != exitOK {
 		t.Fatalf("build: exit %d: %s", code, stderr)
 	}
 	b := filepath.Join(out, seedDate)

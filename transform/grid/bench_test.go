@@ -18,8 +18,8 @@ import (
 // every area appears N times under new names, so the kept rows grow N-fold
 // too).
 //
-//	go test ./transform/grid -run '^$' -bench . -benchtime 5x
-//	GREENTOKENS_MEMTEST=1 go test ./transform/grid -run TestMemoryFlat -v
+//	go test -tags scale ./transform/grid -run '^$' -bench . -benchtime 5x
+//	GREENTOKENS_MEMTEST=1 go test -tags scale ./transform/grid -run TestMemoryFlat -v
 
 // synthCSV returns the path of ember-synth's CSV at the given scale.
 func synthCSV(tb testing.TB, scale int) string { return gridtest.SynthCSV(tb, scale) }
@@ -219,4 +219,20 @@ func generatedCSV(areas int) io.Reader {
 		pw.CloseWithError(w.Flush())
 	}()
 	return pr
+}
+
+// BenchmarkParseJuly is the parser on ember-wide's CSV (the July 2026
+// layout, about 14 MB), and TestMemoryFlat's figures for it.
+func BenchmarkParseJuly(b *testing.B) {
+	path := gridtest.WideCSV(b)
+	m := measure(b, path, true)
+	b.SetBytes(m.size)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := stage(path, true, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(m.peak)/(1<<20), "peak-MiB")
+	b.ReportMetric(float64(m.values), "values")
 }
