@@ -16,7 +16,7 @@ SAMPLE_EMBER = testdata/upstream/ember/co2-intensity-long-format.csv
 # a GOFLAGS of -buildvcs=false would silence go build. Needs a git checkout.
 BUILDVCS ?= -buildvcs=true
 
-.PHONY: build test scale vet snapshot sample bench update-golden docs lint-openapi
+.PHONY: build test race scale vet snapshot sample bench update-golden docs lint-openapi
 
 build:
 	$(GO) build $(BUILDVCS) -o bin/greentokens ./cmd/greentokens
@@ -37,6 +37,10 @@ test:
 # Without ../shared beside the repository they fail, naming what they need.
 scale:
 	$(GO) test -tags scale -timeout 30m ./...
+
+# The fast set under the race detector (needs cgo and a C compiler).
+race:
+	$(GO) test -race -short ./...
 
 vet:
 	$(GO) vet ./...
