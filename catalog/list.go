@@ -86,6 +86,9 @@ func indexRows(m *transform.Model) []IndexRow {
 // FindModel finds a model by slug, name or model id (FindModel's rule). An
 // unknown one is a NotFound error naming the nearest models.
 func (s *Snapshot) FindModel(query string) (*transform.Model, error) {
+	if err := checkName("model", query); err != nil {
+		return nil, err
+	}
 	m, err := FindModel(s.Models, query)
 	if err == nil {
 		return m, nil

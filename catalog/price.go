@@ -21,6 +21,10 @@ const (
 	MaxBatch = 100000
 	// MaxNumGPUs bounds a requested GPU count (upstream measures up to 8).
 	MaxNumGPUs = 1024
+	// MinNumber is the smallest batch or intensity other than 0 a request
+	// may give: no figure here has that precision, and a smaller one would
+	// be echoed with hundreds of digits.
+	MinNumber = 1e-6
 )
 
 // Formula is how every price is computed.
@@ -105,11 +109,13 @@ func (s *Snapshot) Price(req PriceRequest) (*Carbon, error) {
 	if len(req.Grids) > MaxGrids {
 		return nil, invalid("grid", "", "%d grids asked for; at most %d per request", len(req.Grids), MaxGrids)
 	}
-	if b := req.Batch; b != nil && (math.IsNaN(*b) || *b <= 0 || *b > MaxBatch) {
-		return nil, invalid("batch", fmt.Sprint(*b), "batch must be a number above 0 and at most %d", MaxBatch)
+	if b := req.Batch; b != nil && (math.IsNaN(*b) || *b < MinNumber || *b > MaxBatch) {
+		return nil, invalid("batch", fmt.Sprint(*b), "batch must be a number from %g to %d", MinNumber, MaxBatch)
 	}
-	if x := req.Intensity; x != nil && (math.IsNaN(*x) || *x < 0 || *x > grid.MaxGCO2PerKWh) {
-		return nil, invalid("intensity", fmt.Sprint(*x), "intensity must be a number of g CO2e per kWh from 0 to %d", grid.MaxGCO2PerKWh)
+	if x := req.Intensity; x != nil && (math.IsNaN(*x) || *x < 0 || *x != 0 && *x < MinNumber || *x > grid.MaxGCO2PerKWh) {
+		return nil, invalid("intensity", fmt.Sprint(*x), "intensity must be 0 or a number of g CO2e per kWh from %g to %d", MinNumber, grid.MaxGCO2PerKWh)
+	} else if x != nil && *x == 0 {
+		req.Intensity = new(float64) // 0, not -0
 	}
 	if n := req.NumGPUs; n != nil && (*n < 1 || *n > MaxNumGPUs) {
 		return nil, invalid("num_gpus", strconv.Itoa(*n), "num_gpus must be a whole number from 1 to %d", MaxNumGPUs)
@@ -172,7 +178,7 @@ func selection(req PriceRequest) string {
 	switch {
 	case req.Batch != nil:
 		return "on each GPU, " + among + ", the measured configuration whose average running batch is nearest to " +
-			strconv.FormatFloat(*req.Batch, 'f', -1, 64) + " (ties to the smaller batch), whether or not it meets the ITL deadline"
+			strconv.FormatFloat(*req.Batch, 'g', -1, 64) + " (ties to the smaller batch), whether or not it meets the ITL deadline"
 	case req.NumGPUs != nil:
 		return fmt.Sprintf("on each GPU, %s, the lowest energy per token with a median ITL at most %d ms", among, transform.ITLDeadlineMS)
 	}
@@ -197,6 +203,9 @@ func (s *Snapshot) areas(req PriceRequest) ([]grid.Area, error) {
 	var out []grid.Area
 	seen := map[string]bool{}
 	for _, q := range req.Grids {
+		if err := checkName("grid", q); err != nil {
+			return nil, err
+		}
 		a, err := grid.Lookup(s.Grid, q)
 		if err != nil {
 			return nil, s.gridError(q, err)
@@ -286,6 +295,9 @@ func configsOf(m *transform.Model, req PriceRequest) ([]int, error) {
 
 // gpuOf returns the GPU of m that q names, ignoring case.
 func gpuOf(m *transform.Model, q string) (string, error) {
+	if err := checkName("gpu", q); err != nil {
+		return "", err
+	}
 	q = strings.TrimSpace(q)
 	for _, g := range m.GPUs {
 		if strings.EqualFold(g, q) {
