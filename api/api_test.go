@@ -459,7 +459,7 @@ func TestNoGrid(t *testing.T) {
 	}
 }
 
-// TestCarbonFallback: on the snapshot built from the shared Ember file
+// TestCarbonFallback: on the snapshot built from the sample's Ember file
 // pinned to 2024, a fallback area's row carries its own earlier year and
 // fallback true, a reference-year area's 2024 and fallback false; the
 // snapshot listing gives the reference year.

@@ -19,7 +19,7 @@ import (
 // TestOpenAPI: the served document is the shipped file; it documents every
 // route; and real answers validate against its schemas (OpenAPI 3.1 schema
 // objects are JSON Schema 2020-12), those of the snapshot built on the
-// shared Ember file (with fallback areas) too.
+// sample's Ember file (with fallback areas) too.
 func TestOpenAPI(t *testing.T) {
 	url, _ := server(t, catalogtest.Shared(t))
 	realURL, _ := server(t, catalogtest.SharedReal(t))

@@ -217,13 +217,46 @@ func TestVersion(t *testing.T) {
 	}
 }
 
+// tensorParallelOne is a copy of the seeds' leaderboard version with
+// Gemma 3 27B's rows on 2 x H100 at tensor_parallel 1, as upstream had them
+// before 2026-02-16 fixed them to 2, and returns its folder.
+func tensorParallelOne(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(seedLB)); err != nil {
+		t.Fatal(err)
+	}
+	chat := filepath.Join(dir, "tasks", "lm-arena-chat.json")
+	b, err := os.ReadFile(chat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.SplitAfter(string(b), "\n    }")
+	edited := 0
+	for i, r := range rows {
+		if strings.Contains(r, `"model_id": "google/gemma-3-27b-it"`) && strings.Contains(r, `"gpu_model": "H100"`) && strings.Contains(r, `"num_gpus": 2,`) {
+			rows[i] = strings.Replace(r, `"tensor_parallel": 2,`, `"tensor_parallel": 1,`, 1)
+			if rows[i] != r {
+				edited++
+			}
+		}
+	}
+	if edited != 7 {
+		t.Fatalf("edited %d rows of Gemma 3 27B on 2 x H100, want its 7", edited)
+	}
+	if err := os.WriteFile(chat, []byte(strings.Join(rows, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 // TestDiffExitCode: diff --exit-code exits 1 when anything changed, 0
 // when nothing did.
 func TestDiffExitCode(t *testing.T) {
 	a, _ := builtSnapshots(t)
 	out := t.TempDir()
 	if code, _, stderr := runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
-		"--from-leaderboard", shared+"/upstream/leaderboard/2026-01-01-6e70d23", "--from-ember", kosovoGrids); code != exitOK {
+		"--from-leaderboard", tensorParallelOne(t), "--from-ember", kosovoGrids); code != exitOK {
 		t.Fatalf("build: exit %d: %s", code, stderr)
 	}
 	b := filepath.Join(out, seedDate)

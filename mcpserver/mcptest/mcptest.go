@@ -254,7 +254,7 @@ func Check(t *testing.T, cs *mcp.ClientSession, root string) {
 }
 
 // CheckFallback checks, through cs, the answers on the snapshot of
-// catalogtest.SharedReal (the shared Ember file pinned to 2024): a
+// catalogtest.SharedReal (the sample's Ember file pinned to 2024): a
 // fallback area carries its earlier year and fallback true, a
 // reference-year area 2024 and fallback false, in list_grids and
 // price_carbon alike, and price_carbon's output schema has the field.
