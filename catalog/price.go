@@ -19,12 +19,12 @@ const (
 	// MaxBatch bounds a requested running batch (upstream caps are in the
 	// hundreds).
 	MaxBatch = 100000
-	// MaxNumGPUs bounds a requested GPU count (upstream measures up to 8).
-	MaxNumGPUs = 1024
 	// MinNumber is the smallest batch or intensity other than 0 a request
 	// may give: no figure here has that precision, and a smaller one would
 	// be echoed with hundreds of digits.
 	MinNumber = 1e-6
+	// MaxNumGPUs bounds a requested GPU count (upstream measures up to 8).
+	MaxNumGPUs = 1024
 )
 
 // Formula is how every price is computed.

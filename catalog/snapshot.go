@@ -119,27 +119,28 @@ func load(dir, date string) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	if date != "" && ls.Manifest.Date != date {
-		return nil, fmt.Errorf("snapshot %s: manifest date %q is not the folder's name", date, ls.Manifest.Date)
-	}
-	return fromLoaded(ls)
+	return fromLoaded(ls, date)
 }
 
-// FromLoaded reads into memory a snapshot that snapshots.Load checked (its
-// files against the manifest), checks its files against their schemas and
-// derives its models, as the catalog does for a served folder: for a
-// command that prices or lists from one snapshot it has loaded (carbon,
-// list), whatever its folder's name. Its errors wrap
-// snapshots.ErrValidation.
+// FromLoaded reads into memory, as the catalog serves it, a snapshot that
+// snapshots.Load checked (its files against the manifest): its files are
+// checked against their schemas and its models derived, for a command that
+// prices or lists from it (carbon, list), whatever its folder's name. Its
+// errors wrap snapshots.ErrValidation.
 func FromLoaded(ls *snapshots.Snapshot) (*Snapshot, error) {
-	s, err := fromLoaded(ls)
+	s, err := fromLoaded(ls, "")
 	return s, invalidSnapshot(ls.Dir, err)
 }
 
-// fromLoaded is FromLoaded without the wrapping.
-func fromLoaded(ls *snapshots.Snapshot) (*Snapshot, error) {
+// fromLoaded is FromLoaded of a folder whose manifest's date must be date,
+// unless date is "".
+func fromLoaded(ls *snapshots.Snapshot, date string) (*Snapshot, error) {
 	m := ls.Manifest
-	date := m.Date
+	if date == "" {
+		date = m.Date
+	} else if m.Date != date {
+		return nil, fmt.Errorf("snapshot %s: manifest date %q is not the folder's name", date, m.Date)
+	}
 	s := &Snapshot{Date: date, Compiled: m.Evidence.Compiled, Retrieved: m.Retrieved, Manifest: m,
 		Published: map[string]*transform.Model{}, files: map[string]*File{}}
 	// Load checked that manifest.json is in its canonical form: these are
