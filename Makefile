@@ -55,9 +55,13 @@ sample:
 # and a sha256 of ember-synth's CSV), a build and verify of 10,000 models, a
 # build and verify of 1,000 models with ember-synth's CSV at scale 1 (the
 # whole job), the Ember stage, the whole offline build and verify at scale 1
-# and 4, then the API: the carbon handler alone, and a bounded loopback load
-# test (64 clients for 3 s: requests/s, p99, resident memory; fails on any
-# error or growing memory, never on a time). Each row has MB/s, ms, allocations, peak RSS and
+# and 4, then the API: the carbon handler alone, and bounded loopback load
+# tests (64 clients for 3 s each: a mix, a model file alone, a two-grid
+# carbon answer alone, that answer under 8 clients sending 60 KB names, the
+# site's task file and the API's index.json; requests/s, p99, resident
+# memory; each fails on any error, never on a time), then serve as a
+# process: its resident memory after 1,000 idle connections and 20,000 MCP
+# calls, and over 30 snapshots that each archive the 40 MB CSV. Each row has MB/s, ms, allocations, peak RSS and
 # its ratio to the floor of the same run, where they apply, and any other
 # figure its benchmark reports. Add a line appending to $(BENCH_OUT) to add
 # rows; the raw output stays in $(BENCH_OUT). The 10,000-model build runs
@@ -74,7 +78,8 @@ bench:
 	$(BENCH) -bench 'Ingest' -benchtime 5x ./transform/grid >> $(BENCH_OUT)
 	$(BENCH) -bench 'Offline' -benchtime 3x ./snapshots >> $(BENCH_OUT)
 	$(BENCH) -bench CarbonHandler ./api >> $(BENCH_OUT)
-	$(BENCH) -bench LoopbackLoad -benchtime 1x ./api >> $(BENCH_OUT)
+	$(BENCH) -bench Loopback -benchtime 1x ./api >> $(BENCH_OUT)
+	$(BENCH) -bench 'Serve(IdleAndMCP|ThirtyReleases)' -benchtime 1x ./cmd/greentokens >> $(BENCH_OUT)
 	$(GO) run ./internal/benchtable < $(BENCH_OUT)
 	@df -PT $(or $(TMPDIR),/tmp) | awk -v d=$(or $(TMPDIR),/tmp) 'NR == 2 { print "temporary folders, where the builds write: " d " (" $$2 ", mounted on " $$7 ")" }'
 

@@ -4,7 +4,7 @@
 //
 //	GET /v1/snapshots                          the served snapshots
 //	GET /v1/{date|latest}/models               each model with its index rows
-//	GET /v1/{date|latest}/models/{slug}        the published model file, byte for byte
+//	GET /v1/{date|latest}/models/{model}       the published model file, byte for byte (slug, name or model id)
 //	GET /v1/{date|latest}/index                index.json, byte for byte
 //	GET /v1/{date|latest}/grid                 grid.json, byte for byte
 //	GET /v1/{date|latest}/manifest             manifest.json, byte for byte
@@ -14,11 +14,14 @@
 //
 // A published file carries an ETag (its sha256 in the manifest) and is
 // answered 304 for a matching If-None-Match; a dated answer is cached as
-// immutable, a "latest" one for a minute. Errors are RFC 9457 problem+json
-// (400, 404, 405), and an unknown model, grid, GPU or date names the nearest
-// ones. Dates, slugs and grids are looked up in the loaded snapshot, never
-// joined into a file path. Every request gets one access-log line; GET
-// answers allow any origin (CORS).
+// immutable (a served date never changes until restart: see catalog), a
+// "latest" one for a minute. Errors are RFC 9457 problem+json (400, 404,
+// 405, 414), and an unknown model, grid, GPU or date names the nearest ones
+// when some are near. Dates, slugs and grids are looked up in the snapshot
+// held in memory, never joined into a file path. Every request's work is
+// bounded (the limits below, catalog.MaxNameBytes, the connection cap).
+// Every request gets one access-log line; GET answers allow any origin
+// (CORS).
 package api
 
 import (
@@ -31,11 +34,16 @@ import (
 
 // Limits on a request.
 const (
-	// MaxQueryBytes bounds a request's query string.
-	MaxQueryBytes = 16 << 10
+	// MaxPathBytes bounds a request's path (escaped): a longer one is
+	// answered 414 before it is routed.
+	MaxPathBytes = 1 << 10
+	// MaxQueryBytes bounds a request's query string (50 grids of the
+	// longest area names take about 2 KiB).
+	MaxQueryBytes = 8 << 10
 	// MaxHeaderBytes bounds a request's header, request line included
-	// (http.Server.MaxHeaderBytes).
-	MaxHeaderBytes = 64 << 10
+	// (http.Server.MaxHeaderBytes): net/http answers 431 and closes the
+	// connection past it, having read no more.
+	MaxHeaderBytes = 16 << 10
 )
 
 // Cache-Control values.
@@ -85,7 +93,7 @@ func New(cat *catalog.Catalog, opts Options) http.Handler {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return accessLog(log, limitQuery(mux))
+	return accessLog(log, limitRequest(mux))
 }
 
 type api struct {

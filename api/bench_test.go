@@ -16,6 +16,7 @@ import (
 
 	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/catalog/catalogtest"
+	"github.com/leadgreen/greentokens/site"
 )
 
 const carbonURL = "/v1/latest/carbon?model=Qwen+3+32B&grid=SAU&grid=NOR&grid=IND&gpu=B200"
@@ -51,6 +52,99 @@ const (
 	rssGrowthMax = 24 << 20
 )
 
+// target is a request of a load run and the status it must get; with
+// status 0 (an attacker's request), any answer or error will do.
+type target struct {
+	path, inm string
+	status    int
+}
+
+// loadResult is what a load run measured.
+type loadResult struct {
+	n       int64 // requests answered
+	bytes   int64 // bytes of the answers' bodies
+	elapsed time.Duration
+	p99     time.Duration
+	rssMid  int64 // resident memory a third into the run
+}
+
+func (r loadResult) rate() float64 { return float64(r.n) / r.elapsed.Seconds() }
+
+// runLoad runs clients concurrent clients against base for loadDuration
+// (and at most loadMaxRequests), client c cycling through targets from
+// c. It fails on any error or unexpected status; it never asserts a time.
+func runLoad(b *testing.B, base string, clients int, targets []target) loadResult {
+	return runLoadFor(b, base, clients, targets, loadDuration)
+}
+
+// runLoadFor is runLoad for d.
+func runLoadFor(b *testing.B, base string, clients int, targets []target, d time.Duration) loadResult {
+	client := &http.Client{Transport: &http.Transport{MaxIdleConns: clients, MaxIdleConnsPerHost: clients}}
+	defer client.CloseIdleConnections()
+	var hist histogram
+	var sent, errs, read atomic.Int64
+	var firstErr atomic.Value
+	deadline := time.Now().Add(d)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for c := range clients {
+		wg.Go(func() {
+			buf := make([]byte, 64<<10)
+			for i := c; time.Now().Before(deadline) && sent.Add(1) <= loadMaxRequests; i++ {
+				tg := targets[i%len(targets)]
+				req, _ := http.NewRequest(http.MethodGet, base+tg.path, nil)
+				if tg.inm != "" {
+					req.Header.Set("If-None-Match", tg.inm)
+				}
+				t0 := time.Now()
+				resp, err := client.Do(req)
+				if err == nil {
+					var n int64
+					n, err = io.CopyBuffer(io.Discard, resp.Body, buf)
+					read.Add(n)
+					resp.Body.Close()
+					if err == nil && resp.StatusCode != tg.status {
+						err = &statusError{tg.path, resp.StatusCode}
+					}
+				}
+				hist.add(time.Since(t0))
+				if err != nil && tg.status != 0 {
+					errs.Add(1)
+					firstErr.CompareAndSwap(nil, err)
+				}
+			}
+		})
+	}
+	time.Sleep(d / 3)
+	mid := rss(b)
+	wg.Wait()
+	res := loadResult{n: hist.count(), bytes: read.Load(), elapsed: time.Since(start), p99: hist.quantile(0.99), rssMid: mid}
+	if n := errs.Load(); n > 0 {
+		b.Fatalf("%d errors under load; first: %v", n, firstErr.Load())
+	}
+	return res
+}
+
+// loopbackServer serves the API, the site and /mcp over the shared test
+// snapshot on 127.0.0.1, with the production server's limits and
+// connection cap.
+func loopbackServer(b *testing.B) (string, *catalog.Catalog) {
+	cat, err := catalog.Open(catalogtest.Shared(b), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ts := httptest.NewUnstartedServer(nil)
+	ts.Config = NewServer(New(cat, Options{Site: site.Sites(cat, site.Options{})}))
+	ts.Start()
+	b.Cleanup(ts.Close)
+	return ts.URL, cat
+}
+
+func reportLoad(b *testing.B, r loadResult) {
+	b.ReportMetric(r.rate(), "req/s")
+	b.ReportMetric(float64(r.p99.Microseconds())/1000, "p99-ms")
+}
+
 // BenchmarkLoopbackLoad runs loadClients concurrent clients against a
 // server on 127.0.0.1 for loadDuration (and at most loadMaxRequests),
 // cycling through the carbon endpoint, a model file, a model file answered
@@ -59,78 +153,117 @@ const (
 // past rssGrowthMax after the first third of the run. It never asserts a
 // time.
 func BenchmarkLoopbackLoad(b *testing.B) {
-	cat, err := catalog.Open(catalogtest.Shared(b), nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	ts := httptest.NewUnstartedServer(nil)
-	ts.Config = NewServer(New(cat, Options{}))
-	ts.Start()
-	defer ts.Close()
+	url, cat := loopbackServer(b)
 	s, _ := cat.Snapshot(catalog.Latest)
 	f, _ := s.File(catalog.ModelPath("qwen-3-32b"))
-	type target struct{ path, inm string }
 	targets := []target{
-		{carbonURL, ""},
-		{"/v1/latest/models/qwen-3-32b", ""},
-		{"/v1/latest/models/qwen-3-32b", `"` + f.SHA256 + `"`},
-		{"/v1/latest/models", ""},
+		{carbonURL, "", 200},
+		{"/v1/latest/models/qwen-3-32b", "", 200},
+		{"/v1/latest/models/qwen-3-32b", `"` + f.SHA256 + `"`, http.StatusNotModified},
+		{"/v1/latest/models", "", 200},
 	}
-	client := &http.Client{Transport: &http.Transport{MaxIdleConns: loadClients, MaxIdleConnsPerHost: loadClients}}
 	for b.Loop() {
-		var hist histogram
-		var sent, errs atomic.Int64
-		var firstErr atomic.Value
-		deadline := time.Now().Add(loadDuration)
-		var rssEarly int64
-		var wg sync.WaitGroup
-		start := time.Now()
-		for c := range loadClients {
-			wg.Go(func() {
-				buf := make([]byte, 64<<10)
-				for i := c; time.Now().Before(deadline) && sent.Add(1) <= loadMaxRequests; i++ {
-					tg := targets[i%len(targets)]
-					req, _ := http.NewRequest(http.MethodGet, ts.URL+tg.path, nil)
-					if tg.inm != "" {
-						req.Header.Set("If-None-Match", tg.inm)
-					}
-					t0 := time.Now()
-					resp, err := client.Do(req)
-					if err == nil {
-						_, err = io.CopyBuffer(io.Discard, resp.Body, buf)
-						resp.Body.Close()
-						want := http.StatusOK
-						if tg.inm != "" {
-							want = http.StatusNotModified
-						}
-						if err == nil && resp.StatusCode != want {
-							err = &statusError{tg.path, resp.StatusCode}
-						}
-					}
-					hist.add(time.Since(t0))
-					if err != nil {
-						errs.Add(1)
-						firstErr.CompareAndSwap(nil, err)
-					}
-				}
-			})
-		}
-		time.Sleep(loadDuration / 3)
-		rssEarly = rss(b)
-		wg.Wait()
-		elapsed := time.Since(start)
+		r := runLoad(b, url, loadClients, targets)
 		rssEnd := rss(b)
-		if n := errs.Load(); n > 0 {
-			b.Fatalf("%d errors under load; first: %v", n, firstErr.Load())
+		if rssEnd-r.rssMid > rssGrowthMax {
+			b.Fatalf("resident memory grew from %d to %d MiB under load", r.rssMid>>20, rssEnd>>20)
 		}
-		if rssEnd-rssEarly > rssGrowthMax {
-			b.Fatalf("resident memory grew from %d to %d MiB under load", rssEarly>>20, rssEnd>>20)
-		}
-		n := hist.count()
-		b.ReportMetric(float64(n)/elapsed.Seconds(), "req/s")
-		b.ReportMetric(float64(hist.quantile(0.99).Microseconds())/1000, "p99-ms")
+		reportLoad(b, r)
 		b.ReportMetric(float64(rssEnd)/(1<<20), "rss-MiB")
-		b.ReportMetric(float64(rssEnd-rssEarly)/(1<<20), "rss-growth-MiB")
+		b.ReportMetric(float64(rssEnd-r.rssMid)/(1<<20), "rss-growth-MiB")
+	}
+}
+
+// twoGrids is the two-grid carbon answer of the load benchmarks: each GPU's
+// index row of a model on two grids.
+const twoGrids = "/v1/latest/carbon?model=qwen-3-32b&grid=SAU&grid=NOR"
+
+// BenchmarkLoopbackModel and BenchmarkLoopbackCarbon: loadClients clients
+// asking for one answer only, a model file or a two-grid carbon answer.
+func BenchmarkLoopbackModel(b *testing.B) {
+	url, _ := loopbackServer(b)
+	for b.Loop() {
+		reportLoad(b, runLoad(b, url, loadClients, []target{{"/v1/latest/models/qwen-3-32b", "", 200}}))
+	}
+}
+
+func BenchmarkLoopbackCarbon(b *testing.B) {
+	url, _ := loopbackServer(b)
+	for b.Loop() {
+		reportLoad(b, runLoad(b, url, loadClients, []target{{twoGrids, "", 200}}))
+	}
+}
+
+// attackClients send names of attackBytes, each answered 400.
+const (
+	attackClients = 8
+	attackBytes   = 60 << 10
+)
+
+// BenchmarkLoopbackAttack: the two-grid carbon answer's rate with
+// loadClients clients alone, then with attackClients more sending 60 KB
+// model names (in the path, in the query) as fast as they are answered (by
+// net/http's 431, which closes the connection: the header is over
+// MaxHeaderBytes), and names just under MaxQueryBytes and MaxPathBytes
+// (400 and 414); it reports the legitimate rate under attack, its share of
+// the rate alone (kept-%), and the attackers' rate.
+func BenchmarkLoopbackAttack(b *testing.B) {
+	url, _ := loopbackServer(b)
+	name := strings.Repeat("qwen-3-32b", attackBytes/10)
+	legit := []target{{twoGrids, "", 200}}
+	attacks := []target{
+		{"/v1/latest/models/" + name, "", 0},
+		{"/v1/latest/carbon?model=qwen-3-32b&grid=" + name, "", 0},
+		{"/v1/latest/carbon?model=qwen-3-32b&grid=" + name[:MaxQueryBytes-64], "", 0},
+		{"/v1/latest/models/" + name[:MaxPathBytes-32], "", 0},
+	}
+	// The runs alone and under attack alternate in attackSlices slices, so
+	// that a change in the machine's other load weighs on both alike.
+	const attackSlices = 6
+	slice := 2 * loadDuration / attackSlices
+	for b.Loop() {
+		var alone, under, attack loadResult
+		add := func(sum *loadResult, r loadResult) {
+			sum.n += r.n
+			sum.elapsed += r.elapsed
+			sum.p99 = max(sum.p99, r.p99)
+		}
+		for i := range attackSlices {
+			if i%2 == 0 {
+				add(&alone, runLoadFor(b, url, loadClients, legit, slice))
+				continue
+			}
+			var a loadResult
+			var wg sync.WaitGroup
+			wg.Go(func() { a = runLoadFor(b, url, attackClients, attacks, slice) })
+			add(&under, runLoadFor(b, url, loadClients, legit, slice))
+			wg.Wait()
+			add(&attack, a)
+		}
+		reportLoad(b, under)
+		b.ReportMetric(100*under.rate()/alone.rate(), "kept-%")
+		b.ReportMetric(attack.rate(), "attack-req/s")
+	}
+}
+
+// BenchmarkLoopbackSiteTaskFile: the site's archived task file
+// (/DATE/data/sources/..., 286 KB) and the API's index.json (94 KB with
+// seven grids), each asked for by loadClients clients: both from memory.
+// Besides requests per second, it reports the bytes of answers per second
+// (body-MB/s), which compares answers of different sizes.
+func BenchmarkLoopbackSiteTaskFile(b *testing.B) {
+	url, _ := loopbackServer(b)
+	for _, tc := range []struct{ name, path string }{
+		{"site-task-file", "/" + catalogtest.Date + "/data/sources/leaderboard/tasks/lm-arena-chat.json"},
+		{"api-index", "/v1/latest/index"},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			for b.Loop() {
+				r := runLoad(b, url, loadClients, []target{{tc.path, "", 200}})
+				reportLoad(b, r)
+				b.ReportMetric(float64(r.bytes)/r.elapsed.Seconds()/1e6, "body-MB/s")
+			}
+		})
 	}
 }
 

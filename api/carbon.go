@@ -1,8 +1,10 @@
 package api
 
 import (
+	"maps"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,9 +26,11 @@ func (a *api) carbon(w http.ResponseWriter, r *http.Request) {
 		badParam(w, r, "query", "", "the query string is malformed: "+err.Error())
 		return
 	}
-	for k := range q {
+	// The first unknown parameter in sorted order is named: the same
+	// answer for the same query.
+	for _, k := range slices.Sorted(maps.Keys(q)) {
 		if !slices.Contains(carbonParams, k) {
-			badParam(w, r, k, "", "unknown parameter "+strconv.Quote(k)+"; the parameters are "+strings.Join(carbonParams, ", "))
+			badParam(w, r, k, "", "unknown parameter "+strconv.Quote(truncate(k))+"; the parameters are "+strings.Join(carbonParams, ", "))
 			return
 		}
 	}
@@ -36,7 +40,7 @@ func (a *api) carbon(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if q.Get("model") == "" {
+	if strings.TrimSpace(q.Get("model")) == "" {
 		badParam(w, r, "model", "", "parameter model is required: a slug, name or model id")
 		return
 	}
@@ -53,9 +57,9 @@ func (a *api) carbon(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			continue
 		}
-		f, err := strconv.ParseFloat(strings.TrimSpace(v[0]), 64)
-		if err != nil {
-			badParam(w, r, p.name, v[0], "parameter "+p.name+" "+strconv.Quote(v[0])+" is not a number")
+		f, msg := parseNumber(v[0])
+		if msg != "" {
+			badParam(w, r, p.name, truncate(v[0]), "parameter "+p.name+" "+strconv.Quote(truncate(v[0]))+" "+msg)
 			return
 		}
 		*p.dst = &f
@@ -64,10 +68,46 @@ func (a *api) carbon(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		// A number out of range is echoed as it was asked ("Inf", not "+Inf").
 		if e, ok := err.(*catalog.Error); ok && (e.What == "batch" || e.What == "intensity") && len(q[e.What]) == 1 {
-			e.Query = q[e.What][0]
+			e.Query = strings.TrimSpace(q[e.What][0])
 		}
 		fail(w, r, err)
 		return
 	}
 	writeJSON(w, r, ans)
+}
+
+// MaxNumberBytes is the longest number a query parameter may give.
+const MaxNumberBytes = 32
+
+// number is the decimal syntax of a number parameter: digits with an
+// optional sign, fraction and exponent ("0x10", "1_000", "Inf" and "NaN"
+// are not numbers here, whatever strconv.ParseFloat accepts).
+var number = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
+
+// parseNumber parses a number parameter; msg says why it is refused. A
+// negative zero is zero.
+func parseNumber(v string) (f float64, msg string) {
+	v = strings.TrimSpace(v)
+	switch {
+	case len(v) > MaxNumberBytes:
+		return 0, "is over " + strconv.Itoa(MaxNumberBytes) + " characters"
+	case !number.MatchString(v):
+		return 0, "is not a decimal number"
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		return 0, "is out of range"
+	}
+	if f == 0 {
+		f = 0 // -0 is 0
+	}
+	return f, ""
+}
+
+// truncate shortens a value echoed in a problem to 64 bytes.
+func truncate(v string) string {
+	if len(v) <= 64 {
+		return v
+	}
+	return strings.ToValidUTF8(v[:64], "") + "..."
 }

@@ -43,7 +43,10 @@ func (a *api) file(path string) http.HandlerFunc {
 	}
 }
 
-// model serves a published model file by its slug.
+// model serves a published model file by its slug, or by the model's name
+// or model id as the command line resolves them (transform.FindModel:
+// "Qwen 3 32B", "Qwen/Qwen3-32B" escaped as Qwen%2FQwen3-32B); such an
+// answer names the slug's URL in Content-Location.
 func (a *api) model(w http.ResponseWriter, r *http.Request) {
 	s, ok := a.snapshot(w, r)
 	if !ok {
@@ -51,15 +54,14 @@ func (a *api) model(w http.ResponseWriter, r *http.Request) {
 	}
 	slug := r.PathValue("slug")
 	f, ok := s.File(catalog.ModelPath(slug))
-	if !ok || strings.ContainsAny(slug, "/.") {
-		e := &catalog.Error{Kind: catalog.NotFound, What: "model", Query: slug, Detail: "no model " + strconv.Quote(slug) + " in snapshot " + s.Date}
-		if m, err := s.FindModel(slug); err == nil {
-			e.Nearest = []string{m.Slug} // a name or model id: its slug
-		} else if ce, ok := err.(*catalog.Error); ok {
-			e.Nearest = ce.Nearest
+	if !ok {
+		m, err := s.FindModel(slug)
+		if err != nil {
+			fail(w, r, err)
+			return
 		}
-		fail(w, r, e)
-		return
+		f, _ = s.File(catalog.ModelPath(m.Slug))
+		w.Header().Set("Content-Location", "/v1/"+r.PathValue("date")+"/models/"+m.Slug)
 	}
 	writeBytes(w, r, f.Bytes, "application/json", f.SHA256)
 }

@@ -2,6 +2,8 @@ package api
 
 import (
 	"log/slog"
+
+	"github.com/leadgreen/greentokens/catalog"
 	"net/http"
 	"strconv"
 	"time"
@@ -38,9 +40,15 @@ func cors(h http.HandlerFunc) http.Handler {
 	})
 }
 
-// limitQuery refuses a query string over MaxQueryBytes with 400.
-func limitQuery(h http.Handler) http.Handler {
+// limitRequest refuses a path over MaxPathBytes with 414 and a query
+// string over MaxQueryBytes with 400, before any routing.
+func limitRequest(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if len(r.URL.Path) > MaxPathBytes || len(r.URL.RawPath) > MaxPathBytes {
+			r.URL.RawQuery, r.URL.RawPath, r.URL.Path = "", "", truncate(r.URL.Path) // not echoed in full
+			problem(w, r, http.StatusRequestURITooLong, catalog.Invalid, "the path is over "+strconv.Itoa(MaxPathBytes)+" bytes", nil)
+			return
+		}
 		if len(r.URL.RawQuery) > MaxQueryBytes {
 			r.URL.RawQuery = r.URL.RawQuery[:64] // not echoed in full
 			badParam(w, r, "query", "", "the query string is over "+strconv.Itoa(MaxQueryBytes)+" bytes")

@@ -31,51 +31,75 @@ type ServeOptions struct {
 	Addr string
 	// Rescan is how often to look for new dated folders; 0 never.
 	Rescan time.Duration
-	// Logger receives the access log and the catalog's messages.
+	// Logger receives the access log, the catalog's messages and the
+	// server's own errors.
 	Logger *slog.Logger
+	// AllowOrigins are the Host names and Origin values /mcp accepts
+	// beside the loopback names and Addr's host (mcpserver.Allow).
+	AllowOrigins []string
 	// Site, when set, makes the handler mounted at / (see Options.Site)
 	// from the catalog the server answers from: the static website
 	// (site/) serves the same snapshots, "/" for the latest and "/DATE/"
 	// for a dated one.
 	Site func(*catalog.Catalog) http.Handler
 	// Listening, when set, is called with the address once the server
-	// listens (port 0 picks one).
+	// listens (port 0 picks one), before the snapshots are loaded.
 	Listening func(addr string)
+	// Loaded, when set, is called once the first scan of the snapshots
+	// is done.
+	Loaded func()
 }
 
-// Serve loads the snapshots, serves the API and the MCP server (/mcp) on
-// opts.Addr, and rescans for new snapshots, until ctx is done; then it
-// stops accepting connections and lets in-flight requests finish (at most
-// ShutdownTimeout).
+// Serve listens on opts.Addr first (a port in use fails at once), then
+// loads the snapshots while /healthz already answers (/readyz is 503 until
+// one is served), serves the API, the site and the MCP server (/mcp), and
+// rescans for new snapshots, until ctx is done; then it stops accepting
+// connections and lets in-flight requests finish (at most
+// ShutdownTimeout). It holds at most MaxConnections connections (fewer
+// under a low file limit: connCap).
 func Serve(ctx context.Context, opts ServeOptions) error {
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	cat, err := catalog.Open(opts.Snapshots, log)
-	if err != nil {
-		return err
-	}
-	o := Options{Logger: log, MCP: mcpserver.Handler(cat)}
-	if opts.Site != nil {
-		o.Site = opts.Site(cat)
-	}
-	h := New(cat, o)
-	srv := NewServer(h)
 	ln, err := net.Listen("tcp", opts.Addr)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	log.Info("serving", "addr", ln.Addr().String(), "snapshots", cat.Dates())
+	limit := newConnLimiter(ln, connCap())
+	cat := catalog.New(opts.Snapshots, log)
+	allow, err := mcpserver.Allow(opts.Addr, opts.AllowOrigins)
+	if err != nil {
+		limit.Close()
+		return fmt.Errorf("serve: %w", err)
+	}
+	o := Options{Logger: log, MCP: mcpserver.Handler(cat, allow)}
+	if opts.Site != nil {
+		o.Site = opts.Site(cat)
+	}
+	srv := NewServer(New(cat, o))
+	srv.ConnState = limit.track
+	setErrorLog(srv, log)
+	log.Info("listening", "addr", ln.Addr().String(), "max_connections", limit.max)
 	if opts.Listening != nil {
 		opts.Listening(ln.Addr().String())
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(limit) }()
+
+	if _, err := cat.Rescan(); err != nil {
+		srv.Close()
+		<-done
+		return fmt.Errorf("serve: %w", err)
+	}
+	log.Info("serving", "addr", ln.Addr().String(), "snapshots", cat.Dates())
+	if opts.Loaded != nil {
+		opts.Loaded()
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go cat.Run(ctx, opts.Rescan)
 
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
 	select {
 	case err := <-done:
 		return fmt.Errorf("serve: %w", err)
@@ -91,6 +115,12 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil
+}
+
+// setErrorLog sends net/http's own error lines (a failed Accept, a
+// panic) to log, in its format (text or JSON).
+func setErrorLog(srv *http.Server, log *slog.Logger) {
+	srv.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelError)
 }
 
 // NewServer is an http.Server for h with the API's timeouts and header cap.

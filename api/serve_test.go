@@ -20,12 +20,20 @@ func start(t *testing.T, opts ServeOptions) (string, func() error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	addr := make(chan string, 1)
 	opts.Addr = "127.0.0.1:0"
+	loaded := make(chan struct{})
 	opts.Listening = func(a string) { addr <- a }
+	opts.Loaded = func() { close(loaded) }
 	done := make(chan error, 1)
 	go func() { done <- Serve(ctx, opts) }()
 	select {
 	case a := <-addr:
-		return "http://" + a, func() error { cancel(); return <-done }
+		select {
+		case <-loaded:
+			return "http://" + a, func() error { cancel(); return <-done }
+		case err := <-done:
+			cancel()
+			t.Fatalf("Serve: %v", err)
+		}
 	case err := <-done:
 		cancel()
 		t.Fatalf("Serve: %v", err)

@@ -1,13 +1,23 @@
-// Package catalog holds the dated snapshots that the HTTP API (api/) and the
-// MCP server (mcpserver/) answer from. It loads every snapshot folder under a
-// directory once, each only after snapshots.Load has checked every file
-// against its manifest (sizes and sha256), keeps the published files'
-// bytes and the models derived from the archived upstream rows in memory,
-// and looks again for new dated folders when asked (Rescan, Run). A served
-// folder whose manifest.json changed (replaced in place by build --replace)
-// is loaded and checked again on a rescan. A folder that fails its checks
-// is not served and is logged with the reason; the others stay served.
-// "latest" names the greatest date that passed.
+// Package catalog holds the dated snapshots that the HTTP API (api/), the
+// website (site/) and the MCP server (mcpserver/) answer from. It loads
+// every snapshot folder under a directory once: each file is read through
+// the regular-file guard (internal/regfile), checked against the manifest
+// (size and sha256) and against its JSON Schema, and the published files
+// and archived JSON sources are kept in memory, with the models derived
+// from the archived upstream rows. Nothing is read from disk to answer a
+// request.
+//
+// A served date is immutable: once loaded, its verified copy is what every
+// surface answers for that date until the process restarts. A served folder
+// that changes on disk (replaced by build --replace, a file edited, the
+// folder turned into a symbolic link) is logged and not loaded again; a
+// deleted one stops being served, and a folder that later reappears under
+// that date is served again only with the same manifest. A folder that
+// fails its checks is logged and tried again once anything in it changes,
+// so a folder copied in any order of files is served once it is complete.
+// A symbolic link, named pipe, device or socket anywhere in a dated folder
+// (or as the dated folder itself) is refused and logged. "latest" names the
+// greatest date served.
 //
 // Prices come from the archived upstream rows, unrounded, with the index's
 // own rules (transform.FindModel, grid.Lookup, grid.KgPerBillionTokens): see
@@ -30,93 +40,145 @@ import (
 const Latest = "latest"
 
 // Catalog is the set of snapshots served from one directory. It is safe for
-// concurrent use; a *Snapshot never changes (a reload serves a new one).
+// concurrent use; a *Snapshot never changes.
 type Catalog struct {
 	dir string
 	log *slog.Logger
 
-	mu     sync.RWMutex
-	snaps  map[string]*Snapshot
-	dates  []string         // served dates, ascending
-	served map[string]stamp // the manifest each served snapshot was loaded from
-	failed map[string]stamp
+	scan sync.Mutex // one Rescan at a time
+
+	mu    sync.RWMutex
+	snaps map[string]*Snapshot
+	dates []string // served dates, ascending
+
+	// Guarded by scan: what the last scans saw of each dated entry, and the
+	// manifest sha256 of each date served since the start (a date stays
+	// bound to those bytes until restart, even once its folder is deleted).
+	seen  map[string]string // date: folder fingerprint, or the refusal
+	bound map[string]string
 }
 
-// stamp identifies a version of a snapshot folder by its manifest.json:
-// a served folder is loaded again, and a failed one tried again, only once
-// its manifest changes.
-type stamp struct {
-	size int64
-	mod  time.Time
-	sum  string // sha256 of the bytes, for a replacement within the mtime's granularity
-}
-
-// Open loads every dated snapshot folder (YYYY-MM-DD) under dir. A folder
-// that fails its checks is logged and left out; Open fails only when dir
-// cannot be read. A catalog with no snapshot is not an error: Ready says
-// whether one is served.
-func Open(dir string, log *slog.Logger) (*Catalog, error) {
+// New is a catalog of the dated folders under dir that serves nothing until
+// Rescan (or Run) loads them: a server can listen first.
+func New(dir string, log *slog.Logger) *Catalog {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	c := &Catalog{dir: dir, log: log, snaps: map[string]*Snapshot{},
-		served: map[string]stamp{}, failed: map[string]stamp{}}
+	return &Catalog{dir: dir, log: log, snaps: map[string]*Snapshot{}, seen: map[string]string{}, bound: map[string]string{}}
+}
+
+// Open is New and a first Rescan. A folder that fails its checks is logged
+// and left out; Open fails only when dir cannot be read. A catalog with no
+// snapshot is not an error: Ready says whether one is served.
+func Open(dir string, log *slog.Logger) (*Catalog, error) {
+	c := New(dir, log)
 	if _, err := c.Rescan(); err != nil {
 		return nil, err
 	}
 	return c, nil
 }
 
-// Rescan loads the dated folders that appeared since the last scan (and
-// those that failed, once their manifest.json changed), and returns the
-// dates it added or reloaded. A served snapshot is read again only when
-// its manifest.json changed (size, modification time or sha256): it is
-// checked against the new manifest like a new one, and one that fails
-// stops being served and is logged.
+// Rescan looks at every dated entry (YYYY-MM-DD) of the directory, loads
+// the folders that appeared or changed since the last scan and are not
+// served yet, stops serving the dates whose folder is gone, and returns the
+// dates it added. An entry is looked at again only when its fingerprint
+// (every file's path, kind, size and modification time) changed; one bad
+// folder never stops the scan of the others.
 func (c *Catalog) Rescan() ([]string, error) {
+	c.scan.Lock()
+	defer c.scan.Unlock()
 	entries, err := os.ReadDir(c.dir)
 	if err != nil {
-		return nil, fmt.Errorf("catalog: reading %s: %w", c.dir, err)
+		return nil, fmt.Errorf("catalog: reading the snapshots folder: %w", err)
 	}
 	var added []string
+	present := map[string]bool{}
 	for _, e := range entries {
-		name := e.Name()
-		if !e.IsDir() || !isDate(name) {
+		date := e.Name()
+		if !isDate(date) {
 			continue
 		}
-		path := filepath.Join(c.dir, name)
-		st := manifestStamp(path)
-		c.mu.RLock()
-		loaded, served := c.served[name]
-		old, failedBefore := c.failed[name]
-		c.mu.RUnlock()
-		if served && st == loaded || failedBefore && st == old {
+		present[date] = true
+		if c.look(date) {
+			added = append(added, date)
+		}
+	}
+	for date := range c.seen {
+		if present[date] {
 			continue
 		}
-		s, err := load(path, name)
+		delete(c.seen, date)
 		c.mu.Lock()
-		if err != nil {
-			c.failed[name] = st
-			c.drop(name)
-			c.mu.Unlock()
-			c.log.Error("snapshot not served", "dir", path, "replaced", served, "err", err)
-			continue
-		}
-		delete(c.failed, name)
-		if !served {
-			c.dates = append(c.dates, name)
-			sort.Strings(c.dates)
-		}
-		c.snaps[name], c.served[name] = s, st
+		_, served := c.snaps[date]
+		c.drop(date)
 		c.mu.Unlock()
-		added = append(added, name)
-		msg := "snapshot served"
 		if served {
-			msg = "snapshot reloaded"
+			c.log.Warn("snapshot folder deleted; no longer served", "date", date)
 		}
-		c.log.Info(msg, "date", name, "models", len(s.Models), "grid_year", s.GridYear)
 	}
 	return added, nil
+}
+
+// look examines the dated entry date and serves it when it is new, complete
+// and passes its checks; it reports whether it began serving it. c.scan is
+// held.
+func (c *Catalog) look(date string) bool {
+	dir := filepath.Join(c.dir, date)
+	fp, refusal := fingerprint(dir)
+	key := fp
+	if refusal != nil {
+		key = "refused: " + refusal.Error()
+	}
+	if c.seen[date] == key {
+		return false
+	}
+	c.seen[date] = key
+	c.mu.RLock()
+	old, served := c.snaps[date]
+	c.mu.RUnlock()
+	switch {
+	case served:
+		c.log.Warn("snapshot folder changed on disk; still serving the copy verified when it was loaded (a served date is immutable: restart to serve the new folder)",
+			"date", date, "manifest_sha256", old.Info().Manifest, "change", changeOf(refusal))
+		return false
+	case refusal != nil:
+		c.log.Error("snapshot not served", "date", date, "err", refusal)
+		return false
+	}
+	s, err := load(dir, date)
+	if err == nil {
+		// A folder being written (copied, built) while it was read is read
+		// again once it settles.
+		if again, _ := fingerprint(dir); again != fp {
+			c.seen[date] = ""
+			c.log.Info("snapshot folder changed while it was loaded; trying again at the next scan", "date", date)
+			return false
+		}
+	}
+	if err != nil {
+		c.log.Error("snapshot not served", "date", date, "err", err)
+		return false
+	}
+	if was, ok := c.bound[date]; ok && was != s.Info().Manifest {
+		c.log.Error("snapshot not served: this date was served with other bytes since the server started (a served date is immutable: restart to serve the new folder)",
+			"date", date, "manifest_sha256", s.Info().Manifest, "served_manifest_sha256", was)
+		return false
+	}
+	c.bound[date] = s.Info().Manifest
+	c.mu.Lock()
+	c.snaps[date] = s
+	c.dates = append(c.dates, date)
+	sort.Strings(c.dates)
+	c.mu.Unlock()
+	c.log.Info("snapshot served", "date", date, "models", len(s.Models), "grid_year", s.GridYear)
+	return true
+}
+
+func changeOf(refusal error) string {
+	if refusal != nil {
+		return refusal.Error()
+	}
+	return "files added, removed or modified"
 }
 
 // drop stops serving date, if it is served; c.mu is held.
@@ -125,7 +187,6 @@ func (c *Catalog) drop(date string) {
 		return
 	}
 	delete(c.snaps, date)
-	delete(c.served, date)
 	c.dates = slices.DeleteFunc(c.dates, func(d string) bool { return d == date })
 }
 
@@ -174,8 +235,12 @@ func (c *Catalog) Snapshots() []*Snapshot {
 }
 
 // Snapshot returns the snapshot of date, or the latest for "latest" or "".
-// An unknown date is a NotFound error naming the nearest dates.
+// An unknown date is a NotFound error naming the nearest dates; a name
+// over MaxNameBytes is Invalid.
 func (c *Catalog) Snapshot(date string) (*Snapshot, error) {
+	if err := checkName("snapshot", date); err != nil {
+		return nil, err
+	}
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	if date == "" || date == Latest {
@@ -196,17 +261,4 @@ func isDate(name string) bool {
 	}
 	_, err := time.Parse(time.DateOnly, name)
 	return err == nil
-}
-
-func manifestStamp(dir string) stamp {
-	path := filepath.Join(dir, ManifestPath)
-	fi, err := os.Stat(path)
-	if err != nil {
-		return stamp{}
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return stamp{size: fi.Size(), mod: fi.ModTime()}
-	}
-	return stamp{fi.Size(), fi.ModTime(), sum(b)}
 }

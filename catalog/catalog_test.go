@@ -17,8 +17,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/leadgreen/greentokens/catalog/catalogtest"
-	"github.com/leadgreen/greentokens/fetch"
-	"github.com/leadgreen/greentokens/snapshots"
 )
 
 func TestMain(m *testing.M) { catalogtest.Main(m) }
@@ -464,70 +462,5 @@ func TestFallbackArea(t *testing.T) {
 	}
 	if s.GridYear != 2024 || *s.Info().GridYear != 2024 {
 		t.Errorf("grid year %d, info %d; want 2024", s.GridYear, *s.Info().GridYear)
-	}
-}
-
-// TestReplacedSnapshot: a snapshot replaced in place (build --replace) is
-// reloaded on the next rescan and checked against its new manifest; a
-// replacement that fails its checks stops being served and is logged.
-func TestReplacedSnapshot(t *testing.T) {
-	out := t.TempDir()
-	catalogtest.Build(t, out, catalogtest.Date, catalogtest.SevenGrids())
-	c, logs := open(t, out)
-	if s, err := c.Snapshot(catalogtest.Date); err != nil || s.GridYear != catalogtest.GridYear {
-		t.Fatalf("snapshot %v, %v: want one priced on %d grids", s, err, catalogtest.GridYear)
-	}
-	logs.Reset()
-	if added, err := c.Rescan(); err != nil || len(added) != 0 || logs.Len() != 0 {
-		t.Errorf("rescan of an unchanged folder: added %v, %v; logs %s", added, err, logs)
-	}
-
-	// Replaced by a build without grid.json: a different manifest.
-	res, err := snapshots.Build(context.Background(), snapshots.BuildOptions{
-		Out: out, Date: catalogtest.Date, Retrieved: catalogtest.Retrieved, NoGrid: true, Replace: true,
-		Source: fetch.Dir{Leaderboard: catalogtest.Leaderboard(), Origins: fetch.DefaultOrigins()},
-	})
-	if err != nil || !res.Replaced {
-		t.Fatalf("build --replace: %+v, %v", res, err)
-	}
-	if added, err := c.Rescan(); err != nil || !cmp.Equal(added, []string{catalogtest.Date}) {
-		t.Errorf("rescan after the replacement added %v, %v", added, err)
-	}
-	s, err := c.Snapshot(catalogtest.Date)
-	if err != nil || s.Grid != nil || s.GridYear != 0 {
-		t.Errorf("after the replacement: grid year %d, %v; want the snapshot without grid.json", s.GridYear, err)
-	}
-	if _, ok := s.File(GridPath); ok {
-		t.Error("the replaced snapshot still serves grid.json")
-	}
-	if !strings.Contains(logs.String(), "snapshot reloaded") {
-		t.Errorf("the reload is not logged:\n%s", logs)
-	}
-
-	// Replaced by a folder that fails its manifest: no longer served.
-	bad := catalogtest.Build(t, t.TempDir(), catalogtest.Date, catalogtest.SevenGrids())
-	gridFile := filepath.Join(bad, "grid.json")
-	b, _ := os.ReadFile(gridFile)
-	if err := os.WriteFile(gridFile, bytes.Replace(b, []byte("707.0"), []byte("70.7"), 1), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.RemoveAll(filepath.Join(out, catalogtest.Date)); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Rename(bad, filepath.Join(out, catalogtest.Date)); err != nil {
-		t.Fatal(err)
-	}
-	logs.Reset()
-	if added, err := c.Rescan(); err != nil || len(added) != 0 {
-		t.Errorf("rescan after a bad replacement added %v, %v", added, err)
-	}
-	if c.Ready() || len(c.Dates()) != 0 {
-		t.Errorf("serving %v after a replacement that fails its checks", c.Dates())
-	}
-	if _, err := c.Snapshot(catalogtest.Date); err == nil {
-		t.Error("the bad replacement is served")
-	}
-	if l := logs.String(); !strings.Contains(l, "snapshot not served") || !strings.Contains(l, "grid.json") {
-		t.Errorf("the bad replacement is not logged with its reason:\n%s", l)
 	}
 }

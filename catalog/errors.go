@@ -75,3 +75,17 @@ func nearestOf(q string, cands [][]string) []string {
 	}
 	return out
 }
+
+// MaxNameBytes is the longest name a request may give for a snapshot,
+// model, grid or GPU: a longer one is Invalid, answered without looking
+// for the nearest names.
+const MaxNameBytes = 200
+
+// checkName refuses a name over MaxNameBytes.
+func checkName(what, q string) *Error {
+	if len(q) <= MaxNameBytes {
+		return nil
+	}
+	return &Error{Kind: Invalid, What: what, Query: strings.ToValidUTF8(q[:32], "") + "...",
+		Detail: fmt.Sprintf("the %s name is %d bytes; at most %d", what, len(q), MaxNameBytes)}
+}

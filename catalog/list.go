@@ -79,6 +79,9 @@ func (s *Snapshot) ListModels() *ModelList {
 // FindModel finds a model by slug, name or model id (transform.FindModel's
 // rule). An unknown one is a NotFound error naming the nearest models.
 func (s *Snapshot) FindModel(query string) (*transform.Model, error) {
+	if err := checkName("model", query); err != nil {
+		return nil, err
+	}
 	m, err := transform.FindModel(s.Models, query)
 	if err == nil {
 		return m, nil

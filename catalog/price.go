@@ -19,6 +19,10 @@ const (
 	// MaxBatch bounds a requested running batch (upstream caps are in the
 	// hundreds).
 	MaxBatch = 100000
+	// MinNumber is the smallest batch or intensity other than 0 a request
+	// may give: no figure here has that precision, and a smaller one would
+	// be echoed with hundreds of digits.
+	MinNumber = 1e-6
 )
 
 // Formula is how every price is computed.
@@ -97,11 +101,13 @@ func (s *Snapshot) Price(req PriceRequest) (*Carbon, error) {
 	if len(req.Grids) > MaxGrids {
 		return nil, invalid("grid", "", "%d grids asked for; at most %d per request", len(req.Grids), MaxGrids)
 	}
-	if b := req.Batch; b != nil && (math.IsNaN(*b) || *b <= 0 || *b > MaxBatch) {
-		return nil, invalid("batch", fmt.Sprint(*b), "batch must be a number above 0 and at most %d", MaxBatch)
+	if b := req.Batch; b != nil && (math.IsNaN(*b) || *b < MinNumber || *b > MaxBatch) {
+		return nil, invalid("batch", fmt.Sprint(*b), "batch must be a number from %g to %d", MinNumber, MaxBatch)
 	}
-	if x := req.Intensity; x != nil && (math.IsNaN(*x) || *x < 0 || *x > grid.MaxGCO2PerKWh) {
-		return nil, invalid("intensity", fmt.Sprint(*x), "intensity must be a number of g CO2e per kWh from 0 to %d", grid.MaxGCO2PerKWh)
+	if x := req.Intensity; x != nil && (math.IsNaN(*x) || *x < 0 || *x != 0 && *x < MinNumber || *x > grid.MaxGCO2PerKWh) {
+		return nil, invalid("intensity", fmt.Sprint(*x), "intensity must be 0 or a number of g CO2e per kWh from %g to %d", MinNumber, grid.MaxGCO2PerKWh)
+	} else if x != nil && *x == 0 {
+		req.Intensity = new(float64) // 0, not -0
 	}
 	m, err := s.FindModel(req.Model)
 	if err != nil {
@@ -121,7 +127,7 @@ func (s *Snapshot) Price(req PriceRequest) (*Carbon, error) {
 		b := jsonnum.Float(*req.Batch)
 		ans.RunningBatch = &b
 		ans.Selection = "on each GPU, the measured configuration whose average running batch is nearest to " +
-			strconv.FormatFloat(*req.Batch, 'f', -1, 64) + " (ties to the smaller batch), whether or not it meets the ITL deadline"
+			strconv.FormatFloat(*req.Batch, 'g', -1, 64) + " (ties to the smaller batch), whether or not it meets the ITL deadline"
 	}
 	rows := m.Rows()
 	for _, gpu := range gpus {
@@ -173,6 +179,9 @@ func (s *Snapshot) areas(req PriceRequest) ([]grid.Area, error) {
 	var out []grid.Area
 	seen := map[string]bool{}
 	for _, q := range req.Grids {
+		if err := checkName("grid", q); err != nil {
+			return nil, err
+		}
 		a, err := grid.Lookup(s.Grid, q)
 		if err != nil {
 			return nil, s.gridError(q, err)
@@ -218,6 +227,9 @@ func gpusOf(m *transform.Model, req PriceRequest) ([]string, error) {
 			return nil, &Error{Kind: NotFound, What: "gpu", Query: "", Detail: fmt.Sprintf("%s has no index row (no configuration with a median ITL at most %d ms); ask for a batch", m.Slug, transform.ITLDeadlineMS)}
 		}
 		return gpus, nil
+	}
+	if err := checkName("gpu", req.GPU); err != nil {
+		return nil, err
 	}
 	q := strings.TrimSpace(req.GPU)
 	for _, g := range m.GPUs {

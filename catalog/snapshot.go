@@ -8,24 +8,26 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/snapshots"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
+	"github.com/leadgreen/greentokens/validate"
 )
 
-// Snapshot is one served snapshot, held in memory: the published files as
-// bytes, and the models derived again from the archived upstream files
-// (whose rows carry the unrounded figures prices start from).
+// Snapshot is one served snapshot, held in memory: the published files and
+// the archived JSON sources as bytes, checked once when it was loaded, and
+// the models derived again from the archived upstream files (whose rows
+// carry the unrounded figures prices start from). The archived Ember CSV
+// (tens of megabytes) is checked at load and not held: no surface serves it.
 type Snapshot struct {
 	// Date is the folder name and data version.
 	Date string
-	// Dir is the snapshot's folder. Its files were checked when it was
-	// loaded; one read from disk later must be checked again (the
-	// published files are in memory: File).
-	Dir string
 	// Compiled and Retrieved are the manifest's compiled and retrieval
 	// dates.
 	Compiled, Retrieved string
+	// Manifest is manifest.json decoded.
+	Manifest *snapshots.Manifest
 	// GridYear is grid.json's reference year; 0 without grid.json.
 	GridYear int
 	// Grid is grid.json decoded; nil when the snapshot has none.
@@ -39,7 +41,7 @@ type Snapshot struct {
 	sources []FileRef // the archived leaderboard files the models come from
 }
 
-// File is a published file of a snapshot: its bytes and their sha256.
+// File is a file of a snapshot held in memory: its bytes and their sha256.
 type File struct {
 	Path   string
 	Bytes  []byte
@@ -52,11 +54,15 @@ type FileRef struct {
 	SHA256 string `json:"sha256"`
 }
 
-// The archived leaderboard files the models are derived from.
-var leaderboardSources = []string{
-	"sources/leaderboard/index.json",
-	"sources/leaderboard/commits.json",
-	"sources/" + transform.TaskFile(transform.TaskChat),
+// The archived leaderboard files the models are derived from, and where
+// transform.LeaderboardFiles holds each.
+var leaderboardSources = []struct {
+	path  string
+	bytes func(*transform.LeaderboardFiles) *[]byte
+}{
+	{"sources/" + fetch.LeaderboardIndex, func(f *transform.LeaderboardFiles) *[]byte { return &f.Index }},
+	{"sources/" + fetch.LeaderboardCommits, func(f *transform.LeaderboardFiles) *[]byte { return &f.Commits }},
+	{"sources/" + fetch.LeaderboardTask(fetch.TaskChat), func(f *transform.LeaderboardFiles) *[]byte { return &f.Chat }},
 }
 
 // Paths of the published files other than the model files.
@@ -69,83 +75,125 @@ const (
 // ModelPath is the path of a model's file in a snapshot.
 func ModelPath(slug string) string { return "models/" + slug + ".json" }
 
-// File returns a published file by its path: ManifestPath, IndexPath,
-// GridPath or ModelPath(slug); false when the snapshot has no such file.
-// Paths are looked up, never joined to a folder.
+// File returns a file held in memory by its slash path: ManifestPath,
+// IndexPath, GridPath, ModelPath(slug), or an archived JSON source
+// ("sources/leaderboard/tasks/lm-arena-chat.json"); false when the snapshot
+// has no such file. Paths are looked up, never joined to a folder.
 func (s *Snapshot) File(path string) (*File, bool) {
 	f, ok := s.files[path]
 	return f, ok
 }
 
-// load checks the snapshot folder dir against its manifest and reads it
-// into memory.
+// Paths lists the paths of the files held in memory, sorted.
+func (s *Snapshot) Paths() []string {
+	out := make([]string, 0, len(s.files))
+	for p := range s.files {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// schemaOf names the JSON Schema (schemas/) a published file is checked
+// against at load; "" for a file without one.
+func schemaOf(path string) string {
+	switch {
+	case path == ManifestPath:
+		return "manifest.schema.json"
+	case path == IndexPath:
+		return "index.schema.json"
+	case path == GridPath:
+		return "grid.schema.json"
+	case strings.HasPrefix(path, "models/"):
+		return "model.schema.json"
+	}
+	return ""
+}
+
+// load checks the snapshot folder dir against its manifest (every file's
+// size and sha256, through the regular-file guard) and its schemas, and
+// reads its published files and archived JSON sources into memory. The
+// manifest's date must be date, unless date is "".
 func load(dir, date string) (*Snapshot, error) {
 	ls, err := snapshots.Load(dir)
 	if err != nil {
 		return nil, err
 	}
 	m := ls.Manifest
-	if m.Date != date {
-		return nil, fmt.Errorf("snapshot %s: manifest date %q is not the folder's name", dir, m.Date)
+	if date == "" {
+		date = m.Date
+	} else if m.Date != date {
+		return nil, fmt.Errorf("snapshot %s: manifest date %q is not the folder's name", date, m.Date)
 	}
-	s := &Snapshot{Date: date, Dir: dir, Compiled: m.Evidence.Compiled, Retrieved: m.Retrieved,
+	s := &Snapshot{Date: date, Compiled: m.Evidence.Compiled, Retrieved: m.Retrieved, Manifest: m,
 		Published: map[string]*transform.Model{}, files: map[string]*File{}}
 	// Load checked that manifest.json is in its canonical form: these are
 	// its bytes.
 	mb, err := transform.Marshal(m)
 	if err != nil {
-		return nil, fmt.Errorf("snapshot %s: %s: %w", dir, ManifestPath, err)
+		return nil, fmt.Errorf("snapshot %s: %s: %w", date, ManifestPath, err)
 	}
 	s.files[ManifestPath] = &File{Path: ManifestPath, Bytes: mb, SHA256: sum(mb)}
-	read := func(path string) (*File, error) {
-		b, ok := ls.Bytes(path)
-		if !ok {
-			return nil, fmt.Errorf("snapshot %s: %s is missing or no longer matches %s", dir, path, ManifestPath)
+	paths := make([]string, 0, len(m.Outputs)+len(m.Sources))
+	for _, f := range m.Outputs {
+		paths = append(paths, f.Path)
+	}
+	for _, src := range m.Sources {
+		if strings.HasSuffix(src.Path, ".json") {
+			paths = append(paths, src.Path)
 		}
-		f := &File{Path: path, Bytes: append([]byte(nil), b...), SHA256: sum(b)}
-		return f, nil
-	}
-	paths := []string{IndexPath}
-	if ls.Grid != nil {
-		paths = append(paths, GridPath)
-	}
-	for _, slug := range ls.Slugs() {
-		paths = append(paths, ModelPath(slug))
 	}
 	for _, p := range paths {
-		f, err := read(p)
-		if err != nil {
-			return nil, err
+		b, ok := ls.Bytes(p)
+		if !ok {
+			return nil, fmt.Errorf("snapshot %s: %s is missing or no longer matches %s", date, p, ManifestPath)
 		}
-		s.files[p] = f
+		s.files[p] = &File{Path: p, Bytes: append([]byte(nil), b...), SHA256: sum(b)}
+	}
+	for _, p := range append([]string{ManifestPath}, paths...) {
+		if name := schemaOf(p); name != "" {
+			if probs := validate.CheckSchema(name, p, s.files[p].Bytes); len(probs) > 0 {
+				return nil, fmt.Errorf("snapshot %s: %s does not match schemas/%s: %s", date, p, name, probs[0])
+			}
+		}
 	}
 	if ls.Grid != nil {
 		s.Grid, s.GridYear = ls.Grid, ls.Grid.Year
 	}
 	for _, slug := range ls.Slugs() {
+		f, ok := s.files[ModelPath(slug)]
+		if !ok {
+			return nil, fmt.Errorf("snapshot %s: %s is not listed in %s", date, ModelPath(slug), ManifestPath)
+		}
 		var pm transform.Model
-		if err := json.Unmarshal(s.files[ModelPath(slug)].Bytes, &pm); err != nil {
-			return nil, fmt.Errorf("snapshot %s: %s: %w", dir, ModelPath(slug), err)
+		if err := json.Unmarshal(f.Bytes, &pm); err != nil {
+			return nil, fmt.Errorf("snapshot %s: %s: %w", date, ModelPath(slug), err)
 		}
 		s.Published[slug] = &pm
 	}
 
 	// The answers name the archived sources the models are derived from,
-	// with the sha256 the manifest lists (DeriveModels reads them checked
-	// against it).
-	for _, p := range leaderboardSources {
-		src := ls.Source(strings.TrimPrefix(p, "sources/"))
-		if src == nil {
-			return nil, fmt.Errorf("snapshot %s: %s is not in %s", dir, p, ManifestPath)
+	// with the sha256 the manifest lists; the models are derived from the
+	// bytes held.
+	var lb transform.LeaderboardFiles
+	for _, src := range leaderboardSources {
+		f, ok := s.files[src.path]
+		if !ok {
+			return nil, fmt.Errorf("snapshot %s: %s is not in %s", date, src.path, ManifestPath)
 		}
-		s.sources = append(s.sources, FileRef{p, src.SHA256})
+		s.sources = append(s.sources, FileRef{src.path, f.SHA256})
+		*src.bytes(&lb) = f.Bytes
 	}
-	if s.Models, err = ls.DeriveModels(); err != nil {
-		return nil, fmt.Errorf("snapshot %s: archived sources: %w", dir, err)
+	l, _, err := transform.NewLeaderboard(lb, "", "")
+	if err == nil {
+		s.Models, err = transform.Models(l)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("snapshot %s: archived sources: %w", date, err)
 	}
 	sort.Slice(s.Models, func(i, j int) bool { return s.Models[i].Slug < s.Models[j].Slug })
 	if err := s.agree(); err != nil {
-		return nil, fmt.Errorf("snapshot %s: %w", dir, err)
+		return nil, fmt.Errorf("snapshot %s: %w", date, err)
 	}
 	return s, nil
 }

@@ -13,8 +13,10 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/leadgreen/greentokens/catalog"
@@ -91,19 +93,26 @@ func New(cat *catalog.Catalog) *mcp.Server {
 	return s
 }
 
-// ServeStdio runs the server over stdin and stdout until the client
-// disconnects or ctx is done.
-func ServeStdio(ctx context.Context, cat *catalog.Catalog) error {
-	return New(cat).Run(ctx, &mcp.StdioTransport{})
+// ServeStdio runs the server over in and out (stdin and stdout) until the
+// input ends, every request read has been answered, or ctx is done. A line
+// that holds no request is answered with a JSON-RPC error and skipped
+// (stdioTransport).
+func ServeStdio(ctx context.Context, cat *catalog.Catalog, in io.Reader, out io.Writer) error {
+	return New(cat).Run(ctx, &stdioTransport{in: in, out: out})
 }
 
 // Handler serves the MCP server over streamable HTTP. It is stateless
 // (every request stands alone; the tools keep no state) and answers in
-// application/json, so it works behind the API's write timeout.
-func Handler(cat *catalog.Catalog) http.Handler {
+// application/json, so it works behind the API's write timeout. Requests
+// whose Host or Origin is not on allow are refused, and so are batches and
+// bodies over MaxRequestBytes (guard).
+func Handler(cat *catalog.Catalog, allow *Allowlist) http.Handler {
 	s := New(cat)
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
-		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
+	return guard(allow, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+		// guard checks Host on every address; the SDK's own check covers
+		// loopback connections only, and would refuse a name on the
+		// allow-list behind a reverse proxy on loopback.
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, DisableLocalhostProtection: true}))
 }
 
 type tools struct{ cat *catalog.Catalog }
@@ -185,5 +194,5 @@ func RunStdio(ctx context.Context, dir string, rescan time.Duration, log *slog.L
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go cat.Run(ctx, rescan)
-	return ServeStdio(ctx, cat)
+	return ServeStdio(ctx, cat, os.Stdin, os.Stdout)
 }

@@ -53,7 +53,7 @@ func inMemory(t *testing.T, cat *catalog.Catalog) *mcp.ClientSession {
 // streamable HTTP, as /mcp serves it.
 func TestStreamableHTTP(t *testing.T) {
 	cat, root := openCatalog(t)
-	srv := httptest.NewServer(Handler(cat))
+	srv := httptest.NewServer(Handler(cat, loopback(t)))
 	defer srv.Close()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).
 		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.URL}, nil)
@@ -72,4 +72,14 @@ func TestFallback(t *testing.T) {
 		t.Fatal(err)
 	}
 	mcptest.CheckFallback(t, inMemory(t, cat))
+}
+
+// loopback is the allow-list of a server on 127.0.0.1.
+func loopback(t *testing.T) *Allowlist {
+	t.Helper()
+	a, err := Allow("127.0.0.1:0", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }

@@ -1,7 +1,7 @@
 // Package site turns a snapshot into a static website: index.html (every
 // model's index rows in a sortable table, the GPU comparison as a chart,
 // the task pairs), models/SLUG.html (the model's page, made by
-// transform/page like the Markdown page, with charts drawn by site/chart),
+// the render package like the Markdown page, with charts drawn by site/chart),
 // grids.html (every area, and a calculator), sources.html (sources,
 // licences, the manifest, links to every JSON file), one stylesheet, one
 // script, and the snapshot's JSON files under data/.
@@ -15,18 +15,19 @@ package site
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"fmt"
 	"html/template"
-	"os"
+	"log/slog"
 	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 
-	"github.com/leadgreen/greentokens/snapshots"
+	"github.com/leadgreen/greentokens/catalog"
+	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/transform"
-	"github.com/leadgreen/greentokens/transform/page"
 )
 
 //go:embed templates/*.tmpl
@@ -49,19 +50,31 @@ var templates = template.Must(template.New("site").Funcs(template.FuncMap{
 // Options configure a site.
 type Options struct {
 	// Grids are the display grids of the model pages' carbon sections, as
-	// page.Options.Grids (nil: page.DefaultGrids).
+	// render.Options.Grids (nil: render.DefaultGrids).
 	Grids []string
+	// Logger receives the errors of a served site (Sites); nil discards
+	// them.
+	Logger *slog.Logger
+}
+
+func (o Options) log() *slog.Logger {
+	if o.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return o.Logger
 }
 
 // Site is a snapshot's website. Its overview pages and assets are made by
-// Open; a model page is made when it is asked for (Page, WriteDir,
-// ServeHTTP), one at a time.
+// New; a model page is made when it is asked for (Page, WriteDir,
+// ServeHTTP), one at a time. Every file it serves comes from the snapshot
+// held in memory (catalog.Snapshot), checked when it was loaded.
 type Site struct {
-	snap  *snapshots.Snapshot
-	pages *page.Snapshot
+	snap  *catalog.Snapshot
+	pages *render.Snapshot
 	opts  Options
-	// fixed holds the pages and assets made by Open, by path.
-	fixed map[string][]byte
+	// fixed holds the pages and assets made by New, by path, with their
+	// ETags.
+	fixed map[string]servedFile
 	// data maps data/PATH to the snapshot file PATH.
 	data map[string]string
 	// paths lists every file of the site, sorted.
@@ -70,19 +83,31 @@ type Site struct {
 	bySlug map[string]*transform.IndexEntry
 }
 
-// Open reads the snapshot folder dir, after checking every file against its
-// manifest (snapshots.Load: an error wraps snapshots.ErrValidation), and
-// makes the overview pages.
+// servedFile is a file's bytes and the ETag it is served with.
+type servedFile struct {
+	b    []byte
+	etag string
+}
+
+// Open loads the snapshot folder dir, after checking every file against its
+// manifest and schema (catalog.LoadDir: an error wraps
+// snapshots.ErrValidation), and makes the overview pages.
 func Open(dir string, opts Options) (*Site, error) {
-	snap, err := snapshots.Load(dir)
+	snap, err := catalog.LoadDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	ps, err := page.LoadDir(dir)
+	return New(snap, opts)
+}
+
+// New makes the site of a snapshot held in memory: nothing is read from
+// disk, then or later.
+func New(snap *catalog.Snapshot, opts Options) (*Site, error) {
+	ps, err := render.Load(snap.FS())
 	if err != nil {
-		return nil, fmt.Errorf("reading the snapshot %s: %w", dir, err)
+		return nil, fmt.Errorf("reading the snapshot %s: %w", snap.Date, err)
 	}
-	s := &Site{snap: snap, pages: ps, opts: opts, fixed: map[string][]byte{}, data: map[string]string{},
+	s := &Site{snap: snap, pages: ps, opts: opts, fixed: map[string]servedFile{}, data: map[string]string{},
 		bySlug: make(map[string]*transform.IndexEntry, len(ps.Index.Models))}
 	for i := range ps.Index.Models {
 		s.bySlug[ps.Index.Models[i].Slug] = &ps.Index.Models[i]
@@ -92,16 +117,10 @@ func Open(dir string, opts Options) (*Site, error) {
 		if err != nil {
 			return nil, err
 		}
-		s.fixed[a] = b
+		s.fixed[a] = servedFile{b, etagOf(b)}
 	}
-	s.data["data/"+snapshots.ManifestName] = snapshots.ManifestName
-	for _, f := range snap.Manifest.Outputs {
-		s.data["data/"+f.Path] = f.Path
-	}
-	for _, src := range snap.Manifest.Sources {
-		if strings.HasSuffix(src.Path, ".json") {
-			s.data["data/"+src.Path] = src.Path
-		}
+	for _, p := range snap.Paths() {
+		s.data["data/"+p] = p
 	}
 	for name, make := range map[string]func() ([]byte, error){
 		"index.html": s.indexPage, "grids.html": s.gridsPage, "sources.html": s.sourcesPage,
@@ -110,7 +129,7 @@ func Open(dir string, opts Options) (*Site, error) {
 		if err != nil {
 			return nil, fmt.Errorf("site: %s: %w", name, err)
 		}
-		s.fixed[name] = b
+		s.fixed[name] = servedFile{b, etagOf(b)}
 	}
 	for p := range s.fixed {
 		s.paths = append(s.paths, p)
@@ -126,7 +145,7 @@ func Open(dir string, opts Options) (*Site, error) {
 }
 
 // Date is the snapshot's date (its manifest's).
-func (s *Site) Date() string { return s.snap.Manifest.Date }
+func (s *Site) Date() string { return s.snap.Date }
 
 // Paths lists every file of the site, slash-separated, sorted.
 func (s *Site) Paths() []string { return append([]string(nil), s.paths...) }
@@ -137,28 +156,36 @@ func modelPath(slug string) string { return "models/" + slug + ".html" }
 var ErrNotFound = fmt.Errorf("site: no such file")
 
 // Page returns the bytes of the site's file p ("index.html",
-// "models/qwen-3-32b.html", "data/index.json"). A data file is read from the
-// snapshot again and checked against the manifest.
+// "models/qwen-3-32b.html", "data/index.json"). A data file is the
+// snapshot's bytes held in memory: the caller must not change them.
 func (s *Site) Page(p string) ([]byte, error) {
-	if b, ok := s.fixed[p]; ok {
-		return b, nil
+	f, err := s.file(p)
+	return f.b, err
+}
+
+// file is Page with the file's ETag: a data file's is its sha256 (as the
+// API's), a page's or asset's a digest of its bytes.
+func (s *Site) file(p string) (servedFile, error) {
+	if f, ok := s.fixed[p]; ok {
+		return f, nil
 	}
 	if src, ok := s.data[p]; ok {
-		if src == snapshots.ManifestName {
-			return os.ReadFile(filepath.Join(s.snap.Dir, snapshots.ManifestName))
-		}
-		b, ok := s.snap.Bytes(src)
-		if !ok {
-			return nil, fmt.Errorf("%w: snapshot %s: %s no longer matches the manifest", snapshots.ErrValidation, s.snap.Dir, src)
-		}
-		return b, nil
+		f, _ := s.snap.File(src)
+		return servedFile{f.Bytes, `"` + f.SHA256 + `"`}, nil
 	}
 	if slug, ok := strings.CutPrefix(p, "models/"); ok {
 		if slug, ok := strings.CutSuffix(slug, ".html"); ok && s.hasModel(slug) {
-			return s.modelPage(slug)
+			b, err := s.modelPage(slug)
+			return servedFile{b, etagOf(b)}, err
 		}
 	}
-	return nil, fmt.Errorf("%w: %s", ErrNotFound, p)
+	return servedFile{}, fmt.Errorf("%w: %s", ErrNotFound, p)
+}
+
+// etagOf is the ETag of a page or asset: the first 16 bytes of its sha256.
+func etagOf(b []byte) string {
+	sum := sha256.Sum256(b)
+	return `"` + hex.EncodeToString(sum[:16]) + `"`
 }
 
 func (s *Site) hasModel(slug string) bool { return s.bySlug[slug] != nil }
@@ -170,11 +197,11 @@ type frame struct {
 }
 
 func (s *Site) frame(title, root, nav string) frame {
-	credit := fmt.Sprintf("%s %s, data compiled %s.", s.pages.Index.Source.Name, leaderboardVersion(s.pages.Index.Source.Version), page.LongDate(s.pages.Index.Source.Compiled))
+	credit := fmt.Sprintf("%s %s, data compiled %s.", s.pages.Index.Source.Name, leaderboardVersion(s.pages.Index.Source.Version), render.LongDate(s.pages.Index.Source.Compiled))
 	if g := s.pages.Grid; g != nil {
 		credit += fmt.Sprintf(" Grid intensity: %s, %d.", g.Source.Name, g.Year)
 	}
-	return frame{Title: title, Root: root, Nav: nav, Date: page.LongDate(s.snap.Manifest.Date), Credit: credit}
+	return frame{Title: title, Root: root, Nav: nav, Date: render.LongDate(s.snap.Date), Credit: credit}
 }
 
 func execute(name string, data any) ([]byte, error) {

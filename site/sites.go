@@ -12,8 +12,9 @@ import (
 // Sites serves the website of every snapshot a catalog serves, from the
 // same code as `greentokens site`: "/" and the pages under it are the
 // latest snapshot's site, "/DATE/" and the pages under it a dated one's
-// ("/DATE" redirects there). A snapshot's site is opened the first time it
-// is asked for and kept while the catalog serves that snapshot.
+// ("/DATE" redirects there). A snapshot's site is made from the catalog's
+// copy in memory the first time it is asked for, and kept while the catalog
+// serves that snapshot: the site and the API answer from the same bytes.
 func Sites(cat *catalog.Catalog, opts Options) http.Handler {
 	return &sites{cat: cat, opts: opts, open: map[*catalog.Snapshot]*Site{}}
 }
@@ -42,12 +43,13 @@ func (h *sites) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "no snapshot is served yet", http.StatusServiceUnavailable)
 			return
 		}
-		http.NotFound(w, r)
+		NotFound(w, r)
 		return
 	}
 	s, err := h.site(snap)
 	if err != nil {
-		http.Error(w, "the snapshot's site cannot be served: "+err.Error(), http.StatusInternalServerError)
+		h.opts.log().Error("site not made", "date", snap.Date, "err", err)
+		http.Error(w, "the snapshot's site cannot be made", http.StatusInternalServerError)
 		return
 	}
 	if date == catalog.Latest {
@@ -64,7 +66,7 @@ func (h *sites) site(snap *catalog.Snapshot) (*Site, error) {
 	if s, ok := h.open[snap]; ok {
 		return s, nil
 	}
-	s, err := Open(snap.Dir, h.opts)
+	s, err := New(snap, h.opts)
 	if err != nil {
 		return nil, err
 	}

@@ -39,7 +39,7 @@ func seedSource() fetch.Dir { return sourceOf(seedLeaderboard) }
 // otherSource gives a snapshot other than seedSource's: the seeds'
 // leaderboard version with the seed page's seven grid values instead.
 func otherSource() fetch.Dir {
-	return fetch.Dir{Leaderboard: seedLeaderboard, Ember: "../transform/page/testdata/ember-seed-2024.csv", Origins: fetch.DefaultOrigins()}
+	return fetch.Dir{Leaderboard: seedLeaderboard, Ember: "../render/testdata/ember-seed-2024.csv", Origins: fetch.DefaultOrigins()}
 }
 
 func build(t *testing.T, out string, src fetch.Source) (*Result, error) {

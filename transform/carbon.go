@@ -100,7 +100,10 @@ func FindName(query string, candidates [][]string) (int, error) {
 	case 1:
 		return found[0], nil
 	case 0:
-		return -1, fmt.Errorf("no model %q; did you mean %s?", q, strings.Join(grid.Nearest(q, candidates, 3), " or "))
+		if near := grid.Nearest(q, candidates, 3); len(near) > 0 {
+			return -1, fmt.Errorf("no model %q; did you mean %s?", q, strings.Join(near, " or "))
+		}
+		return -1, fmt.Errorf("no model %q", q)
 	default:
 		var slugs []string
 		for _, i := range found {

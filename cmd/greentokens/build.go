@@ -55,7 +55,7 @@ func (f *buildFlags) define(fs *pflag.FlagSet) {
 	fs.StringVar(&f.date, "date", time.Now().UTC().Format(time.DateOnly), "data version, YYYY-MM-DD (the snapshot's folder name); at most a day ahead of today")
 	fs.StringVar(&f.retrieved, "retrieved", "", "retrieval date, YYYY-MM-DD, where the sources carry none (required with --from*); not after --date")
 	fs.StringVar(&f.out, "out", defaultOut, "folder that holds the dated snapshots")
-	fs.StringVar(&f.from, "from", "", "build offline from `DIR`, a snapshot's sources/ folder (leaderboard/, ember/)")
+	fs.StringVar(&f.from, "from", "", "build offline from `DIR`, a snapshot's sources/ folder (leaderboard/, ember/); rebuild takes a snapshot's other inputs from its manifest too")
 	fs.StringVar(&f.fromLB, "from-leaderboard", "", "build offline, reading the leaderboard files from `DIR` (index.json, commits.json, tasks/) as upstream lays them out")
 	fs.StringVar(&f.fromEmber, "from-ember", "", "build offline, reading Ember's yearly CSV from `FILE` (the July 2026 layout, release_generation_yearly_global.csv, or the long layout of earlier releases)")
 	fs.BoolVar(&f.noGrid, "no-grid", false, "leave out the Ember stage (no grid.json)")
@@ -123,6 +123,10 @@ func runBuild(f *buildFlags, e *env, now time.Time) error {
 		}
 	}
 
+	if f.from != "" && f.gridYear == 0 && !f.noGrid {
+		e.log.Warn("--from without --grid-year takes the latest complete year, which need not be the one the snapshot pinned; " +
+			"greentokens rebuild DIR --out FOLDER takes every input from what the snapshot records")
+	}
 	defer snapshots.LimitMemory(snapshots.MemoryLimit)()
 	defer snapshots.PaceCollector(snapshots.BuildGCPercent)()
 	res, err := snapshots.Build(e.ctx, snapshots.BuildOptions{

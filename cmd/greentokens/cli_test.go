@@ -162,6 +162,9 @@ func TestBuildOffline(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("build --from sources/: exit %d: %s", code, stderr)
 	}
+	if !strings.Contains(stderr, "greentokens rebuild DIR --out FOLDER") {
+		t.Errorf("build --from without --grid-year does not point to rebuild:\n%s", stderr)
+	}
 	again, _ := os.ReadFile(filepath.Join(other, seedDate, "models", "qwen-3-32b.json"))
 	if !bytes.Equal(again, want) {
 		t.Errorf("a build from the snapshot's sources/ gives another qwen-3-32b.json")

@@ -134,7 +134,8 @@ func TestReadCommands(t *testing.T) {
 		{"render --grids with a grid the snapshot lacks", []string{"render", "--snapshot", snap, "qwen-3-32b", "--grids", "India,Kosovo"},
 			[]string{"--grids", "Kosovo for 2025-2026"}},
 		{"render --grids mistyped", []string{"render", "--snapshot", snap, "qwen-3-32b", "--grids", "Germny"}, []string{`nearest: "Germany"`}},
-		{"render an unknown model", []string{"render", "--snapshot", snap, "qwen-9"}, []string{`no model "qwen-9"; did you mean`}},
+		{"render an unknown model", []string{"render", "--snapshot", snap, "qwen-3-9b"}, []string{`no model "qwen-3-9b"; did you mean "qwen-3-8b"`}},
+		{"render a model far from any", []string{"render", "--snapshot", snap, "gpt-4"}, []string{"no model \"gpt-4\"\n"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := runCLI(t, tc.args...)

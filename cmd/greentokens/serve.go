@@ -10,6 +10,7 @@ import (
 
 	"github.com/leadgreen/greentokens/api"
 	"github.com/leadgreen/greentokens/catalog"
+	"github.com/leadgreen/greentokens/mcpserver"
 	"github.com/leadgreen/greentokens/site"
 	"github.com/leadgreen/greentokens/snapshots"
 )
@@ -18,6 +19,7 @@ func init() { register(newServeCmd) }
 
 func newServeCmd(e *env) *cobra.Command {
 	var dir, addr, logFormat string
+	var allowOrigins []string
 	var rescan time.Duration
 	cmd := &cobra.Command{
 		Use:   "serve --snapshots DIR [flags]",
@@ -25,8 +27,9 @@ func newServeCmd(e *env) *cobra.Command {
 		Long: "Serves the dated snapshots under --snapshots over HTTP: the JSON API under /v1/ (documented\n" +
 			"at /v1/openapi.json), the MCP server at /mcp, /healthz and /readyz, and the website\n" +
 			"(greentokens site) of the latest snapshot at / and of each dated one at /DATE/. Only\n" +
-			"snapshots that pass their manifest check are served; new dated folders are picked up\n" +
-			"every --rescan.\n" +
+			"snapshots that pass their manifest and schema checks are served, each from one copy held in\n" +
+			"memory; new dated folders are picked up every --rescan. A served date is immutable: a folder\n" +
+			"replaced or changed on disk is logged and its first copy served until restart.\n" +
 			"SIGINT or SIGTERM stops it after the requests in flight (at most 10 s), with exit 0: a\n" +
 			"server asked to stop has not failed. Logs go to stderr.",
 		Args: noArgs,
@@ -37,14 +40,18 @@ func newServeCmd(e *env) *cobra.Command {
 			if err := setLogger(e, logFormat); err != nil {
 				return err
 			}
+			if _, err := mcpserver.Allow(addr, allowOrigins); err != nil {
+				return usagef("%v", err)
+			}
 			e.logErrors = true
-			return api.Serve(e.ctx, api.ServeOptions{Snapshots: dir, Addr: addr, Rescan: rescan, Logger: e.log,
-				Site: func(c *catalog.Catalog) http.Handler { return site.Sites(c, site.Options{}) }})
+			return api.Serve(e.ctx, api.ServeOptions{Snapshots: dir, Addr: addr, Rescan: rescan, Logger: e.log, AllowOrigins: allowOrigins,
+				Site: func(c *catalog.Catalog) http.Handler { return site.Sites(c, site.Options{Logger: e.log}) }})
 		},
 	}
 	snapshotsFlags(cmd, &dir, &rescan)
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on, `HOST:PORT`")
 	cmd.Flags().StringVar(&logFormat, "log-format", "text", "log format: text or json")
+	cmd.Flags().StringSliceVar(&allowOrigins, "allow-origin", nil, "host `NAME` or origin (https://host[:port]) that /mcp accepts in Host and Origin, beside the loopback names and the --addr host; repeatable")
 	return cmd
 }
 

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/leadgreen/greentokens/catalog/catalogtest"
 	"github.com/leadgreen/greentokens/internal/testbin"
@@ -30,9 +31,11 @@ func binary(t *testing.T) string {
 var command testbin.Builder
 
 // TestMCPStdio drives every tool through the SDK's client, talking to the
-// greentokens binary over its stdin and stdout.
+// greentokens binary over its stdin and stdout; a dated folder whose
+// manifest.json is a named pipe lies beside the snapshot, and is refused
+// without being read.
 func TestMCPStdio(t *testing.T) {
-	root := catalogtest.Shared(t)
+	root := snapshotsWithFIFO(t)
 	defer catalogtest.Cleanup()
 	cmd := exec.Command(binary(t), "mcp", "--snapshots", root)
 	cmd.Stderr = os.Stderr
@@ -53,27 +56,7 @@ func TestServeProcess(t *testing.T) {
 	root := catalogtest.Shared(t)
 	defer catalogtest.Cleanup()
 	cmd := exec.Command(binary(t), "serve", "--snapshots", root, "--addr", "127.0.0.1:0", "--log-format", "json")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	lines := bufio.NewScanner(stderr)
-	addr := ""
-	for addr == "" && lines.Scan() {
-		var l struct{ Msg, Addr string }
-		if json.Unmarshal(lines.Bytes(), &l) == nil && l.Msg == "serving" {
-			addr = l.Addr
-		}
-	}
-	if addr == "" {
-		t.Fatal("no \"serving\" log line")
-	}
-	rest := make(chan string, 1)
-	go func() { b, _ := io.ReadAll(stderr); rest <- string(b) }()
+	addr, logs := startServe(t, cmd)
 
 	resp, err := http.Get("http://" + addr + "/v1/latest/carbon?model=qwen-3-32b&grid=SAU&grid=NOR&gpu=B200")
 	if err != nil {
@@ -103,9 +86,49 @@ func TestServeProcess(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("serve after SIGTERM: %v", err)
 	}
-	if logs := <-rest; !strings.Contains(logs, `"msg":"request"`) || !strings.Contains(logs, `"msg":"shutting down"`) {
+	if logs := logs(); !strings.Contains(logs, `"msg":"request"`) || !strings.Contains(logs, `"msg":"shutting down"`) {
 		t.Errorf("logs lack the access log or the shutdown:\n%s", logs)
 	}
+}
+
+// startServe starts cmd, a greentokens serve with --log-format json, waits
+// for its "serving" log line and returns the address it gives; logs waits
+// for the end of the process's stderr and returns all of it. The process is
+// killed when the test ends.
+func startServe(tb testing.TB, cmd *exec.Cmd) (addr string, logs func() string) {
+	tb.Helper()
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { cmd.Process.Kill() })
+	addrc := make(chan string, 1)
+	all := make(chan string, 1)
+	go func() {
+		var b strings.Builder
+		lines := bufio.NewScanner(stderr)
+		for lines.Scan() {
+			b.WriteString(lines.Text() + "\n")
+			var l struct{ Msg, Addr string }
+			if json.Unmarshal(lines.Bytes(), &l) == nil && l.Msg == "serving" {
+				addrc <- l.Addr
+			}
+		}
+		close(addrc)
+		all <- b.String()
+	}()
+	select {
+	case addr = <-addrc:
+	case <-time.After(time.Minute): // a guard against a hang, not a measure of speed
+		tb.Fatal("serve does not log \"serving\"")
+	}
+	if addr == "" {
+		tb.Fatalf("no \"serving\" log line:\n%s", <-all)
+	}
+	return addr, func() string { return <-all }
 }
 
 func TestServeUsage(t *testing.T) {
@@ -136,6 +159,7 @@ func TestServeUsage(t *testing.T) {
 		{[]string{"serve", "--snapshots", file, "--addr", "127.0.0.1:0"}, "is not a folder"},
 		{[]string{"mcp", "--snapshots", snap}, "is one snapshot; --snapshots wants the folder holding the dated snapshots (" + filepath.Dir(snap) + ")"},
 		{[]string{"serve", "--addr", "127.0.0.1:0", "--snapshots", snap}, "is one snapshot"},
+		{[]string{"serve", "--addr", "127.0.0.1:0", "--snapshots", filepath.Dir(snap), "--allow-origin", "https://"}, "--allow-origin \"https://\" is neither a host name nor an origin"},
 	} {
 		code, stdout, stderr := runCLI(t, tc.args...)
 		if code != exitUsage || stdout != "" || !strings.HasPrefix(stderr, "greentokens: ") || !strings.Contains(stderr, tc.want) {

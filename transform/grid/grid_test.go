@@ -525,7 +525,7 @@ func TestLookup(t *testing.T) {
 		{query: "latin america and caribbean", want: "Latin America and Caribbean"},
 		{query: "Germny", err: `grid: no area "Germny" in the 2024 grid; nearest: "Germany"`},
 		{query: "Norwya", err: `nearest: "Norway"`},
-		{query: "XKX", err: `grid: no area "XKX" in the 2024 grid; nearest: `},
+		{query: "XKX", err: `grid: no area "XKX" in the 2024 grid`},
 		{query: " ", err: "grid: empty area query"},
 	} {
 		t.Run(tc.query, func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/leadgreen/greentokens/transform/jsonnum"
 	"github.com/leadgreen/greentokens/transform/names"
@@ -53,7 +54,10 @@ func Lookup(g *Grid, query string) (Area, error) {
 	case 1:
 		return found[0], nil
 	case 0:
-		return Area{}, fmt.Errorf("grid: no area %q in the %d grid; nearest: %s", q, g.Year, strings.Join(Nearest(q, all, maxSuggestions), ", "))
+		if near := Nearest(q, all, maxSuggestions); len(near) > 0 {
+			return Area{}, fmt.Errorf("grid: no area %q in the %d grid; nearest: %s", q, g.Year, strings.Join(near, ", "))
+		}
+		return Area{}, fmt.Errorf("grid: no area %q in the %d grid", q, g.Year)
 	}
 	names := make([]string, len(found))
 	for i, a := range found {
@@ -62,35 +66,61 @@ func Lookup(g *Grid, query string) (Area, error) {
 	return Area{}, fmt.Errorf("grid: %q matches %d areas: %s", q, len(found), strings.Join(names, ", "))
 }
 
-// Nearest returns up to n quoted names closest to q. Each candidate is a
-// list of spellings, the first its display name; the nearest spelling
-// counts. A candidate one of whose spellings holds all of q (case, spaces
-// and punctuation aside: "llama 3.1 8b" in "Llama 3.1 8B Instruct") comes
+// Limits of the suggestions for a mistyped name.
+const (
+	// MaxSuggestRunes is the longest query that gets suggestions: a longer
+	// one is no typo of a name, and comparing it costs in proportion.
+	MaxSuggestRunes = 64
+	// A suggestion is at most max(1, len(q)/NearDivisor) edits from the
+	// query (in runes), or holds all of it: "gpt-4" gets none.
+	NearDivisor = 3
+)
+
+// Nearest returns up to n quoted names near q. Each candidate is a list of
+// spellings, the first its display name; the nearest spelling counts. A
+// candidate one of whose spellings holds all of q (case, spaces and
+// punctuation aside: "llama 3.1 8b" in "Llama 3.1 8B Instruct") comes
 // first; then the edit distance (case folded) orders them, and ties go by
-// display name.
+// display name. A candidate further than max(1, len(q)/NearDivisor) edits
+// that does not hold q is no suggestion, and a query over MaxSuggestRunes
+// runes gets none: the work is bounded whatever the query.
 func Nearest(q string, candidates [][]string, n int) []string {
 	type cand struct {
 		name     string
 		contains bool
 		d        int
 	}
+	rq := utf8.RuneCountInString(q)
+	if rq > MaxSuggestRunes {
+		return nil
+	}
+	limit := max(1, rq/NearDivisor)
 	lq, kq := strings.ToLower(q), names.Key(q)
 	cands := make([]cand, 0, len(candidates))
 	for _, spellings := range candidates {
 		if len(spellings) == 0 {
 			continue
 		}
-		c := cand{name: spellings[0], d: -1}
+		c := cand{name: spellings[0], d: limit + 1}
 		for _, s := range spellings {
 			if s == "" {
 				continue
 			}
-			if e := levenshtein(lq, strings.ToLower(s)); c.d < 0 || e < c.d {
-				c.d = e
-			}
+			c.d = min(c.d, boundedLevenshtein(lq, strings.ToLower(s), limit))
 			c.contains = c.contains || kq != "" && strings.Contains(names.Key(s), kq)
 		}
-		cands = append(cands, c)
+		if c.contains {
+			// Few hold the whole query: their exact distance orders them.
+			c.d = -1
+			for _, s := range spellings {
+				if d := levenshtein(lq, strings.ToLower(s)); s != "" && (c.d < 0 || d < c.d) {
+					c.d = d
+				}
+			}
+		}
+		if c.contains || c.d <= limit {
+			cands = append(cands, c)
+		}
 	}
 	slices.SortFunc(cands, func(a, b cand) int {
 		if a.contains != b.contains {
@@ -109,6 +139,16 @@ func Nearest(q string, candidates [][]string, n int) []string {
 		out = append(out, fmt.Sprintf("%q", c.name))
 	}
 	return out
+}
+
+// boundedLevenshtein is levenshtein(a, b) when it is at most limit, and
+// limit+1 otherwise: names whose lengths alone differ by more than limit
+// are not compared.
+func boundedLevenshtein(a, b string, limit int) int {
+	if d := utf8.RuneCountInString(a) - utf8.RuneCountInString(b); d > limit || -d > limit {
+		return limit + 1
+	}
+	return min(levenshtein(a, b), limit+1)
 }
 
 // EditDistance is the Levenshtein distance between a and b, in runes (case

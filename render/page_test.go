@@ -1,4 +1,4 @@
-package page
+package render
 
 import (
 	"bytes"
@@ -148,7 +148,7 @@ func TestGoldenPage(t *testing.T) {
 	}
 	want, err := os.ReadFile(golden)
 	if err != nil {
-		t.Fatalf("%v (run go test ./transform/page -update to write it)", err)
+		t.Fatalf("%v (run go test ./render -update to write it)", err)
 	}
 	if got != string(want) {
 		t.Errorf("the page differs from %s (-golden +rendered); run with -update if the change is meant:\n%s", golden, cmp.Diff(string(want), got))
@@ -438,7 +438,7 @@ func TestEveryVersionRenders(t *testing.T) {
 	}
 	golden, err := os.ReadFile(pagesGolden)
 	if err != nil && !*update {
-		t.Fatalf("%v (run go test -tags scale ./transform/page -update to write it)", err)
+		t.Fatalf("%v (run go test -tags scale ./render -update to write it)", err)
 	}
 	// The golden lines of the runs rendered, in the golden file's order;
 	// -update puts each run's new lines in place of its old ones.
