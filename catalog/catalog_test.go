@@ -368,7 +368,7 @@ func TestListings(t *testing.T) {
 			}
 		}
 	}
-	g, err := s.ListGrids("or")
+	g, err := s.ListGrids(GridQuery{Text: "or"})
 	if err != nil {
 		t.Fatal(err)
 	}
