@@ -95,4 +95,3 @@ func TestAppendIndentedPrefix(t *testing.T) {
 		t.Errorf("got\n%s\nwant\nbefore%s", got, want.String())
 	}
 }
-
