@@ -24,10 +24,10 @@ func stdIndented(t *testing.T, v any) []byte {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
-// TestIndentAsEncodingJSON: Marshal and IndexFile.Encode, which indent
-// with jsontext, write the bytes encoding/json's indentation writes, for
-// the model files and index of every leaderboard version and for
-// values with what a string or a layout can hold at its edges.
+// TestIndentAsEncodingJSON: Marshal and IndexFile.Encode, which streams
+// index.json a list element at a time, write the bytes encoding/json's
+// indentation writes, for the model files and index of every leaderboard
+// version and for values with what a string or a layout can hold at its edges.
 func TestIndentAsEncodingJSON(t *testing.T) {
 	check := func(name string, v any) {
 		t.Helper()
@@ -81,17 +81,4 @@ func TestIndentAsEncodingJSON(t *testing.T) {
 		t.Errorf("checked %d model and index files of %d versions, want more than a model and the index of each", files, len(versions))
 	}
 	t.Logf("%d model and index files of %d versions", files, len(versions))
-}
-
-// TestAppendIndentedPrefix: with a prefix, as encoding/json's Indent: the
-// first line has none, every other begins with it.
-func TestAppendIndentedPrefix(t *testing.T) {
-	src := []byte(`{"a":[1,{"b":"x,y"},[],{}],"c":{"d":null}}`)
-	var want bytes.Buffer
-	if err := json.Indent(&want, src, "    ", "  "); err != nil {
-		t.Fatal(err)
-	}
-	if got, err := appendIndented([]byte("before"), src, "    "); err != nil || string(got) != "before"+want.String() {
-		t.Errorf("got\n%s\nwant\nbefore%s", got, want.String())
-	}
 }

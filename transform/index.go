@@ -518,12 +518,7 @@ func loadCurve(m *Model, gpu string, i int) (LoadCurve, error) {
 // the rest of the file, a few kilobytes, is Marshal's own output of f with
 // the lists left empty. Marshal would hold the whole file twice, compact
 // and indented, besides the struct.
-func (f *IndexFile) Encode(w io.Writer) error { return f.encode(w, false) }
-
-// encode is Encode; with std, the lists' elements are encoded by
-// encoding/json and appendIndented rather than by the hand-written encoder
-// (the tests compare the two).
-func (f *IndexFile) encode(w io.Writer, std bool) error {
+func (f *IndexFile) Encode(w io.Writer) error {
 	head := *f
 	head.Models, head.GPUComparisons, head.TaskComparisons, head.LoadCurves = []IndexEntry{}, []GPUComparison{}, []TaskComparison{}, []LoadCurve{}
 	b, err := Marshal(&head)
@@ -531,7 +526,6 @@ func (f *IndexFile) encode(w io.Writer, std bool) error {
 		return err
 	}
 	enc := newListEncoder(w)
-	enc.std = std
 	for _, l := range []struct {
 		key    string
 		encode func() error
@@ -562,47 +556,24 @@ func (f *IndexFile) encode(w io.Writer, std bool) error {
 }
 
 // listEncoder writes the elements of a top-level list of a published file
-// as Marshal indents them (two levels deep), one at a time: with the
-// hand-written encoder (encode.go) for the types it writes, else (or with
-// std) with encoding/json.
+// as Marshal indents them (two levels deep), one at a time.
 type listEncoder struct {
 	w   io.Writer
-	std bool         // encoding/json for every element
-	buf bytes.Buffer // an element, compact (encoding/json)
-	out []byte       // the element indented, with what goes before and after it
+	buf bytes.Buffer // an element, indented, with what goes before and after it
 	enc *json.Encoder
 }
 
 func newListEncoder(w io.Writer) *listEncoder {
-	return &listEncoder{w: w}
+	e := &listEncoder{w: w}
+	e.enc = json.NewEncoder(&e.buf)
+	e.enc.SetEscapeHTML(false)
+	e.enc.SetIndent(elementPrefix, "  ")
+	return e
 }
 
 // elementPrefix starts an element of a top-level list: a line of its own,
 // four spaces in.
 const elementPrefix = "    "
-
-// appendElement appends v, a pointer to a list element, to dst, indented
-// as an element of a top-level list.
-func (e *listEncoder) appendElement(dst []byte, v any) ([]byte, error) {
-	if !e.std {
-		out, ok, err := appendEncoded(dst, v, elementPrefix)
-		if err != nil {
-			return dst, fmt.Errorf("%s: encoding %T: %w", IndexName, v, err)
-		}
-		if ok {
-			return out, nil
-		}
-	}
-	if e.enc == nil {
-		e.enc = json.NewEncoder(&e.buf)
-		e.enc.SetEscapeHTML(false)
-	}
-	e.buf.Reset()
-	if err := e.enc.Encode(v); err != nil {
-		return dst, err
-	}
-	return appendIndented(dst, bytes.TrimSuffix(e.buf.Bytes(), []byte("\n")), elementPrefix)
-}
 
 // encodeList writes list as Marshal would at the top level of a file.
 func encodeList[T any](e *listEncoder, list []T) error {
@@ -618,14 +589,16 @@ func encodeList[T any](e *listEncoder, list []T) error {
 		return err
 	}
 	for i := range list {
-		var err error
-		if e.out, err = e.appendElement(append(append(e.out[:0], '\n'), elementPrefix...), &list[i]); err != nil {
-			return err
+		e.buf.Reset()
+		e.buf.WriteString("\n" + elementPrefix)
+		if err := e.enc.Encode(&list[i]); err != nil {
+			return fmt.Errorf("%s: encoding %T: %w", IndexName, &list[i], err)
 		}
+		e.buf.Truncate(e.buf.Len() - 1) // the Encoder's newline
 		if i < len(list)-1 {
-			e.out = append(e.out, ',')
+			e.buf.WriteByte(',')
 		}
-		if _, err := e.w.Write(e.out); err != nil {
+		if _, err := e.w.Write(e.buf.Bytes()); err != nil {
 			return err
 		}
 	}

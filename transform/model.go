@@ -9,9 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
-	"github.com/go-json-experiment/json/jsontext"
 	"github.com/leadgreen/greentokens/transform/jsonnum"
 	"github.com/leadgreen/greentokens/transform/sourcetext"
 )
@@ -432,107 +430,14 @@ func avgOutputTokens(r *Row) (int64, error) {
 
 // Marshal returns the published bytes of a file: two-space indentation,
 // keys in the structs' order (sorted for maps), no HTML escaping, and no
-// trailing newline. A model file (*Model or Model) is written by the
-// hand-written encoder (encode.go), anything else by encoding/json
-// (marshalStd); the bytes are the same.
+// trailing newline (encoding/json's Encoder with SetIndent).
 func Marshal(v any) ([]byte, error) {
-	m := marshalers.Get().(*marshaler)
-	defer m.release()
-	out, ok, err := appendEncoded(m.out[:0], v, "")
-	if !ok {
-		return m.marshalStd(v)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("encoding %T: %w", v, err)
-	}
-	m.out = out
-	return bytes.Clone(out), nil
-}
-
-// marshalStd is Marshal by way of encoding/json and appendIndented, for
-// every type, the model files included (the tests compare the two).
-func marshalStd(v any) ([]byte, error) {
-	m := marshalers.Get().(*marshaler)
-	defer m.release()
-	return m.marshalStd(v)
-}
-
-// release returns m to marshalers, unless its buffers are a large
-// manifest's, which would be kept for ever.
-func (m *marshaler) release() {
-	if m.buf.Cap() <= 1<<20 && cap(m.out) <= 2<<20 {
-		marshalers.Put(m)
-	}
-}
-
-// marshalStd encodes v with encoding/json and indents it.
-func (m *marshaler) marshalStd(v any) ([]byte, error) {
-	m.buf.Reset()
-	if err := m.enc.Encode(v); err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	var err error
-	if m.out, err = appendIndented(m.out[:0], bytes.TrimSuffix(m.buf.Bytes(), []byte("\n")), ""); err != nil {
-		return nil, err
-	}
-	return bytes.Clone(m.out), nil
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
-
-// indentOptions lay out what encoding/json wrote compactly as its Indent
-// (and an Encoder with SetIndent) does, at three times its speed: each
-// member and element on a line of its own, two spaces a level, ": " after
-// a name, an empty object or list kept as {} or []. Like encoding/json's
-// Indent, it keeps strings and numbers byte for byte (PreserveRawStrings;
-// numbers are kept by default) and does not look at what they hold: a name
-// given twice (a json.RawMessage can hold one) or bytes that are not UTF-8
-// pass as they came. TestIndentAsEncodingJSON checks the bytes against
-// encoding/json's.
-var indentOptions = []jsontext.Options{
-	jsontext.WithIndent("  "),
-	jsontext.PreserveRawStrings(true),
-	jsontext.AllowDuplicateNames(true),
-	jsontext.AllowInvalidUTF8(true),
-}
-
-// indentWithPrefix are indentOptions with a prefix, made once for the two
-// prefixes used (a file's top level, index.json's list elements): a slice
-// appended to per call, and the prefix turned into an option, were an
-// allocation each.
-var indentWithPrefix = map[string][]jsontext.Options{
-	"":     append(indentOptions[:len(indentOptions):len(indentOptions)], jsontext.WithIndentPrefix("")),
-	"    ": append(indentOptions[:len(indentOptions):len(indentOptions)], jsontext.WithIndentPrefix("    ")),
-}
-
-// appendIndented appends compact, the valid JSON text encoding/json
-// wrote, to dst, indented as encoding/json's Indent(dst, compact, prefix,
-// "  ") would.
-func appendIndented(dst, compact []byte, prefix string) ([]byte, error) {
-	start := len(dst)
-	dst = append(dst, compact...)
-	v := jsontext.Value(dst[start:])
-	opts, ok := indentWithPrefix[prefix]
-	if !ok {
-		opts = append(indentOptions[:len(indentOptions):len(indentOptions)], jsontext.WithIndentPrefix(prefix))
-	}
-	if err := v.Indent(opts...); err != nil {
-		return dst[:start], fmt.Errorf("indenting encoding/json's output: %w", err)
-	}
-	return append(dst[:start], v...), nil
-}
-
-// marshaler is an encoder with its buffers, kept from one Marshal to the
-// next (marshalers): a file is then one allocation, not a dozen as its
-// buffer and the encoder's indenting buffer grow (some 650 MB of garbage
-// for the 10,000 model files of a large build).
-type marshaler struct {
-	buf bytes.Buffer // compact
-	out []byte       // indented
-	enc *json.Encoder
-}
-
-var marshalers = sync.Pool{New: func() any {
-	m := &marshaler{}
-	m.enc = json.NewEncoder(&m.buf)
-	m.enc.SetEscapeHTML(false)
-	return m
-}}
