@@ -253,3 +253,10 @@ func asciiEqualFold(a, b []byte) bool {
 	}
 	return true
 }
+
+func skipWhite(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t') {
+		i++
+	}
+	return i
+}

@@ -1,108 +1,8 @@
 package transform
 
 import (
-	"bytes"
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
-
-	"github.com/go-json-experiment/json/jsontext"
-	"github.com/google/go-cmp/cmp"
-	"github.com/leadgreen/greentokens/internal/sample"
 )
-
-// TestObjectMembersMatchesUnmarshal: objectMembers gives what
-// json.Unmarshal into a map[string]json.RawMessage gives, byte for byte,
-// for every row of every task file of the leaderboard versions (the
-// sample's in make test, the eight of ../shared in make scale) and
-// for objects written to be awkward (escaped names, nesting, white space,
-// a name given twice), and refuses what is not an object.
-func TestObjectMembersMatchesUnmarshal(t *testing.T) {
-	var objects [][]byte
-	dirs, _ := sample.Versions(t)
-	var files []string
-	for _, d := range dirs {
-		f, err := filepath.Glob(filepath.Join(d, "tasks", "*.json"))
-		if err != nil || len(f) == 0 {
-			t.Fatalf("no task files in %s: %v", d, err)
-		}
-		files = append(files, f...)
-	}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var doc struct{ Configurations []json.RawMessage }
-		if err := json.Unmarshal(b, &doc); err != nil {
-			t.Fatal(err)
-		}
-		for _, c := range doc.Configurations {
-			objects = append(objects, c)
-		}
-	}
-	objects = append(objects,
-		[]byte(`{}`),
-		[]byte(` { "a" : 1 , "b\u0041" : "x\"y" , "c" : { "d" : [ 1 , { } , "}" ] } , "e" : null } `),
-		[]byte(`{"\u00e9t\u00e9": -1.5e3, "é": true}`),
-		[]byte(`{"a": 1, "a": 2}`),
-	)
-	for i, raw := range objects {
-		var want map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &want); err != nil {
-			t.Fatal(err)
-		}
-		got, ok := objectMembers(raw)
-		if !ok {
-			t.Fatalf("object %d not split: %s", i, raw)
-		}
-		if !sameMembers(want, got) {
-			t.Fatalf("object %d (-Unmarshal +objectMembers):\n%s\n%s", i, cmp.Diff(want, got), raw)
-		}
-	}
-	if len(objects) < 500 {
-		t.Errorf("only %d objects compared", len(objects))
-	}
-	for _, raw := range []string{`[]`, `null`, `"x"`, `1`, `[{"a": 1}]`} {
-		if m, ok := objectMembers([]byte(raw)); ok {
-			t.Errorf("%s split as an object: %v", raw, m)
-		}
-	}
-}
-
-func sameMembers(a, b map[string]json.RawMessage) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		w, ok := b[k]
-		if !ok || !bytes.Equal(v, w) {
-			return false
-		}
-	}
-	return true
-}
-
-// FuzzObjectMembers: on what readRows hands it (a value jsontext read,
-// names given twice allowed), objectMembers gives what json.Unmarshal
-// gives.
-func FuzzObjectMembers(f *testing.F) {
-	for _, s := range []string{`{"a": 1, "b": [1, {"c": "]"}], "d": "x\"}"}`, `{"\u0061": 1, "a": 2}`, ` { } `, `{"a":{"b":{}},"c":[[]]}`} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, doc string) {
-		if !jsontext.Value(doc).IsValid(jsontext.AllowDuplicateNames(true)) {
-			return
-		}
-		var want map[string]json.RawMessage
-		wantOK := json.Unmarshal([]byte(doc), &want) == nil && want != nil
-		got, ok := objectMembers([]byte(doc))
-		if ok != wantOK || ok && !sameMembers(want, got) {
-			t.Fatalf("%s: objectMembers %v %v, json.Unmarshal %v %v", doc, got, ok, want, wantOK)
-		}
-	})
-}
 
 // TestContentKey: rows have the same content key exactly when their
 // fields are equal, whatever their order, white space, or spelling of
@@ -163,15 +63,4 @@ func TestStableKeepsRowsWithOutOfRangeNumbers(t *testing.T) {
 	if _, excluded := Stable(rows); len(excluded) != 0 {
 		t.Errorf("excluded: %+v", excluded)
 	}
-}
-
-// FuzzObjectMembersBounded: on any bytes, valid JSON or not, objectMembers
-// returns without a panic (what it returns is defined only for valid JSON).
-func FuzzObjectMembersBounded(f *testing.F) {
-	for _, s := range []string{`{"a`, `{"`, `{"a": "b`, `{"a": [1, {"b": `, `{"a" 1}`, `{`, `{"\`} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, doc string) {
-		objectMembers([]byte(doc))
-	})
 }
