@@ -16,12 +16,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -340,31 +338,12 @@ func readRows(task, name string, data []byte) ([]Row, error) {
 	return rows, nil
 }
 
-// parseRows parses raws, a task file's rows in order, on a worker per CPU
-// (a chunk of rows at a time), and returns the first bad row's error, in
-// the file's order.
+// parseRows parses raws, a task file's rows in order, and returns the
+// first bad row's error.
 func parseRows(task string, raws [][]byte) ([]Row, error) {
 	rows := make([]Row, len(raws))
-	errs := make([]error, len(raws))
-	const chunk = 256
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), (len(raws)+chunk-1)/chunk) {
-		wg.Go(func() {
-			for {
-				start := int(next.Add(chunk)) - chunk
-				if start >= len(raws) {
-					return
-				}
-				for i := start; i < min(start+chunk, len(raws)); i++ {
-					errs[i] = parseRow(&rows[i], task, i, raws[i])
-				}
-			}
-		})
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
+	for i, raw := range raws {
+		if err := parseRow(&rows[i], task, i, raw); err != nil {
 			return nil, fmt.Errorf("%s: %w", rows[i].Label(), err)
 		}
 	}
