@@ -439,29 +439,29 @@ func write(st *stage, d *derived, ember *emberRun, opts BuildOptions, log *slog.
 }
 
 // writeModels builds each model file, adds it to index.json's builder and
-// writes it on a pool of workers, in order, then lets it go: only the
-// index's entries stay. An error of the index is reported once every
+// writes it, in order, then lets it go: only the index's entries stay. An error of the index is reported once every
 // model file is written, as if the index were built after them.
 func writeModels(st *stage, d *derived, log *slog.Logger) ([]File, *transform.IndexFile, error) {
 	ib := transform.NewIndexBuilder(d.lb, d.stable[transform.TaskProblem])
 	var indexErr error
-	n := 0
-	pool := newFilePool()
+	var files []File
+	var writeErr error
 	modelErr := transform.EachModel(d.lb, func(model *transform.Model) error {
-		rel := "models/" + model.Slug + ".json"
-		if !pool.submit(func() (File, error) { return writeModel(st, rel, model) }) {
+		f, err := writeModel(st, "models/"+model.Slug+".json", model)
+		if err != nil {
+			writeErr = err
 			return errStopped
 		}
-		n++
+		files = append(files, f)
 		if indexErr == nil {
 			indexErr = ib.Add(model)
 		}
 		return nil
 	})
-	files, err := pool.wait()
+	n := len(files)
 	switch {
-	case err != nil: // a model file before the one EachModel stopped at
-		return nil, nil, err
+	case writeErr != nil:
+		return nil, nil, writeErr
 	case modelErr != nil:
 		return nil, nil, fmt.Errorf("%w: %v", ErrUpstreamData, modelErr)
 	}
@@ -482,8 +482,8 @@ func writeModel(st *stage, rel string, model *transform.Model) (File, error) {
 	return st.write(rel, data)
 }
 
-// errStopped stops EachModel once a model file has failed; the pool has
-// the error.
+// errStopped stops EachModel once a model file has failed; writeModels
+// has the error.
 var errStopped = errors.New("stopped: a model file failed")
 
 // pageRows are the stable rows the pages cite, by task and row id: the
@@ -532,9 +532,8 @@ func writeIndex(st *stage, idx *transform.IndexFile) (File, error) {
 	return w.commit()
 }
 
-// writePages renders every model's page and writes it into the stage, on
-// a pool of workers (each holds one page at a time), as "greentokens
-// render" would from the published snapshot: from index.json (idx, the
+// writePages renders every model's page and writes it into the stage, one
+// at a time, as "greentokens render" would from the published snapshot: from index.json (idx, the
 // struct just written), the model files read back from the stage,
 // grid.json, and the stable rows the pages cite (rows).
 func writePages(st *stage, opts BuildOptions, idx *transform.IndexFile, rows map[string]map[string]*transform.Row) ([]File, error) {
@@ -542,19 +541,19 @@ func writePages(st *stage, opts BuildOptions, idx *transform.IndexFile, rows map
 	if err != nil {
 		return nil, fmt.Errorf("%w: loading the staged files for the pages: %v", ErrValidation, err)
 	}
-	pool := newFilePool()
+	files := make([]File, 0, len(idx.Models))
 	for _, e := range idx.Models {
-		if !pool.submit(func() (File, error) {
-			b, err := render.Render(s, e.Slug, render.Options{Grids: opts.PageGrids})
-			if err != nil {
-				return File{}, fmt.Errorf("%w: rendering the pages: %v", ErrValidation, err)
-			}
-			return st.write(render.Path(e.Slug), b)
-		}) {
-			break
+		b, err := render.Render(s, e.Slug, render.Options{Grids: opts.PageGrids})
+		if err != nil {
+			return nil, fmt.Errorf("%w: rendering the pages: %v", ErrValidation, err)
 		}
+		f, err := st.write(render.Path(e.Slug), b)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
 	}
-	return pool.wait()
+	return files, nil
 }
 
 // newManifest is the manifest of what the steps wrote, its lists sorted
