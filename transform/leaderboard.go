@@ -19,7 +19,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -215,30 +214,25 @@ func ParseCommits(data []byte) (*Commit, error) {
 // file is not held twice (readRows, parseRows).
 //
 // The checks of the whole file (its syntax and encoding, and a name given
-// twice in one object) run beside the reading of its rows, on another core
-// (a third of the time of a 22 MB file): an error they find is the error,
-// as if they had run first, whatever the reading met.
+// twice in one object) run first: an error they find is the error.
 func ParseTask(task string, data []byte) ([]Row, error) {
 	name := TaskFile(task)
-	var checkErr error
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		if !utf8.Valid(data) || !json.Valid(data) {
-			var v any
-			if checkErr = decodeStrict(data, &v); checkErr != nil {
-				return
-			}
-		} else if plainDistinctNames(data) {
-			return // the common case, found quickly
-		}
-		checkErr = checkDuplicateKeys(data)
-	})
-	rows, err := readRows(task, name, data)
-	wg.Wait()
-	if checkErr != nil {
-		return nil, fmt.Errorf("%s: %w", name, checkErr)
+	if err := checkTask(data); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return rows, err
+	return readRows(task, name, data)
+}
+
+// checkTask checks a task file's syntax and encoding, and that no object
+// gives a name twice.
+func checkTask(data []byte) error {
+	if !utf8.Valid(data) || !json.Valid(data) {
+		var v any
+		if err := decodeStrict(data, &v); err != nil {
+			return err
+		}
+	}
+	return checkDuplicateKeys(data)
 }
 
 // readRows is ParseTask's reading of the rows. Once the checks have found
@@ -246,8 +240,8 @@ func ParseTask(task string, data []byte) ([]Row, error) {
 // which jsontext reads too, the decoder below should meet no error; if it
 // does, it says so rather than go on. Each value is a slice of data (its
 // end at the decoder's offset), not a copy. The rows are parsed once the
-// file is read, on a worker per CPU (parseRows); an error met after some
-// rows comes after theirs, as if each row were parsed as it was met.
+// file is read (parseRows); an error met after some rows comes after
+// theirs, as if each row were parsed as it was met.
 func readRows(task, name string, data []byte) ([]Row, error) {
 	// Names given twice are the duplicate-key check's to refuse (ParseTask
 	// reports its error first); reading without tracking them is faster.
