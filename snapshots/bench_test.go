@@ -112,7 +112,6 @@ func benchChild(spec string) int {
 	switch job.Op {
 	case "build":
 		defer LimitMemory(MemoryLimit)() // as the command does
-		defer PaceCollector(BuildGCPercent)()
 		// As TestTenThousandModels's --max-json-mib 64: the 10,000-model
 		// task file is over the default 16 MiB cap.
 		src := fetch.Dir{Leaderboard: job.Leaderboard, Ember: job.Ember, Origins: fetch.DefaultOrigins(), MaxBytes: 64 << 20}

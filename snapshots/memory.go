@@ -1,7 +1,6 @@
 package snapshots
 
 import (
-	"math"
 	"os"
 	"runtime/debug"
 )
@@ -30,27 +29,4 @@ func LimitMemory(limit int64) (restore func()) {
 	}
 	debug.SetMemoryLimit(limit)
 	return func() { debug.SetMemoryLimit(prev) }
-}
-
-// BuildGCPercent is the collector's pacing a build sets (PaceCollector):
-// with the soft memory limit capping the heap, letting it grow to three
-// times what is live instead of two before a collection halves the
-// collections of a large build. On 2 cores a 10,000-model build takes
-// about 5% less time and CPU at 200 than at the default 100, with the same
-// peak (the limit's); an offline build of ember-synth's CSV holds 6 to
-// 7 MiB more in the same time. Verify, which runs against the limit most
-// of the time, gains nothing and keeps the default.
-const BuildGCPercent = 200
-
-// PaceCollector sets the collector's pacing (runtime/debug.SetGCPercent)
-// to percent, and returns what restores it. It does so only under a soft
-// memory limit (LimitMemory's, or one GOMEMLIMIT gives), which caps what
-// the slower pacing lets the heap grow to; and not when GOGC sets the
-// pacing (the user's stands).
-func PaceCollector(percent int) (restore func()) {
-	if os.Getenv("GOGC") != "" || debug.SetMemoryLimit(-1) == math.MaxInt64 {
-		return func() {}
-	}
-	prev := debug.SetGCPercent(percent)
-	return func() { debug.SetGCPercent(prev) }
 }

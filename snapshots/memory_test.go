@@ -1,7 +1,6 @@
 package snapshots
 
 import (
-	"math"
 	"runtime/debug"
 	"testing"
 )
@@ -34,44 +33,6 @@ func TestLimitMemory(t *testing.T) {
 	restore = LimitMemory(MemoryLimit)
 	if got := debug.SetMemoryLimit(-1); got != 1<<40 {
 		t.Errorf("GOMEMLIMIT's limit became %d while limited, want it kept", got)
-	}
-	restore()
-}
-
-// TestPaceCollector: PaceCollector sets the collector's pacing and
-// restores it, and leaves it as it is when GOGC gives one or when no
-// memory limit caps the heap.
-func TestPaceCollector(t *testing.T) {
-	orig := debug.SetGCPercent(100)
-	t.Cleanup(func() { debug.SetGCPercent(orig) })
-	origLimit := debug.SetMemoryLimit(MemoryLimit)
-	t.Cleanup(func() { debug.SetMemoryLimit(origLimit) })
-
-	t.Setenv("GOGC", "")
-	restore := PaceCollector(BuildGCPercent)
-	if got := debug.SetGCPercent(BuildGCPercent); got != BuildGCPercent {
-		t.Errorf("pacing %d while paced, want %d", got, BuildGCPercent)
-	}
-	restore()
-	if got := debug.SetGCPercent(100); got != 100 {
-		t.Errorf("pacing %d after restoring, want 100", got)
-	}
-
-	t.Setenv("GOGC", "50")
-	debug.SetGCPercent(50)
-	restore = PaceCollector(BuildGCPercent)
-	if got := debug.SetGCPercent(50); got != 50 {
-		t.Errorf("GOGC's pacing became %d, want it kept (50)", got)
-	}
-	restore()
-
-	// No limit (GOMEMLIMIT=off, or none set): the default pacing stays.
-	t.Setenv("GOGC", "")
-	debug.SetGCPercent(100)
-	debug.SetMemoryLimit(math.MaxInt64)
-	restore = PaceCollector(BuildGCPercent)
-	if got := debug.SetGCPercent(100); got != 100 {
-		t.Errorf("without a memory limit the pacing became %d, want 100", got)
 	}
 	restore()
 }

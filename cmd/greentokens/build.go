@@ -132,7 +132,6 @@ func runBuild(f *buildFlags, e *env, now time.Time) error {
 			"greentokens rebuild DIR --out FOLDER takes every input from what the snapshot records")
 	}
 	defer snapshots.LimitMemory(snapshots.MemoryLimit)()
-	defer snapshots.PaceCollector(snapshots.BuildGCPercent)()
 	res, err := snapshots.Build(e.ctx, snapshots.BuildOptions{
 		Out: f.out, Date: f.date, Retrieved: f.retrieved, Source: src, Replace: f.replace, Logger: e.log, LockTimeout: f.lockTimeout,
 		NoGrid: f.noGrid, GridYear: f.gridYear, EmberRelease: f.emberRelease,

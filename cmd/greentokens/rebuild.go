@@ -51,7 +51,6 @@ func runRebuild(e *env, dir, out string, replace bool, logFormat string) error {
 		return usagef("rebuild needs --out FOLDER: the folder that receives the rebuilt snapshot")
 	}
 	defer snapshots.LimitMemory(snapshots.MemoryLimit)()
-	defer snapshots.PaceCollector(snapshots.BuildGCPercent)()
 	res, err := snapshots.Rebuild(e.ctx, dir, snapshots.RebuildOptions{Out: out, Replace: replace, Logger: e.log})
 	if err != nil {
 		return err
