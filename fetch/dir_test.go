@@ -47,6 +47,10 @@ func TestDir(t *testing.T) {
 			want: got{"https://lb.example/public/data/index.json", `{"upstream":true}`}},
 		{name: "ember beside an upstream leaderboard folder", leaderboard: upstream, source: fetch.EmberYearly,
 			want: got{"https://ember.example/y.csv", "Area,Year\n"}},
+		// A snapshot archives Ember's CSV under the name of its layout;
+		// asked for under the other, the folder hands out the one it has.
+		{name: "ember under its other name", source: fetch.EmberGlobal,
+			want: got{"https://ember.example/y.csv", "Area,Year\n"}},
 		{name: "parent folder", source: "../x", wantErr: `fetch: bad source name "../x"`},
 		{name: "parent inside", source: "leaderboard/../x", wantErr: `fetch: bad source name "leaderboard/../x"`},
 		{name: "absolute", source: "/etc/passwd", wantErr: `fetch: bad source name "/etc/passwd"`},
@@ -159,4 +163,26 @@ func TestDirCaps(t *testing.T) {
 			t.Errorf("read %d bytes, error %v; want 400 and ErrTooLarge", len(data), err)
 		}
 	})
+}
+
+// TestEmberOrigin: a local copy of Ember's CSV read with the default URL of
+// the other layout claims its own layout's default; any other URL the build
+// was given stands.
+func TestEmberOrigin(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ url, name, want string }{
+		{fetch.DefaultEmberURL, fetch.EmberYearly, fetch.LongEmberURL},
+		{fetch.DefaultEmberURL, fetch.EmberGlobal, fetch.DefaultEmberURL},
+		{fetch.LongEmberURL, fetch.EmberYearly, fetch.LongEmberURL},
+		{fetch.LongEmberURL, fetch.EmberGlobal, fetch.DefaultEmberURL},
+		{"https://mirror.example/ember.csv", fetch.EmberYearly, "https://mirror.example/ember.csv"},
+		{"https://mirror.example/ember.csv", fetch.EmberGlobal, "https://mirror.example/ember.csv"},
+	} {
+		if got := fetch.EmberOrigin(tc.url, tc.name); got != tc.want {
+			t.Errorf("EmberOrigin(%q, %q) = %q, want %q", tc.url, tc.name, got, tc.want)
+		}
+	}
+	if u, err := fetch.DefaultOrigins().URL(fetch.EmberGlobal); err != nil || u != fetch.DefaultEmberURL {
+		t.Errorf("the default URL of %s is %q (%v)", fetch.EmberGlobal, u, err)
+	}
 }

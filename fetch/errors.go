@@ -98,7 +98,7 @@ func (e capError) Is(target error) bool { return target == ErrTooLarge }
 
 // deadlineError is a download that passed its deadline.
 type deadlineError struct {
-	name     string // the source name
+	name     string // the source, as label names it
 	limit    time.Duration
 	received int64 // bytes of the body received when it ended
 }

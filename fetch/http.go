@@ -23,7 +23,7 @@ const (
 	DefaultTimeout      = 60 * time.Second // per GET: headers, and any stall in the body
 	DefaultDeadline     = 10 * time.Minute // one download whole: every GET and wait, and the body to its end
 	DefaultMaxBytes     = 16 << 20         // decoded cap for every file but Ember's
-	DefaultMaxBytesCSV  = 256 << 20        // decoded cap for EmberYearly (about 50 MB today)
+	DefaultMaxBytesCSV  = 256 << 20        // decoded cap for Ember's CSV (about 16 MB in the July 2026 layout, 50 MB in the long one)
 	DefaultUserAgent    = "greentokens-fetch (+https://github.com/leadgreen/greentokens)"
 )
 
@@ -60,8 +60,8 @@ type HTTPOptions struct {
 	// file and the bytes received.
 	Deadline time.Duration
 
-	// MaxBytes caps the decoded size of each body but EmberYearly's;
-	// MaxBytesCSV caps EmberYearly's. Reading past the cap fails with
+	// MaxBytes caps the decoded size of each body but Ember's CSV's;
+	// MaxBytesCSV caps Ember's CSV's. Reading past the cap fails with
 	// ErrTooLarge ("larger than the 16 MiB cap"); gzip bodies are capped on
 	// their decoded size.
 	MaxBytes, MaxBytesCSV int64
@@ -320,7 +320,7 @@ func (h *HTTP) newCall(ctx context.Context, name string, readBody func(*call, *h
 }
 
 func (h *HTTP) capFor(name string) int64 {
-	if name == EmberYearly {
+	if IsEmber(name) {
 		return h.opts.MaxBytesCSV
 	}
 	return h.opts.MaxBytes

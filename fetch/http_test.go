@@ -918,7 +918,7 @@ func TestHTTPDeadline(t *testing.T) {
 		}
 		defer body.Close()
 		data, err := io.ReadAll(body)
-		check(t, err, fetch.EmberYearly, len(data), len(csv))
+		check(t, err, "Ember's yearly CSV", len(data), len(csv))
 		wantErr(t, err, "fetch "+s.URL+fetchtest.EmberPath+": ")
 		if !strings.HasPrefix(csv, string(data)) {
 			t.Errorf("read %q, not a prefix of the file", data)

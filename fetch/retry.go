@@ -109,7 +109,7 @@ func (c *call) end() {
 
 // deadlineError is the error of a download that passed its deadline.
 func (c *call) deadlineError() error {
-	return deadlineError{name: c.name, limit: c.h.opts.Deadline, received: c.received.Load()}
+	return deadlineError{name: label(c.name), limit: c.h.opts.Deadline, received: c.received.Load()}
 }
 
 // before runs before each attempt (retryablehttp's RequestLogHook).

@@ -12,8 +12,10 @@ package fetch
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -24,11 +26,31 @@ import (
 )
 
 // Names of the upstream files, as archived under a snapshot's sources/.
+// Ember's yearly CSV has one name per layout: a Source hands out the file
+// under either (IsEmber), and a build archives it under the name of the
+// layout its header tells.
 const (
 	LeaderboardIndex   = "leaderboard/index.json"
 	LeaderboardCommits = "leaderboard/commits.json"
-	EmberYearly        = "ember/yearly_full_release_long_format.csv"
+	// EmberGlobal is Ember's yearly CSV in the layout it has published
+	// since July 2026 (release_generation_yearly_global.csv).
+	EmberGlobal = "ember/release_generation_yearly_global.csv"
+	// EmberYearly is Ember's yearly CSV in the long layout it published
+	// until then (yearly_full_release_long_format.csv).
+	EmberYearly = "ember/yearly_full_release_long_format.csv"
 )
+
+// IsEmber reports whether name is one of the names of Ember's yearly CSV.
+func IsEmber(name string) bool { return name == EmberGlobal || name == EmberYearly }
+
+// label is how messages name a source: by its name, but Ember's CSV, whose
+// layout (and so its name) is told by its header once read, as such.
+func label(name string) string {
+	if IsEmber(name) {
+		return "Ember's yearly CSV"
+	}
+	return name
+}
 
 // Tasks the index reads, by the leaderboard's task id.
 const (
@@ -43,7 +65,12 @@ func LeaderboardTask(task string) string { return "leaderboard/tasks/" + task + 
 const (
 	DefaultLeaderboardBase = "https://raw.githubusercontent.com/ml-energy/leaderboard/master/public/data/"
 	DefaultGitHubAPI       = "https://api.github.com"
-	DefaultEmberURL        = "https://files.ember-energy.org/public-downloads/yearly_full_release_long_format.csv"
+	// DefaultEmberURL is Ember's yearly CSV in its July 2026 layout
+	// (EmberGlobal).
+	DefaultEmberURL = "https://files.ember-energy.org/public-downloads/generation/outputs/release_generation_yearly_global.csv"
+	// LongEmberURL is where Ember published its yearly CSV in the long
+	// layout (EmberYearly): --ember-url pins it.
+	LongEmberURL = "https://files.ember-energy.org/public-downloads/yearly_full_release_long_format.csv"
 	// CommitsQuery asks GitHub for the newest commit to the task files.
 	CommitsQuery = "/repos/ml-energy/leaderboard/commits?path=public/data/tasks&per_page=1"
 )
@@ -65,7 +92,7 @@ func (o Origins) URL(name string) (string, error) {
 	switch {
 	case name == LeaderboardCommits:
 		return strings.TrimSuffix(o.GitHubAPI, "/") + CommitsQuery, nil
-	case name == EmberYearly:
+	case IsEmber(name):
 		return o.EmberURL, nil
 	case strings.HasPrefix(name, "leaderboard/"):
 		base := o.LeaderboardBase
@@ -75,6 +102,21 @@ func (o Origins) URL(name string) (string, error) {
 		return base + strings.TrimPrefix(name, "leaderboard/"), nil
 	}
 	return "", fmt.Errorf("fetch: no upstream for source %q", name)
+}
+
+// EmberOrigin is the URL recorded for a local copy of Ember's yearly CSV
+// (an offline build) whose header told the layout archived as name: url,
+// the URL the build was given, unless that is the default URL of the other
+// layout; then name's own default. A file in the long layout read with the
+// default --ember-url does not claim to come from the July 2026 file.
+func EmberOrigin(url, name string) string {
+	switch {
+	case name == EmberYearly && url == DefaultEmberURL:
+		return LongEmberURL
+	case name == EmberGlobal && url == LongEmberURL:
+		return DefaultEmberURL
+	}
+	return url
 }
 
 // Body is an open upstream file. The caller closes it.
@@ -121,8 +163,12 @@ type Source interface {
 // The URL it reports for each file is the one Origins gives for its name;
 // Body.Local is the file read, which errors name.
 //
+// Ember's yearly CSV is read under either of its names: Ember when set,
+// else Root's file of that name, or failing that of the other (a snapshot
+// archives one).
+//
 // The size caps of downloads hold here too: a file larger than its cap
-// (MaxBytes, or MaxBytesCSV for EmberYearly) fails with ErrTooLarge, at
+// (MaxBytes, or MaxBytesCSV for Ember's CSV) fails with ErrTooLarge, at
 // Open when its size says so, else as it is read. Anything but a regular
 // file (a FIFO, a device) is refused without being opened for reading.
 type Dir struct {
@@ -154,15 +200,15 @@ func (d Dir) Open(ctx context.Context, name string) (*Body, error) {
 	if rest, ok := strings.CutPrefix(name, "leaderboard/"); ok && d.Leaderboard != "" {
 		file = filepath.Join(d.Leaderboard, filepath.FromSlash(rest))
 	}
-	if name == EmberYearly && d.Ember != "" {
-		file = d.Ember
+	if IsEmber(name) {
+		file = d.emberFile(name)
 	}
 	f, err := regfile.Open(file)
 	if err != nil {
-		return nil, fmt.Errorf("fetch: reading %s: %w", name, err)
+		return nil, fmt.Errorf("fetch: reading %s: %w", label(name), err)
 	}
 	limit := cmp.Or(d.MaxBytes, DefaultMaxBytes)
-	if name == EmberYearly {
+	if IsEmber(name) {
 		limit = cmp.Or(d.MaxBytesCSV, DefaultMaxBytesCSV)
 	}
 	fi, err := f.Stat()
@@ -172,9 +218,28 @@ func (d Dir) Open(ctx context.Context, name string) (*Body, error) {
 	}
 	if fi.Size() > limit {
 		f.Close()
-		return nil, fmt.Errorf("fetch: reading %s: %s: %w", name, file, capError{cap: limit, size: fi.Size()})
+		return nil, fmt.Errorf("fetch: reading %s: %s: %w", label(name), file, capError{cap: limit, size: fi.Size()})
 	}
 	return &Body{ReadCloser: &cappedFile{f: f, path: file, limit: limit}, URL: url, Local: file, Size: fi.Size()}, nil
+}
+
+// emberFile is the file Open reads for Ember's CSV asked for as name.
+func (d Dir) emberFile(name string) string {
+	if d.Ember != "" {
+		return d.Ember
+	}
+	file := filepath.Join(d.Root, filepath.FromSlash(name))
+	other := EmberYearly
+	if name == EmberYearly {
+		other = EmberGlobal
+	}
+	other = filepath.Join(d.Root, filepath.FromSlash(other))
+	if _, err := os.Lstat(file); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Lstat(other); err == nil {
+			return other
+		}
+	}
+	return file
 }
 
 // cappedFile reads a local file up to its cap: one that grows past it

@@ -19,8 +19,8 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/transform/grid"
-	"github.com/leadgreen/greentokens/transform/page"
 )
 
 // chromium finds Debian's Chromium, or skips the test saying how to get it.
@@ -338,7 +338,7 @@ func checkCharts(t *testing.T, b *browser, s *Site, p string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		wantIndex = append(wantIndex, []any{page.On(m.Best[gpu].NumGPUs, gpu), r.AvgBatch})
+		wantIndex = append(wantIndex, []any{render.On(m.Best[gpu].NumGPUs, gpu), r.AvgBatch})
 	}
 	for _, id := range []string{"energy", "throughput", "power"} {
 		c, ok := got[id]
@@ -373,8 +373,8 @@ func checkCharts(t *testing.T, b *browser, s *Site, p string) {
 		}
 	}
 	if len(m.Best) > 0 {
-		if c := got["carbon"]; c.Bars != len(page.DefaultGrids) || !strings.Contains(c.Labels[0], "kg CO2e") {
-			t.Errorf("%s: carbon chart with %d bars and axis label %q; want %d bars", e.Slug, c.Bars, c.Labels, len(page.DefaultGrids))
+		if c := got["carbon"]; c.Bars != len(render.DefaultGrids) || !strings.Contains(c.Labels[0], "kg CO2e") {
+			t.Errorf("%s: carbon chart with %d bars and axis label %q; want %d bars", e.Slug, c.Bars, c.Labels, len(render.DefaultGrids))
 		}
 	}
 }
@@ -431,7 +431,7 @@ func checkCalculator(t *testing.T, b *browser, s *Site, base string) {
 	for _, m := range d.Models {
 		for _, r := range m.Rows {
 			for _, g := range d.Grids {
-				want = append(want, fmt.Sprintf("%s|%s|%s|%s|%s", m.Slug, r.Label, g.Name, page.Dec1(r.Wh), page.Dec1(float64(grid.KgPerBillionTokens(r.Wh, g.G)))))
+				want = append(want, fmt.Sprintf("%s|%s|%s|%s|%s", m.Slug, r.Label, g.Name, render.Dec1(r.Wh), render.Dec1(float64(grid.KgPerBillionTokens(r.Wh, g.G)))))
 			}
 		}
 	}
@@ -475,7 +475,7 @@ func checkSort(t *testing.T, b *browser, s *Site, base string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want = append(want, row{e.Slug, page.WhPerMillion(r)})
+		want = append(want, row{e.Slug, render.WhPerMillion(r)})
 	}
 	sort.Slice(want, func(i, j int) bool { return want[i].wh < want[j].wh })
 	const rowsJS = `Array.from(document.querySelectorAll("#index-table tbody tr")).map(r => r.dataset.slug)`

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/transform/grid"
 	"github.com/leadgreen/greentokens/transform/jsonnum"
-	"github.com/leadgreen/greentokens/transform/page"
 )
 
 // calcData is the calculator's data, embedded in grids.html as JSON: every
@@ -45,7 +45,7 @@ type gridsData struct {
 	Grid  *grid.Grid
 	Intro []string
 	Calc  calcData
-	Table *page.Table
+	Table *render.Table
 }
 
 // areaYear is the year of an area's value when it is not grid.json's
@@ -58,7 +58,7 @@ func areaYear(g *grid.Grid, a grid.Area) string {
 }
 
 // gText prints a published intensity as grid.json holds it, without ".0".
-func gText(x jsonnum.Float) string { return page.Short(x) }
+func gText(x jsonnum.Float) string { return render.Short(x) }
 
 func (s *Site) gridsPage() ([]byte, error) {
 	d := gridsData{frame: s.frame("Carbon on every grid", "", "grids"), Grid: s.pages.Grid}
@@ -97,13 +97,13 @@ func (s *Site) gridsPage() ([]byte, error) {
 			if err != nil {
 				return nil, err
 			}
-			m.Rows = append(m.Rows, calcRow{Label: page.On(c.NumGPUs, gpu), GPU: gpu, N: c.NumGPUs, Wh: page.WhPerMillion(r)})
+			m.Rows = append(m.Rows, calcRow{Label: render.On(c.NumGPUs, gpu), GPU: gpu, N: c.NumGPUs, Wh: render.WhPerMillion(r)})
 		}
 		if len(m.Rows) > 0 {
 			d.Calc.Models = append(d.Calc.Models, m)
 		}
 	}
-	d.Table = &page.Table{Caption: fmt.Sprintf("Every area of grid.json (reference year %d)", g.Year),
+	d.Table = &render.Table{Caption: fmt.Sprintf("Every area of grid.json (reference year %d)", g.Year),
 		Head: []string{"Area", "ISO 3", "Type", "g CO2e per kWh", "Year"}}
 	for _, a := range g.Areas {
 		value := gText(a.GCO2ePerKWh)
@@ -117,7 +117,7 @@ func (s *Site) gridsPage() ([]byte, error) {
 			year = g.Year
 		}
 		d.Calc.Grids = append(d.Calc.Grids, calcGrid{Name: a.Name, Label: label, G: float64(a.GCO2ePerKWh), GText: gText(a.GCO2ePerKWh), Year: year})
-		d.Table.Rows = append(d.Table.Rows, page.TableRow{Cells: []string{a.Name, a.ISO3, a.AreaType, value, strconv.Itoa(year)}})
+		d.Table.Rows = append(d.Table.Rows, render.TableRow{Cells: []string{a.Name, a.ISO3, a.AreaType, value, strconv.Itoa(year)}})
 	}
 	return execute("grids.tmpl", d)
 }

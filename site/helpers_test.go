@@ -17,7 +17,7 @@ const (
 	seedDate    = "2026-09-27"
 	// seedGrid holds the seven grid values of the seed page (Ember's
 	// September 2026 release, 2024), in Ember's layout.
-	seedGrid = "../transform/page/testdata/ember-seed-2024.csv"
+	seedGrid = "../render/testdata/ember-seed-2024.csv"
 )
 
 var seed struct {

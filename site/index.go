@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/site/chart"
 	"github.com/leadgreen/greentokens/transform"
-	"github.com/leadgreen/greentokens/transform/page"
 )
 
 type column struct {
@@ -37,7 +37,7 @@ type indexData struct {
 	Rows                []indexRow
 	GPUChart            template.HTML
 	GPUNote, TaskNote   string
-	GPUTable, TaskTable *page.Table
+	GPUTable, TaskTable *render.Table
 }
 
 // gpuKey is a GPU's key in data attributes and column keys: "b200".
@@ -81,7 +81,7 @@ func (s *Site) indexPage() ([]byte, error) {
 	d.Script = true
 	d.Intro = []string{
 		fmt.Sprintf("The GPU energy that %d open language models use per million output tokens (Wh/M), from the %s %s (data compiled %s, retrieved %s), %s task. Each model's index row on a GPU is its most energy-efficient configuration measured whose median inter-token latency is %d ms or less: a floor on a busy server, GPU energy only.",
-			len(idx.Models), src.Name, leaderboardVersion(src.Version), page.LongDate(src.Compiled), page.LongDate(src.Retrieved), transform.TaskNames[transform.TaskChat], idx.ITLDeadlineMS),
+			len(idx.Models), src.Name, leaderboardVersion(src.Version), render.LongDate(src.Compiled), render.LongDate(src.Retrieved), transform.TaskNames[transform.TaskChat], idx.ITLDeadlineMS),
 	}
 	if g := s.pages.Grid; g != nil {
 		earlier := 0
@@ -111,9 +111,9 @@ func (s *Site) indexPage() ([]byte, error) {
 		column{Name: "Architecture", Type: "text", Key: "arch"}, column{Name: "Precision", Type: "text", Key: "precision"})
 	for i := range idx.Models {
 		e := &idx.Models[i]
-		params := page.Short(e.ParamsB)
+		params := render.Short(e.ParamsB)
 		if e.ActiveParamsB != e.ParamsB {
-			params += " (" + page.Short(e.ActiveParamsB) + " active)"
+			params += " (" + render.Short(e.ActiveParamsB) + " active)"
 		}
 		var precisions []string
 		for _, g := range sortedKeys(e.Best) {
@@ -132,12 +132,12 @@ func (s *Site) indexPage() ([]byte, error) {
 			if err != nil {
 				return nil, err
 			}
-			w := page.WhPerMillion(row)
+			w := render.WhPerMillion(row)
 			r.Cells = append(r.Cells,
-				cell{Text: page.Dec1(w), Sort: num(w), Num: true},
+				cell{Text: render.Dec1(w), Sort: num(w), Num: true},
 				cell{Text: strconv.Itoa(c.NumGPUs), Sort: strconv.Itoa(c.NumGPUs), Num: true},
-				cell{Text: page.Whole(row.AvgBatch), Sort: num(row.AvgBatch), Num: true},
-				cell{Text: page.Whole(row.MedianITL), Sort: num(row.MedianITL), Num: true})
+				cell{Text: render.Whole(row.AvgBatch), Sort: num(row.AvgBatch), Num: true},
+				cell{Text: render.Whole(row.MedianITL), Sort: num(row.MedianITL), Num: true})
 		}
 		r.Cells = append(r.Cells,
 			cell{Text: params, Sort: num(float64(e.ParamsB)), Num: true},
@@ -161,10 +161,10 @@ func (s *Site) gpuSection(d *indexData) error {
 	}
 	cmps := append([]transform.GPUComparison(nil), idx.GPUComparisons...)
 	sort.SliceStable(cmps, func(i, j int) bool { return cmps[i].EnergyPerTokenRatio > cmps[j].EnergyPerTokenRatio })
-	f := &page.Figure{ID: "gpu-ratio", Title: "H100 over B200: energy per token at the index rows",
+	f := &render.Figure{ID: "gpu-ratio", Title: "H100 over B200: energy per token at the index rows",
 		XLabel: "H100 energy per token ÷ B200 energy per token", Ref: 1, RefLabel: "1×",
 		Note: "Dashed line: 1×, the same energy per token on both GPUs."}
-	t := &page.Table{Caption: "Index rows on H100 and B200, largest ratio first",
+	t := &render.Table{Caption: "Index rows on H100 and B200, largest ratio first",
 		Head: []string{"Model", "H100 Wh/M", "H100 GPUs", "H100 running batch", "B200 Wh/M", "B200 GPUs", "B200 running batch", "H100 ÷ B200"}}
 	var parts []string
 	above := 0
@@ -181,11 +181,11 @@ func (s *Site) gpuSection(d *indexData) error {
 		if err != nil {
 			return err
 		}
-		ratio := page.Times(g.EnergyPerTokenRatio)
-		f.Bars = append(f.Bars, page.Bar{Label: e.Name, Value: float64(g.EnergyPerTokenRatio), Text: ratio})
-		t.Rows = append(t.Rows, page.TableRow{Cells: []string{e.Name,
-			page.Dec1(page.WhPerMillion(h)), strconv.Itoa(g.H100.NumGPUs), page.Whole(h.AvgBatch),
-			page.Dec1(page.WhPerMillion(b)), strconv.Itoa(g.B200.NumGPUs), page.Whole(b.AvgBatch),
+		ratio := render.Times(g.EnergyPerTokenRatio)
+		f.Bars = append(f.Bars, render.Bar{Label: e.Name, Value: float64(g.EnergyPerTokenRatio), Text: ratio})
+		t.Rows = append(t.Rows, render.TableRow{Cells: []string{e.Name,
+			render.Dec1(render.WhPerMillion(h)), strconv.Itoa(g.H100.NumGPUs), render.Whole(h.AvgBatch),
+			render.Dec1(render.WhPerMillion(b)), strconv.Itoa(g.B200.NumGPUs), render.Whole(b.AvgBatch),
 			ratio}})
 		parts = append(parts, e.Name+" "+ratio)
 		if g.EnergyPerTokenRatio > 1 {
@@ -209,7 +209,7 @@ func (s *Site) taskSection(d *indexData) error {
 		return nil
 	}
 	chat, problem := transform.TaskNames[transform.TaskChat], transform.TaskNames[transform.TaskProblem]
-	t := &page.Table{Caption: fmt.Sprintf("%s against %s, each task's index row on the same GPU", problem, chat),
+	t := &render.Table{Caption: fmt.Sprintf("%s against %s, each task's index row on the same GPU", problem, chat),
 		Head: []string{"Model", "GPU", "Energy per response", "Energy per token", "Answer tokens (" + problem + " / " + chat + ")", "Running batch (" + problem + " / " + chat + ")"}}
 	for _, tc := range idx.TaskComparisons {
 		e := s.entry(tc.Slug)
@@ -224,14 +224,14 @@ func (s *Site) taskSection(d *indexData) error {
 		if err != nil {
 			return err
 		}
-		hw := page.On(tc.TextConversation.NumGPUs, tc.GPU)
+		hw := render.On(tc.TextConversation.NumGPUs, tc.GPU)
 		if tc.TextConversation.NumGPUs != tc.ProblemSolving.NumGPUs {
 			hw = fmt.Sprintf("%s (%d for %s, %d for %s)", tc.GPU, tc.ProblemSolving.NumGPUs, problem, tc.TextConversation.NumGPUs, chat)
 		}
-		t.Rows = append(t.Rows, page.TableRow{Cells: []string{e.Name, hw,
-			page.Times(tc.EnergyPerResponseRatio), page.Times(tc.EnergyPerTokenRatio),
-			page.Whole(float64(tc.ProblemSolving.AvgOutputTokens)) + " / " + page.Whole(float64(tc.TextConversation.AvgOutputTokens)),
-			page.Whole(p.AvgBatch) + " / " + page.Whole(c.AvgBatch)}})
+		t.Rows = append(t.Rows, render.TableRow{Cells: []string{e.Name, hw,
+			render.Times(tc.EnergyPerResponseRatio), render.Times(tc.EnergyPerTokenRatio),
+			render.Whole(float64(tc.ProblemSolving.AvgOutputTokens)) + " / " + render.Whole(float64(tc.TextConversation.AvgOutputTokens)),
+			render.Whole(p.AvgBatch) + " / " + render.Whole(c.AvgBatch)}})
 	}
 	d.TaskTable = t
 	d.TaskNote = fmt.Sprintf("The %d pairs of a model and GPU with an index row in both tasks: %s (GPQA Diamond, long answers) over %s, under the same %d ms ceiling. Ratios above 1× mean %s costs more.",

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/site/chart"
 	"github.com/leadgreen/greentokens/transform/grid"
-	"github.com/leadgreen/greentokens/transform/page"
 )
 
 // seg is a run of text, a link when URL is set.
@@ -50,7 +50,7 @@ type htmlBlock struct {
 	ID, Text string
 	Close    bool // an h2 that closes the section before it
 	Segs     []seg
-	Table    *page.Table
+	Table    *render.Table
 	Figs     []template.HTML
 }
 
@@ -65,15 +65,15 @@ type modelData struct {
 	Files []fileLink
 }
 
-// modelPage writes the page of slug as HTML from the same page.Doc the
+// modelPage writes the page of slug as HTML from the same render.Doc the
 // Markdown page is written from.
 func (s *Site) modelPage(slug string) ([]byte, error) {
-	d, err := page.Build(s.pages, slug, page.Options{Grids: s.opts.Grids})
+	d, err := render.Build(s.pages, slug, render.Options{Grids: s.opts.Grids})
 	if err != nil {
 		return nil, err
 	}
 	e := s.entry(slug)
-	data := modelData{frame: s.frame(e.Name, "../", ""), GPUs: page.List(e.GPUs)}
+	data := modelData{frame: s.frame(e.Name, "../", ""), GPUs: render.List(e.GPUs)}
 	if data.Blocks, data.Open, err = htmlBlocks(d); err != nil {
 		return nil, err
 	}
@@ -91,27 +91,27 @@ func (s *Site) modelPage(slug string) ([]byte, error) {
 }
 
 // htmlBlocks turns a page's blocks into the template's: texts as a reader
-// sees them (page.Plain), an h2 opening a section (closing the one before),
+// sees them (render.Plain), an h2 opening a section (closing the one before),
 // consecutive figures drawn into one grid. open says whether a section is
 // left open at the end.
-func htmlBlocks(d *page.Doc) (blocks []htmlBlock, open bool, err error) {
+func htmlBlocks(d *render.Doc) (blocks []htmlBlock, open bool, err error) {
 	for _, b := range d.Blocks {
 		switch b := b.(type) {
-		case *page.Heading:
+		case *render.Heading:
 			switch b.Level {
 			case 1:
-				blocks = append(blocks, htmlBlock{Kind: "h1", Text: page.Plain(b.Text)})
+				blocks = append(blocks, htmlBlock{Kind: "h1", Text: render.Plain(b.Text)})
 			case 2:
-				blocks = append(blocks, htmlBlock{Kind: "h2", ID: b.ID, Text: page.Plain(b.Text), Close: open})
+				blocks = append(blocks, htmlBlock{Kind: "h2", ID: b.ID, Text: render.Plain(b.Text), Close: open})
 				open = true
 			default:
-				blocks = append(blocks, htmlBlock{Kind: "h3", ID: b.ID, Text: page.Plain(b.Text)})
+				blocks = append(blocks, htmlBlock{Kind: "h3", ID: b.ID, Text: render.Plain(b.Text)})
 			}
-		case *page.Para:
-			blocks = append(blocks, htmlBlock{Kind: "p", Segs: segs(page.Plain(b.Text))})
-		case *page.Table:
+		case *render.Para:
+			blocks = append(blocks, htmlBlock{Kind: "p", Segs: segs(render.Plain(b.Text))})
+		case *render.Table:
 			blocks = append(blocks, htmlBlock{Kind: "table", Table: plainTable(b)})
-		case *page.Figure:
+		case *render.Figure:
 			h, err := chart.HTML(plainFigure(b))
 			if err != nil {
 				return nil, false, err
@@ -126,30 +126,30 @@ func htmlBlocks(d *page.Doc) (blocks []htmlBlock, open bool, err error) {
 	return blocks, open, nil
 }
 
-// plainTable is t with its texts as a reader sees them (page.Plain).
-func plainTable(t *page.Table) *page.Table {
-	c := &page.Table{Caption: page.Plain(t.Caption), Head: plainAll(t.Head)}
+// plainTable is t with its texts as a reader sees them (render.Plain).
+func plainTable(t *render.Table) *render.Table {
+	c := &render.Table{Caption: render.Plain(t.Caption), Head: plainAll(t.Head)}
 	for _, r := range t.Rows {
-		c.Rows = append(c.Rows, page.TableRow{Cells: plainAll(r.Cells), Marked: r.Marked})
+		c.Rows = append(c.Rows, render.TableRow{Cells: plainAll(r.Cells), Marked: r.Marked})
 	}
 	return c
 }
 
-// plainFigure is f with its texts as a reader sees them (page.Plain).
-func plainFigure(f *page.Figure) *page.Figure {
+// plainFigure is f with its texts as a reader sees them (render.Plain).
+func plainFigure(f *render.Figure) *render.Figure {
 	c := *f
-	c.Title, c.XLabel, c.YLabel, c.Alt, c.Note, c.RefLabel = page.Plain(f.Title), page.Plain(f.XLabel), page.Plain(f.YLabel), page.Plain(f.Alt), page.Plain(f.Note), page.Plain(f.RefLabel)
-	c.Series = make([]page.Series, len(f.Series))
+	c.Title, c.XLabel, c.YLabel, c.Alt, c.Note, c.RefLabel = render.Plain(f.Title), render.Plain(f.XLabel), render.Plain(f.YLabel), render.Plain(f.Alt), render.Plain(f.Note), render.Plain(f.RefLabel)
+	c.Series = make([]render.Series, len(f.Series))
 	for i, s := range f.Series {
-		c.Series[i] = page.Series{Name: page.Plain(s.Name), Points: make([]page.Point, len(s.Points))}
+		c.Series[i] = render.Series{Name: render.Plain(s.Name), Points: make([]render.Point, len(s.Points))}
 		for j, p := range s.Points {
-			p.Label = page.Plain(p.Label)
+			p.Label = render.Plain(p.Label)
 			c.Series[i].Points[j] = p
 		}
 	}
-	c.Bars = make([]page.Bar, len(f.Bars))
+	c.Bars = make([]render.Bar, len(f.Bars))
 	for i, b := range f.Bars {
-		b.Label, b.Text = page.Plain(b.Label), page.Plain(b.Text)
+		b.Label, b.Text = render.Plain(b.Label), render.Plain(b.Text)
 		c.Bars[i] = b
 	}
 	return &c
@@ -158,7 +158,7 @@ func plainFigure(f *page.Figure) *page.Figure {
 func plainAll(xs []string) []string {
 	out := make([]string, len(xs))
 	for i, x := range xs {
-		out[i] = page.Plain(x)
+		out[i] = render.Plain(x)
 	}
 	return out
 }

@@ -1,7 +1,7 @@
 // Package site turns a snapshot into a static website: index.html (every
 // model's index rows in a sortable table, the GPU comparison as a chart,
 // the task pairs), models/SLUG.html (the model's page, made by
-// transform/page like the Markdown page, with charts drawn by site/chart),
+// the render package like the Markdown page, with charts drawn by site/chart),
 // grids.html (every area, and a calculator), sources.html (sources,
 // licences, the manifest, links to every JSON file), one stylesheet, one
 // script, and the snapshot's JSON files under data/.
@@ -26,8 +26,8 @@ import (
 	"strings"
 
 	"github.com/leadgreen/greentokens/catalog"
+	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/transform"
-	"github.com/leadgreen/greentokens/transform/page"
 )
 
 //go:embed templates/*.tmpl
@@ -50,7 +50,7 @@ var templates = template.Must(template.New("site").Funcs(template.FuncMap{
 // Options configure a site.
 type Options struct {
 	// Grids are the display grids of the model pages' carbon sections, as
-	// page.Options.Grids (nil: page.DefaultGrids).
+	// render.Options.Grids (nil: render.DefaultGrids).
 	Grids []string
 	// Logger receives the errors of a served site (Sites); nil discards
 	// them.
@@ -70,7 +70,7 @@ func (o Options) log() *slog.Logger {
 // held in memory (catalog.Snapshot), checked when it was loaded.
 type Site struct {
 	snap  *catalog.Snapshot
-	pages *page.Snapshot
+	pages *render.Snapshot
 	opts  Options
 	// fixed holds the pages and assets made by New, by path, with their
 	// ETags.
@@ -103,7 +103,7 @@ func Open(dir string, opts Options) (*Site, error) {
 // New makes the site of a snapshot held in memory: nothing is read from
 // disk, then or later.
 func New(snap *catalog.Snapshot, opts Options) (*Site, error) {
-	ps, err := page.Load(snap.FS())
+	ps, err := render.Load(snap.FS())
 	if err != nil {
 		return nil, fmt.Errorf("reading the snapshot %s: %w", snap.Date, err)
 	}
@@ -197,11 +197,11 @@ type frame struct {
 }
 
 func (s *Site) frame(title, root, nav string) frame {
-	credit := fmt.Sprintf("%s %s, data compiled %s.", s.pages.Index.Source.Name, leaderboardVersion(s.pages.Index.Source.Version), page.LongDate(s.pages.Index.Source.Compiled))
+	credit := fmt.Sprintf("%s %s, data compiled %s.", s.pages.Index.Source.Name, leaderboardVersion(s.pages.Index.Source.Version), render.LongDate(s.pages.Index.Source.Compiled))
 	if g := s.pages.Grid; g != nil {
 		credit += fmt.Sprintf(" Grid intensity: %s, %d.", g.Source.Name, g.Year)
 	}
-	return frame{Title: title, Root: root, Nav: nav, Date: page.LongDate(s.snap.Date), Credit: credit}
+	return frame{Title: title, Root: root, Nav: nav, Date: render.LongDate(s.snap.Date), Credit: credit}
 }
 
 func execute(name string, data any) ([]byte, error) {

@@ -17,9 +17,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/snapshots"
 	"github.com/leadgreen/greentokens/transform/grid"
-	"github.com/leadgreen/greentokens/transform/page"
 )
 
 var (
@@ -76,7 +76,7 @@ func TestSameTextAsMarkdown(t *testing.T) {
 			for _, block := range strings.Split(strings.TrimSpace(string(md)), "\n\n") {
 				switch {
 				case strings.HasPrefix(block, "#"):
-					h := page.Plain(strings.TrimLeft(block, "# "))
+					h := render.Plain(strings.TrimLeft(block, "# "))
 					if !heads[h] {
 						t.Errorf("no heading %q", h)
 					}
@@ -85,12 +85,12 @@ func TestSameTextAsMarkdown(t *testing.T) {
 						if strings.HasPrefix(line, "|---") {
 							continue
 						}
-						if line = page.Plain(line); !rows[line] {
+						if line = render.Plain(line); !rows[line] {
 							t.Errorf("no table row %q", line)
 						}
 					}
 				default:
-					block = page.Plain(block)
+					block = render.Plain(block)
 					mdParas[block] = true
 					if !paras[block] {
 						t.Errorf("no paragraph %q", block)
@@ -254,7 +254,7 @@ func TestEscaping(t *testing.T) {
 	d := modelData{frame: s.frame(hostile, "../", ""), GPUs: hostile, Blocks: []htmlBlock{
 		{Kind: "h1", Text: hostile},
 		{Kind: "p", Segs: append(segs("see https://example.org/a?b=<c> and "), seg{Text: "x", URL: "javascript:alert(1)"})},
-		{Kind: "table", Table: &page.Table{Caption: hostile, Head: []string{hostile}, Rows: []page.TableRow{{Cells: []string{hostile}}}}},
+		{Kind: "table", Table: &render.Table{Caption: hostile, Head: []string{hostile}, Rows: []render.TableRow{{Cells: []string{hostile}}}}},
 	}}
 	b, err := execute("model.tmpl", d)
 	if err != nil {
@@ -325,7 +325,7 @@ func TestGridsPage(t *testing.T) {
 	}{{"Saudi Arabia", "27.0"}, {"Norway", "1.2"}, {"India", "27.6"}} {
 		for _, g := range d.Grids {
 			if g.Name == tc.area {
-				if got := page.Dec1(float64(grid.KgPerBillionTokens(qwen.Rows[0].Wh, g.G))); got != tc.want {
+				if got := render.Dec1(float64(grid.KgPerBillionTokens(qwen.Rows[0].Wh, g.G))); got != tc.want {
 					t.Errorf("%s: %s kg from the embedded figures, want %s", tc.area, got, tc.want)
 				}
 			}
@@ -340,7 +340,7 @@ func TestGridsPage(t *testing.T) {
 	a := s.pages.Grid.Areas[0]
 	// Short cells (a name, a code, a value, a year) stay on one line; a
 	// longer one wraps.
-	if want := `<td class="nw">` + a.Name + `</td><td class="nw">` + a.ISO3 + "</td><td>" + a.AreaType + `</td><td class="nw">` + page.Short(a.GCO2ePerKWh) + ` (2023)</td><td class="nw">2023</td>`; !strings.Contains(string(b), want) {
+	if want := `<td class="nw">` + a.Name + `</td><td class="nw">` + a.ISO3 + "</td><td>" + a.AreaType + `</td><td class="nw">` + render.Short(a.GCO2ePerKWh) + ` (2023)</td><td class="nw">2023</td>`; !strings.Contains(string(b), want) {
 		t.Errorf("grids.html lacks %q", want)
 	}
 	if !strings.Contains(string(b), "6 values are of 2024, the reference year, and 1 of an earlier year") {
@@ -428,14 +428,14 @@ func TestWriteDir(t *testing.T) {
 // the HTML page, escaped there by html/template, in every kind of block.
 func TestMarkdownEscapesBecomePlainText(t *testing.T) {
 	const esc, plain = `\<b\>X\</b\> \*y\* a\|b`, `<b>X</b> *y* a|b`
-	d := &page.Doc{Blocks: []page.Block{
-		&page.Heading{Level: 1, Text: esc},
-		&page.Heading{Level: 2, ID: "s", Text: esc},
-		&page.Para{Text: "On " + esc + "."},
-		&page.Table{Caption: esc, Head: []string{esc}, Rows: []page.TableRow{{Cells: []string{esc}}}},
-		&page.Figure{ID: "energy", Title: esc, XLabel: "x", YLabel: "y", Alt: esc,
-			Series: []page.Series{{Name: esc, Points: []page.Point{{X: 1, Y: 2, Label: esc}}}}},
-		&page.Figure{ID: "carbon", Title: "c", XLabel: "x", Alt: "a", Bars: []page.Bar{{Label: esc, Value: 1, Text: "1.0"}}},
+	d := &render.Doc{Blocks: []render.Block{
+		&render.Heading{Level: 1, Text: esc},
+		&render.Heading{Level: 2, ID: "s", Text: esc},
+		&render.Para{Text: "On " + esc + "."},
+		&render.Table{Caption: esc, Head: []string{esc}, Rows: []render.TableRow{{Cells: []string{esc}}}},
+		&render.Figure{ID: "energy", Title: esc, XLabel: "x", YLabel: "y", Alt: esc,
+			Series: []render.Series{{Name: esc, Points: []render.Point{{X: 1, Y: 2, Label: esc}}}}},
+		&render.Figure{ID: "carbon", Title: "c", XLabel: "x", Alt: "a", Bars: []render.Bar{{Label: esc, Value: 1, Text: "1.0"}}},
 	}}
 	blocks, open, err := htmlBlocks(d)
 	if err != nil || !open {

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/snapshots"
-	"github.com/leadgreen/greentokens/transform/page"
 )
 
 type fact struct {
@@ -23,7 +23,7 @@ type sourcesSection struct {
 	ID, Title    string
 	Paras        [][]seg
 	Facts        []fact
-	Tables       []*page.Table
+	Tables       []*render.Table
 	Files        []fileRow
 	FilesCaption string
 }
@@ -61,8 +61,8 @@ func (s *Site) sourcesPage() ([]byte, error) {
 			tasks = append(tasks, fmt.Sprintf("%s (%s): %d stable configurations", t.Name, t.Task, t.StableConfigurations))
 		}
 		lb.Facts = facts("Publisher", src.Publisher, "Web", src.URL, "Data", src.DataURL,
-			"Version", src.Version, "Released", page.LongDate(src.Released), "Data compiled", page.LongDate(src.Compiled)+" ("+src.CompiledEvidence+")",
-			"Retrieved", page.LongDate(src.Retrieved), "Tasks", strings.Join(tasks, "; "),
+			"Version", src.Version, "Released", render.LongDate(src.Released), "Data compiled", render.LongDate(src.Compiled)+" ("+src.CompiledEvidence+")",
+			"Retrieved", render.LongDate(src.Retrieved), "Tasks", strings.Join(tasks, "; "),
 			"Method", src.Method, "Selection", src.Selection, "Licence", src.Licence,
 			"Licence evidence", strings.Join(src.LicenceEvidence, ". ")+".",
 			"Cite", src.Cite+", "+src.CiteURL, "Configurations", src.Configurations)
@@ -81,12 +81,12 @@ func (s *Site) sourcesPage() ([]byte, error) {
 			yearNote += " (pinned by the build)"
 		}
 		sec.Facts = facts("Release", release, "Reference year", yearNote, "Data", g.Source.URL,
-			"Retrieved", page.LongDate(g.Source.Retrieved), "Licence", g.Source.Licence, "Unit", g.Unit,
+			"Retrieved", render.LongDate(g.Source.Retrieved), "Licence", g.Source.Licence, "Unit", g.Unit,
 			"Definition", g.Source.Definition, "Areas", areas)
 		d.Sections = append(d.Sections, sec)
 	}
 
-	cite, err := page.CiteAs(m.Date)
+	cite, err := render.CiteAs(m.Date)
 	if err != nil {
 		return nil, err
 	}
@@ -106,18 +106,18 @@ func (s *Site) sourcesPage() ([]byte, error) {
 		"Files", fmt.Sprintf("%d sources archived, %d files derived, each with its size and sha256 in manifest.json", len(m.Sources), len(m.Outputs)),
 		"Exclusions", fmt.Sprintf("%d upstream rows left out", len(m.Exclusions)))
 	if len(m.Exclusions) > 0 {
-		t := &page.Table{Caption: "Upstream rows the build left out, with the reason", Head: []string{"Task", "Row", "Model", "GPUs", "Cap", "Reason"}}
+		t := &render.Table{Caption: "Upstream rows the build left out, with the reason", Head: []string{"Task", "Row", "Model", "GPUs", "Cap", "Reason"}}
 		for _, x := range m.Exclusions {
-			t.Rows = append(t.Rows, page.TableRow{Cells: []string{x.Task, strconv.Itoa(x.Row), x.ModelID, page.On(x.NumGPUs, x.GPU), strconv.Itoa(x.MaxNumSeqs), x.Reason}})
+			t.Rows = append(t.Rows, render.TableRow{Cells: []string{x.Task, strconv.Itoa(x.Row), x.ModelID, render.On(x.NumGPUs, x.GPU), strconv.Itoa(x.MaxNumSeqs), x.Reason}})
 		}
 		snap.Tables = append(snap.Tables, t)
 	}
 	d.Sections = append(d.Sections, snap)
 
 	srcSec := sourcesSection{ID: "archived", Title: "Archived sources"}
-	t := &page.Table{Caption: "Upstream files as archived under sources/", Head: []string{"Name", "URL", "Retrieved", "Producer", "Licence"}}
+	t := &render.Table{Caption: "Upstream files as archived under sources/", Head: []string{"Name", "URL", "Retrieved", "Producer", "Licence"}}
 	for _, src := range m.Sources {
-		t.Rows = append(t.Rows, page.TableRow{Cells: []string{src.Name, src.URL, src.Retrieved, src.Producer, src.Licence}})
+		t.Rows = append(t.Rows, render.TableRow{Cells: []string{src.Name, src.URL, src.Retrieved, src.Producer, src.Licence}})
 	}
 	srcSec.Tables = append(srcSec.Tables, t)
 	srcSec.FilesCaption = "Archived files; the JSON ones are linked, the Ember CSV is at its URL above"
@@ -131,7 +131,7 @@ func (s *Site) sourcesPage() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out.Files = append(out.Files, fileRow{Path: snapshots.ManifestName, Href: "data/" + snapshots.ManifestName, Size: page.Whole(float64(len(mb))), SHA256: "(lists the others)"})
+	out.Files = append(out.Files, fileRow{Path: snapshots.ManifestName, Href: "data/" + snapshots.ManifestName, Size: render.Whole(float64(len(mb))), SHA256: "(lists the others)"})
 	files := append([]snapshots.File(nil), m.Outputs...)
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	for _, f := range files {
@@ -142,7 +142,7 @@ func (s *Site) sourcesPage() ([]byte, error) {
 }
 
 func (s *Site) fileRow(f snapshots.File) fileRow {
-	r := fileRow{Path: f.Path, Size: page.Whole(float64(f.Size)), SHA256: f.SHA256}
+	r := fileRow{Path: f.Path, Size: render.Whole(float64(f.Size)), SHA256: f.SHA256}
 	if _, ok := s.data["data/"+f.Path]; ok {
 		r.Href = dataHref("", f.Path)
 	}

@@ -1,5 +1,22 @@
 package snapshots
 
+// The build, step by step, top to bottom:
+//
+//	fetch    the upstream files, each whole (Ember's CSV as a stream);
+//	archive  their bytes, unchanged, under sources/;
+//	derive   the leaderboard's rows, what is excluded and why, the evidence;
+//	write    the published files: model files, index.json, grid.json, pages;
+//	         then manifest.json, which lists every one of them;
+//	check    the staged folder with the checker, validate.Snapshot;
+//	publish  the stage as OUT/DATE, in one rename.
+//
+// Ember's CSV goes through fetch, archive, derive and write on a goroutine
+// of its own (emberSteps), beside the leaderboard's: it is streamed into
+// its archive as it is parsed, and only grid.json is read by the rest (the
+// pages). The steps write into a stage of the store (store_stage.go);
+// Verify runs fetch to write again from a snapshot's archived sources
+// into a comparing stage (verify_compare.go), and Rebuild into a new one.
+
 import (
 	"bufio"
 	"context"
@@ -7,17 +24,15 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"sort"
 	"time"
 
 	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/transform"
-	"github.com/leadgreen/greentokens/transform/page"
+	"github.com/leadgreen/greentokens/transform/grid"
 	"github.com/leadgreen/greentokens/transform/sourcetext"
 	"github.com/leadgreen/greentokens/validate"
-	"golang.org/x/sys/unix"
 )
 
 // Tasks are the leaderboard tasks a snapshot archives: Text Conversation,
@@ -54,7 +69,7 @@ type BuildOptions struct {
 	// not carry it.
 	EmberRelease string
 	// PageGrids are the grids of the pages' carbon tables; nil means
-	// page.DefaultGrids.
+	// render.DefaultGrids.
 	PageGrids []string
 
 	// LockTimeout bounds the wait for another build that holds the output
@@ -65,11 +80,11 @@ type BuildOptions struct {
 
 	// AllowRemoval names models (by slug or model id) that this build may
 	// drop although the latest earlier snapshot under Out has them; any
-	// other dropped model fails the build with ErrRemoval (see guard.go).
+	// other dropped model fails the build with ErrRemoval (build_guard.go).
 	AllowRemoval []string
 	// AllowGridShrink lets grid.json lose more than a tenth of the areas
 	// of the latest earlier snapshot's; without it that fails the build
-	// with ErrGridShrink (see guard.go).
+	// with ErrGridShrink (build_guard.go).
 	AllowGridShrink bool
 
 	// Generator is recorded as the manifest's generator; nil records the
@@ -92,353 +107,131 @@ type Result struct {
 // Build fetches the upstream files, derives the published files, checks
 // them with validate.Snapshot, and moves the finished snapshot to
 // OUT/DATE/. On any error nothing is left under OUT but what was there.
-func Build(ctx context.Context, opts BuildOptions) (_ *Result, err error) {
-	log := opts.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
+func Build(ctx context.Context, opts BuildOptions) (*Result, error) {
+	return runBuild(ctx, opts, guardRemovals)
+}
+
+// runBuild runs every step into a new stage under opts.Out. guard, when
+// set, compares the checked stage with what is published before it is
+// published (Build's removal guard).
+func runBuild(ctx context.Context, opts BuildOptions, guard func(*stage, BuildOptions, *slog.Logger) error) (_ *Result, err error) {
+	log := logger(opts.Logger)
 	if err := checkDates(opts); err != nil {
 		return nil, err
 	}
 	if opts.Out == "" || opts.Source == nil {
 		return nil, fmt.Errorf("%w: no output folder or no source", ErrUsage)
 	}
-	if err := os.MkdirAll(opts.Out, dirMode); err != nil {
-		return nil, fmt.Errorf("%w: creating %s: %v", ErrConflict, opts.Out, err)
-	}
-	held, err := lock(ctx, opts.Out, opts.LockTimeout, func(holder string) {
-		log.Warn("another build holds the output folder; waiting", "out", opts.Out, "holder", holder)
-	})
+	st, release, err := openStage(ctx, opts.Out, opts.Date, opts.LockTimeout, log)
 	if err != nil {
 		return nil, err
 	}
-	defer func() { held.release(err != nil) }()
-	removed, err := removeLeftovers(opts.Out)
-	for _, r := range removed {
-		log.Warn("removed the leftover of an interrupted build", "folder", r)
-	}
+	defer func() { release(err != nil) }()
+	m, err := produce(ctx, st, opts, log)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrConflict, err)
+		return nil, err
 	}
-
-	st, err := newStage(opts.Out, opts.Date)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrConflict, err)
-	}
-	defer os.RemoveAll(st.dir) // a no-op once the stage is renamed
-	defer st.close()
-	m, err := buildInto(ctx, st, opts, log)
-	if err != nil {
+	if err := check(ctx, st); err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("%w before publishing: %v", ErrInterrupted, err)
 	}
-	if err := guardRemovals(st, opts, log); err != nil {
-		return nil, err
+	if guard != nil {
+		if err := guard(st, opts, log); err != nil {
+			return nil, err
+		}
 	}
 	return publish(st, opts, m, log)
 }
 
-// checkDates checks the dates a build is given (they name its folder).
-func checkDates(opts BuildOptions) error {
-	if err := checkDate("--date", opts.Date); err != nil {
-		return err
-	}
-	if opts.Retrieved != "" {
-		return checkDate("--retrieved", opts.Retrieved)
-	}
-	return nil
-}
-
-// buildInto fills the stage: sources, outputs, manifest; then validates it.
-//
-// It holds what it needs for the stage it is at, no more: an upstream
-// file's bytes until they are parsed, the model files until index.json is
-// built from them, index.json (as the struct, never its bytes) and the
-// stable rows until the pages are rendered, each page until it is written.
-// validate.Snapshot then starts from little more than the manifest.
-func buildInto(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logger) (*Manifest, error) {
+// produce runs the steps that make a snapshot's files into st, manifest
+// last: fetch, archive, derive, write. It holds what the step it is at
+// needs, no more: an upstream file's bytes until they are parsed, a model
+// file until it is written, index.json's struct and the rows the pages
+// cite until the pages are written. The checks then start from little
+// more than the manifest.
+func produce(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logger) (*Manifest, error) {
 	text, err := sourcetext.LoadLeaderboard()
 	if err != nil {
 		return nil, err
 	}
-	gen := ThisGenerator()
-	if opts.Generator != nil {
-		gen = *opts.Generator
+	up, err := fetchLeaderboard(ctx, opts)
+	if err != nil {
+		return nil, err
 	}
-	m := &Manifest{
-		Version: ManifestVersion, Date: opts.Date, Generator: gen,
-		Selection: Selection{
-			ITLDeadlineMS: transform.ITLDeadlineMS, MinSteadyStateSeconds: transform.MinSteadySeconds,
-			MinBatchFraction: transform.MinBatchFraction, Tasks: Tasks,
-		},
-		Exclusions: []Exclusion{},
+	sources, err := archiveLeaderboard(st, up, text, log)
+	if err != nil {
+		return nil, err
 	}
+	// Ember's CSV, beside. An error of derive stops it and wins; an error
+	// of write waits for it and loses to its error: the error a build
+	// reports does not depend on which goroutine was faster.
+	ember := startEmber(ctx, st, opts, log)
+	defer ember.stop()
+	d, err := derive(up, opts, text, log)
+	if err != nil {
+		return nil, err
+	}
+	rec := d.record
+	out, err := write(st, d, ember, opts, log)
+	if err != nil {
+		return nil, err
+	}
+	m := newManifest(opts, rec, append(sources, out.sources...), out.files, out.grid)
+	return m, writeManifest(st, m)
+}
+
+// Step 1: fetch.
+
+// fetched is one upstream file that the fetch step read whole.
+type fetched struct {
+	name string
+	file *fetch.File
+	// retrieved is its manifest entry's retrieval time (retrievedAt).
+	retrieved string
+}
+
+// upstream is the leaderboard's files, in the order they are fetched and
+// archived.
+type upstream []fetched
+
+// leaderboardFiles are the names of the leaderboard's files a build
+// fetches: the index, the commits, and the task files of Tasks.
+func leaderboardFiles() []string {
 	names := []string{fetch.LeaderboardIndex, fetch.LeaderboardCommits}
 	for _, t := range Tasks {
 		names = append(names, fetch.LeaderboardTask(t))
 	}
-	raw := map[string]*fetch.File{}
-	for _, name := range names {
-		f, err := archive(ctx, st, opts, name, text, log)
+	return names
+}
+
+// file returns the fetched file of that name.
+func (up upstream) file(name string) *fetch.File {
+	for _, f := range up {
+		if f.name == name {
+			return f.file
+		}
+	}
+	panic("no upstream file " + name) // leaderboardFiles names every one
+}
+
+// fetchLeaderboard reads each of the leaderboard's files whole from
+// opts.Source.
+func fetchLeaderboard(ctx context.Context, opts BuildOptions) (upstream, error) {
+	var up upstream
+	for _, name := range leaderboardFiles() {
+		f, err := fetch.ReadAll(ctx, opts.Source, name)
+		if err != nil {
+			return nil, fetchFailure(err, false)
+		}
+		retrieved, err := retrievedAt(opts, name, f.Retrieved)
 		if err != nil {
 			return nil, err
 		}
-		raw[name] = f.file
-		m.Sources = append(m.Sources, f.entry)
-		checkpoint(cpSourceArchived)
+		up = append(up, fetched{name: name, file: f, retrieved: retrieved})
 	}
-	// The Ember stage runs beside the leaderboard's: it reads and writes
-	// only its own files. Its errors keep their place in the order of the
-	// stages, after the leaderboard's parsing and before the model files:
-	// an error before it (early) stops it and wins, an error after it
-	// (late) loses to its error.
-	g := startGrid(ctx, st, opts, log)
-	defer g.stop()
-	early := func(err error) error { g.stop(); return err }
-	late := func(err error) error {
-		if _, gerr := g.wait(); gerr != nil {
-			return gerr
-		}
-		return err
-	}
-
-	chat := raw[fetch.LeaderboardTask(fetch.TaskChat)]
-	m.Retrieved = opts.Retrieved
-	if m.Retrieved == "" {
-		m.Retrieved = chat.Retrieved.UTC().Format(time.DateOnly)
-	}
-
-	lb, excluded, err := transform.NewLeaderboard(transform.LeaderboardFiles{
-		Index: raw[fetch.LeaderboardIndex].Data, Commits: raw[fetch.LeaderboardCommits].Data,
-		Chat: chat.Data, ChatURL: chat.URL,
-	}, opts.Date, m.Retrieved)
-	if err != nil {
-		return nil, early(fmt.Errorf("%w: %v", ErrUpstreamData, err))
-	}
-	// The bytes are archived and parsed: let them go.
-	raw[fetch.LeaderboardIndex].Data, raw[fetch.LeaderboardCommits].Data, chat.Data = nil, nil, nil
-	// The other tasks are filtered too, so their exclusions are on record;
-	// each is parsed once, here, for index.json and the pages as well.
-	stable := map[string][]transform.Row{}
-	for _, t := range Tasks[1:] {
-		f := raw[fetch.LeaderboardTask(t)]
-		rows, err := transform.ParseTask(t, f.Data)
-		if err == nil {
-			err = lb.CheckIndexed(rows)
-		}
-		if err != nil {
-			return nil, early(fmt.Errorf("%w: %v", ErrUpstreamData, err))
-		}
-		f.Data = nil
-		rs, ex := transform.Stable(rows)
-		stable[t] = rs
-		excluded = append(excluded, ex...)
-	}
-	for _, e := range excluded {
-		log.Warn("excluded a row", "row", e.Row.Label(), "reason", e.Reason)
-		m.Exclusions = append(m.Exclusions, Exclusion{
-			Task: e.Row.Task, Row: e.Row.Index, ModelID: e.Row.ModelID, GPU: e.Row.GPU,
-			NumGPUs: e.Row.NumGPUs, MaxNumSeqs: e.Row.MaxNumSeqs, Reason: e.Reason,
-		})
-	}
-	excluded = nil // it points into the task files' parsed rows
-
-	compiled, _, conflict, err := lb.Evidence(text)
-	if err != nil {
-		return nil, late(err)
-	}
-	m.Evidence = Evidence{
-		IndexLastUpdated: lb.Index.LastUpdated, LastCommitSHA: lb.Commit.SHA,
-		LastCommitDate: lb.Commit.Date.Format(time.DateOnly), Compiled: compiled, Conflict: conflict,
-	}
-	if conflict != "" {
-		log.Warn("the compiled-date evidence disagrees", "conflict", conflict)
-	}
-	if len(m.Retrieved) >= len(time.DateOnly) && compiled > m.Retrieved[:len(time.DateOnly)] {
-		return nil, fmt.Errorf("%w: the leaderboard data was compiled on %s, after the retrieval date %s: the retrieval date (--retrieved) cannot be true", ErrUsage, compiled, m.Retrieved[:len(time.DateOnly)])
-	}
-
-	problem, ok := stable[transform.TaskProblem]
-	if !ok {
-		return nil, late(fmt.Errorf("the tasks %q leave out %s, which index.json compares", Tasks, transform.TaskProblem))
-	}
-	logNewGPUs(log, lb.Chat, problem)
-	// Each model file is added to index.json as it is built, here, in
-	// order, and marshalled and written on a pool of workers, then let go:
-	// only the index's entries stay. An error of the index is reported
-	// once every model file is written, as if the index were built after
-	// them.
-	ib := transform.NewIndexBuilder(lb, problem)
-	var indexErr error
-	written := 0
-	models := newFilePool()
-	modelErr := transform.EachModel(lb, func(model *transform.Model) error {
-		rel := "models/" + model.Slug + ".json"
-		if !models.submit(func() (File, error) { return stageOutput(st, rel, model) }) {
-			return errStopped
-		}
-		written++
-		if indexErr == nil {
-			indexErr = ib.Add(model)
-		}
-		return nil
-	})
-	files, err := models.wait()
-	switch {
-	case err != nil: // a model file before the one EachModel stopped at
-		return nil, late(err)
-	case modelErr != nil:
-		return nil, late(fmt.Errorf("%w: %v", ErrUpstreamData, modelErr))
-	}
-	m.Outputs = append(m.Outputs, files...)
-	log.Info("built model files", "models", written, "configurations", len(lb.Chat), "excluded", len(m.Exclusions))
-
-	idx, err := ib.Index()
-	if err != nil {
-		return nil, late(fmt.Errorf("%w: %v", ErrUpstreamData, err))
-	}
-	// The pages need the stable rows by id, not the model files (they read
-	// them back from the stage) nor the rest of the leaderboard.
-	rows := map[string]map[string]*transform.Row{}
-	for _, t := range idx.Source.Tasks {
-		task := lb.Chat
-		if t.Task != transform.TaskChat {
-			task = stable[t.Task]
-		}
-		if rows[t.Task], err = transform.RowIDs(t.Task, task); err != nil {
-			return nil, late(fmt.Errorf("%w: loading the staged files for the pages: %s: %v", ErrValidation, t.File, err))
-		}
-	}
-	// Let go of what index.json and the pages do not need.
-	ib, lb, stable, problem = nil, nil, nil, nil
-	// index.json is written beside the pages (neither needs the other;
-	// both only read idx). Its error keeps its place: after the grid's,
-	// before the pages'.
-	indexDone := make(chan stagedIndex, 1)
-	go func() {
-		f, err := stageIndex(st, idx)
-		indexDone <- stagedIndex{f, err}
-	}()
-	// The pages read grid.json.
-	gs, err := g.wait()
-	if err != nil {
-		<-indexDone
-		return nil, err
-	}
-	if gs != nil {
-		m.Sources = append(m.Sources, gs.source)
-		m.Outputs = append(m.Outputs, gs.output)
-		m.Grid = gs.summary
-	}
-	pages, err := renderPages(st, opts, idx, rows)
-	index := <-indexDone
-	switch {
-	case index.err != nil:
-		return nil, index.err
-	case err != nil:
-		return nil, err
-	}
-	m.Outputs = append(m.Outputs, index.file)
-	m.Outputs = append(m.Outputs, pages...)
-	log.Info("built index.json and pages", "gpu_comparisons", len(idx.GPUComparisons),
-		"task_comparisons", len(idx.TaskComparisons), "pages", len(pages))
-	idx, rows = nil, nil // validation starts from little more than the manifest
-
-	sort.Slice(m.Sources, func(i, j int) bool { return m.Sources[i].Path < m.Sources[j].Path })
-	sort.Slice(m.Outputs, func(i, j int) bool { return m.Outputs[i].Path < m.Outputs[j].Path })
-	data, err := transform.Marshal(m)
-	if err != nil {
-		return nil, err
-	}
-	checkpoint(cpManifest)
-	if _, err := st.write(ManifestName, data); err != nil {
-		return nil, err
-	}
-	if !st.comparing() {
-		st.startSync() // beside the checks; publish waits for it
-		if err := validateSnapshot(ctx, st.dir); err != nil {
-			if ctx.Err() != nil {
-				return nil, fmt.Errorf("%w while validating: %w", ErrInterrupted, ctx.Err())
-			}
-			return nil, fmt.Errorf("%w: %v", ErrValidation, err)
-		}
-	}
-	checkpoint(cpValidated)
-	return m, nil
-}
-
-// stageOutput writes a published JSON file into the stage (a model file).
-func stageOutput(st *stage, rel string, v any) (File, error) {
-	data, err := transform.Marshal(v)
-	if err != nil {
-		return File{}, fmt.Errorf("%w: %s: %v", ErrUpstreamData, rel, err)
-	}
-	return st.write(rel, data)
-}
-
-// errStopped stops EachModel once a model file has failed; the pool has
-// the error.
-var errStopped = errors.New("stopped: a model file failed")
-
-// stagedIndex is stageIndex's result.
-type stagedIndex struct {
-	file File
-	err  error
-}
-
-// stageIndex writes index.json into the stage as it is encoded, so that
-// its bytes (tens of megabytes for ten thousand models) are never held.
-func stageIndex(st *stage, idx *transform.IndexFile) (File, error) {
-	w, err := st.open(transform.IndexName)
-	if err != nil {
-		return File{}, err
-	}
-	bw := bufio.NewWriterSize(w, 64<<10)
-	err = idx.Encode(bw)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if err != nil {
-		w.abort()
-		if errors.Is(err, ErrConflict) { // the disk's, not the data's
-			return File{}, err
-		}
-		return File{}, fmt.Errorf("%w: %s: %v", ErrUpstreamData, transform.IndexName, err)
-	}
-	return w.commit()
-}
-
-// renderPages renders every model's page and writes it into the stage, on
-// a pool of workers (each holds one page at a time), as "greentokens
-// render" would from the published
-// snapshot: from index.json (idx, the struct just written), the model
-// files read back from the stage, grid.json, and the stable rows of the
-// archived task files (rows, parsed once from the archived bytes).
-func renderPages(st *stage, opts BuildOptions, idx *transform.IndexFile, rows map[string]map[string]*transform.Row) ([]File, error) {
-	s, err := page.New(st.fsys(), idx, rows)
-	if err != nil {
-		return nil, fmt.Errorf("%w: loading the staged files for the pages: %v", ErrValidation, err)
-	}
-	pool := newFilePool()
-	for _, e := range idx.Models {
-		if !pool.submit(func() (File, error) {
-			b, err := page.Render(s, e.Slug, page.Options{Grids: opts.PageGrids})
-			if err != nil {
-				return File{}, fmt.Errorf("%w: rendering the pages: %v", ErrValidation, err)
-			}
-			return st.write(page.Path(e.Slug), b)
-		}) {
-			break
-		}
-	}
-	return pool.wait()
-}
-
-type archived struct {
-	file  *fetch.File
-	entry Source
+	return up, nil
 }
 
 // fetchFailure gives a failed fetch its kind, and a failed ingest when
@@ -477,78 +270,539 @@ func retrievedAt(opts BuildOptions, name string, fetched time.Time) (string, err
 	return "", fmt.Errorf("%w: %s carries no retrieval date; give --retrieved", ErrUsage, name)
 }
 
-// archive fetches one upstream file and stores its bytes unchanged under
-// sources/.
-func archive(ctx context.Context, st *stage, opts BuildOptions, name string, text *sourcetext.Leaderboard, log *slog.Logger) (*archived, error) {
-	f, err := fetch.ReadAll(ctx, opts.Source, name)
+// Step 2: archive.
+
+// archiveLeaderboard stores each fetched file's bytes unchanged under
+// sources/, and returns their manifest entries.
+func archiveLeaderboard(st *stage, up upstream, text *sourcetext.Leaderboard, log *slog.Logger) ([]Source, error) {
+	var sources []Source
+	for _, u := range up {
+		f := u.file
+		file, err := st.write("sources/"+u.name, f.Data)
+		if err != nil {
+			return nil, err
+		}
+		log.Info("archived", "source", u.name, "url", f.URL, "bytes", file.Size, "sha256", file.SHA256)
+		sources = append(sources, Source{
+			File: file, Name: u.name, URL: f.URL, FinalURL: f.FinalURL, Retrieved: u.retrieved,
+			Producer: text.Producer, Licence: text.Licence,
+		})
+		checkpoint(cpSourceArchived)
+	}
+	return sources, nil
+}
+
+// Step 3: derive.
+
+// derived is what the derive step hands to the write step.
+type derived struct {
+	// lb is the leaderboard: the Text Conversation rows, the index, the
+	// commit.
+	lb *transform.Leaderboard
+	// stable are the stable rows of the other tasks, by task.
+	stable map[string][]transform.Row
+	record record
+}
+
+// record is what the manifest records of the derivation.
+type record struct {
+	retrieved  string
+	exclusions []Exclusion
+	evidence   Evidence
+}
+
+// derive parses the fetched leaderboard files, applies the selection and
+// stability rules to every task (so that every exclusion is on record),
+// and dates the data. The files' bytes are let go once parsed.
+func derive(up upstream, opts BuildOptions, text *sourcetext.Leaderboard, log *slog.Logger) (*derived, error) {
+	chat := up.file(fetch.LeaderboardTask(fetch.TaskChat))
+	rec := record{retrieved: opts.Retrieved, exclusions: []Exclusion{}}
+	if rec.retrieved == "" {
+		rec.retrieved = chat.Retrieved.UTC().Format(time.DateOnly)
+	}
+	index, commits := up.file(fetch.LeaderboardIndex), up.file(fetch.LeaderboardCommits)
+	lb, excluded, err := transform.NewLeaderboard(transform.LeaderboardFiles{
+		Index: index.Data, Commits: commits.Data, Chat: chat.Data, ChatURL: chat.URL,
+	}, opts.Date, rec.retrieved)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
+	}
+	index.Data, commits.Data, chat.Data = nil, nil, nil
+	d := &derived{lb: lb, stable: map[string][]transform.Row{}}
+	for _, t := range Tasks[1:] {
+		f := up.file(fetch.LeaderboardTask(t))
+		rows, err := transform.ParseTask(t, f.Data)
+		if err == nil {
+			err = lb.CheckIndexed(rows)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
+		}
+		f.Data = nil
+		rs, ex := transform.Stable(rows)
+		d.stable[t] = rs
+		excluded = append(excluded, ex...)
+	}
+	for _, e := range excluded {
+		log.Warn("excluded a row", "row", e.Row.Label(), "reason", e.Reason)
+		rec.exclusions = append(rec.exclusions, Exclusion{
+			Task: e.Row.Task, Row: e.Row.Index, ModelID: e.Row.ModelID, GPU: e.Row.GPU,
+			NumGPUs: e.Row.NumGPUs, MaxNumSeqs: e.Row.MaxNumSeqs, Reason: e.Reason,
+		})
+	}
+	if rec.evidence, err = evidence(lb, text, rec.retrieved, log); err != nil {
+		return nil, err
+	}
+	problem, ok := d.stable[transform.TaskProblem]
+	if !ok {
+		return nil, fmt.Errorf("the tasks %q leave out %s, which index.json compares", Tasks, transform.TaskProblem)
+	}
+	logNewGPUs(log, lb.Chat, problem)
+	d.record = rec
+	return d, nil
+}
+
+// evidence dates the leaderboard data (the index's date, the newest
+// commit's) and checks that the retrieval date can be true.
+func evidence(lb *transform.Leaderboard, text *sourcetext.Leaderboard, retrieved string, log *slog.Logger) (Evidence, error) {
+	compiled, _, conflict, err := lb.Evidence(text)
+	if err != nil {
+		return Evidence{}, err
+	}
+	if conflict != "" {
+		log.Warn("the compiled-date evidence disagrees", "conflict", conflict)
+	}
+	if len(retrieved) >= len(time.DateOnly) && compiled > retrieved[:len(time.DateOnly)] {
+		return Evidence{}, fmt.Errorf("%w: the leaderboard data was compiled on %s, after the retrieval date %s: the retrieval date (--retrieved) cannot be true", ErrUsage, compiled, retrieved[:len(time.DateOnly)])
+	}
+	return Evidence{
+		IndexLastUpdated: lb.Index.LastUpdated, LastCommitSHA: lb.Commit.SHA,
+		LastCommitDate: lb.Commit.Date.Format(time.DateOnly), Compiled: compiled, Conflict: conflict,
+	}, nil
+}
+
+// Step 4: write.
+
+// written is what the write step wrote.
+type written struct {
+	// files are the published files: model files, index.json, grid.json
+	// and the pages.
+	files []File
+	// sources are the sources archived beside (Ember's CSV).
+	sources []Source
+	// grid is the Ember stage's summary, nil without one.
+	grid *GridSummary
+}
+
+// write writes the model files, then index.json beside the pages, which
+// read grid.json: it waits for the Ember stage there. Its errors before
+// that wait lose to the Ember stage's (ember.first); index.json's error
+// wins over the pages'. d's leaderboard is let go once the pages have the
+// rows they cite.
+func write(st *stage, d *derived, ember *emberRun, opts BuildOptions, log *slog.Logger) (*written, error) {
+	models, idx, err := writeModels(st, d, log)
+	if err != nil {
+		return nil, ember.first(err)
+	}
+	rows, err := pageRows(idx, d)
+	if err != nil {
+		return nil, ember.first(err)
+	}
+	d.lb, d.stable = nil, nil
+	index := make(chan writtenFile, 1)
+	go func() {
+		f, err := writeIndex(st, idx)
+		index <- writtenFile{f, err}
+	}()
+	g, err := ember.wait()
+	if err != nil {
+		<-index
+		return nil, err
+	}
+	pages, err := writePages(st, opts, idx, rows)
+	ix := <-index
+	switch {
+	case ix.err != nil:
+		return nil, ix.err
+	case err != nil:
+		return nil, err
+	}
+	out := &written{files: append(append(models, ix.file), pages...)}
+	if g != nil {
+		out.sources = []Source{g.source}
+		out.files = append(out.files, g.output)
+		out.grid = g.summary
+	}
+	log.Info("built index.json and pages", "gpu_comparisons", len(idx.GPUComparisons),
+		"task_comparisons", len(idx.TaskComparisons), "pages", len(pages))
+	return out, nil
+}
+
+// writeModels builds each model file, adds it to index.json's builder and
+// writes it on a pool of workers, in order, then lets it go: only the
+// index's entries stay. An error of the index is reported once every
+// model file is written, as if the index were built after them.
+func writeModels(st *stage, d *derived, log *slog.Logger) ([]File, *transform.IndexFile, error) {
+	ib := transform.NewIndexBuilder(d.lb, d.stable[transform.TaskProblem])
+	var indexErr error
+	n := 0
+	pool := newFilePool()
+	modelErr := transform.EachModel(d.lb, func(model *transform.Model) error {
+		rel := "models/" + model.Slug + ".json"
+		if !pool.submit(func() (File, error) { return writeModel(st, rel, model) }) {
+			return errStopped
+		}
+		n++
+		if indexErr == nil {
+			indexErr = ib.Add(model)
+		}
+		return nil
+	})
+	files, err := pool.wait()
+	switch {
+	case err != nil: // a model file before the one EachModel stopped at
+		return nil, nil, err
+	case modelErr != nil:
+		return nil, nil, fmt.Errorf("%w: %v", ErrUpstreamData, modelErr)
+	}
+	log.Info("built model files", "models", n, "configurations", len(d.lb.Chat), "excluded", len(d.record.exclusions))
+	idx, err := ib.Index()
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
+	}
+	return files, idx, nil
+}
+
+// writeModel writes a model file into the stage.
+func writeModel(st *stage, rel string, model *transform.Model) (File, error) {
+	data, err := transform.Marshal(model)
+	if err != nil {
+		return File{}, fmt.Errorf("%w: %s: %v", ErrUpstreamData, rel, err)
+	}
+	return st.write(rel, data)
+}
+
+// errStopped stops EachModel once a model file has failed; the pool has
+// the error.
+var errStopped = errors.New("stopped: a model file failed")
+
+// pageRows are the stable rows the pages cite, by task and row id: the
+// pages need them, not the model files (they read those back from the
+// stage) nor the rest of the leaderboard.
+func pageRows(idx *transform.IndexFile, d *derived) (map[string]map[string]*transform.Row, error) {
+	rows := map[string]map[string]*transform.Row{}
+	for _, t := range idx.Source.Tasks {
+		task := d.lb.Chat
+		if t.Task != transform.TaskChat {
+			task = d.stable[t.Task]
+		}
+		var err error
+		if rows[t.Task], err = transform.RowIDs(t.Task, task); err != nil {
+			return nil, fmt.Errorf("%w: loading the staged files for the pages: %s: %v", ErrValidation, t.File, err)
+		}
+	}
+	return rows, nil
+}
+
+// writtenFile is a file written on a goroutine of its own, or its error.
+type writtenFile struct {
+	file File
+	err  error
+}
+
+// writeIndex writes index.json into the stage as it is encoded, so that
+// its bytes (tens of megabytes for ten thousand models) are never held.
+func writeIndex(st *stage, idx *transform.IndexFile) (File, error) {
+	w, err := st.open(transform.IndexName)
+	if err != nil {
+		return File{}, err
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	err = idx.Encode(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err != nil {
+		w.abort()
+		if errors.Is(err, ErrConflict) { // the disk's, not the data's
+			return File{}, err
+		}
+		return File{}, fmt.Errorf("%w: %s: %v", ErrUpstreamData, transform.IndexName, err)
+	}
+	return w.commit()
+}
+
+// writePages renders every model's page and writes it into the stage, on
+// a pool of workers (each holds one page at a time), as "greentokens
+// render" would from the published snapshot: from index.json (idx, the
+// struct just written), the model files read back from the stage,
+// grid.json, and the stable rows the pages cite (rows).
+func writePages(st *stage, opts BuildOptions, idx *transform.IndexFile, rows map[string]map[string]*transform.Row) ([]File, error) {
+	s, err := render.New(st.fsys(), idx, rows)
+	if err != nil {
+		return nil, fmt.Errorf("%w: loading the staged files for the pages: %v", ErrValidation, err)
+	}
+	pool := newFilePool()
+	for _, e := range idx.Models {
+		if !pool.submit(func() (File, error) {
+			b, err := render.Render(s, e.Slug, render.Options{Grids: opts.PageGrids})
+			if err != nil {
+				return File{}, fmt.Errorf("%w: rendering the pages: %v", ErrValidation, err)
+			}
+			return st.write(render.Path(e.Slug), b)
+		}) {
+			break
+		}
+	}
+	return pool.wait()
+}
+
+// newManifest is the manifest of what the steps wrote, its lists sorted
+// by path.
+func newManifest(opts BuildOptions, rec record, sources []Source, outputs []File, g *GridSummary) *Manifest {
+	gen := ThisGenerator()
+	if opts.Generator != nil {
+		gen = *opts.Generator
+	}
+	sort.Slice(sources, func(i, j int) bool { return sources[i].Path < sources[j].Path })
+	sort.Slice(outputs, func(i, j int) bool { return outputs[i].Path < outputs[j].Path })
+	return &Manifest{
+		Version: ManifestVersion, Date: opts.Date, Retrieved: rec.retrieved, Generator: gen,
+		Selection: Selection{
+			ITLDeadlineMS: transform.ITLDeadlineMS, MinSteadyStateSeconds: transform.MinSteadySeconds,
+			MinBatchFraction: transform.MinBatchFraction, Tasks: Tasks,
+		},
+		Sources: sources, Outputs: outputs, Evidence: rec.evidence, Exclusions: rec.exclusions, Grid: g,
+	}
+}
+
+// writeManifest writes manifest.json, the stage's last file.
+func writeManifest(st *stage, m *Manifest) error {
+	data, err := transform.Marshal(m)
+	if err != nil {
+		return err
+	}
+	checkpoint(cpManifest)
+	_, err = st.write(ManifestName, data)
+	return err
+}
+
+// Steps 1 to 4 for Ember's CSV.
+
+// Ember's source facts for the manifest.
+const (
+	emberProducer = "Ember"
+	emberLicence  = "CC BY 4.0"
+)
+
+// emberName is the name Ember's CSV is archived under, sources/NAME, the
+// published bytes: one fixed name per layout, whatever the URL.
+func emberName(l grid.Layout) string {
+	if l == grid.LayoutLong {
+		return fetch.EmberYearly
+	}
+	return fetch.EmberGlobal
+}
+
+// emberOut is what the Ember stage wrote.
+type emberOut struct {
+	source  Source // the archived CSV
+	output  File   // grid.json
+	summary *GridSummary
+}
+
+// emberRun is the Ember stage (emberSteps) running on a goroutine of its
+// own.
+type emberRun struct {
+	cancel context.CancelFunc
+	done   chan struct{}
+	res    *emberOut
+	err    error
+}
+
+// startEmber starts the Ember stage, unless opts leave it out (then wait
+// returns nil, nil).
+func startEmber(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logger) *emberRun {
+	ctx, cancel := context.WithCancel(ctx)
+	e := &emberRun{cancel: cancel, done: make(chan struct{})}
+	if opts.NoGrid {
+		close(e.done)
+		return e
+	}
+	go func() {
+		defer close(e.done)
+		e.res, e.err = emberSteps(ctx, st, opts, log)
+	}()
+	return e
+}
+
+// wait waits for the stage to end and returns what it did.
+func (e *emberRun) wait() (*emberOut, error) {
+	<-e.done
+	return e.res, e.err
+}
+
+// first returns the Ember stage's error once it has ended, else err.
+func (e *emberRun) first(err error) error {
+	if _, eerr := e.wait(); eerr != nil {
+		return eerr
+	}
+	return err
+}
+
+// stop cancels the stage and waits for it to end (it writes into the stage
+// folder, which the caller is about to remove).
+func (e *emberRun) stop() {
+	e.cancel()
+	<-e.done
+}
+
+// emberSteps fetches Ember's CSV as a stream, archives it as it parses it
+// (it is never held whole), derives grid.json's areas and writes it. It
+// touches nothing of the build but its own files.
+func emberSteps(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logger) (*emberOut, error) {
+	body, err := opts.Source.Open(ctx, fetch.EmberGlobal)
 	if err != nil {
 		return nil, fetchFailure(err, false)
 	}
-	retrieved, err := retrievedAt(opts, name, f.Retrieved)
+	defer body.Close()
+	retrieved, err := retrievedAt(opts, fetch.EmberGlobal, body.Retrieved)
 	if err != nil {
 		return nil, err
 	}
-	file, err := st.write("sources/"+name, f.Data)
+	// The header tells the layout, and so the archive's name, before a
+	// byte is archived.
+	rd, err := grid.NewReader(body)
+	if err != nil {
+		return nil, fetchFailure(fmt.Errorf("%s: %w", body.Where(), err), true)
+	}
+	name := emberName(rd.Layout())
+	url := body.URL
+	if body.Local != "" {
+		url = fetch.EmberOrigin(url, name)
+	}
+	table, file, err := archiveEmber(st, body, rd, "sources/"+name)
 	if err != nil {
 		return nil, err
 	}
-	log.Info("archived", "source", name, "url", f.URL, "bytes", file.Size, "sha256", file.SHA256)
-	return &archived{file: f, entry: Source{
-		File: file, Name: name, URL: f.URL, FinalURL: f.FinalURL, Retrieved: retrieved,
-		Producer: text.Producer, Licence: text.Licence,
-	}}, nil
-}
+	res := &emberOut{source: Source{
+		File: file, Name: name, URL: url, FinalURL: body.FinalURL, Retrieved: retrieved,
+		Producer: emberProducer, Licence: emberLicence,
+	}}
+	// A long-layout build writes the manifest it always wrote.
+	if rd.Layout() != grid.LayoutLong {
+		res.source.Layout, res.source.Header = string(rd.Layout()), rd.Header()
+	}
+	log.Info("archived", "source", name, "url", url, "layout", rd.Layout(), "bytes", file.Size,
+		"sha256", file.SHA256, "intensity_rows", table.Len())
 
-// publish moves a validated stage to OUT/DATE, unless an identical snapshot
-// is there already; a different one is replaced only when asked.
-func publish(st *stage, opts BuildOptions, m *Manifest, log *slog.Logger) (*Result, error) {
-	target := filepath.Join(opts.Out, opts.Date)
-	res := &Result{Dir: target, Manifest: m}
-	if _, err := os.Stat(target); err == nil {
-		same, diff, err := sameTree(target, st.dir)
-		if err != nil {
-			return nil, fmt.Errorf("%w: comparing with %s: %v", ErrConflict, target, err)
-		}
-		if same {
-			log.Info("an identical snapshot is already there; nothing written", "dir", target)
-			res.Unchanged = true
-			return res, nil
-		}
-		if !opts.Replace {
-			return nil, fmt.Errorf("%w: %s exists with other content (%s); pass --replace to replace it", ErrConflict, target, diff)
-		}
-		// Swap the two folders in one step: at every instant OUT/DATE is a
-		// whole snapshot. The old one is left in the stage and removed.
-		if err := st.sync(); err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrConflict, err)
-		}
-		checkpoint(cpRename)
-		if err := unix.Renameat2(unix.AT_FDCWD, st.dir, unix.AT_FDCWD, target, unix.RENAME_EXCHANGE); err != nil {
-			return nil, fmt.Errorf("%w: replacing %s: %v", ErrConflict, target, err)
-		}
-		os.RemoveAll(st.dir)
-		log.Warn("replaced a different snapshot", "dir", target, "difference", diff)
-		res.Replaced = true
-	} else {
-		// Every byte of the stage is on disk before it becomes OUT/DATE.
-		if err := st.sync(); err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrConflict, err)
-		}
-		checkpoint(cpRename)
-		// NOREPLACE: the kernel refuses if OUT/DATE appeared meanwhile
-		// (even as an empty folder, which a plain rename would replace).
-		if err := unix.Renameat2(unix.AT_FDCWD, st.dir, unix.AT_FDCWD, target, unix.RENAME_NOREPLACE); err != nil {
-			return nil, fmt.Errorf("%w: publishing %s: %v", ErrConflict, target, err)
-		}
+	g, summary, err := grid.Build(table, opts.GridYear, grid.SourceMeta{
+		URL: url, Retrieved: retrieved[:len(time.DateOnly)], Release: opts.EmberRelease, DataVersion: opts.Date,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
 	}
-	checkpoint(cpRenamed)
-	if err := syncDir(opts.Out); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrConflict, err)
+	for _, x := range summary.Exclusions {
+		log.Warn("excluded", "source", name, "area", x.Area, "year", x.Year, "line", x.Line, "value", x.Value, "reason", x.Reason)
 	}
-	log.Info("wrote the snapshot", "dir", target, "outputs", len(m.Outputs), "sources", len(m.Sources))
+	data, err := grid.Marshal(g)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
+	}
+	if res.output, err = st.write(grid.FileName, data); err != nil {
+		return nil, err
+	}
+	log.Info("built grid.json", "year", summary.Year, "pinned", summary.YearPinned, "areas", summary.Areas,
+		"fallbacks", summary.Fallbacks, "areas_without_year", summary.AreasWithoutYear, "excluded", len(summary.Exclusions))
+	gs := GridSummary(summary)
+	res.summary = &gs
 	return res, nil
 }
 
-// validateSnapshot checks a staged snapshot; tests wrap it to tamper
-// first.
+// archiveEmber streams the CSV into its archive while parsing it. The
+// archive is hashed as it is written, and nowhere else: its size and
+// sha256 are those of the bytes that went to the file, the size checked
+// against what the reader read.
+func archiveEmber(st *stage, body *fetch.Body, rd *grid.Reader, archive string) (*grid.Table, File, error) {
+	f, err := st.open(archive)
+	if err != nil {
+		return nil, File{}, err
+	}
+	table, size, err := rd.Stream(f)
+	if err != nil {
+		f.abort()
+		return nil, File{}, fetchFailure(fmt.Errorf("%s: %w", body.Where(), err), true)
+	}
+	file, err := f.commit()
+	if err != nil {
+		return nil, File{}, err
+	}
+	if file.Size != size {
+		return nil, File{}, fmt.Errorf("%w: %s written (%d bytes) is not what was read (%d bytes)",
+			ErrConflict, archive, file.Size, size)
+	}
+	return table, file, nil
+}
+
+// Step 5: check.
+
+// check runs the checker, validate.Snapshot, on the staged folder, while
+// the stage is synced to disk beside it (publish waits for the sync).
+func check(ctx context.Context, st *stage) error {
+	st.startSync()
+	if err := validateSnapshot(ctx, st.dir); err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("%w while validating: %w", ErrInterrupted, ctx.Err())
+		}
+		return fmt.Errorf("%w: %v", ErrValidation, err)
+	}
+	checkpoint(cpValidated)
+	return nil
+}
+
+// validateSnapshot is the checker; tests wrap it to tamper first.
 var validateSnapshot = validate.SnapshotContext
+
+// Step 6: publish.
+
+// publish makes the checked stage OUT/DATE (the store's publish), unless
+// an identical snapshot is there already; a different one is replaced
+// only when asked.
+func publish(st *stage, opts BuildOptions, m *Manifest, log *slog.Logger) (*Result, error) {
+	target, how, diff, err := st.publish(opts.Out, opts.Date, opts.Replace)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Dir: target, Manifest: m}
+	switch how {
+	case publishedNew:
+		log.Info("wrote the snapshot", "dir", target, "outputs", len(m.Outputs), "sources", len(m.Sources))
+	case publishedSame:
+		log.Info("an identical snapshot is already there; nothing written", "dir", target)
+		res.Unchanged = true
+	case publishedOver:
+		log.Warn("replaced a different snapshot", "dir", target, "difference", diff)
+		log.Info("wrote the snapshot", "dir", target, "outputs", len(m.Outputs), "sources", len(m.Sources))
+		res.Replaced = true
+	}
+	return res, nil
+}
+
+// logger is l, or one that discards.
+func logger(l *slog.Logger) *slog.Logger {
+	if l == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return l
+}
+
+// checkDates checks the dates a build is given (they name its folder).
+func checkDates(opts BuildOptions) error {
+	if err := checkDate("--date", opts.Date); err != nil {
+		return err
+	}
+	if opts.Retrieved != "" {
+		return checkDate("--retrieved", opts.Retrieved)
+	}
+	return nil
+}

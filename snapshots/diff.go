@@ -3,18 +3,14 @@ package snapshots
 import (
 	"cmp"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"reflect"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
-	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
 	"github.com/leadgreen/greentokens/transform/jsonnum"
@@ -168,13 +164,24 @@ type FieldChange struct {
 	New   json.RawMessage `json:"new"`
 }
 
-// GridChange compares grid.json's areas, keyed by name and ISO 3 code.
+// GridChange compares grid.json's areas, keyed by ISO 3 code (regions,
+// which have none, and a code either side lists twice, by name too): an
+// area whose name changed under the same code ("Turkey" -> "Türkiye", TUR)
+// is renamed, not removed and added.
 type GridChange struct {
 	Old     *GridInfo        `json:"old"` // nil when the snapshot has no grid.json
 	New     *GridInfo        `json:"new"`
 	Added   []GridArea       `json:"added"`
 	Removed []GridArea       `json:"removed"`
+	Renamed []GridRename     `json:"renamed"`
 	Changed []GridAreaChange `json:"changed"`
+}
+
+// GridRename is an area listed under another name with the same ISO 3 code.
+type GridRename struct {
+	ISO3 string `json:"iso3"`
+	Old  string `json:"old"`
+	New  string `json:"new"`
 }
 
 // GridInfo describes one grid.json.
@@ -218,7 +225,7 @@ func Diff(old, new *Snapshot) *DiffReport {
 		New:     info(new),
 		Sources: []SourceChange{}, IndexRows: []IndexRowChange{}, Configurations: []ModelChange{},
 		Models: ModelsChange{Old: len(old.Models), New: len(new.Models), Added: []ModelRef{}, Removed: []ModelRef{}},
-		Grid:   GridChange{Added: []GridArea{}, Removed: []GridArea{}, Changed: []GridAreaChange{}},
+		Grid:   GridChange{Added: []GridArea{}, Removed: []GridArea{}, Renamed: []GridRename{}, Changed: []GridAreaChange{}},
 	}
 	oldSlugs, newSlugs := old.Slugs(), new.Slugs()
 	r.Upstream = r.upstreamChanges(old, new, oldSlugs, newSlugs)
@@ -272,7 +279,7 @@ func Diff(old, new *Snapshot) *DiffReport {
 	r.Grid = gridChange(old, new)
 	r.GPUs = gpuChange(old, new)
 	r.DataChanged = len(r.Models.Added)+len(r.Models.Removed)+len(r.IndexRows)+len(r.Configurations)+
-		len(r.Grid.Added)+len(r.Grid.Removed)+len(r.Grid.Changed) > 0 ||
+		len(r.Grid.Added)+len(r.Grid.Removed)+len(r.Grid.Renamed)+len(r.Grid.Changed) > 0 ||
 		(r.Grid.Old == nil) != (r.Grid.New == nil)
 	r.Summary = r.summary()
 	return r
@@ -377,281 +384,6 @@ func sortedNames(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// rowKey finds the upstream row behind a published configuration.
-type rowKey struct {
-	model, gpu     string
-	n, cap, repeat int
-}
-
-// upRow is what a diff compares of an upstream row: the values behind the
-// published figures of a configuration (see configFields), no more.
-type upRow struct {
-	precision                                 string
-	tp, dp, ep                                int
-	avgBatch, energy, medianITL               float64
-	p90ITL, p95ITL, p99ITL, throughput, power float64
-	outputTokens                              float64
-	hasEnergy, outputTokensOK                 bool
-}
-
-func compactRow(r *transform.Row) upRow {
-	u := upRow{
-		precision: r.Precision, tp: r.TP, dp: r.DP, ep: r.EP,
-		avgBatch: r.AvgBatch, medianITL: r.MedianITL, p90ITL: r.P90ITL, p95ITL: r.P95ITL, p99ITL: r.P99ITL,
-		throughput: r.Throughput, power: r.Power,
-	}
-	if r.EnergyPerToken != nil {
-		u.energy, u.hasEnergy = *r.EnergyPerToken, true
-	}
-	x, err := transform.OutputTokens(r)
-	u.outputTokens, u.outputTokensOK = x, err == nil
-	return u
-}
-
-// upstreamRows re-reads a snapshot's archived Text Conversation rows and
-// applies the stability filter, numbering repeats in upstream order as the
-// model files do. It returns nil (and notes why) when they cannot be read.
-func (r *DiffReport) upstreamRows(s *Snapshot, side string) map[rowKey]*upRow {
-	rows, err := s.chatRows()
-	switch {
-	case err == errNotArchived:
-		r.Notes = append(r.Notes, fmt.Sprintf("%s snapshot: %s is not archived; published figures compared", side, chatPath))
-		return nil
-	case err != nil:
-		r.Notes = append(r.Notes, fmt.Sprintf("%s snapshot: %v; published figures compared", side, err))
-		return nil
-	}
-	return rows
-}
-
-// chatPath is the archived Text Conversation task file's path.
-var chatPath = "sources/" + fetch.LeaderboardTask(fetch.TaskChat)
-
-// sameChat reports whether two snapshots archive the same Text
-// Conversation task file (the same size and sha256 listed, both checked
-// by Load): its rows are then read once for both.
-func sameChat(a, b *Snapshot) bool {
-	fa, oka := a.listed[chatPath]
-	fb, okb := b.listed[chatPath]
-	return oka && okb && fa.Size == fb.Size && fa.SHA256 == fb.SHA256
-}
-
-// rowIndex holds the stable rows of a task file, compacted, by rowKey.
-type rowIndex struct {
-	rows   map[rowKey]*upRow
-	seen   map[rowKey]int
-	intern map[string]string
-}
-
-func newRowIndex() *rowIndex {
-	return &rowIndex{rows: map[rowKey]*upRow{}, seen: map[rowKey]int{}, intern: map[string]string{}}
-}
-
-func (x *rowIndex) str(s string) string {
-	if v, ok := x.intern[s]; ok {
-		return v
-	}
-	x.intern[s] = s
-	return s
-}
-
-// add takes stable rows in upstream order (of every model, or of whole
-// models: repeats are numbered per model, GPU, count and cap).
-func (x *rowIndex) add(stable []transform.Row) {
-	compact := make([]upRow, len(stable))
-	for i := range stable {
-		row := &stable[i]
-		compact[i] = compactRow(row)
-		compact[i].precision = x.str(row.Precision)
-		k := rowKey{model: x.str(row.ModelID), gpu: x.str(row.GPU), n: row.NumGPUs, cap: row.MaxNumSeqs}
-		x.seen[k]++
-		k.repeat = x.seen[k]
-		x.rows[k] = &compact[i]
-	}
-}
-
-// chatRows reads the snapshot's archived Text Conversation task file into
-// its stable rows (transform.ParseTask, then transform.Stable), by rowKey,
-// compacted to what a diff compares.
-//
-// The file is read as a stream, a row at a time, and neither its bytes nor
-// its rows are held: the stability filter works within one model (a
-// duplicate row repeats the model id, and the cascade is per model), so
-// where each model's rows are together in the file, as upstream writes
-// them, the filter runs on one model's rows at a time. Where they are not,
-// the file is read again and the filter runs on all of its rows at once.
-// Where the stream meets anything transform.ParseTask would not take as it
-// is, the whole file is handed to ParseTask, for its error.
-//
-// A file that is not listed is errNotArchived; one that no longer has its
-// listed size and sha256 is an error saying so.
-func (s *Snapshot) chatRows() (map[rowKey]*upRow, error) {
-	f, ok := s.listed[chatPath]
-	if !ok {
-		return nil, errNotArchived
-	}
-	r := s.reader()
-	task := fetch.TaskChat
-	// By model: the rows of the model being read, flushed at the next one.
-	x := newRowIndex()
-	var run []transform.Row
-	flushed := map[string]bool{}
-	flush := func() {
-		stable, _ := transform.Stable(run)
-		x.add(stable)
-		flushed[run[0].ModelID] = true
-		run = run[:0]
-	}
-	err := r.stream(s.Dir, f, func(rd io.Reader) error {
-		return streamTask(task, rd, func(row transform.Row) bool {
-			if len(run) > 0 && row.ModelID != run[0].ModelID {
-				flush()
-			}
-			if flushed[row.ModelID] {
-				return false // this model's rows are not together
-			}
-			run = append(run, row)
-			return true
-		})
-	})
-	if err == nil && len(run) > 0 {
-		flush()
-	}
-	if err == errNotGrouped {
-		// All the rows at once.
-		x, run, flushed = newRowIndex(), nil, nil
-		var all []transform.Row
-		err = r.stream(s.Dir, f, func(rd io.Reader) error {
-			return streamTask(task, rd, func(row transform.Row) bool {
-				all = append(all, row)
-				return true
-			})
-		})
-		if err == nil {
-			stable, _ := transform.Stable(all)
-			all = nil
-			x.add(stable)
-		}
-	}
-	if err == errSlowPath {
-		data, err := r.read(s.Dir, f)
-		if err != nil {
-			return nil, err
-		}
-		all, err := transform.ParseTask(task, data)
-		if err != nil {
-			return nil, err
-		}
-		stable, _ := transform.Stable(all)
-		all = nil
-		x = newRowIndex()
-		x.add(stable)
-	} else if err != nil {
-		return nil, err
-	}
-	return x.rows, nil
-}
-
-var (
-	// errSlowPath: the stream met what transform.ParseTask alone says.
-	errSlowPath = errors.New("not read as a stream")
-	// errNotGrouped: a model's rows are not together in the file.
-	errNotGrouped  = errors.New("a model's rows are apart")
-	errNotArchived = errors.New("not archived")
-)
-
-// streamTask parses a task file from r one row at a time, each with
-// transform.ParseTask (on a file of that one row), and hands each row to
-// fn, with its position in the file, as ParseTask gives it for the whole
-// file. It returns errSlowPath for anything it does not take exactly as
-// ParseTask would (an error, bytes that are not UTF-8, data after the
-// object, a missing task, no rows), for the caller to hand the whole file
-// to ParseTask; and errNotGrouped when fn returns false.
-func streamTask(task string, r io.Reader, fn func(transform.Row) bool) error {
-	dec := json.NewDecoder(r)
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return errSlowPath
-	}
-	head := []byte(`{"task":` + strconv.Quote(task) + `,"configurations":[`)
-	var doc []byte
-	rows := 0
-	gotTask, seenConfigs := false, false
-	for dec.More() {
-		tok, err := dec.Token()
-		key, isKey := tok.(string)
-		if err != nil || !isKey || strings.ContainsRune(key, utf8.RuneError) {
-			return errSlowPath
-		}
-		switch key {
-		case "task":
-			var raw json.RawMessage
-			var v string
-			if dec.Decode(&raw) != nil || !utf8.Valid(raw) || json.Unmarshal(raw, &v) != nil || v != task {
-				return errSlowPath
-			}
-			gotTask = true
-		case "configurations":
-			if seenConfigs {
-				return errSlowPath
-			}
-			seenConfigs = true
-			tok, err := dec.Token()
-			if err != nil || tok != json.Delim('[') {
-				return errSlowPath
-			}
-			for ; dec.More(); rows++ {
-				var raw json.RawMessage
-				if dec.Decode(&raw) != nil {
-					return errSlowPath
-				}
-				doc = append(append(append(doc[:0], head...), raw...), "]}"...)
-				one, err := transform.ParseTask(task, doc)
-				if err != nil || len(one) != 1 {
-					return errSlowPath
-				}
-				one[0].Index = rows
-				if !fn(one[0]) {
-					return errNotGrouped
-				}
-			}
-			if tok, err := dec.Token(); err != nil || tok != json.Delim(']') {
-				return errSlowPath
-			}
-		default:
-			var skip json.RawMessage
-			if dec.Decode(&skip) != nil || !utf8.Valid(skip) {
-				return errSlowPath
-			}
-		}
-	}
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('}') {
-		return errSlowPath
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return errSlowPath
-	}
-	if !gotTask || rows == 0 {
-		return errSlowPath
-	}
-	return nil
-}
-
-func lookup(rows map[rowKey]*upRow, modelID string, c transform.Config) *upRow {
-	if rows == nil {
-		return nil
-	}
-	return rows[rowKey{model: modelID, gpu: c.GPU, n: c.NumGPUs, cap: c.MaxNumSeqs, repeat: c.Repeat}]
-}
-
-// whUnrounded returns a configuration's unrounded Wh/M, from its upstream
-// row when there is one, else the published figure.
-func whUnrounded(row *upRow, c transform.Config) float64 {
-	if row != nil && row.hasEnergy {
-		return transform.WhPerMillion(row.energy)
-	}
-	return float64(c.WhPerMillion)
 }
 
 func (r *DiffReport) indexRows(om, nm *transform.Model, oldRows, newRows map[rowKey]*upRow) {
@@ -892,26 +624,43 @@ func gridInfo(s *Snapshot) *GridInfo {
 
 func gridChange(oldSnap, newSnap *Snapshot) GridChange {
 	old, new := oldSnap.Grid, newSnap.Grid
-	c := GridChange{Old: gridInfo(oldSnap), New: gridInfo(newSnap), Added: []GridArea{}, Removed: []GridArea{}, Changed: []GridAreaChange{}}
+	c := GridChange{Old: gridInfo(oldSnap), New: gridInfo(newSnap), Added: []GridArea{}, Removed: []GridArea{}, Renamed: []GridRename{}, Changed: []GridAreaChange{}}
 	if old == nil || new == nil {
 		return c
 	}
-	type key struct{ name, iso3 string }
-	oldAreas := map[key]grid.Area{}
-	for _, a := range old.Areas {
-		oldAreas[key{a.Name, a.ISO3}] = a
+	// An ISO 3 code listed twice on either side keys its areas by name too.
+	twice := map[string]bool{}
+	for _, g := range []*grid.Grid{old, new} {
+		seen := map[string]bool{}
+		for _, a := range g.Areas {
+			twice[a.ISO3] = twice[a.ISO3] || seen[a.ISO3]
+			seen[a.ISO3] = true
+		}
 	}
-	seen := map[key]bool{}
+	areaKey := func(a grid.Area) string {
+		if a.ISO3 != "" && !twice[a.ISO3] {
+			return a.ISO3
+		}
+		return a.ISO3 + "|" + a.Name
+	}
+	oldAreas := map[string]grid.Area{}
+	for _, a := range old.Areas {
+		oldAreas[areaKey(a)] = a
+	}
+	seen := map[string]bool{}
 	area := func(a grid.Area) GridArea {
 		return GridArea{Name: a.Name, ISO3: a.ISO3, Year: a.Year, GCO2ePerKWh: a.GCO2ePerKWh}
 	}
 	for _, na := range new.Areas {
-		k := key{na.Name, na.ISO3}
+		k := areaKey(na)
 		seen[k] = true
 		oa, ok := oldAreas[k]
 		if !ok {
 			c.Added = append(c.Added, area(na))
 			continue
+		}
+		if oa.Name != na.Name {
+			c.Renamed = append(c.Renamed, GridRename{ISO3: na.ISO3, Old: oa.Name, New: na.Name})
 		}
 		op, np := published(oa), published(na)
 		var fields []FieldChange
@@ -931,7 +680,7 @@ func gridChange(oldSnap, newSnap *Snapshot) GridChange {
 		c.Changed = append(c.Changed, ac)
 	}
 	for _, oa := range old.Areas {
-		if !seen[key{oa.Name, oa.ISO3}] {
+		if !seen[areaKey(oa)] {
 			c.Removed = append(c.Removed, area(oa))
 		}
 	}
@@ -945,6 +694,7 @@ func gridChange(oldSnap, newSnap *Snapshot) GridChange {
 	sort.Slice(c.Removed, func(i, j int) bool {
 		return less(c.Removed[i].Name, c.Removed[i].ISO3, c.Removed[j].Name, c.Removed[j].ISO3)
 	})
+	sort.Slice(c.Renamed, func(i, j int) bool { return c.Renamed[i].ISO3 < c.Renamed[j].ISO3 })
 	sort.Slice(c.Changed, func(i, j int) bool {
 		return less(c.Changed[i].Name, c.Changed[i].ISO3, c.Changed[j].Name, c.Changed[j].ISO3)
 	})
@@ -1008,272 +758,4 @@ func (r *DiffReport) ConfigurationsChanged() (changed, added, removed int) {
 		removed += len(mc.Removed)
 	}
 	return
-}
-
-func (r *DiffReport) summary() string {
-	parts := []string{plural(r.Models.New, "model")}
-	if a, d := len(r.Models.Added), len(r.Models.Removed); a+d > 0 {
-		var ad []string
-		if a > 0 {
-			ad = append(ad, fmt.Sprintf("%d added", a))
-		}
-		if d > 0 {
-			ad = append(ad, fmt.Sprintf("%d removed: %s", d, slugList(r.Models.Removed)))
-		}
-		parts[0] += " (" + strings.Join(ad, ", ") + ")"
-	}
-	if len(r.GPUs.Added) > 0 {
-		parts = append(parts, "GPUs added: "+strings.Join(r.GPUs.Added, ", "))
-	}
-	if len(r.GPUs.Removed) > 0 {
-		parts = append(parts, "GPUs removed: "+strings.Join(r.GPUs.Removed, ", "))
-	}
-	if !r.DataChanged {
-		return parts[0] + ", no data change"
-	}
-	if n := len(r.IndexRows); n == 0 {
-		parts = append(parts, "index rows unchanged")
-	} else {
-		s := plural(n, "index row") + " changed"
-		if top := r.IndexRows[0]; top.RelativeChangePercent != nil {
-			s += fmt.Sprintf(", largest %+.1f%% (%s %s)", top.rel*100, top.Slug, top.GPU)
-		}
-		parts = append(parts, s)
-	}
-	changed, added, removed := r.ConfigurationsChanged()
-	if changed > 0 {
-		fields := map[string]bool{}
-		for _, mc := range r.Configurations {
-			for _, cc := range mc.Changed {
-				for _, f := range cc.Fields {
-					fields[f.Field] = true
-				}
-			}
-		}
-		parts = append(parts, fmt.Sprintf("%s changed (%s)", plural(changed, "configuration"), strings.Join(sortedNames(fields), ", ")))
-	}
-	if added > 0 {
-		parts = append(parts, plural(added, "configuration")+" added")
-	}
-	if removed > 0 {
-		parts = append(parts, plural(removed, "configuration")+" removed")
-	}
-	fieldModels := 0
-	for _, mc := range r.Configurations {
-		if len(mc.Fields) > 0 {
-			fieldModels++
-		}
-	}
-	if fieldModels > 0 {
-		parts = append(parts, fmt.Sprintf("model fields changed in %s", plural(fieldModels, "model")))
-	}
-	g := r.Grid
-	switch {
-	case g.Old == nil && g.New != nil:
-		parts = append(parts, "grid.json added")
-	case g.Old != nil && g.New == nil:
-		parts = append(parts, "grid.json removed")
-	case len(g.Added)+len(g.Removed)+len(g.Changed) > 0:
-		var gs []string
-		for _, x := range []struct {
-			n    int
-			what string
-		}{{len(g.Changed), "changed"}, {len(g.Added), "added"}, {len(g.Removed), "removed"}} {
-			if x.n > 0 {
-				gs = append(gs, fmt.Sprintf("%d %s", x.n, x.what))
-			}
-		}
-		parts = append(parts, "grid areas "+strings.Join(gs, ", "))
-	}
-	return strings.Join(parts, ", ")
-}
-
-func slugList(ms []ModelRef) string {
-	var s []string
-	for _, m := range ms {
-		s = append(s, m.Slug)
-	}
-	return strings.Join(s, ", ")
-}
-
-// WriteJSON renders the report as indented JSON with a final newline.
-func (r *DiffReport) WriteJSON(w io.Writer) error { return writeJSON(w, r) }
-
-// WriteText renders the report for a person: the summary line first.
-func (r *DiffReport) WriteText(w io.Writer) error {
-	var b strings.Builder
-	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
-	p("%s\n", r.Summary)
-	p("old: %s (data version %s, retrieved %s)\n", r.Old.Dir, r.Old.Date, r.Old.Retrieved)
-	p("new: %s (data version %s, retrieved %s)\n", r.New.Dir, r.New.Date, r.New.Retrieved)
-
-	p("\nUpstream:\n")
-	for _, v := range r.Upstream {
-		if v.Old == "" && v.New == "" {
-			continue
-		}
-		if v.Changed {
-			p("  %s: %s -> %s\n", v.Name, orNone(v.Old), orNone(v.New))
-		} else {
-			p("  %s: %s (unchanged)\n", v.Name, v.Old)
-		}
-	}
-
-	p("\nSources:\n")
-	for _, s := range r.Sources {
-		switch s.Status {
-		case "added":
-			p("  %s: added (%d bytes, sha256 %s)\n", s.Name, s.New.Size, s.New.SHA256)
-		case "removed":
-			p("  %s: removed (was %d bytes, sha256 %s)\n", s.Name, s.Old.Size, s.Old.SHA256)
-		case "unchanged":
-			p("  %s: unchanged (sha256 %s)\n", s.Name, short(s.Old.SHA256))
-		default:
-			var d []string
-			for _, f := range s.Changed {
-				switch f {
-				case "sha256":
-					d = append(d, fmt.Sprintf("sha256 %s -> %s", short(s.Old.SHA256), short(s.New.SHA256)))
-				case "size":
-					d = append(d, fmt.Sprintf("%d -> %d bytes", s.Old.Size, s.New.Size))
-				case "url":
-					d = append(d, fmt.Sprintf("url %s -> %s", s.Old.URL, s.New.URL))
-				case "retrieved":
-					d = append(d, fmt.Sprintf("retrieved %s -> %s", s.Old.Retrieved, s.New.Retrieved))
-				}
-			}
-			p("  %s: %s\n", s.Name, strings.Join(d, ", "))
-		}
-	}
-
-	p("\nModels: %d -> %d", r.Models.Old, r.Models.New)
-	if len(r.Models.Added)+len(r.Models.Removed) == 0 {
-		p(", none added or removed\n")
-	} else {
-		p("\n")
-		for _, m := range r.Models.Added {
-			p("  added: %s (%s)\n", m.Slug, m.ModelID)
-		}
-		for _, m := range r.Models.Removed {
-			p("  removed: %s (%s)\n", m.Slug, m.ModelID)
-		}
-	}
-
-	p("\nGPUs: %s -> %s", orNone(strings.Join(r.GPUs.Old, ", ")), orNone(strings.Join(r.GPUs.New, ", ")))
-	if len(r.GPUs.Added)+len(r.GPUs.Removed) == 0 {
-		p(", none added or removed\n")
-	} else {
-		p("\n")
-		for _, g := range r.GPUs.Added {
-			p("  added: %s\n", g)
-		}
-		for _, g := range r.GPUs.Removed {
-			p("  removed: %s\n", g)
-		}
-	}
-
-	p("\nIndex rows (Wh per million output tokens; largest change first):")
-	if len(r.IndexRows) == 0 {
-		p(" none changed\n")
-	} else {
-		p("\n")
-		for _, c := range r.IndexRows {
-			switch c.Kind {
-			case RowAdded:
-				p("  %s %s: added, %s (%s)\n", c.Slug, c.GPU, num(c.New.WhPerMillion), c.New.RowID)
-			case RowRemoved:
-				p("  %s %s: removed, was %s (%s)\n", c.Slug, c.GPU, num(c.Old.WhPerMillion), c.Old.RowID)
-			case RowChanged:
-				p("  %s %s: %s -> %s (%+.2f%%), row %s -> %s\n", c.Slug, c.GPU, num(c.Old.WhPerMillion), num(c.New.WhPerMillion),
-					float64(*c.RelativeChangePercent), c.Old.RowID, c.New.RowID)
-			default:
-				p("  %s %s: %s -> %s (%+.2f%%), row %s\n", c.Slug, c.GPU, num(c.Old.WhPerMillion), num(c.New.WhPerMillion),
-					float64(*c.RelativeChangePercent), c.New.RowID)
-			}
-		}
-	}
-
-	changed, added, removed := r.ConfigurationsChanged()
-	p("\nConfigurations: %d changed, %d added, %d removed\n", changed, added, removed)
-	for _, mc := range r.Configurations {
-		p("  %s:\n", mc.Slug)
-		for _, f := range mc.Fields {
-			p("    %s: %s -> %s\n", f.Field, f.Old, f.New)
-		}
-		for _, id := range mc.Added {
-			p("    added %s\n", id)
-		}
-		for _, id := range mc.Removed {
-			p("    removed %s\n", id)
-		}
-		for _, cc := range mc.Changed {
-			var fs []string
-			for _, f := range cc.Fields {
-				fs = append(fs, fmt.Sprintf("%s %s -> %s", f.Field, f.Old, f.New))
-			}
-			p("    %s: %s\n", cc.RowID, strings.Join(fs, ", "))
-		}
-	}
-	if r.RoundingOnly > 0 {
-		p("  (%s with the same upstream value, rounding only: not counted)\n", plural(r.RoundingOnly, "published figure"))
-	}
-
-	p("\nGrid:")
-	g := r.Grid
-	switch {
-	case g.Old == nil && g.New == nil:
-		p(" no grid.json in either snapshot\n")
-	case g.Old == nil:
-		p(" grid.json added (year %d, %d areas, %d fallbacks, %d Ember rows excluded)\n", g.New.Year, g.New.Areas, g.New.Fallbacks, g.New.Exclusions)
-	case g.New == nil:
-		p(" grid.json removed (was year %d, %d areas)\n", g.Old.Year, g.Old.Areas)
-	default:
-		p(" year %d -> %d, %d -> %d areas (fallbacks %d -> %d, Ember rows excluded %d -> %d); %d changed, %d added, %d removed\n",
-			g.Old.Year, g.New.Year, g.Old.Areas, g.New.Areas, g.Old.Fallbacks, g.New.Fallbacks, g.Old.Exclusions, g.New.Exclusions,
-			len(g.Changed), len(g.Added), len(g.Removed))
-		for _, a := range g.Changed {
-			var fs []string
-			for _, f := range a.Fields {
-				fs = append(fs, fmt.Sprintf("%s %s -> %s", f.Field, f.Old, f.New))
-			}
-			rel := ""
-			if a.RelativeChangePercent != nil {
-				rel = fmt.Sprintf(" (%+.2f%%)", float64(*a.RelativeChangePercent))
-			}
-			p("  %s (%s): %s%s\n", a.Name, orNone(a.ISO3), strings.Join(fs, ", "), rel)
-		}
-		for _, a := range g.Added {
-			p("  added %s (%s): %s\n", a.Name, orNone(a.ISO3), num(a.GCO2ePerKWh))
-		}
-		for _, a := range g.Removed {
-			p("  removed %s (%s): was %s\n", a.Name, orNone(a.ISO3), num(a.GCO2ePerKWh))
-		}
-	}
-	for _, n := range r.Notes {
-		p("\nNote: %s\n", n)
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-func orNone(s string) string {
-	if s == "" {
-		return "none"
-	}
-	return s
-}
-
-func short(sum string) string {
-	if len(sum) > 12 {
-		return sum[:12]
-	}
-	return sum
-}
-
-func num(f jsonnum.Float) string {
-	s, err := jsonnum.Format(float64(f))
-	if err != nil {
-		return fmt.Sprint(float64(f))
-	}
-	return s
 }

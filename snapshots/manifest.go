@@ -63,6 +63,12 @@ type Source struct {
 	// Producer, Licence: who publishes it and under what terms.
 	Producer string `json:"producer"`
 	Licence  string `json:"licence"`
+	// Layout and Header are those of Ember's CSV in its July 2026 layout
+	// (grid.LayoutJuly2026, and the header column for column); absent for
+	// every other file, the long-layout CSV included, whose manifest is
+	// byte for byte what it was before Ember changed its layout.
+	Layout string   `json:"layout,omitempty"`
+	Header []string `json:"header,omitempty"`
 }
 
 // Evidence is what the build read to date the leaderboard data.

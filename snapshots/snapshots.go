@@ -11,6 +11,24 @@
 // and builds into one output folder take turns (a lock in OUT). The manifest
 // names the code that wrote the snapshot (Generator), and Verify rebuilds a
 // snapshot from its archived sources alone to check it.
+//
+// The package's files by concern:
+//
+//   - the store, store_*.go: the staging folder and its writes and sync
+//     (store_stage.go), the output folder's lock (store_lock.go), the
+//     atomic publish (store_publish.go), reading a snapshot back (Load,
+//     store_load.go); manifest.go and generator.go are what it records;
+//   - the build, build*.go: Build's steps, top to bottom in build.go
+//     (fetch, archive, derive, write, check, publish), the removal guard
+//     before publishing (build_guard.go), the pool that writes files;
+//   - verify, verify*.go: Verify rebuilds a snapshot from its own sources,
+//     compares byte for byte as it writes (verify_compare.go), and runs the
+//     checker; verify_report.go says what differs; Rebuild (verify_rebuild.go) is
+//     the auditor's rebuild into a folder of its own, from the same options;
+//   - diff, diff*.go: what changed between two snapshots, and why.
+//
+// crash.go holds the crash-injection and pause points of the tests that
+// kill and signal the command; memory.go the commands' memory limits.
 package snapshots
 
 import (

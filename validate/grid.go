@@ -12,9 +12,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -72,7 +74,7 @@ var gridAreaTypes = map[string]bool{"Country or economy": true, "Country": true,
 // version, URL and retrieval date are the manifest's.
 func gridSnapshotCheck(s *Snap) []Problem {
 	m := s.Manifest
-	src, out := s.Source(gridEmberName), s.Output(gridOutputFile)
+	src, out := gridEmberSource(s), s.Output(gridOutputFile)
 	if src == nil && out == nil && m.Grid == nil {
 		return nil // a snapshot without a grid
 	}
@@ -83,7 +85,7 @@ func gridSnapshotCheck(s *Snap) []Problem {
 	case src == nil:
 		return []Problem{mp("sources", "has no %s, which grid.json is built from", gridEmberName)}
 	case out == nil:
-		return []Problem{mp("outputs", "lists no %s, but the snapshot archives %s", gridOutputFile, gridEmberName)}
+		return []Problem{mp("outputs", "lists no %s, but the snapshot archives %s", gridOutputFile, src.Name)}
 	}
 	var probs []Problem
 	if m.Grid == nil {
@@ -105,6 +107,7 @@ func gridSnapshotCheck(s *Snap) []Problem {
 	if sum == nil {
 		return probs
 	}
+	probs = append(probs, gridLayoutCheck(src, sum.layout, where)...)
 	if m.Grid != nil {
 		probs = append(probs, gridManifestCheck(m.Grid, &sum.manifest)...)
 	}
@@ -115,12 +118,12 @@ func gridSnapshotCheck(s *Snap) []Problem {
 		gp("data_version", "is %q, but the manifest's date is %q", sum.doc.DataVersion, m.Date)
 	}
 	if sum.doc.Source.URL != src.URL {
-		gp("source.url", "is %q, but the manifest has %s fetched from %q", sum.doc.Source.URL, gridEmberName, src.URL)
+		gp("source.url", "is %q, but the manifest has %s fetched from %q", sum.doc.Source.URL, src.Name, src.URL)
 	}
 	if d, ok := gridRetrievalDate(src.Retrieved); !ok {
 		probs = append(probs, Problem{File: ManifestPath, Where: where, Field: "retrieved", Msg: fmt.Sprintf("%q is neither an RFC 3339 time nor a YYYY-MM-DD date", src.Retrieved)})
 	} else if sum.doc.Source.Retrieved != d {
-		gp("source.retrieved", "is %q, but the manifest has %s retrieved on %s", sum.doc.Source.Retrieved, gridEmberName, d)
+		gp("source.retrieved", "is %q, but the manifest has %s retrieved on %s", sum.doc.Source.Retrieved, src.Name, d)
 	}
 	return probs
 }
@@ -213,6 +216,7 @@ type gridDoc struct {
 type gridSummary struct {
 	manifest ManifestGrid
 	doc      *gridDoc
+	layout   gridLayout // what the CSV's header told
 }
 
 // gridCheck reads the CSV from r (file names it in problems) and checks
@@ -227,7 +231,7 @@ type gridSummary struct {
 //
 //	grid.json: areas[12] (Germany): g_co2e_per_kwh is 341.0, but sources/ember/yearly_full_release_long_format.csv line 1994 says 344.14
 func gridCheck(r io.Reader, file string, gridJSON []byte) (*gridSummary, []Problem) {
-	rows, probs := gridReadCSV(r, file)
+	rows, probs, lay := gridReadCSV(r, file)
 	if rows == nil {
 		return nil, probs
 	}
@@ -261,7 +265,7 @@ func gridCheck(r io.Reader, file string, gridJSON []byte) (*gridSummary, []Probl
 	return &gridSummary{manifest: ManifestGrid{
 		Year: year, Areas: len(doc.Areas), AreasWithoutYear: len(g.byArea) - with, Fallbacks: fallbacks,
 		YearRule: gridYearRule, YearPinned: doc.YearPinned, YearCandidates: candidates, Exclusions: exclusions,
-	}, doc: doc}, g.probs
+	}, doc: doc, layout: lay}, g.probs
 }
 
 // gridChecker is the check of grid.json against the CSV's rows.
@@ -443,9 +447,11 @@ func gridOrDash(s string) string {
 	return s
 }
 
-// gridReadCSV reads the intensity rows of the CSV. It returns nil rows when
-// the file cannot be read as Ember's layout at all.
-func gridReadCSV(r io.Reader, file string) ([]gridRow, []Problem) {
+// gridReadCSV reads the intensity rows of the CSV in the layout its header
+// tells (gridLayoutOf): the Total generation rows of the July 2026 layout,
+// or the CO2 intensity rows of the long one. It returns nil rows when the
+// file cannot be read as that layout at all.
+func gridReadCSV(r io.Reader, file string) ([]gridRow, []Problem, gridLayout) {
 	var probs []Problem
 	bad := func(line int, format string, a ...any) {
 		where := ""
@@ -467,14 +473,20 @@ func gridReadCSV(r io.Reader, file string) ([]gridRow, []Problem) {
 	head, err := cr.Read()
 	if err != nil {
 		bad(1, "has no header: %v", err)
-		return nil, probs
+		return nil, probs, gridLayout{}
 	}
 	head = append([]string(nil), head...) // the reader reuses the slice
-	col := gridColumns(head, bad)
+	lay := gridLayoutOf(head)
+	col := gridColumns(head, lay, bad)
 	if len(probs) > 0 {
-		return nil, probs
+		return nil, probs, lay
+	}
+	value, areaTypes := gridColValue, gridAreaTypes
+	if lay.wide() {
+		value, areaTypes = gridColIntensity, gridWideAreaTypes
 	}
 	rows := []gridRow{}
+	sources, totals := map[string]bool{}, 0 // the July 2026 layout's, for a file without a Total generation row
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
@@ -487,52 +499,68 @@ func gridReadCSV(r io.Reader, file string) ([]gridRow, []Problem) {
 			} else {
 				bad(0, "cannot be read: %v", err)
 			}
-			return nil, probs
+			return nil, probs, lay
 		}
 		if i := gridNotUTF8(rec); i >= 0 {
 			line, _ := cr.FieldPos(i)
 			bad(line, "field %d (%s) has bytes that are not UTF-8", i+1, head[i])
-			return nil, probs
+			return nil, probs, lay
 		}
-		if rec[col[gridColCategory]] != gridCategory || rec[col[gridColVariable]] != gridVariable {
+		if lay.wide() {
+			if source := rec[col[gridColSource]]; source != gridTotal {
+				if totals == 0 && len(sources) < 32 {
+					sources[strings.Clone(source)] = true
+				}
+				continue
+			}
+			totals++
+		} else if rec[col[gridColCategory]] != gridCategory || rec[col[gridColVariable]] != gridVariable {
 			continue
 		}
 		line, _ := cr.FieldPos(0)
-		if unit := rec[col[gridColUnit]]; unit != gridUnit {
+		if unit := rec[col[gridColUnit]]; !lay.wide() && unit != gridUnit {
 			bad(line, "has CO2 intensity in %q, not %q", unit, gridUnit)
 			continue
 		}
 		// A row keeps copies of the few fields it needs, not the record's
 		// line they are cut from.
 		row := gridRow{area: strings.Clone(rec[col[gridColArea]]), iso3: strings.Clone(rec[col[gridColISO3]]),
-			areaType: strings.Clone(rec[col[gridColAreaType]]), raw: strings.Clone(rec[col[gridColValue]]), line: line}
+			areaType: strings.Clone(rec[col[gridColAreaType]]), raw: strings.Clone(rec[col[value]]), line: line}
 		y, err := strconv.Atoi(rec[col[gridColYear]])
 		if err != nil || y < 1000 || y > 9999 {
 			bad(line, "Year %q is not a year", rec[col[gridColYear]])
 			continue
 		}
 		row.year = y
-		if !gridAreaTypes[row.areaType] {
+		if !areaTypes[row.areaType] {
 			bad(line, "Area type %q is none of the known ones", row.areaType)
 		}
 		var ok bool
 		if row.excluded, ok = gridExcluded(row.raw); !ok {
-			bad(line, "Value %q is not a plain decimal", row.raw)
+			bad(line, "%s %q is not a plain decimal", value, row.raw)
 			continue
 		}
 		rows = append(rows, row)
 	}
-	if len(rows) == 0 {
+	switch {
+	case len(rows) > 0:
+		return rows, probs, lay
+	case !lay.wide():
 		bad(0, "has no rows with Category %q, Variable %q, Unit %q", gridCategory, gridVariable, gridUnit)
-		return nil, probs
+	case totals == 0:
+		seen := slices.Sorted(maps.Keys(sources))
+		for i, s := range seen {
+			seen[i] = strconv.Quote(s)
+		}
+		bad(0, "has no rows with %s %q (its sources: %s)", gridColSource, gridTotal, strings.Join(seen, ", "))
 	}
-	return rows, probs
+	return nil, probs, lay
 }
 
 // gridColumns finds the columns of the specification by header name (the
 // ISO column was once "Country code"), reporting a header field that is
-// not UTF-8, a name given twice and a column missing.
-func gridColumns(head []string, bad func(line int, format string, a ...any)) map[string]int {
+// not UTF-8, a name given twice and a column the layout needs missing.
+func gridColumns(head []string, lay gridLayout, bad func(line int, format string, a ...any)) map[string]int {
 	if i := gridNotUTF8(head); i >= 0 {
 		bad(1, "field %d has bytes that are not UTF-8", i+1)
 		return nil
@@ -547,12 +575,16 @@ func gridColumns(head []string, bad func(line int, format string, a ...any)) map
 		}
 		col[name] = i
 	}
-	if _, ok := col[gridColISO3]; !ok {
-		if i, ok := col[gridColISO3Old]; ok {
-			col[gridColISO3] = i
+	needed := []string{gridColArea, gridColISO3, gridColYear, gridColAreaType, gridColSource, gridColIntensity}
+	if !lay.wide() {
+		needed = []string{gridColArea, gridColISO3, gridColYear, gridColAreaType, gridColCategory, gridColVariable, gridColUnit, gridColValue}
+		if _, ok := col[gridColISO3]; !ok {
+			if i, ok := col[gridColISO3Old]; ok {
+				col[gridColISO3] = i
+			}
 		}
 	}
-	for _, name := range []string{gridColArea, gridColISO3, gridColYear, gridColAreaType, gridColCategory, gridColVariable, gridColUnit, gridColValue} {
+	for _, name := range needed {
 		if _, ok := col[name]; !ok {
 			bad(1, "has no column %q", name)
 		}

@@ -501,7 +501,7 @@ func TestGridRowsHoldTheirOwnBytes(t *testing.T) {
 	in := []byte(b.String())
 	b.Reset()
 	before := heap()
-	rows, probs := gridReadCSV(bytes.NewReader(in), "ember.csv")
+	rows, probs, _ := gridReadCSV(bytes.NewReader(in), "ember.csv")
 	held := int64(heap()) - int64(before)
 	if len(probs) > 0 || len(rows) != areas*years {
 		t.Fatalf("%d rows, problems %v; want %d rows", len(rows), probs, areas*years)

@@ -72,6 +72,9 @@ type ManifestSource struct {
 	Retrieved string `json:"retrieved"`
 	Producer  string `json:"producer"`
 	Licence   string `json:"licence"`
+	// Layout and Header: Ember's CSV in its July 2026 layout only.
+	Layout string   `json:"layout,omitempty"`
+	Header []string `json:"header,omitempty"`
 }
 
 // ManifestEvidence is the manifest's evidence block.

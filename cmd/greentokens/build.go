@@ -55,9 +55,9 @@ func (f *buildFlags) define(fs *pflag.FlagSet) {
 	fs.StringVar(&f.date, "date", time.Now().UTC().Format(time.DateOnly), "data version, YYYY-MM-DD (the snapshot's folder name); at most a day ahead of today")
 	fs.StringVar(&f.retrieved, "retrieved", "", "retrieval date, YYYY-MM-DD, where the sources carry none (required with --from*); not after --date")
 	fs.StringVar(&f.out, "out", defaultOut, "folder that holds the dated snapshots")
-	fs.StringVar(&f.from, "from", "", "build offline from `DIR`, a snapshot's sources/ folder (leaderboard/, ember/)")
+	fs.StringVar(&f.from, "from", "", "build offline from `DIR`, a snapshot's sources/ folder (leaderboard/, ember/); rebuild takes a snapshot's other inputs from its manifest too")
 	fs.StringVar(&f.fromLB, "from-leaderboard", "", "build offline, reading the leaderboard files from `DIR` (index.json, commits.json, tasks/) as upstream lays them out")
-	fs.StringVar(&f.fromEmber, "from-ember", "", "build offline, reading Ember's yearly long-format CSV from `FILE`")
+	fs.StringVar(&f.fromEmber, "from-ember", "", "build offline, reading Ember's yearly CSV from `FILE` (the July 2026 layout, release_generation_yearly_global.csv, or the long layout of earlier releases)")
 	fs.BoolVar(&f.noGrid, "no-grid", false, "leave out the Ember stage (no grid.json)")
 	fs.Var(yearValue{&f.gridYear}, "grid-year", "pin grid.json's reference `YEAR` (default: the latest complete year: World has a value and the countries with one number at least 90% of the year before's)")
 	fs.StringVar(&f.emberRelease, "ember-release", "", "name of Ember's release, e.g. \"September 2026\" (the CSV does not carry it)")
@@ -66,7 +66,7 @@ func (f *buildFlags) define(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.allowGridShrink, "allow-grid-shrink", false, "let grid.json lose more than 10% of the areas of the latest earlier snapshot's")
 	fs.StringVar(&f.lbURL, "leaderboard-url", envOr(envLeaderboardURL, fetch.DefaultLeaderboardBase), "base `URL` of the leaderboard's public/data/ (env "+envLeaderboardURL+")")
 	fs.StringVar(&f.apiURL, "github-api-url", envOr(envGitHubAPI, fetch.DefaultGitHubAPI), "GitHub API base `URL` (env "+envGitHubAPI+")")
-	fs.StringVar(&f.emberURL, "ember-url", envOr(envEmberURL, fetch.DefaultEmberURL), "`URL` of Ember's yearly long-format CSV (env "+envEmberURL+")")
+	fs.StringVar(&f.emberURL, "ember-url", envOr(envEmberURL, fetch.DefaultEmberURL), "`URL` of Ember's yearly CSV, in the July 2026 layout or the long one (pin "+fetch.LongEmberURL+" for the long one; env "+envEmberURL+")")
 	fs.BoolVar(&f.allowHTTP, "allow-http", false, "allow plain http upstream URLs (https only by default)")
 	fs.StringArrayVar(&f.redirectHosts, "allow-redirect-host", nil, "follow upstream redirects to `HOST` (host or host:port, as its URLs name it) too, not only to the URL's own host; repeatable")
 	fs.IntVar(&f.retries, "retries", 4, "retries per upstream file after the first attempt")
@@ -123,6 +123,10 @@ func runBuild(f *buildFlags, e *env, now time.Time) error {
 		}
 	}
 
+	if f.from != "" && f.gridYear == 0 && !f.noGrid {
+		e.log.Warn("--from without --grid-year takes the latest complete year, which need not be the one the snapshot pinned; " +
+			"greentokens rebuild DIR --out FOLDER takes every input from what the snapshot records")
+	}
 	defer snapshots.LimitMemory(snapshots.MemoryLimit)()
 	defer snapshots.PaceCollector(snapshots.BuildGCPercent)()
 	res, err := snapshots.Build(e.ctx, snapshots.BuildOptions{
@@ -223,7 +227,7 @@ func (f *buildFlags) checkLocal() error {
 		return usagef("--from-leaderboard %s is not a leaderboard folder (no index.json in it): it wants upstream's public/data/ layout (index.json, commits.json, tasks/); a snapshot's sources/ folder goes to --from", f.fromLB)
 	}
 	if f.fromEmber != "" && !isFile(f.fromEmber) {
-		return usagef("--from-ember %s is not a file: it wants Ember's yearly long-format CSV", f.fromEmber)
+		return usagef("--from-ember %s is not a file: it wants Ember's yearly CSV", f.fromEmber)
 	}
 	return nil
 }

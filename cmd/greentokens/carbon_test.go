@@ -13,25 +13,54 @@ import (
 	"github.com/leadgreen/greentokens/validate"
 )
 
-// sevenGrids is a fixture holding the seed page's seven 2024 grid values.
-const sevenGrids = "../../transform/grid/testdata/carbon-2024.csv"
+// sevenGrids is a fixture holding the seed page's seven 2024 grid values
+// in Ember's long layout; sevenGridsJuly holds them in its July 2026 layout
+// (ember-wide's conversion: transform/grid/testdata/README.md).
+const (
+	sevenGrids     = "../../transform/grid/testdata/carbon-2024.csv"
+	sevenGridsJuly = "../../transform/grid/testdata/carbon-2024-july.csv"
+)
 
 // buildSevenGrids builds the seed leaderboard on the seven-grid fixture
 // and returns the snapshot folder.
 func buildSevenGrids(t *testing.T) string {
 	t.Helper()
+	return buildOnGrids(t, sevenGrids)
+}
+
+// buildOnGrids builds the seed leaderboard on the Ember CSV ember and
+// returns the snapshot folder.
+func buildOnGrids(t *testing.T, ember string) string {
+	t.Helper()
 	out := t.TempDir()
 	if code, _, stderr := runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
-		"--from-leaderboard", seedLB, "--from-ember", sevenGrids); code != exitOK {
+		"--from-leaderboard", seedLB, "--from-ember", ember); code != exitOK {
 		t.Fatalf("build: exit %d: %s", code, stderr)
 	}
 	return filepath.Join(out, seedDate)
 }
 
 // TestCarbonSevenGrids prices Qwen 3 32B's B200 index row (39.05 Wh/M) on
-// the published page's seven grids, end to end through a built snapshot.
+// the published page's seven grids, end to end through a built snapshot,
+// from Ember's long layout and from its July 2026 one.
 func TestCarbonSevenGrids(t *testing.T) {
-	snap := buildSevenGrids(t)
+	for _, ember := range []string{sevenGrids, sevenGridsJuly} {
+		t.Run(filepath.Base(ember), func(t *testing.T) { testCarbonSevenGrids(t, buildOnGrids(t, ember)) })
+	}
+}
+
+func testCarbonSevenGrids(t *testing.T, snap string) {
+	// The page's carbon table: the seed page's rows.
+	page, err := os.ReadFile(filepath.Join(snap, "pages", "qwen-3-32b.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range []string{"| India | 707 | 27.6 |", "| Saudi Arabia | 692 | 27.0 |", "| Hong Kong | 676 | 26.4 |",
+		"| Serbia | 668 | 26.1 |", "| World | 474 | 18.5 |", "| Germany | 340 | 13.3 |", "| Norway | 30 | 1.2 |"} {
+		if !strings.Contains(string(page), row) {
+			t.Errorf("the page lacks the seed page's carbon row %q", row)
+		}
+	}
 	code, stdout, stderr := runCLI(t, "carbon", "--json", "--snapshot", snap, "Qwen 3 32B",
 		"India", "Saudi Arabia", "HKG", "Serbia", "World", "Germany", "NOR")
 	if code != exitOK {
@@ -208,5 +237,51 @@ func TestCarbonFallbackYear(t *testing.T) {
 	}
 	if probs := validate.CheckSchema("list-grids.schema.json", "list grids --json", []byte(stdout)); len(probs) != 0 {
 		t.Errorf("does not pass schemas/list-grids.schema.json: %v", probs)
+	}
+}
+
+// TestCarbonRenamedGrid: in a snapshot built from Ember's July 2026 layout,
+// an area Ember renamed is found by its earlier name and its ISO 3 code.
+func TestCarbonRenamedGrid(t *testing.T) {
+	snap := buildOnGrids(t, "../../transform/grid/testdata/renames-july.csv")
+	for _, q := range []string{"Turkey", "TUR", "Türkiye"} {
+		code, stdout, stderr := runCLI(t, "carbon", "--json", "--snapshot", snap, "qwen-3-32b", q)
+		if code != exitOK || !strings.Contains(stdout, `"grid": "Türkiye"`) || !strings.Contains(stdout, `"iso3": "TUR"`) {
+			t.Errorf("carbon %s: exit %d\n%s%s", q, code, stdout, stderr)
+		}
+	}
+}
+
+// TestBuildRefusesJulyLayoutFaults: a file in Ember's July 2026 layout that
+// lacks a needed column, or has no Total generation row, is exit 4 naming
+// what is missing, and nothing is written.
+func TestBuildRefusesJulyLayoutFaults(t *testing.T) {
+	ar, err := txtar.ParseFile("../../transform/grid/testdata/july.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{}
+	for _, f := range ar.Files {
+		files[f.Name] = f.Data
+	}
+	for name, want := range map[string]string{
+		"missing-intensity.csv": `no column "Emissions intensity (gCO2e/kWh)"`,
+		"no-total.csv":          `no rows with Electricity source "Total generation"; the file's Electricity source values are "Coal", "Solar"`,
+		"area-type.csv":         `line 3: field "Area type": unknown area type "Economic union"`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			ember := filepath.Join(t.TempDir(), name)
+			if err := os.WriteFile(ember, files[name], 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := t.TempDir()
+			code, _, stderr := runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
+				"--from-leaderboard", seedLB, "--from-ember", ember)
+			// The text log quotes the error, escaping its quotes.
+			if shown := strings.ReplaceAll(stderr, `\"`, `"`); code != exitUpstreamBad || !strings.Contains(shown, want) || !strings.Contains(shown, ember) {
+				t.Errorf("exit %d, want %d naming %s and %q; stderr: %s", code, exitUpstreamBad, ember, want, stderr)
+			}
+			assertNoSnapshot(t, out)
+		})
 	}
 }

@@ -157,6 +157,9 @@ func TestBuildOffline(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("build --from sources/: exit %d: %s", code, stderr)
 	}
+	if !strings.Contains(stderr, "greentokens rebuild DIR --out FOLDER") {
+		t.Errorf("build --from without --grid-year does not point to rebuild:\n%s", stderr)
+	}
 	again, _ := os.ReadFile(filepath.Join(other, seedDate, "models", "qwen-3-32b.json"))
 	if !bytes.Equal(again, want) {
 		t.Errorf("a build from the snapshot's sources/ gives another qwen-3-32b.json")
@@ -281,7 +284,7 @@ func TestBuildOverHTTP(t *testing.T) {
 		"Ember CSV trickling past --deadline": {
 			fault: fetchtest.Fault{DripBytes: 1024, DripEvery: 5 * time.Millisecond}, // 670 KB: over 3 s
 			flags: []string{"--deadline", "300ms"},
-			want:  "the download of ember/yearly_full_release_long_format.csv did not end within its 300ms deadline (--deadline); ",
+			want:  "the download of Ember's yearly CSV did not end within its 300ms deadline (--deadline); ",
 		},
 	} {
 		t.Run(name, func(t *testing.T) {

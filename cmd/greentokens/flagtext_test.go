@@ -84,7 +84,7 @@ func TestDiffAndErrorsShowNoControlCharacters(t *testing.T) {
 		code int
 		want string // in the output shown, with U+FFFD for the controls
 	}{
-		{"diff", []string{"diff", filepath.Join(old, seedDate), dir}, exitOK, "added Ger\uFFFD[2Jmany (DEU)"},
+		{"diff", []string{"diff", filepath.Join(old, seedDate), dir}, exitOK, "renamed Germany -> Ger\uFFFD[2Jmany (DEU)"},
 		{"nearest model", []string{"carbon", "--snapshot", dir, "Qwen 3 14"}, exitUsage, "did you mean"},
 		{"area of another year", []string{"carbon", "--snapshot", dir, "qwen-31m3-14b", "kos2jovo"}, exitUsage, "Kos\uFFFD[2Jovo for 2025-2026"},
 	} {

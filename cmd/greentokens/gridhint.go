@@ -30,7 +30,10 @@ func gridHint(s *snapshots.Snapshot, q string, err error) error {
 // gridYears returns the area of the archived Ember CSV that q names, and the
 // years it has a value for, ascending.
 func gridYears(s *snapshots.Snapshot, q string) (string, []int) {
-	src := s.Source(fetch.EmberYearly)
+	src := s.Source(fetch.EmberGlobal)
+	if src == nil {
+		src = s.Source(fetch.EmberYearly)
+	}
 	if src == nil {
 		return "", nil
 	}
@@ -47,13 +50,24 @@ func gridYears(s *snapshots.Snapshot, q string) (string, []int) {
 	var area string
 	var years []int
 	for v := range t.All() {
-		if names.Key(v.Area) == key || (v.ISO3 != "" && strings.EqualFold(v.ISO3, q)) {
+		if names.Key(v.Area) == key || (v.ISO3 != "" && strings.EqualFold(v.ISO3, q)) || knownAs(v.ISO3, key) {
 			area = v.Area
 			years = append(years, v.Year)
 		}
 	}
 	slices.Sort(years)
 	return area, slices.Compact(years)
+}
+
+// knownAs reports whether key is the names.Key of another name Ember has
+// given the area of iso3 (grid.KnownNames).
+func knownAs(iso3, key string) bool {
+	for _, n := range grid.KnownNames[iso3] {
+		if names.Key(n) == key {
+			return true
+		}
+	}
+	return false
 }
 
 // yearRanges writes ascending years as ranges: "2000-2019, 2021".

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
+	"path"
 	"time"
 
 	"github.com/leadgreen/greentokens/fetch"
@@ -43,7 +45,13 @@ func (p progressSource) Open(ctx context.Context, name string) (*fetch.Body, err
 		return nil, err
 	}
 	start := p.now()
-	b.ReadCloser = &progressReader{ReadCloser: b.ReadCloser, name: name, w: p.w, now: p.now, start: start, last: start}
+	// The file the URL names: which of Ember's files a download is shows
+	// in its URL, not in the name it is asked for under (fetch.IsEmber).
+	shown := name
+	if u, err := url.Parse(b.URL); err == nil && path.Base(u.Path) != "." && path.Base(u.Path) != "/" {
+		shown = path.Base(u.Path)
+	}
+	b.ReadCloser = &progressReader{ReadCloser: b.ReadCloser, name: shown, w: p.w, now: p.now, start: start, last: start}
 	return b, nil
 }
 

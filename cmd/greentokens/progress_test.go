@@ -45,7 +45,7 @@ func TestProgressLine(t *testing.T) {
 	if n != 3_000_000 {
 		t.Fatalf("read %d bytes through the progress reader, want 3000000", n)
 	}
-	if !strings.Contains(out, fetch.EmberYearly+": 3.0 MB") || !strings.HasSuffix(out, "\n") {
+	if !strings.Contains(out, "\ryearly_full_release_long_format.csv: 3.0 MB") || !strings.HasSuffix(out, "\n") {
 		t.Errorf("progress output %q does not end with the total and a newline", out)
 	}
 	if strings.Count(out, "\r") < 2 {

@@ -12,10 +12,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leadgreen/greentokens/internal/regfile"
+	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/snapshots"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
-	"github.com/leadgreen/greentokens/transform/page"
 )
 
 func init() { register(newRenderCmd) }
@@ -55,7 +55,7 @@ func newRenderCmd(e *env) *cobra.Command {
 	snapshotFlag(cmd, &snap)
 	cmd.Flags().BoolVar(&all, "all", false, "render every model (needs --out)")
 	cmd.Flags().StringVar(&out, "out", "", "write to `PATH` (a file, or with --all a folder; made if missing, each page written whole) instead of stdout")
-	cmd.Flags().StringSliceVar(&grids, "grids", page.DefaultGrids, "comma-separated display grids of the carbon table (names or ISO 3 codes)")
+	cmd.Flags().StringSliceVar(&grids, "grids", render.DefaultGrids, "comma-separated display grids of the carbon table (names or ISO 3 codes)")
 	_ = cmd.RegisterFlagCompletionFunc("grids", completeGridList)
 	return cmd
 }
@@ -65,7 +65,7 @@ func runRender(e *env, dir, model, out string, grids []string, gridsGiven bool) 
 	if err != nil {
 		return err
 	}
-	s, err := page.Load(regfile.DirFS(dir))
+	s, err := render.Load(regfile.DirFS(dir))
 	if err != nil {
 		return fmt.Errorf("reading the snapshot %s: %w", dir, err)
 	}
@@ -74,7 +74,7 @@ func runRender(e *env, dir, model, out string, grids []string, gridsGiven bool) 
 			return err
 		}
 	}
-	opts := page.Options{Grids: grids}
+	opts := render.Options{Grids: grids}
 	if model != "" {
 		cands := make([][]string, len(s.Index.Models))
 		for i, m := range s.Index.Models {
@@ -84,7 +84,7 @@ func runRender(e *env, dir, model, out string, grids []string, gridsGiven bool) 
 		if err != nil {
 			return usageError{err.Error()}
 		}
-		data, err := page.Render(s, s.Index.Models[i].Slug, opts)
+		data, err := render.Render(s, s.Index.Models[i].Slug, opts)
 		if err != nil {
 			return err
 		}
@@ -99,11 +99,11 @@ func runRender(e *env, dir, model, out string, grids []string, gridsGiven bool) 
 	}
 	// One page at a time: each is written as it is rendered, and let go.
 	n := 0
-	if err := page.Each(s, opts, func(f page.File) error {
+	if err := render.Each(s, opts, func(f render.File) error {
 		if err := interrupted(e); err != nil {
 			return err // the pages written so far are whole
 		}
-		p := filepath.Join(out, filepath.FromSlash(strings.TrimPrefix(f.Path, page.Dir+"/")))
+		p := filepath.Join(out, filepath.FromSlash(strings.TrimPrefix(f.Path, render.Dir+"/")))
 		if err := writeWhole(p, f.Data); err != nil {
 			return err
 		}

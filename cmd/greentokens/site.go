@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/site"
-	"github.com/leadgreen/greentokens/transform/page"
 )
 
 func init() { register(newSiteCmd) }
@@ -53,7 +53,7 @@ func newSiteCmd(e *env) *cobra.Command {
 	}
 	snapshotFlag(cmd, &snap)
 	cmd.Flags().StringVar(&out, "out", "", "write the site into `FOLDER`")
-	cmd.Flags().StringSliceVar(&grids, "grids", page.DefaultGrids, "comma-separated display grids of the model pages' carbon sections (names or ISO 3 codes)")
+	cmd.Flags().StringSliceVar(&grids, "grids", render.DefaultGrids, "comma-separated display grids of the model pages' carbon sections (names or ISO 3 codes)")
 	_ = cmd.RegisterFlagCompletionFunc("grids", completeGridList)
 	return cmd
 }

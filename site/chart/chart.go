@@ -1,4 +1,4 @@
-// Package chart draws a page's figures (page.Figure) as inline SVG inside an
+// Package chart draws a page's figures (render.Figure) as inline SVG inside an
 // HTML <figure>: line charts with linear or logarithmic axes, one line per
 // series, the index row ringed and points past the latency deadline
 // hollow; and horizontal bar charts. The markup comes from html/template,
@@ -16,7 +16,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/leadgreen/greentokens/transform/page"
+	"github.com/leadgreen/greentokens/render"
 )
 
 //go:embed chart.tmpl
@@ -76,7 +76,7 @@ type view struct {
 // bars. The result is a <figure> with the title as its caption, the SVG
 // (role img, its <title> and <desc> the title and the text alternative),
 // a legend and the figure's note.
-func HTML(f *page.Figure) (template.HTML, error) {
+func HTML(f *render.Figure) (template.HTML, error) {
 	var v *view
 	var err error
 	switch {
@@ -97,11 +97,11 @@ func HTML(f *page.Figure) (template.HTML, error) {
 	return template.HTML(b.String()), nil
 }
 
-func base(f *page.Figure, kind string) *view {
+func base(f *render.Figure, kind string) *view {
 	return &view{ID: f.ID, Kind: kind, Title: f.Title, Alt: f.Alt, Note: f.Note, XLabel: f.XLabel, YLabel: f.YLabel}
 }
 
-func lineView(f *page.Figure) (*view, error) {
+func lineView(f *render.Figure) (*view, error) {
 	v := base(f, "line")
 	v.W, v.H = lineW, lineH
 	minX, maxX, minY, maxY := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
@@ -162,7 +162,7 @@ func lineView(f *page.Figure) (*view, error) {
 	return v, nil
 }
 
-func barView(f *page.Figure) (*view, error) {
+func barView(f *render.Figure) (*view, error) {
 	v := base(f, "bar")
 	v.W = barW
 	v.H = barT + len(f.Bars)*barRow + barB

@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/leadgreen/greentokens/transform/page"
+	"github.com/leadgreen/greentokens/render"
 )
 
 func TestLogTicks(t *testing.T) {
@@ -78,13 +78,13 @@ func TestScale(t *testing.T) {
 	}
 }
 
-func figure() *page.Figure {
-	return &page.Figure{ID: "energy", Title: "Energy <per> token", XLabel: "Running batch", YLabel: "Wh/M", LogX: true, LogY: true,
+func figure() *render.Figure {
+	return &render.Figure{ID: "energy", Title: "Energy <per> token", XLabel: "Running batch", YLabel: "Wh/M", LogX: true, LogY: true,
 		Alt: `Alt "text" & more`, Note: "Ringed: the index row.",
-		Series: []page.Series{
-			{Name: "1 × B200", Points: []page.Point{
+		Series: []render.Series{
+			{Name: "1 × B200", Points: []render.Point{
 				{X: 8, Y: 429.2, Label: "cap 8"}, {X: 383, Y: 39.05, Label: "cap 384", Index: true}, {X: 456, Y: 41.9, Label: "cap 512"}}},
-			{Name: `<script>alert("x")</script>`, Points: []page.Point{
+			{Name: `<script>alert("x")</script>`, Points: []render.Point{
 				{X: 8, Y: 452, Label: "<b>cap</b> 8"}, {X: 256, Y: 63.5, Label: "cap 256", Index: true}, {X: 340, Y: 64.6, Label: "cap 384 over", Over: true}}},
 		}}
 }
@@ -143,8 +143,8 @@ func TestLineChart(t *testing.T) {
 }
 
 func TestBarChart(t *testing.T) {
-	f := &page.Figure{ID: "carbon", Title: "Carbon", XLabel: "kg CO2e per billion output tokens", Alt: "bars",
-		Bars: []page.Bar{{Label: "India", Value: 27.6, Text: "27.6"}, {Label: "Norway", Value: 1.2, Text: "1.2"}, {Label: "<i>x</i>", Value: 0, Text: "0.0"}},
+	f := &render.Figure{ID: "carbon", Title: "Carbon", XLabel: "kg CO2e per billion output tokens", Alt: "bars",
+		Bars: []render.Bar{{Label: "India", Value: 27.6, Text: "27.6"}, {Label: "Norway", Value: 1.2, Text: "1.2"}, {Label: "<i>x</i>", Value: 0, Text: "0.0"}},
 		Ref:  1, RefLabel: "1×"}
 	h, err := HTML(f)
 	if err != nil {
@@ -187,11 +187,11 @@ func TestBarChart(t *testing.T) {
 }
 
 func TestBadFigures(t *testing.T) {
-	for name, f := range map[string]*page.Figure{
+	for name, f := range map[string]*render.Figure{
 		"empty":         {ID: "x"},
-		"zero on a log": {ID: "x", LogY: true, Series: []page.Series{{Name: "a", Points: []page.Point{{X: 1, Y: 0}}}}},
-		"NaN":           {ID: "x", Series: []page.Series{{Name: "a", Points: []page.Point{{X: math.NaN(), Y: 1}}}}},
-		"infinite bar":  {ID: "x", Bars: []page.Bar{{Label: "a", Value: math.Inf(1)}}},
+		"zero on a log": {ID: "x", LogY: true, Series: []render.Series{{Name: "a", Points: []render.Point{{X: 1, Y: 0}}}}},
+		"NaN":           {ID: "x", Series: []render.Series{{Name: "a", Points: []render.Point{{X: math.NaN(), Y: 1}}}}},
+		"infinite bar":  {ID: "x", Bars: []render.Bar{{Label: "a", Value: math.Inf(1)}}},
 	} {
 		if _, err := HTML(f); err == nil {
 			t.Errorf("%s: no error", name)

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/leadgreen/greentokens/transform/page"
+	"github.com/leadgreen/greentokens/render"
 )
 
 // scale maps a value of [lo, hi] onto the pixels [a, b], linearly or on a
@@ -127,10 +127,10 @@ func linTicks(min, max float64) (lo, hi float64, ticks []float64) {
 // with the decimals they need.
 func tickLabel(v float64) string {
 	if math.Abs(v-math.Round(v)) < 1e-9 {
-		return page.Group(strconv.FormatFloat(math.Round(v), 'f', 0, 64))
+		return render.Group(strconv.FormatFloat(math.Round(v), 'f', 0, 64))
 	}
 	i, f, _ := strings.Cut(strconv.FormatFloat(v, 'f', decimals(v), 64), ".")
-	return page.Group(i) + "." + f
+	return render.Group(i) + "." + f
 }
 
 // decimals is how many decimals a tick value below 1, or between whole

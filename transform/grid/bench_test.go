@@ -220,3 +220,19 @@ func generatedCSV(areas int) io.Reader {
 	}()
 	return pr
 }
+
+// BenchmarkParseJuly is the parser on ember-wide's CSV (the July 2026
+// layout, about 14 MB), and TestMemoryFlat's figures for it.
+func BenchmarkParseJuly(b *testing.B) {
+	path := gridtest.WideCSV(b)
+	m := measure(b, path, true)
+	b.SetBytes(m.size)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := stage(path, true, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(m.peak)/(1<<20), "peak-MiB")
+	b.ReportMetric(float64(m.values), "values")
+}

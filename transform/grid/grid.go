@@ -1,20 +1,29 @@
 // Package grid is the Ember stage of a snapshot: it streams Ember's Yearly
-// Electricity Data (yearly_full_release_long_format.csv, one row per area,
-// year and variable) into the table of grid carbon intensities, archives the
+// Electricity Data into the table of grid carbon intensities, archives the
 // bytes as published, builds grid.json for one reference year, and prices a
 // model's energy on any grid.
 //
-// Reading. Columns are found by their header name, never by position; the
+// Layouts. The header tells the layout (layout.go). Since July 2026 Ember
+// publishes release_generation_yearly_global.csv (LayoutJuly2026), one row
+// per area, year and electricity source with the metrics as columns: the
+// stage keeps the rows whose Electricity source is "Total generation" and
+// reads their "Emissions intensity (gCO2e/kWh)"; the other sources' rows,
+// which carry their own intensities, are never read. Every earlier snapshot
+// archives yearly_full_release_long_format.csv (LayoutLong), one row per
+// area, year and variable: the stage keeps the rows with Category "Power
+// sector emissions", Variable "CO2 intensity" and Unit "gCO2/kWh", and a row
+// is skipped once its Category differs.
+//
+// Reading. Columns are found by their header name, never by position, and
+// the columns a layout does not need are ignored wherever they stand; the
 // file may start with a UTF-8 byte order mark (before a quoted header too),
 // lines may end in CRLF and fields may be quoted (commas, quotes and
-// newlines inside). The stage keeps the rows with Category "Power sector
-// emissions", Variable "CO2 intensity" and Unit "gCO2/kWh", and reads
-// nothing else from the others: a row is skipped once its Category differs.
-// Every line is checked to be UTF-8, whatever row it belongs to. The file is
-// never held whole in memory; the memory the stage uses grows with the
-// intensity rows it keeps, not with the file (see TestMemoryFlat).
+// newlines inside). Every line is checked to be UTF-8, whatever row it
+// belongs to. The file is never held whole in memory; the memory the stage
+// uses grows with the intensity rows it keeps, not with the file (see
+// TestMemoryFlat).
 //
-// Blemishes are exclusions: an intensity row whose Value is blank, negative,
+// Blemishes are exclusions: an intensity row whose value is blank, negative,
 // non-finite ("NaN", "Inf") or above MaxGCO2PerKWh is left out of the table
 // and listed in Table.Excluded with its reason, and so is a row that repeats
 // an earlier one exactly. Upstream changes are loud: a missing column, an
@@ -22,9 +31,10 @@
 // not a number at all, two rows for one area and year with different
 // values, bytes that are not UTF-8, or a file without any intensity row is
 // an error that names the line ("ember line 1234: field "Value": "n/a" is
-// not a number"). Line numbers are those of the line a record starts on,
-// counting the header as line 1 (a byte that is not UTF-8 is named by its
-// own line).
+// not a number"), or the column a header lacks, or in the July 2026 layout
+// the Electricity source values of a file without a Total generation row.
+// Line numbers are those of the line a record starts on, counting the
+// header as line 1 (a byte that is not UTF-8 is named by its own line).
 //
 // grid.json. See Grid for the keys, in the order they are written, Build
 // for the reference year and the fallbacks, and schemas/grid.schema.json.
@@ -124,18 +134,23 @@ type Published struct {
 	SHA256 string
 }
 
-// Parse reads an Ember yearly long-format CSV from r. It does not archive.
+// Parse reads an Ember yearly CSV, in either layout, from r. It does not
+// archive.
 func Parse(r io.Reader) (*Table, error) {
-	return parse(bufio.NewReaderSize(r, readBuffer))
+	p, sc, err := start(bufio.NewReaderSize(r, readBuffer))
+	if err != nil {
+		return nil, err
+	}
+	return p.run(sc)
 }
 
-// Ingest streams an Ember yearly long-format CSV from r, writes its bytes
-// unchanged to archive, and returns the table parsed from them with the
-// size and sha256 of the bytes as read. The archive is the published bytes
-// themselves, not a compressed form: a compressor's output may change with
-// its version, and an auditor must be able to rebuild the snapshot byte for
-// byte years later. A write error on archive ends the stage with that
-// error. On error, what was written to archive is incomplete.
+// Ingest streams an Ember yearly CSV, in either layout, from r, writes its
+// bytes unchanged to archive, and returns the table parsed from them with
+// the size and sha256 of the bytes as read. The archive is the published
+// bytes themselves, not a compressed form: a compressor's output may change
+// with its version, and an auditor must be able to rebuild the snapshot
+// byte for byte years later. A write error on archive ends the stage with
+// that error. On error, what was written to archive is incomplete.
 func Ingest(r io.Reader, archive io.Writer) (*Table, Published, error) {
 	h := sha256.New()
 	t, n, err := Stream(r, io.MultiWriter(h, archive))
@@ -149,17 +164,11 @@ func Ingest(r io.Reader, archive io.Writer) (*Table, Published, error) {
 // stores (a snapshot's staged file does), so that each byte is hashed once,
 // where it is written. It returns the table and the number of bytes read.
 func Stream(r io.Reader, archive io.Writer) (*Table, int64, error) {
-	var n countWriter
-	tee := io.TeeReader(r, io.MultiWriter(&n, archive))
-	t, err := parse(bufio.NewReaderSize(tee, readBuffer))
+	rd, err := NewReader(r)
 	if err != nil {
 		return nil, 0, err
 	}
-	// The parser reads to the end of the input; make sure of it.
-	if _, err := io.Copy(io.Discard, tee); err != nil {
-		return nil, 0, fmt.Errorf("ember: reading: %w", err)
-	}
-	return t, int64(n), nil
+	return rd.Stream(archive)
 }
 
 type countWriter int64
@@ -169,52 +178,10 @@ func (c *countWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// columns holds the index of each column the stage reads.
-type columns struct {
-	area, iso3, year, areaType, category, variable, unit, value int
-	iso3Name                                                    string
-}
-
 const bom = "\ufeff"
 
-func readHeader(sc *csvScanner) (columns, error) {
-	idx := make(map[string]int, sc.numFields())
-	for i := range sc.numFields() {
-		name := string(sc.field(i))
-		if _, dup := idx[name]; dup {
-			return columns{}, fmt.Errorf("ember header: column %q appears twice", name)
-		}
-		idx[name] = i
-	}
-	var c columns
-	for _, col := range []struct {
-		name string
-		dst  *int
-	}{
-		{ColArea, &c.area}, {ColYear, &c.year}, {ColAreaType, &c.areaType},
-		{ColCategory, &c.category}, {ColVariable, &c.variable}, {ColUnit, &c.unit}, {ColValue, &c.value},
-	} {
-		i, ok := idx[col.name]
-		if !ok {
-			return columns{}, fmt.Errorf("ember header: no column %q", col.name)
-		}
-		*col.dst = i
-	}
-	// Today's name first; a file carrying both is read by today's.
-	c.iso3Name = ColISO3
-	i, ok := idx[ColISO3]
-	if !ok {
-		c.iso3Name = ColISO3Old
-		if i, ok = idx[ColISO3Old]; !ok {
-			return columns{}, fmt.Errorf("ember header: no column %q (or %q)", ColISO3, ColISO3Old)
-		}
-	}
-	c.iso3 = i
-	return c, nil
-}
-
-// variable is Variable, for csvScanner.holds.
-var variable = newNeedle(Variable)
+// variable and total are Variable and SourceTotal, for csvScanner.holds.
+var variable, total = newNeedle(Variable), newNeedle(SourceTotal)
 
 type parser struct {
 	cols   columns
@@ -226,33 +193,44 @@ type parser struct {
 	seen map[uint64]int
 	// excludedTypes holds the area type of each row of t.Excluded.
 	excludedTypes []string
-	t             Table
+	// sources holds the Electricity source values seen before the first
+	// SourceTotal row (at most maxSourcesNamed).
+	sources map[string]bool
+	t       Table
 }
 
-func parse(r *bufio.Reader) (*Table, error) {
+// start reads the byte order mark, if any, and the header from r.
+func start(r *bufio.Reader) (*parser, *csvScanner, error) {
 	// A byte order mark goes before the header, which may be quoted: the
 	// CSV starts after it.
 	switch b, err := r.Peek(len(bom)); {
 	case err == nil && string(b) == bom:
 		r.Discard(len(bom))
 	case err != nil && err != io.EOF:
-		return nil, fmt.Errorf("ember: reading: %w", err)
+		return nil, nil, fmt.Errorf("ember: reading: %w", err)
 	}
 	sc := newCSVScanner(r)
 	sc.checkUTF8 = true
 	_, err := sc.next()
 	if err == io.EOF {
-		return nil, fmt.Errorf("ember: empty file, no header")
+		return nil, nil, fmt.Errorf("ember: empty file, no header")
 	}
 	if err != nil {
-		return nil, lineError(err)
+		return nil, nil, lineError(err)
 	}
 	p := &parser{intern: map[string]string{}, areas: map[string]uint32{}, seen: map[uint64]int{}}
 	if p.cols, err = readHeader(sc); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	p.t.ISO3Column = p.cols.iso3Name
+	p.t.Layout, p.t.Header = p.cols.layout, p.cols.header
+	return p, sc, nil
+}
+
+// run reads the records after the header to the end of the input.
+func (p *parser) run(sc *csvScanner) (*Table, error) {
 	c := &p.cols
+	long := c.layout == LayoutLong
 	for {
 		line, err := sc.next()
 		if err == io.EOF {
@@ -262,22 +240,43 @@ func parse(r *bufio.Reader) (*Table, error) {
 			return nil, lineError(err)
 		}
 		p.t.Records++
-		// A record without the Variable's text is not split at all; then
-		// string(b) == const does not allocate. Category first: it rules
-		// out all but a few rows in a hundred.
-		if !sc.holds(variable) || string(sc.field(c.category)) != Category || string(sc.field(c.variable)) != Variable {
-			continue
+		// A record without the text it is kept for is not split at all;
+		// then string(b) == const does not allocate. In the long layout
+		// Category first: it rules out all but a few rows in a hundred.
+		if long {
+			if !sc.holds(variable) || string(sc.field(c.category)) != Category || string(sc.field(c.variable)) != Variable {
+				continue
+			}
+		} else {
+			if p.t.Len()+len(p.t.Excluded) == 0 {
+				p.sawSource(sc.field(c.source))
+			}
+			if !sc.holds(total) || string(sc.field(c.source)) != SourceTotal {
+				continue
+			}
 		}
 		if err := p.row(sc, line); err != nil {
 			return nil, err
 		}
 	}
 	if p.t.Len()+len(p.t.Excluded) == 0 {
-		return nil, fmt.Errorf("ember: no rows with Category %q, Variable %q, Unit %q", Category, Variable, Unit)
+		return nil, p.noRowsError()
 	}
 	// The table, without the parser: seen alone is a map entry a row.
 	t := p.t
 	return &t, nil
+}
+
+// sawSource notes an Electricity source value, for the error of a file
+// without any SourceTotal row.
+func (p *parser) sawSource(b []byte) {
+	if _, ok := p.sources[string(b)]; ok || len(p.sources) >= maxSourcesNamed {
+		return
+	}
+	if p.sources == nil {
+		p.sources = map[string]bool{}
+	}
+	p.sources[string(b)] = true
 }
 
 // lineError names the line of a malformed record (csvError.Line).
@@ -314,8 +313,10 @@ func (p *parser) row(sc *csvScanner, line int) error {
 	bad := func(col string, format string, args ...any) error {
 		return fmt.Errorf("ember line %d: field %q: "+format, append([]any{line, col}, args...)...)
 	}
-	if u := rec(c.unit); string(u) != Unit {
-		return bad(ColUnit, "%q for Category %q, Variable %q; want %q", u, Category, Variable, Unit)
+	if c.layout == LayoutLong {
+		if u := rec(c.unit); string(u) != Unit {
+			return bad(ColUnit, "%q for Category %q, Variable %q; want %q", u, Category, Variable, Unit)
+		}
 	}
 	v := Value{Line: line}
 	if v.Area = p.str(rec(c.area)); v.Area == "" {
@@ -324,15 +325,9 @@ func (p *parser) row(sc *csvScanner, line int) error {
 	if v.ISO3 = p.str(rec(c.iso3)); !isISO3(v.ISO3) {
 		return bad(c.iso3Name, "%q is not empty nor three capital letters", v.ISO3)
 	}
-	switch at := rec(c.areaType); string(at) {
-	case AreaTypeCountry:
-		v.AreaType = AreaTypeCountry
-	case AreaTypeCountryOld:
-		v.AreaType = AreaTypeCountryOld
-	case AreaTypeRegion:
-		v.AreaType = AreaTypeRegion
-	default:
-		return bad(ColAreaType, "unknown area type %q (want %q, %q or %q)", at, AreaTypeCountry, AreaTypeCountryOld, AreaTypeRegion)
+	at := rec(c.areaType)
+	if v.AreaType = c.areaTypeOf(at); v.AreaType == "" {
+		return bad(ColAreaType, "unknown area type %q (want one of %s)", at, quoted(c.areaTypes))
 	}
 	y := rec(c.year)
 	if len(y) != 4 || !digits(y) || y[0] == '0' {
@@ -363,7 +358,7 @@ func (p *parser) row(sc *csvScanner, line int) error {
 			p.exclude(v, ReasonNonFinite)
 			return nil
 		}
-		return bad(ColValue, "%q is not a number", v.Raw)
+		return bad(c.valueName, "%q is not a number", v.Raw)
 	}
 	if v.Raw[0] == '-' { // "-0.00" too: a minus sign is the blemish
 		p.exclude(v, ReasonNegative)

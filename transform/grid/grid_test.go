@@ -551,7 +551,7 @@ func TestLookup(t *testing.T) {
 // second run, fed one byte per Read, writes the same archive and the same
 // grid.json.
 func TestIngest(t *testing.T) {
-	for _, path := range []string{sharedCSV, "testdata/bom-crlf.csv", "testdata/bom-quoted.csv", "testdata/quoted.csv"} {
+	for _, path := range []string{sharedCSV, "testdata/bom-crlf.csv", "testdata/bom-quoted.csv", "testdata/quoted.csv", "testdata/carbon-2024-july.csv", "testdata/renames-july.csv"} {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			in, err := os.ReadFile(path)
 			if err != nil {

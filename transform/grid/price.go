@@ -23,10 +23,11 @@ func KgPerBillionTokens(whPerM, gPerKWh float64) jsonnum.Float {
 // maxSuggestions is how many nearest names an unknown area's error offers.
 const maxSuggestions = 3
 
-// Lookup finds an area of g by its ISO 3 code or its name, ignoring case and
-// surrounding spaces, and failing that spaces and punctuation too. An unknown query is an error naming the nearest names
-// by edit distance; a query matching more than one area is an error listing
-// them.
+// Lookup finds an area of g by its ISO 3 code, its name or another name
+// Ember has given it (KnownNames: "Turkey" finds Türkiye), ignoring case
+// and surrounding spaces, and failing that spaces and punctuation too. An
+// unknown query is an error naming the nearest names by edit distance; a
+// query matching more than one area is an error listing them.
 func Lookup(g *Grid, query string) (Area, error) {
 	q := strings.TrimSpace(query)
 	if q == "" {
@@ -34,17 +35,18 @@ func Lookup(g *Grid, query string) (Area, error) {
 	}
 	var found []Area
 	for _, a := range g.Areas {
-		if strings.EqualFold(a.Name, q) || (a.ISO3 != "" && strings.EqualFold(a.ISO3, q)) {
+		if named(a, q) {
 			found = append(found, a)
 		}
 	}
+	var all [][]string
 	if len(found) == 0 {
 		// Case, spaces and punctuation aside: "saudi-arabia", "hong kong".
-		spellings := make([][]string, len(g.Areas))
+		all = make([][]string, len(g.Areas))
 		for i, a := range g.Areas {
-			spellings[i] = []string{a.Name, a.ISO3}
+			all[i] = spellings(a)
 		}
-		for _, i := range names.Match(q, spellings) {
+		for _, i := range names.Match(q, all) {
 			found = append(found, g.Areas[i])
 		}
 	}
@@ -52,7 +54,7 @@ func Lookup(g *Grid, query string) (Area, error) {
 	case 1:
 		return found[0], nil
 	case 0:
-		if near := nearest(g, q); len(near) > 0 {
+		if near := Nearest(q, all, maxSuggestions); len(near) > 0 {
 			return Area{}, fmt.Errorf("grid: no area %q in the %d grid; nearest: %s", q, g.Year, strings.Join(near, ", "))
 		}
 		return Area{}, fmt.Errorf("grid: no area %q in the %d grid", q, g.Year)
@@ -62,16 +64,6 @@ func Lookup(g *Grid, query string) (Area, error) {
 		names[i] = fmt.Sprintf("%q (%s)", a.Name, a.ISO3)
 	}
 	return Area{}, fmt.Errorf("grid: %q matches %d areas: %s", q, len(found), strings.Join(names, ", "))
-}
-
-// nearest returns up to maxSuggestions quoted names of g's areas closest to
-// q, by name or ISO 3 code.
-func nearest(g *Grid, q string) []string {
-	names := make([][]string, len(g.Areas))
-	for i, a := range g.Areas {
-		names[i] = []string{a.Name, a.ISO3}
-	}
-	return Nearest(q, names, maxSuggestions)
 }
 
 // Limits of the suggestions for a mistyped name.

@@ -20,6 +20,10 @@ type Table struct {
 	// ISO3Column is the header the ISO 3 codes were read from: ColISO3 or
 	// ColISO3Old.
 	ISO3Column string
+	// Layout is the file's, as its header tells it.
+	Layout Layout
+	// Header is the file's header, column for column.
+	Header []string
 }
 
 // place is an area as a row names it.

@@ -27,14 +27,35 @@ func Shared() string {
 // a changed tool writes it anew. Without python3 the caller is skipped.
 func SynthCSV(tb testing.TB, scale int) string {
 	tb.Helper()
+	return toolCSV(tb, "ember-synth", fmt.Sprintf("scale%d", scale), "--scale", fmt.Sprint(scale))
+}
+
+// WideCSV returns the path of ember-wide's CSV written from the shared
+// long-format file: the layout Ember has published since July 2026, about
+// 14 MB, cached as SynthCSV's is. Only its Total generation intensities are
+// real figures.
+func WideCSV(tb testing.TB) string {
+	tb.Helper()
+	return toolCSV(tb, "ember-wide", "july-2026", sharedLong())
+}
+
+// sharedLong is the shared file of real intensity rows in the long layout.
+func sharedLong() string {
+	return filepath.Join(Shared(), "upstream", "ember", "co2-intensity-long-format.csv")
+}
+
+// toolCSV runs ../shared/tools/TOOL ARGS... OUT, which reads the shared
+// long-format file, once per version of the tool and of that file, and
+// returns OUT.
+func toolCSV(tb testing.TB, tool, label string, args ...string) string {
+	tb.Helper()
 	py, err := exec.LookPath("python3")
 	if err != nil {
-		tb.Skip("python3 not found: ../shared/tools/ember-synth needs it to write the benchmark CSV")
+		tb.Skip("python3 not found: ../shared/tools/" + tool + " needs it to write the benchmark CSV")
 	}
-	tool := filepath.Join(Shared(), "tools", "ember-synth")
-	input := filepath.Join(Shared(), "upstream", "ember", "co2-intensity-long-format.csv")
+	toolPath := filepath.Join(Shared(), "tools", tool)
 	h := sha256.New()
-	for _, p := range []string{tool, input} {
+	for _, p := range []string{toolPath, sharedLong()} {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			tb.Fatal(err)
@@ -42,18 +63,19 @@ func SynthCSV(tb testing.TB, scale int) string {
 		h.Write(b)
 	}
 	key := hex.EncodeToString(h.Sum(nil))[:16]
-	path := filepath.Join(os.TempDir(), fmt.Sprintf("greentokens-ember-synth-%s-scale%d.csv", key, scale))
+	path := filepath.Join(os.TempDir(), fmt.Sprintf("greentokens-%s-%s-%s.csv", tool, key, label))
 	if _, err := os.Stat(path); err == nil {
 		return path
 	}
-	tmp, err := os.CreateTemp(os.TempDir(), "greentokens-ember-synth-*.tmp")
+	tmp, err := os.CreateTemp(os.TempDir(), "greentokens-"+tool+"-*.tmp")
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tmp.Close()
 	defer os.Remove(tmp.Name())
-	if out, err := exec.Command(py, tool, "--scale", fmt.Sprint(scale), tmp.Name()).CombinedOutput(); err != nil {
-		tb.Fatalf("ember-synth --scale %d: %v\n%s", scale, err, out)
+	cmd := append(append([]string{toolPath}, args...), tmp.Name())
+	if out, err := exec.Command(py, cmd...).CombinedOutput(); err != nil {
+		tb.Fatalf("%s %s: %v\n%s", tool, label, err, out)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		tb.Fatal(err)

@@ -1,4 +1,4 @@
-package page
+package render
 
 import (
 	"bytes"
@@ -22,8 +22,11 @@ const Dir = "pages"
 // Path is the snapshot path of a model's page: pages/SLUG.md.
 func Path(slug string) string { return Dir + "/" + slug + ".md" }
 
-// DefaultGrids are the grids of a page's carbon table, in the order shown.
-var DefaultGrids = []string{"India", "Saudi Arabia", "Hong Kong", "Serbia", "World", "Germany", "Norway"}
+// DefaultGrids are the grids of a page's carbon table, in the order shown:
+// India, Saudi Arabia, Hong Kong, Serbia, World, Germany and Norway, by ISO
+// 3 code, which Ember keeps when it renames an area (World, a region, has
+// none).
+var DefaultGrids = []string{"IND", "SAU", "HKG", "SRB", "World", "DEU", "NOR"}
 
 // Options configure the pages.
 type Options struct {

@@ -1,26 +1,20 @@
 package snapshots
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash"
-	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 
 	"golang.org/x/sys/unix"
-
-	"github.com/leadgreen/greentokens/internal/regfile"
 )
 
 // stagingPrefix starts the name of a snapshot being built. Leftovers of a
@@ -50,7 +44,7 @@ type stage struct {
 	root *os.File
 
 	// stored, when set, makes this a comparing stage (Verify's rebuild,
-	// rebuild.go): files are compared with those of the snapshot at
+	// verify_compare.go): files are compared with those of the snapshot at
 	// stored, and only those that differ are written, their paths in
 	// differs.
 	stored  string
@@ -186,20 +180,8 @@ func (s *stage) write(rel string, data []byte) (File, error) {
 // open starts a file of the stage that is written piece by piece; commit
 // records it, abort gives it up (the stage is removed on failure).
 func (s *stage) open(rel string) (*stageFile, error) {
-	if s.comparing() { // no file unless it differs
-		if err := s.checkNew(rel); err != nil {
-			return nil, fmt.Errorf("%w: writing %s: %w", ErrConflict, rel, err)
-		}
-		s.mu.Lock()
-		dup := s.opened[rel]
-		s.opened[rel] = true
-		s.mu.Unlock()
-		if dup {
-			return nil, fmt.Errorf("%w: writing %s: %s written twice", ErrConflict, rel, rel)
-		}
-		w := &stageFile{s: s, rel: rel, h: sha256.New()}
-		w.openStored()
-		return w, nil
+	if s.comparing() {
+		return s.openCompared(rel)
 	}
 	f, err := s.create(rel)
 	if err != nil {
@@ -222,7 +204,7 @@ type stageFile struct {
 	started int64
 
 	// In a comparing stage, f is nil while the bytes match those of cmp,
-	// the stored file (rebuild.go); buf holds its bytes to compare.
+	// the stored file (verify_compare.go); buf holds its bytes to compare.
 	cmp *os.File
 	buf []byte
 }
@@ -336,125 +318,3 @@ func (s *stage) startSync() {
 
 // syncfs is unix.Syncfs; tests replace it.
 var syncfs = unix.Syncfs
-
-// syncDir makes a folder's entries durable.
-func syncDir(p string) error {
-	d, err := os.Open(p)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
-		return fmt.Errorf("syncing %s: %w", p, err)
-	}
-	return nil
-}
-
-// removeLeftovers deletes staging folders that a killed build left behind.
-// The caller holds the lock, so no live build owns them.
-func removeLeftovers(out string) ([]string, error) {
-	entries, err := os.ReadDir(out)
-	if err != nil {
-		return nil, err
-	}
-	var removed []string
-	for _, e := range entries {
-		if e.IsDir() && strings.HasPrefix(e.Name(), stagingPrefix) {
-			if err := os.RemoveAll(filepath.Join(out, e.Name())); err != nil {
-				return removed, fmt.Errorf("removing the leftover %s: %w", e.Name(), err)
-			}
-			removed = append(removed, e.Name())
-		}
-	}
-	return removed, nil
-}
-
-// sameTree reports whether two folders hold the same files with the same
-// bytes, and the first difference when they do not.
-func sameTree(a, b string) (bool, string, error) {
-	fa, err := listTree(a)
-	if err != nil {
-		return false, "", err
-	}
-	fb, err := listTree(b)
-	if err != nil {
-		return false, "", err
-	}
-	bufA, bufB := make([]byte, 64<<10), make([]byte, 64<<10)
-	for i := 0; i < len(fa) || i < len(fb); i++ {
-		switch {
-		case i >= len(fa):
-			return false, fb[i] + " is new", nil
-		case i >= len(fb):
-			return false, fa[i] + " would be removed", nil
-		case fa[i] != fb[i]:
-			return false, "the file lists differ at " + min(fa[i], fb[i]), nil
-		}
-		same, err := sameFile(filepath.Join(a, fa[i]), filepath.Join(b, fb[i]), bufA, bufB)
-		if err != nil {
-			return false, "", err
-		}
-		if !same {
-			return false, fa[i] + " differs", nil
-		}
-	}
-	return true, "", nil
-}
-
-// sameFile reports whether two files hold the same bytes, reading them a
-// block at a time into ba and bb (index.json alone can be tens of
-// megabytes).
-func sameFile(a, b string, ba, bb []byte) (bool, error) {
-	fa, err := regfile.Open(a)
-	if err != nil {
-		return false, err
-	}
-	defer fa.Close()
-	fb, err := regfile.Open(b)
-	if err != nil {
-		return false, err
-	}
-	defer fb.Close()
-	if sa, err := fa.Stat(); err != nil {
-		return false, err
-	} else if sb, err := fb.Stat(); err != nil {
-		return false, err
-	} else if sa.Size() != sb.Size() {
-		return false, nil
-	}
-	for {
-		na, ea := io.ReadFull(fa, ba)
-		nb, eb := io.ReadFull(fb, bb)
-		if !bytes.Equal(ba[:na], bb[:nb]) {
-			return false, nil
-		}
-		doneA := ea == io.EOF || ea == io.ErrUnexpectedEOF
-		doneB := eb == io.EOF || eb == io.ErrUnexpectedEOF
-		switch {
-		case ea != nil && !doneA:
-			return false, ea
-		case eb != nil && !doneB:
-			return false, eb
-		case doneA || doneB:
-			return doneA == doneB, nil
-		}
-	}
-}
-
-// listTree returns the slash paths of the regular files below dir, sorted.
-func listTree(dir string) ([]string, error) {
-	var files []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
-		files = append(files, filepath.ToSlash(rel))
-		return nil
-	})
-	sort.Strings(files)
-	return files, err
-}

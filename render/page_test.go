@@ -1,4 +1,4 @@
-package page
+package render
 
 import (
 	"bytes"
@@ -21,7 +21,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden pages under testdata/")
 
 // shared is the project's shared data folder, as CI lays it out.
-const shared = "../../../shared"
+const shared = "../../shared"
 
 const seedVersion = "2026-02-16-7885788"
 
@@ -153,7 +153,7 @@ func TestGoldenPage(t *testing.T) {
 	}
 	want, err := os.ReadFile(golden)
 	if err != nil {
-		t.Fatalf("%v (run go test ./transform/page -update to write it)", err)
+		t.Fatalf("%v (run go test ./render -update to write it)", err)
 	}
 	if got != string(want) {
 		t.Errorf("the page differs from %s (-golden +rendered); run with -update if the change is meant:\n%s", golden, cmp.Diff(string(want), got))
@@ -449,7 +449,7 @@ func TestEveryVersionRenders(t *testing.T) {
 	}
 	want, err := os.ReadFile(pagesGolden)
 	if err != nil {
-		t.Fatalf("%v (run go test ./transform/page -update to write it)", err)
+		t.Fatalf("%v (run go test ./render -update to write it)", err)
 	}
 	if got != string(want) {
 		t.Errorf("pages differ from %s (-golden +rendered); run with -update if the change is meant:\n%s", pagesGolden, cmp.Diff(string(want), got))

@@ -90,23 +90,10 @@ func LoadContext(ctx context.Context, dir string) (*Snapshot, error) {
 		}
 		return fmt.Errorf("%w: snapshot %s: %s", ErrValidation, dir, fmt.Sprintf(format, a...))
 	}
-	data, err := regfile.ReadFile(filepath.Join(dir, ManifestName))
+	m, err := readManifest(dir)
 	if err != nil {
 		return nil, fail("%v", err)
 	}
-	m, err := decodeManifest(data)
-	if err != nil {
-		return nil, fail("%s: %v", ManifestName, err)
-	}
-	canonical, err := transform.Marshal(m)
-	if err != nil {
-		return nil, fail("%s: %v", ManifestName, err)
-	}
-	if !bytes.Equal(canonical, data) {
-		return nil, fail("%s is not in its canonical form (the bytes written by the build); byte %d differs", ManifestName, firstDiff(canonical, data))
-	}
-	data, canonical = nil, nil
-
 	s := &Snapshot{Dir: dir, Manifest: m, Models: map[string]ModelRef{}, gpus: map[string]bool{}, listed: make(map[string]File, len(m.Sources)+len(m.Outputs)), ctx: ctx}
 	listed := make([]File, 0, len(m.Sources)+len(m.Outputs))
 	for _, src := range m.Sources {
@@ -261,6 +248,28 @@ func (s *Snapshot) Slugs() []string {
 	}
 	sort.Strings(slugs)
 	return slugs
+}
+
+// readManifest reads dir's manifest.json: it must decode strictly and be
+// in its canonical form (the bytes transform.Marshal gives for the decoded
+// manifest, which a build writes).
+func readManifest(dir string) (*Manifest, error) {
+	data, err := regfile.ReadFile(filepath.Join(dir, ManifestName))
+	if err != nil {
+		return nil, err
+	}
+	m, err := decodeManifest(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", ManifestName, err)
+	}
+	canonical, err := transform.Marshal(m)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", ManifestName, err)
+	}
+	if !bytes.Equal(canonical, data) {
+		return nil, fmt.Errorf("%s is not in its canonical form (the bytes written by the build); byte %d differs", ManifestName, firstDiff(canonical, data))
+	}
+	return m, nil
 }
 
 // decodeManifest decodes manifest.json strictly: no unknown field, nothing

@@ -1,6 +1,9 @@
-// Package page renders a model's page, Markdown, from a snapshot folder
-// alone: its published files (index.json, models/SLUG.json, grid.json) and
-// the upstream task files it archives under sources/.
+// Package render builds a model's page, as one structure (Doc: headings,
+// paragraphs, tables, figures) that both renderers share: the Markdown page
+// (Render) and the site's HTML page (package site, beside it). It reads a
+// snapshot folder alone: its published files (index.json,
+// models/SLUG.json, grid.json) and the upstream task files it archives
+// under sources/.
 //
 // Every figure on a page is rounded once, from an unrounded value. Ratios
 // and percentages are index.json's (rounded once by transform.BuildIndex).
@@ -12,16 +15,17 @@
 // as 961 because upstream has 960.54. The renderer checks that each
 // configuration of the model file is the rounding of the archived row it
 // names, so a page cannot mix the files of two snapshots.
-package page
+package render
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
-	jsonv2 "github.com/go-json-experiment/json"
 	"io/fs"
 	"os"
 	"sync"
+
+	jsonv2 "github.com/go-json-experiment/json"
 
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"

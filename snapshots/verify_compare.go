@@ -3,6 +3,7 @@ package snapshots
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"io/fs"
@@ -39,7 +40,7 @@ func rebuildStage(ctx context.Context, tmp, stored string, opts BuildOptions) (*
 		return nil, fmt.Errorf("%w: %v", ErrConflict, err)
 	}
 	st.stored = stored
-	if _, err := buildInto(ctx, st, opts, slog.New(slog.DiscardHandler)); err != nil {
+	if _, err := produce(ctx, st, opts, slog.New(slog.DiscardHandler)); err != nil {
 		st.close()
 		return nil, err
 	}
@@ -48,6 +49,24 @@ func rebuildStage(ctx context.Context, tmp, stored string, opts BuildOptions) (*
 
 // comparing reports whether s is a comparing stage (Verify's rebuild).
 func (s *stage) comparing() bool { return s.stored != "" }
+
+// openCompared starts a file of a comparing stage: no file is created
+// unless its bytes differ from the stored one's.
+func (s *stage) openCompared(rel string) (*stageFile, error) {
+	if err := s.checkNew(rel); err != nil {
+		return nil, fmt.Errorf("%w: writing %s: %w", ErrConflict, rel, err)
+	}
+	s.mu.Lock()
+	dup := s.opened[rel]
+	s.opened[rel] = true
+	s.mu.Unlock()
+	if dup {
+		return nil, fmt.Errorf("%w: writing %s: %s written twice", ErrConflict, rel, rel)
+	}
+	w := &stageFile{s: s, rel: rel, h: sha256.New()}
+	w.openStored()
+	return w, nil
+}
 
 // openStored opens the stored file that w's bytes are compared with; a
 // stored file that cannot be opened (missing, not a regular file) leaves

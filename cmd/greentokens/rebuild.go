@@ -1,0 +1,64 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/leadgreen/greentokens/snapshots"
+)
+
+func init() { register(newRebuildCmd) }
+
+func newRebuildCmd(e *env) *cobra.Command {
+	var out, logFormat string
+	var replace bool
+	cmd := &cobra.Command{
+		Use:   "rebuild DIR --out FOLDER",
+		Short: "build a snapshot again from its own sources/, every input taken from what it records",
+		Long: "An auditor's rebuild: builds the snapshot folder DIR (" + defaultOut + "/DATE) again into FOLDER/DATE from\n" +
+			"DIR/sources alone, taking every input from what the snapshot records: the date and retrieval\n" +
+			"dates (manifest.json), the reference year when it was pinned (the manifest's grid summary),\n" +
+			"Ember's release (grid.json). manifest.json must be in its canonical form, and every source\n" +
+			"and grid.json must match its size and sha256 there (else exit 5, nothing written).\n" +
+			"The rebuild is checked and published as build does (FOLDER/DATE appears whole or not at all),\n" +
+			"then compared with DIR byte for byte: exit 0 when identical, 5 when a file differs (the\n" +
+			"rebuilt snapshot stays in FOLDER; verify DIR says how a file differs). Its manifest.json\n" +
+			"names the code that built DIR when that is the code rebuilding it, else the code rebuilding it.",
+		Args:              exactArgs(1, "one snapshot folder"),
+		ValidArgsFunction: completeDirs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			e.logErrors = true
+			return runRebuild(e, args[0], out, replace, logFormat)
+		},
+	}
+	cmd.Flags().StringVar(&out, "out", "", "folder that receives the rebuilt snapshot (FOLDER/DATE); required")
+	cmd.Flags().BoolVar(&replace, "replace", false, "replace a snapshot of the same date in FOLDER whose content differs")
+	cmd.Flags().StringVar(&logFormat, "log-format", "text", "log format: text or json")
+	return cmd
+}
+
+func runRebuild(e *env, dir, out string, replace bool, logFormat string) error {
+	if err := setLogger(e, logFormat); err != nil {
+		return err
+	}
+	if err := checkSnapshotDir("rebuild", dir); err != nil {
+		return err
+	}
+	if out == "" {
+		return usagef("rebuild needs --out FOLDER: the folder that receives the rebuilt snapshot")
+	}
+	defer snapshots.LimitMemory(snapshots.MemoryLimit)()
+	defer snapshots.PaceCollector(snapshots.BuildGCPercent)()
+	res, err := snapshots.Rebuild(e.ctx, dir, snapshots.RebuildOptions{Out: out, Replace: replace, Logger: e.log})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "  built by:   %s\n  rebuilt by: %s\n", res.BuiltBy, res.RebuiltBy)
+	if !res.Identical {
+		fmt.Fprintf(e.stdout, "%s: rebuilt from %s, and differs from it: %s; greentokens verify %s says how\n", res.Dir, dir, res.Difference, dir)
+		return fmt.Errorf("%w: the rebuild of %s differs from it (%s)", snapshots.ErrValidation, dir, res.Difference)
+	}
+	fmt.Fprintf(e.stdout, "%s: rebuilt from %s, byte-identical to it (%d outputs, %d sources)\n", res.Dir, dir, len(res.Manifest.Outputs), len(res.Manifest.Sources))
+	return nil
+}

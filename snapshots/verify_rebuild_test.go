@@ -1,0 +1,151 @@
+package snapshots
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// pinnedBuild builds the seed version with the reference year pinned and
+// Ember's release named, as the release job does, recording the running
+// code as the generator.
+func pinnedBuild(t *testing.T) string {
+	t.Helper()
+	res, err := Build(context.Background(), BuildOptions{
+		Out: t.TempDir(), Date: seedDate, Retrieved: seedFetched, Source: sharedSource(seedVersion),
+		GridYear: 2024, EmberRelease: "September 2026",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Dir
+}
+
+func rebuild(dir, out string) (*RebuildResult, error) {
+	return Rebuild(context.Background(), dir, RebuildOptions{Out: out})
+}
+
+// TestRebuildIsByteIdentical: a rebuild takes every input from the
+// snapshot (the retrieval date, the pinned reference year, Ember's
+// release) and gives its files byte for byte, manifest included.
+func TestRebuildIsByteIdentical(t *testing.T) {
+	dir := pinnedBuild(t)
+	out := t.TempDir()
+	res, err := rebuild(dir, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Identical || res.Difference != "" || res.Dir != filepath.Join(out, seedDate) {
+		t.Errorf("rebuild: %+v; want an identical snapshot in %s", res, filepath.Join(out, seedDate))
+	}
+	if diff := cmp.Diff(tree(t, dir), tree(t, res.Dir)); diff != "" {
+		t.Errorf("the rebuilt files differ:\n%s", diff)
+	}
+	if res.Manifest.Grid == nil || res.Manifest.Grid.Year != 2024 || !res.Manifest.Grid.YearPinned {
+		t.Errorf("the rebuild's grid summary is %+v; want 2024, pinned", res.Manifest.Grid)
+	}
+
+	// Again into the same folder: the identical snapshot is left as it is.
+	again, err := rebuild(dir, out)
+	if err != nil || !again.Unchanged || !again.Identical {
+		t.Errorf("a second rebuild: %+v, %v; want it unchanged and identical", again, err)
+	}
+}
+
+// TestRebuildByOtherCode: the rebuilt manifest names the code that
+// rebuilt it when that is not the code that built the snapshot; the
+// rebuild then says it differs, in manifest.json only.
+func TestRebuildByOtherCode(t *testing.T) {
+	dir := copySnapshot(t) // built by testGenerator
+	res, err := rebuild(dir, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Identical || res.Difference != ManifestName+" differs" {
+		t.Errorf("rebuild by other code: identical %v, difference %q; want %s to differ", res.Identical, res.Difference, ManifestName)
+	}
+	if res.Manifest.Generator != res.RebuiltBy || res.BuiltBy != testGenerator {
+		t.Errorf("generators: manifest %v, built by %v, rebuilt by %v", res.Manifest.Generator, res.BuiltBy, res.RebuiltBy)
+	}
+}
+
+// TestRebuildRefusesWhatTheManifestDoesNotVouchFor: no manifest, one not
+// in its canonical form, one whose listed sha256 of a source is not the
+// file's, a source changed under its manifest, or the snapshot's own
+// folder as the output: the rebuild fails before writing anything.
+func TestRebuildRefusesWhatTheManifestDoesNotVouchFor(t *testing.T) {
+	chat := "sources/leaderboard/tasks/lm-arena-chat.json"
+	for _, tc := range []struct {
+		name   string
+		damage func(t *testing.T, dir string)
+		kind   error
+		says   string
+	}{
+		{"no manifest", func(t *testing.T, dir string) {
+			os.Remove(filepath.Join(dir, ManifestName))
+		}, ErrValidation, "no such file"},
+		{"manifest not canonical", func(t *testing.T, dir string) {
+			edit(t, filepath.Join(dir, ManifestName), func(b []byte) []byte { return append(b, '\n') })
+		}, ErrValidation, "canonical"},
+		{"manifest's sha256 of a source", func(t *testing.T, dir string) {
+			editManifest(t, dir, func(m *Manifest) {
+				for i := range m.Sources {
+					if m.Sources[i].Path == chat {
+						m.Sources[i].SHA256 = strings.Repeat("0", 64)
+					}
+				}
+			})
+		}, ErrValidation, chat},
+		{"source bytes", func(t *testing.T, dir string) {
+			edit(t, filepath.Join(dir, filepath.FromSlash(chat)), func(b []byte) []byte {
+				return []byte(strings.Replace(string(b), `"median_itl_ms": 7`, `"median_itl_ms": 8`, 1))
+			})
+		}, ErrValidation, chat},
+		{"grid.json, which names the release", func(t *testing.T, dir string) {
+			edit(t, filepath.Join(dir, GridName), func(b []byte) []byte {
+				return []byte(strings.Replace(string(b), `"release": "`, `"release": "x`, 1))
+			})
+		}, ErrValidation, GridName},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := copySnapshot(t)
+			tc.damage(t, dir)
+			out := t.TempDir()
+			_, err := rebuild(dir, out)
+			if !errors.Is(err, tc.kind) || !strings.Contains(err.Error(), tc.says) {
+				t.Fatalf("rebuild: %v; want %v saying %q", err, tc.kind, tc.says)
+			}
+			if entries, _ := os.ReadDir(out); len(entries) != 0 {
+				t.Errorf("a refused rebuild wrote into its output folder")
+			}
+		})
+	}
+	t.Run("into itself", func(t *testing.T) {
+		dir := copySnapshot(t)
+		if _, err := rebuild(dir, filepath.Dir(dir)); !errors.Is(err, ErrUsage) {
+			t.Errorf("a rebuild into the snapshot's own folder: %v; want ErrUsage", err)
+		}
+	})
+}
+
+// edit rewrites the file at p with fn, which must change it.
+func edit(t *testing.T, p string, fn func([]byte) []byte) {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb := fn(b)
+	if bytes.Equal(nb, b) {
+		t.Fatalf("%s: the edit changed nothing", p)
+	}
+	if err := os.WriteFile(p, nb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
