@@ -1,36 +1,42 @@
 # Green Tokens pipeline. `make snapshot` builds today's snapshot from the real
-# upstream URLs into out/ (ignored by git); `make test` runs the fast tests
-# (they read ../shared), `make scale` the slow ones; CI runs both.
+# upstream URLs into out/ (ignored by git); `make sample` builds one offline
+# from the repository's sample of upstream data (testdata/). `make test` runs
+# the fast tests, which read only the sample, so a fresh clone runs them
+# alone; `make scale` runs every test, those that need ../shared too; CI runs
+# both.
 GO ?= go
 OUT ?= out
 DATE ?= $(shell date -u +%F)
-SHARED ?= ../shared
-# For the offline example: a leaderboard version from ../shared/upstream.
-LEADERBOARD ?= $(SHARED)/upstream/leaderboard/2026-02-16-7885788
+# The repository's sample: the leaderboard version the seeds were built from
+# and Ember's intensity values (testdata/README.md).
+SAMPLE_LEADERBOARD = testdata/upstream/leaderboard/2026-02-16-7885788
+SAMPLE_EMBER = testdata/upstream/ember/co2-intensity-long-format.csv
 # Stamp the VCS revision into the binary, so that the manifest's generator
 # names the code that built a snapshot: go run never stamps it by default, and
 # a GOFLAGS of -buildvcs=false would silence go build. Needs a git checkout.
 BUILDVCS ?= -buildvcs=true
 
-# The slow checks, skipped under -short (snapshots/slow_test.go): the
-# 10,000-model scale and memory test, the tests that run the command as
-# processes (SIGKILL at each checkpoint, two builds at once), and a build of
-# every shared upstream version.
-SLOW_TESTS = ^(TestTenThousandModels|TestKilledBuild|TestConcurrentBuilds|TestEveryUpstreamVersion)$$
-
-.PHONY: build test scale vet snapshot snapshot-shared bench update-golden
+.PHONY: build test scale vet snapshot sample bench update-golden
 
 build:
 	$(GO) build $(BUILDVCS) -o bin/greentokens ./cmd/greentokens
 
-# The fast set: under a minute on 2 cores.
+# The fast set: under a minute on 2 cores. It reads only the repository's
+# sample (testdata/). The tests that need ../shared are in files built with
+# the "scale" tag, which vet checks too.
 test:
 	$(GO) vet ./...
+	$(GO) vet -tags scale ./...
 	$(GO) test -short ./...
 
-# The slow set (minutes; the scale test alone builds 10,000 models several times).
+# Every test (minutes; the scale test alone builds 10,000 models several
+# times): the fast set, the slow checks it skips under -short (the 10,000-
+# model scale and memory test, the command run as processes), and with the
+# "scale" tag those that read ../shared (the eight leaderboard versions,
+# ember-synth's full-size CSV, the sample's files against their originals).
+# Without ../shared beside the repository they fail, naming what they need.
 scale:
-	$(GO) test -run '$(SLOW_TESTS)' -timeout 30m ./snapshots
+	$(GO) test -tags scale -timeout 30m ./...
 
 vet:
 	$(GO) vet ./...
@@ -39,11 +45,11 @@ vet:
 snapshot:
 	$(GO) run $(BUILDVCS) ./cmd/greentokens build --out $(OUT) --date $(DATE)
 
-# Offline, from the shared copy of the upstream files (no network).
-snapshot-shared:
+# The main job offline, from the repository's sample (no network): the
+# snapshot of the seeds' release, its generator the code's revision.
+sample:
 	$(GO) run $(BUILDVCS) ./cmd/greentokens build --out $(OUT) --date 2026-09-27 --retrieved 2026-09-26 \
-		--from-leaderboard $(LEADERBOARD) --from-ember $(SHARED)/upstream/ember/co2-intensity-long-format.csv \
-		--grid-year 2024
+		--from-leaderboard $(SAMPLE_LEADERBOARD) --from-ember $(SAMPLE_EMBER) --grid-year 2024
 
 # One table (internal/benchtable) of every benchmark below: the floor (a read
 # and a sha256 of ember-synth's CSV), a build and verify of 10,000 models, a
@@ -63,7 +69,7 @@ snapshot-shared:
 # ext4 (with discard) is still paying for when the next build creates its
 # 20,000, and which made it 1 to 5 s slower.
 BENCH_OUT ?= $(or $(TMPDIR),/tmp)/greentokens-bench.txt
-BENCH = $(GO) test -run '^$$' -benchmem
+BENCH = $(GO) test -tags scale -run '^$$' -benchmem
 
 bench:
 	$(BENCH) -bench 'Floor' -benchtime 5x ./snapshots > $(BENCH_OUT)

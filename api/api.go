@@ -8,7 +8,7 @@
 //	GET /v1/{date|latest}/index                index.json, byte for byte
 //	GET /v1/{date|latest}/grid                 grid.json, byte for byte
 //	GET /v1/{date|latest}/manifest             manifest.json, byte for byte
-//	GET /v1/{date|latest}/carbon?model=M&grid=G[&grid=G2...][&gpu=B200][&batch=N][&intensity=X]
+//	GET /v1/{date|latest}/carbon?model=M&grid=G[&grid=G2...][&gpu=B200][&num_gpus=N][&batch=B][&intensity=X]
 //	GET /healthz, /readyz
 //	/mcp                                       the MCP server (streamable HTTP), when mounted
 //

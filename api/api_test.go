@@ -191,6 +191,14 @@ func TestCarbon(t *testing.T) {
 	if a.status != 200 || !strings.Contains(a.body, `"running_batch": 64.0`) || strings.Count(a.body, `"row_id": "qwen-3-32b/`) != 2 {
 		t.Errorf("batch=64: status %d\n%s", a.status, a.body)
 	}
+	// A batch is matched with the index row's GPU count (2 x H100), or with
+	// the count asked for.
+	for q, want := range map[string]string{"": "qwen-3-32b/H100/2/32", "&num_gpus=1": "qwen-3-32b/H100/1/32", "&num_gpus=2": "qwen-3-32b/H100/2/32"} {
+		a = get(t, url+"/v1/latest/carbon?model=qwen-3-32b&grid=NOR&gpu=H100&batch=30"+q)
+		if a.status != 200 || strings.Count(a.body, `"row_id": "`+want+`"`) != 1 || strings.Count(a.body, `"row_id"`) != 1 {
+			t.Errorf("batch=30%s: status %d, want %s\n%s", q, a.status, want, a.body)
+		}
+	}
 	// Every grid when none is named.
 	a = get(t, url+"/v1/latest/carbon?model=qwen-3-32b&gpu=h100")
 	if a.status != 200 || strings.Count(a.body, `"grid_source": "ember"`) != 7 {
@@ -239,6 +247,11 @@ func TestBadInput(t *testing.T) {
 		{"model twice", "/v1/latest/carbon?model=qwen-3-32b&model=qwen-3-14b", 400, "model", nil},
 		{"51 grids", "/v1/latest/carbon?model=qwen-3-32b" + grids(51, "IND"), 400, "grid", nil},
 		{"500 grids", "/v1/latest/carbon?model=qwen-3-32b" + grids(500, "NOR"), 400, "grid", nil},
+		{"non-numeric num_gpus", "/v1/latest/carbon?model=qwen-3-32b&num_gpus=two", 400, "num_gpus", nil},
+		{"fractional num_gpus", "/v1/latest/carbon?model=qwen-3-32b&num_gpus=1.5", 400, "num_gpus", nil},
+		{"zero num_gpus", "/v1/latest/carbon?model=qwen-3-32b&num_gpus=0", 400, "num_gpus", nil},
+		{"num_gpus twice", "/v1/latest/carbon?model=qwen-3-32b&num_gpus=1&num_gpus=2", 400, "num_gpus", nil},
+		{"num_gpus not measured", "/v1/latest/carbon?model=qwen-3-32b&grid=NOR&num_gpus=8", 404, "num_gpus", []string{"1", "2"}},
 		{"negative batch", "/v1/latest/carbon?model=qwen-3-32b&batch=-8", 400, "batch", nil},
 		{"zero batch", "/v1/latest/carbon?model=qwen-3-32b&batch=0", 400, "batch", nil},
 		{"non-numeric batch", "/v1/latest/carbon?model=qwen-3-32b&batch=eight", 400, "batch", nil},
@@ -446,7 +459,7 @@ func TestNoGrid(t *testing.T) {
 	}
 }
 
-// TestCarbonFallback: on the snapshot built from the shared Ember file
+// TestCarbonFallback: on the snapshot built from the sample's Ember file
 // pinned to 2024, a fallback area's row carries its own earlier year and
 // fallback true, a reference-year area's 2024 and fallback false; the
 // snapshot listing gives the reference year.

@@ -13,7 +13,7 @@ import (
 )
 
 // carbonParams are the carbon endpoint's query parameters.
-var carbonParams = []string{"model", "grid", "gpu", "batch", "intensity"}
+var carbonParams = []string{"model", "grid", "gpu", "num_gpus", "batch", "intensity"}
 
 // carbon prices a model: GET /v1/{date}/carbon?model=M&grid=G...
 func (a *api) carbon(w http.ResponseWriter, r *http.Request) {
@@ -34,7 +34,7 @@ func (a *api) carbon(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	for _, k := range []string{"model", "gpu", "batch", "intensity"} {
+	for _, k := range []string{"model", "gpu", "num_gpus", "batch", "intensity"} {
 		if len(q[k]) > 1 {
 			badParam(w, r, k, "", "parameter "+k+" is given more than once")
 			return
@@ -64,10 +64,18 @@ func (a *api) carbon(w http.ResponseWriter, r *http.Request) {
 		}
 		*p.dst = &f
 	}
+	if v, ok := q["num_gpus"]; ok {
+		n, err := strconv.Atoi(strings.TrimSpace(v[0]))
+		if err != nil {
+			badParam(w, r, "num_gpus", truncate(v[0]), "parameter num_gpus "+strconv.Quote(truncate(v[0]))+" is not a whole number")
+			return
+		}
+		req.NumGPUs = &n
+	}
 	ans, err := s.Price(req)
 	if err != nil {
 		// A number out of range is echoed as it was asked ("Inf", not "+Inf").
-		if e, ok := err.(*catalog.Error); ok && (e.What == "batch" || e.What == "intensity") && len(q[e.What]) == 1 {
+		if e, ok := err.(*catalog.Error); ok && (e.What == "batch" || e.What == "num_gpus" || e.What == "intensity") && len(q[e.What]) == 1 {
 			e.Query = strings.TrimSpace(q[e.What][0])
 		}
 		fail(w, r, err)

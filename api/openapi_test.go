@@ -3,19 +3,23 @@ package api
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/leadgreen/greentokens/catalog/catalogtest"
+	"github.com/leadgreen/greentokens/schemas"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // TestOpenAPI: the served document is the shipped file; it documents every
 // route; and real answers validate against its schemas (OpenAPI 3.1 schema
 // objects are JSON Schema 2020-12), those of the snapshot built on the
-// shared Ember file (with fallback areas) too.
+// sample's Ember file (with fallback areas) too.
 func TestOpenAPI(t *testing.T) {
 	url, _ := server(t, catalogtest.Shared(t))
 	realURL, _ := server(t, catalogtest.SharedReal(t))
@@ -62,6 +66,8 @@ func TestOpenAPI(t *testing.T) {
 		{"/v1/latest/models", "ModelList"},
 		{"/v1/latest/carbon?model=qwen-3-32b&grid=SAU&grid=World&intensity=100", "Carbon"},
 		{"/v1/latest/carbon?model=qwen-3-32b&grid=IND&batch=3", "Carbon"},
+		{"/v1/latest/carbon?model=qwen-3-32b&grid=IND&num_gpus=1&gpu=H100", "Carbon"},
+		{"/v1/latest/carbon?model=qwen-3-32b&num_gpus=3", "Problem"},
 		{"/v1/latest/carbon?model=qwen-3-33b", "Problem"},
 		{"/v1/latest/carbon?model=qwen-3-32b&batch=x", "Problem"},
 		{"/healthz", "Status"},
@@ -89,6 +95,60 @@ func TestOpenAPI(t *testing.T) {
 		}
 		if tc.schema == "Problem" && a.status != http.StatusBadRequest && a.status != http.StatusNotFound {
 			t.Errorf("%s: status %d", tc.path, a.status)
+		}
+	}
+}
+
+// TestSchemasAreOpenAPIs: each answer the command line, the API and MCP
+// share has one schema in schemas/: the OpenAPI document's components are
+// those schemas (and their $defs), word for word.
+func TestSchemasAreOpenAPIs(t *testing.T) {
+	var doc struct {
+		Components struct {
+			Schemas map[string]any `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(schemas.OpenAPI, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		file string
+		top  string // the component the file's top level is; "" for none
+		defs []string
+	}{
+		{"carbon.schema.json", "Carbon", []string{"CarbonRow", "FileRef"}},
+		{"list-models.schema.json", "ModelList", []string{"IndexRow", "ModelSummary"}},
+		{"list-grids.schema.json", "", []string{"GridArea"}},
+	} {
+		b, err := schemas.Read(tc.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Within the file its parts are under $defs; within the document,
+		// under components/schemas.
+		b = bytes.ReplaceAll(b, []byte(`"#/$defs/`), []byte(`"#/components/schemas/`))
+		var top map[string]any
+		if err := json.Unmarshal(b, &top); err != nil {
+			t.Fatal(err)
+		}
+		defs, _ := top["$defs"].(map[string]any)
+		if got := slices.Sorted(maps.Keys(defs)); !slices.Equal(got, tc.defs) {
+			t.Errorf("%s defines %v, want %v", tc.file, got, tc.defs)
+		}
+		want := map[string]any{}
+		for name, def := range defs {
+			want[name] = def
+		}
+		if tc.top != "" {
+			for _, k := range []string{"$defs", "$schema", "title"} {
+				delete(top, k)
+			}
+			want[tc.top] = top
+		}
+		for name, w := range want {
+			if diff := cmp.Diff(w, doc.Components.Schemas[name]); diff != "" {
+				t.Errorf("openapi.json's %s is not %s's (-file +openapi):\n%s", name, tc.file, diff)
+			}
 		}
 	}
 }

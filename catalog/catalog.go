@@ -1,11 +1,14 @@
 // Package catalog holds the dated snapshots that the HTTP API (api/), the
-// website (site/) and the MCP server (mcpserver/) answer from. It loads
-// every snapshot folder under a directory once: each file is read through
-// the regular-file guard (internal/regfile), checked against the manifest
-// (size and sha256) and against its JSON Schema, and the published files
-// and archived JSON sources are kept in memory, with the models derived
-// from the archived upstream rows. Nothing is read from disk to answer a
-// request.
+// website (site/) and the MCP server (mcpserver/) answer from, and is the
+// one place that prices and lists: the command line's carbon and list read
+// their snapshot through it too (FromLoaded), so every surface answers with
+// the same objects (Carbon, ModelList, GridList; schemas/carbon.schema.json,
+// list-models.schema.json, list-grids.schema.json). It loads every snapshot
+// folder under a directory once: each file is read through the regular-file
+// guard (internal/regfile), checked against the manifest (size and sha256)
+// and against its JSON Schema, and the published files and archived JSON
+// sources are kept in memory, with the models derived from the archived
+// upstream rows. Nothing is read from disk to answer a request.
 //
 // A served date is immutable: once loaded, its verified copy is what every
 // surface answers for that date until the process restarts. A served folder
@@ -20,8 +23,8 @@
 // greatest date served.
 //
 // Prices come from the archived upstream rows, unrounded, with the index's
-// own rules (transform.FindModel, grid.Lookup, grid.KgPerBillionTokens): see
-// Price.
+// own rules (FindModel, grid.Lookup, grid.KgPerBillionTokens, the index
+// row rule of transform.Model.BestWith): see Price.
 package catalog
 
 import (

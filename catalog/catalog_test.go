@@ -368,7 +368,7 @@ func TestListings(t *testing.T) {
 			}
 		}
 	}
-	g, err := s.ListGrids("or")
+	g, err := s.ListGrids(GridQuery{Text: "or"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -423,7 +423,7 @@ func TestConcurrentReadsAndRescan(t *testing.T) {
 	}
 }
 
-// TestFallbackArea: on the shared Ember file pinned to 2024, an area whose
+// TestFallbackArea: on the sample's Ember file pinned to 2024, an area whose
 // value is from an earlier year is priced with that year and fallback
 // true; an area of the reference year with fallback false; a stated
 // intensity with neither.

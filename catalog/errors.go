@@ -33,7 +33,13 @@ type Error struct {
 	Nearest []string
 	// Detail says what is wrong, in a sentence.
 	Detail string
+	// Cause is the lookup's own error, when there is one (FindModel's,
+	// grid.Lookup's): the command line prints it as it always has.
+	Cause error
 }
+
+// Unwrap returns the lookup's own error, if any.
+func (e *Error) Unwrap() error { return e.Cause }
 
 func (e *Error) Error() string {
 	if len(e.Nearest) == 0 {

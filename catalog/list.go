@@ -36,6 +36,8 @@ type ModelSummary struct {
 	Slug    string `json:"slug"`
 	Name    string `json:"name"`
 	ModelID string `json:"model_id"`
+	// GPUs are the GPUs the model was measured on, in order.
+	GPUs []string `json:"gpus"`
 	// IndexRows holds each GPU's index row (the model file's best), by GPU.
 	IndexRows []IndexRow `json:"index_rows"`
 }
@@ -62,27 +64,32 @@ func (s *Snapshot) ListModels() *ModelList {
 	l := &ModelList{Snapshot: s.Date, Unit: "Wh per million output tokens", Models: make([]ModelSummary, 0, len(s.Models))}
 	for _, dm := range s.Models {
 		m := s.Published[dm.Slug]
-		ms := ModelSummary{Slug: m.Slug, Name: m.Name, ModelID: m.ModelID, IndexRows: []IndexRow{}}
-		for _, gpu := range m.GPUs {
-			b, ok := m.Best[gpu]
-			if !ok {
-				continue
-			}
-			ms.IndexRows = append(ms.IndexRows, IndexRow{GPU: gpu, NumGPUs: b.NumGPUs, RowID: b.RowID,
-				WhPerMillion: b.WhPerMillion, AvgRunningBatch: b.AvgRunningBatch, MedianITL: b.MedianITL})
-		}
-		l.Models = append(l.Models, ms)
+		l.Models = append(l.Models, ModelSummary{Slug: m.Slug, Name: m.Name, ModelID: m.ModelID, GPUs: m.GPUs, IndexRows: indexRows(m)})
 	}
 	return l
 }
 
-// FindModel finds a model by slug, name or model id (transform.FindModel's
-// rule). An unknown one is a NotFound error naming the nearest models.
+// indexRows returns m's index rows, by GPU.
+func indexRows(m *transform.Model) []IndexRow {
+	rows := []IndexRow{}
+	for _, gpu := range m.GPUs {
+		b, ok := m.Best[gpu]
+		if !ok {
+			continue
+		}
+		rows = append(rows, IndexRow{GPU: gpu, NumGPUs: b.NumGPUs, RowID: b.RowID,
+			WhPerMillion: b.WhPerMillion, AvgRunningBatch: b.AvgRunningBatch, MedianITL: b.MedianITL})
+	}
+	return rows
+}
+
+// FindModel finds a model by slug, name or model id (FindModel's rule). An
+// unknown one is a NotFound error naming the nearest models.
 func (s *Snapshot) FindModel(query string) (*transform.Model, error) {
 	if err := checkName("model", query); err != nil {
 		return nil, err
 	}
-	m, err := transform.FindModel(s.Models, query)
+	m, err := FindModel(s.Models, query)
 	if err == nil {
 		return m, nil
 	}
@@ -92,7 +99,7 @@ func (s *Snapshot) FindModel(query string) (*transform.Model, error) {
 	}
 	q := strings.TrimSpace(query)
 	return nil, &Error{Kind: NotFound, What: "model", Query: q, Nearest: nearestOf(q, cands),
-		Detail: "no model " + strconv.Quote(q) + " in snapshot " + s.Date}
+		Detail: "no model " + strconv.Quote(q) + " in snapshot " + s.Date, Cause: err}
 }
 
 // GridList is the areas of a snapshot's grid.json that match a query.
@@ -104,16 +111,25 @@ type GridList struct {
 	Areas []grid.Area `json:"areas"`
 }
 
-// ListGrids returns the areas whose name or ISO 3 code contains query,
-// ignoring case (every area when query is empty), by name.
-func (s *Snapshot) ListGrids(query string) (*GridList, error) {
+// GridQuery selects areas of grid.json.
+type GridQuery struct {
+	// Text is part of an area's name or ISO 3 code, ignoring case; ""
+	// selects every area.
+	Text string
+	// Year, when not 0, selects the areas whose value is of that year.
+	Year int
+}
+
+// ListGrids returns the areas that q selects, by name.
+func (s *Snapshot) ListGrids(q GridQuery) (*GridList, error) {
 	if s.Grid == nil {
 		return nil, s.noGrid()
 	}
-	q := strings.ToLower(strings.TrimSpace(query))
+	text := strings.ToLower(strings.TrimSpace(q.Text))
 	l := &GridList{Snapshot: s.Date, Year: s.Grid.Year, Unit: s.Grid.Unit, Areas: []grid.Area{}}
 	for _, a := range s.Grid.Areas {
-		if q == "" || strings.Contains(strings.ToLower(a.Name), q) || strings.Contains(strings.ToLower(a.ISO3), q) {
+		if (text == "" || strings.Contains(strings.ToLower(a.Name), text) || strings.Contains(strings.ToLower(a.ISO3), text)) &&
+			(q.Year == 0 || a.Year == q.Year) {
 			l.Areas = append(l.Areas, a)
 		}
 	}
@@ -123,4 +139,82 @@ func (s *Snapshot) ListGrids(query string) (*GridList, error) {
 func (s *Snapshot) noGrid() *Error {
 	return &Error{Kind: NotFound, What: "grid", Query: GridPath,
 		Detail: "snapshot " + s.Date + " has no grid.json (built without the Ember stage); state an intensity instead"}
+}
+
+// ModelBrief is a model in a few lines: what it is, its index rows and the
+// source to cite, without its configurations (the model file has them).
+type ModelBrief struct {
+	Slug          string        `json:"slug"`
+	Name          string        `json:"name"`
+	ModelID       string        `json:"model_id"`
+	ParamsB       jsonnum.Float `json:"params_b"`
+	ActiveParamsB jsonnum.Float `json:"active_params_b"`
+	Architecture  string        `json:"architecture"`
+	Unit          string        `json:"unit"`
+	Caveat        string        `json:"caveat"`
+	GPUs          []string      `json:"gpus"`
+	// Configurations is how many configurations the model file holds.
+	Configurations int        `json:"configurations"`
+	IndexRows      []IndexRow `json:"index_rows"`
+	Source         SourceRef  `json:"source"`
+}
+
+// SourceRef names a model file's source: what to cite and its licence.
+type SourceRef struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	URL     string `json:"url"`
+	Licence string `json:"licence"`
+	Cite    string `json:"cite"`
+	CiteURL string `json:"cite_url"`
+}
+
+// Brief returns the brief of the published model slug; false when s has
+// no such model.
+func (s *Snapshot) Brief(slug string) (*ModelBrief, bool) {
+	m, ok := s.Published[slug]
+	if !ok {
+		return nil, false
+	}
+	src := m.Source
+	return &ModelBrief{Slug: m.Slug, Name: m.Name, ModelID: m.ModelID, ParamsB: m.ParamsB, ActiveParamsB: m.ActiveParamsB,
+		Architecture: m.Architecture, Unit: m.Unit, Caveat: m.Caveat, GPUs: m.GPUs, Configurations: len(m.Configurations),
+		IndexRows: indexRows(m), Source: SourceRef{Name: src.Name, Version: src.Version, URL: src.URL, Licence: src.Licence,
+			Cite: src.Cite, CiteURL: src.CiteURL}}, true
+}
+
+// ModelListBrief lists a snapshot's models in a few words each.
+type ModelListBrief struct {
+	Snapshot string      `json:"snapshot"`
+	Unit     string      `json:"unit"`
+	Models   []ModelItem `json:"models"`
+}
+
+// ModelItem is a model with each GPU's index row in one figure.
+type ModelItem struct {
+	Slug      string        `json:"slug"`
+	Name      string        `json:"name"`
+	IndexRows []IndexFigure `json:"index_rows"`
+}
+
+// IndexFigure is an index row's GPU, GPU count and Wh/M.
+type IndexFigure struct {
+	GPU          string        `json:"gpu"`
+	NumGPUs      int           `json:"num_gpus"`
+	WhPerMillion jsonnum.Float `json:"wh_per_million_output_tokens"`
+}
+
+// ListModelsBrief is ListModels in a few words per model: slug, name and
+// each index row's GPU, GPU count and Wh/M.
+func (s *Snapshot) ListModelsBrief() *ModelListBrief {
+	full := s.ListModels()
+	l := &ModelListBrief{Snapshot: full.Snapshot, Unit: full.Unit, Models: make([]ModelItem, 0, len(full.Models))}
+	for _, m := range full.Models {
+		it := ModelItem{Slug: m.Slug, Name: m.Name, IndexRows: make([]IndexFigure, 0, len(m.IndexRows))}
+		for _, r := range m.IndexRows {
+			it.IndexRows = append(it.IndexRows, IndexFigure{GPU: r.GPU, NumGPUs: r.NumGPUs, WhPerMillion: r.WhPerMillion})
+		}
+		l.Models = append(l.Models, it)
+	}
+	return l
 }

@@ -3,7 +3,7 @@ package catalog
 import (
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -23,6 +23,8 @@ const (
 	// may give: no figure here has that precision, and a smaller one would
 	// be echoed with hundreds of digits.
 	MinNumber = 1e-6
+	// MaxNumGPUs bounds a requested GPU count (upstream measures up to 8).
+	MaxNumGPUs = 1024
 )
 
 // Formula is how every price is computed.
@@ -44,6 +46,10 @@ type PriceRequest struct {
 	// average running batch is nearest to it (ties to the smaller) instead
 	// of the index row.
 	Batch *float64
+	// NumGPUs, when set, prices only the configurations with that many
+	// GPUs: the index row rule among them, or with Batch the nearest batch
+	// among them. Unset, it is each GPU's index row's count.
+	NumGPUs *int
 }
 
 // Carbon is the answer to a PriceRequest.
@@ -56,7 +62,9 @@ type Carbon struct {
 	Selection string `json:"selection"`
 	// RunningBatch is the running batch asked for; null for index rows.
 	RunningBatch *jsonnum.Float `json:"running_batch"`
-	Formula      string         `json:"formula"`
+	// NumGPUs is the GPU count asked for; null for each GPU's index row's.
+	NumGPUs *int   `json:"num_gpus"`
+	Formula string `json:"formula"`
 	// Rows holds one row per GPU and grid: GPUs in order, then grids in the
 	// order asked, the stated intensity last.
 	Rows []CarbonRow `json:"rows"`
@@ -109,6 +117,9 @@ func (s *Snapshot) Price(req PriceRequest) (*Carbon, error) {
 	} else if x != nil && *x == 0 {
 		req.Intensity = new(float64) // 0, not -0
 	}
+	if n := req.NumGPUs; n != nil && (*n < 1 || *n > MaxNumGPUs) {
+		return nil, invalid("num_gpus", strconv.Itoa(*n), "num_gpus must be a whole number from 1 to %d", MaxNumGPUs)
+	}
 	m, err := s.FindModel(req.Model)
 	if err != nil {
 		return nil, err
@@ -117,25 +128,22 @@ func (s *Snapshot) Price(req PriceRequest) (*Carbon, error) {
 	if err != nil {
 		return nil, err
 	}
-	gpus, err := gpusOf(m, req)
+	picks, err := configsOf(m, req)
 	if err != nil {
 		return nil, err
 	}
 	ans := &Carbon{Snapshot: s.Date, Model: m.Slug, Name: m.Name, ModelID: m.ModelID, Formula: Formula, Rows: []CarbonRow{},
-		Selection: fmt.Sprintf("each GPU's index row: the lowest energy per token with a median ITL at most %d ms", transform.ITLDeadlineMS)}
+		Selection: selection(req), NumGPUs: req.NumGPUs}
 	if req.Batch != nil {
 		b := jsonnum.Float(*req.Batch)
 		ans.RunningBatch = &b
-		ans.Selection = "on each GPU, the measured configuration whose average running batch is nearest to " +
-			strconv.FormatFloat(*req.Batch, 'g', -1, 64) + " (ties to the smaller batch), whether or not it meets the ITL deadline"
 	}
 	rows := m.Rows()
-	for _, gpu := range gpus {
-		i := configIndex(m, gpu, req.Batch)
-		c, r := m.Configurations[i], rows[i]
-		wh := transform.WhPerMillion(*r.EnergyPerToken)
-		base := CarbonRow{GPU: gpu, NumGPUs: c.NumGPUs, MaxNumSeqs: c.MaxNumSeqs, RowID: c.RowID,
-			IndexRow: m.Best[gpu].RowID == c.RowID, UnderITLDeadline: c.UnderITLDeadline, AvgRunningBatch: c.AvgRunningBatch,
+	for _, i := range picks {
+		c := m.Configurations[i]
+		wh := transform.WhPerMillion(*rows[i].EnergyPerToken)
+		base := CarbonRow{GPU: c.GPU, NumGPUs: c.NumGPUs, MaxNumSeqs: c.MaxNumSeqs, RowID: c.RowID,
+			IndexRow: m.Best[c.GPU].RowID == c.RowID, UnderITLDeadline: c.UnderITLDeadline, AvgRunningBatch: c.AvgRunningBatch,
 			WhPerMillion: c.WhPerMillion, WhPerMillionUnrounded: wh}
 		for _, a := range areas {
 			row := base
@@ -159,6 +167,22 @@ func (s *Snapshot) Price(req PriceRequest) (*Carbon, error) {
 	}
 	ans.Files = append(ans.Files, s.sources...)
 	return ans, nil
+}
+
+// selection says in words how configsOf chose each GPU's configuration.
+func selection(req PriceRequest) string {
+	among := "among the configurations with its index row's GPU count (every count on a GPU without an index row)"
+	if req.NumGPUs != nil {
+		among = "among its configurations with " + gpuCount(*req.NumGPUs)
+	}
+	switch {
+	case req.Batch != nil:
+		return "on each GPU, " + among + ", the measured configuration whose average running batch is nearest to " +
+			strconv.FormatFloat(*req.Batch, 'g', -1, 64) + " (ties to the smaller batch), whether or not it meets the ITL deadline"
+	case req.NumGPUs != nil:
+		return fmt.Sprintf("on each GPU, %s, the lowest energy per token with a median ITL at most %d ms", among, transform.ITLDeadlineMS)
+	}
+	return fmt.Sprintf("each GPU's index row: the lowest energy per token with a median ITL at most %d ms", transform.ITLDeadlineMS)
 }
 
 // areas resolves the request's grids; every area when it names neither
@@ -202,72 +226,150 @@ func (s *Snapshot) gridError(q string, err error) *Error {
 	for i, a := range s.Grid.Areas {
 		cands[i] = []string{a.Name, a.ISO3}
 		if strings.EqualFold(a.Name, q) || (a.ISO3 != "" && strings.EqualFold(a.ISO3, q)) {
-			return &Error{Kind: Invalid, What: "grid", Query: q, Detail: err.Error()}
+			return &Error{Kind: Invalid, What: "grid", Query: q, Detail: err.Error(), Cause: err}
 		}
 	}
 	if q == "" {
 		return &Error{Kind: Invalid, What: "grid", Query: q, Detail: "empty grid name"}
 	}
 	return &Error{Kind: NotFound, What: "grid", Query: q, Nearest: nearestOf(q, cands),
-		Detail: fmt.Sprintf("no grid %q in snapshot %s's grid.json (%d)", q, s.Date, s.Grid.Year)}
+		Detail: fmt.Sprintf("no grid %q in snapshot %s's grid.json (%d)", q, s.Date, s.Grid.Year), Cause: err}
 }
 
-// gpusOf returns the GPUs to price: the one asked for, or each GPU of the
-// model (with an index row, unless a batch is asked for).
-func gpusOf(m *transform.Model, req PriceRequest) ([]string, error) {
-	if req.GPU == "" {
-		var gpus []string
-		for _, g := range m.GPUs {
-			if _, ok := m.Best[g]; ok || req.Batch != nil {
-				gpus = append(gpus, g)
-			}
+// configsOf returns the configuration to price on each GPU asked for (each
+// GPU of the model, in order, when none is), as indexes in
+// m.Configurations: the index row; with NumGPUs the index row rule among
+// the configurations with that many GPUs; with Batch the configuration
+// whose average running batch is nearest, among those with NumGPUs GPUs or
+// else the index row's count. A GPU with no such configuration is left out;
+// none at all is an error saying what was measured.
+func configsOf(m *transform.Model, req PriceRequest) ([]int, error) {
+	gpus, scope := m.GPUs, m.Slug // m.GPUs is in order
+	if req.GPU != "" {
+		g, err := gpuOf(m, req.GPU)
+		if err != nil {
+			return nil, err
 		}
-		sort.Strings(gpus)
-		if len(gpus) == 0 {
-			return nil, &Error{Kind: NotFound, What: "gpu", Query: "", Detail: fmt.Sprintf("%s has no index row (no configuration with a median ITL at most %d ms); ask for a batch", m.Slug, transform.ITLDeadlineMS)}
+		gpus, scope = []string{g}, m.Slug+" on "+g
+	}
+	var out []int
+	var counts []int // the GPU counts measured on gpus
+	measured := false
+	for _, g := range gpus {
+		have := gpuCounts(m, g)
+		counts = append(counts, have...)
+		n := 0 // every count
+		if req.NumGPUs != nil {
+			n = *req.NumGPUs
+		} else if b, ok := m.Best[g]; ok && req.Batch != nil {
+			n = b.NumGPUs
 		}
-		return gpus, nil
+		if n != 0 && !slices.Contains(have, n) {
+			continue
+		}
+		measured = true
+		if i, ok := pick(m, g, n, req); ok {
+			out = append(out, i)
+		}
 	}
-	if err := checkName("gpu", req.GPU); err != nil {
-		return nil, err
+	if len(out) > 0 {
+		return out, nil
 	}
-	q := strings.TrimSpace(req.GPU)
+	deadline := fmt.Sprintf("a median ITL at most %d ms", transform.ITLDeadlineMS)
+	if req.NumGPUs == nil {
+		return nil, &Error{Kind: NotFound, What: "gpu", Query: req.GPU, Detail: fmt.Sprintf("%s has no index row (no configuration with %s); ask for a batch", scope, deadline)}
+	}
+	n := *req.NumGPUs
+	e := &Error{Kind: NotFound, What: "num_gpus", Query: strconv.Itoa(n)}
+	if !measured {
+		slices.Sort(counts)
+		for _, c := range slices.Compact(counts) {
+			e.Nearest = append(e.Nearest, strconv.Itoa(c))
+		}
+		e.Detail = fmt.Sprintf("%s was measured on %s, not with %s", scope, setups(m, gpus), gpuCount(n))
+	} else {
+		e.Detail = fmt.Sprintf("%s has no configuration with %s and %s; ask for a batch", scope, gpuCount(n), deadline)
+	}
+	return nil, e
+}
+
+// gpuOf returns the GPU of m that q names, ignoring case.
+func gpuOf(m *transform.Model, q string) (string, error) {
+	if err := checkName("gpu", q); err != nil {
+		return "", err
+	}
+	q = strings.TrimSpace(q)
 	for _, g := range m.GPUs {
 		if strings.EqualFold(g, q) {
-			if _, ok := m.Best[g]; !ok && req.Batch == nil {
-				return nil, &Error{Kind: NotFound, What: "gpu", Query: q, Detail: fmt.Sprintf("%s has no index row on %s (no configuration with a median ITL at most %d ms); ask for a batch", m.Slug, g, transform.ITLDeadlineMS)}
-			}
-			return []string{g}, nil
+			return g, nil
 		}
 	}
 	e := notFound("gpu", q, nearest(q, m.GPUs))
 	e.Detail = fmt.Sprintf("%s was not measured on GPU %q", m.Slug, q)
-	return nil, e
+	return "", e
 }
 
-// configIndex returns the configuration to price on gpu: its index row, or
-// with a batch the configuration whose unrounded average running batch is
-// nearest to it, ties to the smaller batch, then to the first in file order
-// (fewer GPUs, lower cap, lower repeat).
-func configIndex(m *transform.Model, gpu string, batch *float64) int {
-	if batch == nil {
-		id := m.Best[gpu].RowID
-		for i, c := range m.Configurations {
-			if c.RowID == id {
-				return i
-			}
+// gpuCount is "1 GPU" or "n GPUs".
+func gpuCount(n int) string {
+	if n == 1 {
+		return "1 GPU"
+	}
+	return strconv.Itoa(n) + " GPUs"
+}
+
+// gpuCounts returns the GPU counts m was measured with on gpu, ascending.
+func gpuCounts(m *transform.Model, gpu string) []int {
+	var out []int
+	for _, c := range m.Configurations {
+		if c.GPU == gpu && !slices.Contains(out, c.NumGPUs) {
+			out = append(out, c.NumGPUs)
 		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// setups lists the GPU counts measured on gpus: "1 x B200, 1 x H100 and 2 x
+// H100".
+func setups(m *transform.Model, gpus []string) string {
+	var s []string
+	for _, g := range gpus {
+		for _, n := range gpuCounts(m, g) {
+			s = append(s, fmt.Sprintf("%d x %s", n, g))
+		}
+	}
+	if len(s) == 1 {
+		return s[0]
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+// pick returns the configuration to price on gpu among those with n GPUs
+// (every count for 0): the index row, the index row rule among them with
+// NumGPUs, or the one whose unrounded average running batch is nearest to
+// Batch, ties to the smaller batch, then to the first in file order (lower
+// cap, lower repeat). False when there is none.
+func pick(m *transform.Model, gpu string, n int, req PriceRequest) (int, bool) {
+	if req.Batch == nil && req.NumGPUs == nil {
+		b, ok := m.Best[gpu]
+		if !ok {
+			return -1, false
+		}
+		return slices.IndexFunc(m.Configurations, func(c transform.Config) bool { return c.RowID == b.RowID }), true
+	}
+	if req.Batch == nil {
+		return m.BestWith(gpu, n)
 	}
 	best := -1
 	var bestD, bestB float64
 	for i, r := range m.Rows() {
-		if r.GPU != gpu {
+		if r.GPU != gpu || n != 0 && r.NumGPUs != n {
 			continue
 		}
-		d := math.Abs(r.AvgBatch - *batch)
+		d := math.Abs(r.AvgBatch - *req.Batch)
 		if best < 0 || d < bestD || (d == bestD && r.AvgBatch < bestB) {
 			best, bestD, bestB = i, d, r.AvgBatch
 		}
 	}
-	return best
+	return best, best >= 0
 }

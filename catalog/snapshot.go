@@ -119,6 +119,17 @@ func load(dir, date string) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
+	return fromLoaded(ls, date)
+}
+
+// FromLoaded reads into memory, as the catalog serves it, a snapshot that
+// snapshots.Load checked, for a command that prices or lists from it
+// (whatever its folder's name).
+func FromLoaded(ls *snapshots.Snapshot) (*Snapshot, error) { return fromLoaded(ls, "") }
+
+// fromLoaded is FromLoaded of a folder whose manifest's date must be date,
+// unless date is "".
+func fromLoaded(ls *snapshots.Snapshot, date string) (*Snapshot, error) {
 	m := ls.Manifest
 	if date == "" {
 		date = m.Date

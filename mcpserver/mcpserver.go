@@ -11,7 +11,9 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -19,6 +21,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -36,29 +39,50 @@ const Instructions = `Green Tokens: the GPU energy that open language models use
 
 What the figures are:
 - GPU energy only: a floor. CPUs, memory, networking, cooling (PUE), idle capacity, embodied hardware emissions and the prompt's tokens are not counted. Say "at least" or "GPU-only".
-- A model's index row on a GPU is its lowest energy per output token among the measured configurations whose median inter-token latency is at most 500 ms (a usable chat speed), so it is a well-loaded server, not a single user. With running_batch, price_carbon uses the measured configuration whose average running batch is nearest instead, whether or not it meets the deadline; the answer says which row it used (row_id).
+- A model's index row on a GPU is its lowest energy per output token among the measured configurations whose median inter-token latency is at most 500 ms (a usable chat speed), so it is a well-loaded server, not a single user. With num_gpus, price_carbon applies that rule among the configurations with that many GPUs; with running_batch, it uses the measured configuration whose average running batch is nearest instead (with num_gpus GPUs, or else the index row's count), whether or not it meets the deadline; the answer says which row it used (row_id).
 - Grid intensity is Ember's lifecycle CO2e per kWh of net generation (production-based, location-based), each value with its own year (grid_year); fallback is true when that year is earlier than the snapshot's grid reference year, and then quote the year with the value. It is for comparing places, not a Scope 2 factor to report.
 - kg CO2e per billion output tokens = Wh/M x g CO2e per kWh / 1000, from the unrounded Wh/M, rounded once to 1 decimal.
-Every answer names its snapshot date and the sha256 of the files it read; quote the snapshot date with the figure. Tools default to the latest snapshot.`
+Every answer names its snapshot date and the sha256 of the files it read; quote the snapshot date with the figure. Tools default to the latest snapshot. list_models and get_model answer briefly; ask detail full for every field.`
+
+// Detail values of list_models and get_model.
+const (
+	// Compact, the default, answers in a few lines per model.
+	Compact = "compact"
+	// Full answers with every field: list_models as the HTTP API's
+	// /v1/{date}/models, get_model with the published model file.
+	Full = "full"
+)
 
 // ListModelsInput is list_models' input.
 type ListModelsInput struct {
 	Snapshot string `json:"snapshot,omitempty" jsonschema:"snapshot date, YYYY-MM-DD; the latest snapshot when left out"`
+	Detail   string `json:"detail,omitempty" jsonschema:"compact (the default): slug, name and each index row's GPU, GPU count and Wh/M; full: also the model id, every GPU measured, row ids, average running batch and median ITL, as the HTTP API's /v1/{date}/models"`
 }
 
 // GetModelInput is get_model's input.
 type GetModelInput struct {
 	Model    string `json:"model" jsonschema:"the model's slug, name or model id, e.g. qwen-3-32b, Qwen 3 32B or Qwen/Qwen3-32B"`
 	Snapshot string `json:"snapshot,omitempty" jsonschema:"snapshot date, YYYY-MM-DD; the latest snapshot when left out"`
+	Detail   string `json:"detail,omitempty" jsonschema:"compact (the default): what the model is, its index rows and the source to cite; full: the published model file, every configuration with its Wh/M, ITL, throughput, power and running batch"`
 }
 
-// GetModelOutput is get_model's output: the published model file.
+// GetModelOutput is get_model's output with detail full: the published
+// model file.
 type GetModelOutput struct {
 	Snapshot string `json:"snapshot"`
 	// Path and SHA256 name the file in the snapshot.
 	Path   string           `json:"path"`
 	SHA256 string           `json:"sha256"`
 	Model  *transform.Model `json:"model" jsonschema:"the model file's content (schemas/model.schema.json)"`
+}
+
+// GetModelBrief is get_model's output with detail compact (the default).
+type GetModelBrief struct {
+	Snapshot string `json:"snapshot"`
+	// Path and SHA256 name the model file the brief is read from.
+	Path   string              `json:"path"`
+	SHA256 string              `json:"sha256"`
+	Brief  *catalog.ModelBrief `json:"brief" jsonschema:"the model in a few lines; detail full gives its published file"`
 }
 
 // ListGridsInput is list_grids' input.
@@ -73,7 +97,8 @@ type PriceCarbonInput struct {
 	Grids         []string `json:"grids,omitempty" jsonschema:"grids by ISO 3 code or area name (case-insensitive), at most 50; give grids, grid_intensity or both"`
 	GridIntensity *float64 `json:"grid_intensity,omitempty" jsonschema:"a grid you state, in g CO2e per kWh (0 to 2000)"`
 	GPU           string   `json:"gpu,omitempty" jsonschema:"one GPU, e.g. B200 or H100; each GPU when left out"`
-	RunningBatch  *float64 `json:"running_batch,omitempty" jsonschema:"price the measured configuration whose average running batch is nearest to this (ties to the smaller) instead of the index row"`
+	NumGPUs       *int     `json:"num_gpus,omitempty" jsonschema:"price only the configurations with this many GPUs (the index row rule among them, or the nearest running batch); each GPU's index row's count when left out"`
+	RunningBatch  *float64 `json:"running_batch,omitempty" jsonschema:"price the measured configuration whose average running batch is nearest to this (ties to the smaller), with num_gpus GPUs or else the index row's count, instead of the index row"`
 	Snapshot      string   `json:"snapshot,omitempty" jsonschema:"snapshot date, YYYY-MM-DD; the latest snapshot when left out"`
 }
 
@@ -81,16 +106,42 @@ type PriceCarbonInput struct {
 func New(cat *catalog.Catalog) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: Name, Version: Version}, &mcp.ServerOptions{Instructions: Instructions})
 	t := tools{cat}
-	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}
+	// Every tool only reads a verified snapshot: calling one again with the
+	// same arguments gives the same answer.
+	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: new(false), OpenWorldHint: new(false)}
 	mcp.AddTool(s, &mcp.Tool{Name: "list_models", Annotations: readOnly,
-		Description: "List a snapshot's models (slug, name, model id) with each GPU's index row: the lowest Wh per million output tokens with a median ITL at most 500 ms."}, t.listModels)
+		InputSchema: withDetail[ListModelsInput](), OutputSchema: oneOf[catalog.ModelListBrief, catalog.ModelList](),
+		Description: "List a snapshot's models with each GPU's index row: the lowest Wh per million output tokens with a median ITL at most 500 ms. Compact by default (slug, name, GPU, GPU count, Wh/M); detail full adds model ids, every GPU measured, row ids, running batch and ITL."}, t.listModels)
 	mcp.AddTool(s, &mcp.Tool{Name: "get_model", Annotations: readOnly,
-		Description: "Get a model's published file: every stable configuration with its Wh/M, ITL, throughput, power and running batch, the index rows, and the source with licence and citation."}, t.getModel)
+		InputSchema: withDetail[GetModelInput](), OutputSchema: oneOf[GetModelBrief, GetModelOutput](),
+		Description: "Get a model: by default a brief (what it is, each GPU's index row, how many configurations were measured, the source to cite); detail full gives the published model file, every stable configuration with its Wh/M, ITL, throughput, power and running batch, and the source with licence and citation."}, t.getModel)
 	mcp.AddTool(s, &mcp.Tool{Name: "list_grids", Annotations: readOnly,
 		Description: "List the grids of a snapshot's grid.json (Ember lifecycle g CO2e per kWh), each with its value and the year of that value."}, t.listGrids)
 	mcp.AddTool(s, &mcp.Tool{Name: "price_carbon", Annotations: readOnly,
-		Description: "Price a model's output tokens on grids: kg CO2e per billion output tokens = Wh/M x g CO2e per kWh / 1000, per GPU and grid, from the index row or the configuration nearest a running batch. The same answer as the HTTP API's /v1/{date}/carbon; name grids or a grid_intensity (or both)."}, t.priceCarbon)
+		Description: "Price a model's output tokens on grids: kg CO2e per billion output tokens = Wh/M x g CO2e per kWh / 1000, per GPU and grid, from the index row, the configurations with num_gpus GPUs, or the configuration nearest a running batch. The same answer as the HTTP API's /v1/{date}/carbon and `greentokens carbon --json`; name grids or a grid_intensity (or both)."}, t.priceCarbon)
 	return s
+}
+
+// oneOf is an output schema: an object of type A or of type B, each
+// schema generated from its Go struct.
+func oneOf[A, B any]() *jsonschema.Schema {
+	a, errA := jsonschema.For[A](nil)
+	b, errB := jsonschema.For[B](nil)
+	if errA != nil || errB != nil { // the types above are plain structs
+		panic(fmt.Sprint("mcpserver: output schema: ", errA, errB))
+	}
+	return &jsonschema.Schema{Type: "object", OneOf: []*jsonschema.Schema{a, b}}
+}
+
+// withDetail is In's input schema, generated from its Go struct, with the
+// values of its detail parameter listed: compact and full.
+func withDetail[In any]() *jsonschema.Schema {
+	in, err := jsonschema.For[In](nil)
+	if err != nil { // the types above are plain structs
+		panic(fmt.Sprint("mcpserver: input schema: ", err))
+	}
+	in.Properties["detail"].Enum = []any{Compact, Full}
+	return in
 }
 
 // ServeStdio runs the server over in and out (stdin and stdout) until the
@@ -117,16 +168,22 @@ func Handler(cat *catalog.Catalog, allow *Allowlist) http.Handler {
 
 type tools struct{ cat *catalog.Catalog }
 
-func (t tools) listModels(_ context.Context, _ *mcp.CallToolRequest, in ListModelsInput) (*mcp.CallToolResult, *catalog.ModelList, error) {
+func (t tools) listModels(_ context.Context, _ *mcp.CallToolRequest, in ListModelsInput) (*mcp.CallToolResult, any, error) {
+	full := in.Detail == Full // the input schema allows compact and full
 	s, err := t.cat.Snapshot(in.Snapshot)
 	if err != nil {
 		return nil, nil, err
 	}
-	l := s.ListModels()
-	return text(l), l, nil
+	if full {
+		l := s.ListModels()
+		return text(l), l, nil
+	}
+	l := s.ListModelsBrief()
+	return brief(l), l, nil
 }
 
-func (t tools) getModel(_ context.Context, _ *mcp.CallToolRequest, in GetModelInput) (*mcp.CallToolResult, *GetModelOutput, error) {
+func (t tools) getModel(_ context.Context, _ *mcp.CallToolRequest, in GetModelInput) (*mcp.CallToolResult, any, error) {
+	full := in.Detail == Full // the input schema allows compact and full
 	s, err := t.cat.Snapshot(in.Snapshot)
 	if err != nil {
 		return nil, nil, err
@@ -136,6 +193,11 @@ func (t tools) getModel(_ context.Context, _ *mcp.CallToolRequest, in GetModelIn
 		return nil, nil, err
 	}
 	f, _ := s.File(catalog.ModelPath(m.Slug))
+	if !full {
+		b, _ := s.Brief(m.Slug)
+		out := &GetModelBrief{Snapshot: s.Date, Path: f.Path, SHA256: f.SHA256, Brief: b}
+		return brief(out), out, nil
+	}
 	// The text content is the published file, byte for byte.
 	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(f.Bytes)}}}
 	return res, &GetModelOutput{Snapshot: s.Date, Path: f.Path, SHA256: f.SHA256, Model: s.Published[m.Slug]}, nil
@@ -146,7 +208,7 @@ func (t tools) listGrids(_ context.Context, _ *mcp.CallToolRequest, in ListGrids
 	if err != nil {
 		return nil, nil, err
 	}
-	l, err := s.ListGrids(in.Query)
+	l, err := s.ListGrids(catalog.GridQuery{Text: in.Query})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -158,7 +220,8 @@ func (t tools) priceCarbon(_ context.Context, _ *mcp.CallToolRequest, in PriceCa
 	if err != nil {
 		return nil, nil, err
 	}
-	ans, err := s.Price(catalog.PriceRequest{Model: in.Model, Grids: in.Grids, Intensity: in.GridIntensity, GPU: in.GPU, Batch: in.RunningBatch})
+	ans, err := s.Price(catalog.PriceRequest{Model: in.Model, Grids: in.Grids, Intensity: in.GridIntensity, GPU: in.GPU,
+		NumGPUs: in.NumGPUs, Batch: in.RunningBatch})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -180,6 +243,22 @@ func text(v any) *mcp.CallToolResult {
 		return nil
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
+}
+
+// brief is text without the indentation: a compact answer's text, one
+// line of the same JSON.
+func brief(v any) *mcp.CallToolResult {
+	res := text(v)
+	if res == nil {
+		return nil
+	}
+	tc := res.Content[0].(*mcp.TextContent)
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, []byte(tc.Text)); err != nil {
+		return nil
+	}
+	tc.Text = buf.String()
+	return res
 }
 
 // RunStdio serves the snapshots under dir over stdin and stdout until the

@@ -64,7 +64,7 @@ func TestStreamableHTTP(t *testing.T) {
 	mcptest.Check(t, cs, root)
 }
 
-// TestFallback: on the snapshot built from the shared Ember file, a
+// TestFallback: on the snapshot built from the sample's Ember file, a
 // fallback area's year and flag reach the client (in-memory transport).
 func TestFallback(t *testing.T) {
 	cat, err := catalog.Open(catalogtest.SharedReal(t), nil)

@@ -3,6 +3,8 @@ package render
 import (
 	"os"
 	"testing"
+
+	"github.com/leadgreen/greentokens/internal/sample"
 )
 
 // benchSnapshotEnv names a snapshot folder (a build's OUT/DATE) whose
@@ -16,7 +18,7 @@ const benchSnapshotEnv = "GREENTOKENS_PAGE_BENCH_SNAPSHOT"
 func BenchmarkRender(b *testing.B) {
 	dir := os.Getenv(benchSnapshotEnv)
 	if dir == "" {
-		dir = snapshotDir(b, seedVersion, true)
+		dir = snapshotDir(b, sample.Leaderboard(), true)
 	}
 	s, err := LoadDir(dir)
 	if err != nil {

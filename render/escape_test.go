@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/leadgreen/greentokens/internal/sample"
 )
 
 func TestMarkdownEscape(t *testing.T) {
@@ -54,7 +55,7 @@ func TestMarkdownEscape(t *testing.T) {
 // release of grid.json, the display grids) is shown as text, never as
 // markup.
 func TestPageEscapesFlagText(t *testing.T) {
-	dir := snapshotDir(t, seedVersion, true)
+	dir := snapshotDir(t, sample.Leaderboard(), true)
 	p := filepath.Join(dir, "grid.json")
 	b, err := os.ReadFile(p)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/leadgreen/greentokens/internal/sample"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
 	"github.com/leadgreen/greentokens/transform/jsonnum"
@@ -20,18 +21,13 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden pages under testdata/")
 
-// shared is the project's shared data folder, as CI lays it out.
-const shared = "../../shared"
-
-const seedVersion = "2026-02-16-7885788"
-
 // seedGrid is the fixture with the seven grid values of the seed page
 // (Ember's September 2026 release, 2024), in Ember's layout.
 const seedGrid = "testdata/ember-seed-2024.csv"
 
-func readShared(t testing.TB, parts ...string) []byte {
+func readFile(t testing.TB, dir string, parts ...string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(append([]string{shared}, parts...)...))
+	b, err := os.ReadFile(filepath.Join(append([]string{dir}, parts...)...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,17 +46,16 @@ func write(t testing.TB, dir, name string, data []byte) {
 }
 
 // snapshotDir lays out the published files of a snapshot built from the
-// shared leaderboard version (dates of the seeds) in a temporary folder:
+// leaderboard version folder up (dates of the seeds) in a temporary folder:
 // index.json, models/, the archived task files, and grid.json from the
 // fixture unless withGrid is false.
-func snapshotDir(t testing.TB, version string, withGrid bool) string {
+func snapshotDir(t testing.TB, up string, withGrid bool) string {
 	t.Helper()
 	dir := t.TempDir()
-	up := filepath.Join("upstream", "leaderboard", version)
-	chat := readShared(t, up, "tasks", "lm-arena-chat.json")
-	gpqa := readShared(t, up, "tasks", "gpqa.json")
+	chat := readFile(t, up, "tasks", "lm-arena-chat.json")
+	gpqa := readFile(t, up, "tasks", "gpqa.json")
 	lb, _, err := transform.NewLeaderboard(transform.LeaderboardFiles{
-		Index: readShared(t, up, "index.json"), Commits: readShared(t, up, "commits.json"), Chat: chat,
+		Index: readFile(t, up, "index.json"), Commits: readFile(t, up, "commits.json"), Chat: chat,
 		ChatURL: "https://raw.githubusercontent.com/ml-energy/leaderboard/master/public/data/tasks/lm-arena-chat.json",
 	}, "2026-09-27", "2026-09-26")
 	if err != nil {
@@ -130,7 +125,7 @@ func render(t *testing.T, dir, slug string, opts Options) string {
 // seedDoc builds the Qwen 3 32B page of the seed version, figures and all.
 func seedDoc(t *testing.T) *Doc {
 	t.Helper()
-	s, err := LoadDir(snapshotDir(t, seedVersion, true))
+	s, err := LoadDir(snapshotDir(t, sample.Leaderboard(), true))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +139,7 @@ func seedDoc(t *testing.T) *Doc {
 // TestGoldenPage compares the rendered Qwen 3 32B page with
 // testdata/qwen-3-32b.md byte for byte; go test -update rewrites it.
 func TestGoldenPage(t *testing.T) {
-	got := render(t, snapshotDir(t, seedVersion, true), "qwen-3-32b", Options{})
+	got := render(t, snapshotDir(t, sample.Leaderboard(), true), "qwen-3-32b", Options{})
 	const golden = "testdata/qwen-3-32b.md"
 	if *update {
 		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
@@ -161,7 +156,7 @@ func TestGoldenPage(t *testing.T) {
 }
 
 // seedFigures are strings of the published seed page
-// (../shared/seeds/qwen-3-32b.page.txt), each holding a figure. They are
+// (testdata/seeds/qwen-3-32b.page.txt at the repository's root), each holding a figure. They are
 // copied from the seed, not from the renderer's output: the test checks that
 // each is in the seed and in the rendered page.
 var seedFigures = []string{
@@ -198,11 +193,11 @@ var seedFigures = []string{
 // the published seed page: the strings above, and every row of the seed's
 // configuration and carbon tables.
 func TestSeedPageFigures(t *testing.T) {
-	seed := string(readShared(t, "seeds", "qwen-3-32b.page.txt"))
+	seed := string(sample.Read(t, "seeds", "qwen-3-32b.page.txt"))
 	// The seed writes "Apache 2.0" in prose; the licence string is the
 	// model file's, which the seed's model file carries.
-	seedJSON := string(readShared(t, "seeds", "qwen-3-32b.json"))
-	page := render(t, snapshotDir(t, seedVersion, true), "qwen-3-32b", Options{})
+	seedJSON := string(sample.Read(t, "seeds", "qwen-3-32b.json"))
+	page := render(t, snapshotDir(t, sample.Leaderboard(), true), "qwen-3-32b", Options{})
 	for _, f := range seedFigures {
 		if !strings.Contains(seed, f) && !strings.Contains(seedJSON, f) {
 			t.Errorf("%q is not in the seed page: the list must hold seed text only", f)
@@ -228,7 +223,7 @@ func TestSeedPageFigures(t *testing.T) {
 }
 
 func TestEveryModelRenders(t *testing.T) {
-	dir := snapshotDir(t, seedVersion, true)
+	dir := snapshotDir(t, sample.Leaderboard(), true)
 	paths, err := writeAll(dir, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -288,7 +283,7 @@ func TestEveryModelRenders(t *testing.T) {
 }
 
 func TestCarbonWithoutGrid(t *testing.T) {
-	p := render(t, snapshotDir(t, seedVersion, false), "qwen-3-32b", Options{})
+	p := render(t, snapshotDir(t, sample.Leaderboard(), false), "qwen-3-32b", Options{})
 	if !strings.Contains(p, "This snapshot has no grid.json, so the page shows no carbon figures.") {
 		t.Errorf("no note about the missing grid.json")
 	}
@@ -298,7 +293,7 @@ func TestCarbonWithoutGrid(t *testing.T) {
 }
 
 func TestCarbonMissingDisplayGrid(t *testing.T) {
-	p := render(t, snapshotDir(t, seedVersion, true), "qwen-3-32b", Options{Grids: []string{"NOR", "Atlantis", "India"}})
+	p := render(t, snapshotDir(t, sample.Leaderboard(), true), "qwen-3-32b", Options{Grids: []string{"NOR", "Atlantis", "India"}})
 	for _, want := range []string{"| Norway | 30 | 1.2 |\n| India | 707 | 27.6 |\n", "Not in this snapshot's grid.json for 2024: Atlantis."} {
 		if !strings.Contains(p, want) {
 			t.Errorf("the page lacks %q", want)
@@ -310,7 +305,7 @@ func TestCarbonMissingDisplayGrid(t *testing.T) {
 // (a fallback) shows its year, in the table and the sentences; the others
 // do not.
 func TestCarbonFallbackYear(t *testing.T) {
-	dir := snapshotDir(t, seedVersion, true)
+	dir := snapshotDir(t, sample.Leaderboard(), true)
 	p := filepath.Join(dir, grid.FileName)
 	b, err := os.ReadFile(p)
 	if err != nil {
@@ -346,7 +341,7 @@ func TestCarbonFallbackYear(t *testing.T) {
 // TestFilesMustAgree: a model file whose figure is not the rounding of the
 // archived row it names is refused rather than shown.
 func TestFilesMustAgree(t *testing.T) {
-	dir := snapshotDir(t, seedVersion, true)
+	dir := snapshotDir(t, sample.Leaderboard(), true)
 	p := filepath.Join(dir, "models", "qwen-3-32b.json")
 	b, err := os.ReadFile(p)
 	if err != nil {
@@ -389,33 +384,33 @@ func TestFormats(t *testing.T) {
 }
 
 // pagesGolden holds the sha256 of every page TestEveryVersionRenders
-// renders; go test -update rewrites it.
+// renders from the eight leaderboard versions of ../shared; go test
+// -update rewrites the lines of the runs it rendered.
 const pagesGolden = "testdata/pages.sha256"
 
-// TestEveryVersionRenders: pages render from every shared leaderboard
-// version (schema drift: parallelism 0, no avg_output_len before 2025-12-17),
-// and from the seed version without grid.json and with display grids
-// grid.json lacks, each page byte for byte as the sha256 in pagesGolden.
+// TestEveryVersionRenders: pages render from every leaderboard version
+// (sample.Versions: the sample's one in make test; in make scale the eight
+// of ../shared, with their schema drift: parallelism 0, no avg_output_len
+// before 2025-12-17), and from the seed version without grid.json and with
+// display grids grid.json lacks, each page byte for byte as the sha256 in
+// pagesGolden.
 func TestEveryVersionRenders(t *testing.T) {
-	dirs, err := filepath.Glob(filepath.Join(shared, "upstream", "leaderboard", "20*"))
-	if err != nil || len(dirs) < 8 {
-		t.Fatalf("found %d leaderboard versions (%v); want 8", len(dirs), err)
-	}
+	dirs, _ := sample.Versions(t)
 	type run struct {
-		name, version string
-		withGrid      bool
-		opts          Options
+		name, dir string
+		withGrid  bool
+		opts      Options
 	}
 	var runs []run
 	for _, d := range dirs {
-		runs = append(runs, run{filepath.Base(d), filepath.Base(d), true, Options{}})
+		runs = append(runs, run{filepath.Base(d), d, true, Options{}})
 	}
-	runs = append(runs, run{"no-grid", seedVersion, false, Options{}},
-		run{"other-grids", seedVersion, true, Options{Grids: []string{"NOR", "Atlantis", "India"}}})
-	var sums []string
+	runs = append(runs, run{"no-grid", sample.Leaderboard(), false, Options{}},
+		run{"other-grids", sample.Leaderboard(), true, Options{Grids: []string{"NOR", "Atlantis", "India"}}})
+	sums := map[string][]string{} // by run
 	for _, r := range runs {
 		t.Run(r.name, func(t *testing.T) {
-			s, err := LoadDir(snapshotDir(t, r.version, r.withGrid))
+			s, err := LoadDir(snapshotDir(t, r.dir, r.withGrid))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -427,7 +422,7 @@ func TestEveryVersionRenders(t *testing.T) {
 				t.Errorf("%d pages for %d models", len(files), len(s.Index.Models))
 			}
 			for _, f := range files {
-				sums = append(sums, fmt.Sprintf("%x  %s/%s\n", sha256.Sum256(f.Data), r.name, f.Path))
+				sums[r.name] = append(sums[r.name], fmt.Sprintf("%x  %s/%s\n", sha256.Sum256(f.Data), r.name, f.Path))
 			}
 			// The site's Doc, figures and all, is the same page.
 			for _, e := range s.Index.Models {
@@ -441,18 +436,41 @@ func TestEveryVersionRenders(t *testing.T) {
 			}
 		})
 	}
-	got := strings.Join(sums, "")
-	if *update {
-		if err := os.WriteFile(pagesGolden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
+	golden, err := os.ReadFile(pagesGolden)
+	if err != nil && !*update {
+		t.Fatalf("%v (run go test -tags scale ./render -update to write it)", err)
+	}
+	// The golden lines of the runs rendered, in the golden file's order;
+	// -update puts each run's new lines in place of its old ones.
+	var want, updated strings.Builder
+	written := map[string]bool{}
+	for _, line := range strings.SplitAfter(string(golden), "\n") {
+		name, _, _ := strings.Cut(line[min(len(line), 66):], "/") // after "SHA256  "
+		if _, ok := sums[name]; !ok {
+			updated.WriteString(line)
+			continue
+		}
+		want.WriteString(line)
+		if !written[name] {
+			updated.WriteString(strings.Join(sums[name], ""))
+			written[name] = true
 		}
 	}
-	want, err := os.ReadFile(pagesGolden)
-	if err != nil {
-		t.Fatalf("%v (run go test ./render -update to write it)", err)
+	var got strings.Builder
+	for _, r := range runs {
+		got.WriteString(strings.Join(sums[r.name], ""))
+		if !written[r.name] {
+			updated.WriteString(strings.Join(sums[r.name], ""))
+		}
 	}
-	if got != string(want) {
-		t.Errorf("pages differ from %s (-golden +rendered); run with -update if the change is meant:\n%s", pagesGolden, cmp.Diff(string(want), got))
+	if *update {
+		if err := os.WriteFile(pagesGolden, []byte(updated.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if got.String() != want.String() {
+		t.Errorf("pages differ from %s (-golden +rendered); run with -update if the change is meant:\n%s", pagesGolden, cmp.Diff(want.String(), got.String()))
 	}
 }
 
@@ -460,7 +478,7 @@ func TestEveryVersionRenders(t *testing.T) {
 // it built and the rows it parsed) are RenderAll's from the folder, byte for
 // byte, in the index's order.
 func TestEachAndNew(t *testing.T) {
-	dir := snapshotDir(t, seedVersion, true)
+	dir := snapshotDir(t, sample.Leaderboard(), true)
 	loaded, err := LoadDir(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -470,10 +488,10 @@ func TestEachAndNew(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	up := filepath.Join("upstream", "leaderboard", seedVersion)
+	up := sample.Leaderboard()
 	lb, _, err := transform.NewLeaderboard(transform.LeaderboardFiles{
-		Index: readShared(t, up, "index.json"), Commits: readShared(t, up, "commits.json"),
-		Chat:    readShared(t, up, "tasks", "lm-arena-chat.json"),
+		Index: readFile(t, up, "index.json"), Commits: readFile(t, up, "commits.json"),
+		Chat:    readFile(t, up, "tasks", "lm-arena-chat.json"),
 		ChatURL: "https://raw.githubusercontent.com/ml-energy/leaderboard/master/public/data/tasks/lm-arena-chat.json",
 	}, "2026-09-27", "2026-09-26")
 	if err != nil {
@@ -483,7 +501,7 @@ func TestEachAndNew(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	parsed, err := transform.ParseTask(transform.TaskProblem, readShared(t, up, "tasks", "gpqa.json"))
+	parsed, err := transform.ParseTask(transform.TaskProblem, readFile(t, up, "tasks", "gpqa.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

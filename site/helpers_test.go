@@ -3,18 +3,16 @@ package site
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 
 	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/internal/sample"
 	"github.com/leadgreen/greentokens/snapshots"
 )
 
 const (
-	shared      = "../../shared"
-	seedVersion = "2026-02-16-7885788"
-	seedDate    = "2026-09-27"
+	seedDate = sample.SeedDate
 	// seedGrid holds the seven grid values of the seed page (Ember's
 	// September 2026 release, 2024), in Ember's layout.
 	seedGrid = "../render/testdata/ember-seed-2024.csv"
@@ -40,7 +38,7 @@ func seedSnapshot(t testing.TB) string {
 		var res *snapshots.Result
 		res, seed.err = snapshots.Build(context.Background(), snapshots.BuildOptions{
 			Out: seed.root, Date: seedDate, Retrieved: "2026-09-26", GridYear: 2024, EmberRelease: "September 2026",
-			Source: fetch.Dir{Leaderboard: filepath.Join(shared, "upstream", "leaderboard", seedVersion), Ember: seedGrid, Origins: fetch.DefaultOrigins()},
+			Source: fetch.Dir{Leaderboard: sample.Leaderboard(), Ember: seedGrid, Origins: fetch.DefaultOrigins()},
 		})
 		if seed.err == nil {
 			seed.dir = res.Dir

@@ -31,7 +31,7 @@ import (
 //     build from the seeds' leaderboard version and that CSV, and a verify
 //     of the snapshot it wrote, at scale 1 and 4 (bytes: the CSV's);
 //   - BenchmarkTenThousandModels: a build and a verify of the 10,000-model
-//     leaderboard of TestTenThousandModels with the shared Ember file
+//     leaderboard of TestTenThousandModels with the sample's Ember file
 //     (bytes: the sources');
 //   - BenchmarkThousandModelsSynth: a build and a verify of a 1,000-model
 //     leaderboard with ember-synth's CSV at scale 1 (bytes: the sources'):
@@ -270,7 +270,7 @@ func BenchmarkOfflineBuild(b *testing.B) {
 	for _, scale := range benchScales {
 		b.Run(fmt.Sprintf("scale=%d", scale), func(b *testing.B) {
 			csv := gridtest.SynthCSV(b, scale)
-			benchStage(b, benchJob{Op: "build", Leaderboard: leaderboardDir(seedVersion), Ember: csv}, size(b, csv))
+			benchStage(b, benchJob{Op: "build", Leaderboard: seedLeaderboard, Ember: csv}, size(b, csv))
 		})
 	}
 }
@@ -281,7 +281,7 @@ func BenchmarkOfflineVerify(b *testing.B) {
 	for _, scale := range benchScales {
 		b.Run(fmt.Sprintf("scale=%d", scale), func(b *testing.B) {
 			csv := gridtest.SynthCSV(b, scale)
-			dir := builtSnapshot(b, leaderboardDir(seedVersion), csv)
+			dir := builtSnapshot(b, seedLeaderboard, csv)
 			b.ResetTimer()
 			benchStage(b, benchJob{Op: "verify", Dir: dir}, size(b, csv))
 		})
@@ -290,8 +290,8 @@ func BenchmarkOfflineVerify(b *testing.B) {
 
 // BenchmarkTenThousandModels builds, then verifies, a snapshot of the
 // 10,000-model leaderboard (30,000 Text Conversation rows, a 22 MB task
-// file) with the shared Ember file.
-func BenchmarkTenThousandModels(b *testing.B) { benchWholeJob(b, scaleModels, sharedEmber) }
+// file) with the sample's Ember file.
+func BenchmarkTenThousandModels(b *testing.B) { benchWholeJob(b, scaleModels, sampleEmber) }
 
 // BenchmarkThousandModelsSynth builds, then verifies, a snapshot of a
 // 1,000-model leaderboard (3,000 Text Conversation rows) with

@@ -20,7 +20,7 @@ import (
 func withoutModel(t *testing.T, modelID string) string {
 	t.Helper()
 	dir := t.TempDir()
-	copyLeaderboard(t, leaderboardDir(seedVersion), dir)
+	copyLeaderboard(t, seedLeaderboard, dir)
 	removed := 0
 	editJSON(t, filepath.Join(dir, "tasks", "lm-arena-chat.json"), func(v map[string]any) {
 		var keep []any
@@ -45,9 +45,9 @@ func TestRemovalGuard(t *testing.T) {
 		later   = "2026-09-30"
 	)
 	out := t.TempDir()
-	copyLeaderboard(t, versionSnapshot(t, seedVersion), filepath.Join(out, earlier))
+	copyLeaderboard(t, seedSnapshot(t), filepath.Join(out, earlier))
 	before := tree(t, filepath.Join(out, earlier))
-	src := fetch.Dir{Leaderboard: withoutModel(t, "Qwen/Qwen3-14B"), Ember: sharedEmber, Origins: fetch.DefaultOrigins()}
+	src := sourceOf(withoutModel(t, "Qwen/Qwen3-14B"))
 	buildLater := func(allow ...string) (string, error) {
 		var log bytes.Buffer
 		_, err := Build(context.Background(), BuildOptions{Out: out, Date: later, Retrieved: seedFetched, Source: src,
@@ -105,15 +105,17 @@ func TestRemovalGuard(t *testing.T) {
 func TestBuildLeavesEarlierSnapshot(t *testing.T) {
 	out := t.TempDir()
 	earlier := filepath.Join(out, seedDate)
-	copyLeaderboard(t, versionSnapshot(t, "2026-01-01-6e70d23"), earlier)
+	if _, err := build(t, out, sourceOf(withoutModel(t, "Qwen/Qwen3-14B"))); err != nil {
+		t.Fatal(err)
+	}
 	before := tree(t, earlier)
 	var log bytes.Buffer
 	_, err := Build(context.Background(), BuildOptions{Out: out, Date: "2026-09-30", Retrieved: seedFetched,
-		Source: sharedSource(seedVersion), Logger: slog.New(slog.NewTextHandler(&log, nil))})
+		Source: seedSource(), Logger: slog.New(slog.NewTextHandler(&log, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
-	const summary = "18 models, index rows unchanged, 84 configurations changed (tensor_parallel)"
+	const summary = "18 models (1 added), index rows unchanged"
 	if !strings.Contains(log.String(), earlier) || !strings.Contains(log.String(), summary) {
 		t.Errorf("the log does not name the earlier snapshot and the summary %q:\n%s", summary, log.String())
 	}
@@ -152,9 +154,9 @@ func TestLatestBefore(t *testing.T) {
 // one of its models either.
 func TestRemovalGuardOnReplace(t *testing.T) {
 	out := t.TempDir()
-	copyLeaderboard(t, versionSnapshot(t, seedVersion), filepath.Join(out, seedDate))
+	copyLeaderboard(t, seedSnapshot(t), filepath.Join(out, seedDate))
 	before := tree(t, filepath.Join(out, seedDate))
-	src := fetch.Dir{Leaderboard: withoutModel(t, "Qwen/Qwen3-14B"), Ember: sharedEmber, Origins: fetch.DefaultOrigins()}
+	src := sourceOf(withoutModel(t, "Qwen/Qwen3-14B"))
 	replace := func(allow ...string) error {
 		_, err := Build(context.Background(), BuildOptions{Out: out, Date: seedDate, Retrieved: seedFetched,
 			Source: src, Replace: true, AllowRemoval: allow})
@@ -176,8 +178,8 @@ func TestRemovalGuardOnReplace(t *testing.T) {
 // (ErrGridShrink, an ErrConflict: exit 6), naming the count and the first
 // areas, unless AllowGridShrink.
 func TestGridShrinkGuard(t *testing.T) {
-	earlier := versionSnapshot(t, seedVersion)
-	csv, err := os.ReadFile(sharedEmber)
+	earlier := seedSnapshot(t)
+	csv, err := os.ReadFile(sampleEmber)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +222,7 @@ func TestGridShrinkGuard(t *testing.T) {
 			copyLeaderboard(t, earlier, filepath.Join(out, seedDate))
 			var log bytes.Buffer
 			_, err := Build(context.Background(), BuildOptions{Out: out, Date: "2026-09-30", Retrieved: seedFetched,
-				Source:          fetch.Dir{Leaderboard: leaderboardDir(seedVersion), Ember: ember, Origins: fetch.DefaultOrigins()},
+				Source:          fetch.Dir{Leaderboard: seedLeaderboard, Ember: ember, Origins: fetch.DefaultOrigins()},
 				AllowGridShrink: tc.allow, Logger: slog.New(slog.NewTextHandler(&log, nil))})
 			_, statErr := os.Stat(filepath.Join(out, "2026-09-30"))
 			if tc.err == "" {

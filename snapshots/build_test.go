@@ -11,24 +11,35 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/internal/sample"
 )
 
+// The seeds' release and retrieval dates.
 const (
-	shared      = "../../shared"
-	seedVersion = "2026-02-16-7885788"
-	seedDate    = "2026-09-27"
-	seedFetched = "2026-09-26"
+	seedDate    = sample.SeedDate
+	seedFetched = sample.SeedRetrieved
 )
 
-func leaderboardDir(version string) string {
-	return filepath.Join(shared, "upstream", "leaderboard", version)
+// seedLeaderboard is the leaderboard version the seeds were built from, in
+// the repository's sample.
+var seedLeaderboard = sample.Leaderboard()
+
+// sampleEmber is the sample's file of real intensity values in Ember's
+// layout.
+var sampleEmber = sample.Ember()
+
+// sourceOf reads the leaderboard version folder dir and sampleEmber.
+func sourceOf(dir string) fetch.Dir {
+	return fetch.Dir{Leaderboard: dir, Ember: sampleEmber, Origins: fetch.DefaultOrigins()}
 }
 
-// sharedEmber is the shared file of real intensity values in Ember's layout.
-var sharedEmber = filepath.Join(shared, "upstream", "ember", "co2-intensity-long-format.csv")
+// seedSource is the seeds' leaderboard version with sampleEmber.
+func seedSource() fetch.Dir { return sourceOf(seedLeaderboard) }
 
-func sharedSource(version string) fetch.Source {
-	return fetch.Dir{Leaderboard: leaderboardDir(version), Ember: sharedEmber, Origins: fetch.DefaultOrigins()}
+// otherSource gives a snapshot other than seedSource's: the seeds'
+// leaderboard version with the seed page's seven grid values instead.
+func otherSource() fetch.Dir {
+	return fetch.Dir{Leaderboard: seedLeaderboard, Ember: "../render/testdata/ember-seed-2024.csv", Origins: fetch.DefaultOrigins()}
 }
 
 func build(t *testing.T, out string, src fetch.Source) (*Result, error) {
@@ -67,7 +78,7 @@ func tree(t *testing.T, dir string) map[string]string {
 
 func TestBuildReproducesSeeds(t *testing.T) {
 	out := t.TempDir()
-	res, err := build(t, out, sharedSource(seedVersion))
+	res, err := build(t, out, seedSource())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +87,7 @@ func TestBuildReproducesSeeds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := os.ReadFile(filepath.Join(shared, "seeds", slug+".json"))
+		want, err := os.ReadFile(sample.Seed(slug + ".json"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,7 +102,7 @@ func TestBuildReproducesSeeds(t *testing.T) {
 	// The archived sources are the upstream bytes, unchanged.
 	for _, name := range []string{"index.json", "commits.json", "tasks/lm-arena-chat.json", "tasks/gpqa.json"} {
 		got, _ := os.ReadFile(filepath.Join(res.Dir, "sources", "leaderboard", name))
-		want, _ := os.ReadFile(filepath.Join(leaderboardDir(seedVersion), name))
+		want, _ := os.ReadFile(filepath.Join(seedLeaderboard, name))
 		if len(want) == 0 || !bytes.Equal(got, want) {
 			t.Errorf("sources/leaderboard/%s is not the upstream file", name)
 		}
@@ -108,11 +119,11 @@ func TestBuildReproducesSeeds(t *testing.T) {
 }
 
 func TestBuildIsDeterministic(t *testing.T) {
-	a, err := build(t, t.TempDir(), sharedSource(seedVersion))
+	a, err := build(t, t.TempDir(), seedSource())
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := build(t, t.TempDir(), sharedSource(seedVersion))
+	b, err := build(t, t.TempDir(), seedSource())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,19 +133,22 @@ func TestBuildIsDeterministic(t *testing.T) {
 }
 
 func TestExistingSnapshot(t *testing.T) {
+	// The first snapshot lists 7 grid areas, the other content 226: a
+	// replace that keeps every area, which the guards let through.
+	first, other := otherSource(), seedSource()
 	out := t.TempDir()
-	if _, err := build(t, out, sharedSource(seedVersion)); err != nil {
+	if _, err := build(t, out, first); err != nil {
 		t.Fatal(err)
 	}
 	before := tree(t, filepath.Join(out, seedDate))
 
-	res, err := build(t, out, sharedSource(seedVersion))
+	res, err := build(t, out, first)
 	if err != nil || !res.Unchanged {
 		t.Fatalf("rebuilding the same snapshot: %+v, %v; want success, unchanged", res, err)
 	}
 
 	// Other content for the same date is a conflict, and the old snapshot stays.
-	_, err = build(t, out, sharedSource("2026-01-01-6e70d23"))
+	_, err = build(t, out, other)
 	if !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "--replace") {
 		t.Fatalf("building other content over a snapshot: %v; want ErrConflict naming --replace", err)
 	}
@@ -144,11 +158,11 @@ func TestExistingSnapshot(t *testing.T) {
 
 	// With Replace, it is swapped in whole.
 	res, err = Build(context.Background(), BuildOptions{Generator: &testGenerator, Out: out, Date: seedDate, Retrieved: seedFetched,
-		Source: sharedSource("2026-01-01-6e70d23"), Replace: true})
+		Source: other, Replace: true})
 	if err != nil || !res.Replaced {
 		t.Fatalf("replace: %+v, %v", res, err)
 	}
-	fresh, err := build(t, t.TempDir(), sharedSource("2026-01-01-6e70d23"))
+	fresh, err := build(t, t.TempDir(), other)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +191,7 @@ func TestFailedValidationWritesNothing(t *testing.T) {
 		}
 		return real(ctx, dir)
 	}
-	_, err := build(t, out, sharedSource(seedVersion))
+	_, err := build(t, out, seedSource())
 	if !errors.Is(err, ErrValidation) || !strings.Contains(err.Error(), "qwen-3-32b") {
 		t.Fatalf("build with a tampered file: %v; want ErrValidation naming the model", err)
 	}
@@ -186,7 +200,7 @@ func TestFailedValidationWritesNothing(t *testing.T) {
 
 func TestBadUpstreamWritesNothing(t *testing.T) {
 	dir := t.TempDir()
-	copyLeaderboard(t, leaderboardDir(seedVersion), dir)
+	copyLeaderboard(t, seedLeaderboard, dir)
 	task := filepath.Join(dir, "tasks", "lm-arena-chat.json")
 	b, _ := os.ReadFile(task)
 	// Remove the first row's median ITL.
@@ -194,7 +208,7 @@ func TestBadUpstreamWritesNothing(t *testing.T) {
 	os.WriteFile(task, b, 0o644)
 
 	out := t.TempDir()
-	_, err := build(t, out, fetch.Dir{Leaderboard: dir, Ember: sharedEmber, Origins: fetch.DefaultOrigins()})
+	_, err := build(t, out, sourceOf(dir))
 	if !errors.Is(err, ErrUpstreamData) {
 		t.Fatalf("got %v; want ErrUpstreamData", err)
 	}
@@ -208,7 +222,7 @@ func TestBadUpstreamWritesNothing(t *testing.T) {
 
 func TestRetrievedIsRequiredForLocalSources(t *testing.T) {
 	out := t.TempDir()
-	_, err := Build(context.Background(), BuildOptions{Out: out, Date: seedDate, Source: sharedSource(seedVersion)})
+	_, err := Build(context.Background(), BuildOptions{Out: out, Date: seedDate, Source: seedSource()})
 	if !errors.Is(err, ErrUsage) {
 		t.Fatalf("got %v; want ErrUsage", err)
 	}
@@ -226,7 +240,7 @@ func assertEmpty(t *testing.T, out string) {
 	}
 }
 
-// copyLeaderboard copies a shared leaderboard version into a temporary
+// copyLeaderboard copies a leaderboard version into a temporary
 // folder, for tests that break one file.
 func copyLeaderboard(t *testing.T, from, to string) {
 	t.Helper()

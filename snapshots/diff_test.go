@@ -182,119 +182,6 @@ func load(t *testing.T, dir string) *Snapshot {
 	return s
 }
 
-// TestDiffRealPairs diffs snapshots of real upstream versions. Upstream,
-// 2026-01-01 -> 2026-02-16 fixed tensor_parallel (1 on every multi-GPU row
-// of nine model-GPU pairs), 2025-12-17 -> 2026-01-01 fixed the output
-// throughput of every row, and the 2026-02-13 versions reformat the same
-// data. No energy figure moved in any of them.
-func TestDiffRealPairs(t *testing.T) {
-	t.Parallel() // independent of the other tests, and among the package's longest
-	for _, tc := range []struct {
-		old, new    string
-		wantSummary string // %d is the count of configurations computed here
-		wantFields  []string
-	}{
-		{"2026-01-01-6e70d23", "2026-02-16-7885788", "18 models, index rows unchanged, %d configurations changed (tensor_parallel)", []string{"tensor_parallel"}},
-		{"2026-02-13-0ea52b6", "2026-02-13-f76e8d3", "18 models, no data change", nil},
-		{"2025-12-17-281c69e", "2026-01-01-6e70d23", "18 models, index rows unchanged, %d configurations changed (tokens_per_second)", []string{"tokens_per_second"}},
-	} {
-		t.Run(tc.old+"_"+tc.new, func(t *testing.T) {
-			oldDir, newDir := versionSnapshot(t, tc.old), versionSnapshot(t, tc.new)
-			r := Diff(load(t, oldDir), load(t, newDir))
-
-			oldRaw := rawChat(t, filepath.Join(leaderboardDir(tc.old), "tasks", "lm-arena-chat.json"))
-			newRaw := rawChat(t, filepath.Join(leaderboardDir(tc.new), "tasks", "lm-arena-chat.json"))
-			oldM, newM := readModels(t, oldDir), readModels(t, newDir)
-
-			// Configurations: exactly the published fields whose upstream moved.
-			want := wantConfigChanges(t, oldRaw, newRaw, oldM, newM)
-			if diff := cmp.Diff(want, gotConfigChanges(r)); diff != "" {
-				t.Errorf("configuration changes (-want +got):\n%s", diff)
-			}
-			fields := map[string]bool{}
-			for _, fs := range want {
-				for _, f := range fs {
-					fields[strings.Fields(f)[0]] = true
-				}
-			}
-			if diff := cmp.Diff(tc.wantFields, sortedKeysOf(fields)); diff != "" {
-				t.Errorf("the fields that changed upstream are not the ones expected (-want +got):\n%s", diff)
-			}
-
-			// Index rows: no energy moved, and no best row changed.
-			for slug, nm := range newM {
-				for gpu, nb := range nm.Best {
-					ob := oldM[slug].Best[gpu]
-					if ob["row_id"] != nb["row_id"] || jtext(t, rawFor(oldRaw, nm.ModelID, ob)["energy_per_token_joules"]) != jtext(t, rawFor(newRaw, nm.ModelID, nb)["energy_per_token_joules"]) {
-						t.Fatalf("%s %s: the index row moved upstream; this test expects it not to", slug, gpu)
-					}
-				}
-			}
-			if len(r.IndexRows) != 0 || len(r.Models.Added)+len(r.Models.Removed) != 0 || r.Models.New != 18 {
-				t.Errorf("index rows %+v, models %+v; want none changed, 18 models", r.IndexRows, r.Models)
-			}
-
-			// Sources: the sha256 of each archived upstream file.
-			for _, name := range []string{"index.json", "commits.json", "tasks/lm-arena-chat.json", "tasks/gpqa.json"} {
-				o, n := fileSHA(t, filepath.Join(leaderboardDir(tc.old), name)), fileSHA(t, filepath.Join(leaderboardDir(tc.new), name))
-				var got *SourceChange
-				for i := range r.Sources {
-					if r.Sources[i].Name == "leaderboard/"+name {
-						got = &r.Sources[i]
-					}
-				}
-				if got == nil || got.Old.SHA256 != o || got.New.SHA256 != n || (got.Status == "changed") != (o != n) {
-					t.Errorf("source %s: %+v; want sha256 %s -> %s", name, got, o, n)
-				}
-			}
-
-			// Upstream: compiled dates and commits.
-			upstream := map[string]ValueChange{}
-			for _, v := range r.Upstream {
-				upstream[v.Name] = v
-			}
-			for _, side := range []struct {
-				version string
-				get     func(ValueChange) string
-			}{{tc.old, func(v ValueChange) string { return v.Old }}, {tc.new, func(v ValueChange) string { return v.New }}} {
-				var idx struct {
-					LastUpdated string `json:"last_updated"`
-				}
-				var commits []struct {
-					SHA string `json:"sha"`
-				}
-				b, _ := os.ReadFile(filepath.Join(leaderboardDir(side.version), "index.json"))
-				json.Unmarshal(b, &idx)
-				b, _ = os.ReadFile(filepath.Join(leaderboardDir(side.version), "commits.json"))
-				json.Unmarshal(b, &commits)
-				if got := side.get(upstream["compiled"]); got != idx.LastUpdated {
-					t.Errorf("compiled %s; want %s", got, idx.LastUpdated)
-				}
-				if got := side.get(upstream["last commit"]); len(commits) == 0 || got != commits[0].SHA {
-					t.Errorf("last commit %s; want %+v", got, commits)
-				}
-			}
-
-			// The summary line, and the text report starts with it.
-			wantSummary := tc.wantSummary
-			if strings.Contains(wantSummary, "%d") {
-				wantSummary = fmt.Sprintf(wantSummary, len(want))
-			}
-			if r.Summary != wantSummary || r.DataChanged != (len(want) > 0) {
-				t.Errorf("summary %q (data changed %v); want %q", r.Summary, r.DataChanged, wantSummary)
-			}
-			var text bytes.Buffer
-			if err := r.WriteText(&text); err != nil {
-				t.Fatal(err)
-			}
-			if !strings.HasPrefix(text.String(), wantSummary+"\n") {
-				t.Errorf("the text report does not start with the summary:\n%s", text.String())
-			}
-			t.Logf("%s", text.String())
-		})
-	}
-}
-
 func sortedKeysOf(m map[string]bool) []string {
 	var out []string
 	for k := range m {
@@ -331,7 +218,7 @@ func editJSON(t *testing.T, path string, f func(v map[string]any)) {
 // TestDiffMovedRows changes upstream energies and grid values on purpose
 // and checks that Diff reports each change, largest first.
 func TestDiffMovedRows(t *testing.T) {
-	oldDir := versionSnapshot(t, seedVersion)
+	oldDir := seedSnapshot(t)
 	oldM := readModels(t, oldDir)
 
 	// qwen-3-32b: its H100 index row's energy falls by 12.4%.
@@ -355,7 +242,7 @@ func TestDiffMovedRows(t *testing.T) {
 	}
 
 	lb := t.TempDir()
-	copyLeaderboard(t, leaderboardDir(seedVersion), lb)
+	copyLeaderboard(t, seedLeaderboard, lb)
 	chat := filepath.Join(lb, "tasks", "lm-arena-chat.json")
 	raw := rawChat(t, chat)
 	e32 := rawFor(raw, q32.ModelID, moved)["energy_per_token_joules"].(float64)
@@ -379,14 +266,14 @@ func TestDiffMovedRows(t *testing.T) {
 
 	// Ember: Germany's 2022 value (the reference year by the rule)
 	// changes; Norway's rows go.
-	csv, err := os.ReadFile(sharedEmber)
+	csv, err := os.ReadFile(sampleEmber)
 	if err != nil {
 		t.Fatal(err)
 	}
 	de := regexp.MustCompile(`(?m)^(Germany,DEU,2022,.*,gCO2/kWh,)420\.11,`)
 	no := regexp.MustCompile(`(?m)^Norway,NOR,.*\n`)
 	if !de.Match(csv) || !no.Match(csv) {
-		t.Fatal("the shared Ember file has no 2022 row for Germany or no row for Norway")
+		t.Fatal("the sample's Ember file has no 2022 row for Germany or no row for Norway")
 	}
 	csv = de.ReplaceAll(csv, []byte("${1}366.8,"))
 	csv = no.ReplaceAll(csv, nil)
@@ -496,7 +383,7 @@ func sortedKeysOfAny[V any](m map[string]V) []string {
 // TestDiffRoundingOnly: published figures that differ while the upstream
 // value behind them is the same are not changes.
 func TestDiffRoundingOnly(t *testing.T) {
-	dir := versionSnapshot(t, seedVersion)
+	dir := seedSnapshot(t)
 	cur := copySnapshot(t)
 	rewriteModel(t, cur, "qwen-3-32b", func(m *transform.Model) {
 		c := m.Configurations[0]
@@ -611,7 +498,7 @@ func wantChatRows(t *testing.T, data []byte) (map[rowKey]*upRow, error) {
 // model's rows are together (one model at a time), apart (all the rows at
 // once), or the file is one the stream does not take (ParseTask's error).
 func TestDiffChatRows(t *testing.T) {
-	seed := versionSnapshot(t, seedVersion)
+	seed := seedSnapshot(t)
 	orig, err := os.ReadFile(filepath.Join(seed, filepath.FromSlash(chatPath)))
 	if err != nil {
 		t.Fatal(err)
@@ -719,7 +606,7 @@ func TestDiffChatRows(t *testing.T) {
 }
 
 func TestDiffSameSnapshot(t *testing.T) {
-	dir := versionSnapshot(t, seedVersion)
+	dir := seedSnapshot(t)
 	r := Diff(load(t, dir), load(t, dir))
 	if r.DataChanged || r.Summary != "18 models, no data change" {
 		t.Errorf("summary %q", r.Summary)

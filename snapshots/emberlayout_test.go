@@ -27,7 +27,7 @@ func buildEmber(t *testing.T, out, date, ember string) *Result {
 	t.Helper()
 	res, err := Build(context.Background(), BuildOptions{
 		Out: out, Date: date, Retrieved: seedFetched, GridYear: 2024, Generator: &testGenerator,
-		Source: fetch.Dir{Leaderboard: leaderboardDir(seedVersion), Ember: ember, Origins: fetch.DefaultOrigins()},
+		Source: fetch.Dir{Leaderboard: seedLeaderboard, Ember: ember, Origins: fetch.DefaultOrigins()},
 	})
 	if err != nil {
 		t.Fatalf("build from %s: %v", ember, err)

@@ -12,8 +12,8 @@ import (
 // TestFetchFailureKinds: each way a fetch fails gets its kind (and so its
 // exit code), whichever file it hits, and nothing is written.
 func TestFetchFailureKinds(t *testing.T) {
-	srv := fetchtest.NewServer(t, leaderboardDir(seedVersion))
-	srv.Map(fetchtest.EmberPath, sharedEmber)
+	srv := fetchtest.NewServer(t, seedLeaderboard)
+	srv.Map(fetchtest.EmberPath, sampleEmber)
 	for _, tc := range []struct {
 		name  string
 		opts  fetch.HTTPOptions

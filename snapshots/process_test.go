@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/internal/testbin"
 )
 
@@ -37,10 +38,11 @@ func binaryGenerator(t testing.TB, bin string) Generator {
 	return generatorOf(bi)
 }
 
-// buildCmd is a greentokens build of a shared leaderboard version into out.
-func buildCmd(bin, out, version string, env ...string) *exec.Cmd {
+// buildCmd is a greentokens build of src's leaderboard and Ember files
+// into out.
+func buildCmd(bin, out string, src fetch.Dir, env ...string) *exec.Cmd {
 	cmd := exec.Command(bin, "build", "--out", out, "--date", seedDate, "--retrieved", seedFetched,
-		"--from-leaderboard", leaderboardDir(version), "--from-ember", sharedEmber)
+		"--from-leaderboard", src.Leaderboard, "--from-ember", src.Ember)
 	cmd.Env = append(os.Environ(), env...)
 	return cmd
 }
@@ -51,7 +53,7 @@ func buildCmd(bin, out, version string, env ...string) *exec.Cmd {
 func TestKilledBuild(t *testing.T) {
 	slow(t)
 	bin := binary(t)
-	reference, err := buildBy(t, t.TempDir(), sharedSource(seedVersion), binaryGenerator(t, bin))
+	reference, err := buildBy(t, t.TempDir(), seedSource(), binaryGenerator(t, bin))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +61,7 @@ func TestKilledBuild(t *testing.T) {
 	for _, point := range []string{cpSourceArchived, cpMidFile, cpManifest, cpValidated, cpRename, cpRenamed} {
 		t.Run(point, func(t *testing.T) {
 			out := t.TempDir()
-			cmd := buildCmd(bin, out, seedVersion, CrashEnv+"="+point)
+			cmd := buildCmd(bin, out, seedSource(), CrashEnv+"="+point)
 			err := cmd.Run()
 			var ee *exec.ExitError
 			if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
@@ -77,7 +79,7 @@ func TestKilledBuild(t *testing.T) {
 
 			// The next run cleans up and ends with the complete snapshot.
 			var stderr bytes.Buffer
-			next := buildCmd(bin, out, seedVersion)
+			next := buildCmd(bin, out, seedSource())
 			next.Stderr = &stderr
 			if err := next.Run(); err != nil {
 				t.Fatalf("the build after the kill failed: %v\n%s", err, stderr.String())
@@ -97,25 +99,25 @@ func TestKilledBuild(t *testing.T) {
 }
 
 // TestConcurrentBuilds starts two builds of the same date from different
-// data versions at once: one writes its snapshot, the other waits for the
+// data at once (seedSource's and otherSource's): one writes its snapshot, the other waits for the
 // lock, then finds other content and fails with the output-conflict exit
 // code. The result is exactly one of the two whole builds, never a mix.
 func TestConcurrentBuilds(t *testing.T) {
 	slow(t)
 	bin := binary(t)
 	gen := binaryGenerator(t, bin)
-	wantA, err := buildBy(t, t.TempDir(), sharedSource(seedVersion), gen)
+	wantA, err := buildBy(t, t.TempDir(), seedSource(), gen)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantB, err := buildBy(t, t.TempDir(), sharedSource("2026-01-01-6e70d23"), gen)
+	wantB, err := buildBy(t, t.TempDir(), otherSource(), gen)
 	if err != nil {
 		t.Fatal(err)
 	}
 	a, b := tree(t, wantA.Dir), tree(t, wantB.Dir)
 	for round := 0; round < 3; round++ {
 		out := t.TempDir()
-		cmds := []*exec.Cmd{buildCmd(bin, out, seedVersion), buildCmd(bin, out, "2026-01-01-6e70d23")}
+		cmds := []*exec.Cmd{buildCmd(bin, out, seedSource()), buildCmd(bin, out, otherSource())}
 		errs := make([]bytes.Buffer, 2)
 		for i, c := range cmds {
 			c.Stderr = &errs[i]
@@ -156,7 +158,7 @@ func TestUnusableOutputFolder(t *testing.T) {
 	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := build(t, file, sharedSource(seedVersion))
+	_, err := build(t, file, seedSource())
 	if !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "not-a-folder") {
 		t.Errorf("got %v; want ErrConflict naming the folder", err)
 	}
@@ -172,7 +174,7 @@ func TestFullDisk(t *testing.T) {
 	}
 	t.Cleanup(func() { syscall.Unmount(out, 0) })
 	earlier, err := Build(context.Background(), BuildOptions{Out: out, Date: "2026-09-20", Retrieved: seedFetched,
-		Source: sharedSource(seedVersion), NoGrid: true})
+		Source: seedSource(), NoGrid: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +188,7 @@ func TestFullDisk(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(out, "filler"), make([]byte, free), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = build(t, out, sharedSource(seedVersion))
+	_, err = build(t, out, seedSource())
 	if !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "no space left on device") {
 		t.Fatalf("build on a full disk: %v; want a clear out-of-space error", err)
 	}

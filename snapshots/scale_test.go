@@ -18,7 +18,7 @@ const scaleMaxRSS = 150 << 20
 
 // TestTenThousandModels builds, with the greentokens binary in a child
 // process, a snapshot from a leaderboard of 10,000 models (30,000 Text
-// Conversation rows) and the shared Ember file, into an empty output
+// Conversation rows) and the sample's Ember file, into an empty output
 // folder (date A): it must succeed, write one model file per model, and
 // stay under the memory bound, the child's peak resident set (a memory
 // check, not a time one). Then, each as a child with the same bound:
@@ -51,7 +51,7 @@ func TestTenThousandModels(t *testing.T) {
 	const laterDate = "2026-09-28" // B, the day after seedDate (A)
 	build := func(date string) []string {
 		return []string{"build", "--date", date, "--retrieved", seedFetched, "--out", out,
-			"--from-leaderboard", lb, "--from-ember", sharedEmber, "--log-format", "json",
+			"--from-leaderboard", lb, "--from-ember", sampleEmber, "--log-format", "json",
 			"--max-json-mib", "64"} // the task file is over the 16 MiB cap
 	}
 

@@ -85,7 +85,7 @@ func writeScaleLeaderboard(t testing.TB, dir string, n int) int {
 	var real struct {
 		Models map[string]json.RawMessage `json:"models"`
 	}
-	b, err := os.ReadFile(filepath.Join(leaderboardDir(seedVersion), "index.json"))
+	b, err := os.ReadFile(filepath.Join(seedLeaderboard, "index.json"))
 	if err == nil {
 		err = json.Unmarshal(b, &real)
 	}
@@ -105,7 +105,7 @@ func writeScaleLeaderboard(t testing.TB, dir string, n int) int {
 	write("index.json", idx.Bytes())
 	write(filepath.Join("tasks", "lm-arena-chat.json"), chat.Bytes())
 	for _, rel := range []string{"commits.json", filepath.Join("tasks", "gpqa.json")} {
-		b, err := os.ReadFile(filepath.Join(leaderboardDir(seedVersion), rel))
+		b, err := os.ReadFile(filepath.Join(seedLeaderboard, rel))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -77,7 +77,7 @@ func TestSignalWhileWaitingForTheLock(t *testing.T) {
 	pid := "PID " + strconv.Itoa(os.Getpid())
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
-			code, stderr := signalWhen(t, buildCmd(bin, out, seedVersion), "another build holds the output folder; waiting", sig)
+			code, stderr := signalWhen(t, buildCmd(bin, out, seedSource()), "another build holds the output folder; waiting", sig)
 			if code != 1 {
 				t.Errorf("exit %d, want 1\n%s", code, stderr)
 			}
@@ -90,7 +90,7 @@ func TestSignalWhileWaitingForTheLock(t *testing.T) {
 		})
 	}
 	t.Run("--lock-timeout", func(t *testing.T) {
-		cmd := buildCmd(bin, out, seedVersion)
+		cmd := buildCmd(bin, out, seedSource())
 		cmd.Args = append(cmd.Args, "--lock-timeout", "200ms")
 		b, _ := cmd.CombinedOutput()
 		if code := cmd.ProcessState.ExitCode(); code != 6 {
@@ -111,7 +111,7 @@ func TestSignalWhileWaitingForTheLock(t *testing.T) {
 // report on stdout, and verify leaves no rebuild behind.
 func TestSignalEndsReadCommands(t *testing.T) {
 	t.Parallel() // independent of the other tests, and among the package's longest
-	res, err := build(t, t.TempDir(), sharedSource(seedVersion))
+	res, err := build(t, t.TempDir(), seedSource())
 	if err != nil {
 		t.Fatal(err)
 	}

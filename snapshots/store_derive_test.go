@@ -14,7 +14,7 @@ import (
 // the published ones (the same rows at full precision), and a source changed
 // after Load is refused, not derived from.
 func TestDeriveModels(t *testing.T) {
-	res, err := build(t, t.TempDir(), sharedSource(seedVersion))
+	res, err := build(t, t.TempDir(), seedSource())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,7 +38,7 @@ func TestLockNamesItsHolder(t *testing.T) {
 		t.Fatalf("the lock file holds %q (%v); want this process's PID", b, err)
 	}
 	_, err = Build(context.Background(), BuildOptions{Out: out, Date: seedDate, Retrieved: seedFetched,
-		Source: sharedSource(seedVersion), LockTimeout: 100 * time.Millisecond})
+		Source: seedSource(), LockTimeout: 100 * time.Millisecond})
 	if !errors.Is(err, ErrConflict) {
 		t.Fatalf("got %v; want ErrConflict", err)
 	}
@@ -148,7 +148,7 @@ func TestSnapshotModes(t *testing.T) {
 			defer unix.Umask(old)
 			out := t.TempDir()
 			res, err := Build(context.Background(), BuildOptions{Out: out, Date: seedDate, Retrieved: seedFetched,
-				Source: sharedSource(seedVersion), NoGrid: true})
+				Source: seedSource(), NoGrid: true})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -29,7 +29,7 @@ func TestSyncBesideChecksFailsTheBuild(t *testing.T) {
 		return syscall.EIO
 	}
 	out := t.TempDir()
-	if _, err := build(t, out, sharedSource(seedVersion)); !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), syscall.EIO.Error()) {
+	if _, err := build(t, out, seedSource()); !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), syscall.EIO.Error()) {
 		t.Fatalf("build whose sync fails: %v; want ErrConflict with the sync's error", err)
 	}
 	assertEmpty(t, out)
@@ -47,7 +47,7 @@ func TestFailedBuildDoesNotWaitForSync(t *testing.T) {
 	validateSnapshot = func(context.Context, string) error { return errors.New("a check failed") }
 	out := t.TempDir()
 	done := make(chan error, 1)
-	go func() { _, err := build(t, out, sharedSource(seedVersion)); done <- err }()
+	go func() { _, err := build(t, out, seedSource()); done <- err }()
 	select {
 	case err := <-done:
 		if !errors.Is(err, ErrValidation) {

@@ -36,7 +36,7 @@ func TestTaskProblemsReportedOnce(t *testing.T) {
 		{"gpqa, not in the selection", gpqa, []string{transform.TaskChat}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := build(t, t.TempDir(), sharedSource(seedVersion))
+			res, err := build(t, t.TempDir(), seedSource())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -18,7 +18,7 @@ import (
 func pinnedBuild(t *testing.T) string {
 	t.Helper()
 	res, err := Build(context.Background(), BuildOptions{
-		Out: t.TempDir(), Date: seedDate, Retrieved: seedFetched, Source: sharedSource(seedVersion),
+		Out: t.TempDir(), Date: seedDate, Retrieved: seedFetched, Source: seedSource(),
 		GridYear: 2024, EmberRelease: "September 2026",
 	})
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/internal/sample"
 	"github.com/leadgreen/greentokens/transform"
 )
 
@@ -28,11 +29,18 @@ var versionBuilds struct {
 	dirs map[string]string
 }
 
-// versionSnapshot builds a snapshot (date seedDate) from a shared
-// leaderboard version once per test binary and returns its folder. Tests
-// must not change it: copySnapshot gives a copy to tamper with.
-func versionSnapshot(t *testing.T, version string) string {
+// seedSnapshot is versionSnapshot of the seeds' version.
+func seedSnapshot(t *testing.T) string {
 	t.Helper()
+	return versionSnapshot(t, seedLeaderboard)
+}
+
+// versionSnapshot builds a snapshot (date seedDate) from a leaderboard
+// version folder once per test binary and returns its folder. Tests must
+// not change it: copySnapshot gives a copy to tamper with.
+func versionSnapshot(t *testing.T, leaderboard string) string {
+	t.Helper()
+	version := filepath.Base(leaderboard)
 	versionBuilds.Lock()
 	defer versionBuilds.Unlock()
 	if dir, ok := versionBuilds.dirs[version]; ok {
@@ -42,7 +50,7 @@ func versionSnapshot(t *testing.T, version string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := build(t, filepath.Join(root, version), sharedSource(version))
+	res, err := build(t, filepath.Join(root, version), sourceOf(leaderboard))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +72,7 @@ func TestMain(m *testing.M) {
 // copySnapshot copies the seed snapshot to a new folder named for its date.
 func copySnapshot(t *testing.T) string {
 	t.Helper()
-	src := versionSnapshot(t, seedVersion)
+	src := seedSnapshot(t)
 	dst := filepath.Join(t.TempDir(), seedDate)
 	copyLeaderboard(t, src, dst)
 	return dst
@@ -130,7 +138,7 @@ func (s timedSource) Open(ctx context.Context, name string) (*fetch.Body, error)
 func TestVerifyBuildOptions(t *testing.T) {
 	at := time.Date(2026, 9, 26, 7, 30, 12, 0, time.UTC)
 	res, err := Build(context.Background(), BuildOptions{Out: t.TempDir(), Date: seedDate,
-		Source: timedSource{sharedSource(seedVersion), at}, GridYear: 2023, EmberRelease: "September 2026"})
+		Source: timedSource{seedSource(), at}, GridYear: 2023, EmberRelease: "September 2026"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,7 +367,7 @@ func TestLoad(t *testing.T) {
 	if s.Grid == nil || len(s.Grid.Areas) == 0 {
 		t.Errorf("grid.json not loaded")
 	}
-	seed, _ := os.ReadFile(filepath.Join(shared, "seeds", "qwen-3-32b.json"))
+	seed, _ := os.ReadFile(sample.Seed("qwen-3-32b.json"))
 	if b, ok := s.Bytes("models/qwen-3-32b.json"); !ok || !bytes.Equal(b, seed) {
 		t.Errorf("Bytes(models/qwen-3-32b.json) is not the file")
 	}
@@ -396,7 +404,7 @@ func TestLoad(t *testing.T) {
 // Load checks that index.json decodes, as it streams in: a value of the
 // wrong type anywhere in it fails; a field it does not know is ignored.
 func TestLoadIndex(t *testing.T) {
-	idx, err := os.ReadFile(filepath.Join(versionSnapshot(t, seedVersion), IndexName))
+	idx, err := os.ReadFile(filepath.Join(seedSnapshot(t), IndexName))
 	if err != nil {
 		t.Fatal(err)
 	}

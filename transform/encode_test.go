@@ -20,15 +20,12 @@ func firstDiff(got, want []byte) string {
 	return string(got[max(0, i-60):min(len(got), i+60)]) + "\nwant\n" + string(want[max(0, i-60):min(len(want), i+60)])
 }
 
-// TestEncoderAsEncodingJSON: on every shared leaderboard version, each
+// TestEncoderAsEncodingJSON: on every leaderboard version, each
 // model file that Marshal writes with the hand-written encoder, and
 // index.json as Encode writes it, are byte for byte what encoding/json and
 // appendIndented write (marshalStd, encode with std).
 func TestEncoderAsEncodingJSON(t *testing.T) {
-	versions := sharedVersions(t, "https://example.invalid/lm-arena-chat.json?a=1&b=<2>")
-	if len(versions) < 7 {
-		t.Fatalf("%d shared versions build; want at least 7", len(versions))
-	}
+	versions := builtVersions(t, "https://example.invalid/lm-arena-chat.json?a=1&b=<2>")
 	for _, bv := range versions {
 		for _, m := range bv.models {
 			if _, ok, _ := appendEncoded(nil, m, ""); !ok {
@@ -46,7 +43,7 @@ func TestEncoderAsEncodingJSON(t *testing.T) {
 				t.Errorf("%s: models/%s.json differs from encoding/json's:\n%s", bv.name, m.Slug, firstDiff(got, want))
 			}
 		}
-		idx, err := BuildIndex(bv.lb, bv.models, readShared(t, "upstream", "leaderboard", bv.name, "tasks", "gpqa.json"))
+		idx, err := BuildIndex(bv.lb, bv.models, readFile(t, bv.dir, "tasks", "gpqa.json"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -202,7 +199,7 @@ func FuzzAppendString(f *testing.F) {
 // BenchmarkEncodeModel: a model file of the seed version, by way of
 // encoding/json and appendIndented (std) and by the encoder (new).
 func BenchmarkEncodeModel(b *testing.B) {
-	_, models := sharedIndex(b, seedVersion)
+	_, models := seedIndex(b)
 	for _, bc := range []struct {
 		name    string
 		marshal func(any) ([]byte, error)
@@ -221,7 +218,7 @@ func BenchmarkEncodeModel(b *testing.B) {
 // BenchmarkEncodeIndexLists: index.json's four lists of the seed version,
 // every element, by way of encoding/json (std) and by the encoder (new).
 func BenchmarkEncodeIndexLists(b *testing.B) {
-	idx, _ := sharedIndex(b, seedVersion)
+	idx, _ := seedIndex(b)
 	b.Logf("%s", idx.Summary())
 	for _, std := range []bool{true, false} {
 		name := map[bool]string{true: "std", false: "new"}[std]

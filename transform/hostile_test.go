@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/leadgreen/greentokens/internal/sample"
 )
 
 // chatFile is a task file with the given rows, one per line: row i is on
@@ -162,7 +164,7 @@ func TestExactDuplicates(t *testing.T) {
 // at cap 96 in Problem Solving) are measured twice, not copied: both runs
 // stay.
 func TestRealRepeatsStay(t *testing.T) {
-	dir := filepath.Join("upstream", "leaderboard", seedVersion, "tasks")
+	dir := filepath.Join(sample.Leaderboard(), "tasks")
 	for _, tc := range []struct {
 		task, nickname string
 		numGPUs, cap   int
@@ -171,7 +173,7 @@ func TestRealRepeatsStay(t *testing.T) {
 		{TaskChat, "Qwen 3 30B A3B Instruct", 2, 512},
 		{TaskProblem, "GPT OSS 20B", 1, 96},
 	} {
-		rows, err := ParseTask(tc.task, readShared(t, dir, tc.task+".json"))
+		rows, err := ParseTask(tc.task, readFile(t, dir, tc.task+".json"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -353,6 +353,24 @@ func better(a *Row, ra int, b *Row, rb int) bool {
 	return ra < rb
 }
 
+// BestWith returns the index in Configurations of the configuration the
+// index row rule picks on gpu among those with numGPUs GPUs (the lowest
+// unrounded energy per token with a median ITL under the deadline; ties as
+// for Best); false when none of them meets the deadline. Best[gpu] is
+// BestWith(gpu, Best[gpu].NumGPUs).
+func (m *Model) BestWith(gpu string, numGPUs int) (int, bool) {
+	best := -1
+	for i, c := range m.Configurations {
+		if c.GPU != gpu || c.NumGPUs != numGPUs || !c.UnderITLDeadline {
+			continue
+		}
+		if best < 0 || better(m.rows[i], c.Repeat, m.rows[best], m.Configurations[best].Repeat) {
+			best = i
+		}
+	}
+	return best, best >= 0
+}
+
 func newConfig(slug string, r *Row) (Config, error) {
 	precision, ok := Precisions[r.Precision]
 	if !ok {

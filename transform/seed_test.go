@@ -7,42 +7,50 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/leadgreen/greentokens/internal/sample"
 )
 
-// shared is the project's shared data folder, as CI lays it out.
-const shared = "../../shared"
-
-const seedVersion = "2026-02-16-7885788"
-
-func readShared(t testing.TB, parts ...string) []byte {
+// readFile returns the bytes of the file below dir.
+func readFile(t testing.TB, dir string, parts ...string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(append([]string{shared}, parts...)...))
+	b, err := os.ReadFile(filepath.Join(append([]string{dir}, parts...)...))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return b
 }
 
-func sharedLeaderboard(t testing.TB, version string) *Leaderboard {
+// leaderboardOf parses the leaderboard version folder dir (index.json,
+// commits.json, tasks/) with the seeds' dates, its Text Conversation file
+// named by chatURL.
+func leaderboardOf(t testing.TB, dir, chatURL string) (*Leaderboard, []Exclusion, error) {
 	t.Helper()
-	dir := filepath.Join("upstream", "leaderboard", version)
-	lb, excluded, err := NewLeaderboard(LeaderboardFiles{
-		Index:   readShared(t, dir, "index.json"),
-		Commits: readShared(t, dir, "commits.json"),
-		Chat:    readShared(t, dir, "tasks", "lm-arena-chat.json"),
-		ChatURL: "https://raw.githubusercontent.com/ml-energy/leaderboard/master/public/data/tasks/lm-arena-chat.json",
-	}, "2026-09-27", "2026-09-26")
+	return NewLeaderboard(LeaderboardFiles{
+		Index:   readFile(t, dir, "index.json"),
+		Commits: readFile(t, dir, "commits.json"),
+		Chat:    readFile(t, dir, "tasks", "lm-arena-chat.json"),
+		ChatURL: chatURL,
+	}, sample.SeedDate, sample.SeedRetrieved)
+}
+
+// seedLeaderboard is the leaderboard version the seeds were built from, in
+// the repository's sample.
+func seedLeaderboard(t testing.TB) *Leaderboard {
+	t.Helper()
+	lb, excluded, err := leaderboardOf(t, sample.Leaderboard(),
+		"https://raw.githubusercontent.com/ml-energy/leaderboard/master/public/data/tasks/lm-arena-chat.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(excluded) != 0 {
-		t.Fatalf("%d rows excluded from %s; the published files hold only stable runs", len(excluded), version)
+		t.Fatalf("%d rows excluded from %s; the published files hold only stable runs", len(excluded), sample.Version)
 	}
 	return lb
 }
 
 func TestSeedsReproducedByteForByte(t *testing.T) {
-	models, err := Models(sharedLeaderboard(t, seedVersion))
+	models, err := Models(seedLeaderboard(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +71,7 @@ func TestSeedsReproducedByteForByte(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := readShared(t, "seeds", slug+".json")
+			want := sample.Read(t, "seeds", slug+".json")
 			if !bytes.Equal(got, want) {
 				t.Errorf("models/%s.json differs from the seed (-seed +built):\n%s", slug, cmp.Diff(string(want), string(got)))
 			}

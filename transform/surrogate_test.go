@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/leadgreen/greentokens/internal/sample"
 )
 
 // TestParseTaskLoneSurrogate: a task file that json.Valid accepts but
@@ -14,7 +16,7 @@ import (
 // row), and a duplicate key after it is still not let through. (The one-pass
 // reader once spun for ever on such a file.)
 func TestParseTaskLoneSurrogate(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(shared, "upstream", "leaderboard", "2026-02-16-7885788", "tasks", "gpqa.json"))
+	b, err := os.ReadFile(filepath.Join(sample.Leaderboard(), "tasks", "gpqa.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

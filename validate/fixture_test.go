@@ -12,40 +12,40 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leadgreen/greentokens/internal/sample"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/sourcetext"
 	"golang.org/x/tools/txtar"
 )
 
-// vtShared is the project's shared data folder; tests read it in place.
-const vtShared = "../../shared"
+// vtSeed is the leaderboard version the seeds were built from, in the
+// repository's sample (testdata/ at its root).
+var vtSeed = sample.Leaderboard()
 
-// Upstream versions in ../shared/upstream/leaderboard.
-const (
-	vtSeedVersion   = "2026-02-16-7885788" // the seeds' version
-	vtOldestVersion = "2025-11-29-9fa07d1" // parallelism 0, evidence differs
-	vtNoOutputLen   = "2025-12-15-e0ba9ed" // no avg_output_len, evidence agrees
-	vtFirstOutLen   = "2025-12-17-281c69e" // first with avg_output_len, evidence differs
-)
-
-func vtUpstream(version string) string {
-	return filepath.Join(vtShared, "upstream", "leaderboard", version)
-}
-
-// vtFile is a file read from the shared folder.
+// vtFile is an upstream file read in place.
 type vtFile struct {
 	path string
 	data []byte
 }
 
-// vtSharedFiles reads the files of every shared upstream leaderboard
-// version that match pattern (relative to a version's folder, as
-// "tasks/*.json"), sorted by path; it fails the test when none does.
-func vtSharedFiles(t testing.TB, pattern string) []vtFile {
+// vtVersionFiles reads the files of every leaderboard version the tests
+// read (sample.Versions: the sample's one in make test, the eight of
+// ../shared in make scale) that match pattern (relative to a version's
+// folder, as "tasks/*.json"), sorted by path; it fails the test when none
+// does.
+func vtVersionFiles(t testing.TB, pattern string) []vtFile {
 	t.Helper()
-	names, err := filepath.Glob(filepath.Join(vtShared, "upstream", "leaderboard", "*", pattern))
-	if err != nil || len(names) == 0 {
-		t.Fatalf("no shared files match %s (%v)", pattern, err)
+	dirs, _ := sample.Versions(t)
+	var names []string
+	for _, d := range dirs {
+		m, err := filepath.Glob(filepath.Join(d, pattern))
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, m...)
+	}
+	if len(names) == 0 {
+		t.Fatalf("no upstream files match %s in %s", pattern, dirs)
 	}
 	files := make([]vtFile, len(names))
 	for i, p := range names {

@@ -17,13 +17,15 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
 
+	"github.com/leadgreen/greentokens/internal/sample"
 	"github.com/leadgreen/greentokens/transform/grid"
 )
 
 // The test builds grid.json with transform/grid (the code under check) and
 // rechecks it here; the check itself does not import transform/.
 
-const gridTestCSV = "../../shared/upstream/ember/co2-intensity-long-format.csv"
+// gridTestCSV is the real Ember file of the repository's sample.
+var gridTestCSV = sample.Ember()
 
 var gridTestMeta = grid.SourceMeta{
 	URL:         "https://files.ember-energy.org/public-downloads/yearly_full_release_long_format.csv",
@@ -33,7 +35,7 @@ var gridTestMeta = grid.SourceMeta{
 }
 
 // gridTestBuild returns the archive (the CSV's bytes as published), grid.json
-// and what Ingest and Build returned, for the shared CSV and a reference year
+// and what Ingest and Build returned, for the sample's CSV and a reference year
 // (0: latest).
 func gridTestBuild(t *testing.T, year int) (archive, gridJSON []byte, pub grid.Published, sum grid.Summary) {
 	t.Helper()

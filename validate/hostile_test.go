@@ -201,7 +201,7 @@ func TestDuplicateRows(t *testing.T) {
 	}
 	// The real repeats: same model, GPUs and cap, other measurements.
 	for _, task := range []string{taskChat, taskGPQA} {
-		b, err := os.ReadFile(filepath.Join(vtUpstream(vtSeedVersion), "tasks", task+".json"))
+		b, err := os.ReadFile(filepath.Join(vtSeed, "tasks", task+".json"))
 		if err != nil {
 			t.Fatal(err)
 		}

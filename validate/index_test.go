@@ -10,20 +10,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leadgreen/greentokens/internal/sample"
 	"github.com/leadgreen/greentokens/transform"
 )
 
-// idxShared is the project's shared data folder, as CI lays it out.
-const idxShared = "../../shared"
-
-const idxSeedVersion = "2026-02-16-7885788"
-
 // The dates of the test builds.
-const idxDate, idxRetrieved = "2026-09-27", "2026-09-26"
+const idxDate, idxRetrieved = sample.SeedDate, sample.SeedRetrieved
 
-func idxReadShared(t *testing.T, parts ...string) []byte {
+func idxRead(t *testing.T, dir string, parts ...string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(append([]string{idxShared}, parts...)...))
+	b, err := os.ReadFile(filepath.Join(append([]string{dir}, parts...)...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,24 +33,24 @@ type idxBuilt struct {
 	models            map[string][]byte
 }
 
-func idxBuild(t *testing.T, version string) idxBuilt {
+// idxBuild builds from the leaderboard version folder dir.
+func idxBuild(t *testing.T, dir string) idxBuilt {
 	t.Helper()
-	b, err := idxTryBuild(t, version)
+	b, err := idxTryBuild(t, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return b
 }
 
-func idxTryBuild(t *testing.T, version string) (idxBuilt, error) {
+func idxTryBuild(t *testing.T, dir string) (idxBuilt, error) {
 	t.Helper()
-	dir := filepath.Join("upstream", "leaderboard", version)
 	b := idxBuilt{
-		chat: idxReadShared(t, dir, "tasks", "lm-arena-chat.json"),
-		gpqa: idxReadShared(t, dir, "tasks", "gpqa.json"),
+		chat: idxRead(t, dir, "tasks", "lm-arena-chat.json"),
+		gpqa: idxRead(t, dir, "tasks", "gpqa.json"),
 	}
 	lb, _, err := transform.NewLeaderboard(transform.LeaderboardFiles{
-		Index: idxReadShared(t, dir, "index.json"), Commits: idxReadShared(t, dir, "commits.json"),
+		Index: idxRead(t, dir, "index.json"), Commits: idxRead(t, dir, "commits.json"),
 		Chat: b.chat, ChatURL: "https://raw.githubusercontent.com/ml-energy/leaderboard/master/public/data/tasks/lm-arena-chat.json",
 	}, idxDate, idxRetrieved)
 	if err != nil {
@@ -113,16 +109,12 @@ func indexFile(t *testing.T, chatTask, gpqaTask, indexJSON []byte, modelFiles ma
 
 func TestIndexFileAcceptsEveryLeaderboardVersion(t *testing.T) {
 	t.Parallel() // independent of the other tests, and long: the package ends make test
-	versions, err := filepath.Glob(filepath.Join(idxShared, "upstream", "leaderboard", "20*"))
-	if err != nil || len(versions) < 8 {
-		t.Fatalf("found %d leaderboard versions in %s (%v); want 8", len(versions), idxShared, err)
-	}
-	for _, v := range versions {
-		v := filepath.Base(v)
-		t.Run(v, func(t *testing.T) {
-			b, err := idxTryBuild(t, v)
+	versions, _ := sample.Versions(t)
+	for _, dir := range versions {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			b, err := idxTryBuild(t, dir)
 			if err != nil {
-				if v == idxSeedVersion {
+				if dir == vtSeed {
 					t.Fatal(err)
 				}
 				t.Fatalf("transform builds no model files from this version: %v", err)
@@ -158,7 +150,7 @@ func idxReplaceOnce(t *testing.T, data []byte, anchors []string, old, new string
 
 func TestIndexFileRejectsAlteredFigures(t *testing.T) {
 	t.Parallel() // independent of the other tests, and long: the package ends make test
-	b := idxBuild(t, idxSeedVersion)
+	b := idxBuild(t, vtSeed)
 	for _, tc := range []struct {
 		name     string
 		anchors  []string
@@ -204,7 +196,7 @@ func TestIndexFileRejectsAlteredFigures(t *testing.T) {
 }
 
 func TestIndexFileRejectsLayout(t *testing.T) {
-	b := idxBuild(t, idxSeedVersion)
+	b := idxBuild(t, vtSeed)
 	for name, bad := range map[string][]byte{
 		"trailing newline": append(append([]byte(nil), b.index...), '\n'),
 		"tab indentation":  bytes.ReplaceAll(b.index, []byte("\n  \"updated\""), []byte("\n\t\"updated\"")),
@@ -220,7 +212,7 @@ func TestIndexFileRejectsLayout(t *testing.T) {
 // index.json (in its last load curve) is found, on its line.
 func TestIndexLayoutDifferenceLate(t *testing.T) {
 	t.Parallel()
-	b := idxBuild(t, idxSeedVersion)
+	b := idxBuild(t, vtSeed)
 	i := bytes.LastIndex(b.index, []byte(`"throughput_rise": `))
 	if i < 0 {
 		t.Fatal("no load curve in index.json")

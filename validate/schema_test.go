@@ -78,7 +78,7 @@ func TestSchemaRejections(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			dir := vtBuild(t, vtFixture{leaderboard: vtUpstream(vtSeedVersion)})
+			dir := vtBuild(t, vtFixture{leaderboard: vtSeed})
 			vtEditFile(t, dir, tt.file, !tt.noFix, vtReplace(t, tt.edit[0], tt.edit[1]))
 			var got []Problem
 			for _, p := range vtReport(t, dir) {
@@ -202,7 +202,7 @@ func schemaDoc(t *testing.T, name string) map[string]any {
 // reported as the whole check reports it.
 func TestLargeManifest(t *testing.T) {
 	t.Parallel()
-	dir := vtBuild(t, vtFixture{leaderboard: vtUpstream(vtSeedVersion)})
+	dir := vtBuild(t, vtFixture{leaderboard: vtSeed})
 	m := vtReadManifest(t, dir)
 	for i := 0; len(m.Outputs) < 3000; i++ {
 		m.Outputs = append(m.Outputs, vtFileEntry(fmt.Sprintf("pages/model-%05d.html", i), []byte(fmt.Sprint(i))))

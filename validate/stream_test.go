@@ -20,7 +20,7 @@ import (
 // problems of the whole schema on the whole file.
 func TestStreamedSchemaMatchesWhole(t *testing.T) {
 	t.Parallel() // independent of the other tests, and long: the package ends make test
-	b := idxBuild(t, idxSeedVersion)
+	b := idxBuild(t, vtSeed)
 	model := b.models["models/qwen-3-32b.json"]
 	for _, tc := range []struct {
 		name, schema string
@@ -114,7 +114,7 @@ func TestParseTaskStructures(t *testing.T) {
 // rows as the model files: a bad row of a task file is reported by the
 // parser (file, row, field), and the index is not recomputed from it.
 func TestIndexFileWithBadTaskRow(t *testing.T) {
-	b := idxBuild(t, idxSeedVersion)
+	b := idxBuild(t, vtSeed)
 	gpqa := bytes.Replace(b.gpqa, []byte(`"max_num_seqs": `), []byte(`"max_num_seqs": "x", "was": `), 1)
 	err := indexFile(t, b.chat, gpqa, b.index, b.models)
 	if err == nil {
@@ -133,7 +133,7 @@ func TestIndexFileWithBadTaskRow(t *testing.T) {
 // TestIndexFileStreamedComparison: the published file is compared one entry
 // at a time only when its bytes differ; what it finds is named.
 func TestIndexFileStreamedComparison(t *testing.T) {
-	b := idxBuild(t, idxSeedVersion)
+	b := idxBuild(t, vtSeed)
 	for _, tc := range []struct {
 		name     string
 		old, new string

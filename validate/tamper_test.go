@@ -57,7 +57,7 @@ func manifest(fn func(m *Manifest)) func(t *testing.T, dir string) {
 // Snapshot reports exactly the problems it should, by file, row and field,
 // and that the first one says the right thing.
 func TestTamper(t *testing.T) {
-	seed := vtFixture{leaderboard: vtUpstream(vtSeedVersion)}
+	seed := vtFixture{leaderboard: vtSeed}
 	stab := vtFixture{leaderboard: vtStabilityDir(t)}
 	var tests []tamperCase
 	for _, cases := range []func(seed, stab vtFixture) []tamperCase{tamperCases1, tamperCases2, tamperCases3} {

@@ -34,7 +34,7 @@ func TestSnapshotUpstreamRules(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			dir := vtBuild(t, vtFixture{leaderboard: vtUpstream(vtSeedVersion), tasks: []string{taskChat, taskGPQA}})
+			dir := vtBuild(t, vtFixture{leaderboard: vtSeed, tasks: []string{taskChat, taskGPQA}})
 			vtEditFile(t, dir, tt.file, true, vtReplace(t, tt.old, tt.new))
 			got := vtReport(t, dir)
 			for _, p := range got {

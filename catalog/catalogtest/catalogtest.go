@@ -1,6 +1,7 @@
 // Package catalogtest builds real snapshots for the tests of the catalog,
-// the HTTP API and the MCP server: the shared leaderboard version the seeds
-// come from, priced on the seed page's seven 2024 grid values.
+// the HTTP API and the MCP server: the leaderboard version the seeds come
+// from (the repository's sample), priced on the seed page's seven 2024 grid
+// values.
 package catalogtest
 
 import (
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/internal/sample"
 	"github.com/leadgreen/greentokens/snapshots"
 )
 
@@ -19,9 +21,9 @@ import (
 const (
 	Date      = "2026-09-27"
 	Retrieved = "2026-09-26"
-	// Version is the shared leaderboard version the seeds were built from.
-	Version = "2026-02-16-7885788"
-	// GridYear is pinned: the shared CSVs' default reference year is not
+	// Version is the leaderboard version the seeds were built from.
+	Version = sample.Version
+	// GridYear is pinned: the sample CSV's default reference year is not
 	// the seed page's.
 	GridYear = 2024
 )
@@ -33,10 +35,8 @@ func repo() string {
 	return filepath.Join(filepath.Dir(file), "..", "..")
 }
 
-// Leaderboard is the shared leaderboard folder of Version.
-func Leaderboard() string {
-	return filepath.Join(repo(), "..", "shared", "upstream", "leaderboard", Version)
-}
+// Leaderboard is the sample's leaderboard folder of Version.
+func Leaderboard() string { return sample.Leaderboard() }
 
 // SevenGrids is a fixture holding the seed page's seven 2024 values (India
 // 707, Saudi Arabia 692, Hong Kong 676, Serbia 668, World 474, Germany 340,
@@ -45,13 +45,11 @@ func SevenGrids() string {
 	return filepath.Join(repo(), "transform", "grid", "testdata", "carbon-2024.csv")
 }
 
-// SharedEmber is the shared file of real Ember intensity values (86
+// SampleEmber is the sample's file of real Ember intensity values (86
 // countries in 2024).
-func SharedEmber() string {
-	return filepath.Join(repo(), "..", "shared", "upstream", "ember", "co2-intensity-long-format.csv")
-}
+func SampleEmber() string { return sample.Ember() }
 
-// Build writes the snapshot of date into out (out/DATE/) from the shared
+// Build writes the snapshot of date into out (out/DATE/) from the sample's
 // leaderboard and the Ember CSV ember ("" for no grid.json), and returns its
 // folder.
 func Build(tb testing.TB, out, date, ember string) string {
@@ -80,7 +78,7 @@ func Shared(tb testing.TB) string {
 	return sharedWith(tb, SevenGrids())
 }
 
-// Fallback areas of the shared Ember file with GridYear 2024: Western
+// Fallback areas of the sample's Ember file with GridYear 2024: Western
 // Sahara has no value since 2009 and is published with its 2009 one,
 // "fallback": true; Germany has a 2024 value.
 const (
@@ -92,11 +90,11 @@ const (
 	ReferenceName = "Germany"
 )
 
-// SharedReal is Shared built from the shared Ember file (SharedEmber)
+// SharedReal is Shared built from the sample's Ember file (SampleEmber)
 // instead: 226 areas, many of them fallbacks (FallbackISO3 is one).
 func SharedReal(tb testing.TB) string {
 	tb.Helper()
-	return sharedWith(tb, SharedEmber())
+	return sharedWith(tb, SampleEmber())
 }
 
 func sharedWith(tb testing.TB, ember string) string {

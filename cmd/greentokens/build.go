@@ -141,9 +141,9 @@ func runBuild(f *buildFlags, e *env, now time.Time) error {
 	case res.Unchanged:
 		fmt.Fprintf(e.stdout, "%s: an identical snapshot is already there; nothing written\n", res.Dir)
 	case res.Replaced:
-		fmt.Fprintf(e.stdout, "%s: replaced (%d files)\n", res.Dir, len(res.Manifest.Outputs))
+		fmt.Fprintf(e.stdout, "%s: replaced (%s)\n", res.Dir, count(len(res.Manifest.Outputs), "file"))
 	default:
-		fmt.Fprintf(e.stdout, "%s: written (%d outputs, %d sources)\n", res.Dir, len(res.Manifest.Outputs), len(res.Manifest.Sources))
+		fmt.Fprintf(e.stdout, "%s: written (%s, %s)\n", res.Dir, count(len(res.Manifest.Outputs), "output"), count(len(res.Manifest.Sources), "source"))
 	}
 	return nil
 }

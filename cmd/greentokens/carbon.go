@@ -1,37 +1,43 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
-	"github.com/leadgreen/greentokens/transform"
-	"github.com/leadgreen/greentokens/transform/grid"
+	"github.com/leadgreen/greentokens/catalog"
+	"github.com/leadgreen/greentokens/snapshots"
 	"github.com/leadgreen/greentokens/transform/jsonnum"
 )
 
 func init() { register(newCarbonCmd) }
 
-// carbonReport is carbon --json; schemas/carbon.schema.json.
-type carbonReport struct {
-	// Snapshot is the snapshot's date (its data version).
-	Snapshot string                `json:"snapshot"`
-	Model    string                `json:"model"`
-	GridYear int                   `json:"grid_year"`
-	Rows     []transform.CarbonRow `json:"rows"`
+// carbonFlags are carbon's flags beyond --snapshot and --json: the price
+// request's GPU, GPU count, batch and stated intensity.
+type carbonFlags struct {
+	gpu       string
+	numGPUs   int
+	batch     float64
+	intensity float64
 }
 
 func newCarbonCmd(e *env) *cobra.Command {
 	var snap string
 	var asJSON bool
+	var f carbonFlags
 	cmd := &cobra.Command{
 		Use:   "carbon --snapshot DIR MODEL [GRID...]",
 		Short: "price a model's index rows on any grid: kg CO2e per billion output tokens",
 		Long: "Prints the carbon of a billion output tokens of MODEL (slug, name or model id; case, spaces\n" +
 			"and punctuation do not count) at each of its index rows, on the named grids (ISO 3 code or\n" +
-			"name; every grid when none is named): Wh/M x g CO2e per kWh / 1000, from the snapshot's\n" +
-			"archived sources and grid.json. The snapshot is checked against its manifest first.",
+			"name; every grid when none is named, unless --intensity is given): Wh/M x g CO2e per kWh /\n" +
+			"1000, from the snapshot's archived sources and grid.json. --gpu prices one GPU; --num-gpus\n" +
+			"another GPU count than the index row's; --batch the measured configuration whose average\n" +
+			"running batch is nearest (with the index row's GPU count unless --num-gpus says otherwise).\n" +
+			"The answer is the HTTP API's /v1/{date}/carbon and the MCP tool price_carbon's, from the\n" +
+			"same code. The snapshot is checked against its manifest first.",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) < 1 {
 				return usagef("carbon needs a MODEL")
@@ -45,57 +51,80 @@ func newCarbonCmd(e *env) *cobra.Command {
 			return completeGrids(cmd, toComplete), cobra.ShellCompDirectiveNoFileComp
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runCarbon(e, snap, args[0], args[1:], asJSON)
+			req := catalog.PriceRequest{Model: args[0], Grids: args[1:], GPU: f.gpu}
+			if cmd.Flags().Changed("num-gpus") {
+				req.NumGPUs = &f.numGPUs
+			}
+			if cmd.Flags().Changed("batch") {
+				req.Batch = &f.batch
+			}
+			if cmd.Flags().Changed("intensity") {
+				req.Intensity = &f.intensity
+			}
+			return runCarbon(e, snap, req, asJSON)
 		},
 	}
 	snapshotFlag(cmd, &snap)
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (schemas/carbon.schema.json) instead of a table")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (schemas/carbon.schema.json, the API's /carbon answer) instead of a table")
+	cmd.Flags().StringVar(&f.gpu, "gpu", "", "price only this `GPU` (B200, H100); each GPU when not given")
+	cmd.Flags().IntVar(&f.numGPUs, "num-gpus", 0, "price the configurations with `N` GPUs (the index row rule among them); each GPU's index row's count when not given")
+	cmd.Flags().Float64Var(&f.batch, "batch", 0, "price the measured configuration whose average running batch is nearest to `B` (ties to the smaller) instead of the index row")
+	cmd.Flags().Float64Var(&f.intensity, "intensity", 0, "also price a grid you state, in `G` CO2e per kWh (0 to 2000)")
 	return cmd
 }
 
-func runCarbon(e *env, dir, model string, grids []string, asJSON bool) error {
-	s, err := loadSnapshot(e, dir)
+func runCarbon(e *env, dir string, req catalog.PriceRequest, asJSON bool) error {
+	ls, s, err := loadCatalogSnapshot(e, dir)
 	if err != nil {
 		return err
 	}
-	if s.Grid == nil {
-		return usagef("%s has no grid.json: it was built with --no-grid, so it holds no carbon figures; build one without --no-grid", dir)
+	if ls.Grid == nil && req.Intensity == nil {
+		return usagef("%s has no grid.json: it was built with --no-grid, so it holds no carbon figures; build one without --no-grid, or state an intensity (--intensity)", dir)
 	}
-	models, err := s.DeriveModels()
+	ans, err := s.Price(req)
 	if err != nil {
-		return err
-	}
-	if err := interrupted(e); err != nil {
-		return err
-	}
-	m, err := transform.FindModel(models, model)
-	if err != nil {
-		return usageError{err.Error()}
-	}
-	for _, q := range grids {
-		if _, err := grid.Lookup(s.Grid, q); err != nil {
-			return usageError{gridHint(s, q, err).Error()}
-		}
-	}
-	rows, err := transform.Carbon(m, s.Grid, grids)
-	if err != nil {
-		return usageError{err.Error()}
+		return carbonError(ls, err)
 	}
 	if asJSON {
-		return printJSON(e, carbonReport{Snapshot: s.Manifest.Date, Model: m.Slug, GridYear: s.Grid.Year, Rows: rows})
+		return printJSON(e, ans)
 	}
-	fmt.Fprintf(e.stdout, "%s (%s), snapshot %s\n", termText(m.Name), m.Slug, s.Manifest.Date)
+	fmt.Fprintf(e.stdout, "%s (%s), snapshot %s\n", termText(ans.Name), ans.Model, ans.Snapshot)
+	if req.Batch != nil || req.NumGPUs != nil {
+		fmt.Fprintf(e.stdout, "Configurations: %s.\n", ans.Selection)
+	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "GPU\tWh/M\tgrid\tg CO2e/kWh (%d)\tkg CO2e per billion tokens\t\n", s.Grid.Year)
-	for _, r := range rows {
+	gridCol := "g CO2e/kWh"
+	if ls.Grid != nil {
+		gridCol = fmt.Sprintf("g CO2e/kWh (%d)", ls.Grid.Year)
+	}
+	fmt.Fprintf(tw, "GPU\tWh/M\tgrid\t%s\tkg CO2e per billion tokens\t\n", gridCol)
+	for _, r := range ans.Rows {
 		// A value of another year than the header's (a fallback) says which.
 		g := num(r.GCO2ePerKWh)
-		if r.Year != s.Grid.Year {
-			g += fmt.Sprintf(" (%d)", r.Year)
+		if r.Fallback {
+			g += fmt.Sprintf(" (%d)", *r.GridYear)
 		}
 		fmt.Fprintf(tw, "%d x %s\t%s\t%s\t%s\t%s\t\n", r.NumGPUs, r.GPU, num(r.WhPerMillion), termText(r.Grid), g, num(r.KgPerBillion))
 	}
 	return tw.Flush()
+}
+
+// carbonError makes a request the catalog cannot answer a usage error
+// (exit 2), in the words of the lookup that failed; a grid that grid.json
+// lacks says which years the archived Ember CSV has it for.
+func carbonError(ls *snapshots.Snapshot, err error) error {
+	var ce *catalog.Error
+	if !errors.As(err, &ce) {
+		return err
+	}
+	msg := ce.Error()
+	if ce.Cause != nil {
+		msg = ce.Cause.Error()
+	}
+	if ce.What == "grid" && ce.Kind == catalog.NotFound && ls.Grid != nil {
+		msg = gridHint(ls, ce.Query, errors.New(msg)).Error()
+	}
+	return usageError{msg}
 }
 
 func num(f jsonnum.Float) string {

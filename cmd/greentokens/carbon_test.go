@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
 
+	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/validate"
 )
 
@@ -211,7 +212,7 @@ func TestCarbonFallbackYear(t *testing.T) {
 	}
 	var rep struct {
 		Rows []struct {
-			Year     int  `json:"year"`
+			Year     int  `json:"grid_year"`
 			Fallback bool `json:"fallback"`
 		} `json:"rows"`
 	}
@@ -221,22 +222,97 @@ func TestCarbonFallbackYear(t *testing.T) {
 	}
 	// list grids --year goes by each area's own year: Kosovo's fallback.
 	code, stdout, stderr = runCLI(t, "list", "grids", "--snapshot", snap, "--year", "2023", "--json")
-	var l gridList
-	if err := json.Unmarshal([]byte(stdout), &l); err != nil || code != exitOK || l.GridYear != 2024 {
+	var l catalog.GridList
+	if err := json.Unmarshal([]byte(stdout), &l); err != nil || code != exitOK || l.Year != 2024 {
 		t.Fatalf("list grids --year 2023: exit %d, %v: %s", code, err, stderr)
 	}
 	found := false
-	for _, g := range l.Grids {
+	for _, g := range l.Areas {
 		found = found || (g.Name == "Kosovo" && g.Year == 2023 && g.Fallback)
 		if g.Year != 2023 {
 			t.Errorf("list grids --year 2023 lists %s of %d", g.Name, g.Year)
 		}
 	}
 	if !found {
-		t.Errorf("list grids --year 2023 lacks Kosovo's 2023 fallback: %+v", l.Grids)
+		t.Errorf("list grids --year 2023 lacks Kosovo's 2023 fallback: %+v", l.Areas)
 	}
 	if probs := validate.CheckSchema("list-grids.schema.json", "list grids --json", []byte(stdout)); len(probs) != 0 {
 		t.Errorf("does not pass schemas/list-grids.schema.json: %v", probs)
+	}
+
+	// A year no area has: another build gives it only where the archived
+	// CSV has a World value for it (2023 to 2025 here).
+	for year, want := range map[string]string{
+		"2025": "its values are of 2023 (3 grids), 2024 (12 grids). The archived Ember CSV can give 2025 as the reference year: build --grid-year 2025",
+		"2031": "its values are of 2023 (3 grids), 2024 (12 grids). The archived Ember CSV cannot give 2031 as the reference year: it can give 2023-2025 (the years World has a value for)",
+	} {
+		code, _, stderr = runCLI(t, "list", "grids", "--snapshot", snap, "--year", year)
+		if code != exitUsage || !strings.Contains(stderr, want) {
+			t.Errorf("list grids --year %s: exit %d, want %d saying %q; stderr: %s", year, code, exitUsage, want, stderr)
+		}
+	}
+}
+
+// TestCarbonFlags: --gpu, --num-gpus, --batch and --intensity ask what the
+// API's gpu, num_gpus, batch and intensity do; a batch is matched with the
+// index row's GPU count unless --num-gpus says otherwise.
+func TestCarbonFlags(t *testing.T) {
+	snap, noGrid := builtSnapshots(t)
+	for _, tc := range []struct {
+		name string
+		args []string
+		want []string // lines of the table after the model's, one space between columns
+	}{
+		{"index rows", []string{"qwen-3-32b", "NOR", "--gpu", "h100"}, []string{
+			"GPU Wh/M grid g CO2e/kWh (2024) kg CO2e per billion tokens",
+			"2 x H100 63.47 Norway 30.0 1.9"}},
+		{"batch", []string{"qwen-3-32b", "NOR", "--gpu", "H100", "--batch", "30"}, []string{
+			"Configurations: on each GPU, among the configurations with its index row's GPU count (every count on a GPU without an index row), the measured configuration whose average running batch is nearest to 30 (ties to the smaller batch), whether or not it meets the ITL deadline.",
+			"GPU Wh/M grid g CO2e/kWh (2024) kg CO2e per billion tokens",
+			"2 x H100 153.77 Norway 30.0 4.6"}},
+		{"batch and GPU count", []string{"qwen-3-32b", "NOR", "--gpu", "H100", "--batch", "30", "--num-gpus", "1"}, []string{
+			"Configurations: on each GPU, among its configurations with 1 GPU, the measured configuration whose average running batch is nearest to 30 (ties to the smaller batch), whether or not it meets the ITL deadline.",
+			"GPU Wh/M grid g CO2e/kWh (2024) kg CO2e per billion tokens",
+			"1 x H100 173.33 Norway 30.0 5.2"}},
+		{"stated intensity", []string{"qwen-3-32b", "--gpu", "B200", "--intensity", "692"}, []string{
+			"GPU Wh/M grid g CO2e/kWh (2024) kg CO2e per billion tokens",
+			"1 x B200 39.05 stated 692.0 27.0"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, append([]string{"carbon", "--snapshot", snap}, tc.args...)...)
+			if code != exitOK {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")[1:]
+			for i := range lines { // the table's columns, one space apart
+				lines[i] = strings.Join(strings.Fields(lines[i]), " ")
+			}
+			if diff := cmp.Diff(tc.want, lines); diff != "" {
+				t.Errorf("table (-want +got):\n%s", diff)
+			}
+		})
+	}
+	// A snapshot without grid.json prices a stated intensity.
+	code, stdout, stderr := runCLI(t, "carbon", "--snapshot", noGrid, "qwen-3-32b", "--intensity", "30", "--json")
+	if code != exitOK || !strings.Contains(stdout, `"grid_source": "stated"`) || strings.Contains(stdout, `"grid_source": "ember"`) {
+		t.Errorf("a stated intensity without grid.json: exit %d: %s%s", code, stdout, stderr)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--num-gpus", "4"}, "qwen-3-32b was measured on 1 x B200, 1 x H100 and 2 x H100, not with 4 GPUs; nearest: \"1\", \"2\""},
+		{[]string{"--gpu", "B200", "--num-gpus", "2"}, "qwen-3-32b on B200 was measured on 1 x B200, not with 2 GPUs"},
+		{[]string{"--num-gpus", "0"}, "num_gpus must be a whole number from 1 to 1024"},
+		{[]string{"--batch", "-1"}, "batch must be a number from 1e-06 to 100000"},
+		{[]string{"--batch", "many"}, `invalid argument "many" for "--batch" flag`},
+		{[]string{"--gpu", "A100"}, `qwen-3-32b was not measured on GPU "A100"`},
+		{[]string{"--intensity", "3000"}, "intensity must be 0 or a number of g CO2e per kWh from 1e-06 to 2000"},
+	} {
+		code, _, stderr := runCLI(t, append([]string{"carbon", "--snapshot", snap, "qwen-3-32b", "NOR"}, tc.args...)...)
+		if code != exitUsage || !strings.Contains(stderr, tc.want) {
+			t.Errorf("carbon %s: exit %d, want %d saying %q; stderr: %s", tc.args, code, exitUsage, tc.want, stderr)
+		}
 	}
 }
 

@@ -14,15 +14,20 @@ import (
 	"time"
 
 	"github.com/leadgreen/greentokens/fetch/fetchtest"
+	"github.com/leadgreen/greentokens/internal/sample"
 	"github.com/leadgreen/greentokens/snapshots"
 )
 
+// The seeds' leaderboard version and Ember's values, from the repository's
+// sample, and the seeds' dates.
+var (
+	seedLB = sample.Leaderboard()
+	ember  = sample.Ember()
+)
+
 const (
-	shared     = "../../../shared"
-	seedLB     = shared + "/upstream/leaderboard/2026-02-16-7885788"
-	seedDate   = "2026-09-27"
-	seedReadOn = "2026-09-26"
-	ember      = shared + "/upstream/ember/co2-intensity-long-format.csv"
+	seedDate   = sample.SeedDate
+	seedReadOn = sample.SeedRetrieved
 )
 
 // runCLI runs the command line and returns its exit code and output.
@@ -60,6 +65,8 @@ func TestUsageAndHelp(t *testing.T) {
 		{"completion of an unknown shell", []string{"completion", "zhs"}, exitUsage, `unknown shell "zhs" of completion (want bash, fish, powershell, zsh); did you mean zsh?`},
 		{"completion without a shell", []string{"completion"}, exitUsage, "completion needs a shell: bash, fish, powershell, zsh"},
 		{"flag after arguments", []string{"carbon", "qwen-3-32b", "--snapshot", "/nonexistent/x"}, exitUsage, "--snapshot /nonexistent/x: no such folder"},
+		{"one argument of two", []string{"diff", "/nonexistent/x"}, exitUsage, "diff takes two snapshot folders, OLD and NEW; got 1 argument\n"},
+		{"three arguments of two", []string{"diff", "a", "b", "c"}, exitUsage, "got 3 arguments\n"},
 		{"--from is not a sources folder", []string{"build", "--from", "/nonexistent", "--retrieved", seedReadOn, "--date", seedDate}, exitUsage, "--from wants a snapshot's sources/ folder"},
 		{"--from with --from-leaderboard", []string{"build", "--from", "x", "--from-leaderboard", seedLB, "--retrieved", seedReadOn}, exitUsage, "give it alone"},
 		{"--from-leaderboard not a folder", []string{"build", "--from-leaderboard", "/nonexistent", "--no-grid", "--retrieved", seedReadOn, "--date", seedDate}, exitUsage, "not a leaderboard folder"},
@@ -134,7 +141,7 @@ func TestBuildOffline(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	got, _ := os.ReadFile(filepath.Join(out, seedDate, "models", "qwen-3-32b.json"))
-	want, _ := os.ReadFile(filepath.Join(shared, "seeds", "qwen-3-32b.json"))
+	want, _ := os.ReadFile(sample.Seed("qwen-3-32b.json"))
 	if len(want) == 0 || !bytes.Equal(got, want) {
 		t.Errorf("the built qwen-3-32b.json is not the seed")
 	}
@@ -164,9 +171,9 @@ func TestBuildOffline(t *testing.T) {
 	if !bytes.Equal(again, want) {
 		t.Errorf("a build from the snapshot's sources/ gives another qwen-3-32b.json")
 	}
-	// Another data version for the same date is an output conflict.
+	// Other data for the same date (other grid values) is an output conflict.
 	code, _, stderr = runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
-		"--from-leaderboard", shared+"/upstream/leaderboard/2026-01-01-6e70d23", "--from-ember", ember)
+		"--from-leaderboard", seedLB, "--from-ember", kosovoGrids)
 	if code != exitConflict || !strings.Contains(stderr, "--replace") {
 		t.Errorf("conflicting build: exit %d, want %d naming --replace; stderr: %s", code, exitConflict, stderr)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/validate"
 )
 
@@ -64,7 +65,7 @@ func TestReadCommands(t *testing.T) {
 		if probs := validate.CheckSchema("list-models.schema.json", "list models --json", []byte(stdout)); len(probs) != 0 {
 			t.Errorf("does not pass schemas/list-models.schema.json: %v", probs)
 		}
-		var l modelList
+		var l catalog.ModelList // the API's /models answer
 		if err := json.Unmarshal([]byte(stdout), &l); err != nil {
 			t.Fatal(err)
 		}
@@ -72,7 +73,8 @@ func TestReadCommands(t *testing.T) {
 			t.Errorf("snapshot %q, %d models; want %s, 18", l.Snapshot, len(l.Models), seedDate)
 		}
 		for _, m := range l.Models {
-			if m.Slug == "qwen-3-32b" && (m.ModelID != "Qwen/Qwen3-32B" || !cmp.Equal(m.Priced, []string{"B200", "H100"})) {
+			if m.Slug == "qwen-3-32b" && (m.ModelID != "Qwen/Qwen3-32B" || !cmp.Equal(m.GPUs, []string{"B200", "H100"}) ||
+				len(m.IndexRows) != 2 || m.IndexRows[1].RowID != "qwen-3-32b/H100/2/256") {
 				t.Errorf("qwen-3-32b: %+v", m)
 			}
 		}
@@ -85,17 +87,17 @@ func TestReadCommands(t *testing.T) {
 		if probs := validate.CheckSchema("list-grids.schema.json", "list grids --json", []byte(stdout)); len(probs) != 0 {
 			t.Errorf("does not pass schemas/list-grids.schema.json: %v", probs)
 		}
-		var l gridList
+		var l catalog.GridList // MCP's list_grids answer
 		if err := json.Unmarshal([]byte(stdout), &l); err != nil {
 			t.Fatal(err)
 		}
 		var names []string
-		for _, g := range l.Grids {
+		for _, g := range l.Areas {
 			names = append(names, g.Name)
 		}
 		want := []string{"Germany", "Hong Kong", "India", "Norway", "Saudi Arabia", "Serbia", "World"}
-		if l.Snapshot != seedDate || l.GridYear != 2024 || !cmp.Equal(names, want) {
-			t.Errorf("snapshot %q, year %d, grids %q; want %s, 2024, %q", l.Snapshot, l.GridYear, names, seedDate, want)
+		if l.Snapshot != seedDate || l.Year != 2024 || !cmp.Equal(names, want) {
+			t.Errorf("snapshot %q, year %d, grids %q; want %s, 2024, %q", l.Snapshot, l.Year, names, seedDate, want)
 		}
 	})
 	t.Run("list models as a table", func(t *testing.T) {
@@ -127,7 +129,11 @@ func TestReadCommands(t *testing.T) {
 		{"list with an unknown kind", []string{"list", "configs", "--snapshot", snap}, []string{"want models or grids"}},
 		{"list with a mistyped kind", []string{"list", "modls", "--snapshot", snap}, []string{`list "modls": want models or grids; did you mean models?`}},
 		{"list with a mistyped kind, in capitals", []string{"list", "--snapshot", snap, "Grid"}, []string{"did you mean grids?"}},
-		{"list grids of a year the grid lacks", []string{"list", "grids", "--snapshot", snap, "--year", "2022"}, []string{"2024 (7 grids)", "--grid-year 2022"}},
+		{"list grids of a year the grid lacks", []string{"list", "grids", "--snapshot", snap, "--year", "2022"},
+			[]string{"its values are of 2024 (7 grids)", "cannot give 2022 as the reference year: it can give 2024 (the years World has a value for)"}},
+		{"list grids of a year to come", []string{"list", "grids", "--snapshot", snap, "--year", "2031"}, []string{"cannot give 2031", "it can give 2024"}},
+		{"list with two kinds", []string{"list", "models", "grids", "--snapshot", snap}, []string{"got 2 arguments"}},
+		{"list with no kind", []string{"list", "--snapshot", snap}, []string{"got 0 arguments"}},
 		{"carbon: a grid only in later years", []string{"carbon", "--snapshot", snap, "qwen-3-32b", "Kosovo"},
 			[]string{`no grid "Kosovo"`, "reference year 2024", "Kosovo for 2025-2026", "--grid-year 2026"}},
 		{"carbon on a snapshot built --no-grid", []string{"carbon", "--snapshot", noGrid, "qwen-3-32b"}, []string{"--no-grid"}},
@@ -149,6 +155,10 @@ func TestReadCommands(t *testing.T) {
 				if !strings.Contains(stderr, w) {
 					t.Errorf("stderr does not say %q: %s", w, stderr)
 				}
+			}
+			// A year the archived CSV cannot give is never suggested to build.
+			if strings.Contains(stderr, "cannot give") && strings.Contains(stderr, "--grid-year") {
+				t.Errorf("stderr suggests a build that would fail: %s", stderr)
 			}
 		})
 	}
@@ -207,13 +217,46 @@ func TestVersion(t *testing.T) {
 	}
 }
 
+// tensorParallelOne is a copy of the seeds' leaderboard version with
+// Gemma 3 27B's rows on 2 x H100 at tensor_parallel 1, as upstream had them
+// before 2026-02-16 fixed them to 2, and returns its folder.
+func tensorParallelOne(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(seedLB)); err != nil {
+		t.Fatal(err)
+	}
+	chat := filepath.Join(dir, "tasks", "lm-arena-chat.json")
+	b, err := os.ReadFile(chat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.SplitAfter(string(b), "\n    }")
+	edited := 0
+	for i, r := range rows {
+		if strings.Contains(r, `"model_id": "google/gemma-3-27b-it"`) && strings.Contains(r, `"gpu_model": "H100"`) && strings.Contains(r, `"num_gpus": 2,`) {
+			rows[i] = strings.Replace(r, `"tensor_parallel": 2,`, `"tensor_parallel": 1,`, 1)
+			if rows[i] != r {
+				edited++
+			}
+		}
+	}
+	if edited != 7 {
+		t.Fatalf("edited %d rows of Gemma 3 27B on 2 x H100, want its 7", edited)
+	}
+	if err := os.WriteFile(chat, []byte(strings.Join(rows, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 // TestDiffExitCode: diff --exit-code exits 1 when anything changed, 0
 // when nothing did.
 func TestDiffExitCode(t *testing.T) {
 	a, _ := builtSnapshots(t)
 	out := t.TempDir()
 	if code, _, stderr := runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
-		"--from-leaderboard", shared+"/upstream/leaderboard/2026-01-01-6e70d23", "--from-ember", kosovoGrids); code != exitOK {
+		"--from-leaderboard", tensorParallelOne(t), "--from-ember", kosovoGrids); code != exitOK {
 		t.Fatalf("build: exit %d: %s", code, stderr)
 	}
 	b := filepath.Join(out, seedDate)

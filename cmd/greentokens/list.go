@@ -9,46 +9,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/leadgreen/greentokens/catalog"
+	"github.com/leadgreen/greentokens/snapshots"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
-	"github.com/leadgreen/greentokens/transform/jsonnum"
 )
 
 func init() { register(newListCmd) }
-
-// modelList is list models --json; schemas/list-models.schema.json.
-type modelList struct {
-	Snapshot string       `json:"snapshot"` // the snapshot's date
-	Models   []modelEntry `json:"models"`
-}
-
-type modelEntry struct {
-	Slug    string   `json:"slug"`
-	Name    string   `json:"name"`
-	ModelID string   `json:"model_id"`
-	GPUs    []string `json:"gpus"`
-	// Priced are the GPUs with an index row, which carbon prices.
-	Priced []string `json:"priced_gpus"`
-}
-
-// gridList is list grids --json; schemas/list-grids.schema.json.
-type gridList struct {
-	Snapshot string `json:"snapshot"` // the snapshot's date
-	// GridYear is grid.json's reference year; an area's own year may be
-	// earlier (a fallback) where the grid format allows it.
-	GridYear int         `json:"grid_year"`
-	Year     *int        `json:"year,omitempty"` // --year, when given
-	Grids    []gridEntry `json:"grids"`
-}
-
-type gridEntry struct {
-	Name        string        `json:"name"`
-	ISO3        string        `json:"iso3"`
-	AreaType    string        `json:"area_type"`
-	Year        int           `json:"year"`
-	Fallback    bool          `json:"fallback"` // Year is earlier than the reference year
-	GCO2ePerKWh jsonnum.Float `json:"g_co2e_per_kwh"`
-}
 
 func newListCmd(e *env) *cobra.Command {
 	var snap string
@@ -92,67 +59,72 @@ func newListCmd(e *env) *cobra.Command {
 	return cmd
 }
 
+// loadCatalogSnapshot loads the snapshot folder dir as loadSnapshot does,
+// and reads it as the catalog serves it, to list and price from.
+func loadCatalogSnapshot(e *env, dir string) (*snapshots.Snapshot, *catalog.Snapshot, error) {
+	ls, err := loadSnapshot(e, dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := catalog.FromLoaded(ls)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ls, s, interrupted(e)
+}
+
 func listModels(e *env, dir string, asJSON bool) error {
-	s, err := loadSnapshot(e, dir)
+	_, s, err := loadCatalogSnapshot(e, dir)
 	if err != nil {
 		return err
 	}
-	l := modelList{Snapshot: s.Manifest.Date, Models: []modelEntry{}}
-	for _, slug := range s.Slugs() {
-		m, err := s.Model(slug)
-		if err != nil {
-			return err
-		}
-		priced := make([]string, 0, len(m.Best))
-		for gpu := range m.Best {
-			priced = append(priced, gpu)
-		}
-		slices.Sort(priced)
-		l.Models = append(l.Models, modelEntry{Slug: m.Slug, Name: m.Name, ModelID: m.ModelID, GPUs: m.GPUs, Priced: priced})
-	}
+	l := s.ListModels()
 	if asJSON {
 		return printJSON(e, l)
 	}
-	fmt.Fprintf(e.stdout, "%d models in snapshot %s\n", len(l.Models), l.Snapshot)
+	fmt.Fprintf(e.stdout, "%s in snapshot %s\n", count(len(l.Models), "model"), l.Snapshot)
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "SLUG\tNAME\tMODEL ID\tGPUS\tINDEX ROWS\n")
 	for _, m := range l.Models {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.Slug, termText(m.Name), termText(m.ModelID), strings.Join(m.GPUs, ","), strings.Join(m.Priced, ","))
+		var priced []string
+		for _, r := range m.IndexRows {
+			priced = append(priced, r.GPU)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.Slug, termText(m.Name), termText(m.ModelID), strings.Join(m.GPUs, ","), strings.Join(priced, ","))
 	}
 	return tw.Flush()
 }
 
 func listGrids(e *env, dir string, year *int, asJSON bool) error {
-	s, err := loadSnapshot(e, dir)
+	ls, s, err := loadCatalogSnapshot(e, dir)
 	if err != nil {
 		return err
 	}
 	if s.Grid == nil {
 		return usagef("%s has no grid.json: it was built with --no-grid", dir)
 	}
-	l := gridList{Snapshot: s.Manifest.Date, GridYear: s.Grid.Year, Year: year, Grids: []gridEntry{}}
-	years := map[int]int{}
-	for _, a := range s.Grid.Areas {
-		years[a.Year]++
-		if year == nil || a.Year == *year {
-			l.Grids = append(l.Grids, gridEntry{Name: a.Name, ISO3: a.ISO3, AreaType: a.AreaType, Year: a.Year, Fallback: a.Fallback, GCO2ePerKWh: a.GCO2ePerKWh})
-		}
+	q := catalog.GridQuery{}
+	if year != nil {
+		q.Year = *year
 	}
-	if year != nil && len(l.Grids) == 0 {
-		var have []string
-		for _, y := range slices.Sorted(maps.Keys(years)) {
-			have = append(have, fmt.Sprintf("%d (%d grids)", y, years[y]))
+	l, err := s.ListGrids(q)
+	if err != nil {
+		return err
+	}
+	if year != nil && len(l.Areas) == 0 {
+		years := map[int]int{}
+		for _, a := range s.Grid.Areas {
+			years[a.Year]++
 		}
-		return usagef("no grid of %s has a value of %d; its values are of %s. Another reference year needs another build: build --grid-year %d",
-			dir, *year, strings.Join(have, ", "), *year)
+		return noGridOfYear(ls, dir, *year, years)
 	}
 	if asJSON {
 		return printJSON(e, l)
 	}
-	fmt.Fprintf(e.stdout, "%d grids in snapshot %s (reference year %d)\n", len(l.Grids), l.Snapshot, l.GridYear)
+	fmt.Fprintf(e.stdout, "%s in snapshot %s (reference year %d)\n", count(len(l.Areas), "grid"), l.Snapshot, l.Year)
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "NAME\tISO3\tTYPE\tYEAR\tG CO2E/KWH\n")
-	for _, g := range l.Grids {
+	for _, g := range l.Areas {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", termText(g.Name), g.ISO3, g.AreaType, g.Year, num(g.GCO2ePerKWh))
 	}
 	return tw.Flush()
@@ -167,4 +139,25 @@ func printJSON(e *env, v any) error {
 	}
 	_, err = fmt.Fprintf(e.stdout, "%s\n", data)
 	return err
+}
+
+// noGridOfYear is the usage error of list grids --year for a year no area
+// of grid.json has (years counts the areas of each year it has). It names
+// the reference years the snapshot's archived Ember CSV can give (those
+// with a World value) and suggests another build only for one of them.
+func noGridOfYear(s *snapshots.Snapshot, dir string, year int, years map[int]int) error {
+	var have []string
+	for _, y := range slices.Sorted(maps.Keys(years)) {
+		have = append(have, fmt.Sprintf("%d (%s)", y, count(years[y], "grid")))
+	}
+	msg := fmt.Sprintf("no grid of %s has a value of %d; its values are of %s", dir, year, strings.Join(have, ", "))
+	_, can := gridYears(s, grid.World)
+	switch {
+	case slices.Contains(can, year):
+		return usagef("%s. The archived Ember CSV can give %d as the reference year: build --grid-year %d", msg, year, year)
+	case len(can) > 0:
+		return usagef("%s. The archived Ember CSV cannot give %d as the reference year: it can give %s (the years %s has a value for)",
+			msg, year, yearRanges(can), grid.World)
+	}
+	return usageError{msg}
 }

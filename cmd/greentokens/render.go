@@ -11,10 +11,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/snapshots"
-	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
 )
 
@@ -80,7 +80,7 @@ func runRender(e *env, dir, model, out string, grids []string, gridsGiven bool) 
 		for i, m := range s.Index.Models {
 			cands[i] = []string{m.Slug, m.Name, m.ModelID}
 		}
-		i, err := transform.FindName(model, cands)
+		i, err := catalog.FindName(model, cands)
 		if err != nil {
 			return usageError{err.Error()}
 		}
@@ -112,7 +112,7 @@ func runRender(e *env, dir, model, out string, grids []string, gridsGiven bool) 
 	}); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "%s: %d pages\n", out, n)
+	fmt.Fprintf(e.stdout, "%s: %s\n", out, count(n, "page"))
 	return nil
 }
 

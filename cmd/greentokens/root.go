@@ -194,7 +194,7 @@ func noArgs(cmd *cobra.Command, args []string) error {
 func maxArgs(n int, what string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) > n {
-			return usagef("%s takes at most %s; got %d arguments", cmd.Name(), what, len(args))
+			return usagef("%s takes at most %s; got %s", cmd.Name(), what, count(len(args), "argument"))
 		}
 		return nil
 	}
@@ -204,7 +204,7 @@ func maxArgs(n int, what string) cobra.PositionalArgs {
 func exactArgs(n int, what string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != n {
-			return usagef("%s takes %s; got %d arguments", cmd.Name(), what, len(args))
+			return usagef("%s takes %s; got %s", cmd.Name(), what, count(len(args), "argument"))
 		}
 		return nil
 	}

@@ -47,7 +47,7 @@ func newSiteCmd(e *env) *cobra.Command {
 			if err := s.WriteDir(out); err != nil {
 				return fmt.Errorf("writing the site into %s: %w", out, err)
 			}
-			fmt.Fprintf(e.stdout, "%s: %d files\n", out, len(s.Paths()))
+			fmt.Fprintf(e.stdout, "%s: %s\n", out, count(len(s.Paths()), "file"))
 			return nil
 		},
 	}

@@ -5,10 +5,11 @@
 // the same over in-memory connections, for tests of waits and bounds in a
 // testing/synctest bubble.
 //
-// A fake leaderboard from the shared data, and a fake Ember URL:
+// A fake leaderboard from the repository's sample (package sample), and a
+// fake Ember URL:
 //
-//	s := fetchtest.NewServer(t, "../../shared/upstream/leaderboard/2026-02-16-7885788")
-//	s.Map(fetchtest.EmberPath, "../../shared/upstream/ember/co2-intensity-long-format.csv")
+//	s := fetchtest.NewServer(t, sample.Leaderboard())
+//	s.Map(fetchtest.EmberPath, sample.Ember())
 //	s.Fault(fetchtest.LeaderboardPrefix+"index.json", fetchtest.Fault{Status: 503, Times: 1})
 //	src := s.Source(fetch.HTTPOptions{})
 //	f, err := fetch.ReadAll(ctx, src, fetch.LeaderboardIndex)

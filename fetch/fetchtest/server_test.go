@@ -13,31 +13,29 @@ import (
 
 	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/fetch/fetchtest"
+	"github.com/leadgreen/greentokens/internal/sample"
 )
 
-// The shared data, from this package's folder (fetch/fetchtest).
-const (
-	sharedLeaderboard = "../../../shared/upstream/leaderboard/2026-02-16-7885788"
-	sharedEmber       = "../../../shared/upstream/ember/co2-intensity-long-format.csv"
+// The repository's sample of upstream data.
+var (
+	sampleLeaderboard = sample.Leaderboard()
+	sampleEmber       = sample.Ember()
 )
 
-// A fake leaderboard and Ember from ../shared, fetched the way the pipeline
-// fetches them.
-func TestServerSharedLeaderboard(t *testing.T) {
+// A fake leaderboard and Ember from the sample, fetched the way the
+// pipeline fetches them.
+func TestServerSampleLeaderboard(t *testing.T) {
 	t.Parallel()
-	if _, err := os.Stat(sharedLeaderboard); err != nil {
-		t.Fatalf("the shared data is missing (every checkout has it beside the repo): %v", err)
-	}
-	s := fetchtest.NewServer(t, sharedLeaderboard)
-	s.Map(fetchtest.EmberPath, sharedEmber)
+	s := fetchtest.NewServer(t, sampleLeaderboard)
+	s.Map(fetchtest.EmberPath, sampleEmber)
 	src := s.Source(fetch.HTTPOptions{})
 
 	tests := []struct{ source, file string }{
-		{fetch.LeaderboardIndex, filepath.Join(sharedLeaderboard, "index.json")},
-		{fetch.LeaderboardTask(fetch.TaskChat), filepath.Join(sharedLeaderboard, "tasks", "lm-arena-chat.json")},
-		{fetch.LeaderboardTask(fetch.TaskProblem), filepath.Join(sharedLeaderboard, "tasks", "gpqa.json")},
-		{fetch.LeaderboardCommits, filepath.Join(sharedLeaderboard, "commits.json")},
-		{fetch.EmberYearly, sharedEmber},
+		{fetch.LeaderboardIndex, filepath.Join(sampleLeaderboard, "index.json")},
+		{fetch.LeaderboardTask(fetch.TaskChat), filepath.Join(sampleLeaderboard, "tasks", "lm-arena-chat.json")},
+		{fetch.LeaderboardTask(fetch.TaskProblem), filepath.Join(sampleLeaderboard, "tasks", "gpqa.json")},
+		{fetch.LeaderboardCommits, filepath.Join(sampleLeaderboard, "commits.json")},
+		{fetch.EmberYearly, sampleEmber},
 	}
 	for _, tt := range tests {
 		t.Run(tt.source, func(t *testing.T) {

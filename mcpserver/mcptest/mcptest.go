@@ -43,12 +43,27 @@ func Check(t *testing.T, cs *mcp.ClientSession, root string) {
 		if tool.InputSchema == nil || tool.OutputSchema == nil || tool.Description == "" {
 			t.Errorf("tool %s lacks an input or output schema or a description", tool.Name)
 		}
+		// Every tool only reads: the same call gives the same answer.
+		if a := tool.Annotations; a == nil || !a.ReadOnlyHint || !a.IdempotentHint || a.DestructiveHint == nil || *a.DestructiveHint ||
+			a.OpenWorldHint == nil || *a.OpenWorldHint {
+			t.Errorf("tool %s annotations %+v; want read-only, idempotent, not destructive, closed world", tool.Name, a)
+		}
 	}
 	slices.Sort(names)
 	if diff := cmp.Diff(Tools, names); diff != "" {
 		t.Errorf("tools (-want +got):\n%s", diff)
 	}
-	// The input schemas come from the typed structs: price_carbon's.
+	// The input schemas come from the typed structs: price_carbon's; and
+	// list_models and get_model list the values of detail.
+	for _, tool := range lt.Tools {
+		var in struct {
+			Properties map[string]struct{ Enum []string }
+		}
+		decode(t, tool.InputSchema, &in)
+		if d, ok := in.Properties["detail"]; (tool.Name == "list_models" || tool.Name == "get_model") && (!ok || !cmp.Equal(d.Enum, []string{"compact", "full"})) {
+			t.Errorf("%s: detail %+v in the input schema; want the values compact and full", tool.Name, d)
+		}
+	}
 	for _, tool := range lt.Tools {
 		if tool.Name != "price_carbon" {
 			continue
@@ -63,7 +78,7 @@ func Check(t *testing.T, cs *mcp.ClientSession, root string) {
 			props = append(props, p)
 		}
 		slices.Sort(props)
-		want := []string{"gpu", "grid_intensity", "grids", "model", "running_batch", "snapshot"}
+		want := []string{"gpu", "grid_intensity", "grids", "model", "num_gpus", "running_batch", "snapshot"}
 		if !cmp.Equal(in.Required, []string{"model"}) || !cmp.Equal(props, want) {
 			t.Errorf("price_carbon input schema: required %v, properties %v; want [model], %v", in.Required, props, want)
 		}
@@ -74,20 +89,35 @@ func Check(t *testing.T, cs *mcp.ClientSession, root string) {
 			Snapshot string
 			Models   []struct {
 				Slug      string
-				IndexRows []struct {
-					GPU          string      `json:"gpu"`
-					WhPerMillion json.Number `json:"wh_per_million_output_tokens"`
-				} `json:"index_rows"`
+				ModelID   string       `json:"model_id"`
+				IndexRows []indexRowOf `json:"index_rows"`
 			}
 		}
-		call(t, cs, "list_models", map[string]any{}, &out)
+		// Compact by default: each index row in one figure, no row ids.
+		compact := callRaw(t, cs, "list_models", map[string]any{})
+		decodeText(t, compact, &out)
 		if out.Snapshot != catalogtest.Date || len(out.Models) != 18 {
 			t.Fatalf("snapshot %s, %d models", out.Snapshot, len(out.Models))
 		}
 		for _, m := range out.Models {
-			if m.Slug == "qwen-3-32b" && (len(m.IndexRows) == 0 || m.IndexRows[0].GPU != "B200" || m.IndexRows[0].WhPerMillion != "39.05") {
+			if m.ModelID != "" || len(m.IndexRows) == 0 || m.IndexRows[0].RowID != "" {
+				t.Errorf("compact list_models gives %s's model id or row ids: %+v", m.Slug, m)
+			}
+			if m.Slug == "qwen-3-32b" && !cmp.Equal(m.IndexRows, []indexRowOf{{"B200", 1, "", "39.05"}, {"H100", 2, "", "63.47"}}) {
 				t.Errorf("qwen-3-32b index rows %+v", m.IndexRows)
 			}
+		}
+		full := callRaw(t, cs, "list_models", map[string]any{"detail": "full"})
+		decodeText(t, full, &out)
+		for _, m := range out.Models {
+			if m.Slug == "qwen-3-32b" && (m.ModelID != "Qwen/Qwen3-32B" || len(m.IndexRows) != 2 || m.IndexRows[0].RowID != "qwen-3-32b/B200/1/384") {
+				t.Errorf("full list_models: qwen-3-32b %+v", m)
+			}
+		}
+		// The compact answer fits an assistant's context; the full one is
+		// the HTTP API's /models.
+		if c, f := size(t, compact), size(t, full); c > MaxCompactListModels || 2*c > f {
+			t.Errorf("list_models answers %d bytes compact, %d full; want at most %d, and under half the full one", c, f, MaxCompactListModels)
 		}
 	})
 
@@ -96,7 +126,8 @@ func Check(t *testing.T, cs *mcp.ClientSession, root string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res := callRaw(t, cs, "get_model", map[string]any{"model": "Qwen 3 32B", "snapshot": catalogtest.Date})
+		h := sha256.Sum256(file)
+		res := callRaw(t, cs, "get_model", map[string]any{"model": "Qwen 3 32B", "snapshot": catalogtest.Date, "detail": "full"})
 		if text(res) != string(file) {
 			t.Errorf("get_model's text is not the published file byte for byte")
 		}
@@ -105,9 +136,32 @@ func Check(t *testing.T, cs *mcp.ClientSession, root string) {
 			Model        struct{ Slug string }
 		}
 		decode(t, res.StructuredContent, &out)
-		h := sha256.Sum256(file)
 		if out.Path != "models/qwen-3-32b.json" || out.SHA256 != hex.EncodeToString(h[:]) || out.Model.Slug != "qwen-3-32b" {
 			t.Errorf("get_model: %+v", out)
+		}
+
+		// Compact by default: what the model is, its index rows, the
+		// source to cite, and the file they are read from.
+		compact := callRaw(t, cs, "get_model", map[string]any{"model": "Qwen 3 32B"})
+		var brief struct {
+			Snapshot, Path, SHA256 string
+			Model                  *struct{} `json:"model"`
+			Brief                  struct {
+				Slug           string
+				Configurations int
+				IndexRows      []indexRowOf `json:"index_rows"`
+				Source         struct{ Licence, Cite string }
+			}
+		}
+		decodeText(t, compact, &brief)
+		b := brief.Brief
+		if brief.Snapshot != catalogtest.Date || brief.Path != out.Path || brief.SHA256 != out.SHA256 || brief.Model != nil ||
+			b.Slug != "qwen-3-32b" || b.Configurations != 22 || len(b.IndexRows) != 2 || b.IndexRows[1].RowID != "qwen-3-32b/H100/2/256" ||
+			b.Source.Licence == "" || b.Source.Cite == "" {
+			t.Errorf("compact get_model: %+v", brief)
+		}
+		if c, f := size(t, compact), size(t, res); c > MaxCompactGetModel || 10*c > f {
+			t.Errorf("get_model answers %d bytes compact, %d full; want at most %d, and under a tenth of the full one", c, f, MaxCompactGetModel)
 		}
 	})
 
@@ -172,6 +226,10 @@ func Check(t *testing.T, cs *mcp.ClientSession, root string) {
 			want string
 		}{
 			{"get_model", map[string]any{"model": "qwen-3-33b"}, `"qwen-3-32b"`},
+			{"get_model", map[string]any{"model": "qwen-3-32b", "detail": "all"}, "detail"},
+			{"list_models", map[string]any{"detail": "Full"}, "detail"},
+			{"price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{"IND"}, "num_gpus": 3}, "1 x B200, 1 x H100 and 2 x H100"},
+			{"price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{"IND"}, "num_gpus": 0}, "num_gpus"},
 			{"price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{"Germny"}}, `"Germany"`},
 			{"price_carbon", map[string]any{"model": "qwen-3-33b"}, `"qwen-3-32b"`},
 			{"price_carbon", map[string]any{"model": "qwen-3-32b", "gpu": "A100"}, "A100"},
@@ -196,7 +254,7 @@ func Check(t *testing.T, cs *mcp.ClientSession, root string) {
 }
 
 // CheckFallback checks, through cs, the answers on the snapshot of
-// catalogtest.SharedReal (the shared Ember file pinned to 2024): a
+// catalogtest.SharedReal (the sample's Ember file pinned to 2024): a
 // fallback area carries its earlier year and fallback true, a
 // reference-year area 2024 and fallback false, in list_grids and
 // price_carbon alike, and price_carbon's output schema has the field.
@@ -268,6 +326,48 @@ func CheckFallback(t *testing.T, cs *mcp.ClientSession) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("price_carbon (-want +got):\n%s", diff)
+	}
+}
+
+// Bounds on the compact answers (the whole CallToolResult as JSON, text and
+// structured content): the full ones are about 20 KB and 35 KB.
+const (
+	MaxCompactListModels = 9000
+	MaxCompactGetModel   = 3500
+)
+
+// indexRowOf is an index row as the answers give it.
+type indexRowOf struct {
+	GPU          string      `json:"gpu"`
+	NumGPUs      int         `json:"num_gpus"`
+	RowID        string      `json:"row_id"`
+	WhPerMillion json.Number `json:"wh_per_million_output_tokens"`
+}
+
+// size is a result's size as JSON.
+func size(t *testing.T, res *mcp.CallToolResult) int {
+	t.Helper()
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(b)
+}
+
+// decodeText decodes a result's text content into out, and checks that
+// its structured content is the same JSON.
+func decodeText(t *testing.T, res *mcp.CallToolResult, out any) {
+	t.Helper()
+	var fromText, fromStruct any
+	if err := json.Unmarshal([]byte(text(res)), &fromText); err != nil {
+		t.Fatalf("text content: %v\n%s", err, text(res))
+	}
+	decode(t, res.StructuredContent, &fromStruct)
+	if diff := cmp.Diff(fromStruct, fromText); diff != "" {
+		t.Errorf("text and structured content differ (-structured +text):\n%s", diff)
+	}
+	if err := json.Unmarshal([]byte(text(res)), out); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -18,8 +18,8 @@ import (
 // every area appears N times under new names, so the kept rows grow N-fold
 // too).
 //
-//	go test ./transform/grid -run '^$' -bench . -benchtime 5x
-//	GREENTOKENS_MEMTEST=1 go test ./transform/grid -run TestMemoryFlat -v
+//	go test -tags scale ./transform/grid -run '^$' -bench . -benchtime 5x
+//	GREENTOKENS_MEMTEST=1 go test -tags scale ./transform/grid -run TestMemoryFlat -v
 
 // synthCSV returns the path of ember-synth's CSV at the given scale.
 func synthCSV(tb testing.TB, scale int) string { return gridtest.SynthCSV(tb, scale) }

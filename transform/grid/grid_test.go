@@ -20,15 +20,16 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/leadgreen/greentokens/internal/sample"
 	"github.com/leadgreen/greentokens/transform/jsonnum"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-// sharedCSV holds the real intensity rows in Ember's layout (../shared from
-// the project's root).
-const sharedCSV = "../../../shared/upstream/ember/co2-intensity-long-format.csv"
+// sampleCSV holds the real intensity rows in Ember's layout (the
+// repository's sample).
+var sampleCSV = sample.Ember()
 
 var testMeta = SourceMeta{
 	URL:         "https://files.ember-energy.org/public-downloads/yearly_full_release_long_format.csv",
@@ -60,12 +61,12 @@ func build(t *testing.T, tab *Table, year int) (*Grid, Summary) {
 	return g, s
 }
 
-func TestSharedFile(t *testing.T) {
-	raw, err := os.ReadFile(sharedCSV)
+func TestSampleFile(t *testing.T) {
+	raw, err := os.ReadFile(sampleCSV)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab := parseFile(t, sharedCSV)
+	tab := parseFile(t, sampleCSV)
 
 	// By the rule: 2024 and 2023 are preliminary (86 and 172 countries,
 	// against 172 and 212 the year before); 2022 is complete.
@@ -515,7 +516,7 @@ func TestReferenceYear(t *testing.T) {
 }
 
 func TestLookup(t *testing.T) {
-	g, _ := build(t, parseFile(t, sharedCSV), 2024)
+	g, _ := build(t, parseFile(t, sampleCSV), 2024)
 	for _, tc := range []struct{ query, want, err string }{
 		{query: "DEU", want: "Germany"},
 		{query: "deu", want: "Germany"},
@@ -551,7 +552,7 @@ func TestLookup(t *testing.T) {
 // second run, fed one byte per Read, writes the same archive and the same
 // grid.json.
 func TestIngest(t *testing.T) {
-	for _, path := range []string{sharedCSV, "testdata/bom-crlf.csv", "testdata/bom-quoted.csv", "testdata/quoted.csv", "testdata/carbon-2024-july.csv", "testdata/renames-july.csv"} {
+	for _, path := range []string{sampleCSV, "testdata/bom-crlf.csv", "testdata/bom-quoted.csv", "testdata/quoted.csv", "testdata/carbon-2024-july.csv", "testdata/renames-july.csv"} {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			in, err := os.ReadFile(path)
 			if err != nil {
@@ -602,7 +603,7 @@ type failWriter struct{}
 func (failWriter) Write([]byte) (int, error) { return 0, io.ErrClosedPipe }
 
 func TestIngestArchiveError(t *testing.T) {
-	f, err := os.Open(sharedCSV)
+	f, err := os.Open(sampleCSV)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -671,7 +672,7 @@ func TestSchema(t *testing.T) {
 		}
 		return sch.Validate(inst)
 	}
-	for _, path := range []string{sharedCSV, "testdata/carbon-2024.csv", "testdata/old-header.csv", "testdata/quoted.csv"} {
+	for _, path := range []string{sampleCSV, "testdata/carbon-2024.csv", "testdata/old-header.csv", "testdata/quoted.csv"} {
 		g, _ := build(t, parseFile(t, path), 0)
 		b, err := Marshal(g)
 		if err != nil {

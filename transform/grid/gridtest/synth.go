@@ -1,6 +1,8 @@
 // Package gridtest gives tests and benchmarks a full-size, Ember-shaped
 // CSV written by ../shared/tools/ember-synth. Its values are SYNTHETIC but
 // for the real intensity rows: use it to measure, never as a source of figures.
+// It needs ../shared (package shared): the tests and benchmarks that call it
+// are built with the "scale" tag, as make scale and make bench build them.
 package gridtest
 
 import (
@@ -10,16 +12,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"testing"
-)
 
-// Shared is the project's shared data folder, beside the repository.
-func Shared() string {
-	_, file, _, _ := runtime.Caller(0)
-	// file is REPO/transform/grid/gridtest/synth.go.
-	return filepath.Join(filepath.Dir(file), "..", "..", "..", "..", "shared")
-}
+	"github.com/leadgreen/greentokens/internal/shared"
+)
 
 // SynthCSV returns the path of ember-synth's CSV at the given scale (scale
 // 1 is about 40 MB). It is written once and cached in the temporary
@@ -36,12 +32,13 @@ func SynthCSV(tb testing.TB, scale int) string {
 // real figures.
 func WideCSV(tb testing.TB) string {
 	tb.Helper()
-	return toolCSV(tb, "ember-wide", "july-2026", sharedLong())
+	return toolCSV(tb, "ember-wide", "july-2026", sharedLong(tb))
 }
 
 // sharedLong is the shared file of real intensity rows in the long layout.
-func sharedLong() string {
-	return filepath.Join(Shared(), "upstream", "ember", "co2-intensity-long-format.csv")
+func sharedLong(tb testing.TB) string {
+	tb.Helper()
+	return shared.Path(tb, "upstream", "ember", "co2-intensity-long-format.csv")
 }
 
 // toolCSV runs ../shared/tools/TOOL ARGS... OUT, which reads the shared
@@ -53,9 +50,9 @@ func toolCSV(tb testing.TB, tool, label string, args ...string) string {
 	if err != nil {
 		tb.Skip("python3 not found: ../shared/tools/" + tool + " needs it to write the benchmark CSV")
 	}
-	toolPath := filepath.Join(Shared(), "tools", tool)
+	toolPath := shared.Path(tb, "tools", tool)
 	h := sha256.New()
-	for _, p := range []string{toolPath, sharedLong()} {
+	for _, p := range []string{toolPath, sharedLong(tb)} {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			tb.Fatal(err)

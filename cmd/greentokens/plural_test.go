@@ -1,0 +1,11 @@
+package main
+
+import "testing"
+
+func TestCount(t *testing.T) {
+	for n, want := range map[int]string{0: "0 grids", 1: "1 grid", 2: "2 grids", 11: "11 grids"} {
+		if got := count(n, "grid"); got != want {
+			t.Errorf("count(%d, grid) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -1,0 +1,195 @@
+//go:build scale
+
+package snapshots
+
+// The tests of make scale that read more than the repository's sample: the
+// other leaderboard versions of ../shared.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/leadgreen/greentokens/internal/shared"
+)
+
+// sharedLeaderboard is the folder of a leaderboard version of ../shared.
+func sharedLeaderboard(t *testing.T, version string) string {
+	t.Helper()
+	return shared.Path(t, "upstream", "leaderboard", version)
+}
+
+// TestEveryUpstreamVersion builds a snapshot from each of the eight
+// leaderboard versions of ../shared/upstream/leaderboard, whose fields
+// differ (avg_output_len appears on 2025-12-17, max_num_batched_tokens goes
+// on 2026-02-13, parallel degrees are 0 before 2025-12-15), and checks what
+// each must show.
+func TestEveryUpstreamVersion(t *testing.T) {
+	versions, err := os.ReadDir(shared.Path(t, "upstream", "leaderboard"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(versions) != 8 {
+		t.Fatalf("%d leaderboard versions in ../shared, want 8", len(versions))
+	}
+	outputs := map[string]map[string]string{}
+	for _, v := range versions {
+		t.Run(v.Name(), func(t *testing.T) {
+			res, err := build(t, t.TempDir(), sourceOf(sharedLeaderboard(t, v.Name())))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Each snapshot verifies: manifest, schemas, and a byte-identical rebuild.
+			if rep := verify(t, res.Dir); !rep.OK {
+				var b strings.Builder
+				rep.WriteText(&b)
+				t.Errorf("the snapshot does not verify:\n%s", b.String())
+			}
+			models, _ := filepath.Glob(filepath.Join(res.Dir, "models", "*.json"))
+			if len(models) != 18 {
+				t.Errorf("%d model files, want 18", len(models))
+			}
+			ev := res.Manifest.Evidence
+			// Committed after midnight UTC: 2025-11-30T03:47Z and 2025-12-18T02:12Z.
+			wantConflict := v.Name() == "2025-11-29-9fa07d1" || v.Name() == "2025-12-17-281c69e"
+			if (ev.Conflict != "") != wantConflict {
+				t.Errorf("evidence %+v; want a conflict: %v", ev, wantConflict)
+			}
+			if ev.Compiled != v.Name()[:len("2006-01-02")] {
+				t.Errorf("compiled %s; want the index date of %s", ev.Compiled, v.Name())
+			}
+			outs := tree(t, res.Dir)
+			for k := range outs {
+				if strings.HasPrefix(k, "sources/") || k == ManifestName {
+					delete(outs, k)
+				}
+			}
+			outputs[v.Name()] = outs
+		})
+	}
+	// The three 2026-02-13 versions hold the same data in other formatting.
+	a := outputs["2026-02-13-0ea52b6"]
+	for _, other := range []string{"2026-02-13-f76e8d3", "2026-02-13-82e15a4"} {
+		if diff := cmp.Diff(a, outputs[other]); diff != "" {
+			t.Errorf("2026-02-13-0ea52b6 and %s give different outputs:\n%s", other, diff)
+		}
+	}
+}
+
+// TestDiffRealPairs diffs snapshots of real upstream versions. Upstream,
+// 2026-01-01 -> 2026-02-16 fixed tensor_parallel (1 on every multi-GPU row
+// of nine model-GPU pairs), 2025-12-17 -> 2026-01-01 fixed the output
+// throughput of every row, and the 2026-02-13 versions reformat the same
+// data. No energy figure moved in any of them.
+func TestDiffRealPairs(t *testing.T) {
+	t.Parallel() // independent of the other tests, and among the package's longest
+	for _, tc := range []struct {
+		old, new    string
+		wantSummary string // %d is the count of configurations computed here
+		wantFields  []string
+	}{
+		{"2026-01-01-6e70d23", "2026-02-16-7885788", "18 models, index rows unchanged, %d configurations changed (tensor_parallel)", []string{"tensor_parallel"}},
+		{"2026-02-13-0ea52b6", "2026-02-13-f76e8d3", "18 models, no data change", nil},
+		{"2025-12-17-281c69e", "2026-01-01-6e70d23", "18 models, index rows unchanged, %d configurations changed (tokens_per_second)", []string{"tokens_per_second"}},
+	} {
+		t.Run(tc.old+"_"+tc.new, func(t *testing.T) {
+			oldDir, newDir := versionSnapshot(t, sharedLeaderboard(t, tc.old)), versionSnapshot(t, sharedLeaderboard(t, tc.new))
+			r := Diff(load(t, oldDir), load(t, newDir))
+
+			oldRaw := rawChat(t, filepath.Join(sharedLeaderboard(t, tc.old), "tasks", "lm-arena-chat.json"))
+			newRaw := rawChat(t, filepath.Join(sharedLeaderboard(t, tc.new), "tasks", "lm-arena-chat.json"))
+			oldM, newM := readModels(t, oldDir), readModels(t, newDir)
+
+			// Configurations: exactly the published fields whose upstream moved.
+			want := wantConfigChanges(t, oldRaw, newRaw, oldM, newM)
+			if diff := cmp.Diff(want, gotConfigChanges(r)); diff != "" {
+				t.Errorf("configuration changes (-want +got):\n%s", diff)
+			}
+			fields := map[string]bool{}
+			for _, fs := range want {
+				for _, f := range fs {
+					fields[strings.Fields(f)[0]] = true
+				}
+			}
+			if diff := cmp.Diff(tc.wantFields, sortedKeysOf(fields)); diff != "" {
+				t.Errorf("the fields that changed upstream are not the ones expected (-want +got):\n%s", diff)
+			}
+
+			// Index rows: no energy moved, and no best row changed.
+			for slug, nm := range newM {
+				for gpu, nb := range nm.Best {
+					ob := oldM[slug].Best[gpu]
+					if ob["row_id"] != nb["row_id"] || jtext(t, rawFor(oldRaw, nm.ModelID, ob)["energy_per_token_joules"]) != jtext(t, rawFor(newRaw, nm.ModelID, nb)["energy_per_token_joules"]) {
+						t.Fatalf("%s %s: the index row moved upstream; this test expects it not to", slug, gpu)
+					}
+				}
+			}
+			if len(r.IndexRows) != 0 || len(r.Models.Added)+len(r.Models.Removed) != 0 || r.Models.New != 18 {
+				t.Errorf("index rows %+v, models %+v; want none changed, 18 models", r.IndexRows, r.Models)
+			}
+
+			// Sources: the sha256 of each archived upstream file.
+			for _, name := range []string{"index.json", "commits.json", "tasks/lm-arena-chat.json", "tasks/gpqa.json"} {
+				o, n := fileSHA(t, filepath.Join(sharedLeaderboard(t, tc.old), name)), fileSHA(t, filepath.Join(sharedLeaderboard(t, tc.new), name))
+				var got *SourceChange
+				for i := range r.Sources {
+					if r.Sources[i].Name == "leaderboard/"+name {
+						got = &r.Sources[i]
+					}
+				}
+				if got == nil || got.Old.SHA256 != o || got.New.SHA256 != n || (got.Status == "changed") != (o != n) {
+					t.Errorf("source %s: %+v; want sha256 %s -> %s", name, got, o, n)
+				}
+			}
+
+			// Upstream: compiled dates and commits.
+			upstream := map[string]ValueChange{}
+			for _, v := range r.Upstream {
+				upstream[v.Name] = v
+			}
+			for _, side := range []struct {
+				version string
+				get     func(ValueChange) string
+			}{{tc.old, func(v ValueChange) string { return v.Old }}, {tc.new, func(v ValueChange) string { return v.New }}} {
+				var idx struct {
+					LastUpdated string `json:"last_updated"`
+				}
+				var commits []struct {
+					SHA string `json:"sha"`
+				}
+				b, _ := os.ReadFile(filepath.Join(sharedLeaderboard(t, side.version), "index.json"))
+				json.Unmarshal(b, &idx)
+				b, _ = os.ReadFile(filepath.Join(sharedLeaderboard(t, side.version), "commits.json"))
+				json.Unmarshal(b, &commits)
+				if got := side.get(upstream["compiled"]); got != idx.LastUpdated {
+					t.Errorf("compiled %s; want %s", got, idx.LastUpdated)
+				}
+				if got := side.get(upstream["last commit"]); len(commits) == 0 || got != commits[0].SHA {
+					t.Errorf("last commit %s; want %+v", got, commits)
+				}
+			}
+
+			// The summary line, and the text report starts with it.
+			wantSummary := tc.wantSummary
+			if strings.Contains(wantSummary, "%d") {
+				wantSummary = fmt.Sprintf(wantSummary, len(want))
+			}
+			if r.Summary != wantSummary || r.DataChanged != (len(want) > 0) {
+				t.Errorf("summary %q (data changed %v); want %q", r.Summary, r.DataChanged, wantSummary)
+			}
+			var text bytes.Buffer
+			if err := r.WriteText(&text); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(text.String(), wantSummary+"\n") {
+				t.Errorf("the text report does not start with the summary:\n%s", text.String())
+			}
+			t.Logf("%s", text.String())
+		})
+	}
+}
