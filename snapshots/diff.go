@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"slices"
@@ -221,11 +222,10 @@ type GridAreaChange struct {
 // longer be read as Load checked it is named in the report's notes.
 func Diff(old, new *Snapshot) *DiffReport {
 	r := &DiffReport{
-		Old:     info(old),
-		New:     info(new),
-		Sources: []SourceChange{}, IndexRows: []IndexRowChange{}, Configurations: []ModelChange{},
+		Old:       info(old),
+		New:       info(new),
+		IndexRows: []IndexRowChange{}, Configurations: []ModelChange{},
 		Models: ModelsChange{Old: len(old.Models), New: len(new.Models), Added: []ModelRef{}, Removed: []ModelRef{}},
-		Grid:   GridChange{Added: []GridArea{}, Removed: []GridArea{}, Renamed: []GridRename{}, Changed: []GridAreaChange{}},
 	}
 	oldSlugs, newSlugs := old.Slugs(), new.Slugs()
 	r.Upstream = r.upstreamChanges(old, new, oldSlugs, newSlugs)
@@ -348,7 +348,7 @@ func sourceChanges(old, new *Snapshot) []SourceChange {
 		names[s.Name] = true
 	}
 	out := []SourceChange{}
-	for _, name := range sortedNames(names) {
+	for _, name := range slices.Sorted(maps.Keys(names)) {
 		c := SourceChange{Name: name, Old: sourceState(old.Source(name)), New: sourceState(new.Source(name))}
 		switch {
 		case c.Old == nil:
@@ -377,15 +377,6 @@ func sourceChanges(old, new *Snapshot) []SourceChange {
 	return out
 }
 
-func sortedNames(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 func (r *DiffReport) indexRows(om, nm *transform.Model, oldRows, newRows map[rowKey]*upRow) {
 	gpus := map[string]bool{}
 	for g := range om.Best {
@@ -394,7 +385,7 @@ func (r *DiffReport) indexRows(om, nm *transform.Model, oldRows, newRows map[row
 	for g := range nm.Best {
 		gpus[g] = true
 	}
-	for _, gpu := range sortedNames(gpus) {
+	for _, gpu := range slices.Sorted(maps.Keys(gpus)) {
 		oc, hasOld := om.Best[gpu]
 		nc, hasNew := nm.Best[gpu]
 		c := IndexRowChange{Slug: nm.Slug, GPU: gpu}
@@ -684,19 +675,14 @@ func gridChange(oldSnap, newSnap *Snapshot) GridChange {
 			c.Removed = append(c.Removed, area(oa))
 		}
 	}
-	less := func(an, ai, bn, bi string) bool {
-		if an != bn {
-			return an < bn
-		}
-		return ai < bi
+	byName := func(a, b GridArea) int {
+		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.ISO3, b.ISO3))
 	}
-	sort.Slice(c.Added, func(i, j int) bool { return less(c.Added[i].Name, c.Added[i].ISO3, c.Added[j].Name, c.Added[j].ISO3) })
-	sort.Slice(c.Removed, func(i, j int) bool {
-		return less(c.Removed[i].Name, c.Removed[i].ISO3, c.Removed[j].Name, c.Removed[j].ISO3)
-	})
-	sort.Slice(c.Renamed, func(i, j int) bool { return c.Renamed[i].ISO3 < c.Renamed[j].ISO3 })
-	sort.Slice(c.Changed, func(i, j int) bool {
-		return less(c.Changed[i].Name, c.Changed[i].ISO3, c.Changed[j].Name, c.Changed[j].ISO3)
+	slices.SortFunc(c.Added, byName)
+	slices.SortFunc(c.Removed, byName)
+	slices.SortFunc(c.Renamed, func(a, b GridRename) int { return strings.Compare(a.ISO3, b.ISO3) })
+	slices.SortFunc(c.Changed, func(a, b GridAreaChange) int {
+		return byName(GridArea{Name: a.Name, ISO3: a.ISO3}, GridArea{Name: b.Name, ISO3: b.ISO3})
 	})
 	return c
 }

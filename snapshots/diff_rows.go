@@ -119,9 +119,9 @@ func (x *rowIndex) add(stable []transform.Row) {
 // duplicate row repeats the model id, and the cascade is per model), so
 // where each model's rows are together in the file, as upstream writes
 // them, the filter runs on one model's rows at a time. Where they are not,
-// the file is read again and the filter runs on all of its rows at once.
-// Where the stream meets anything transform.ParseTask would not take as it
-// is, the whole file is handed to ParseTask, for its error.
+// or where the stream meets anything transform.ParseTask would not take as
+// it is, the whole file is read again and handed to ParseTask (for its
+// error), and the filter runs on all of its rows at once.
 //
 // A file that is not listed is errNotArchived; one that no longer has its
 // listed size and sha256 is an error saying so.
@@ -157,23 +157,8 @@ func (s *Snapshot) chatRows() (map[rowKey]*upRow, error) {
 	if err == nil && len(run) > 0 {
 		flush()
 	}
-	if err == errNotGrouped {
-		// All the rows at once.
-		x, run, flushed = newRowIndex(), nil, nil
-		var all []transform.Row
-		err = r.stream(s.Dir, f, func(rd io.Reader) error {
-			return streamTask(task, rd, func(row transform.Row) bool {
-				all = append(all, row)
-				return true
-			})
-		})
-		if err == nil {
-			stable, _ := transform.Stable(all)
-			all = nil
-			x.add(stable)
-		}
-	}
-	if err == errSlowPath {
+	if err == errNotGrouped || err == errSlowPath {
+		x, run = newRowIndex(), nil
 		data, err := r.read(s.Dir, f)
 		if err != nil {
 			return nil, err
@@ -184,7 +169,6 @@ func (s *Snapshot) chatRows() (map[rowKey]*upRow, error) {
 		}
 		stable, _ := transform.Stable(all)
 		all = nil
-		x = newRowIndex()
 		x.add(stable)
 	} else if err != nil {
 		return nil, err

@@ -264,25 +264,7 @@ func TestDiffMovedRows(t *testing.T) {
 		}
 	})
 
-	// Ember: Germany's 2022 value (the reference year by the rule)
-	// changes; Norway's rows go.
-	csv, err := os.ReadFile(sampleEmber)
-	if err != nil {
-		t.Fatal(err)
-	}
-	de := regexp.MustCompile(`(?m)^(Germany,DEU,2022,.*,gCO2/kWh,)420\.11,`)
-	no := regexp.MustCompile(`(?m)^Norway,NOR,.*\n`)
-	if !de.Match(csv) || !no.Match(csv) {
-		t.Fatal("the sample's Ember file has no 2022 row for Germany or no row for Norway")
-	}
-	csv = de.ReplaceAll(csv, []byte("${1}366.8,"))
-	csv = no.ReplaceAll(csv, nil)
-	// A preliminary 2025 with one blemish: excluded, and counted.
-	csv = append(csv, "Costa Rica,CRI,2025,Country or economy,,,,,,,,Power sector emissions,CO2 intensity,CO2 intensity,gCO2/kWh,-37.90,,\n"...)
-	ember := filepath.Join(t.TempDir(), "ember.csv")
-	if err := os.WriteFile(ember, csv, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	ember := movedRowsEmber(t)
 
 	res, err := build(t, t.TempDir(), fetch.Dir{Leaderboard: lb, Ember: ember, Origins: fetch.DefaultOrigins()})
 	if err != nil {
@@ -325,19 +307,7 @@ func TestDiffMovedRows(t *testing.T) {
 		t.Errorf("configuration changes (-want +got):\n%s", diff)
 	}
 
-	// Grid: Germany changed, Norway removed.
-	if len(r.Grid.Changed) != 1 || r.Grid.Changed[0].Name != "Germany" || r.Grid.Changed[0].ISO3 != "DEU" ||
-		cmp.Diff([]FieldChange{{Field: "g_co2e_per_kwh", Old: json.RawMessage("420.11"), New: json.RawMessage("366.8")}}, r.Grid.Changed[0].Fields) != "" ||
-		float64(*r.Grid.Changed[0].RelativeChangePercent) != -12.69 {
-		t.Errorf("grid changes %+v; want Germany 420.11 -> 366.8 (-12.69%%)", r.Grid.Changed)
-	}
-	if len(r.Grid.Removed) != 1 || r.Grid.Removed[0].Name != "Norway" || len(r.Grid.Added) != 0 {
-		t.Errorf("grid areas removed %+v, added %+v; want Norway removed", r.Grid.Removed, r.Grid.Added)
-	}
-
-	if r.Grid.Old.Exclusions != 0 || r.Grid.New.Exclusions != 1 || r.Grid.Old.Fallbacks != 1 || r.Grid.New.Fallbacks != 1 {
-		t.Errorf("grid exclusions %d -> %d, fallbacks %d -> %d; want 0 -> 1, 1 -> 1", r.Grid.Old.Exclusions, r.Grid.New.Exclusions, r.Grid.Old.Fallbacks, r.Grid.New.Fallbacks)
-	}
+	checkMovedRowsGrid(t, r)
 
 	wantSummary := fmt.Sprintf("18 models, 2 index rows changed, largest -50.0%% (qwen-3-14b %s), 2 configurations changed (joules_per_output_token, wh_per_million_output_tokens), grid areas 1 changed, 1 removed", gpu)
 	if r.Summary != wantSummary {
@@ -358,6 +328,48 @@ func TestDiffMovedRows(t *testing.T) {
 	r.WriteText(&text)
 	if want := "Grid: year 2022 -> 2022, 226 -> 225 areas (fallbacks 1 -> 1, Ember rows excluded 0 -> 1); 1 changed, 0 added, 1 removed"; !strings.Contains(text.String(), want) {
 		t.Errorf("the text report lacks %q:\n%s", want, text.String())
+	}
+}
+
+// movedRowsEmber writes the sample's Ember file with Germany's 2022 value
+// (the reference year by the rule) changed and Norway's rows gone, and
+// returns its path.
+func movedRowsEmber(t *testing.T) string {
+	t.Helper()
+	csv, err := os.ReadFile(sampleEmber)
+	if err != nil {
+		t.Fatal(err)
+	}
+	de := regexp.MustCompile(`(?m)^(Germany,DEU,2022,.*,gCO2/kWh,)420\.11,`)
+	no := regexp.MustCompile(`(?m)^Norway,NOR,.*\n`)
+	if !de.Match(csv) || !no.Match(csv) {
+		t.Fatal("the sample's Ember file has no 2022 row for Germany or no row for Norway")
+	}
+	csv = de.ReplaceAll(csv, []byte("${1}366.8,"))
+	csv = no.ReplaceAll(csv, nil)
+	// A preliminary 2025 with one blemish: excluded, and counted.
+	csv = append(csv, "Costa Rica,CRI,2025,Country or economy,,,,,,,,Power sector emissions,CO2 intensity,CO2 intensity,gCO2/kWh,-37.90,,\n"...)
+	ember := filepath.Join(t.TempDir(), "ember.csv")
+	if err := os.WriteFile(ember, csv, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return ember
+}
+
+// checkMovedRowsGrid checks the grid part of TestDiffMovedRows' diff.
+func checkMovedRowsGrid(t *testing.T, r *DiffReport) {
+	t.Helper()
+	if len(r.Grid.Changed) != 1 || r.Grid.Changed[0].Name != "Germany" || r.Grid.Changed[0].ISO3 != "DEU" ||
+		cmp.Diff([]FieldChange{{Field: "g_co2e_per_kwh", Old: json.RawMessage("420.11"), New: json.RawMessage("366.8")}}, r.Grid.Changed[0].Fields) != "" ||
+		float64(*r.Grid.Changed[0].RelativeChangePercent) != -12.69 {
+		t.Errorf("grid changes %+v; want Germany 420.11 -> 366.8 (-12.69%%)", r.Grid.Changed)
+	}
+	if len(r.Grid.Removed) != 1 || r.Grid.Removed[0].Name != "Norway" || len(r.Grid.Added) != 0 {
+		t.Errorf("grid areas removed %+v, added %+v; want Norway removed", r.Grid.Removed, r.Grid.Added)
+	}
+
+	if r.Grid.Old.Exclusions != 0 || r.Grid.New.Exclusions != 1 || r.Grid.Old.Fallbacks != 1 || r.Grid.New.Fallbacks != 1 {
+		t.Errorf("grid exclusions %d -> %d, fallbacks %d -> %d; want 0 -> 1, 1 -> 1", r.Grid.Old.Exclusions, r.Grid.New.Exclusions, r.Grid.Old.Fallbacks, r.Grid.New.Fallbacks)
 	}
 }
 

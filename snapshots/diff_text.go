@@ -3,6 +3,8 @@ package snapshots
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/leadgreen/greentokens/transform/jsonnum"
@@ -48,7 +50,7 @@ func (r *DiffReport) summary() string {
 				}
 			}
 		}
-		parts = append(parts, fmt.Sprintf("%s changed (%s)", plural(changed, "configuration"), strings.Join(sortedNames(fields), ", ")))
+		parts = append(parts, fmt.Sprintf("%s changed (%s)", plural(changed, "configuration"), strings.Join(slices.Sorted(maps.Keys(fields)), ", ")))
 	}
 	if added > 0 {
 		parts = append(parts, plural(added, "configuration")+" added")

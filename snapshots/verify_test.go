@@ -186,79 +186,81 @@ func flipDigit(t *testing.T, path string, re string) {
 // way each, and checks that Verify fails naming the file (in its problems
 // and in its rebuild differences), and that the folder is left exactly as
 // it was.
+// tamperWant is what a verify report of a tampered snapshot must name.
+type tamperWant struct {
+	problem string // a problem's file
+	diff    string // a differing file's path
+	kind    string // its kind
+	change  string // text in one of its changes, or in its note
+}
+
 func TestVerifyCatchesTampering(t *testing.T) {
-	type want struct {
-		problem string // a problem's file
-		diff    string // a differing file's path
-		kind    string // its kind
-		change  string // text in one of its changes, or in its note
-	}
 	for _, tc := range []struct {
 		name   string
-		tamper func(t *testing.T, dir string) []want
+		tamper func(t *testing.T, dir string) []tamperWant
 	}{
-		{"digit in a model file", func(t *testing.T, dir string) []want {
+		{"digit in a model file", func(t *testing.T, dir string) []tamperWant {
 			flipDigit(t, filepath.Join(dir, "models", "qwen-3-32b.json"), `"wh_per_million_output_tokens": 429\.18`)
-			return []want{
+			return []tamperWant{
 				{problem: "models/qwen-3-32b.json"},
 				{problem: ManifestName},
 				{diff: "models/qwen-3-32b.json", kind: "changed",
 					change: "configurations[0] (qwen-3-32b/B200/1/8).wh_per_million_output_tokens: 429.19 -> 429.18"},
 			}
 		}},
-		{"digit in index.json", func(t *testing.T, dir string) []want {
+		{"digit in index.json", func(t *testing.T, dir string) []tamperWant {
 			p := filepath.Join(dir, IndexName)
 			flipDigit(t, p, `"wh_per_million_output_tokens": [0-9]+\.[0-9]+`)
-			return []want{{problem: IndexName}, {problem: ManifestName}, {diff: IndexName, kind: "changed", change: "wh_per_million_output_tokens"}}
+			return []tamperWant{{problem: IndexName}, {problem: ManifestName}, {diff: IndexName, kind: "changed", change: "wh_per_million_output_tokens"}}
 		}},
-		{"digit in an archived source", func(t *testing.T, dir string) []want {
+		{"digit in an archived source", func(t *testing.T, dir string) []tamperWant {
 			// The energy of qwen-3-32b's B200 row at cap 8: 1.5450541142659606 J -> 1.555...
 			flipDigit(t, filepath.Join(dir, "sources", "leaderboard", "tasks", "lm-arena-chat.json"), `"energy_per_token_joules": 1\.54`)
-			return []want{
+			return []tamperWant{
 				{problem: ManifestName},
 				{problem: "models/qwen-3-32b.json"},
 				{diff: "models/qwen-3-32b.json", kind: "changed", change: "configurations[0] (qwen-3-32b/B200/1/8).wh_per_million_output_tokens: 429.18 -> 431.96"},
 				{diff: ManifestName, kind: "changed", change: "(sources/leaderboard/tasks/lm-arena-chat.json).sha256"},
 			}
 		}},
-		{"digit in the manifest", func(t *testing.T, dir string) []want {
+		{"digit in the manifest", func(t *testing.T, dir string) []tamperWant {
 			flipDigit(t, filepath.Join(dir, ManifestName), `"path": "models/qwen-3-14b.json",\s*"size": [0-9]+`)
-			return []want{
+			return []tamperWant{
 				{problem: ManifestName},
 				{diff: ManifestName, kind: "changed", change: "(models/qwen-3-14b.json).size"},
 			}
 		}},
-		{"digit in a page", func(t *testing.T, dir string) []want {
+		{"digit in a page", func(t *testing.T, dir string) []tamperWant {
 			flipDigit(t, filepath.Join(dir, "pages", "qwen-3-32b.md"), `\| 8 \| 8 \| 429\.2`)
-			return []want{
+			return []tamperWant{
 				{problem: ManifestName},
 				{diff: "pages/qwen-3-32b.md", kind: "changed", change: `"| 8 | 8 | 429.3 |`},
 			}
 		}},
-		{"deleted file", func(t *testing.T, dir string) []want {
+		{"deleted file", func(t *testing.T, dir string) []tamperWant {
 			if err := os.Remove(filepath.Join(dir, "models", "qwen-3-14b.json")); err != nil {
 				t.Fatal(err)
 			}
-			return []want{{problem: "models/qwen-3-14b.json"}, {diff: "models/qwen-3-14b.json", kind: "missing"}}
+			return []tamperWant{{problem: "models/qwen-3-14b.json"}, {diff: "models/qwen-3-14b.json", kind: "missing"}}
 		}},
-		{"stray file", func(t *testing.T, dir string) []want {
+		{"stray file", func(t *testing.T, dir string) []tamperWant {
 			if err := os.WriteFile(filepath.Join(dir, "models", "notes.txt"), []byte("hello\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			return []want{{problem: "models/notes.txt"}, {diff: "models/notes.txt", kind: "extra"}}
+			return []tamperWant{{problem: "models/notes.txt"}, {diff: "models/notes.txt", kind: "extra"}}
 		}},
-		{"a byte of the archived Ember CSV changed", func(t *testing.T, dir string) []want {
+		{"a byte of the archived Ember CSV changed", func(t *testing.T, dir string) []tamperWant {
 			// Germany's 2022 CO2 intensity (the reference year by the
 			// rule), as published: 420.11 -> 420.12.
 			flipDigit(t, filepath.Join(dir, "sources", filepath.FromSlash(fetch.EmberYearly)), `Germany,DEU,2022,Country or economy,[^\n]*,gCO2/kWh,420\.11`)
-			return []want{
+			return []tamperWant{
 				{problem: ManifestName},
 				{problem: "grid.json"},
 				{diff: "grid.json", kind: "changed", change: "areas[81] (Germany).g_co2e_per_kwh: 420.11 -> 420.12"},
 				{diff: ManifestName, kind: "changed", change: "(sources/" + fetch.EmberYearly + ").sha256"},
 			}
 		}},
-		{"archived Ember CSV no longer Ember's layout", func(t *testing.T, dir string) []want {
+		{"archived Ember CSV no longer Ember's layout", func(t *testing.T, dir string) []tamperWant {
 			p := filepath.Join(dir, "sources", filepath.FromSlash(fetch.EmberYearly))
 			b, err := os.ReadFile(p)
 			if err != nil {
@@ -275,7 +277,7 @@ func TestVerifyCatchesTampering(t *testing.T) {
 			}
 			// The rebuild cannot read it: that is a problem, and nothing
 			// is compared.
-			return []want{{problem: ManifestName}, {problem: "sources/" + fetch.EmberYearly}, {problem: "."}}
+			return []tamperWant{{problem: ManifestName}, {problem: "sources/" + fetch.EmberYearly}, {problem: "."}}
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -291,43 +293,7 @@ func TestVerifyCatchesTampering(t *testing.T) {
 				t.Fatal("verify passed a tampered snapshot")
 			}
 			for _, w := range wants {
-				switch {
-				case w.problem != "":
-					found := false
-					for _, p := range rep.Problems {
-						found = found || p.File == w.problem
-					}
-					if !found {
-						t.Errorf("no problem names %s", w.problem)
-					}
-				case w.diff != "":
-					var d *FileDiff
-					for i := range rep.Diffs {
-						if rep.Diffs[i].Path == w.diff {
-							d = &rep.Diffs[i]
-						}
-					}
-					if d == nil {
-						t.Errorf("no rebuild difference names %s", w.diff)
-						continue
-					}
-					if d.Kind != w.kind {
-						t.Errorf("%s: kind %s, want %s", w.diff, d.Kind, w.kind)
-					}
-					if w.change != "" {
-						found := strings.Contains(d.Note, w.change)
-						for _, c := range d.Changes {
-							found = found || strings.Contains(c.Path+": "+c.Stored+" -> "+c.Rebuilt, w.change)
-						}
-						if !found {
-							t.Errorf("%s: no change says %q: %+v", w.diff, w.change, d)
-						}
-					}
-				}
-				name := w.problem + w.diff
-				if name != "." && !strings.Contains(text.String(), name) {
-					t.Errorf("the text report does not name %s", name)
-				}
+				checkTamperWant(t, rep, text.String(), w)
 			}
 			if diff := cmp.Diff(before, tree(t, dir)); diff != "" {
 				t.Errorf("a failing verify changed the snapshot folder:\n%s", diff)
@@ -345,6 +311,48 @@ func TestVerifyCatchesTampering(t *testing.T) {
 				t.Errorf("the JSON report does not round-trip:\n%s", diff)
 			}
 		})
+	}
+}
+
+// checkTamperWant checks that rep, and its text, name what w says.
+func checkTamperWant(t *testing.T, rep *VerifyReport, text string, w tamperWant) {
+	t.Helper()
+	switch {
+	case w.problem != "":
+		found := false
+		for _, p := range rep.Problems {
+			found = found || p.File == w.problem
+		}
+		if !found {
+			t.Errorf("no problem names %s", w.problem)
+		}
+	case w.diff != "":
+		var d *FileDiff
+		for i := range rep.Diffs {
+			if rep.Diffs[i].Path == w.diff {
+				d = &rep.Diffs[i]
+			}
+		}
+		if d == nil {
+			t.Errorf("no rebuild difference names %s", w.diff)
+			return
+		}
+		if d.Kind != w.kind {
+			t.Errorf("%s: kind %s, want %s", w.diff, d.Kind, w.kind)
+		}
+		if w.change != "" {
+			found := strings.Contains(d.Note, w.change)
+			for _, c := range d.Changes {
+				found = found || strings.Contains(c.Path+": "+c.Stored+" -> "+c.Rebuilt, w.change)
+			}
+			if !found {
+				t.Errorf("%s: no change says %q: %+v", w.diff, w.change, d)
+			}
+		}
+	}
+	name := w.problem + w.diff
+	if name != "." && !strings.Contains(text, name) {
+		t.Errorf("the text report does not name %s", name)
 	}
 }
 

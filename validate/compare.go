@@ -7,9 +7,7 @@ import (
 )
 
 // compareModel compares a model file's bytes with its recomputation and
-// reports every field that differs, by path. When the values all agree but
-// the bytes do not, the formatting differs and the first differing line is
-// named.
+// reports every field that differs, or else the first differing line.
 func compareModel(file, chatPath string, m *wantModel, data []byte) []Problem {
 	want := writeTree(m.tree)
 	if bytes.Equal(data, want) {
@@ -223,24 +221,18 @@ func (d *modelDiff) best(got *jnode) {
 		return
 	}
 	want := d.m.bestNode()
-	var gotKeys []string
+	var common []string
 	seen := map[string]bool{}
 	for _, k := range got.keys {
-		if seen[k] {
+		switch {
+		case seen[k]:
 			d.ps.add("", "best."+k, "appears more than once")
-			continue
-		}
-		seen[k] = true
-		gotKeys = append(gotKeys, k)
-		if want.get(k) == nil {
+		case want.get(k) == nil:
 			d.ps.add("", "best."+k, "is present, but no stable configuration of %s on %s has a median inter-token latency within %d ms", d.m.modelID, k, itlDeadlineMS)
-		}
-	}
-	var common []string
-	for _, k := range gotKeys {
-		if want.get(k) != nil {
+		default:
 			common = append(common, k)
 		}
+		seen[k] = true
 	}
 	var wantCommon []string
 	for _, c := range d.m.best {

@@ -27,10 +27,8 @@ type duplicateKey struct {
 	refused string
 }
 
-// findDuplicateKey returns the first key of data, a JSON document, given
-// twice in one object or equal under strings.EqualFold to an earlier key
-// of its object, or nil. Syntax errors are not its to report: the
-// decoders do.
+// findDuplicateKey returns the first key of data given twice in one
+// object, or equal under strings.EqualFold to an earlier key of it, or nil.
 func findDuplicateKey(data []byte) *duplicateKey {
 	dec := jsontext.NewDecoder(bytes.NewReader(data))
 	var objects []map[string][]string // per open object: its names, by folded form
@@ -75,10 +73,8 @@ func findDuplicateKey(data []byte) *duplicateKey {
 	}
 }
 
-// refusal turns the decoder's error for a key given twice into a
-// duplicateKey, and another syntax error into one that says the document
-// is refused there (the callers decode the document first, so that is
-// what jsontext alone refuses); the end of input is nil.
+// refusal turns the decoder's error into a duplicateKey: a key given twice,
+// or what jsontext alone refuses; nil at the end of input.
 func refusal(err error) *duplicateKey {
 	var se *jsontext.SyntacticError
 	switch {

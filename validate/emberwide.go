@@ -1,11 +1,8 @@
 package validate
 
-// Ember's yearly CSV in the layout Ember has published since July 2026
-// (release_generation_yearly_global.csv), as the specification describes
-// it: one row per area, year and electricity source, the metrics as
-// columns; an area's intensity is "Emissions intensity (gCO2e/kWh)" on its
-// "Total generation" row, every other row is left alone. gridReadCSV reads
-// either layout, as the header tells it (gridLayoutOf).
+// Ember's yearly CSV in its July 2026 layout: one row per area, year and
+// electricity source; an area's intensity is the Emissions intensity of
+// its Total generation row. gridReadCSV reads either layout (gridLayoutOf).
 
 import (
 	"fmt"

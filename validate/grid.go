@@ -67,11 +67,10 @@ var gridCountryTypes = map[string]bool{"Country or economy": true, "Country": tr
 
 var gridAreaTypes = map[string]bool{"Country or economy": true, "Country": true, "Region": true}
 
-// gridSnapshotCheck is the snapshot check: when a snapshot has grid.json or
-// archives Ember's CSV, it needs both, and the manifest's grid block (the
-// archive's size and sha256, those of the bytes as published, are checked
-// with every other file's); grid.json passes Grid's checks, and its data
-// version, URL and retrieval date are the manifest's.
+// gridSnapshotCheck is the snapshot check: a snapshot with grid.json or
+// Ember's CSV needs both and the manifest's grid block; grid.json passes
+// gridCheck, and its data version, URL and retrieval date are the
+// manifest's.
 func gridSnapshotCheck(s *Snap) []Problem {
 	m := s.Manifest
 	src, out := gridEmberSource(s), s.Output(gridOutputFile)
@@ -95,7 +94,6 @@ func gridSnapshotCheck(s *Snap) []Problem {
 	if err != nil {
 		return append(probs, Problem{File: out.Path, Msg: fmt.Sprintf("cannot be read: %v", err)})
 	}
-	// The file's size and sha256 are checked with every other file's.
 	f, err := s.Open(src.Path)
 	if err != nil {
 		return append(probs, Problem{File: src.Path, Msg: fmt.Sprintf("cannot be read: %v", err)})
@@ -220,14 +218,10 @@ type gridSummary struct {
 }
 
 // gridCheck reads the CSV from r (file names it in problems) and checks
-// gridJSON against it. It leaves out the rows the specification excludes
-// (a blank, negative, non-finite or implausible Value, an exact repeat of
-// an earlier row), and checks that year is the latest complete year
-// (gridYearRule) unless year_pinned says the build was told the year, and
-// that World has a value for it; that every area with a usable value for
-// year, or else for an earlier year, is listed once, in name order, with
-// the iso3, area_type, year, fallback and g_co2e_per_kwh of that row, the
-// value printed as published:
+// gridJSON against its usable rows: year is the latest complete year
+// (gridYearRule) unless pinned, World has a value for it, and every area
+// with a usable value up to it is listed once, in name order, with that
+// row's fields, the value printed as published:
 //
 //	grid.json: areas[12] (Germany): g_co2e_per_kwh is 341.0, but sources/ember/yearly_full_release_long_format.csv line 1994 says 344.14
 func gridCheck(r io.Reader, file string, gridJSON []byte) (*gridSummary, []Problem) {
@@ -260,8 +254,7 @@ func gridCheck(r io.Reader, file string, gridJSON []byte) (*gridSummary, []Probl
 	if doc.Source.Year != year {
 		g.fail("", "source.year", "is %d, but year is %d", doc.Source.Year, year)
 	}
-	listed := g.checkAreas()
-	with, fallbacks := g.checkListed(listed)
+	with, fallbacks := g.checkListed(g.checkAreas())
 	return &gridSummary{manifest: ManifestGrid{
 		Year: year, Areas: len(doc.Areas), AreasWithoutYear: len(g.byArea) - with, Fallbacks: fallbacks,
 		YearRule: gridYearRule, YearPinned: doc.YearPinned, YearCandidates: candidates, Exclusions: exclusions,
@@ -284,18 +277,16 @@ func (g *gridChecker) fail(where, field, format string, a ...any) {
 func (g *gridChecker) at(line int) string { return fmt.Sprintf("%s line %d", g.file, line) }
 
 // index files the rows by area and year and returns the exclusions, by
-// line: a repeat of an earlier row is excluded; a second row that differs
-// is a problem.
+// line: a repeat is excluded, a second row that differs a problem.
 func (g *gridChecker) index(rows []gridRow) []ManifestGridExclusion {
 	g.byArea = map[string]map[int]*gridRow{}
 	exclusions := []ManifestGridExclusion{}
 	for i := range rows {
 		row := &rows[i]
-		years := g.byArea[row.area]
-		if years == nil {
-			years = map[int]*gridRow{}
-			g.byArea[row.area] = years
+		if g.byArea[row.area] == nil {
+			g.byArea[row.area] = map[int]*gridRow{}
 		}
+		years := g.byArea[row.area]
 		if first := years[row.year]; first != nil {
 			if first.iso3 != row.iso3 || first.areaType != row.areaType || first.raw != row.raw {
 				g.probs = append(g.probs, Problem{File: g.file, Where: fmt.Sprintf("line %d", row.line),
@@ -314,9 +305,8 @@ func (g *gridChecker) index(rows []gridRow) []ManifestGridExclusion {
 	return exclusions
 }
 
-// ruleYear applies the reference-year rule: from the latest year with a
-// usable value down, the first complete year (0: none), with what the
-// rule saw of each year it looked at.
+// ruleYear applies the reference-year rule, from the latest year down,
+// and returns what it saw of each year and the year it picked (0: none).
 func (g *gridChecker) ruleYear() ([]ManifestGridYear, int) {
 	countries, world := map[int]int{}, map[int]bool{}
 	latest, earliest := 0, 0
@@ -413,9 +403,8 @@ func (g *gridChecker) checkAreas() map[string]int {
 	return listed
 }
 
-// checkListed reports every area with a usable value up to the year that
-// areas lacks, and counts the areas with a value for the year and those
-// falling back to an earlier one.
+// checkListed reports every area with a usable value that areas lacks,
+// and counts those with a value for the year and those falling back.
 func (g *gridChecker) checkListed(listed map[string]int) (with, fallbacks int) {
 	var names []string
 	for name := range g.byArea {
@@ -593,8 +582,8 @@ func gridColumns(head []string, lay gridLayout, bad func(line int, format string
 }
 
 // gridExcluded says why a row with the published Value raw is left out,
-// as the manifest says it ("" when it is used): the blemishes exclude the row, not the file. ok is
-// false when raw is no blemish but not a plain decimal either.
+// as the manifest says it ("" when it is used); ok is false when raw is no
+// blemish but not a plain decimal either.
 func gridExcluded(raw string) (reason string, ok bool) {
 	if _, plain := gridPrinted(raw); plain {
 		if v, _ := strconv.ParseFloat(raw, 64); v > gridMaxIntensity {

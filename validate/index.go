@@ -1,29 +1,22 @@
 package validate
 
-// The index check: index.json recomputed from the archived task files'
-// rows as this package parses, filters and groups them for the model files
-// (parseTask, filterStable, sortRuns: one reading of upstream for every
-// check), printed as the published files are printed and compared with the
-// published bytes. The model files themselves are the leaderboard check's:
-// the index takes only its header's dates and source fields from the first
-// of them. Its unexported names start with idx.
-//
-// Memory does not grow with the size of index.json: the recomputed file is
-// printed one entry at a time and compared with the published bytes as they
-// stream in. Only when the bytes differ is the published file decoded, again
-// one entry at a time, to name each differing figure.
+// The index check: index.json recomputed from the task files' rows as the
+// model files read them (parseTask, filterStable, sortRuns), printed and
+// compared with the published bytes an entry at a time; only when they
+// differ is the published file decoded, again an entry at a time, to name
+// each differing figure. Its unexported names start with idx.
 
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
-	"sort"
+	"strings"
 
 	"github.com/leadgreen/greentokens/transform/sourcetext"
-	"strings"
 )
 
 // Paths of the files the index check reads, relative to a snapshot folder.
@@ -41,14 +34,11 @@ func idxCannotRead(p string, err error) []Problem {
 	return []Problem{{File: p, Msg: fmt.Sprintf("cannot be read (%s is computed from it): %v", IndexPath, err)}}
 }
 
-// idxSnapshotCheck is the snapshot check: a snapshot with index.json must
-// archive both task files; every figure of index.json is recomputed from
-// them, its header from the manifest's dates and evidence (which the
-// leaderboard check recomputes) and the fixed text. A snapshot without index.json
-// (built before the index existed) is not checked here. The task files are
-// the ones the leaderboard check parses (Snap.task, once): their problems
-// are reported once, by the leaderboard check when it reads them. A
-// mismatch names the entry (list, model, GPU) and the field:
+// idxSnapshotCheck is the snapshot check: every figure of index.json is
+// recomputed from the two task files (parsed once, Snap.task; their
+// problems are the leaderboard check's when it reads them), its header
+// from the manifest's dates and evidence and the fixed text. A mismatch
+// names the entry (list, model, GPU) and the field:
 //
 //	index.json: gpu_comparisons, model qwen-3-32b: energy_per_token_ratio is 1.64, recomputed 1.63 from the archived task files
 func idxSnapshotCheck(s *Snap) []Problem {
@@ -87,8 +77,6 @@ func idxSnapshotCheck(s *Snap) []Problem {
 // check compares the recomputed file with index.json: the bytes first,
 // then, when they differ, every figure.
 func (pl *idxPlan) check(s *Snap) []Problem {
-	// The bytes first: when they are the recomputed file's, every figure
-	// agrees too (and the key order, indentation and number spelling).
 	r, err := s.Open(IndexPath)
 	if err != nil {
 		return idxCannotRead(IndexPath, err)
@@ -214,9 +202,8 @@ type idxPlan struct {
 	header     *jnode
 }
 
-// idxPrepare groups the rows, recomputes the header and recomputes every
-// entry once, so that whatever stops the recomputation is found before
-// anything is compared.
+// idxPrepare groups the rows, recomputes the header and every entry once,
+// so that whatever stops the recomputation is found before comparing.
 func idxPrepare(m *Manifest, chat, gpqa *taskData) (*idxPlan, *Problem) {
 	pl := &idxPlan{chat: idxGroup(chat.stable, nil)}
 	slugs := map[string]string{}
@@ -224,12 +211,8 @@ func idxPrepare(m *Manifest, chat, gpqa *taskData) (*idxPlan, *Problem) {
 		slugs[id] = m.slug
 		pl.ids = append(pl.ids, id)
 	}
-	sort.Slice(pl.ids, func(i, j int) bool {
-		a, b := pl.chat[pl.ids[i]], pl.chat[pl.ids[j]]
-		if a.slug != b.slug {
-			return a.slug < b.slug
-		}
-		return a.id < b.id
+	slices.SortFunc(pl.ids, func(a, b string) int {
+		return cmp.Or(strings.Compare(pl.chat[a].slug, pl.chat[b].slug), strings.Compare(a, b))
 	})
 	pl.gpqa = idxGroup(gpqa.stable, slugs)
 	// The header repeats the model files' dates and source fields.
@@ -378,10 +361,8 @@ func idxCurve(m *idxModel, best *run) *jnode {
 
 // ---- printing and comparing the bytes ----
 
-// write prints the recomputed file as the published files are printed
-// (keys in order, two-space indentation, "key": value, no HTML escaping,
-// no trailing newline) and compares it with the published bytes as it
-// goes, a few entries at a time, until they differ.
+// write prints the recomputed file as writeTree would and compares it
+// with the published bytes as it goes, until they differ.
 func (pl *idxPlan) write(cmp *idxBytes) {
 	var b bytes.Buffer
 	flush := func() bool {
@@ -530,9 +511,8 @@ func (c *idxCompare) value(want, got *jnode, path []string) {
 	}
 }
 
-// compare decodes the published file one header member and one list entry
-// at a time and names every figure that differs from the recomputed one. A
-// file that is not JSON gets that one problem.
+// compare decodes the published file a member and list entry at a time
+// and names every figure that differs from the recomputed one.
 func (pl *idxPlan) compare(r io.Reader) []Problem {
 	invalid := func(err error) []Problem {
 		return []Problem{{File: IndexPath, Msg: fmt.Sprintf("is not valid JSON: %v", err)}}
@@ -593,10 +573,9 @@ func (pl *idxPlan) compare(r io.Reader) []Problem {
 	return c.probs
 }
 
-// compareList compares one of the file's lists, decoding one entry at a
-// time. Entries are matched by their key (model, GPU), so a missing entry
-// is named rather than shifting every later one; each recomputed entry is
-// made again when it is compared, not held.
+// compareList compares one of the file's lists an entry at a time,
+// matched by key (model, GPU) so that a missing entry is named rather
+// than shifting every later one.
 func (pl *idxPlan) compareList(dec *json.Decoder, c *idxCompare, list string) error {
 	tok, err := dec.Token()
 	if err != nil {

@@ -94,21 +94,16 @@ func (n *jnode) plain() any {
 func (n *jnode) show() string {
 	switch n.kind {
 	case jStr:
-		return quoteCut(n.text, 80)
+		if r := []rune(n.text); len(r) > 80 {
+			return fmt.Sprintf("%q...", string(r[:80]))
+		}
+		return strconv.Quote(n.text)
 	case jArr:
 		return fmt.Sprintf("an array of %d", len(n.vals))
 	case jObj:
 		return "an object"
 	}
 	return n.text
-}
-
-func quoteCut(s string, max int) string {
-	r := []rune(s)
-	if len(r) > max {
-		return fmt.Sprintf("%q...", string(r[:max]))
-	}
-	return fmt.Sprintf("%q", s)
 }
 
 // parseTree decodes one JSON value, keeping key order and number text.
@@ -136,15 +131,12 @@ func parseValue(dec *json.Decoder) (*jnode, error) {
 
 // parseAfter decodes the rest of a value whose first token, tok, has just
 // been read from dec; input that ends within it is io.ErrUnexpectedEOF.
-func parseAfter(dec *json.Decoder, tok json.Token) (*jnode, error) {
-	n, err := parseRest(dec, tok)
-	if err == io.EOF {
-		err = io.ErrUnexpectedEOF
-	}
-	return n, err
-}
-
-func parseRest(dec *json.Decoder, tok json.Token) (*jnode, error) {
+func parseAfter(dec *json.Decoder, tok json.Token) (_ *jnode, err error) {
+	defer func() {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+	}()
 	switch t := tok.(type) {
 	case json.Delim:
 		n := jobj()

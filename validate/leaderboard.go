@@ -1,9 +1,5 @@
 package validate
 
-// The leaderboard check: the manifest's selection, exclusions and evidence
-// and every model file, recomputed from the archived leaderboard files
-// alone and compared with the snapshot.
-
 import (
 	"fmt"
 	"slices"
@@ -34,9 +30,8 @@ type lbRead struct {
 	probs             []Problem // the sources' own, in the order they were read
 }
 
-// checkLeaderboard recomputes, from the archived leaderboard files alone,
-// the manifest's selection parameters, evidence and exclusions and every
-// model file, and compares them with the snapshot.
+// checkLeaderboard recomputes the manifest's selection, evidence and
+// exclusions and every model file from the archived leaderboard files.
 func checkLeaderboard(s *Snap) []Problem {
 	m := s.Manifest
 	mp := &problems{file: ManifestPath}
@@ -70,8 +65,7 @@ func (rd *lbRead) chatProblems() []Problem {
 }
 
 // checkSelection checks the selection parameters against the published
-// rule's and returns the tasks to read: the selection's, and the Text
-// Conversation task always.
+// rule's and returns the tasks to read, Text Conversation always.
 func checkSelection(mp *problems, sel ManifestSelection) []string {
 	if sel.ITLDeadlineMS != itlDeadlineMS {
 		mp.add("", "selection.itl_deadline_ms", "is %d, but the published rule is %d", sel.ITLDeadlineMS, itlDeadlineMS)
@@ -91,8 +85,7 @@ func checkSelection(mp *problems, sel ManifestSelection) []string {
 }
 
 // readLeaderboard reads the archived index.json and commits.json, and
-// parses and filters every task of tasks (Snap.task: the index check
-// shares the rows).
+// parses and filters every task of tasks (Snap.task).
 func readLeaderboard(s *Snap, mp *problems, tasks []string) *lbRead {
 	rd := &lbRead{filtered: map[string]bool{}, excluded: map[exKey]excludedRow{}}
 	read := func(name string) ([]byte, string) {
@@ -205,9 +198,8 @@ func checkEvidence(mp *problems, ev ManifestEvidence, rd *lbRead) {
 	}
 }
 
-// checkModelFiles recomputes every model file, one at a time (memory does
-// not grow with the number of models), and compares it with the
-// snapshot's; a model file no model gives is reported too.
+// checkModelFiles recomputes and compares every model file, one at a
+// time; a model file no model gives is reported too.
 func checkModelFiles(s *Snap, mp *problems, rd *lbRead, text *sourcetext.Leaderboard) []Problem {
 	m := s.Manifest
 	in := &lbInputs{

@@ -1,9 +1,5 @@
 package validate
 
-// The manifest check: manifest.json decodes strictly, and lists every file
-// of the snapshot folder once, with the size and SHA-256 of its bytes on
-// disk.
-
 import (
 	"bytes"
 	"crypto/sha256"
@@ -20,11 +16,9 @@ import (
 // ManifestPath is the manifest's path in a snapshot folder.
 const ManifestPath = "manifest.json"
 
-// Manifest is manifest.json as this package reads it. It mirrors
-// snapshots.Manifest field for field but is declared here, so that
-// snapshots/ can import this package and so that a field added on one side
-// only is caught (the manifest is decoded with unknown fields disallowed,
-// and manifest.schema.json has additionalProperties false).
+// Manifest is manifest.json as this package reads it: a mirror of
+// snapshots.Manifest, declared here so that a field added on one side
+// only is caught (unknown fields are refused).
 type Manifest struct {
 	Version    string              `json:"version"`
 	Date       string              `json:"date"`
@@ -130,9 +124,8 @@ type ManifestGridExclusion struct {
 
 var dateFolder = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
 
-// decodeManifest decodes manifest.json strictly, or else leniently (so
-// that the other checks can run; the schema check names the offending
-// key). It returns nil when it cannot be decoded at all.
+// decodeManifest decodes manifest.json strictly, or else leniently so that
+// the other checks can run; nil when it cannot be decoded at all.
 func decodeManifest(s *Snap) (*Manifest, []Problem) {
 	mp := &problems{file: ManifestPath}
 	b, err := s.Read(ManifestPath)
@@ -160,9 +153,8 @@ func decodeManifest(s *Snap) (*Manifest, []Problem) {
 }
 
 // checkFiles checks the manifest's listing against the folder: every file
-// on disk but manifest.json is listed exactly once (sources/ files under
-// sources, all others under outputs), every listed file exists with the
-// listed size and SHA-256, and both lists are sorted by path.
+// but manifest.json listed once, in the right list, with its size and
+// SHA-256, and both lists sorted by path.
 func checkFiles(s *Snap) []Problem {
 	m := s.Manifest
 	mp := &problems{file: ManifestPath}
@@ -195,16 +187,15 @@ func checkFiles(s *Snap) []Problem {
 			return
 		}
 		h := sums[p]
-		gotSize, gotSum, err := h.size, h.sum, h.err
-		if err != nil {
-			out = append(out, Problem{File: p, Msg: fmt.Sprintf("cannot be read: %v", err)})
+		if h.err != nil {
+			out = append(out, Problem{File: p, Msg: fmt.Sprintf("cannot be read: %v", h.err)})
 			return
 		}
-		if gotSize != size {
-			mp.add(where+" ("+p+")", "size", "is %d, but the file on disk has %d bytes", size, gotSize)
+		if h.size != size {
+			mp.add(where+" ("+p+")", "size", "is %d, but the file on disk has %d bytes", size, h.size)
 		}
-		if gotSum != sum {
-			mp.add(where+" ("+p+")", "sha256", "is %s, but the file on disk hashes to %s", sum, gotSum)
+		if h.sum != sum {
+			mp.add(where+" ("+p+")", "sha256", "is %s, but the file on disk hashes to %s", sum, h.sum)
 		}
 	}
 

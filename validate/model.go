@@ -1,8 +1,10 @@
 package validate
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -54,30 +56,10 @@ type wantModel struct {
 	best          []*wantConfig // the best configuration of each GPU that has one, by GPU
 }
 
-// configNodes are the model's configurations, in order.
-func (m *wantModel) configNodes() []*jnode {
-	nodes := make([]*jnode, len(m.configs))
-	for i, c := range m.configs {
-		nodes[i] = c.node
-	}
-	return nodes
-}
-
 // wantConfig is one recomputed configuration.
 type wantConfig struct {
 	*run
 	node *jnode
-}
-
-// evidenceSentence returns the compiled-evidence text.
-func evidenceSentence(text *sourcetext.Leaderboard, idx *lbIndex, c *lbCommit) (string, error) {
-	tmpl := text.CompiledEvidenceAgree
-	if c.date != idx.lastUpdated {
-		tmpl = text.CompiledEvidenceDiffer
-	}
-	return sourcetext.Fill(tmpl, map[string]string{
-		"compiled": idx.lastUpdated, "index_date": idx.lastUpdated, "commit_date": c.date,
-	})
 }
 
 // sourceBlock recomputes the model files' source block.
@@ -89,7 +71,12 @@ func sourceBlock(in *lbInputs) (*jnode, error) {
 	if err != nil {
 		return nil, err
 	}
-	evidence, err := evidenceSentence(t, in.index, in.commit)
+	tmpl := t.CompiledEvidenceAgree
+	if in.commit.date != in.index.lastUpdated {
+		tmpl = t.CompiledEvidenceDiffer
+	}
+	evidence, err := sourcetext.Fill(tmpl, map[string]string{
+		"compiled": in.index.lastUpdated, "index_date": in.index.lastUpdated, "commit_date": in.commit.date})
 	if err != nil {
 		return nil, err
 	}
@@ -113,11 +100,10 @@ func sourceBlock(in *lbInputs) (*jnode, error) {
 }
 
 // eachModel rebuilds the model files from the stable rows one at a time,
-// in slug order, and hands each to emit, which may drop it: a snapshot of
-// many models is checked without holding every recomputed file at once.
-// Problems with the upstream data that stop a model from being built are
-// reported (on the task file or the index) and that model's slug is
-// returned in broken, so that its file is not also reported as unexpected.
+// in slug order, and hands each to emit. A model the upstream data stops
+// from being built is reported (on the task file or the index) and its
+// slug returned in broken, so that its file is not also reported as
+// unexpected.
 func eachModel(in *lbInputs, chat, index *problems, emit func(*wantModel)) (broken map[string]bool, err error) {
 	src, err := sourceBlock(in)
 	if err != nil {
@@ -180,7 +166,7 @@ func eachModel(in *lbInputs, chat, index *problems, emit func(*wantModel)) (brok
 		}
 		jobs = append(jobs, job{slug, id, ok})
 	}
-	sort.Slice(jobs, func(i, j int) bool { return jobs[i].slug < jobs[j].slug })
+	slices.SortFunc(jobs, func(a, b job) int { return strings.Compare(a.slug, b.slug) })
 	for _, j := range jobs {
 		rows := byModel[j.id]
 		first := rows[0]
@@ -195,7 +181,7 @@ func eachModel(in *lbInputs, chat, index *problems, emit func(*wantModel)) (brok
 			set("caveat", jstr(in.text.Caveat)).set("boundary", jstr(in.text.Boundary)).set("slug", jstr(j.slug)).
 			set("name", jstr(first.nickname)).set("model_id", jstr(j.id)).set("params_b", jnum(floatText(first.totalParams))).
 			set("active_params_b", jnum(floatText(first.activeParams))).set("architecture", jstr(first.arch)).
-			set("gpus", m.gpusNode()).set("configurations", jarr(m.configNodes()...)).set("best", m.bestNode())
+			set("gpus", m.gpusNode()).set("configurations", m.configsNode()).set("best", m.bestNode())
 		emit(m)
 	}
 	return broken, nil
@@ -250,8 +236,7 @@ func (r *run) rowID() string {
 }
 
 // outputTokens is the run's average output length: avg_output_len, or
-// derived from the energy per request (parseRow requires one of them, and
-// a stable row has a positive energy per token).
+// derived from the energy per request (parseRow requires one of them).
 func (r *run) outputTokens() float64 {
 	if r.outputLen != nil {
 		return *r.outputLen
@@ -265,16 +250,9 @@ func (r *run) outputTokens() float64 {
 // among the runs with a median inter-token latency within the deadline,
 // then fewer GPUs, the lower cap, the lower repeat.
 func sortRuns(slug string, rows []*lbRow) (runs, best []*run) {
-	sorted := append([]*lbRow(nil), rows...)
-	sort.SliceStable(sorted, func(i, j int) bool {
-		a, b := sorted[i], sorted[j]
-		if a.gpu != b.gpu {
-			return a.gpu < b.gpu
-		}
-		if a.numGPUs != b.numGPUs {
-			return a.numGPUs < b.numGPUs
-		}
-		return a.maxNumSeqs < b.maxNumSeqs
+	sorted := slices.Clone(rows)
+	slices.SortStableFunc(sorted, func(a, b *lbRow) int {
+		return cmp.Or(strings.Compare(a.gpu, b.gpu), cmp.Compare(a.numGPUs, b.numGPUs), cmp.Compare(a.maxNumSeqs, b.maxNumSeqs))
 	})
 	for i, lr := range sorted {
 		r := &run{lbRow: lr, slug: slug, repeat: 1}
@@ -297,9 +275,7 @@ func sortRuns(slug string, rows []*lbRow) (runs, best []*run) {
 	return runs, best
 }
 
-// beats reports whether a is a better best row than b: lower unrounded
-// energy per token, then fewer GPUs, then the lower cap, then the lower
-// repeat.
+// beats reports whether a is a better best row than b (see sortRuns).
 func beats(a, b *run) bool {
 	ea, eb := *a.energy, *b.energy
 	switch {
@@ -365,11 +341,11 @@ func (c *wantConfig) origin(key string) string {
 		}
 		return fmt.Sprintf("energy_per_request_joules %s / energy_per_token_joules %s", rawText(*r.energyRequest), rawText(*r.energy))
 	case "under_itl_deadline":
-		cmp := "<="
+		op := "<="
 		if !(r.medianITL <= itlDeadlineMS) {
-			cmp = ">"
+			op = ">"
 		}
-		return fmt.Sprintf("median_itl_ms %s %s %d", rawText(r.medianITL), cmp, itlDeadlineMS)
+		return fmt.Sprintf("median_itl_ms %s %s %d", rawText(r.medianITL), op, itlDeadlineMS)
 	}
 	return values[key]
 }
@@ -382,6 +358,14 @@ func (m *wantModel) gpusNode() *jnode {
 		if i == 0 || c.gpu != m.configs[i-1].gpu {
 			n.vals = append(n.vals, jstr(c.gpu))
 		}
+	}
+	return n
+}
+
+func (m *wantModel) configsNode() *jnode {
+	n := jarr()
+	for _, c := range m.configs {
+		n.vals = append(n.vals, c.node)
 	}
 	return n
 }

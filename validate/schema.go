@@ -3,12 +3,15 @@ package validate
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -24,8 +27,7 @@ import (
 )
 
 // schemaRoutes maps snapshot paths (path.Match patterns) to the schema
-// that checks them. A route whose schema file does not exist (yet) is
-// skipped; outputs that match no route have no schema check.
+// that checks them; a route whose schema does not exist is skipped.
 var schemaRoutes = []struct{ pattern, schema string }{
 	{ManifestPath, "manifest.schema.json"},
 	{"models/*.json", "model.schema.json"},
@@ -33,9 +35,8 @@ var schemaRoutes = []struct{ pattern, schema string }{
 	{"index.json", "index.schema.json"},
 }
 
-// schemaBase is the base URL the embedded schemas are compiled under. It
-// is never fetched: every schema is added from the embedded files, and the
-// draft 2020-12 metaschema is built into the library.
+// schemaBase is the base URL the embedded schemas are compiled under;
+// nothing is fetched from it.
 const schemaBase = "https://schemas.greentokens.invalid/"
 
 var compiled struct {
@@ -46,22 +47,17 @@ var compiled struct {
 }
 
 // schemaStream is a schema split so that a file is checked one list entry
-// at a time, without holding the whole file decoded: each top-level list
-// whose only constraints on its entries are its items schema (no
-// uniqueItems, contains, prefixItems) has its items schema compiled on its
-// own, and the rest of the file is checked against shell, the schema
-// without those items schemas, with each list's entries replaced by nulls
-// (its length and type still checked). The problems are those of the
-// whole schema on the whole file. It exists for memory, not speed: the
-// 50 MB index.json of 10,000 models takes some 100 MB more decoded whole.
+// at a time, for memory: each top-level list constrained only by its items
+// schema has that compiled on its own, and the rest of the file is checked
+// against shell, the schema without them, each list's entries replaced by
+// nulls. The problems are those of the whole schema on the whole file.
 type schemaStream struct {
 	shell *jsonschema.Schema
 	items map[string]*jsonschema.Schema // by top-level property
 }
 
-// compiledSchemas compiles every embedded schema once, as draft 2020-12 with
-// format assertions on (a "format": "date" is then checked, not only
-// annotated).
+// compiledSchemas compiles every embedded schema once, as draft 2020-12
+// with format assertions on.
 func compiledSchemas() (map[string]*jsonschema.Schema, []Problem) {
 	compiled.once.Do(func() {
 		compiled.schemas = map[string]*jsonschema.Schema{}
@@ -79,12 +75,6 @@ func compiledSchemas() (map[string]*jsonschema.Schema, []Problem) {
 		}
 	})
 	return compiled.schemas, compiled.errs
-}
-
-// streamFor returns the split form of a compiled schema, or nil.
-func streamFor(name string) *schemaStream {
-	compiledSchemas()
-	return compiled.streams[name]
 }
 
 func newSchemaCompiler() *jsonschema.Compiler {
@@ -154,8 +144,7 @@ var (
 )
 
 // splitSchema returns the shell of a schema document (see schemaStream)
-// and the top-level list properties taken out of it, sorted; no lists when
-// the schema cannot be split.
+// and the list properties taken out of it, sorted (none: not split).
 func splitSchema(doc any) (shell any, lists []string) {
 	root, ok := doc.(map[string]any)
 	if !ok || root["type"] != "object" {
@@ -192,12 +181,8 @@ func splitSchema(doc any) (shell any, lists []string) {
 		if !splittable {
 			continue
 		}
-		without := make(map[string]any, len(pm))
-		for k, v := range pm {
-			if k != "items" {
-				without[k] = v
-			}
-		}
+		without := maps.Clone(pm)
+		delete(without, "items")
 		newProps[name] = without
 		lists = append(lists, name)
 	}
@@ -205,10 +190,7 @@ func splitSchema(doc any) (shell any, lists []string) {
 		return nil, nil
 	}
 	sort.Strings(lists)
-	newRoot := make(map[string]any, len(root))
-	for k, v := range root {
-		newRoot[k] = v
-	}
+	newRoot := maps.Clone(root)
 	newRoot["properties"] = newProps
 	return newRoot, lists
 }
@@ -224,9 +206,7 @@ func schemaFor(p string) string {
 }
 
 // checkSchemas checks manifest.json and every file on disk that has a
-// schema against it. Files are checked one at a time per worker, a worker
-// per CPU (the compiled schemas are only read); the problems come in file
-// order.
+// schema against it, a worker per CPU; the problems come in file order.
 func checkSchemas(s *Snap) []Problem {
 	schs, out := compiledSchemas()
 	out = append([]Problem(nil), out...)
@@ -258,7 +238,7 @@ func checkSchemaFile(s *Snap, schs map[string]*jsonschema.Schema, p string) []Pr
 		return cannot(err)
 	}
 	defer f.Close()
-	st := streamFor(name)
+	st := compiled.streams[name] // compiled by checkSchemas
 	if fi, err := f.Stat(); st == nil || err == nil && fi.Size() <= wholeSize {
 		b, err := regfile.ReadAll(f)
 		if err != nil {
@@ -300,10 +280,8 @@ func validateSchema(sch *jsonschema.Schema, name, file string, data []byte) []Pr
 	return out
 }
 
-// schemaParts checks a file's parts against a split schema and keeps the
-// problems, as validateSchema finds them on the whole file: each entry of
-// the lists it splits out, one at a time, then the rest of the file, those
-// lists' entries replaced by nulls.
+// schemaParts checks a file's parts against a split schema (see
+// schemaStream) and keeps the problems.
 type schemaParts struct {
 	st         *schemaStream
 	name, file string
@@ -327,8 +305,7 @@ func (c *schemaParts) rest(whole any) {
 }
 
 // validateStream checks the file at path file, read from r, against a
-// split schema (see schemaStream), decoding one list entry at a time. It
-// finds what validateSchema finds on the whole file.
+// split schema, decoding one list entry at a time.
 func validateStream(st *schemaStream, name, file string, r io.Reader) []Problem {
 	c := &schemaParts{st: st, name: name, file: file}
 	if err := decodeStream(r, c); err != nil {
@@ -351,9 +328,9 @@ func decodeStream(r io.Reader, c *schemaParts) error {
 	var whole any
 	if tok == json.Delim('{') {
 		whole, err = decodeShell(dec, c)
+	} else if n, perr := parseAfter(dec, tok); perr != nil {
+		err = perr
 	} else {
-		var n *jnode
-		n, err = parseAfter(dec, tok)
 		whole = n.plain()
 	}
 	if err == io.EOF {
@@ -507,12 +484,7 @@ func findKey(v any, key string) []string {
 		if _, ok := c[key]; ok {
 			return []string{key}
 		}
-		keys := make([]string, 0, len(c))
-		for k := range c {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(c)) {
 			if sub := findKey(c[k], key); sub != nil {
 				return append([]string{k}, sub...)
 			}
@@ -603,30 +575,19 @@ func renderPath(v any, tokens []string) string {
 // lessWhere orders Where strings so that configurations[2] comes before
 // configurations[10].
 func lessWhere(a, b string) bool {
-	ka, kb := whereKey(a), whereKey(b)
-	if ka.prefix != kb.prefix {
-		return ka.prefix < kb.prefix
-	}
-	if ka.n != kb.n {
-		return ka.n < kb.n
-	}
-	return a < b
+	pa, na := whereKey(a)
+	pb, nb := whereKey(b)
+	return cmp.Or(strings.Compare(pa, pb), cmp.Compare(na, nb), strings.Compare(a, b)) < 0
 }
 
-type wkey struct {
-	prefix string
-	n      int
-}
-
-func whereKey(s string) wkey {
-	i := strings.IndexByte(s, '[')
-	j := strings.IndexByte(s, ']')
-	if i < 0 || j < i {
-		return wkey{s, -1}
+// whereKey splits "configurations[10]..." into its prefix and index (-1:
+// none).
+func whereKey(s string) (string, int) {
+	i, j := strings.IndexByte(s, '['), strings.IndexByte(s, ']')
+	if i >= 0 && j > i {
+		if n, err := strconv.Atoi(s[i+1 : j]); err == nil {
+			return s[:i], n
+		}
 	}
-	n, err := strconv.Atoi(s[i+1 : j])
-	if err != nil {
-		return wkey{s, -1}
-	}
-	return wkey{s[:i], n}
+	return s, -1
 }

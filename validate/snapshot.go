@@ -48,8 +48,7 @@ func (s *Snap) Read(p string) ([]byte, error) {
 	return regfile.ReadAll(f)
 }
 
-// Open streams the file at the slash path p, for files too large to hold
-// whole (the archived Ember CSV, index.json). It refuses what is not a
+// Open streams the file at the slash path p; it refuses what is not a
 // regular file (a FIFO would block the check for ever).
 func (s *Snap) Open(p string) (*os.File, error) {
 	if !fs.ValidPath(p) {
@@ -119,10 +118,8 @@ func parseTaskData(task, path string, data []byte) *taskData {
 }
 
 // leaderboardReports reports whether the leaderboard check reads the task
-// file of the given task at path p, and so reports its parse's problems:
-// the task is in the manifest's selection (or is the Text Conversation
-// task, which it always reads) and the manifest's source of it is at p.
-// The other checks that read the file do not report them again.
+// file at p, and so reports its parse's problems (the other checks then do
+// not): the task is Text Conversation or selected, and its source is at p.
 func (s *Snap) leaderboardReports(task, p string) bool {
 	if task != taskChat && !slices.Contains(s.Manifest.Selection.Tasks, task) {
 		return false
@@ -160,9 +157,7 @@ func (s *Snap) OnDisk(p string) bool {
 }
 
 // checks are the checks every snapshot gets, in the order of their
-// problems. Each returns the problems it finds (File a slash path relative
-// to the snapshot folder); they run at once, each on its own goroutine:
-// Snap's methods are safe for that.
+// problems; they run at once, and Snap's methods are safe for that.
 var checks = []func(s *Snap) []Problem{
 	checkFiles,        // manifest.go
 	checkSchemas,      // schema.go
@@ -179,9 +174,6 @@ func Snapshot(dir string) error { return SnapshotContext(context.Background(), d
 
 // SnapshotContext is Snapshot, ended early when ctx is: it then returns
 // ctx's error, not a Report.
-//
-// The checks run at once, each on a goroutine of its own; the problems
-// come in the order of the checks, whatever the order they finish in.
 func SnapshotContext(ctx context.Context, dir string) error {
 	s, probs := open(ctx, dir)
 	if s.Manifest != nil {

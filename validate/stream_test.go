@@ -37,6 +37,7 @@ func TestStreamedSchemaMatchesWhole(t *testing.T) {
 		{"index: a list as an object", "index.schema.json", b.index, `"task_comparisons": [`, `"task_comparisons": {"a": 1}, "x": [`},
 		{"index: no models", "index.schema.json", []byte(`{"models": [], "load_curves": [1]}`), "", ""},
 		{"index: not an object", "index.schema.json", []byte(`[{"models": []}]`), "", ""},
+		{"index: not an object, cut short", "index.schema.json", []byte(`[{"models": [`), "", ""},
 		{"index: data after the value", "index.schema.json", b.index, "", "x"},
 		{"index: cut short", "index.schema.json", b.index[:len(b.index)/2], "", ""},
 		{"model: zero GPUs", "model.schema.json", model, `"num_gpus": 1,`, `"num_gpus": 0,`},
@@ -59,7 +60,7 @@ func TestStreamedSchemaMatchesWhole(t *testing.T) {
 				data = append(append([]byte(nil), data...), tc.new...)
 			}
 			schs, errs := compiledSchemas()
-			st := streamFor(tc.schema)
+			st := compiled.streams[tc.schema]
 			if len(errs) != 0 || st == nil {
 				t.Fatalf("%s is not split (%v)", tc.schema, errs)
 			}

@@ -89,7 +89,6 @@ func parseIndex(ps *problems, data []byte) *lbIndex {
 	if !decodeSource(ps, data, &raw) {
 		return nil
 	}
-	idx := &lbIndex{nicknames: map[string]string{}}
 	switch {
 	case raw.LastUpdated == nil:
 		ps.add("", "last_updated", "is missing")
@@ -98,7 +97,7 @@ func parseIndex(ps *problems, data []byte) *lbIndex {
 		ps.add("", "last_updated", "%q is not a YYYY-MM-DD date", *raw.LastUpdated)
 		return nil
 	}
-	idx.lastUpdated = *raw.LastUpdated
+	idx := &lbIndex{lastUpdated: *raw.LastUpdated, nicknames: map[string]string{}}
 	if len(raw.Models) == 0 {
 		ps.add("", "models", "is missing or empty")
 	}
@@ -146,9 +145,8 @@ func parseCommits(ps *problems, data []byte) *lbCommit {
 }
 
 // checkIndexed reports, once per model, a row of a task other than
-// lm-arena-chat whose model index.json does not list: the rule for the
-// Text Conversation rows (eachModel) holds for every task file, so that no
-// row is left out without a word. rows need not be in order.
+// lm-arena-chat whose model index.json does not list, as eachModel does
+// for Text Conversation. rows need not be in order.
 func checkIndexed(index *problems, idx *lbIndex, task string, rows []*lbRow) {
 	sorted := append([]*lbRow(nil), rows...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].index < sorted[j].index })
@@ -191,12 +189,10 @@ func (r *lbRow) where() string {
 	return fmt.Sprintf("configurations[%d] (%s on %d x %s, max_num_seqs %d)", r.index, r.modelID, r.numGPUs, r.gpu, r.maxNumSeqs)
 }
 
-// parseTask reads a task file's rows, as json.Unmarshal reads it into
-// struct { Task *string; Configurations []row }: bytes that are not UTF-8,
-// a syntax error or a value of the wrong type are reported, then a key
-// given twice in one object (json.Unmarshal would keep the last value
-// silently), and no row is returned. A row that lacks a field the rules
-// need, or has one of the wrong type, is reported and left out.
+// parseTask reads a task file's rows. A file that is not UTF-8, does not
+// decode or gives a key twice is reported, and no row returned; a row
+// lacking a field the rules need, or with one of the wrong type, is
+// reported and left out.
 func parseTask(ps *problems, task string, data []byte) ([]*lbRow, bool) {
 	var doc struct {
 		Task           *string   `json:"task"`
@@ -240,9 +236,8 @@ func parseTask(ps *problems, task string, data []byte) ([]*lbRow, bool) {
 	return rows, ok
 }
 
-// taskRow is one element of a task file's configurations array, parsed by
-// the JSON decoder as it meets it (parseRow). Its problems have no Where
-// yet: the element does not know its index.
+// taskRow is one element of a task file's configurations array, parsed as
+// the decoder meets it; its problems have no Where yet.
 type taskRow struct {
 	row   *lbRow // nil when the element is not a JSON object
 	ok    bool
@@ -262,10 +257,7 @@ func parseRow(raw []byte) taskRow {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var m map[string]any
-	if dec.Decode(&m) != nil {
-		return taskRow{}
-	}
-	if m == nil {
+	if dec.Decode(&m) != nil || m == nil {
 		return taskRow{}
 	}
 	var tr taskRow
@@ -315,18 +307,15 @@ func parseRow(raw []byte) taskRow {
 }
 
 // rowContent identifies a row object (decoded with UseNumber) by its
-// content: rows with every field equal, whatever their key order, white
-// space or spelling of numbers and strings, have the same one. The
-// stability rule leaves out a row whose content an earlier row of the task
-// has (an exact duplicate).
+// content, whatever its key order, white space or spelling of numbers and
+// strings: the stability rule leaves out an exact duplicate.
 func rowContent(m map[string]any) [sha256.Size]byte {
 	b, _ := json.Marshal(canonical(m)) // keys sorted; a decoded value always encodes
 	return sha256.Sum256(b)
 }
 
-// canonical is a decoded JSON value with each number as its float64
-// (equal float64s, one form), or as written when it is out of float64's
-// range.
+// canonical is a decoded JSON value with each number as its float64, or
+// as written when it is out of float64's range.
 func canonical(v any) any {
 	switch v := v.(type) {
 	case map[string]any:
@@ -349,13 +338,9 @@ func canonical(v any) any {
 	return v
 }
 
-// plausible reports values no measurement can have: a positive, finite
-// energy per token outside [minJoulesPerToken, maxJoulesPerToken] (a
-// missing, non-finite or non-positive one is the stability filter's); a
-// power per GPU, throughput, ITL percentile, average output length (as
-// published, or derived where it can be), parameter count or average
-// batch outside its bounds; an average batch above max_num_seqs; ITL percentiles that
-// decrease.
+// plausible reports values no measurement can have: one outside its
+// bounds (a non-positive energy is the stability filter's), an average
+// batch above max_num_seqs, ITL percentiles that decrease.
 func (rp *rowParser) plausible(r *lbRow) {
 	bounded := func(key string, x, lo, hi float64, unit string) {
 		if x < lo {

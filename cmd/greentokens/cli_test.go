@@ -186,52 +186,7 @@ func TestBuildOverHTTP(t *testing.T) {
 	base := []string{"build", "--date", seedDate, "--allow-http", "--log-format", "json",
 		"--leaderboard-url", origins.LeaderboardBase, "--github-api-url", origins.GitHubAPI, "--ember-url", origins.EmberURL}
 
-	t.Run("success", func(t *testing.T) {
-		out := t.TempDir()
-		// Ember's URL redirects to a mirror on the same host, by a signed
-		// link: its query is not recorded (final_url), and verify
-		// reproduces the manifest so.
-		srv.Map("/mirror/ember.csv", ember)
-		srv.Fault(fetchtest.EmberPath, fetchtest.Fault{Redirect: "/mirror/ember.csv?X-Amz-Signature=secret&Expires=1", Status: 301})
-		t.Cleanup(func() { srv.ClearFaults(fetchtest.EmberPath) })
-		code, _, stderr := runCLI(t, append(base, "--out", out)...)
-		if code != exitOK {
-			t.Fatalf("exit %d: %s", code, stderr)
-		}
-		if _, err := os.Stat(filepath.Join(out, seedDate, "models", "qwen-3-32b.json")); err != nil {
-			t.Error(err)
-		}
-		// The manifest records the URL asked for and the URL that answered.
-		var m struct {
-			Sources []struct {
-				Name     string `json:"name"`
-				URL      string `json:"url"`
-				FinalURL string `json:"final_url"`
-			}
-		}
-		if b, err := os.ReadFile(filepath.Join(out, seedDate, "manifest.json")); err != nil || json.Unmarshal(b, &m) != nil {
-			t.Fatalf("reading the manifest: %v", err)
-		}
-		for _, s := range m.Sources {
-			want := s.URL
-			if s.Name == "ember/yearly_full_release_long_format.csv" {
-				want = srv.URL + "/mirror/ember.csv"
-				if s.URL != origins.EmberURL {
-					t.Errorf("Ember's url is %q, want the URL asked for, %q", s.URL, origins.EmberURL)
-				}
-			}
-			if s.FinalURL != want {
-				t.Errorf("%s: final_url %q, want %q", s.Name, s.FinalURL, want)
-			}
-		}
-		// verify reproduces the manifest, final_url included.
-		if code, stdout, stderr := runCLI(t, "verify", filepath.Join(out, seedDate)); code != exitOK {
-			t.Errorf("verify: exit %d\n%s%s", code, stdout, stderr)
-		}
-		if !strings.Contains(stderr, `"url":"`+origins.LeaderboardBase+`tasks/lm-arena-chat.json"`) {
-			t.Errorf("the JSON log does not record the fetch of the task file:\n%s", stderr)
-		}
-	})
+	t.Run("success", func(t *testing.T) { testBuildOverHTTPSucceeds(t, srv, base) })
 	t.Run("a redirect to another host: refused, then followed with --allow-redirect-host", func(t *testing.T) {
 		cdn := fetchtest.NewServer(t, seedLB)
 		cdn.Map("/cdn/ember.csv", ember)
@@ -315,6 +270,55 @@ func TestBuildOverHTTP(t *testing.T) {
 		}
 		assertNoSnapshot(t, out)
 	})
+}
+
+// testBuildOverHTTPSucceeds builds from srv, Ember's URL redirecting to a
+// mirror on the same host, and checks the manifest's URLs and the log.
+func testBuildOverHTTPSucceeds(t *testing.T, srv *fetchtest.Server, base []string) {
+	out, origins := t.TempDir(), srv.Origins()
+	// Ember's URL redirects to a mirror on the same host, by a signed
+	// link: its query is not recorded (final_url), and verify
+	// reproduces the manifest so.
+	srv.Map("/mirror/ember.csv", ember)
+	srv.Fault(fetchtest.EmberPath, fetchtest.Fault{Redirect: "/mirror/ember.csv?X-Amz-Signature=secret&Expires=1", Status: 301})
+	t.Cleanup(func() { srv.ClearFaults(fetchtest.EmberPath) })
+	code, _, stderr := runCLI(t, append(base, "--out", out)...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, seedDate, "models", "qwen-3-32b.json")); err != nil {
+		t.Error(err)
+	}
+	// The manifest records the URL asked for and the URL that answered.
+	var m struct {
+		Sources []struct {
+			Name     string `json:"name"`
+			URL      string `json:"url"`
+			FinalURL string `json:"final_url"`
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(out, seedDate, "manifest.json")); err != nil || json.Unmarshal(b, &m) != nil {
+		t.Fatalf("reading the manifest: %v", err)
+	}
+	for _, s := range m.Sources {
+		want := s.URL
+		if s.Name == "ember/yearly_full_release_long_format.csv" {
+			want = srv.URL + "/mirror/ember.csv"
+			if s.URL != origins.EmberURL {
+				t.Errorf("Ember's url is %q, want the URL asked for, %q", s.URL, origins.EmberURL)
+			}
+		}
+		if s.FinalURL != want {
+			t.Errorf("%s: final_url %q, want %q", s.Name, s.FinalURL, want)
+		}
+	}
+	// verify reproduces the manifest, final_url included.
+	if code, stdout, stderr := runCLI(t, "verify", filepath.Join(out, seedDate)); code != exitOK {
+		t.Errorf("verify: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, `"url":"`+origins.LeaderboardBase+`tasks/lm-arena-chat.json"`) {
+		t.Errorf("the JSON log does not record the fetch of the task file:\n%s", stderr)
+	}
 }
 
 // assertNoSnapshot checks that a failed build into the empty folder out

@@ -84,173 +84,183 @@ func Check(t *testing.T, cs *mcp.ClientSession, root string) {
 		}
 	}
 
-	t.Run("list_models", func(t *testing.T) {
-		var out struct {
-			Snapshot string
-			Models   []struct {
-				Slug      string
-				ModelID   string       `json:"model_id"`
-				IndexRows []indexRowOf `json:"index_rows"`
-			}
-		}
-		// Compact by default: each index row in one figure, no row ids.
-		compact := callRaw(t, cs, "list_models", map[string]any{})
-		decodeText(t, compact, &out)
-		if out.Snapshot != catalogtest.Date || len(out.Models) != 18 {
-			t.Fatalf("snapshot %s, %d models", out.Snapshot, len(out.Models))
-		}
-		for _, m := range out.Models {
-			if m.ModelID != "" || len(m.IndexRows) == 0 || m.IndexRows[0].RowID != "" {
-				t.Errorf("compact list_models gives %s's model id or row ids: %+v", m.Slug, m)
-			}
-			if m.Slug == "qwen-3-32b" && !cmp.Equal(m.IndexRows, []indexRowOf{{"B200", 1, "", "39.05"}, {"H100", 2, "", "63.47"}}) {
-				t.Errorf("qwen-3-32b index rows %+v", m.IndexRows)
-			}
-		}
-		full := callRaw(t, cs, "list_models", map[string]any{"detail": "full"})
-		decodeText(t, full, &out)
-		for _, m := range out.Models {
-			if m.Slug == "qwen-3-32b" && (m.ModelID != "Qwen/Qwen3-32B" || len(m.IndexRows) != 2 || m.IndexRows[0].RowID != "qwen-3-32b/B200/1/384") {
-				t.Errorf("full list_models: qwen-3-32b %+v", m)
-			}
-		}
-		// The compact answer fits an assistant's context; the full one is
-		// the HTTP API's /models.
-		if c, f := size(t, compact), size(t, full); c > MaxCompactListModels || 2*c > f {
-			t.Errorf("list_models answers %d bytes compact, %d full; want at most %d, and under half the full one", c, f, MaxCompactListModels)
-		}
-	})
+	t.Run("list_models", func(t *testing.T) { checkListModels(t, cs) })
 
-	t.Run("get_model", func(t *testing.T) {
-		file, err := os.ReadFile(filepath.Join(root, catalogtest.Date, "models", "qwen-3-32b.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		h := sha256.Sum256(file)
-		res := callRaw(t, cs, "get_model", map[string]any{"model": "Qwen 3 32B", "snapshot": catalogtest.Date, "detail": "full"})
-		if text(res) != string(file) {
-			t.Errorf("get_model's text is not the published file byte for byte")
-		}
-		var out struct {
-			Path, SHA256 string
-			Model        struct{ Slug string }
-		}
-		decode(t, res.StructuredContent, &out)
-		if out.Path != "models/qwen-3-32b.json" || out.SHA256 != hex.EncodeToString(h[:]) || out.Model.Slug != "qwen-3-32b" {
-			t.Errorf("get_model: %+v", out)
-		}
+	t.Run("get_model", func(t *testing.T) { checkGetModel(t, cs, root) })
 
-		// Compact by default: what the model is, its index rows, the
-		// source to cite, and the file they are read from.
-		compact := callRaw(t, cs, "get_model", map[string]any{"model": "Qwen 3 32B"})
-		var brief struct {
-			Snapshot, Path, SHA256 string
-			Model                  *struct{} `json:"model"`
-			Brief                  struct {
-				Slug           string
-				Configurations int
-				IndexRows      []indexRowOf `json:"index_rows"`
-				Source         struct{ Licence, Cite string }
-			}
-		}
-		decodeText(t, compact, &brief)
-		b := brief.Brief
-		if brief.Snapshot != catalogtest.Date || brief.Path != out.Path || brief.SHA256 != out.SHA256 || brief.Model != nil ||
-			b.Slug != "qwen-3-32b" || b.Configurations != 22 || len(b.IndexRows) != 2 || b.IndexRows[1].RowID != "qwen-3-32b/H100/2/256" ||
-			b.Source.Licence == "" || b.Source.Cite == "" {
-			t.Errorf("compact get_model: %+v", brief)
-		}
-		if c, f := size(t, compact), size(t, res); c > MaxCompactGetModel || 10*c > f {
-			t.Errorf("get_model answers %d bytes compact, %d full; want at most %d, and under a tenth of the full one", c, f, MaxCompactGetModel)
-		}
-	})
+	t.Run("list_grids", func(t *testing.T) { checkListGrids(t, cs) })
 
-	t.Run("list_grids", func(t *testing.T) {
-		var out struct {
+	t.Run("price_carbon", func(t *testing.T) { checkPriceCarbon(t, cs) })
+
+	t.Run("tool errors", func(t *testing.T) { checkToolErrors(t, cs) })
+}
+
+func checkListModels(t *testing.T, cs *mcp.ClientSession) {
+	var out struct {
+		Snapshot string
+		Models   []struct {
+			Slug      string
+			ModelID   string       `json:"model_id"`
+			IndexRows []indexRowOf `json:"index_rows"`
+		}
+	}
+	// Compact by default: each index row in one figure, no row ids.
+	compact := callRaw(t, cs, "list_models", map[string]any{})
+	decodeText(t, compact, &out)
+	if out.Snapshot != catalogtest.Date || len(out.Models) != 18 {
+		t.Fatalf("snapshot %s, %d models", out.Snapshot, len(out.Models))
+	}
+	for _, m := range out.Models {
+		if m.ModelID != "" || len(m.IndexRows) == 0 || m.IndexRows[0].RowID != "" {
+			t.Errorf("compact list_models gives %s's model id or row ids: %+v", m.Slug, m)
+		}
+		if m.Slug == "qwen-3-32b" && !cmp.Equal(m.IndexRows, []indexRowOf{{"B200", 1, "", "39.05"}, {"H100", 2, "", "63.47"}}) {
+			t.Errorf("qwen-3-32b index rows %+v", m.IndexRows)
+		}
+	}
+	full := callRaw(t, cs, "list_models", map[string]any{"detail": "full"})
+	decodeText(t, full, &out)
+	for _, m := range out.Models {
+		if m.Slug == "qwen-3-32b" && (m.ModelID != "Qwen/Qwen3-32B" || len(m.IndexRows) != 2 || m.IndexRows[0].RowID != "qwen-3-32b/B200/1/384") {
+			t.Errorf("full list_models: qwen-3-32b %+v", m)
+		}
+	}
+	// The compact answer fits an assistant's context; the full one is
+	// the HTTP API's /models.
+	if c, f := size(t, compact), size(t, full); c > MaxCompactListModels || 2*c > f {
+		t.Errorf("list_models answers %d bytes compact, %d full; want at most %d, and under half the full one", c, f, MaxCompactListModels)
+	}
+}
+
+func checkGetModel(t *testing.T, cs *mcp.ClientSession, root string) {
+	file, err := os.ReadFile(filepath.Join(root, catalogtest.Date, "models", "qwen-3-32b.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := sha256.Sum256(file)
+	res := callRaw(t, cs, "get_model", map[string]any{"model": "Qwen 3 32B", "snapshot": catalogtest.Date, "detail": "full"})
+	if text(res) != string(file) {
+		t.Errorf("get_model's text is not the published file byte for byte")
+	}
+	var out struct {
+		Path, SHA256 string
+		Model        struct{ Slug string }
+	}
+	decode(t, res.StructuredContent, &out)
+	if out.Path != "models/qwen-3-32b.json" || out.SHA256 != hex.EncodeToString(h[:]) || out.Model.Slug != "qwen-3-32b" {
+		t.Errorf("get_model: %+v", out)
+	}
+
+	// Compact by default: what the model is, its index rows, the
+	// source to cite, and the file they are read from.
+	compact := callRaw(t, cs, "get_model", map[string]any{"model": "Qwen 3 32B"})
+	var brief struct {
+		Snapshot, Path, SHA256 string
+		Model                  *struct{} `json:"model"`
+		Brief                  struct {
+			Slug           string
+			Configurations int
+			IndexRows      []indexRowOf `json:"index_rows"`
+			Source         struct{ Licence, Cite string }
+		}
+	}
+	decodeText(t, compact, &brief)
+	b := brief.Brief
+	if brief.Snapshot != catalogtest.Date || brief.Path != out.Path || brief.SHA256 != out.SHA256 || brief.Model != nil ||
+		b.Slug != "qwen-3-32b" || b.Configurations != 22 || len(b.IndexRows) != 2 || b.IndexRows[1].RowID != "qwen-3-32b/H100/2/256" ||
+		b.Source.Licence == "" || b.Source.Cite == "" {
+		t.Errorf("compact get_model: %+v", brief)
+	}
+	if c, f := size(t, compact), size(t, res); c > MaxCompactGetModel || 10*c > f {
+		t.Errorf("get_model answers %d bytes compact, %d full; want at most %d, and under a tenth of the full one", c, f, MaxCompactGetModel)
+	}
+}
+
+func checkListGrids(t *testing.T, cs *mcp.ClientSession) {
+	var out struct {
+		Year  int
+		Areas []struct {
+			Name  string
+			ISO3  string
 			Year  int
-			Areas []struct {
-				Name  string
-				ISO3  string
-				Year  int
-				Value json.Number `json:"g_co2e_per_kwh"`
-			}
+			Value json.Number `json:"g_co2e_per_kwh"`
 		}
-		call(t, cs, "list_grids", map[string]any{"query": "NOR"}, &out)
-		if out.Year != 2024 || len(out.Areas) != 1 || out.Areas[0].Name != "Norway" || out.Areas[0].Year != 2024 || out.Areas[0].Value != "30.0" {
-			t.Errorf("list_grids NOR: %+v", out)
-		}
-		call(t, cs, "list_grids", map[string]any{}, &out)
-		if len(out.Areas) != 7 {
-			t.Errorf("list_grids: %d areas, want 7", len(out.Areas))
-		}
-	})
+	}
+	call(t, cs, "list_grids", map[string]any{"query": "NOR"}, &out)
+	if out.Year != 2024 || len(out.Areas) != 1 || out.Areas[0].Name != "Norway" || out.Areas[0].Year != 2024 || out.Areas[0].Value != "30.0" {
+		t.Errorf("list_grids NOR: %+v", out)
+	}
+	call(t, cs, "list_grids", map[string]any{}, &out)
+	if len(out.Areas) != 7 {
+		t.Errorf("list_grids: %d areas, want 7", len(out.Areas))
+	}
+}
 
-	t.Run("price_carbon", func(t *testing.T) {
-		var out struct {
-			Snapshot string
-			Rows     []struct {
-				GPU      string      `json:"gpu"`
-				RowID    string      `json:"row_id"`
-				Grid     string      `json:"grid"`
-				GridYear *int        `json:"grid_year"`
-				Kg       json.Number `json:"kg_co2e_per_billion_output_tokens"`
-			}
-			Files []struct{ Path, SHA256 string }
+func checkPriceCarbon(t *testing.T, cs *mcp.ClientSession) {
+	var out struct {
+		Snapshot string
+		Rows     []struct {
+			GPU      string      `json:"gpu"`
+			RowID    string      `json:"row_id"`
+			Grid     string      `json:"grid"`
+			GridYear *int        `json:"grid_year"`
+			Kg       json.Number `json:"kg_co2e_per_billion_output_tokens"`
 		}
-		call(t, cs, "price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{"SAU", "Norway"}, "gpu": "B200", "grid_intensity": 692}, &out)
-		var got []string
-		for _, r := range out.Rows {
-			y := 0
-			if r.GridYear != nil {
-				y = *r.GridYear
-			}
-			got = append(got, r.GPU+" "+r.Grid+" "+string(r.Kg)+" "+strconv.Itoa(y))
+		Files []struct{ Path, SHA256 string }
+	}
+	call(t, cs, "price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{"SAU", "Norway"}, "gpu": "B200", "grid_intensity": 692}, &out)
+	var got []string
+	for _, r := range out.Rows {
+		y := 0
+		if r.GridYear != nil {
+			y = *r.GridYear
 		}
-		want := []string{"B200 Saudi Arabia 27.0 2024", "B200 Norway 1.2 2024", "B200 stated 27.0 0"}
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("price_carbon (-want +got):\n%s", diff)
-		}
-		if out.Snapshot != catalogtest.Date || len(out.Files) < 3 {
-			t.Errorf("snapshot %q, files %v", out.Snapshot, out.Files)
-		}
-		call(t, cs, "price_carbon", map[string]any{"model": "Qwen 3 32B", "grids": []string{"IND"}, "running_batch": 1000}, &out)
-		if len(out.Rows) != 2 || out.Rows[0].RowID == "" {
-			t.Errorf("running_batch 1000: %+v", out.Rows)
-		}
-	})
+		got = append(got, r.GPU+" "+r.Grid+" "+string(r.Kg)+" "+strconv.Itoa(y))
+	}
+	want := []string{"B200 Saudi Arabia 27.0 2024", "B200 Norway 1.2 2024", "B200 stated 27.0 0"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("price_carbon (-want +got):\n%s", diff)
+	}
+	if out.Snapshot != catalogtest.Date || len(out.Files) < 3 {
+		t.Errorf("snapshot %q, files %v", out.Snapshot, out.Files)
+	}
+	call(t, cs, "price_carbon", map[string]any{"model": "Qwen 3 32B", "grids": []string{"IND"}, "running_batch": 1000}, &out)
+	if len(out.Rows) != 2 || out.Rows[0].RowID == "" {
+		t.Errorf("running_batch 1000: %+v", out.Rows)
+	}
+}
 
-	t.Run("tool errors", func(t *testing.T) {
-		for _, tc := range []struct {
-			tool string
-			args map[string]any
-			want string
-		}{
-			{"get_model", map[string]any{"model": "qwen-3-33b"}, `"qwen-3-32b"`},
-			{"get_model", map[string]any{"model": "qwen-3-32b", "detail": "all"}, "detail"},
-			{"list_models", map[string]any{"detail": "Full"}, "detail"},
-			{"price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{"IND"}, "num_gpus": 3}, "1 x B200, 1 x H100 and 2 x H100"},
-			{"price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{"IND"}, "num_gpus": 0}, "num_gpus"},
-			{"price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{"Germny"}}, `"Germany"`},
-			{"price_carbon", map[string]any{"model": "qwen-3-33b"}, `"qwen-3-32b"`},
-			{"price_carbon", map[string]any{"model": "qwen-3-32b", "gpu": "A100"}, "A100"},
-			{"price_carbon", map[string]any{"model": "qwen-3-32b"}, "list_grids"},
-			{"price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{}}, "grid_intensity"},
-			{"price_carbon", map[string]any{"model": "qwen-3-32b", "running_batch": -4}, "batch"},
-			{"price_carbon", map[string]any{"model": "qwen-3-32b", "grid_intensity": -1}, "intensity"},
-			{"price_carbon", map[string]any{"model": "qwen-3-32b", "running_batch": "many"}, "running_batch"},
-			{"list_models", map[string]any{"snapshot": "2026-09-28"}, `"` + catalogtest.Date + `"`},
-			{"list_grids", map[string]any{"snapshot": "../etc"}, "no snapshot"},
-		} {
-			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args})
-			if err != nil {
-				t.Errorf("%s %v: a protocol error (%v), want a tool error", tc.tool, tc.args, err)
-				continue
-			}
-			if !res.IsError || !strings.Contains(text(res), tc.want) {
-				t.Errorf("%s %v: isError %v, text %q; want a tool error naming %s", tc.tool, tc.args, res.IsError, text(res), tc.want)
-			}
+func checkToolErrors(t *testing.T, cs *mcp.ClientSession) {
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"get_model", map[string]any{"model": "qwen-3-33b"}, `"qwen-3-32b"`},
+		{"get_model", map[string]any{"model": "qwen-3-32b", "detail": "all"}, "detail"},
+		{"list_models", map[string]any{"detail": "Full"}, "detail"},
+		{"price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{"IND"}, "num_gpus": 3}, "1 x B200, 1 x H100 and 2 x H100"},
+		{"price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{"IND"}, "num_gpus": 0}, "num_gpus"},
+		{"price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{"Germny"}}, `"Germany"`},
+		{"price_carbon", map[string]any{"model": "qwen-3-33b"}, `"qwen-3-32b"`},
+		{"price_carbon", map[string]any{"model": "qwen-3-32b", "gpu": "A100"}, "A100"},
+		{"price_carbon", map[string]any{"model": "qwen-3-32b"}, "list_grids"},
+		{"price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{}}, "grid_intensity"},
+		{"price_carbon", map[string]any{"model": "qwen-3-32b", "running_batch": -4}, "batch"},
+		{"price_carbon", map[string]any{"model": "qwen-3-32b", "grid_intensity": -1}, "intensity"},
+		{"price_carbon", map[string]any{"model": "qwen-3-32b", "running_batch": "many"}, "running_batch"},
+		{"list_models", map[string]any{"snapshot": "2026-09-28"}, `"` + catalogtest.Date + `"`},
+		{"list_grids", map[string]any{"snapshot": "../etc"}, "no snapshot"},
+	} {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args})
+		if err != nil {
+			t.Errorf("%s %v: a protocol error (%v), want a tool error", tc.tool, tc.args, err)
+			continue
 		}
-	})
+		if !res.IsError || !strings.Contains(text(res), tc.want) {
+			t.Errorf("%s %v: isError %v, text %q; want a tool error naming %s", tc.tool, tc.args, res.IsError, text(res), tc.want)
+		}
+	}
 }
 
 // CheckFallback checks, through cs, the answers on the snapshot of
