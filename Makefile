@@ -16,7 +16,7 @@ SAMPLE_EMBER = testdata/upstream/ember/co2-intensity-long-format.csv
 # a GOFLAGS of -buildvcs=false would silence go build. Needs a git checkout.
 BUILDVCS ?= -buildvcs=true
 
-.PHONY: build test scale vet snapshot sample bench update-golden
+.PHONY: build test race scale vet snapshot sample bench update-golden docs lint-openapi
 
 build:
 	$(GO) build $(BUILDVCS) -o bin/greentokens ./cmd/greentokens
@@ -37,6 +37,10 @@ test:
 # Without ../shared beside the repository they fail, naming what they need.
 scale:
 	$(GO) test -tags scale -timeout 30m ./...
+
+# The fast set under the race detector (needs cgo and a C compiler).
+race:
+	$(GO) test -race -short ./...
 
 vet:
 	$(GO) vet ./...
@@ -66,8 +70,8 @@ sample:
 # figure its benchmark reports. Add a line appending to $(BENCH_OUT) to add
 # rows; the raw output stays in $(BENCH_OUT). The 10,000-model build runs
 # before the offline ones: those create and delete thousands of files, which
-# ext4 (with discard) is still paying for when the next build creates its
-# 20,000, and which made it 1 to 5 s slower.
+# ext4 is still paying for when the next build creates its 20,000
+# (docs/performance.md).
 BENCH_OUT ?= $(or $(TMPDIR),/tmp)/greentokens-bench.txt
 BENCH = $(GO) test -tags scale -run '^$$' -benchmem
 
@@ -85,3 +89,15 @@ bench:
 
 update-golden:
 	$(GO) test ./... -update
+
+# docs/cli.md, the command-line reference, generated from the commands
+# (cobra/doc); TestCLIReference fails in make test when it is stale.
+docs:
+	$(GO) test -count=1 -run '^TestCLIReference$$' ./cmd/greentokens -clidoc
+
+# schemas/openapi.json linted by Redocly's CLI with its recommended rules.
+# Needs Node (20.19 or later) and npm; npx fetches the pinned version from
+# the npm registry. Not part of make test; .ci/run runs it.
+REDOCLY_CLI ?= @redocly/cli@2.77.0
+lint-openapi:
+	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx --yes $(REDOCLY_CLI) lint --extends recommended schemas/openapi.json

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/leadgreen/greentokens/catalog/catalogtest"
 	"github.com/leadgreen/greentokens/schemas"
+	"github.com/leadgreen/greentokens/transform"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -96,6 +97,22 @@ func TestOpenAPI(t *testing.T) {
 		if tc.schema == "Problem" && a.status != http.StatusBadRequest && a.status != http.StatusNotFound {
 			t.Errorf("%s: status %d", tc.path, a.status)
 		}
+	}
+}
+
+// TestOpenAPIEnergyScope: the API's description says what the energy
+// covers in the words of the pages, the site and the MCP server.
+func TestOpenAPIEnergyScope(t *testing.T) {
+	var doc struct {
+		Info struct {
+			Description string `json:"description"`
+		} `json:"info"`
+	}
+	if err := json.Unmarshal(schemas.OpenAPI, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(doc.Info.Description, transform.EnergyScope) {
+		t.Errorf("info.description lacks %q", transform.EnergyScope)
 	}
 }
 

@@ -3,11 +3,13 @@ package mcpserver
 import (
 	"context"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/catalog/catalogtest"
 	"github.com/leadgreen/greentokens/mcpserver/mcptest"
+	"github.com/leadgreen/greentokens/transform"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -72,6 +74,20 @@ func TestFallback(t *testing.T) {
 		t.Fatal(err)
 	}
 	mcptest.CheckFallback(t, inMemory(t, cat))
+}
+
+// TestInstructionsEnergyScope: the instructions a client receives say what
+// the energy covers in the words of the pages, the site and the API: prompt
+// processing included, output tokens counted.
+func TestInstructionsEnergyScope(t *testing.T) {
+	cat, _ := openCatalog(t)
+	got := inMemory(t, cat).InitializeResult().Instructions
+	if !strings.Contains(got, transform.EnergyScope) {
+		t.Errorf("the instructions lack %q:\n%s", transform.EnergyScope, got)
+	}
+	if strings.Contains(got, "prompt's tokens") {
+		t.Errorf("the instructions still speak of the prompt's tokens as not counted:\n%s", got)
+	}
 }
 
 // loopback is the allow-list of a server on 127.0.0.1.

@@ -426,7 +426,7 @@ func (v *view) configurations(d *Doc) error {
 		t.Rows = append(t.Rows, TableRow{Marked: mark != "", Cells: []string{
 			capCell, batch(r), wh(r), itl(r), tps(r), group(strconv.FormatInt(c.GPUPowerWatts, 10)), mark}})
 	}
-	d.p(fmt.Sprintf("Cap is the server's limit on requests decoded at once (vLLM's max_num_seqs). Running batch is the average number it actually decoded at once over the steady-state window (vLLM's num_requests_running); requests waiting in the queue do not count. The index row of each GPU is marked: the lowest energy per token with a median inter-token latency of %d ms or less. Wh/M comes from the source's joules per output token and includes prompt processing; GPU power is the average draw of all the configuration's GPUs together.", m.ITLDeadlineMS))
+	d.p(fmt.Sprintf("Cap is the server's limit on requests decoded at once (vLLM's max_num_seqs). Running batch is the average number it actually decoded at once over the steady-state window (vLLM's num_requests_running); requests waiting in the queue do not count. The index row of each GPU is marked: the lowest energy per token with a median inter-token latency of %d ms or less. Wh/M comes from the source's joules per output token. %s GPU power is the average draw of all the configuration's GPUs together.", m.ITLDeadlineMS, transform.EnergyScope))
 	return nil
 }
 

@@ -225,6 +225,23 @@ func TestBrowser(t *testing.T) {
 			}
 		}
 	})
+	t.Run("robots", func(t *testing.T) {
+		// A page's own origin answers robots.txt to a script, as an audit
+		// tool run in the page (Lighthouse) asks for it; another origin
+		// stays refused.
+		b.load(t, srv.URL+"/index.html", 1280)
+		got, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`fetch("robots.txt").then(r => r.text(), e => "refused: " + e)`, chromedp.EvalAwaitPromise))
+		if err != nil || got != "User-agent: *\nAllow: /\n" {
+			t.Errorf("robots.txt fetched from the index: %q, %v", got, err)
+		}
+		// The same server under another name is another origin.
+		elsewhere := strings.Replace(srv.URL, "127.0.0.1", "localhost", 1) + "/robots.txt"
+		other, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`fetch("`+elsewhere+`", {mode: "no-cors"}).then(() => "fetched", () => "refused")`, chromedp.EvalAwaitPromise))
+		if err != nil || other != "refused" {
+			t.Errorf("a request to another origin: %q, %v", other, err)
+		}
+		b.take() // the refusal above is reported as a violation; it was asked for
+	})
 	t.Run("calculator", func(t *testing.T) { checkCalculator(t, b, s, srv.URL) })
 	t.Run("sort", func(t *testing.T) { checkSort(t, b, s, srv.URL) })
 	t.Run("screenshots", func(t *testing.T) {

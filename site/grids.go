@@ -64,6 +64,7 @@ func (s *Site) gridsPage() ([]byte, error) {
 	d := gridsData{frame: s.frame("Carbon on every grid", "", "grids"), Grid: s.pages.Grid}
 	d.Script = d.Grid != nil
 	if d.Grid == nil {
+		d.Description = fmt.Sprintf("The Green Tokens snapshot of %s has no grid intensities, so no carbon figures.", d.Date)
 		return execute("grids.tmpl", d)
 	}
 	g := d.Grid
@@ -86,6 +87,8 @@ func (s *Site) gridsPage() ([]byte, error) {
 		g.Source.Definition,
 		"Carbon in kg CO2e per billion output tokens = Wh/M × g CO2e per kWh ÷ 1,000, from the unrounded Wh/M of the index row.",
 	}
+	d.Description = fmt.Sprintf("The lifecycle CO2 intensity of electricity generation of %d areas, %s %d, and a calculator of kg CO2e per billion output tokens of %d open language models on any grid.",
+		len(g.Areas), g.Source.Name, g.Year, len(s.pages.Index.Models))
 	for _, e := range s.pages.Index.Models {
 		m := calcModel{Slug: e.Slug, Name: e.Name}
 		for _, gpu := range indexGPUs(s.pages.Index) {

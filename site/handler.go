@@ -68,6 +68,10 @@ func contentType(name string) string {
 		return "text/css; charset=utf-8"
 	case ".svg":
 		return "image/svg+xml"
+	case ".txt":
+		return "text/plain; charset=utf-8"
+	case ".xml":
+		return "application/xml"
 	}
 	if ct := mime.TypeByExtension(path.Ext(name)); ct != "" {
 		return ct

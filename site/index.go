@@ -80,9 +80,10 @@ func (s *Site) indexPage() ([]byte, error) {
 	d := indexData{frame: s.frame("GPU energy per million output tokens", "", "index"), Deadline: idx.ITLDeadlineMS}
 	d.Script = true
 	d.Intro = []string{
-		fmt.Sprintf("The GPU energy that %d open language models use per million output tokens (Wh/M), from the %s %s (data compiled %s, retrieved %s), %s task. Each model's index row on a GPU is its most energy-efficient configuration measured whose median inter-token latency is %d ms or less: a floor on a busy server, GPU energy only.",
-			len(idx.Models), src.Name, leaderboardVersion(src.Version), render.LongDate(src.Compiled), render.LongDate(src.Retrieved), transform.TaskNames[transform.TaskChat], idx.ITLDeadlineMS),
+		fmt.Sprintf("The GPU energy that %d open language models use per million output tokens (Wh/M), from the %s %s (data compiled %s, retrieved %s), %s task. Each model's index row on a GPU is its most energy-efficient configuration measured whose median inter-token latency is %d ms or less: a floor on a busy server, GPU energy only. %s",
+			len(idx.Models), src.Name, leaderboardVersion(src.Version), render.LongDate(src.Compiled), render.LongDate(src.Retrieved), transform.TaskNames[transform.TaskChat], idx.ITLDeadlineMS, transform.EnergyScope),
 	}
+	d.Description = firstSentence(d.Intro[0], 0)
 	if g := s.pages.Grid; g != nil {
 		earlier := 0
 		for _, a := range g.Areas {

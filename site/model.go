@@ -74,6 +74,12 @@ func (s *Site) modelPage(slug string) ([]byte, error) {
 	}
 	e := s.entry(slug)
 	data := modelData{frame: s.frame(e.Name, "../", ""), GPUs: render.List(e.GPUs)}
+	for _, b := range d.Blocks {
+		if p, ok := b.(*render.Para); ok { // the headline
+			data.Description = firstSentence(render.Plain(p.Text), len(e.Name))
+			break
+		}
+	}
 	if data.Blocks, data.Open, err = htmlBlocks(d); err != nil {
 		return nil, err
 	}

@@ -38,8 +38,10 @@ var assetFS embed.FS
 
 // CSP is the Content-Security-Policy of every page (a meta element, and a
 // header when served): nothing but the site's own stylesheet, script and
-// icon, no inline script or style, no form submission.
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'"
+// icon, no inline script or style, no form submission. Requests from a page
+// may go to its own origin only (connect-src), where a tool that audits the
+// page from inside it reads robots.txt.
+const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'"
 
 var templates = template.Must(template.New("site").Funcs(template.FuncMap{
 	"csp":   func() string { return CSP },
@@ -52,6 +54,11 @@ type Options struct {
 	// Grids are the display grids of the model pages' carbon sections, as
 	// render.Options.Grids (nil: render.DefaultGrids).
 	Grids []string
+	// BaseURL is the absolute URL the site is published at
+	// ("https://example.org/greentokens/"); when set, the site has a
+	// sitemap.xml of its pages at that address, named by robots.txt. See
+	// CheckBaseURL.
+	BaseURL string
 	// Logger receives the errors of a served site (Sites); nil discards
 	// them.
 	Logger *slog.Logger
@@ -131,6 +138,8 @@ func New(snap *catalog.Snapshot, opts Options) (*Site, error) {
 		}
 		s.fixed[name] = servedFile{b, etagOf(b)}
 	}
+	robots := s.robots()
+	s.fixed[robotsName] = servedFile{robots, etagOf(robots)}
 	for p := range s.fixed {
 		s.paths = append(s.paths, p)
 	}
@@ -141,6 +150,18 @@ func New(snap *catalog.Snapshot, opts Options) (*Site, error) {
 		s.paths = append(s.paths, modelPath(e.Slug))
 	}
 	sort.Strings(s.paths)
+	if opts.BaseURL != "" {
+		if err := CheckBaseURL(opts.BaseURL); err != nil {
+			return nil, fmt.Errorf("site: %w", err)
+		}
+		b, err := s.sitemap()
+		if err != nil {
+			return nil, fmt.Errorf("site: %s: %w", sitemapName, err)
+		}
+		s.fixed[sitemapName] = servedFile{b, etagOf(b)}
+		s.paths = append(s.paths, sitemapName)
+		sort.Strings(s.paths)
+	}
 	return s, nil
 }
 
@@ -190,10 +211,11 @@ func etagOf(b []byte) string {
 
 func (s *Site) hasModel(slug string) bool { return s.bySlug[slug] != nil }
 
-// frame is what every page's layout needs.
+// frame is what every page's layout needs. Description is the page's
+// meta description, from its own content.
 type frame struct {
-	Title, Root, Nav, Date, Credit string
-	Script                         bool
+	Title, Description, Root, Nav, Date, Credit string
+	Script                                      bool
 }
 
 func (s *Site) frame(title, root, nav string) frame {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/snapshots"
+	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
 )
 
@@ -155,8 +156,8 @@ func TestDeterministic(t *testing.T) {
 			t.Errorf("%s: %v", want, err)
 		}
 	}
-	if len(a.Paths()) != 6+18+1+38+4 {
-		t.Errorf("%d files; want 3 assets and 3 pages, 18 model pages, manifest and 38 outputs, 4 JSON sources: %v", len(a.Paths()), a.Paths())
+	if len(a.Paths()) != 7+18+1+38+4 {
+		t.Errorf("%d files; want 3 assets, 3 pages and robots.txt, 18 model pages, manifest and 38 outputs, 4 JSON sources: %v", len(a.Paths()), a.Paths())
 	}
 }
 
@@ -213,6 +214,8 @@ func TestHandler(t *testing.T) {
 		{"GET", "/" + seedDate + "/models/qwen-3-32b.html", 200, "text/html; charset=utf-8", model},
 		{"GET", "/data/index.json", 200, "application/json", data},
 		{"HEAD", "/site.css", 200, "text/css; charset=utf-8", nil},
+		{"GET", "/robots.txt", 200, "text/plain; charset=utf-8", []byte("User-agent: *\nAllow: /\n")},
+		{"GET", "/sitemap.xml", 404, "", nil},
 		{"GET", "/favicon.ico", 200, "image/svg+xml", icon},
 		{"GET", "/models/no-such-model.html", 404, "", nil},
 		{"GET", "/manifest.json", 404, "", nil},
@@ -452,5 +455,20 @@ func TestMarkdownEscapesBecomePlainText(t *testing.T) {
 	}
 	if n := strings.Count(h, template.HTMLEscapeString(plain)); n < 9 {
 		t.Errorf("the text shows as itself %d times, want every block's (9):\n%s", n, h)
+	}
+}
+
+// TestEnergyScope: the index and a model page say what the energy covers
+// in the words of the API and the MCP server.
+func TestEnergyScope(t *testing.T) {
+	s := openSeed(t)
+	for _, p := range []string{"index.html", "models/qwen-3-32b.html"} {
+		b, err := s.Page(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(text(string(b)), transform.EnergyScope) {
+			t.Errorf("%s lacks %q", p, transform.EnergyScope)
+		}
 	}
 }

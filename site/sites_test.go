@@ -40,6 +40,7 @@ func TestSites(t *testing.T) {
 		{"/" + seedDate, 301, nil},
 		{"/2020-01-01/", 404, nil},
 		{"/nothing.html", 404, nil},
+		{"/robots.txt", 200, []byte("User-agent: *\nAllow: /\n")}, // what serve answers
 	} {
 		resp, err := client.Get(srv.URL + tc.path)
 		if err != nil {

@@ -47,6 +47,11 @@ func (s *Site) sourcesPage() ([]byte, error) {
 	d := sourcesData{frame: s.frame("Sources", "", "sources")}
 	m := s.snap.Manifest
 	idx := s.pages.Index
+	from := idx.Source.Name
+	if g := s.pages.Grid; g != nil {
+		from += " and " + g.Source.Name
+	}
+	d.Description = fmt.Sprintf("The sources of the Green Tokens snapshot of %s, %s: versions, dates, licences, citations, and the size and sha256 of every file.", d.Date, from)
 
 	// The leaderboard, from a model file's source block (the same in all).
 	lb := sourcesSection{ID: "leaderboard", Title: idx.Source.Name}

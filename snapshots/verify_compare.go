@@ -24,9 +24,9 @@ import (
 // pages read the model files and grid.json) comes from the stored snapshot
 // when it matched, else from the stage folder.
 //
-// For a snapshot that verifies this writes nothing at all: measured at
-// 10,000 models, creating, reading back and removing the 20,000 files of
-// a rebuild took a sixth of verify's CPU time.
+// For a snapshot that verifies this writes nothing at all: at 10,000
+// models, creating, reading back and removing the 20,000 files of a
+// rebuild would take a sixth of verify's CPU time.
 
 // rebuildStage rebuilds the snapshot at stored, from its archived sources
 // (opts, rebuildOptions), in a comparing stage in a new folder under tmp.

@@ -136,8 +136,8 @@ func TestContentKey(t *testing.T) {
 			t.Errorf("%s: same key %v, want %v", tc.row, got, tc.same)
 		}
 	}
-	// Found by the review: a number out of float64's range, written as it
-	// is, must not run into the next key's length.
+	// A number out of float64's range, written as it is, must not run into
+	// the next key's length.
 	if key(`{"A": 1e400, "BC1000000000": 1e400}`) == key(`{"A": 1e4001, "BC": 10000000001e400}`) {
 		t.Errorf("rows that differ in an out-of-range number and a name have the same key")
 	}
@@ -151,7 +151,7 @@ func TestContentKey(t *testing.T) {
 
 // TestStableKeepsRowsWithOutOfRangeNumbers: two rows that differ only in
 // extra fields holding numbers out of float64's range are not exact
-// duplicates (the review's case, through ParseTask and Stable).
+// duplicates (through ParseTask and Stable).
 func TestStableKeepsRowsWithOutOfRangeNumbers(t *testing.T) {
 	r0 := goodRow()
 	x := `{"A": 1e400, "BC1000000000": 1e400, ` + r0[1:]

@@ -76,6 +76,10 @@ func (f *buildFlags) define(fs *pflag.FlagSet) {
 	fs.Int64Var(&f.maxCSVMiB, "max-csv-mib", fetch.DefaultMaxBytesCSV>>20, "size cap in MiB of Ember's CSV, downloaded or local")
 	fs.DurationVar(&f.lockTimeout, "lock-timeout", 0, "give up (exit 6) when another build holds the output folder's lock this long (default: wait)")
 	fs.StringVar(&f.logFormat, "log-format", "text", "log format: text or json")
+	printDefault(fs, "date", "today (UTC)")
+	printDefault(fs, "leaderboard-url", fetch.DefaultLeaderboardBase)
+	printDefault(fs, "github-api-url", fetch.DefaultGitHubAPI)
+	printDefault(fs, "ember-url", fetch.DefaultEmberURL)
 }
 
 func newBuildCmd(e *env) *cobra.Command {

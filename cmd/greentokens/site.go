@@ -12,7 +12,7 @@ import (
 func init() { register(newSiteCmd) }
 
 func newSiteCmd(e *env) *cobra.Command {
-	var snap, out string
+	var snap, out, baseURL string
 	var grids []string
 	cmd := &cobra.Command{
 		Use:   "site --snapshot DIR --out FOLDER [flags]",
@@ -40,7 +40,12 @@ func newSiteCmd(e *env) *cobra.Command {
 					return err
 				}
 			}
-			s, err := site.Open(snap, site.Options{Grids: grids})
+			if baseURL != "" {
+				if err := site.CheckBaseURL(baseURL); err != nil {
+					return usagef("--base-url: %v", err)
+				}
+			}
+			s, err := site.Open(snap, site.Options{Grids: grids, BaseURL: baseURL})
 			if err != nil {
 				return err
 			}
@@ -53,6 +58,7 @@ func newSiteCmd(e *env) *cobra.Command {
 	}
 	snapshotFlag(cmd, &snap)
 	cmd.Flags().StringVar(&out, "out", "", "write the site into `FOLDER`")
+	cmd.Flags().StringVar(&baseURL, "base-url", "", "the absolute `URL` the site is published at: writes sitemap.xml, the pages' URLs under it, named by robots.txt")
 	cmd.Flags().StringSliceVar(&grids, "grids", render.DefaultGrids, "comma-separated display grids of the model pages' carbon sections (names or ISO 3 codes)")
 	_ = cmd.RegisterFlagCompletionFunc("grids", completeGridList)
 	return cmd

@@ -19,7 +19,7 @@ func TestSite(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("site: exit %d: %s", code, stderr)
 	}
-	if stdout != web+": 67 files\n" {
+	if stdout != web+": 68 files\n" {
 		t.Errorf("site printed %q", stdout)
 	}
 	for _, f := range []string{"index.html", "grids.html", "sources.html", "site.css", "site.js", "models/qwen-3-32b.html", "data/index.json"} {
@@ -49,6 +49,7 @@ func TestSite(t *testing.T) {
 		{"an argument", []string{"site", "--snapshot", snap, "--out", web, "qwen-3-32b"}},
 		{"a display grid the snapshot lacks", []string{"site", "--snapshot", snap, "--out", fresh, "--grids", "India,Atlantis"}},
 		{"display grids of a snapshot built --no-grid", []string{"site", "--snapshot", noGrid, "--out", fresh, "--grids", "India"}},
+		{"a relative --base-url", []string{"site", "--snapshot", snap, "--out", fresh, "--base-url", "greentokens/"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if code, _, stderr := runCLI(t, tc.args...); code != exitUsage {
@@ -62,5 +63,15 @@ func TestSite(t *testing.T) {
 	// Display grids the snapshot has, in any spelling.
 	if code, _, stderr := runCLI(t, "site", "--snapshot", snap, "--out", fresh, "--grids", "ind,norway"); code != exitOK {
 		t.Errorf("site --grids ind,norway: exit %d: %s", code, stderr)
+	}
+	// --base-url adds sitemap.xml, named by robots.txt.
+	if code, stdout, stderr := runCLI(t, "site", "--snapshot", snap, "--out", web, "--base-url", "https://example.org/greentokens"); code != exitOK || stdout != web+": 69 files\n" {
+		t.Errorf("site --base-url: exit %d, %q: %s", code, stdout, stderr)
+	}
+	robots, _ := os.ReadFile(filepath.Join(web, "robots.txt"))
+	sitemap, _ := os.ReadFile(filepath.Join(web, "sitemap.xml"))
+	if !strings.Contains(string(robots), "Sitemap: https://example.org/greentokens/sitemap.xml\n") ||
+		!strings.Contains(string(sitemap), "<loc>https://example.org/greentokens/models/qwen-3-32b.html</loc>") {
+		t.Errorf("robots.txt or sitemap.xml lack the base URL:\n%s\n%s", robots, sitemap)
 	}
 }

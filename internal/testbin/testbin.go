@@ -20,7 +20,7 @@ type Builder struct {
 // Build builds the package pkg (a path as go build takes it) into dir,
 // the first time it is called, and returns the binary's path (or the
 // first call's error) every time: a build links the whole command, about
-// 2 s of CPU, which each test that ran it used to pay.
+// 2 s of CPU, so it is done once per test binary, not once per test.
 func (b *Builder) Build(dir, pkg string) (string, error) {
 	b.once.Do(func() {
 		b.bin = filepath.Join(dir, "greentokens")
