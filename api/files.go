@@ -44,7 +44,7 @@ func (a *api) file(path string) http.HandlerFunc {
 }
 
 // model serves a published model file by its slug, or by the model's name
-// or model id as the command line resolves them (transform.FindModel:
+// or model id as the command line resolves them (catalog.FindModel:
 // "Qwen 3 32B", "Qwen/Qwen3-32B" escaped as Qwen%2FQwen3-32B); such an
 // answer names the slug's URL in Content-Location.
 func (a *api) model(w http.ResponseWriter, r *http.Request) {

@@ -18,10 +18,16 @@ import (
 // snapshots.ErrValidation.
 func LoadDir(dir string) (*Snapshot, error) {
 	s, err := load(dir, "")
+	return s, invalidSnapshot(dir, err)
+}
+
+// invalidSnapshot makes an error of loading the snapshot folder dir wrap
+// snapshots.ErrValidation; nil stays nil.
+func invalidSnapshot(dir string, err error) error {
 	if err != nil && !errors.Is(err, snapshots.ErrValidation) {
 		err = fmt.Errorf("%w: %s: %w", snapshots.ErrValidation, filepath.Base(dir), err)
 	}
-	return s, err
+	return err
 }
 
 // FS is the snapshot's files held in memory as a read-only file system,

@@ -123,9 +123,14 @@ func load(dir, date string) (*Snapshot, error) {
 }
 
 // FromLoaded reads into memory, as the catalog serves it, a snapshot that
-// snapshots.Load checked, for a command that prices or lists from it
-// (whatever its folder's name).
-func FromLoaded(ls *snapshots.Snapshot) (*Snapshot, error) { return fromLoaded(ls, "") }
+// snapshots.Load checked (its files against the manifest): its files are
+// checked against their schemas and its models derived, for a command that
+// prices or lists from it (carbon, list), whatever its folder's name. Its
+// errors wrap snapshots.ErrValidation.
+func FromLoaded(ls *snapshots.Snapshot) (*Snapshot, error) {
+	s, err := fromLoaded(ls, "")
+	return s, invalidSnapshot(ls.Dir, err)
+}
 
 // fromLoaded is FromLoaded of a folder whose manifest's date must be date,
 // unless date is "".

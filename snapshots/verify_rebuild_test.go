@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/leadgreen/greentokens/fetch"
 )
 
 // pinnedBuild builds the seed version with the reference year pinned and
@@ -55,6 +56,29 @@ func TestRebuildIsByteIdentical(t *testing.T) {
 	again, err := rebuild(dir, out)
 	if err != nil || !again.Unchanged || !again.Identical {
 		t.Errorf("a second rebuild: %+v, %v; want it unchanged and identical", again, err)
+	}
+}
+
+// TestRebuildJulyLayout: a snapshot built from Ember's July 2026 layout
+// (archived under its own name, its layout and header in the manifest)
+// rebuilds byte for byte too.
+func TestRebuildJulyLayout(t *testing.T) {
+	res, err := Build(context.Background(), BuildOptions{
+		Out: t.TempDir(), Date: seedDate, Retrieved: seedFetched, GridYear: 2024, EmberRelease: "July 2026",
+		Source: fetch.Dir{Leaderboard: seedLeaderboard, Ember: renamesJuly, Origins: fetch.DefaultOrigins()},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := rebuild(res.Dir, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !again.Identical {
+		t.Errorf("the rebuild differs: %s", again.Difference)
+	}
+	if diff := cmp.Diff(tree(t, res.Dir), tree(t, again.Dir)); diff != "" {
+		t.Errorf("the rebuilt files differ:\n%s", diff)
 	}
 }
 

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -359,5 +362,45 @@ func TestBuildRefusesJulyLayoutFaults(t *testing.T) {
 			}
 			assertNoSnapshot(t, out)
 		})
+	}
+}
+
+// TestCarbonRefusesAFileOffItsSchema: a model file that matches the
+// manifest (its sha256 and size listed again) but not its schema is not
+// priced or listed: a failed check (exit 5) naming the schema, as serve
+// refuses it.
+func TestCarbonRefusesAFileOffItsSchema(t *testing.T) {
+	snap := buildSevenGrids(t)
+	model := filepath.Join(snap, "models", "qwen-3-32b.json")
+	old, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := strings.Replace(string(old), `"architecture": "Dense Transformer"`, `"architecture": "Dense Transformer", "extra": 1`, 1)
+	if changed == string(old) {
+		t.Fatal("the model file has no architecture to change")
+	}
+	manifest := filepath.Join(snap, "manifest.json")
+	mb, err := os.ReadFile(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oldSum, newSum := sha256.Sum256(old), sha256.Sum256([]byte(changed))
+	m := strings.Replace(string(mb), hex.EncodeToString(oldSum[:]), hex.EncodeToString(newSum[:]), 1)
+	m = strings.Replace(m, strconv.Itoa(len(old)), strconv.Itoa(len(changed)), 1)
+	if err := os.WriteFile(model, []byte(changed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(manifest, []byte(m), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"carbon", "--snapshot", snap, "qwen-3-32b", "NOR"},
+		{"list", "models", "--snapshot", snap},
+	} {
+		code, _, stderr := runCLI(t, args...)
+		if code != exitValidation || !strings.Contains(stderr, "does not match schemas/model.schema.json") {
+			t.Errorf("%s: exit %d, want %d naming the schema; stderr: %s", args[:2], code, exitValidation, stderr)
+		}
 	}
 }
