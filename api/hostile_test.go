@@ -220,10 +220,20 @@ func TestLongNames(t *testing.T) {
 // short; -0 is 0; the unknown parameter named is always the same.
 func TestNumbers(t *testing.T) {
 	url, _ := server(t, catalogtest.Shared(t))
-	for _, q := range []string{"batch=1_000", "batch=0x1p4", "batch=0x10", "batch=1e309", "batch=1e-320", "intensity=1e-320", "batch=" + strings.Repeat("1", 40), "model=%20"} {
+	for _, q := range []string{"batch=1_000", "batch=0x1p4", "batch=0x10", "batch=1e309", "batch=1e-320", "intensity=1e-320", "batch=" + strings.Repeat("1", 40)} {
 		a := get(t, url+"/v1/latest/carbon?model=qwen-3-32b&"+q)
 		if a.status != 400 || len(a.body) > 1024 {
 			t.Errorf("%s: status %d, %d bytes; want a short 400:\n%s", q, a.status, len(a.body), a.body)
+		}
+	}
+	// A blank model, alone, is a bad request naming the parameter, in the
+	// query and in the path alike: no model is looked up by a blank name.
+	for _, path := range []string{"/v1/latest/carbon?model=%20", "/v1/latest/carbon?model=", "/v1/latest/models/%20", "/v1/latest/models/%20%09"} {
+		a := get(t, url+path)
+		p := problemOf(t, a)
+		if a.status != 400 || p.Parameter != "model" || !strings.Contains(p.Detail, "model") ||
+			!(strings.Contains(p.Detail, "required") || strings.Contains(p.Detail, "blank")) {
+			t.Errorf("%s: status %d, parameter %q, detail %q; want 400 naming model as required or blank", path, a.status, p.Parameter, p.Detail)
 		}
 	}
 	if p := problemOf(t, get(t, url+"/v1/latest/carbon?model=qwen-3-32b&batch=1e309")); !strings.Contains(p.Detail, "out of range") {

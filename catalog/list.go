@@ -84,10 +84,14 @@ func indexRows(m *transform.Model) []IndexRow {
 }
 
 // FindModel finds a model by slug, name or model id (FindModel's rule). An
-// unknown one is a NotFound error naming the nearest models.
+// unknown one is a NotFound error naming the nearest models; a blank one
+// (spaces alone) is Invalid, a request naming no model.
 func (s *Snapshot) FindModel(query string) (*transform.Model, error) {
 	if err := checkName("model", query); err != nil {
 		return nil, err
+	}
+	if strings.TrimSpace(query) == "" {
+		return nil, invalid("model", query, "the model name is blank: a slug, name or model id is required")
 	}
 	m, err := FindModel(s.Models, query)
 	if err == nil {

@@ -32,47 +32,59 @@ func resetIn(d time.Duration) http.Header {
 	}
 }
 
+// A fault that clears up is retried until the file comes. The test runs in a
+// synctest bubble, so that the timeout on headers passes in the bubble's
+// time, not the machine's.
 func TestHTTPRetriesThenSucceeds(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name     string
-		faults   []fetchtest.Fault
+		faults   func() []fetchtest.Fault // made in the bubble, on its clock
 		wantHits int
 	}{
-		{"503 then 200", []fetchtest.Fault{{Status: 503, Times: 1}}, 2},
-		{"500, 502 then 200", []fetchtest.Fault{{Status: 500, Times: 1}, {Status: 502, Times: 1}}, 3},
-		{"429 without Retry-After then 200", []fetchtest.Fault{{Status: 429, Times: 1}}, 2},
-		{"503 with Retry-After 0 then 200", []fetchtest.Fault{{Status: 503, RetryAfter: "0", Times: 1}}, 2},
+		{"503 then 200", faults(fetchtest.Fault{Status: 503, Times: 1}), 2},
+		{"500, 502 then 200", faults(fetchtest.Fault{Status: 500, Times: 1}, fetchtest.Fault{Status: 502, Times: 1}), 3},
+		{"429 without Retry-After then 200", faults(fetchtest.Fault{Status: 429, Times: 1}), 2},
+		{"503 with Retry-After 0 then 200", faults(fetchtest.Fault{Status: 503, RetryAfter: "0", Times: 1}), 2},
 		{"GitHub 403 rate limit, reset passed, then 200",
-			[]fetchtest.Fault{{Status: 403, Header: resetIn(-time.Minute), Times: 1}}, 2},
+			func() []fetchtest.Fault {
+				return []fetchtest.Fault{{Status: 403, Header: resetIn(-time.Minute), Times: 1}}
+			}, 2},
 		{"GitHub 403 secondary rate limit (Retry-After 0) then 200",
-			[]fetchtest.Fault{{Status: 403, RetryAfter: "0", Times: 1}}, 2},
-		{"no headers within the timeout, then 200", []fetchtest.Fault{{Delay: time.Hour, Times: 1}}, 2},
-		{"connection closed without an answer, twice, then 200", []fetchtest.Fault{{Hangup: true, Times: 2}}, 3},
+			faults(fetchtest.Fault{Status: 403, RetryAfter: "0", Times: 1}), 2},
+		{"no headers within the timeout, then 200", faults(fetchtest.Fault{Delay: time.Hour, Times: 1}), 2},
+		{"connection closed without an answer, twice, then 200", faults(fetchtest.Fault{Hangup: true, Times: 2}), 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			s := newServer(t)
-			s.Fault(indexPath, tt.faults...)
-			src := s.Source(fetch.HTTPOptions{Timeout: 100 * time.Millisecond})
-			body, err := src.Open(t.Context(), fetch.LeaderboardIndex)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer body.Close()
-			data, err := io.ReadAll(body)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := string(data); got != indexJSON {
-				t.Errorf("body = %q, want %q", got, indexJSON)
-			}
-			if got := s.Hits(indexPath); got != tt.wantHits {
-				t.Errorf("server saw %d requests, want %d", got, tt.wantHits)
-			}
+			synctest.Test(t, func(t *testing.T) {
+				s := newMemoryServer(t)
+				s.Fault(indexPath, tt.faults()...)
+				src := s.Source(fetch.HTTPOptions{Timeout: 100 * time.Millisecond})
+				body, err := src.Open(t.Context(), fetch.LeaderboardIndex)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer body.Close()
+				data, err := io.ReadAll(body)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := string(data); got != indexJSON {
+					t.Errorf("body = %q, want %q", got, indexJSON)
+				}
+				if got := s.Hits(indexPath); got != tt.wantHits {
+					t.Errorf("server saw %d requests, want %d", got, tt.wantHits)
+				}
+			})
 		})
 	}
+}
+
+// faults returns fs, for a table of faults made in a bubble.
+func faults(fs ...fetchtest.Fault) func() []fetchtest.Fault {
+	return func() []fetchtest.Fault { return fs }
 }
 
 func TestHTTPGivesUp(t *testing.T) {
@@ -881,6 +893,9 @@ func TestNewHTTPDefaults(t *testing.T) {
 // TestHTTPDeadline: a body that trickles in, never stalling for Timeout,
 // still ends at the deadline on the whole download, with an error naming
 // the file and the bytes received; so does a server that never answers.
+// The test runs in a synctest bubble over in-memory connections: the drip,
+// the deadline and the sleep past it pass in the bubble's time, so the ends
+// are exact whatever the machine's speed.
 func TestHTTPDeadline(t *testing.T) {
 	t.Parallel()
 	csv := strings.Repeat("Area,Year,Value\n", 125) // 2000 bytes: 1 s at 20 bytes per 10 ms
@@ -906,59 +921,79 @@ func TestHTTPDeadline(t *testing.T) {
 			t.Errorf("error says %d bytes received; read %d of %d", n, read, total)
 		}
 	}
+	took := func(t *testing.T, start time.Time, want time.Duration) {
+		t.Helper()
+		if elapsed := time.Since(start); elapsed != want {
+			t.Errorf("took %v; want the %v deadline", elapsed, want)
+		}
+	}
 
 	t.Run("streamed CSV that trickles", func(t *testing.T) {
 		t.Parallel()
-		s := fetchtest.NewServer(t, "")
-		s.Map(fetchtest.EmberPath, writeTree(t, map[string]string{"y.csv": csv})+"/y.csv")
-		s.Fault(fetchtest.EmberPath, drip)
-		body, err := s.Source(opts).Open(t.Context(), fetch.EmberYearly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer body.Close()
-		data, err := io.ReadAll(body)
-		check(t, err, "Ember's yearly CSV", len(data), len(csv))
-		wantErr(t, err, "fetch "+s.URL+fetchtest.EmberPath+": ")
-		if !strings.HasPrefix(csv, string(data)) {
-			t.Errorf("read %q, not a prefix of the file", data)
-		}
+		synctest.Test(t, func(t *testing.T) {
+			s := fetchtest.NewMemoryServer(t, "")
+			s.Map(fetchtest.EmberPath, writeTree(t, map[string]string{"y.csv": csv})+"/y.csv")
+			s.Fault(fetchtest.EmberPath, drip)
+			start := time.Now()
+			body, err := s.Source(opts).Open(t.Context(), fetch.EmberYearly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer body.Close()
+			data, err := io.ReadAll(body)
+			took(t, start, 100*time.Millisecond)
+			check(t, err, "Ember's yearly CSV", len(data), len(csv))
+			wantErr(t, err, "fetch "+s.URL+fetchtest.EmberPath+": ")
+			if !strings.HasPrefix(csv, string(data)) {
+				t.Errorf("read %q, not a prefix of the file", data)
+			}
+		})
 	})
 	t.Run("JSON that trickles", func(t *testing.T) {
 		t.Parallel()
-		s := fetchtest.NewServer(t, writeTree(t, map[string]string{"index.json": bigJSON}))
-		s.Fault(indexPath, drip)
-		_, err := fetch.ReadAll(t.Context(), s.Source(opts), fetch.LeaderboardIndex)
-		m := received.FindStringSubmatch(fmt.Sprint(err))
-		n := 0
-		if m != nil {
-			n, _ = strconv.Atoi(m[1])
-		}
-		check(t, err, fetch.LeaderboardIndex, n, len(bigJSON))
-		wantErr(t, err, "fetch "+s.URL+indexPath+": ", " after 1 attempt")
+		synctest.Test(t, func(t *testing.T) {
+			s := fetchtest.NewMemoryServer(t, writeTree(t, map[string]string{"index.json": bigJSON}))
+			s.Fault(indexPath, drip)
+			start := time.Now()
+			_, err := fetch.ReadAll(t.Context(), s.Source(opts), fetch.LeaderboardIndex)
+			took(t, start, 100*time.Millisecond)
+			m := received.FindStringSubmatch(fmt.Sprint(err))
+			n := 0
+			if m != nil {
+				n, _ = strconv.Atoi(m[1])
+			}
+			check(t, err, fetch.LeaderboardIndex, n, len(bigJSON))
+			wantErr(t, err, "fetch "+s.URL+indexPath+": ", " after 1 attempt")
+		})
 	})
 	t.Run("no answer at all", func(t *testing.T) {
 		t.Parallel()
-		s := newServer(t)
-		s.Fault(indexPath, fetchtest.Fault{Delay: time.Hour})
-		_, err := fetch.ReadAll(t.Context(), s.Source(fetch.HTTPOptions{Timeout: 5 * time.Second, Deadline: 50 * time.Millisecond}), fetch.LeaderboardIndex)
-		wantErr(t, err, "the download of leaderboard/index.json did not end within its 50ms deadline (--deadline); 0 bytes of its body received after 1 attempt")
+		synctest.Test(t, func(t *testing.T) {
+			s := newMemoryServer(t)
+			s.Fault(indexPath, fetchtest.Fault{Delay: time.Hour})
+			start := time.Now()
+			_, err := fetch.ReadAll(t.Context(), s.Source(fetch.HTTPOptions{Timeout: 5 * time.Second, Deadline: 50 * time.Millisecond}), fetch.LeaderboardIndex)
+			took(t, start, 50*time.Millisecond)
+			wantErr(t, err, "the download of leaderboard/index.json did not end within its 50ms deadline (--deadline); 0 bytes of its body received after 1 attempt")
+		})
 	})
 	t.Run("a body read whole is not cut off later", func(t *testing.T) {
 		t.Parallel()
-		s := newServer(t)
-		body, err := s.Source(fetch.HTTPOptions{Deadline: 30 * time.Millisecond}).Open(t.Context(), fetch.LeaderboardIndex)
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, err := io.ReadAll(body)
-		if err != nil || string(data) != indexJSON {
-			t.Fatalf("read %q, %v", data, err)
-		}
-		time.Sleep(60 * time.Millisecond) // past the deadline
-		if n, err := body.Read(make([]byte, 1)); n != 0 || err != io.EOF {
-			t.Errorf("after the end: %d, %v; want 0, EOF", n, err)
-		}
-		body.Close()
+		synctest.Test(t, func(t *testing.T) {
+			s := newMemoryServer(t)
+			body, err := s.Source(fetch.HTTPOptions{Deadline: 30 * time.Millisecond}).Open(t.Context(), fetch.LeaderboardIndex)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, err := io.ReadAll(body)
+			if err != nil || string(data) != indexJSON {
+				t.Fatalf("read %q, %v", data, err)
+			}
+			time.Sleep(60 * time.Millisecond) // past the deadline, on the bubble's clock
+			if n, err := body.Read(make([]byte, 1)); n != 0 || err != io.EOF {
+				t.Errorf("after the end: %d, %v; want 0, EOF", n, err)
+			}
+			body.Close()
+		})
 	})
 }

@@ -178,113 +178,126 @@ func TestBrowser(t *testing.T) {
 			pages = append(pages, p)
 		}
 	}
-	// Every page over HTTP, with its charts; a page of each kind from
-	// file:// (the CSP lets the site's own files load there too).
-	t.Run("load", func(t *testing.T) {
-		for _, p := range pages {
-			b.load(t, srv.URL+"/"+p, 1280)
-			if bad := eval[[]string](t, b, overflowJS); len(bad) > 0 {
-				t.Errorf("%s at 1280 px: %v", p, bad)
-			}
-			// On a desktop screen every table fits: none scrolls sideways.
-			if bad := eval[[]string](t, b, wideTablesJS); len(bad) > 0 {
-				t.Errorf("%s at 1280 px: tables wider than the page: %v", p, bad)
-			}
-			checkCharts(t, b, s, p)
-		}
-		for _, p := range []string{"index.html", "sources.html", "models/qwen-3-32b.html", "grids.html"} {
-			b.load(t, (&url.URL{Scheme: "file", Path: filepath.Join(out, p)}).String(), 1280)
-		}
-		if !eval[bool](t, b, `document.getElementById("calc").classList.contains("ready")`) {
-			t.Errorf("grids.html from file://: the calculator's script did not run")
-		}
-	})
-	t.Run("reports", func(t *testing.T) {
-		// The checks above would see a failure: a missing page is reported.
-		b.take()
-		chromedp.Do(b.ctx, chromedp.Navigate(srv.URL+"/models/no-such-model.html"))
-		b.settle(t)
-		if p := b.take(); len(p) == 0 || !strings.Contains(strings.Join(p, " "), "status 404") {
-			t.Errorf("a 404 was not reported: %q", p)
-		}
-	})
-	t.Run("phone", func(t *testing.T) {
-		for _, p := range pages {
-			b.load(t, srv.URL+"/"+p, 390)
-			if bad := eval[[]string](t, b, overflowJS); len(bad) > 0 {
-				t.Errorf("%s at 390 px: %v", p, bad)
-			}
-			// Chart text, scaled down with its chart, stays readable.
-			if bad := eval[[]string](t, b, chartTextJS); len(bad) > 0 {
-				t.Errorf("%s at 390 px: chart text under %v px: %v", p, minChartText, bad)
-			}
-			// A sha256 in a table stays on one line (the table scrolls)
-			// rather than standing one character a line.
-			if bad := eval[[]string](t, b, `Array.from(document.querySelectorAll("td code")).filter(c => c.getClientRects().length > 1).map(c => c.textContent)`); len(bad) > 0 {
-				t.Errorf("%s at 390 px: %d hashes broken over lines, such as %q", p, len(bad), bad[0])
-			}
-		}
-	})
-	t.Run("robots", func(t *testing.T) {
-		// A page's own origin answers robots.txt to a script, as an audit
-		// tool run in the page (Lighthouse) asks for it; another origin
-		// stays refused.
-		b.load(t, srv.URL+"/index.html", 1280)
-		got, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`fetch("robots.txt").then(r => r.text(), e => "refused: " + e)`, chromedp.EvalAwaitPromise))
-		if err != nil || got != "User-agent: *\nAllow: /\n" {
-			t.Errorf("robots.txt fetched from the index: %q, %v", got, err)
-		}
-		// The same server under another name is another origin.
-		elsewhere := strings.Replace(srv.URL, "127.0.0.1", "localhost", 1) + "/robots.txt"
-		other, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`fetch("`+elsewhere+`", {mode: "no-cors"}).then(() => "fetched", () => "refused")`, chromedp.EvalAwaitPromise))
-		if err != nil || other != "refused" {
-			t.Errorf("a request to another origin: %q, %v", other, err)
-		}
-		b.take() // the refusal above is reported as a violation; it was asked for
-	})
+	t.Run("load", func(t *testing.T) { checkLoad(t, b, s, srv.URL, out, pages) })
+	t.Run("reports", func(t *testing.T) { checkReports(t, b, srv.URL) })
+	t.Run("phone", func(t *testing.T) { checkPhone(t, b, srv.URL, pages) })
+	t.Run("robots", func(t *testing.T) { checkRobots(t, b, srv.URL) })
 	t.Run("calculator", func(t *testing.T) { checkCalculator(t, b, s, srv.URL) })
 	t.Run("sort", func(t *testing.T) { checkSort(t, b, s, srv.URL) })
-	t.Run("screenshots", func(t *testing.T) {
-		dir := os.Getenv("GREENTOKENS_SCREENSHOTS")
-		if dir == "" {
-			dir = t.TempDir()
-		} else if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
+	t.Run("screenshots", func(t *testing.T) { checkScreenshots(t, b, srv.URL) })
+}
+
+// checkLoad loads every page over HTTP, with its charts, and a page of each
+// kind from file:// in out (the CSP lets the site's own files load there
+// too).
+func checkLoad(t *testing.T, b *browser, s *Site, base, out string, pages []string) {
+	for _, p := range pages {
+		b.load(t, base+"/"+p, 1280)
+		if bad := eval[[]string](t, b, overflowJS); len(bad) > 0 {
+			t.Errorf("%s at 1280 px: %v", p, bad)
 		}
-		for _, p := range []string{"index.html", "models/qwen-3-32b.html", "grids.html", "sources.html"} {
-			for _, w := range []int64{1280, 390} {
-				b.load(t, srv.URL+"/"+p, w)
-				png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
-				if err != nil {
-					t.Fatal(err)
-				}
-				name := filepath.Join(dir, fmt.Sprintf("%s-%d.png", strings.TrimSuffix(filepath.Base(p), ".html"), w))
-				if err := os.WriteFile(name, png, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				t.Logf("screenshot: %s", name)
-			}
+		// On a desktop screen every table fits: none scrolls sideways.
+		if bad := eval[[]string](t, b, wideTablesJS); len(bad) > 0 {
+			t.Errorf("%s at 1280 px: tables wider than the page: %v", p, bad)
 		}
-		// The dark scheme: the page follows the reader's setting.
-		light := eval[string](t, b, `getComputedStyle(document.body).backgroundColor`)
-		if _, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}}); err != nil {
-			t.Fatal(err)
+		checkCharts(t, b, s, p)
+	}
+	for _, p := range []string{"index.html", "sources.html", "models/qwen-3-32b.html", "grids.html"} {
+		b.load(t, (&url.URL{Scheme: "file", Path: filepath.Join(out, p)}).String(), 1280)
+	}
+	if !eval[bool](t, b, `document.getElementById("calc").classList.contains("ready")`) {
+		t.Errorf("grids.html from file://: the calculator's script did not run")
+	}
+}
+
+// checkReports: the checks of the other pages would see a failure, as a
+// missing page is reported.
+func checkReports(t *testing.T, b *browser, base string) {
+	b.take()
+	chromedp.Do(b.ctx, chromedp.Navigate(base+"/models/no-such-model.html"))
+	b.settle(t)
+	if p := b.take(); len(p) == 0 || !strings.Contains(strings.Join(p, " "), "status 404") {
+		t.Errorf("a 404 was not reported: %q", p)
+	}
+}
+
+// checkPhone loads every page on a phone's screen.
+func checkPhone(t *testing.T, b *browser, base string, pages []string) {
+	for _, p := range pages {
+		b.load(t, base+"/"+p, 390)
+		if bad := eval[[]string](t, b, overflowJS); len(bad) > 0 {
+			t.Errorf("%s at 390 px: %v", p, bad)
 		}
-		b.load(t, srv.URL+"/models/qwen-3-32b.html", 1280)
-		if dark := eval[string](t, b, `getComputedStyle(document.body).backgroundColor`); dark == light || dark != "rgb(18, 22, 20)" {
-			t.Errorf("dark scheme: background %s (light %s)", dark, light)
+		// Chart text, scaled down with its chart, stays readable.
+		if bad := eval[[]string](t, b, chartTextJS); len(bad) > 0 {
+			t.Errorf("%s at 390 px: chart text under %v px: %v", p, minChartText, bad)
 		}
-		png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
-		if err != nil {
-			t.Fatal(err)
+		// A sha256 in a table stays on one line (the table scrolls)
+		// rather than standing one character a line.
+		if bad := eval[[]string](t, b, `Array.from(document.querySelectorAll("td code")).filter(c => c.getClientRects().length > 1).map(c => c.textContent)`); len(bad) > 0 {
+			t.Errorf("%s at 390 px: %d hashes broken over lines, such as %q", p, len(bad), bad[0])
 		}
-		name := filepath.Join(dir, "qwen-3-32b-1280-dark.png")
-		if err := os.WriteFile(name, png, 0o644); err != nil {
-			t.Fatal(err)
+	}
+}
+
+// checkRobots: a page's own origin answers robots.txt to a script, as an
+// audit tool run in the page (Lighthouse) asks for it; another origin stays
+// refused.
+func checkRobots(t *testing.T, b *browser, base string) {
+	b.load(t, base+"/index.html", 1280)
+	got, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`fetch("robots.txt").then(r => r.text(), e => "refused: " + e)`, chromedp.EvalAwaitPromise))
+	if err != nil || got != "User-agent: *\nAllow: /\n" {
+		t.Errorf("robots.txt fetched from the index: %q, %v", got, err)
+	}
+	// The same server under another name is another origin.
+	elsewhere := strings.Replace(base, "127.0.0.1", "localhost", 1) + "/robots.txt"
+	other, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`fetch("`+elsewhere+`", {mode: "no-cors"}).then(() => "fetched", () => "refused")`, chromedp.EvalAwaitPromise))
+	if err != nil || other != "refused" {
+		t.Errorf("a request to another origin: %q, %v", other, err)
+	}
+	b.take() // the refusal above is reported as a violation; it was asked for
+}
+
+// checkScreenshots takes screenshots of a page of each kind, wide and
+// narrow, into $GREENTOKENS_SCREENSHOTS (or a temporary folder), and checks
+// that a page follows the reader's dark scheme.
+func checkScreenshots(t *testing.T, b *browser, base string) {
+	dir := os.Getenv("GREENTOKENS_SCREENSHOTS")
+	if dir == "" {
+		dir = t.TempDir()
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"index.html", "models/qwen-3-32b.html", "grids.html", "sources.html"} {
+		for _, w := range []int64{1280, 390} {
+			b.load(t, base+"/"+p, w)
+			screenshot(t, b, filepath.Join(dir, fmt.Sprintf("%s-%d.png", strings.TrimSuffix(filepath.Base(p), ".html"), w)))
 		}
-		t.Logf("screenshot: %s", name)
-	})
+	}
+	// The dark scheme: the page follows the reader's setting.
+	light := eval[string](t, b, `getComputedStyle(document.body).backgroundColor`)
+	if _, err := chromedp.Call(b.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}}); err != nil {
+		t.Fatal(err)
+	}
+	b.load(t, base+"/models/qwen-3-32b.html", 1280)
+	if dark := eval[string](t, b, `getComputedStyle(document.body).backgroundColor`); dark == light || dark != "rgb(18, 22, 20)" {
+		t.Errorf("dark scheme: background %s (light %s)", dark, light)
+	}
+	screenshot(t, b, filepath.Join(dir, "qwen-3-32b-1280-dark.png"))
+}
+
+// screenshot writes the whole page, as shown, to the PNG file name.
+func screenshot(t *testing.T, b *browser, name string) {
+	t.Helper()
+	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s", name)
 }
 
 type chartInfo struct {

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -151,8 +152,9 @@ func removeLeftovers(out string) ([]string, error) {
 }
 
 // sameTree reports whether two folders hold the same files with the same
-// bytes, and the first difference when they do not.
-func sameTree(a, b string) (bool, string, error) {
+// bytes, and the first difference when they do not. The files at the
+// slash paths except are left out of the comparison, in both folders.
+func sameTree(a, b string, except ...string) (bool, string, error) {
 	fa, err := listTree(a)
 	if err != nil {
 		return false, "", err
@@ -161,6 +163,8 @@ func sameTree(a, b string) (bool, string, error) {
 	if err != nil {
 		return false, "", err
 	}
+	left := func(p string) bool { return slices.Contains(except, p) }
+	fa, fb = slices.DeleteFunc(fa, left), slices.DeleteFunc(fb, left)
 	bufA, bufB := make([]byte, 64<<10), make([]byte, 64<<10)
 	for i := 0; i < len(fa) || i < len(fb); i++ {
 		switch {

@@ -125,8 +125,9 @@ func rebuildAndCompare(ctx context.Context, dir string, rep *VerifyReport) error
 // summary records when it was pinned, and the Ember release, which only
 // grid.json records. PageGrids stays nil (the default grids): a snapshot
 // does not record other page grids. The rebuilt manifest records the
-// stored generator, so that it compares byte for byte; Rebuild changes it
-// when other code rebuilds.
+// stored generator, so that it compares byte for byte; Rebuild records
+// its own when other code rebuilds, and compares its manifest under this
+// one.
 func rebuildOptions(dir string, m *Manifest) BuildOptions {
 	src := &archiveSource{dir: dir, entries: map[string]Source{}}
 	for _, e := range m.Sources {

@@ -1,12 +1,16 @@
 package snapshots
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
+
+	"github.com/leadgreen/greentokens/internal/regfile"
+	"github.com/leadgreen/greentokens/transform"
 )
 
 // RebuildOptions say where an auditor's rebuild goes.
@@ -27,8 +31,13 @@ type RebuildResult struct {
 	// Identical is true when the rebuilt folder holds the snapshot's files,
 	// byte for byte.
 	Identical bool
-	// Difference names the first difference when it does not ("models/x.json
-	// differs"); verify says how a file differs.
+	// OnlyGenerator is true when the rebuild, by other code, differs from
+	// the snapshot in manifest.json's generator alone: every other file,
+	// and every other byte of manifest.json, identical. (Verify's rebuild
+	// records the snapshot's generator, and finds the files identical.)
+	OnlyGenerator bool
+	// Difference names the first difference when neither is true
+	// ("models/x.json differs"); verify says how a file differs.
 	Difference string
 	// BuiltBy is the code that built the snapshot (its manifest's
 	// generator), RebuiltBy the code that rebuilt it. The rebuilt manifest
@@ -48,7 +57,9 @@ type RebuildResult struct {
 // Before anything is built the snapshot's manifest must decode strictly
 // and be in its canonical form, and every source it lists, and grid.json,
 // must be there with the listed size and sha256: else ErrValidation,
-// naming the file. The rebuilt folder is then compared with dir.
+// naming the file. The rebuilt folder is then compared with dir; a
+// rebuild by other code records that code in its manifest, and compares
+// the manifest as verify's rebuild writes it too (compare).
 func Rebuild(ctx context.Context, dir string, opts RebuildOptions) (*RebuildResult, error) {
 	m, err := readManifest(dir)
 	if err != nil {
@@ -65,6 +76,7 @@ func Rebuild(ctx context.Context, dir string, opts RebuildOptions) (*RebuildResu
 	}
 	bo := rebuildOptions(dir, m)
 	bo.Out, bo.Replace, bo.Logger = opts.Out, opts.Replace, opts.Logger
+	asVerified := *bo.Generator // what verify's rebuild records
 	res := &RebuildResult{BuiltBy: m.Generator, RebuiltBy: ThisGenerator()}
 	if !m.Generator.SameCode(res.RebuiltBy) {
 		bo.Generator = &res.RebuiltBy
@@ -74,11 +86,51 @@ func Rebuild(ctx context.Context, dir string, opts RebuildOptions) (*RebuildResu
 		return nil, err
 	}
 	res.Result = *built
-	res.Identical, res.Difference, err = sameTree(dir, built.Dir)
-	if err != nil {
+	if err := res.compare(dir, asVerified); err != nil {
 		return nil, fmt.Errorf("%w: comparing %s with %s: %v", ErrConflict, built.Dir, dir, err)
 	}
 	return res, nil
+}
+
+// compare compares the rebuilt folder with the snapshot at dir: every file
+// but manifest.json byte for byte, then manifest.json as it is and, when
+// that differs, the rebuilt manifest recorded by gen, the generator
+// verify's rebuild records (rebuildOptions): equal bytes then mean that
+// the generator alone differs.
+func (res *RebuildResult) compare(dir string, gen Generator) error {
+	same, d, err := sameTree(dir, res.Dir, ManifestName)
+	if err != nil || !same {
+		res.Difference = d
+		return err
+	}
+	stored, err := regfile.ReadFile(filepath.Join(dir, ManifestName))
+	if err != nil {
+		return err
+	}
+	rebuilt, err := regfile.ReadFile(filepath.Join(res.Dir, ManifestName))
+	if err != nil {
+		return err
+	}
+	if bytes.Equal(stored, rebuilt) {
+		res.Identical = true
+		return nil
+	}
+	m, err := decodeManifest(rebuilt)
+	if err != nil {
+		return err
+	}
+	own := m.Generator
+	m.Generator = gen
+	asVerified, err := transform.Marshal(m)
+	if err != nil {
+		return err
+	}
+	if bytes.Equal(stored, asVerified) && own != gen {
+		res.OnlyGenerator = true
+		return nil
+	}
+	res.Difference = ManifestName + " differs"
+	return nil
 }
 
 // checkInputs checks the files a rebuild reads against the manifest m of

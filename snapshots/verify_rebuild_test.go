@@ -10,7 +10,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/transform"
 )
 
 // pinnedBuild builds the seed version with the reference year pinned and
@@ -83,19 +85,61 @@ func TestRebuildJulyLayout(t *testing.T) {
 }
 
 // TestRebuildByOtherCode: the rebuilt manifest names the code that
-// rebuilt it when that is not the code that built the snapshot; the
-// rebuild then says it differs, in manifest.json only.
+// rebuilt it when that is not the code that built the snapshot; when that
+// generator is the only difference the rebuild says so, as verify, which
+// finds the snapshot byte-identical, does.
 func TestRebuildByOtherCode(t *testing.T) {
 	dir := copySnapshot(t) // built by testGenerator
 	res, err := rebuild(dir, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Identical || res.Difference != ManifestName+" differs" {
-		t.Errorf("rebuild by other code: identical %v, difference %q; want %s to differ", res.Identical, res.Difference, ManifestName)
+	if res.Identical || !res.OnlyGenerator || res.Difference != "" {
+		t.Errorf("rebuild by other code: identical %v, generator only %v, difference %q; want the generator alone to differ",
+			res.Identical, res.OnlyGenerator, res.Difference)
 	}
 	if res.Manifest.Generator != res.RebuiltBy || res.BuiltBy != testGenerator {
 		t.Errorf("generators: manifest %v, built by %v, rebuilt by %v", res.Manifest.Generator, res.BuiltBy, res.RebuiltBy)
+	}
+	if rep := verify(t, dir); !rep.OK {
+		t.Errorf("verify of the snapshot the rebuild matches: %v", rep.Err())
+	}
+}
+
+// TestRebuildByOtherCodeOfOtherData: a difference besides the generator,
+// in a data file or in the rest of manifest.json, is one, whichever code
+// rebuilds; verify finds it too.
+func TestRebuildByOtherCodeOfOtherData(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(t *testing.T, dir string)
+		want   string
+	}{
+		{"a model's figure", func(t *testing.T, dir string) {
+			rewriteModel(t, dir, "qwen-3-32b", func(m *transform.Model) {
+				c := m.Configurations[0]
+				c.WhPerMillion += 1
+				m.Configurations[0] = c
+			})
+		}, "models/qwen-3-32b.json differs"},
+		{"the manifest's selection", func(t *testing.T, dir string) {
+			editManifest(t, dir, func(m *Manifest) { m.Selection.ITLDeadlineMS++ })
+		}, ManifestName + " differs"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := copySnapshot(t) // built by testGenerator
+			tc.change(t, dir)
+			res, err := rebuild(dir, t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Identical || res.OnlyGenerator || res.Difference != tc.want {
+				t.Errorf("identical %v, generator only %v, difference %q; want %q", res.Identical, res.OnlyGenerator, res.Difference, tc.want)
+			}
+			if rep := verify(t, dir); rep.OK {
+				t.Error("verify finds no difference")
+			}
+		})
 	}
 }
 

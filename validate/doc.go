@@ -4,7 +4,9 @@
 // problem. It is boring on purpose: the standard library,
 // santhosh-tekuri/jsonschema for the schemas, jsontext for keys given
 // twice, encoding/csv for Ember's file, and no caches or hooks into the
-// build.
+// build. It imports golang.org/x/text/message and /language only to print
+// the jsonschema library's messages, whose ErrorKind prints through a
+// message.Printer (schema.go; allowed by TestIndependentOfTransform).
 //
 // Snapshot runs five checks at once and reports every problem, naming the
 // file, the row and the field: manifest (manifest.go: every file listed
@@ -27,6 +29,10 @@
 //     row of each GPU (model.go, sortRuns and beats; transform/model.go);
 //   - the typed reading of an upstream row (upstream.go, rowParser;
 //     transform/leaderboard.go);
+//   - the layout of Ember's CSV told by its header: the long one when it
+//     holds a larger share of Category, Variable, Unit and Value than of
+//     the July 2026 layout's two columns (emberwide.go, gridLayoutOf;
+//     transform/grid/layout.go, detect);
 //   - the manifest's shape (manifest.go; snapshots.Manifest and
 //     transform/grid's Summary), held field for field by
 //     TestManifestMirrorsSnapshots;

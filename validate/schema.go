@@ -266,6 +266,8 @@ func CheckSchema(schema, file string, data []byte) []Problem {
 	return validateSchema(sch, schema, file, data)
 }
 
+// printer prints the jsonschema library's messages (an ErrorKind prints
+// only through a message.Printer; the library keeps its own unexported).
 var printer = message.NewPrinter(language.English)
 
 // validateSchema checks data (the file at path file) against a compiled

@@ -160,17 +160,15 @@ func TestRounding(t *testing.T) {
 		{0.35, 1, "0.3"},       // 0.34999999999999997779...: below it
 		{0.00000005, 7, "0.0"}, // 4.9999999999999997737e-08: below it
 	}
-	// Twice: computed, then remembered (roundedTexts), keyed by x and d.
+	// Other precisions of one value, a negative half, and the signed zero.
 	tests = append(tests, []struct {
 		x    float64
 		d    int
 		want string
 	}{{0.125, 1, "0.1"}, {0.125, 3, "0.125"}, {-0.125, 2, "-0.12"}, {math.Copysign(0, -1), 1, "-0.0"}, {0, 1, "0.0"}}...)
-	for range 2 {
-		for _, tt := range tests {
-			if got := roundedText(tt.x, tt.d); got != tt.want {
-				t.Errorf("roundedText(%v, %d) = %s, want %s", tt.x, tt.d, got, tt.want)
-			}
+	for _, tt := range tests {
+		if got := roundedText(tt.x, tt.d); got != tt.want {
+			t.Errorf("roundedText(%v, %d) = %s, want %s", tt.x, tt.d, got, tt.want)
 		}
 	}
 	ints := []struct {

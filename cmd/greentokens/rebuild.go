@@ -22,9 +22,11 @@ func newRebuildCmd(e *env) *cobra.Command {
 			"Ember's release (grid.json). manifest.json must be in its canonical form, and every source\n" +
 			"and grid.json must match its size and sha256 there (else exit 5, nothing written).\n" +
 			"The rebuild is checked and published as build does (FOLDER/DATE appears whole or not at all),\n" +
-			"then compared with DIR byte for byte: exit 0 when identical, 5 when a file differs (the\n" +
-			"rebuilt snapshot stays in FOLDER; verify DIR says how a file differs). Its manifest.json\n" +
-			"names the code that built DIR when that is the code rebuilding it, else the code rebuilding it.",
+			"then compared with DIR byte for byte. Its manifest.json names the code that built DIR when\n" +
+			"that is the code rebuilding it, else the code rebuilding it: exit 0 when every file is\n" +
+			"identical, or when manifest.json's generator is the only difference (the rebuilding code is\n" +
+			"not the code that built DIR; both are named), as verify DIR finds; 5 when anything else\n" +
+			"differs (the rebuilt snapshot stays in FOLDER; verify DIR shows how a file differs).",
 		Args:              exactArgs(1, "one snapshot folder"),
 		ValidArgsFunction: completeDirs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -55,10 +57,17 @@ func runRebuild(e *env, dir, out string, replace bool, logFormat string) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "  built by:   %s\n  rebuilt by: %s\n", res.BuiltBy, res.RebuiltBy)
-	if !res.Identical {
-		fmt.Fprintf(e.stdout, "%s: rebuilt from %s, and differs from it: %s; greentokens verify %s says how\n", res.Dir, dir, res.Difference, dir)
+	counts := fmt.Sprintf("%d outputs, %d sources", len(res.Manifest.Outputs), len(res.Manifest.Sources))
+	switch {
+	case res.Identical:
+		fmt.Fprintf(e.stdout, "%s: rebuilt from %s, byte-identical to it (%s)\n", res.Dir, dir, counts)
+	case res.OnlyGenerator:
+		fmt.Fprintf(e.stdout, "%s: rebuilt from %s, byte-identical to it except %s's generator, which names the code that wrote each: built by %s, rebuilt by %s (%s)\n",
+			res.Dir, dir, snapshots.ManifestName, res.BuiltBy, res.RebuiltBy, counts)
+	default:
+		fmt.Fprintf(e.stdout, "%s: rebuilt from %s, and differs from it: %s; greentokens verify %s shows how, value by value (the rebuilt files stay in %s)\n",
+			res.Dir, dir, res.Difference, dir, res.Dir)
 		return fmt.Errorf("%w: the rebuild of %s differs from it (%s)", snapshots.ErrValidation, dir, res.Difference)
 	}
-	fmt.Fprintf(e.stdout, "%s: rebuilt from %s, byte-identical to it (%d outputs, %d sources)\n", res.Dir, dir, len(res.Manifest.Outputs), len(res.Manifest.Sources))
 	return nil
 }

@@ -2,10 +2,14 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/leadgreen/greentokens/snapshots"
+	"github.com/leadgreen/greentokens/transform"
 )
 
 // TestRebuild: an auditor's rebuild of a snapshot built with a pinned
@@ -54,6 +58,42 @@ func TestRebuild(t *testing.T) {
 		}
 	})
 
+	t.Run("by other code", func(t *testing.T) {
+		other := filepath.Join(t.TempDir(), seedDate)
+		copyTree(t, dir, other)
+		builtBy := snapshots.Generator{Module: "github.com/leadgreen/greentokens", Version: "v0.0.0-20260926061500-0d1e2f3a4b5c",
+			Revision: "0d1e2f3a4b5c6d7e8f90a1b2c3d4e5f60718293a", Go: "go1.26.0"}
+		setGenerator(t, other, builtBy)
+		code, stdout, stderr := runCLI(t, "rebuild", other, "--out", t.TempDir())
+		want := "byte-identical to it except manifest.json's generator, which names the code that wrote each: built by " +
+			builtBy.String() + ", rebuilt by " + snapshots.ThisGenerator().String()
+		if code != exitOK || !strings.Contains(stdout, want) {
+			t.Errorf("rebuild by other code: exit %d, want %d saying %q\nstdout: %s\nstderr: %s", code, exitOK, want, stdout, stderr)
+		}
+
+		// A data file that differs is a difference, whichever code rebuilds.
+		p := filepath.Join(other, "models", "qwen-3-32b.json")
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		changed := bytes.Replace(b, []byte(`"wh_per_million_output_tokens": `), []byte(`"wh_per_million_output_tokens": 1`), 1)
+		if bytes.Equal(changed, b) {
+			t.Fatalf("%s: no figure to change", p)
+		}
+		if err := os.WriteFile(p, changed, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, stdout, stderr = runCLI(t, "rebuild", other, "--out", t.TempDir())
+		want = "differs from it: models/qwen-3-32b.json differs; greentokens verify " + other + " shows how"
+		if code != exitValidation || !strings.Contains(stdout, want) {
+			t.Errorf("rebuild of a changed model file: exit %d, want %d saying %q\nstdout: %s\nstderr: %s", code, exitValidation, want, stdout, stderr)
+		}
+		if code, _, _ := runCLI(t, "verify", other); code != exitValidation {
+			t.Errorf("verify of the changed model file: exit %d, want %d", code, exitValidation)
+		}
+	})
+
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -69,5 +109,27 @@ func TestRebuild(t *testing.T) {
 				t.Errorf("exit %d, want %d saying %q\nstdout: %s\nstderr: %s", code, exitUsage, tc.want, stdout, stderr)
 			}
 		})
+	}
+}
+
+// setGenerator records g as the generator of the snapshot at dir, its
+// manifest in its canonical form: the snapshot as code g would have built it.
+func setGenerator(t *testing.T, dir string, g snapshots.Generator) {
+	t.Helper()
+	p := filepath.Join(dir, snapshots.ManifestName)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m snapshots.Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	m.Generator = g
+	if b, err = transform.Marshal(&m); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

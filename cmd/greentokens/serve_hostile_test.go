@@ -80,10 +80,10 @@ func TestServeUnderLowFileLimit(t *testing.T) {
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
+	all := logs() // before Wait, which closes the pipe
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("serve after SIGTERM: %v", err)
 	}
-	all := logs()
 	for _, l := range strings.Split(strings.TrimSpace(all), "\n") {
 		if !json.Valid([]byte(l)) {
 			t.Errorf("a log line that is not JSON: %s", l)

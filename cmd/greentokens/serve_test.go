@@ -83,18 +83,20 @@ func TestServeProcess(t *testing.T) {
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
+	all := logs() // before Wait, which closes the pipe
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("serve after SIGTERM: %v", err)
 	}
-	if logs := logs(); !strings.Contains(logs, `"msg":"request"`) || !strings.Contains(logs, `"msg":"shutting down"`) {
-		t.Errorf("logs lack the access log or the shutdown:\n%s", logs)
+	if !strings.Contains(all, `"msg":"request"`) || !strings.Contains(all, `"msg":"shutting down"`) {
+		t.Errorf("logs lack the access log or the shutdown:\n%s", all)
 	}
 }
 
 // startServe starts cmd, a greentokens serve with --log-format json, waits
 // for its "serving" log line and returns the address it gives; logs waits
-// for the end of the process's stderr and returns all of it. The process is
-// killed when the test ends.
+// for the end of the process's stderr and returns all of it: call it before
+// cmd.Wait, which closes the pipe, losing the lines not read yet. The
+// process is killed when the test ends.
 func startServe(tb testing.TB, cmd *exec.Cmd) (addr string, logs func() string) {
 	tb.Helper()
 	stderr, err := cmd.StderrPipe()
