@@ -76,7 +76,7 @@ func (a *api) carbon(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		// A number out of range is echoed as it was asked ("Inf", not "+Inf").
 		if e, ok := err.(*catalog.Error); ok && (e.What == "batch" || e.What == "num_gpus" || e.What == "intensity") && len(q[e.What]) == 1 {
-			e.Query = strings.TrimSpace(q[e.What][0])
+			e.Query = truncate(strings.TrimSpace(q[e.What][0]))
 		}
 		fail(w, r, err)
 		return
