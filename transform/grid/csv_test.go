@@ -131,23 +131,3 @@ func FuzzScanner(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) { checkScanner(t, in) })
 }
-
-// TestScannerHolds: the search from the needle's last capital finds it
-// wherever it stands, as bytes.Contains does.
-func TestScannerHolds(t *testing.T) {
-	for _, tc := range []struct{ needle, text string }{
-		{"CO2 intensity", "CO2 intensity"},
-		{"CO2 intensity", "a,CO2 intensity,b"},
-		{"CO2 intensity", "Other,OCO2 intensity"},
-		{"CO2 intensity", "O2 intensity,CO2 intensit"},
-		{"CO2 intensity", "O"},
-		{"CO2 intensity", ""},
-		{"abc", "xxabcxx"},
-		{"abc", "xxabxcx"},
-	} {
-		s := &csvScanner{buf: []byte(tc.text)}
-		if got, want := s.holds(newNeedle(tc.needle)), strings.Contains(tc.text, tc.needle); got != want {
-			t.Errorf("holds(%q) in %q = %v, want %v", tc.needle, tc.text, got, want)
-		}
-	}
-}

@@ -180,9 +180,6 @@ func (c *countWriter) Write(p []byte) (int, error) {
 
 const bom = "\ufeff"
 
-// variable and total are Variable and SourceTotal, for csvScanner.holds.
-var variable, total = newNeedle(Variable), newNeedle(SourceTotal)
-
 type parser struct {
 	cols   columns
 	intern map[string]string
@@ -240,18 +237,17 @@ func (p *parser) run(sc *csvScanner) (*Table, error) {
 			return nil, lineError(err)
 		}
 		p.t.Records++
-		// A record without the text it is kept for is not split at all;
-		// then string(b) == const does not allocate. In the long layout
-		// Category first: it rules out all but a few rows in a hundred.
+		// In the long layout Category first: it rules out all but a few
+		// rows in a hundred.
 		if long {
-			if !sc.holds(variable) || string(sc.field(c.category)) != Category || string(sc.field(c.variable)) != Variable {
+			if sc.field(c.category) != Category || sc.field(c.variable) != Variable {
 				continue
 			}
 		} else {
 			if p.t.Len()+len(p.t.Excluded) == 0 {
 				p.sawSource(sc.field(c.source))
 			}
-			if !sc.holds(total) || string(sc.field(c.source)) != SourceTotal {
+			if sc.field(c.source) != SourceTotal {
 				continue
 			}
 		}
@@ -269,14 +265,14 @@ func (p *parser) run(sc *csvScanner) (*Table, error) {
 
 // sawSource notes an Electricity source value, for the error of a file
 // without any SourceTotal row.
-func (p *parser) sawSource(b []byte) {
-	if _, ok := p.sources[string(b)]; ok || len(p.sources) >= maxSourcesNamed {
+func (p *parser) sawSource(b string) {
+	if _, ok := p.sources[b]; ok || len(p.sources) >= maxSourcesNamed {
 		return
 	}
 	if p.sources == nil {
 		p.sources = map[string]bool{}
 	}
-	p.sources[string(b)] = true
+	p.sources[b] = true
 }
 
 // lineError names the line of a malformed record (csvError.Line).
@@ -297,11 +293,11 @@ func (p *parser) areaYear(area string, year int) uint64 {
 	return uint64(id)<<32 | uint64(uint32(year))
 }
 
-func (p *parser) str(b []byte) string {
-	if s, ok := p.intern[string(b)]; ok {
-		return s
+func (p *parser) str(s string) string {
+	if k, ok := p.intern[s]; ok {
+		return k
 	}
-	s := string(b)
+	s = strings.Clone(s) // not the record's string, which holds the whole line
 	p.intern[s] = s
 	return s
 }
@@ -333,8 +329,8 @@ func (p *parser) row(sc *csvScanner, line int) error {
 	if len(y) != 4 || !digits(y) || y[0] == '0' {
 		return bad(ColYear, "%q is not a year", y)
 	}
-	v.Year, _ = strconv.Atoi(string(y))
-	v.Raw = string(rec(c.value))
+	v.Year, _ = strconv.Atoi(y)
+	v.Raw = strings.Clone(rec(c.value)) // not the record's string, which holds the whole line
 	k := p.areaYear(v.Area, v.Year)
 	if i, dup := p.seen[k]; dup {
 		first := p.first(i)

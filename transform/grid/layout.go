@@ -147,9 +147,9 @@ func readHeader(sc *csvScanner) (columns, error) {
 }
 
 // areaTypeOf returns the accepted area type that at spells, or "".
-func (c *columns) areaTypeOf(at []byte) string {
+func (c *columns) areaTypeOf(at string) string {
 	for _, t := range c.areaTypes {
-		if string(at) == t {
+		if at == t {
 			return t
 		}
 	}
