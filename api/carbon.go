@@ -74,7 +74,7 @@ func (a *api) carbon(w http.ResponseWriter, r *http.Request) {
 	}
 	ans, err := s.Price(req)
 	if err != nil {
-		// A number out of range is echoed as it was asked ("Inf", not "+Inf").
+		// A number out of range is echoed as it was asked ("1e9", not "1e+09").
 		if e, ok := err.(*catalog.Error); ok && (e.What == "batch" || e.What == "num_gpus" || e.What == "intensity") && len(q[e.What]) == 1 {
 			e.Query = truncate(strings.TrimSpace(q[e.What][0]))
 		}

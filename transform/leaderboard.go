@@ -3,8 +3,8 @@
 // filter, the 500 ms median inter-token-latency selection, each model's
 // configurations and best rows, and index.json's comparisons. It refuses
 // upstream bytes it cannot read safely (a key given twice, a value out of
-// range), finds a model by what a person types (FindModel), and prices a
-// model's index rows on a grid (Carbon). It reads bytes and returns values;
+// range). Finding a model by what a person types and pricing it on a grid
+// are catalog's (catalog.FindModel, catalog.Price). It reads bytes and returns values;
 // it never touches the network or the disk (fetch/ and snapshots/ do).
 package transform
 

@@ -31,21 +31,21 @@ func newSiteCmd(e *env) *cobra.Command {
 			if err := checkSnapshotDir("--snapshot", snap); err != nil {
 				return err
 			}
-			if cmd.Flags().Changed("grids") {
-				loaded, err := loadSnapshot(e, snap)
-				if err != nil {
-					return err
-				}
-				if err := checkGrids(loaded, grids); err != nil {
-					return err
-				}
-			}
 			if baseURL != "" {
 				if err := site.CheckBaseURL(baseURL); err != nil {
 					return usagef("--base-url: %v", err)
 				}
 			}
-			s, err := site.Open(snap, site.Options{Grids: grids, BaseURL: baseURL})
+			loaded, held, err := loadCatalogSnapshot(e, snap)
+			if err != nil {
+				return err
+			}
+			if cmd.Flags().Changed("grids") {
+				if err := checkGrids(loaded, grids); err != nil {
+					return err
+				}
+			}
+			s, err := site.New(held, site.Options{Grids: grids, BaseURL: baseURL})
 			if err != nil {
 				return err
 			}

@@ -146,29 +146,24 @@ func Parse(r io.Reader) (*Table, error) {
 
 // Ingest streams an Ember yearly CSV, in either layout, from r, writes its
 // bytes unchanged to archive, and returns the table parsed from them with
-// the size and sha256 of the bytes as read. The archive is the published
-// bytes themselves, not a compressed form: a compressor's output may change
-// with its version, and an auditor must be able to rebuild the snapshot
-// byte for byte years later. A write error on archive ends the stage with
-// that error. On error, what was written to archive is incomplete.
+// the size and sha256 of the bytes as read: the one-call form of NewReader
+// and Reader.Stream, for an archive that does not hash what it stores. The
+// archive is the published bytes themselves, not a compressed form: a
+// compressor's output may change with its version, and an auditor must be
+// able to rebuild the snapshot byte for byte years later. A write error on
+// archive ends the stage with that error. On error, what was written to
+// archive is incomplete.
 func Ingest(r io.Reader, archive io.Writer) (*Table, Published, error) {
+	rd, err := NewReader(r)
+	if err != nil {
+		return nil, Published{}, err
+	}
 	h := sha256.New()
-	t, n, err := Stream(r, io.MultiWriter(h, archive))
+	t, n, err := rd.Stream(io.MultiWriter(h, archive))
 	if err != nil {
 		return nil, Published{}, err
 	}
 	return t, Published{Size: n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
-}
-
-// Stream is Ingest without the sha256, for an archive that hashes what it
-// stores (a snapshot's staged file does), so that each byte is hashed once,
-// where it is written. It returns the table and the number of bytes read.
-func Stream(r io.Reader, archive io.Writer) (*Table, int64, error) {
-	rd, err := NewReader(r)
-	if err != nil {
-		return nil, 0, err
-	}
-	return rd.Stream(archive)
 }
 
 type countWriter int64
