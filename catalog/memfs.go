@@ -2,33 +2,10 @@ package catalog
 
 import (
 	"bytes"
-	"errors"
-	"fmt"
 	"io/fs"
 	"path/filepath"
 	"time"
-
-	"github.com/leadgreen/greentokens/snapshots"
 )
-
-// LoadDir loads one snapshot folder as the catalog loads each dated folder
-// (every file checked against the manifest and its schema, the published
-// files and archived JSON sources held in memory), whatever the folder's
-// name: for a command that works on one snapshot. Its errors wrap
-// snapshots.ErrValidation.
-func LoadDir(dir string) (*Snapshot, error) {
-	s, err := load(dir, "")
-	return s, invalidSnapshot(dir, err)
-}
-
-// invalidSnapshot makes an error of loading the snapshot folder dir wrap
-// snapshots.ErrValidation; nil stays nil.
-func invalidSnapshot(dir string, err error) error {
-	if err != nil && !errors.Is(err, snapshots.ErrValidation) {
-		err = fmt.Errorf("%w: %s: %w", snapshots.ErrValidation, filepath.Base(dir), err)
-	}
-	return err
-}
 
 // FS is the snapshot's files held in memory as a read-only file system,
 // by slash path (File's paths): nothing is read from disk.

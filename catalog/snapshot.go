@@ -4,7 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -125,11 +127,20 @@ func load(dir, date string) (*Snapshot, error) {
 // FromLoaded reads into memory, as the catalog serves it, a snapshot that
 // snapshots.Load checked (its files against the manifest): its files are
 // checked against their schemas and its models derived, for a command that
-// prices or lists from it (carbon, list), whatever its folder's name. Its
-// errors wrap snapshots.ErrValidation.
+// prices, lists or makes a site from it (carbon, list, site), whatever its
+// folder's name. Its errors wrap snapshots.ErrValidation.
 func FromLoaded(ls *snapshots.Snapshot) (*Snapshot, error) {
 	s, err := fromLoaded(ls, "")
 	return s, invalidSnapshot(ls.Dir, err)
+}
+
+// invalidSnapshot makes an error of loading the snapshot folder dir wrap
+// snapshots.ErrValidation; nil stays nil.
+func invalidSnapshot(dir string, err error) error {
+	if err != nil && !errors.Is(err, snapshots.ErrValidation) {
+		err = fmt.Errorf("%w: %s: %w", snapshots.ErrValidation, filepath.Base(dir), err)
+	}
+	return err
 }
 
 // fromLoaded is FromLoaded of a folder whose manifest's date must be date,

@@ -20,7 +20,7 @@ func BenchmarkRender(b *testing.B) {
 	if dir == "" {
 		dir = snapshotDir(b, sample.Leaderboard(), true)
 	}
-	s, err := LoadDir(dir)
+	s, err := Load(os.DirFS(dir))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -6,7 +6,7 @@
 // under sources/.
 //
 // Every figure on a page is rounded once, from an unrounded value. Ratios
-// and percentages are index.json's (rounded once by transform.BuildIndex).
+// and percentages are index.json's (rounded once by transform.IndexBuilder).
 // Figures shown at another precision than the published files (Wh/M to 1
 // decimal, running batch, latency and tokens per second to whole numbers)
 // are rounded from the archived upstream row behind the configuration, never
@@ -22,7 +22,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"sync"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -78,9 +77,6 @@ type modelEntries struct {
 	entry, gpuCmp int // -1 when none
 	tasks, curves []int
 }
-
-// LoadDir reads the snapshot folder dir.
-func LoadDir(dir string) (*Snapshot, error) { return Load(os.DirFS(dir)) }
 
 // Load reads a snapshot from fsys (its root is the snapshot folder):
 // index.json, grid.json when present, and the task files index.json names.

@@ -72,11 +72,12 @@ func snapshotDir(t testing.TB, up string, withGrid bool) string {
 		}
 		write(t, dir, "models/"+m.Slug+".json", b)
 	}
-	idx, err := transform.BuildIndex(lb, models, gpqa)
+	parsed, err := transform.ParseTask(transform.TaskProblem, gpqa)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := transform.Marshal(idx)
+	problem, _ := transform.Stable(parsed)
+	b, err := transform.Marshal(buildIndex(t, lb, problem, models))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,9 +110,26 @@ func snapshotDir(t testing.TB, up string, withGrid bool) string {
 	return dir
 }
 
+// buildIndex builds index.json as a build does: the stable Problem Solving
+// rows, then the model files added one at a time.
+func buildIndex(t testing.TB, lb *transform.Leaderboard, problem []transform.Row, models []*transform.Model) *transform.IndexFile {
+	t.Helper()
+	b := transform.NewIndexBuilder(lb, problem)
+	for _, m := range models {
+		if err := b.Add(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	idx, err := b.Index()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return idx
+}
+
 func render(t *testing.T, dir, slug string, opts Options) string {
 	t.Helper()
-	s, err := LoadDir(dir)
+	s, err := Load(os.DirFS(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +143,7 @@ func render(t *testing.T, dir, slug string, opts Options) string {
 // seedDoc builds the Qwen 3 32B page of the seed version, figures and all.
 func seedDoc(t *testing.T) *Doc {
 	t.Helper()
-	s, err := LoadDir(snapshotDir(t, sample.Leaderboard(), true))
+	s, err := Load(os.DirFS(snapshotDir(t, sample.Leaderboard(), true)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -349,7 +367,7 @@ func TestFilesMustAgree(t *testing.T) {
 	}
 	b = bytes.Replace(b, []byte(`"joules_per_output_token": 0.1405812`), []byte(`"joules_per_output_token": 0.1405813`), 1)
 	write(t, dir, "models/qwen-3-32b.json", b)
-	s, err := LoadDir(dir)
+	s, err := Load(os.DirFS(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -410,11 +428,11 @@ func TestEveryVersionRenders(t *testing.T) {
 	sums := map[string][]string{} // by run
 	for _, r := range runs {
 		t.Run(r.name, func(t *testing.T) {
-			s, err := LoadDir(snapshotDir(t, r.dir, r.withGrid))
+			s, err := Load(os.DirFS(snapshotDir(t, r.dir, r.withGrid)))
 			if err != nil {
 				t.Fatal(err)
 			}
-			files, err := RenderAll(s, r.opts)
+			files, err := renderAll(s, r.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -475,15 +493,15 @@ func TestEveryVersionRenders(t *testing.T) {
 }
 
 // TestEachAndNew: the pages a build renders (Each, from New with the index
-// it built and the rows it parsed) are RenderAll's from the folder, byte for
+// it built and the rows it parsed) are renderAll's from the folder, byte for
 // byte, in the index's order.
 func TestEachAndNew(t *testing.T) {
 	dir := snapshotDir(t, sample.Leaderboard(), true)
-	loaded, err := LoadDir(dir)
+	loaded, err := Load(os.DirFS(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := RenderAll(loaded, Options{})
+	want, err := renderAll(loaded, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -506,10 +524,7 @@ func TestEachAndNew(t *testing.T) {
 		t.Fatal(err)
 	}
 	problem, _ := transform.Stable(parsed)
-	idx, err := transform.BuildIndexRows(lb, models, problem)
-	if err != nil {
-		t.Fatal(err)
-	}
+	idx := buildIndex(t, lb, problem, models)
 	chatIDs, err := transform.RowIDs(transform.TaskChat, lb.Chat)
 	if err != nil {
 		t.Fatal(err)
@@ -554,13 +569,26 @@ func TestEachAndNew(t *testing.T) {
 	}
 }
 
+// renderAll renders every model of the snapshot with Each, sorted by path.
+func renderAll(s *Snapshot, opts Options) ([]File, error) {
+	var out []File
+	if err := Each(s, opts, func(f File) error {
+		out = append(out, f)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}
+
 // writeAll renders every model of the snapshot folder dir into dir/pages/
 // and returns the pages' snapshot paths, sorted. It does not touch the
 // manifest: the caller lists the pages there (snapshots owns its format).
 // Each page is written as it is rendered; on an error, the pages written
 // before it stay.
 func writeAll(dir string, opts Options) ([]string, error) {
-	s, err := LoadDir(dir)
+	s, err := Load(os.DirFS(dir))
 	if err != nil {
 		return nil, err
 	}

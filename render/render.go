@@ -87,19 +87,6 @@ type File struct {
 	Data []byte
 }
 
-// RenderAll renders every model of the index, sorted by path.
-func RenderAll(s *Snapshot, opts Options) ([]File, error) {
-	var out []File
-	if err := Each(s, opts, func(f File) error {
-		out = append(out, f)
-		return nil
-	}); err != nil {
-		return nil, err
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out, nil
-}
-
 // Each renders every model of the index in the index's order (by slug)
 // and hands each page to fn as it is rendered: a caller that writes each
 // page out and lets it go holds one page at a time. It stops at the first

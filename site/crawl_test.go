@@ -58,7 +58,7 @@ func TestRobotsAndSitemap(t *testing.T) {
 		t.Errorf("a site without a base URL has a sitemap")
 	}
 
-	s, err := Open(seedSnapshot(t), Options{BaseURL: "https://example.org/greentokens"})
+	s, err := newSeed(t, Options{BaseURL: "https://example.org/greentokens"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestRobotsAndSitemap(t *testing.T) {
 	}
 
 	for _, bad := range []string{"example.org/greentokens", "/greentokens/", "ftp://example.org/", "https://example.org/?q=1", "https://user:pw@example.org/"} {
-		if _, err := Open(seedSnapshot(t), Options{BaseURL: bad}); err == nil {
+		if _, err := newSeed(t, Options{BaseURL: bad}); err == nil {
 			t.Errorf("base URL %q accepted", bad)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/internal/sample"
 	"github.com/leadgreen/greentokens/snapshots"
@@ -52,11 +53,27 @@ func seedSnapshot(t testing.TB) string {
 
 func openSeed(t testing.TB) *Site {
 	t.Helper()
-	s, err := Open(seedSnapshot(t), Options{})
+	s, err := newSeed(t, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// newSeed makes the site of the seed snapshot with opts, the snapshot
+// loaded as the site command loads it (snapshots.Load, then
+// catalog.FromLoaded).
+func newSeed(t testing.TB, opts Options) (*Site, error) {
+	t.Helper()
+	ls, err := snapshots.Load(seedSnapshot(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := catalog.FromLoaded(ls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return New(snap, opts)
 }
 
 func TestMain(m *testing.M) {

@@ -96,17 +96,6 @@ type servedFile struct {
 	etag string
 }
 
-// Open loads the snapshot folder dir, after checking every file against its
-// manifest and schema (catalog.LoadDir: an error wraps
-// snapshots.ErrValidation), and makes the overview pages.
-func Open(dir string, opts Options) (*Site, error) {
-	snap, err := catalog.LoadDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	return New(snap, opts)
-}
-
 // New makes the site of a snapshot held in memory: nothing is read from
 // disk, then or later.
 func New(snap *catalog.Snapshot, opts Options) (*Site, error) {

@@ -760,7 +760,7 @@ func check(ctx context.Context, st *stage) error {
 }
 
 // validateSnapshot is the checker; tests wrap it to tamper first.
-var validateSnapshot = validate.SnapshotContext
+var validateSnapshot = validate.Snapshot
 
 // Step 6: publish.
 

@@ -109,48 +109,6 @@ func jtext(t *testing.T, v any) string {
 	return string(b)
 }
 
-// wantConfigChanges lists, by row id, "field old -> new" for every
-// published field that changed and whose upstream fields changed.
-func wantConfigChanges(t *testing.T, oldRaw, newRaw map[string][]rawRow, oldM, newM map[string]pubModel) map[string][]string {
-	want := map[string][]string{}
-	for slug, nm := range newM {
-		om, ok := oldM[slug]
-		if !ok {
-			continue
-		}
-		oldCfg := map[string]map[string]any{}
-		for _, c := range om.Configurations {
-			oldCfg[c["row_id"].(string)] = c
-		}
-		for _, nc := range nm.Configurations {
-			id := nc["row_id"].(string)
-			oc, ok := oldCfg[id]
-			if !ok {
-				continue
-			}
-			or, nr := rawFor(oldRaw, om.ModelID, oc), rawFor(newRaw, nm.ModelID, nc)
-			if or == nil || nr == nil {
-				t.Fatalf("%s: no upstream row", id)
-			}
-			for f, ups := range upstreamOf {
-				ov, nv := jtext(t, oc[f]), jtext(t, nc[f])
-				if ov == nv {
-					continue
-				}
-				moved := false
-				for _, u := range ups {
-					moved = moved || jtext(t, or[u]) != jtext(t, nr[u])
-				}
-				if moved {
-					want[id] = append(want[id], fmt.Sprintf("%s %s -> %s", f, ov, nv))
-				}
-			}
-			sort.Strings(want[id])
-		}
-	}
-	return want
-}
-
 func gotConfigChanges(r *DiffReport) map[string][]string {
 	got := map[string][]string{}
 	for _, mc := range r.Configurations {
@@ -164,15 +122,6 @@ func gotConfigChanges(r *DiffReport) map[string][]string {
 	return got
 }
 
-func fileSHA(t *testing.T, path string) string {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:])
-}
-
 func load(t *testing.T, dir string) *Snapshot {
 	t.Helper()
 	s, err := Load(dir)
@@ -180,15 +129,6 @@ func load(t *testing.T, dir string) *Snapshot {
 		t.Fatal(err)
 	}
 	return s
-}
-
-func sortedKeysOf(m map[string]bool) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // editJSON rewrites a JSON file through f, on its decoded form (numbers

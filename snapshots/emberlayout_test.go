@@ -153,7 +153,7 @@ func TestEmberLayoutTampered(t *testing.T) {
 			if err := os.WriteFile(p, []byte(strings.Replace(string(b), tc.old, tc.new, 1)), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			err := validate.Snapshot(res.Dir)
+			err := validate.Snapshot(t.Context(), res.Dir)
 			var rep *validate.Report
 			if !errors.As(err, &rep) {
 				t.Fatalf("validate: %v, want a report", err)

@@ -78,7 +78,7 @@ func TestTaskProblemsReportedOnce(t *testing.T) {
 func reportOf(t *testing.T, dir string) []validate.Problem {
 	t.Helper()
 	var r *validate.Report
-	if err := validate.Snapshot(dir); !errors.As(err, &r) {
+	if err := validate.Snapshot(t.Context(), dir); !errors.As(err, &r) {
 		t.Fatalf("validate.Snapshot: %v, want a report", err)
 	}
 	return slices.Clone(r.Problems)

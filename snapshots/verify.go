@@ -51,7 +51,7 @@ func Verify(ctx context.Context, dir string) (*VerifyReport, error) {
 		pause(ctx, ppRebuild)
 		rebuildErr = rebuildAndCompare(ctx, dir, rebuilt)
 	})
-	checkErr := validate.SnapshotContext(ctx, dir)
+	checkErr := validate.Snapshot(ctx, dir)
 	wg.Wait()
 	if checkErr != nil {
 		vr, ok := checkErr.(*validate.Report)

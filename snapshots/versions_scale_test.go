@@ -7,10 +7,13 @@ package snapshots
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -116,7 +119,7 @@ func TestDiffRealPairs(t *testing.T) {
 					fields[strings.Fields(f)[0]] = true
 				}
 			}
-			if diff := cmp.Diff(tc.wantFields, sortedKeysOf(fields)); diff != "" {
+			if diff := cmp.Diff(tc.wantFields, sortedKeysOfAny(fields)); diff != "" {
 				t.Errorf("the fields that changed upstream are not the ones expected (-want +got):\n%s", diff)
 			}
 
@@ -192,4 +195,55 @@ func TestDiffRealPairs(t *testing.T) {
 			t.Logf("%s", text.String())
 		})
 	}
+}
+
+// wantConfigChanges lists, by row id, "field old -> new" for every
+// published field that changed and whose upstream fields changed.
+func wantConfigChanges(t *testing.T, oldRaw, newRaw map[string][]rawRow, oldM, newM map[string]pubModel) map[string][]string {
+	want := map[string][]string{}
+	for slug, nm := range newM {
+		om, ok := oldM[slug]
+		if !ok {
+			continue
+		}
+		oldCfg := map[string]map[string]any{}
+		for _, c := range om.Configurations {
+			oldCfg[c["row_id"].(string)] = c
+		}
+		for _, nc := range nm.Configurations {
+			id := nc["row_id"].(string)
+			oc, ok := oldCfg[id]
+			if !ok {
+				continue
+			}
+			or, nr := rawFor(oldRaw, om.ModelID, oc), rawFor(newRaw, nm.ModelID, nc)
+			if or == nil || nr == nil {
+				t.Fatalf("%s: no upstream row", id)
+			}
+			for f, ups := range upstreamOf {
+				ov, nv := jtext(t, oc[f]), jtext(t, nc[f])
+				if ov == nv {
+					continue
+				}
+				moved := false
+				for _, u := range ups {
+					moved = moved || jtext(t, or[u]) != jtext(t, nr[u])
+				}
+				if moved {
+					want[id] = append(want[id], fmt.Sprintf("%s %s -> %s", f, ov, nv))
+				}
+			}
+			sort.Strings(want[id])
+		}
+	}
+	return want
+}
+
+func fileSHA(t *testing.T, path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
 }

@@ -64,7 +64,7 @@ func TestIndentAsEncodingJSON(t *testing.T) {
 			check(v+"/"+m.Slug, m)
 		}
 		files += len(models) + 1
-		idx, err := BuildIndex(lb, models, readFile(t, bv.dir, "tasks", "gpqa.json"))
+		idx, err := buildIndex(lb, models, readFile(t, bv.dir, "tasks", "gpqa.json"))
 		if err != nil {
 			t.Fatal(err)
 		}

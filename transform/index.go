@@ -223,42 +223,8 @@ func rowIDs(task string, stable []Row) (map[string]*Row, error) {
 	return out, nil
 }
 
-// BuildIndex builds index.json from the leaderboard, its model files (as
-// Models returns them) and the archived Problem Solving task file (gpqa).
-func BuildIndex(lb *Leaderboard, models []*Model, gpqa []byte) (*IndexFile, error) {
-	if len(models) == 0 {
-		return nil, fmt.Errorf("%s: no models", IndexName)
-	}
-	problemRows, err := ParseTask(TaskProblem, gpqa)
-	if err != nil {
-		return nil, err
-	}
-	if err := lb.CheckIndexed(problemRows); err != nil {
-		return nil, err
-	}
-	problem, _ := Stable(problemRows)
-	return BuildIndexRows(lb, models, problem)
-}
-
-// BuildIndexRows is BuildIndex for a caller that has parsed the Problem
-// Solving task file and applied the stability filter already: problem is
-// its stable rows, in upstream order (what Stable returns).
-func BuildIndexRows(lb *Leaderboard, models []*Model, problem []Row) (*IndexFile, error) {
-	if len(models) == 0 {
-		return nil, fmt.Errorf("%s: no models", IndexName)
-	}
-	b := NewIndexBuilder(lb, problem)
-	for _, m := range models {
-		if err := b.Add(m); err != nil {
-			return nil, err
-		}
-	}
-	return b.Index()
-}
-
 // IndexBuilder builds index.json from the model files one at a time, as
-// EachModel hands them out: what BuildIndexRows gives for the same models,
-// without holding them all. Only the index's entries are kept; they share
+// EachModel hands them out, without holding them all. Only the index's entries are kept; they share
 // the model's best map and GPU list.
 type IndexBuilder struct {
 	lb *Leaderboard

@@ -23,11 +23,33 @@ func seedIndex(t testing.TB) (*IndexFile, []*Model) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	idx, err := BuildIndex(lb, models, sample.Read(t, "upstream", "leaderboard", sample.Version, "tasks", "gpqa.json"))
+	idx, err := buildIndex(lb, models, sample.Read(t, "upstream", "leaderboard", sample.Version, "tasks", "gpqa.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return idx, models
+}
+
+// buildIndex builds index.json from the leaderboard, its model files (as
+// Models returns them) and the archived Problem Solving task file (gpqa),
+// as the build does: the task file's rows checked against the leaderboard
+// and filtered for stability, then the models added one at a time.
+func buildIndex(lb *Leaderboard, models []*Model, gpqa []byte) (*IndexFile, error) {
+	rows, err := ParseTask(TaskProblem, gpqa)
+	if err != nil {
+		return nil, err
+	}
+	if err := lb.CheckIndexed(rows); err != nil {
+		return nil, err
+	}
+	problem, _ := Stable(rows)
+	b := NewIndexBuilder(lb, problem)
+	for _, m := range models {
+		if err := b.Add(m); err != nil {
+			return nil, err
+		}
+	}
+	return b.Index()
 }
 
 // TestIndexCounts: the 2026-02-16 data gives 14 GPU comparisons and 11
@@ -323,7 +345,7 @@ func builtVersions(t *testing.T, chatURL string) []builtVersion {
 func TestIndexEveryVersion(t *testing.T) {
 	for _, bv := range builtVersions(t, "https://example.invalid/lm-arena-chat.json") {
 		v := bv.name
-		idx, err := BuildIndex(bv.lb, bv.models, readFile(t, bv.dir, "tasks", "gpqa.json"))
+		idx, err := buildIndex(bv.lb, bv.models, readFile(t, bv.dir, "tasks", "gpqa.json"))
 		if err != nil {
 			t.Errorf("%s: %v", v, err)
 			continue
@@ -358,7 +380,7 @@ func TestIndexEncode(t *testing.T) {
 		}
 	}
 	for _, bv := range builtVersions(t, "https://example.invalid/lm-arena-chat.json?a=1&b=<2>") {
-		idx, err := BuildIndex(bv.lb, bv.models, readFile(t, bv.dir, "tasks", "gpqa.json"))
+		idx, err := buildIndex(bv.lb, bv.models, readFile(t, bv.dir, "tasks", "gpqa.json"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -375,8 +397,8 @@ func TestIndexEncode(t *testing.T) {
 }
 
 // TestEachModelAndIndexBuilder: EachModel hands out what Models returns,
-// in its order, and the IndexBuilder fed one model at a time gives
-// BuildIndex's index; a bad model fails EachModel before any model is
+// in its order, and the IndexBuilder fed by EachModel gives the index of
+// the models Models returns; a bad model fails EachModel before any model is
 // handed out, as Models fails; fn's error stops it.
 func TestEachModelAndIndexBuilder(t *testing.T) {
 	lb := seedLeaderboard(t)
@@ -416,7 +438,7 @@ func TestEachModelAndIndexBuilder(t *testing.T) {
 	got, _ := Marshal(idx)
 	w, _ := Marshal(wantIdx)
 	if !bytes.Equal(got, w) {
-		t.Errorf("the builder's index differs from BuildIndex's")
+		t.Errorf("the index of EachModel's models differs from that of Models'")
 	}
 
 	stop := errors.New("stop")

@@ -297,7 +297,7 @@ func vtReplace(t *testing.T, old, new string) func([]byte) []byte {
 // vtReport returns Snapshot's problems (nil when it passes).
 func vtReport(t *testing.T, dir string) []Problem {
 	t.Helper()
-	err := Snapshot(dir)
+	err := Snapshot(t.Context(), dir)
 	if err == nil {
 		return nil
 	}

@@ -60,6 +60,16 @@ func idxTryBuild(t *testing.T, dir string) (idxBuilt, error) {
 	if err != nil {
 		return b, err
 	}
+	// The model files were built: the index must be too.
+	problem, err := transform.ParseTask(transform.TaskProblem, b.gpqa)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lb.CheckIndexed(problem); err != nil {
+		t.Fatal(err)
+	}
+	stable, _ := transform.Stable(problem)
+	ib := transform.NewIndexBuilder(lb, stable)
 	b.models = map[string][]byte{}
 	for _, m := range models {
 		data, err := transform.Marshal(m)
@@ -67,10 +77,13 @@ func idxTryBuild(t *testing.T, dir string) (idxBuilt, error) {
 			t.Fatal(err)
 		}
 		b.models["models/"+m.Slug+".json"] = data
+		if err := ib.Add(m); err != nil {
+			t.Fatal(err)
+		}
 	}
-	idx, err := transform.BuildIndex(lb, models, b.gpqa)
+	idx, err := ib.Index()
 	if err != nil {
-		t.Fatal(err) // the model files were built: the index must be too
+		t.Fatal(err)
 	}
 	if b.index, err = transform.Marshal(idx); err != nil {
 		t.Fatal(err)

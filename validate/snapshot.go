@@ -169,12 +169,9 @@ var checks = []func(s *Snap) []Problem{
 // Snapshot checks the snapshot folder dir (snapshots/DATE/): its manifest,
 // every file against the manifest and its schema, and every derived figure
 // against its recomputation from the archived sources. It returns nil when
-// all is well, else a *Report listing every problem found.
-func Snapshot(dir string) error { return SnapshotContext(context.Background(), dir) }
-
-// SnapshotContext is Snapshot, ended early when ctx is: it then returns
-// ctx's error, not a Report.
-func SnapshotContext(ctx context.Context, dir string) error {
+// all is well, else a *Report listing every problem found; ended early
+// when ctx is, it returns ctx's error, not a Report.
+func Snapshot(ctx context.Context, dir string) error {
 	s, probs := open(ctx, dir)
 	if s.Manifest != nil {
 		found := make([][]Problem, len(checks))

@@ -43,7 +43,7 @@ func vtCheckGood(t *testing.T, tests []vtGood) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			dir := vtBuild(t, tt.fix)
-			if err := Snapshot(dir); err != nil {
+			if err := Snapshot(t.Context(), dir); err != nil {
 				t.Fatal(err)
 			}
 			b, err := os.ReadFile(filepath.Join(dir, "models", tt.slug+".json"))

@@ -50,7 +50,7 @@ func TestGoodSnapshotsOtherVersions(t *testing.T) {
 // the "differ" sentence.
 func TestOldestVersion(t *testing.T) {
 	dir := vtBuild(t, vtFixture{leaderboard: vtUpstream(t, vtOldestVersion)})
-	if err := Snapshot(dir); err != nil {
+	if err := Snapshot(t.Context(), dir); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "models", "qwen-3-32b.json"))

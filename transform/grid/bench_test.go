@@ -24,7 +24,7 @@ import (
 // synthCSV returns the path of ember-synth's CSV at the given scale.
 func synthCSV(tb testing.TB, scale int) string { return gridtest.SynthCSV(tb, scale) }
 
-// stage runs the Ember stage on a file: Ingest (parse, sha256, the bytes
+// stage runs the Ember stage on a file: ingest (parse, sha256, the bytes
 // copied to the archive, io.Discard here) or, with parseOnly, Parse.
 func stage(path string, parseOnly bool, wrap func(io.Reader) io.Reader) (*Table, error) {
 	f, err := os.Open(path)
@@ -39,7 +39,7 @@ func stage(path string, parseOnly bool, wrap func(io.Reader) io.Reader) (*Table,
 	if parseOnly {
 		return Parse(r)
 	}
-	t, _, err := Ingest(r, io.Discard)
+	t, _, err := ingest(r, io.Discard)
 	return t, err
 }
 

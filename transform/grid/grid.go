@@ -44,8 +44,6 @@ package grid
 
 import (
 	"bufio"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"math"
@@ -127,13 +125,6 @@ type Exclusion struct {
 	Reason string `json:"reason"`
 }
 
-// Published is the size and sha256 (lower-case hex) of the bytes as read,
-// that is as published upstream, which are also the bytes archived.
-type Published struct {
-	Size   int64
-	SHA256 string
-}
-
 // Parse reads an Ember yearly CSV, in either layout, from r. It does not
 // archive.
 func Parse(r io.Reader) (*Table, error) {
@@ -142,28 +133,6 @@ func Parse(r io.Reader) (*Table, error) {
 		return nil, err
 	}
 	return p.run(sc)
-}
-
-// Ingest streams an Ember yearly CSV, in either layout, from r, writes its
-// bytes unchanged to archive, and returns the table parsed from them with
-// the size and sha256 of the bytes as read: the one-call form of NewReader
-// and Reader.Stream, for an archive that does not hash what it stores. The
-// archive is the published bytes themselves, not a compressed form: a
-// compressor's output may change with its version, and an auditor must be
-// able to rebuild the snapshot byte for byte years later. A write error on
-// archive ends the stage with that error. On error, what was written to
-// archive is incomplete.
-func Ingest(r io.Reader, archive io.Writer) (*Table, Published, error) {
-	rd, err := NewReader(r)
-	if err != nil {
-		return nil, Published{}, err
-	}
-	h := sha256.New()
-	t, n, err := rd.Stream(io.MultiWriter(h, archive))
-	if err != nil {
-		return nil, Published{}, err
-	}
-	return t, Published{Size: n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
 }
 
 type countWriter int64

@@ -66,13 +66,13 @@ func TestJulyLayout(t *testing.T) {
 			if err == nil || err.Error() != tc.err {
 				t.Errorf("Parse: error %v, want %q", err, tc.err)
 			}
-			// Ingest refuses a header before it archives a byte.
+			// Stream is not reached: NewReader refuses the header before a byte is archived.
 			var a bytes.Buffer
-			if _, _, err = Ingest(strings.NewReader(in), &a); err == nil || err.Error() != tc.err {
-				t.Errorf("Ingest: error %v, want %q", err, tc.err)
+			if _, _, err = ingest(strings.NewReader(in), &a); err == nil || err.Error() != tc.err {
+				t.Errorf("ingest: error %v, want %q", err, tc.err)
 			}
 			if strings.HasPrefix(tc.err, "ember header") && a.Len() != 0 {
-				t.Errorf("Ingest archived %d bytes of a file whose header it refuses", a.Len())
+				t.Errorf("ingest archived %d bytes of a file whose header it refuses", a.Len())
 			}
 		})
 	}

@@ -40,7 +40,11 @@ func (rd *Reader) Header() []string { return rd.p.cols.header }
 
 // Stream writes the bytes read so far to archive, then reads the rest of
 // the CSV, writing it to archive as it goes, and returns the table and the
-// number of bytes read. Call it once.
+// number of bytes read. Call it once. The archive gets the published bytes
+// themselves, not a compressed form: a compressor's output may change with
+// its version, and an auditor must be able to rebuild the snapshot byte for
+// byte years later. A write error on archive ends the stream with that
+// error; what was written to archive is then incomplete.
 func (rd *Reader) Stream(archive io.Writer) (*Table, int64, error) {
 	if err := rd.hold.to(archive); err != nil {
 		return nil, 0, fmt.Errorf("ember: reading: %w", err)
