@@ -11,16 +11,14 @@ import (
 
 // csvScanner reads RFC 4180 records with encoding/csv (its defaults, and
 // ReuseRecord), adding what the grid stage reports: a record with another
-// number of fields than the first is an error giving both counts, and,
-// with checkUTF8, a field that is not valid UTF-8 is an error naming its
-// line (encoding/csv passes such bytes through). Fields are valid until the
+// number of fields than the first is an error giving both counts, and a
+// field that is not valid UTF-8 is an error naming its line and byte
+// (encoding/csv passes such bytes through). Fields are valid until the
 // next call to next.
 type csvScanner struct {
 	r       *csv.Reader
 	rec     []string
 	nfields int // fields per record, from the first record; 0 before it
-
-	checkUTF8 bool
 }
 
 func newCSVScanner(r io.Reader) *csvScanner {
@@ -66,8 +64,8 @@ func invalidAt(s string) int {
 }
 
 // next reads the next record (see numFields and field) and returns the line
-// it starts on, or io.EOF. Malformed CSV, and a record with another number
-// of fields than the first, is a *csvError.
+// it starts on, or io.EOF. Malformed CSV, a field that is not UTF-8, and a
+// record with another number of fields than the first, is a *csvError.
 func (s *csvScanner) next() (int, error) {
 	rec, err := s.r.Read()
 	if err == io.EOF {
@@ -89,12 +87,10 @@ func (s *csvScanner) next() (int, error) {
 	}
 	s.rec = rec
 	start, _ := s.r.FieldPos(0)
-	if s.checkUTF8 {
-		for i, f := range rec {
-			if !utf8.ValidString(f) {
-				line, at := s.notUTF8At(i, f)
-				return line, &csvError{Line: line, Err: fmt.Errorf("%w (at byte %d of the line)", errNotUTF8, at)}
-			}
+	for i, f := range rec {
+		if !utf8.ValidString(f) {
+			line, at := s.notUTF8At(i, f)
+			return line, &csvError{Line: line, Err: fmt.Errorf("%w (at byte %d of the line)", errNotUTF8, at)}
 		}
 	}
 	if n := len(rec); s.nfields == 0 {

@@ -129,5 +129,42 @@ func FuzzScanner(f *testing.F) {
 	for _, in := range scannerSeeds {
 		f.Add(in)
 	}
-	f.Fuzz(func(t *testing.T, in string) { checkScanner(t, in) })
+	// encoding/csv passes bytes that are not UTF-8 through, where the
+	// scanner refuses them (TestMalformed and TestScannerNotUTF8 check that):
+	// the comparison is on valid text.
+	f.Fuzz(func(t *testing.T, in string) { checkScanner(t, strings.ToValidUTF8(in, "\uFFFD")) })
+}
+
+// TestScannerNotUTF8: a field that is not UTF-8 is a *csvError naming the
+// line its first such byte stands on and that byte's place on the line, in
+// a quoted field over two lines too; the records before it are read.
+func TestScannerNotUTF8(t *testing.T) {
+	for _, tc := range []struct {
+		in      string
+		records int
+		line    int
+		err     string
+	}{
+		{"\xc3,b\n1,2\n", 0, 1, "bytes that are not UTF-8 (at byte 1 of the line)"},
+		{"a,b\nc,d\xff\n", 1, 2, "bytes that are not UTF-8 (at byte 4 of the line)"},
+		{"a,b\n\"x\ny\xe9\",z\n", 1, 3, "bytes that are not UTF-8 (at byte 2 of the line)"},
+	} {
+		s := newCSVScanner(strings.NewReader(tc.in))
+		records := 0
+		var err error
+		for ; err == nil; records++ {
+			_, err = s.next()
+		}
+		var ce *csvError
+		if !errors.As(err, &ce) || !errors.Is(err, errNotUTF8) || ce.Line != tc.line || err.Error() != tc.err || records-1 != tc.records {
+			t.Errorf("%q: error %v (line %d) after %d records; want %q on line %d after %d", tc.in, err, lineOf(ce), records-1, tc.err, tc.line, tc.records)
+		}
+	}
+}
+
+func lineOf(ce *csvError) int {
+	if ce == nil {
+		return 0
+	}
+	return ce.Line
 }

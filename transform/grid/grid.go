@@ -171,7 +171,6 @@ func start(r *bufio.Reader) (*parser, *csvScanner, error) {
 		return nil, nil, fmt.Errorf("ember: reading: %w", err)
 	}
 	sc := newCSVScanner(r)
-	sc.checkUTF8 = true
 	_, err := sc.next()
 	if err == io.EOF {
 		return nil, nil, fmt.Errorf("ember: empty file, no header")
