@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/leadgreen/greentokens/internal/plural"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
 	"github.com/leadgreen/greentokens/transform/jsonnum"
@@ -173,7 +174,7 @@ func (s *Snapshot) Price(req PriceRequest) (*Carbon, error) {
 func selection(req PriceRequest) string {
 	among := "among the configurations with its index row's GPU count (every count on a GPU without an index row)"
 	if req.NumGPUs != nil {
-		among = "among its configurations with " + gpuCount(*req.NumGPUs)
+		among = "among its configurations with " + plural.Count(*req.NumGPUs, "GPU")
 	}
 	switch {
 	case req.Batch != nil:
@@ -286,9 +287,9 @@ func configsOf(m *transform.Model, req PriceRequest) ([]int, error) {
 		for _, c := range slices.Compact(counts) {
 			e.Nearest = append(e.Nearest, strconv.Itoa(c))
 		}
-		e.Detail = fmt.Sprintf("%s was measured on %s, not with %s", scope, setups(m, gpus), gpuCount(n))
+		e.Detail = fmt.Sprintf("%s was measured on %s, not with %s", scope, setups(m, gpus), plural.Count(n, "GPU"))
 	} else {
-		e.Detail = fmt.Sprintf("%s has no configuration with %s and %s; ask for a batch", scope, gpuCount(n), deadline)
+		e.Detail = fmt.Sprintf("%s has no configuration with %s and %s; ask for a batch", scope, plural.Count(n, "GPU"), deadline)
 	}
 	return nil, e
 }
@@ -307,14 +308,6 @@ func gpuOf(m *transform.Model, q string) (string, error) {
 	e := notFound("gpu", q, nearest(q, m.GPUs))
 	e.Detail = fmt.Sprintf("%s was not measured on GPU %q", m.Slug, q)
 	return "", e
-}
-
-// gpuCount is "1 GPU" or "n GPUs".
-func gpuCount(n int) string {
-	if n == 1 {
-		return "1 GPU"
-	}
-	return strconv.Itoa(n) + " GPUs"
 }
 
 // gpuCounts returns the GPU counts m was measured with on gpu, ascending.

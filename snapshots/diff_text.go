@@ -7,11 +7,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/leadgreen/greentokens/internal/plural"
 	"github.com/leadgreen/greentokens/transform/jsonnum"
 )
 
 func (r *DiffReport) summary() string {
-	parts := []string{plural(r.Models.New, "model")}
+	parts := []string{plural.Count(r.Models.New, "model")}
 	if a, d := len(r.Models.Added), len(r.Models.Removed); a+d > 0 {
 		var ad []string
 		if a > 0 {
@@ -34,7 +35,7 @@ func (r *DiffReport) summary() string {
 	if n := len(r.IndexRows); n == 0 {
 		parts = append(parts, "index rows unchanged")
 	} else {
-		s := plural(n, "index row") + " changed"
+		s := plural.Count(n, "index row") + " changed"
 		if top := r.IndexRows[0]; top.RelativeChangePercent != nil {
 			s += fmt.Sprintf(", largest %+.1f%% (%s %s)", top.rel*100, top.Slug, top.GPU)
 		}
@@ -50,13 +51,13 @@ func (r *DiffReport) summary() string {
 				}
 			}
 		}
-		parts = append(parts, fmt.Sprintf("%s changed (%s)", plural(changed, "configuration"), strings.Join(slices.Sorted(maps.Keys(fields)), ", ")))
+		parts = append(parts, fmt.Sprintf("%s changed (%s)", plural.Count(changed, "configuration"), strings.Join(slices.Sorted(maps.Keys(fields)), ", ")))
 	}
 	if added > 0 {
-		parts = append(parts, plural(added, "configuration")+" added")
+		parts = append(parts, plural.Count(added, "configuration")+" added")
 	}
 	if removed > 0 {
-		parts = append(parts, plural(removed, "configuration")+" removed")
+		parts = append(parts, plural.Count(removed, "configuration")+" removed")
 	}
 	fieldModels := 0
 	for _, mc := range r.Configurations {
@@ -65,7 +66,7 @@ func (r *DiffReport) summary() string {
 		}
 	}
 	if fieldModels > 0 {
-		parts = append(parts, fmt.Sprintf("model fields changed in %s", plural(fieldModels, "model")))
+		parts = append(parts, fmt.Sprintf("model fields changed in %s", plural.Count(fieldModels, "model")))
 	}
 	g := r.Grid
 	switch {
@@ -243,7 +244,7 @@ func (r *DiffReport) writeConfigurations(p func(format string, a ...any)) {
 		}
 	}
 	if r.RoundingOnly > 0 {
-		p("  (%s with the same upstream value, rounding only: not counted)\n", plural(r.RoundingOnly, "published figure"))
+		p("  (%s with the same upstream value, rounding only: not counted)\n", plural.Count(r.RoundingOnly, "published figure"))
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/leadgreen/greentokens/internal/plural"
 	"github.com/leadgreen/greentokens/validate"
 )
 
@@ -86,7 +87,7 @@ func (r *VerifyReport) Err() error {
 }
 
 func (r *VerifyReport) counts() string {
-	s := plural(len(r.Problems), "problem") + ", " + plural(len(r.Diffs), "file") + " differing from the rebuild"
+	s := plural.Count(len(r.Problems), "problem") + ", " + plural.Count(len(r.Diffs), "file") + " differing from the rebuild"
 	if !r.Rebuilt {
 		s += " (not rebuilt)"
 	}
@@ -126,7 +127,7 @@ func (r *VerifyReport) WriteText(w io.Writer) error {
 					fmt.Fprintf(&b, "    %s: %s -> %s\n", c.Path, orAbsent(c.Stored), orAbsent(c.Rebuilt))
 				}
 				if d.More > 0 {
-					fmt.Fprintf(&b, "    ... and %s\n", plural(d.More, "more change"))
+					fmt.Fprintf(&b, "    ... and %s\n", plural.Count(d.More, "more change"))
 				}
 			}
 		}
@@ -174,13 +175,6 @@ func orAbsent(s string) string {
 		return "(absent)"
 	}
 	return s
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // diffFile describes how a stored file differs from its rebuild: value by

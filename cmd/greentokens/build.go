@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/internal/plural"
 	"github.com/leadgreen/greentokens/snapshots"
 )
 
@@ -144,9 +145,9 @@ func runBuild(f *buildFlags, e *env, now time.Time) error {
 	case res.Unchanged:
 		fmt.Fprintf(e.stdout, "%s: an identical snapshot is already there; nothing written\n", res.Dir)
 	case res.Replaced:
-		fmt.Fprintf(e.stdout, "%s: replaced (%s)\n", res.Dir, count(len(res.Manifest.Outputs), "file"))
+		fmt.Fprintf(e.stdout, "%s: replaced (%s)\n", res.Dir, plural.Count(len(res.Manifest.Outputs), "file"))
 	default:
-		fmt.Fprintf(e.stdout, "%s: written (%s, %s)\n", res.Dir, count(len(res.Manifest.Outputs), "output"), count(len(res.Manifest.Sources), "source"))
+		fmt.Fprintf(e.stdout, "%s: written (%s, %s)\n", res.Dir, plural.Count(len(res.Manifest.Outputs), "output"), plural.Count(len(res.Manifest.Sources), "source"))
 	}
 	return nil
 }

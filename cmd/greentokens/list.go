@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leadgreen/greentokens/catalog"
+	"github.com/leadgreen/greentokens/internal/plural"
 	"github.com/leadgreen/greentokens/snapshots"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
@@ -82,7 +83,7 @@ func listModels(e *env, dir string, asJSON bool) error {
 	if asJSON {
 		return printJSON(e, l)
 	}
-	fmt.Fprintf(e.stdout, "%s in snapshot %s\n", count(len(l.Models), "model"), l.Snapshot)
+	fmt.Fprintf(e.stdout, "%s in snapshot %s\n", plural.Count(len(l.Models), "model"), l.Snapshot)
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "SLUG\tNAME\tMODEL ID\tGPUS\tINDEX ROWS\n")
 	for _, m := range l.Models {
@@ -121,7 +122,7 @@ func listGrids(e *env, dir string, year *int, asJSON bool) error {
 	if asJSON {
 		return printJSON(e, l)
 	}
-	fmt.Fprintf(e.stdout, "%s in snapshot %s (reference year %d)\n", count(len(l.Areas), "grid"), l.Snapshot, l.Year)
+	fmt.Fprintf(e.stdout, "%s in snapshot %s (reference year %d)\n", plural.Count(len(l.Areas), "grid"), l.Snapshot, l.Year)
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "NAME\tISO3\tTYPE\tYEAR\tG CO2E/KWH\n")
 	for _, g := range l.Areas {
@@ -148,7 +149,7 @@ func printJSON(e *env, v any) error {
 func noGridOfYear(s *snapshots.Snapshot, dir string, year int, years map[int]int) error {
 	var have []string
 	for _, y := range slices.Sorted(maps.Keys(years)) {
-		have = append(have, fmt.Sprintf("%d (%s)", y, count(years[y], "grid")))
+		have = append(have, fmt.Sprintf("%d (%s)", y, plural.Count(years[y], "grid")))
 	}
 	msg := fmt.Sprintf("no grid of %s has a value of %d; its values are of %s", dir, year, strings.Join(have, ", "))
 	_, can := gridYears(s, grid.World)

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leadgreen/greentokens/catalog"
+	"github.com/leadgreen/greentokens/internal/plural"
 	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/snapshots"
@@ -112,7 +113,7 @@ func runRender(e *env, dir, model, out string, grids []string, gridsGiven bool) 
 	}); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "%s: %s\n", out, count(n, "page"))
+	fmt.Fprintf(e.stdout, "%s: %s\n", out, plural.Count(n, "page"))
 	return nil
 }
 

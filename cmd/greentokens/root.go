@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/leadgreen/greentokens/internal/plural"
 	"github.com/leadgreen/greentokens/snapshots"
 	"github.com/leadgreen/greentokens/transform/grid"
 )
@@ -194,7 +195,7 @@ func noArgs(cmd *cobra.Command, args []string) error {
 func maxArgs(n int, what string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) > n {
-			return usagef("%s takes at most %s; got %s", cmd.Name(), what, count(len(args), "argument"))
+			return usagef("%s takes at most %s; got %s", cmd.Name(), what, plural.Count(len(args), "argument"))
 		}
 		return nil
 	}
@@ -204,7 +205,7 @@ func maxArgs(n int, what string) cobra.PositionalArgs {
 func exactArgs(n int, what string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != n {
-			return usagef("%s takes %s; got %s", cmd.Name(), what, count(len(args), "argument"))
+			return usagef("%s takes %s; got %s", cmd.Name(), what, plural.Count(len(args), "argument"))
 		}
 		return nil
 	}

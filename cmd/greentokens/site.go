@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/leadgreen/greentokens/internal/plural"
 	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/site"
 )
@@ -52,7 +53,7 @@ func newSiteCmd(e *env) *cobra.Command {
 			if err := s.WriteDir(out); err != nil {
 				return fmt.Errorf("writing the site into %s: %w", out, err)
 			}
-			fmt.Fprintf(e.stdout, "%s: %s\n", out, count(len(s.Paths()), "file"))
+			fmt.Fprintf(e.stdout, "%s: %s\n", out, plural.Count(len(s.Paths()), "file"))
 			return nil
 		},
 	}
