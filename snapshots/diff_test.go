@@ -78,20 +78,6 @@ func readModels(t *testing.T, dir string) map[string]pubModel {
 	return out
 }
 
-// upstreamOf names the upstream fields each published configuration field
-// is computed from.
-var upstreamOf = map[string][]string{
-	"tensor_parallel": {"tensor_parallel"}, "data_parallel": {"data_parallel"}, "expert_parallel": {"expert_parallel"},
-	"precision":              {"weight_precision"},
-	"avg_requests_in_flight": {"avg_batch_size"}, "avg_running_batch": {"avg_batch_size"},
-	"wh_per_million_output_tokens": {"energy_per_token_joules"}, "joules_per_output_token": {"energy_per_token_joules"},
-	"median_itl_ms": {"median_itl_ms"}, "under_itl_deadline": {"median_itl_ms"},
-	"p90_itl_ms": {"p90_itl_ms"}, "p95_itl_ms": {"p95_itl_ms"}, "p99_itl_ms": {"p99_itl_ms"},
-	"tokens_per_second":     {"output_throughput_tokens_per_sec"},
-	"gpu_power_watts_total": {"avg_power_watts"},
-	"avg_output_tokens":     {"avg_output_len", "energy_per_request_joules", "energy_per_token_joules"},
-}
-
 func rawFor(rows map[string][]rawRow, modelID string, c map[string]any) rawRow {
 	k := fmt.Sprintf("%v/%v/%v/%v", modelID, c["gpu"], c["num_gpus"], c["max_num_seqs"])
 	n, _ := strconv.Atoi(string(c["repeat"].(json.Number)))

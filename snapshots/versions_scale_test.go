@@ -197,6 +197,20 @@ func TestDiffRealPairs(t *testing.T) {
 	}
 }
 
+// upstreamOf names the upstream fields each published configuration field
+// is computed from.
+var upstreamOf = map[string][]string{
+	"tensor_parallel": {"tensor_parallel"}, "data_parallel": {"data_parallel"}, "expert_parallel": {"expert_parallel"},
+	"precision":              {"weight_precision"},
+	"avg_requests_in_flight": {"avg_batch_size"}, "avg_running_batch": {"avg_batch_size"},
+	"wh_per_million_output_tokens": {"energy_per_token_joules"}, "joules_per_output_token": {"energy_per_token_joules"},
+	"median_itl_ms": {"median_itl_ms"}, "under_itl_deadline": {"median_itl_ms"},
+	"p90_itl_ms": {"p90_itl_ms"}, "p95_itl_ms": {"p95_itl_ms"}, "p99_itl_ms": {"p99_itl_ms"},
+	"tokens_per_second":     {"output_throughput_tokens_per_sec"},
+	"gpu_power_watts_total": {"avg_power_watts"},
+	"avg_output_tokens":     {"avg_output_len", "energy_per_request_joules", "energy_per_token_joules"},
+}
+
 // wantConfigChanges lists, by row id, "field old -> new" for every
 // published field that changed and whose upstream fields changed.
 func wantConfigChanges(t *testing.T, oldRaw, newRaw map[string][]rawRow, oldM, newM map[string]pubModel) map[string][]string {
