@@ -69,9 +69,9 @@ func newCarbonCmd(e *env) *cobra.Command {
 	snapshotFlag(cmd, &snap)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (schemas/carbon.schema.json, the API's /carbon answer) instead of a table")
 	cmd.Flags().StringVar(&f.gpu, "gpu", "", "price only this `GPU` (B200, H100); each GPU when not given")
-	cmd.Flags().Var(gpuCountValue{&f.numGPUs}, "num-gpus", "price the configurations with `N` GPUs (the index row rule among them); each GPU's index row's count when not given")
-	cmd.Flags().Var(numberValue{&f.batch}, "batch", "price the measured configuration whose average running batch is nearest to `B` (ties to the smaller) instead of the index row")
-	cmd.Flags().Var(numberValue{&f.intensity}, "intensity", "also price a grid you state, in `G` CO2e per kWh (0 to 2000)")
+	cmd.Flags().Var(gpuCountValue(&f.numGPUs), "num-gpus", "price the configurations with `N` GPUs (the index row rule among them); each GPU's index row's count when not given")
+	cmd.Flags().Var(numberValue(&f.batch), "batch", "price the measured configuration whose average running batch is nearest to `B` (ties to the smaller) instead of the index row")
+	cmd.Flags().Var(numberValue(&f.intensity), "intensity", "also price a grid you state, in `G` CO2e per kWh (0 to 2000)")
 	return cmd
 }
 

@@ -1,43 +1,40 @@
 package main
 
 import (
-	"strconv"
+	"fmt"
 
 	"github.com/leadgreen/greentokens/catalog"
 )
 
-// numberValue is a flag that takes a batch or an intensity in the syntax
-// every pricing surface reads (catalog.ParseNumber): pflag's float64 would
-// take "Inf", "NaN" and "0x1p4", which the API refuses.
-type numberValue struct{ p *float64 }
+// parsedValue is a flag whose text a catalog parser reads, so that the
+// command line takes a number in the syntax the API takes it in.
+type parsedValue[T any] struct {
+	p     *T
+	parse func(string) (T, error)
+	typ   string
+}
 
-func (v numberValue) String() string { return strconv.FormatFloat(*v.p, 'g', -1, 64) }
+// numberValue is a batch or an intensity (catalog.ParseNumber): pflag's
+// float64 would take "Inf", "NaN" and "0x1p4", which the API refuses.
+func numberValue(p *float64) parsedValue[float64] {
+	return parsedValue[float64]{p, catalog.ParseNumber, "number"}
+}
 
-func (v numberValue) Set(s string) error {
-	f, err := catalog.ParseNumber(s)
+// gpuCountValue is a GPU count (catalog.ParseGPUCount): pflag's int would
+// read "0x2" as 2 and "010" as octal 8.
+func gpuCountValue(p *int) parsedValue[int] {
+	return parsedValue[int]{p, catalog.ParseGPUCount, "count"}
+}
+
+func (v parsedValue[T]) String() string { return fmt.Sprint(*v.p) }
+
+func (v parsedValue[T]) Set(s string) error {
+	x, err := v.parse(s)
 	if err != nil {
 		return err
 	}
-	*v.p = f
+	*v.p = x
 	return nil
 }
 
-func (v numberValue) Type() string { return "number" }
-
-// gpuCountValue is a flag that takes a GPU count in the syntax every
-// pricing surface reads (catalog.ParseGPUCount): pflag's int would read
-// "0x2" as 2 and "010" as octal 8.
-type gpuCountValue struct{ p *int }
-
-func (v gpuCountValue) String() string { return strconv.Itoa(*v.p) }
-
-func (v gpuCountValue) Set(s string) error {
-	n, err := catalog.ParseGPUCount(s)
-	if err != nil {
-		return err
-	}
-	*v.p = n
-	return nil
-}
-
-func (v gpuCountValue) Type() string { return "count" }
+func (v parsedValue[T]) Type() string { return v.typ }
