@@ -4,7 +4,6 @@ import (
 	"maps"
 	"net/http"
 	"net/url"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -57,17 +56,17 @@ func (a *api) carbon(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			continue
 		}
-		f, msg := parseNumber(v[0])
-		if msg != "" {
-			badParam(w, r, p.name, truncate(v[0]), "parameter "+p.name+" "+strconv.Quote(truncate(v[0]))+" "+msg)
+		f, err := catalog.ParseNumber(v[0])
+		if err != nil {
+			badNumber(w, r, p.name, err)
 			return
 		}
 		*p.dst = &f
 	}
 	if v, ok := q["num_gpus"]; ok {
-		n, err := strconv.Atoi(strings.TrimSpace(v[0]))
+		n, err := catalog.ParseGPUCount(v[0])
 		if err != nil {
-			badParam(w, r, "num_gpus", truncate(v[0]), "parameter num_gpus "+strconv.Quote(truncate(v[0]))+" is not a whole number")
+			badNumber(w, r, "num_gpus", err)
 			return
 		}
 		req.NumGPUs = &n
@@ -84,32 +83,11 @@ func (a *api) carbon(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, r, ans)
 }
 
-// MaxNumberBytes is the longest number a query parameter may give.
-const MaxNumberBytes = 32
-
-// number is the decimal syntax of a number parameter: digits with an
-// optional sign, fraction and exponent ("0x10", "1_000", "Inf" and "NaN"
-// are not numbers here, whatever strconv.ParseFloat accepts).
-var number = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
-
-// parseNumber parses a number parameter; msg says why it is refused. A
-// negative zero is zero.
-func parseNumber(v string) (f float64, msg string) {
-	v = strings.TrimSpace(v)
-	switch {
-	case len(v) > MaxNumberBytes:
-		return 0, "is over " + strconv.Itoa(MaxNumberBytes) + " characters"
-	case !number.MatchString(v):
-		return 0, "is not a decimal number"
-	}
-	f, err := strconv.ParseFloat(v, 64)
-	if err != nil {
-		return 0, "is out of range"
-	}
-	if f == 0 {
-		f = 0 // -0 is 0
-	}
-	return f, ""
+// badNumber answers a number parameter that catalog.ParseNumber or
+// ParseGPUCount refused, echoing it shortened.
+func badNumber(w http.ResponseWriter, r *http.Request, name string, err error) {
+	ne := err.(*catalog.NumberError)
+	badParam(w, r, name, truncate(ne.Text), "parameter "+name+" "+strconv.Quote(truncate(ne.Text))+" "+ne.Reason)
 }
 
 // truncate shortens a value echoed in a problem to 64 bytes.

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -229,5 +230,47 @@ func TestLongNamesMCP(t *testing.T) {
 		if !res.IsError || len(text) > 512 || strings.Contains(text, "nearest") {
 			t.Errorf("a 256 KB name: isError %v, %d bytes of text", res.IsError, len(text))
 		}
+	}
+}
+
+// TestNoNaNOrInfinity: price_carbon's numbers are JSON numbers, so NaN and
+// an infinity cannot reach the catalog: NaN and Infinity are not JSON (a
+// parse error), a number beyond float64 (1e400) and a number given as
+// text ("Inf") are tool errors.
+func TestNoNaNOrInfinity(t *testing.T) {
+	cat, _ := openCatalog(t)
+	call := func(id int, arg string) string {
+		return `{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"price_carbon","arguments":{"model":"qwen-3-32b","grids":["NOR"],` + arg + `}}}`
+	}
+	notJSON := []string{`"running_batch":NaN`, `"grid_intensity":Infinity`, `"running_batch":-Infinity`}
+	toolErrors := []string{`"running_batch":1e400`, `"grid_intensity":-1e400`, `"num_gpus":1e400`, `"running_batch":"Inf"`, `"grid_intensity":"NaN"`}
+	lines := []string{initialize, `{"jsonrpc":"2.0","method":"notifications/initialized"}`}
+	for i, a := range notJSON {
+		lines = append(lines, call(10+i, a))
+	}
+	for i, a := range toolErrors {
+		lines = append(lines, call(20+i, a))
+	}
+	parseErrors := 0
+	answered := map[float64]bool{}
+	for _, a := range stdio(t, cat, strings.Join(lines, "\n")+"\n") {
+		id, _ := a.ID.(float64)
+		switch {
+		case a.ID == nil && a.Error != nil && a.Error.Code == -32700:
+			parseErrors++
+		case id >= 20:
+			var res struct {
+				IsError bool `json:"isError"`
+			}
+			if err := json.Unmarshal(a.Result, &res); err != nil || !res.IsError {
+				t.Errorf("%s: answered %s; want a tool error", toolErrors[int(id)-20], a.raw)
+			}
+			answered[id] = true
+		case id >= 10:
+			t.Errorf("%s: answered %s; want a parse error", notJSON[int(id)-10], a.raw)
+		}
+	}
+	if parseErrors != len(notJSON) || len(answered) != len(toolErrors) {
+		t.Errorf("%d parse errors, %d tool errors; want %d and %d", parseErrors, len(answered), len(notJSON), len(toolErrors))
 	}
 }

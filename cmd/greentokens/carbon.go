@@ -37,7 +37,9 @@ func newCarbonCmd(e *env) *cobra.Command {
 			"another GPU count than the index row's; --batch the measured configuration whose average\n" +
 			"running batch is nearest (with the index row's GPU count unless --num-gpus says otherwise).\n" +
 			"The answer is the HTTP API's /v1/{date}/carbon and the MCP tool price_carbon's, from the\n" +
-			"same code. The snapshot is checked against its manifest first.",
+			"same code. --batch and --intensity are decimal numbers (8, 0.5, 2e3; not 0x10, 1_000, Inf\n" +
+			"or NaN) and --num-gpus a whole number in decimal (2, not 0x2 or 2.0), as the API reads them.\n" +
+			"The snapshot is checked against its manifest first.",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) < 1 {
 				return usagef("carbon needs a MODEL")
@@ -67,9 +69,9 @@ func newCarbonCmd(e *env) *cobra.Command {
 	snapshotFlag(cmd, &snap)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (schemas/carbon.schema.json, the API's /carbon answer) instead of a table")
 	cmd.Flags().StringVar(&f.gpu, "gpu", "", "price only this `GPU` (B200, H100); each GPU when not given")
-	cmd.Flags().IntVar(&f.numGPUs, "num-gpus", 0, "price the configurations with `N` GPUs (the index row rule among them); each GPU's index row's count when not given")
-	cmd.Flags().Float64Var(&f.batch, "batch", 0, "price the measured configuration whose average running batch is nearest to `B` (ties to the smaller) instead of the index row")
-	cmd.Flags().Float64Var(&f.intensity, "intensity", 0, "also price a grid you state, in `G` CO2e per kWh (0 to 2000)")
+	cmd.Flags().Var(gpuCountValue(&f.numGPUs), "num-gpus", "price the configurations with `N` GPUs (the index row rule among them); each GPU's index row's count when not given")
+	cmd.Flags().Var(numberValue(&f.batch), "batch", "price the measured configuration whose average running batch is nearest to `B` (ties to the smaller) instead of the index row")
+	cmd.Flags().Var(numberValue(&f.intensity), "intensity", "also price a grid you state, in `G` CO2e per kWh (0 to 2000)")
 	return cmd
 }
 
