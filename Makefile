@@ -56,7 +56,8 @@ sample:
 		--from-leaderboard $(SAMPLE_LEADERBOARD) --from-ember $(SAMPLE_EMBER) --grid-year 2024
 
 # One table (internal/benchtable) of every benchmark below: the floor (a read
-# and a sha256 of ember-synth's CSV), a build and verify of 10,000 models, a
+# and a sha256 of ember-synth's CSV) beside a plain read and one reading of it
+# with encoding/csv, a build and verify of 10,000 models, a
 # build and verify of 1,000 models with ember-synth's CSV at scale 1 (the
 # whole job), the Ember stage, the whole offline build and verify at scale 1
 # and 4, then the API: the carbon handler alone, and bounded loopback load
