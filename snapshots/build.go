@@ -10,12 +10,12 @@ package snapshots
 //	check    the staged folder with the checker, validate.Snapshot;
 //	publish  the stage as OUT/DATE, in one rename.
 //
-// Ember's CSV goes through fetch, archive, derive and write on a goroutine
-// of its own (emberSteps), beside the leaderboard's: it is streamed into
-// its archive as it is parsed, and only grid.json is read by the rest (the
-// pages). The steps write into a stage of the store (store_stage.go);
-// Verify runs fetch to write again from a snapshot's archived sources
-// into a comparing stage (verify_compare.go), and Rebuild into a new one.
+// Ember's CSV goes through fetch, archive, derive and write (emberSteps)
+// once the leaderboard is derived, before the leaderboard's files are
+// written: it is streamed into its archive as it is parsed, and only
+// grid.json is read by the rest (the pages). The steps write into a stage
+// of the store (store_stage.go); Verify and Rebuild run fetch to write
+// again from a snapshot's archived sources into a stage of their own.
 
 import (
 	"bufio"
@@ -164,17 +164,18 @@ func produce(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logger
 	if err != nil {
 		return nil, err
 	}
-	// Ember's CSV, beside. An error of derive stops it and wins; an error
-	// of write waits for it and loses to its error: the error a build
-	// reports does not depend on which goroutine was faster.
-	ember := startEmber(ctx, st, opts, log)
-	defer ember.stop()
 	d, err := derive(up, opts, text, log)
 	if err != nil {
 		return nil, err
 	}
+	var g *emberOut
+	if !opts.NoGrid {
+		if g, err = emberSteps(ctx, st, opts, log); err != nil {
+			return nil, err
+		}
+	}
 	rec := d.record
-	out, err := write(st, d, ember, opts, log)
+	out, err := write(st, d, g, opts, log)
 	if err != nil {
 		return nil, err
 	}
@@ -394,40 +395,28 @@ type written struct {
 	grid *GridSummary
 }
 
-// write writes the model files, then index.json beside the pages, which
-// read grid.json: it waits for the Ember stage there. Its errors before
-// that wait lose to the Ember stage's (ember.first); index.json's error
-// wins over the pages'. d's leaderboard is let go once the pages have the
-// rows they cite.
-func write(st *stage, d *derived, ember *emberRun, opts BuildOptions, log *slog.Logger) (*written, error) {
+// write writes the model files, index.json, then the pages, which read
+// the model files and grid.json (g, the Ember steps' output; nil without
+// grid). d's leaderboard is let go once the pages have the rows they cite.
+func write(st *stage, d *derived, g *emberOut, opts BuildOptions, log *slog.Logger) (*written, error) {
 	models, idx, err := writeModels(st, d, log)
 	if err != nil {
-		return nil, ember.first(err)
+		return nil, err
 	}
 	rows, err := pageRows(idx, d)
 	if err != nil {
-		return nil, ember.first(err)
+		return nil, err
 	}
 	d.lb, d.stable = nil, nil
-	index := make(chan writtenFile, 1)
-	go func() {
-		f, err := writeIndex(st, idx)
-		index <- writtenFile{f, err}
-	}()
-	g, err := ember.wait()
+	index, err := writeIndex(st, idx)
 	if err != nil {
-		<-index
 		return nil, err
 	}
 	pages, err := writePages(st, opts, idx, rows)
-	ix := <-index
-	switch {
-	case ix.err != nil:
-		return nil, ix.err
-	case err != nil:
+	if err != nil {
 		return nil, err
 	}
-	out := &written{files: append(append(models, ix.file), pages...)}
+	out := &written{files: append(append(models, index), pages...)}
 	if g != nil {
 		out.sources = []Source{g.source}
 		out.files = append(out.files, g.output)
@@ -502,12 +491,6 @@ func pageRows(idx *transform.IndexFile, d *derived) (map[string]map[string]*tran
 		}
 	}
 	return rows, nil
-}
-
-// writtenFile is a file written on a goroutine of its own, or its error.
-type writtenFile struct {
-	file File
-	err  error
 }
 
 // writeIndex writes index.json into the stage as it is encoded, so that
@@ -603,57 +586,11 @@ func emberName(l grid.Layout) string {
 	return fetch.EmberGlobal
 }
 
-// emberOut is what the Ember stage wrote.
+// emberOut is what the Ember steps wrote.
 type emberOut struct {
 	source  Source // the archived CSV
 	output  File   // grid.json
 	summary *GridSummary
-}
-
-// emberRun is the Ember stage (emberSteps) running on a goroutine of its
-// own.
-type emberRun struct {
-	cancel context.CancelFunc
-	done   chan struct{}
-	res    *emberOut
-	err    error
-}
-
-// startEmber starts the Ember stage, unless opts leave it out (then wait
-// returns nil, nil).
-func startEmber(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logger) *emberRun {
-	ctx, cancel := context.WithCancel(ctx)
-	e := &emberRun{cancel: cancel, done: make(chan struct{})}
-	if opts.NoGrid {
-		close(e.done)
-		return e
-	}
-	go func() {
-		defer close(e.done)
-		e.res, e.err = emberSteps(ctx, st, opts, log)
-	}()
-	return e
-}
-
-// wait waits for the stage to end and returns what it did.
-func (e *emberRun) wait() (*emberOut, error) {
-	<-e.done
-	return e.res, e.err
-}
-
-// first returns the Ember stage's error once it has ended, else err.
-func (e *emberRun) first(err error) error {
-	if _, eerr := e.wait(); eerr != nil {
-		return eerr
-	}
-	return err
-}
-
-// stop cancels the stage and waits for it to end (it writes into the stage
-// folder, which the caller is about to remove).
-func (e *emberRun) stop() {
-	e.cancel()
-	<-e.done
 }
 
 // emberSteps fetches Ember's CSV as a stream, archives it as it parses it
