@@ -21,11 +21,10 @@
 //   - the build, build*.go: Build's steps, top to bottom in build.go
 //     (fetch, archive, derive, write, check, publish), the removal guard
 //     before publishing (build_guard.go);
-//   - verify, verify*.go: Verify rebuilds a snapshot from its own sources
-//     into a temporary folder, compares byte for byte (verify_compare.go),
-//     and runs the checker; verify_report.go says what differs; Rebuild
-//     (verify_rebuild.go) is the auditor's rebuild into a folder of its
-//     own, from the same options;
+//   - verify, verify*.go: Verify rebuilds a snapshot from its own sources,
+//     compares byte for byte as it writes (verify_compare.go), and runs the
+//     checker; verify_report.go says what differs; Rebuild (verify_rebuild.go) is
+//     the auditor's rebuild into a folder of its own, from the same options;
 //   - diff, diff*.go: what changed between two snapshots, and why.
 //
 // crash.go holds the crash-injection and pause points of the tests that

@@ -23,12 +23,12 @@ import (
 //
 //   - The rebuild runs the build's steps (build.go) from the archived
 //     sources/, with the options the snapshot records (rebuildOptions, as
-//     Rebuild does), into a stage in a temporary folder; every file of the
-//     rebuild, manifest included, is then compared with the stored one
-//     byte for byte (verify_compare.go), and a file that differs is
-//     described (verify_report.go). The rebuild is not checked again: a
-//     file byte-identical to a checked one passes the same checks, and one
-//     that is not is reported as differing.
+//     Rebuild does), into a comparing stage (verify_compare.go): every file
+//     is compared with the stored one as it is written, manifest included,
+//     and only a file that differs is written out, into the temporary
+//     folder, to say how (verify_report.go). The rebuild is not checked
+//     again: a file byte-identical to a checked one passes the same checks,
+//     and one that is not is reported as differing.
 //   - The checker, validate.Snapshot, checks the stored files: every file
 //     against manifest.json (missing, extra, size, sha256), every output
 //     against its schema, every figure against the independent
@@ -70,9 +70,9 @@ func Verify(ctx context.Context, dir string) (*VerifyReport, error) {
 	return rep, nil
 }
 
-// rebuildAndCompare rebuilds the snapshot from dir's archived sources into
-// a temporary folder, compares it with dir (verify_compare.go), and adds
-// every difference to rep.
+// rebuildAndCompare rebuilds the snapshot from dir's archived sources in a
+// comparing stage (verify_compare.go) under a temporary folder, and adds every
+// difference to rep.
 func rebuildAndCompare(ctx context.Context, dir string, rep *VerifyReport) error {
 	problem := func(format string, a ...any) {
 		rep.Problems = append(rep.Problems, validate.Problem{File: ".", Msg: fmt.Sprintf(format, a...)})
@@ -98,7 +98,7 @@ func rebuildAndCompare(ctx context.Context, dir string, rep *VerifyReport) error
 		return fmt.Errorf("verify: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	st, err := rebuildStage(ctx, tmp, opts)
+	st, err := rebuildStage(ctx, tmp, dir, opts)
 	if err != nil {
 		if ctx.Err() != nil {
 			return fmt.Errorf("%w: verify: %w", ErrInterrupted, ctx.Err())
@@ -111,7 +111,7 @@ func rebuildAndCompare(ctx context.Context, dir string, rep *VerifyReport) error
 		return fmt.Errorf("%w: verify: %w", ErrInterrupted, err)
 	}
 	rep.Rebuilt = true
-	diffs, err := compareTrees(dir, st.dir)
+	diffs, err := comparedDiffs(st)
 	if err != nil {
 		return fmt.Errorf("verify: %w", err)
 	}
