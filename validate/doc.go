@@ -18,11 +18,13 @@
 // compared byte for byte, and when the bytes differ, each differing figure
 // is named with the upstream values it comes from.
 //
-// The package imports nothing of transform/, which writes the files, but
-// transform/sourcetext, the fixed text both sides print
-// (TestIndependentOfTransform). It re-implements the published rules from
-// their specification; these are deliberate mirrors of transform's code,
-// and a change to one side must be made on the other:
+// The package imports nothing of transform/, which writes the files
+// (TestIndependentOfTransform). It shares one package with it:
+// internal/sourcetext, the reviewed fixed text both sides print, read by
+// the one loader both call (LoadLeaderboard); the checker fills the text's
+// templates itself (fill, model.go). It re-implements the published rules
+// from their specification; these are deliberate mirrors of transform's
+// code, and a change to one side must be made on the other:
 //
 //   - the stability filter and its cascade (stability.go; transform/stability.go);
 //   - the order of a model's configurations, their repeats and the best
