@@ -13,7 +13,9 @@ SAMPLE_LEADERBOARD = testdata/upstream/leaderboard/2026-02-16-7885788
 SAMPLE_EMBER = testdata/upstream/ember/co2-intensity-long-format.csv
 # Stamp the VCS revision into the binary, so that the manifest's generator
 # names the code that built a snapshot: go run never stamps it by default, and
-# a GOFLAGS of -buildvcs=false would silence go build. Needs a git checkout.
+# a GOFLAGS of -buildvcs=false would silence go build. Needs a git clone: Go
+# recognises only a .git directory, so a git worktree (its .git is a file)
+# builds unstamped.
 BUILDVCS ?= -buildvcs=true
 
 .PHONY: build test race scale vet snapshot sample bench update-golden docs lint-openapi

@@ -40,9 +40,9 @@ const (
 	// MaxQueryBytes bounds a request's query string (50 grids of the
 	// longest area names take about 2 KiB).
 	MaxQueryBytes = 8 << 10
-	// MaxHeaderBytes bounds a request's header, request line included
-	// (http.Server.MaxHeaderBytes): net/http answers 431 and closes the
-	// connection past it, having read no more.
+	// MaxHeaderBytes bounds a request's header, request line and the
+	// blank line that ends it included (NewServer): net/http answers 431
+	// and closes the connection past it, having read no more.
 	MaxHeaderBytes = 16 << 10
 )
 

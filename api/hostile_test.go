@@ -216,6 +216,53 @@ func TestLongNames(t *testing.T) {
 	}
 }
 
+// TestHeaderCap: a request whose header, request line and final blank line
+// included, is MaxHeaderBytes long is answered; one byte more gets
+// net/http's 431. The requests are written on raw connections, so that
+// their length is exact.
+func TestHeaderCap(t *testing.T) {
+	url, _ := server(t, catalogtest.Shared(t))
+	addr := strings.TrimPrefix(url, "http://")
+	for _, tc := range []struct {
+		size, status int
+	}{
+		{MaxHeaderBytes - 1, 200},
+		{MaxHeaderBytes, 200},
+		{MaxHeaderBytes + 1, http.StatusRequestHeaderFieldsTooLarge},
+		{MaxHeaderBytes + 4096, http.StatusRequestHeaderFieldsTooLarge},
+	} {
+		head := "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nX-Pad: "
+		end := "\r\n\r\n"
+		req := head + strings.Repeat("x", tc.size-len(head)-len(end)) + end
+		if len(req) != tc.size {
+			t.Fatalf("a request of %d bytes, want %d", len(req), tc.size)
+		}
+		if got := rawStatus(t, addr, req); got != tc.status {
+			t.Errorf("a header of %d bytes: status %d, want %d", tc.size, got, tc.status)
+		}
+	}
+}
+
+// rawStatus writes req on a new connection to addr and returns the status
+// of the answer.
+func rawStatus(t *testing.T, addr, req string) int {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := io.WriteString(c, req); err != nil {
+		t.Fatal(err)
+	}
+	res, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	return res.StatusCode
+}
+
 // TestNumbers: a number parameter is decimal, within range, and echoed
 // short; -0 is 0; the unknown parameter named is always the same.
 func TestNumbers(t *testing.T) {

@@ -123,7 +123,17 @@ func setErrorLog(srv *http.Server, log *slog.Logger) {
 	srv.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelError)
 }
 
-// NewServer is an http.Server for h with the API's timeouts and header cap.
+// bufioSlop is how far past http.Server.MaxHeaderBytes net/http reads a
+// request's header before it answers 431: it reads at most MaxHeaderBytes
+// + 4096 bytes of it (server.go's initialReadLimitSize, room for its
+// bufio.Reader's read-ahead), so that a server given 16 KiB accepts a
+// header of 20 KiB.
+const bufioSlop = 4096
+
+// NewServer is an http.Server for h with the API's timeouts and header cap:
+// its MaxHeaderBytes is MaxHeaderBytes less net/http's bufioSlop, so that
+// a request whose header, request line included, is over MaxHeaderBytes
+// gets 431 and one of MaxHeaderBytes is read.
 func NewServer(h http.Handler) *http.Server {
 	return &http.Server{
 		Handler:           h,
@@ -131,6 +141,6 @@ func NewServer(h http.Handler) *http.Server {
 		ReadTimeout:       ReadTimeout,
 		WriteTimeout:      WriteTimeout,
 		IdleTimeout:       IdleTimeout,
-		MaxHeaderBytes:    MaxHeaderBytes,
+		MaxHeaderBytes:    MaxHeaderBytes - bufioSlop,
 	}
 }

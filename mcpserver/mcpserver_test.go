@@ -3,6 +3,8 @@ package mcpserver
 import (
 	"context"
 	"net/http/httptest"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -49,6 +51,22 @@ func inMemory(t *testing.T, cat *catalog.Catalog) *mcp.ClientSession {
 	}
 	t.Cleanup(func() { cs.Close() })
 	return cs
+}
+
+// TestDocumentedSizes: docs/mcp.md's table of sizes is what the tools
+// answer on the test snapshot.
+func TestDocumentedSizes(t *testing.T) {
+	cat, _ := openCatalog(t)
+	b, err := os.ReadFile("../docs/mcp.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	for _, row := range mcptest.SizeRows(t, inMemory(t, cat)) {
+		if !slices.Contains(lines, row) {
+			t.Errorf("docs/mcp.md lacks the row %q", row)
+		}
+	}
 }
 
 // TestStreamableHTTP drives every tool through the SDK's client over

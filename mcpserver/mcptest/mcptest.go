@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -340,11 +341,38 @@ func CheckFallback(t *testing.T, cs *mcp.ClientSession) {
 }
 
 // Bounds on the compact answers (the whole CallToolResult as JSON, text and
-// structured content): the full ones are about 20 KB and 35 KB.
+// structured content): the full ones are about 21 KB and 35 KB.
 const (
 	MaxCompactListModels = 9000
 	MaxCompactGetModel   = 3500
 )
+
+// SizeRows are the rows of docs/mcp.md's table of sizes, as measured
+// through cs: for list_models and get_model of qwen-3-32b, the size of the
+// whole result as JSON, compact and with detail "full", in KB (1,000
+// bytes) to 1 decimal.
+func SizeRows(t *testing.T, cs *mcp.ClientSession) []string {
+	t.Helper()
+	kb := func(res *mcp.CallToolResult) string {
+		return strconv.FormatFloat(float64(size(t, res))/1000, 'f', 1, 64) + " KB"
+	}
+	var rows []string
+	for _, c := range []struct {
+		label string
+		args  map[string]any
+		tool  string
+	}{
+		{"`list_models`", map[string]any{}, "list_models"},
+		{"`get_model` `qwen-3-32b`", map[string]any{"model": "qwen-3-32b"}, "get_model"},
+	} {
+		compact := callRaw(t, cs, c.tool, c.args)
+		args := maps.Clone(c.args)
+		args["detail"] = "full"
+		full := callRaw(t, cs, c.tool, args)
+		rows = append(rows, "| "+c.label+" | "+kb(compact)+" | "+kb(full)+" |")
+	}
+	return rows
+}
 
 // indexRowOf is an index row as the answers give it.
 type indexRowOf struct {
