@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/leadgreen/greentokens/internal/sourcetext"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/jsonnum"
-	"github.com/leadgreen/greentokens/transform/sourcetext"
 )
 
 // What other renderers of a snapshot (the site's overview pages) print the

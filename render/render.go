@@ -10,10 +10,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/leadgreen/greentokens/internal/sourcetext"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
 	"github.com/leadgreen/greentokens/transform/jsonnum"
-	"github.com/leadgreen/greentokens/transform/sourcetext"
 )
 
 // Dir is the snapshot folder pages are written to; a page is Dir/SLUG.md.

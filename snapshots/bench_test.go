@@ -85,6 +85,7 @@ func benchChild(spec string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
+	LimitMemory() // as the command does
 	if path := os.Getenv(benchProfileEnv); path != "" {
 		f, err := os.Create(fmt.Sprintf("%s.%s.%d", path, job.Op, os.Getpid()))
 		if err == nil {
@@ -112,7 +113,6 @@ func benchChild(spec string) int {
 	ctx := context.Background()
 	switch job.Op {
 	case "build":
-		defer LimitMemory(MemoryLimit)() // as the command does
 		// As TestTenThousandModels's --max-json-mib 64: the 10,000-model
 		// task file is over the default 16 MiB cap.
 		src := fetch.Dir{Leaderboard: job.Leaderboard, Ember: job.Ember, Origins: fetch.DefaultOrigins(), MaxBytes: 64 << 20}
@@ -121,7 +121,6 @@ func benchChild(spec string) int {
 			return 1
 		}
 	case "verify":
-		defer LimitMemory(MemoryLimit)() // as the command does
 		rep, err := Verify(ctx, job.Dir)
 		if err == nil {
 			err = rep.Err()

@@ -5,28 +5,32 @@ import (
 	"runtime/debug"
 )
 
-// MemoryLimit is the soft memory limit the build and verify commands set
-// (LimitMemory). Verify runs its checks and its rebuild at once, which
-// together hold about twice what either does (70 MB live at 10,000 models),
-// and the garbage collector's default pacing lets the heap grow to twice
-// what is live: measured at 10,000 models, 175 to 195 MiB resident without
-// a limit, 137 to 141 MiB with this one, for 5% more time. A build holds
-// less (45 to 70 MB live at 10,000 models) but its peak swings with the
-// collector's timing, 114 to 143 MiB between runs of the same build; the
-// limit caps the swing. Past the limit (a snapshot far larger than that)
-// the collector works harder, at most about half of the CPU, the
-// runtime's cap: the command slows, it does not fail.
-const MemoryLimit = 128 << 20
+// MemoryLimit is the Go runtime's soft memory limit for every greentokens
+// command (LimitMemory), unless GOMEMLIMIT sets one.
+//
+// A build or a verify must stay under 150 MiB peak resident memory, with
+// ten thousand models too. By default (GOGC=100) the garbage collector
+// lets the heap grow to twice the live data before it collects, so a stage
+// that holds 50 MiB can take 100 MiB and more, plus the runtime's own
+// memory. Verify runs its checks and its rebuild at once, which together
+// hold about twice what either does (70 MB live at 10,000 models): 175 to
+// 195 MiB resident without a limit, 137 to 141 MiB under this one, for 5%
+// more time. A build holds less (45 to 70 MB live at 10,000 models), but
+// its peak swings with the collector's timing; the limit caps the swing.
+// Under the limit the collector runs more often as the process nears it
+// instead of growing the heap. It is soft: live data above it is not an
+// error (the collector then spends at most about half the CPU and the
+// heap grows), so a snapshot far larger makes a command slower, not fail.
+// 120 MiB leaves room under 150 MiB for what the limit does not count (the
+// binary's code and data).
+const MemoryLimit = 120 << 20
 
-// LimitMemory lowers the process's soft memory limit
-// (runtime/debug.SetMemoryLimit) to limit, unless GOMEMLIMIT sets one (the
-// user's, higher or lower, stands) or it is lower already, and returns
-// what restores it.
-func LimitMemory(limit int64) (restore func()) {
-	prev := debug.SetMemoryLimit(-1)
-	if prev <= limit || os.Getenv("GOMEMLIMIT") != "" {
-		return func() {}
+// LimitMemory sets the process's soft memory limit
+// (runtime/debug.SetMemoryLimit) to MemoryLimit, unless GOMEMLIMIT sets
+// one: the user's limit, higher or lower, stands ("off" turns it off).
+// The command calls it once, before it runs anything.
+func LimitMemory() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(MemoryLimit)
 	}
-	debug.SetMemoryLimit(limit)
-	return func() { debug.SetMemoryLimit(prev) }
 }

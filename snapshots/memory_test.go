@@ -5,34 +5,27 @@ import (
 	"testing"
 )
 
-// TestLimitMemory: LimitMemory lowers the soft memory limit and restores
-// it, and leaves a lower limit, or one GOMEMLIMIT gives, as it is.
+// TestLimitMemory: LimitMemory sets the soft memory limit to MemoryLimit,
+// from a higher limit or a lower one, and leaves one GOMEMLIMIT gives as
+// it is.
 func TestLimitMemory(t *testing.T) {
 	orig := debug.SetMemoryLimit(-1)
 	t.Cleanup(func() { debug.SetMemoryLimit(orig) })
 
-	debug.SetMemoryLimit(1 << 40)
-	restore := LimitMemory(MemoryLimit)
-	if got := debug.SetMemoryLimit(-1); got != MemoryLimit {
-		t.Errorf("limit %d while limited, want %d", got, MemoryLimit)
-	}
-	restore()
-	if got := debug.SetMemoryLimit(-1); got != 1<<40 {
-		t.Errorf("limit %d after restoring, want %d", got, int64(1<<40))
-	}
-
-	debug.SetMemoryLimit(64 << 20)
-	LimitMemory(MemoryLimit)()
-	if got := debug.SetMemoryLimit(-1); got != 64<<20 {
-		t.Errorf("a lower limit became %d, want it kept (%d)", got, 64<<20)
+	t.Setenv("GOMEMLIMIT", "")
+	for _, before := range []int64{1 << 40, 64 << 20} {
+		debug.SetMemoryLimit(before)
+		LimitMemory()
+		if got := debug.SetMemoryLimit(-1); got != MemoryLimit {
+			t.Errorf("limit %d after LimitMemory from %d, want %d", got, before, MemoryLimit)
+		}
 	}
 
 	// A limit the user gave (GOMEMLIMIT), even a higher one, stands.
 	t.Setenv("GOMEMLIMIT", "1TiB")
 	debug.SetMemoryLimit(1 << 40)
-	restore = LimitMemory(MemoryLimit)
+	LimitMemory()
 	if got := debug.SetMemoryLimit(-1); got != 1<<40 {
-		t.Errorf("GOMEMLIMIT's limit became %d while limited, want it kept", got)
+		t.Errorf("GOMEMLIMIT's limit became %d, want it kept", got)
 	}
-	restore()
 }

@@ -51,7 +51,7 @@ func buildCmd(bin, out string, src fetch.Dir, env ...string) *exec.Cmd {
 // checkpoints: before the rename there must be no snapshot, after it the
 // complete one; and the next build removes the leftovers and succeeds.
 func TestKilledBuild(t *testing.T) {
-	slow(t)
+	t.Parallel() // independent of the other tests, and among the package's longest
 	bin := binary(t)
 	reference, err := buildBy(t, t.TempDir(), seedSource(), binaryGenerator(t, bin))
 	if err != nil {

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/leadgreen/greentokens/internal/sourcetext"
 	"github.com/leadgreen/greentokens/transform/jsonnum"
-	"github.com/leadgreen/greentokens/transform/sourcetext"
 )
 
 // Published constants of the model files.

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/leadgreen/greentokens/transform/sourcetext"
+	"github.com/leadgreen/greentokens/internal/sourcetext"
 )
 
 func TestSlug(t *testing.T) {

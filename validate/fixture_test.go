@@ -13,8 +13,8 @@ import (
 	"testing"
 
 	"github.com/leadgreen/greentokens/internal/sample"
+	"github.com/leadgreen/greentokens/internal/sourcetext"
 	"github.com/leadgreen/greentokens/transform"
-	"github.com/leadgreen/greentokens/transform/sourcetext"
 	"golang.org/x/tools/txtar"
 )
 

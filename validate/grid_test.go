@@ -5,12 +5,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -478,44 +476,6 @@ func TestGridSnapshot(t *testing.T) {
 			}
 		})
 	}
-}
-
-// TestGridRowsHoldTheirOwnBytes: the check keeps every intensity row of the
-// CSV until grid.json is compared, so a row holds copies of the few fields
-// it needs, not the record's line they were cut from. Each line here
-// carries 2 kB of other columns: a row that kept its line would cost over
-// 2 kB.
-func TestGridRowsHoldTheirOwnBytes(t *testing.T) {
-	const areas, years = 100, 50
-	pad := strings.Repeat("x", 2048)
-	var b strings.Builder
-	b.WriteString("Area,ISO 3 code,Year,Area type,Continent,Category,Subcategory,Variable,Unit,Value\n")
-	for a := range areas {
-		for y := range years {
-			fmt.Fprintf(&b, "Area %d,,%d,Region,%s,Power sector emissions,CO2 intensity,CO2 intensity,gCO2/kWh,%d.25\n", a, 1975+y, pad, a+y)
-		}
-	}
-	heap := func() uint64 {
-		runtime.GC()
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		return ms.HeapAlloc
-	}
-	in := []byte(b.String())
-	b.Reset()
-	before := heap()
-	rows, probs, _ := gridReadCSV(bytes.NewReader(in), "ember.csv")
-	held := int64(heap()) - int64(before)
-	if len(probs) > 0 || len(rows) != areas*years {
-		t.Fatalf("%d rows, problems %v; want %d rows", len(rows), probs, areas*years)
-	}
-	per := float64(held) / float64(len(rows))
-	t.Logf("%d rows hold %d bytes: %.0f a row", len(rows), held, per)
-	if per > 256 {
-		t.Errorf("a row holds %.0f bytes; want at most 256 (a row is 56 bytes and its Value's text)", per)
-	}
-	runtime.KeepAlive(in)
-	runtime.KeepAlive(rows)
 }
 
 // gridErr runs the grid check on an archived CSV and grid.json, and

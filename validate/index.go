@@ -16,7 +16,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/leadgreen/greentokens/transform/sourcetext"
+	"github.com/leadgreen/greentokens/internal/sourcetext"
 )
 
 // Paths of the files the index check reads, relative to a snapshot folder.

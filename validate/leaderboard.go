@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/leadgreen/greentokens/transform/sourcetext"
+	"github.com/leadgreen/greentokens/internal/sourcetext"
 )
 
 // exKey identifies an excluded row as the manifest lists it.

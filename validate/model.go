@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/leadgreen/greentokens/transform/sourcetext"
+	"github.com/leadgreen/greentokens/internal/sourcetext"
 )
 
 // modelVersion is the model files' format version.
@@ -62,10 +62,25 @@ type wantConfig struct {
 	node *jnode
 }
 
+// fill replaces each {key} in template with vars[key]. A placeholder with
+// no value is an error, so a template and this recomputation cannot drift
+// apart.
+func fill(template string, vars map[string]string) (string, error) {
+	var pairs, blanks []string
+	for k, v := range vars {
+		pairs = append(pairs, "{"+k+"}", v)
+		blanks = append(blanks, "{"+k+"}", "")
+	}
+	if left := strings.NewReplacer(blanks...).Replace(template); strings.ContainsAny(left, "{}") {
+		return "", fmt.Errorf("fill %q: a placeholder without a value", template)
+	}
+	return strings.NewReplacer(pairs...).Replace(template), nil
+}
+
 // sourceBlock recomputes the model files' source block.
 func sourceBlock(in *lbInputs) (*jnode, error) {
 	t := in.text
-	version, err := sourcetext.Fill(t.VersionTemplate, map[string]string{
+	version, err := fill(t.VersionTemplate, map[string]string{
 		"leaderboard_version": t.LeaderboardVersion, "released": t.Released, "compiled": in.index.lastUpdated,
 	})
 	if err != nil {
@@ -75,12 +90,12 @@ func sourceBlock(in *lbInputs) (*jnode, error) {
 	if in.commit.date != in.index.lastUpdated {
 		tmpl = t.CompiledEvidenceDiffer
 	}
-	evidence, err := sourcetext.Fill(tmpl, map[string]string{
+	evidence, err := fill(tmpl, map[string]string{
 		"compiled": in.index.lastUpdated, "index_date": in.index.lastUpdated, "commit_date": in.commit.date})
 	if err != nil {
 		return nil, err
 	}
-	count, err := sourcetext.Fill(t.ConfigurationsTemplate, map[string]string{"count": strconv.Itoa(len(in.stable))})
+	count, err := fill(t.ConfigurationsTemplate, map[string]string{"count": strconv.Itoa(len(in.stable))})
 	if err != nil {
 		return nil, err
 	}

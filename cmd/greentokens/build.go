@@ -132,7 +132,6 @@ func runBuild(f *buildFlags, e *env, now time.Time) error {
 		e.log.Warn("--from without --grid-year takes the latest complete year, which need not be the one the snapshot pinned; " +
 			"greentokens rebuild DIR --out FOLDER takes every input from what the snapshot records")
 	}
-	defer snapshots.LimitMemory(snapshots.MemoryLimit)()
 	res, err := snapshots.Build(e.ctx, snapshots.BuildOptions{
 		Out: f.out, Date: f.date, Retrieved: f.retrieved, Source: src, Replace: f.replace, Logger: e.log, LockTimeout: f.lockTimeout,
 		NoGrid: f.noGrid, GridYear: f.gridYear, EmberRelease: f.emberRelease,

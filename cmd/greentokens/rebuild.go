@@ -50,7 +50,6 @@ func runRebuild(e *env, dir, out string, replace bool, logFormat string) error {
 	if out == "" {
 		return usagef("rebuild needs --out FOLDER: the folder that receives the rebuilt snapshot")
 	}
-	defer snapshots.LimitMemory(snapshots.MemoryLimit)()
 	res, err := snapshots.Rebuild(e.ctx, dir, snapshots.RebuildOptions{Out: out, Replace: replace, Logger: e.log})
 	if err != nil {
 		return err

@@ -19,11 +19,13 @@ import (
 	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/catalog/catalogtest"
 	"github.com/leadgreen/greentokens/mcpserver"
+	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/validate"
 )
 
-// seedGrids are the seven grids of the seed page's carbon figure.
-var seedGrids = []string{"India", "Saudi Arabia", "Hong Kong", "Serbia", "World", "Germany", "Norway"}
+// seedGrids are the seven grids of the seed page's carbon table: the
+// grids that every page shows.
+var seedGrids = render.DefaultGrids
 
 // priceQuery is one price request as each surface spells it.
 type priceQuery struct {

@@ -1,8 +1,10 @@
 // Package sourcetext holds the reviewed, fixed text that every published file
 // carries about its upstream source: names, licences, method, citation. The
 // text lives in JSON files embedded in the binary, so it is reviewed in one
-// place rather than spread through code. It holds text only, no computation:
-// both transform/ (which writes it) and validate/ (which checks it) read it.
+// place rather than spread through code. LoadLeaderboard is the one loader
+// that the builder (transform/, which writes the text) and the checker
+// (validate/, which checks it) share; the checker fills the text's templates
+// with its own code, so Fill is the builder's and the renderers' only.
 package sourcetext
 
 import (
