@@ -6,6 +6,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/snapshots"
@@ -63,7 +64,7 @@ func newCarbonCmd(e *env) *cobra.Command {
 			if cmd.Flags().Changed("intensity") {
 				req.Intensity = &f.intensity
 			}
-			return runCarbon(e, snap, req, asJSON)
+			return runCarbon(e, snap, req, asJSON, cmd.Flags())
 		},
 	}
 	snapshotFlag(cmd, &snap)
@@ -75,7 +76,9 @@ func newCarbonCmd(e *env) *cobra.Command {
 	return cmd
 }
 
-func runCarbon(e *env, dir string, req catalog.PriceRequest, asJSON bool) error {
+// runCarbon prices req from the snapshot at dir; flags are the ones req
+// was read from, which a number out of range is refused as.
+func runCarbon(e *env, dir string, req catalog.PriceRequest, asJSON bool, flags *pflag.FlagSet) error {
 	ls, s, err := loadCatalogSnapshot(e, dir)
 	if err != nil {
 		return err
@@ -85,6 +88,9 @@ func runCarbon(e *env, dir string, req catalog.PriceRequest, asJSON bool) error 
 	}
 	ans, err := s.Price(req)
 	if err != nil {
+		if ferr := numberFlagError(flags, err); ferr != nil {
+			return ferr
+		}
 		return carbonError(ls, err)
 	}
 	if asJSON {

@@ -306,11 +306,11 @@ func TestCarbonFlags(t *testing.T) {
 	}{
 		{[]string{"--num-gpus", "4"}, "qwen-3-32b was measured on 1 x B200, 1 x H100 and 2 x H100, not with 4 GPUs; nearest: \"1\", \"2\""},
 		{[]string{"--gpu", "B200", "--num-gpus", "2"}, "qwen-3-32b on B200 was measured on 1 x B200, not with 2 GPUs"},
-		{[]string{"--num-gpus", "0"}, "num_gpus must be a whole number from 1 to 1024"},
-		{[]string{"--batch", "-1"}, "batch must be a number from 1e-06 to 100000"},
+		{[]string{"--num-gpus", "0"}, `invalid argument "0" for "--num-gpus" flag: num_gpus must be a whole number from 1 to 1024`},
+		{[]string{"--batch", "-1"}, `invalid argument "-1" for "--batch" flag: batch must be a number from 1e-06 to 100000`},
 		{[]string{"--batch", "many"}, `invalid argument "many" for "--batch" flag`},
 		{[]string{"--gpu", "A100"}, `qwen-3-32b was not measured on GPU "A100"`},
-		{[]string{"--intensity", "3000"}, "intensity must be 0 or a number of g CO2e per kWh from 1e-06 to 2000"},
+		{[]string{"--intensity", "3000"}, `invalid argument "3000" for "--intensity" flag: intensity must be 0 or a number of g CO2e per kWh from 1e-06 to 2000`},
 	} {
 		code, _, stderr := runCLI(t, append([]string{"carbon", "--snapshot", snap, "qwen-3-32b", "NOR"}, tc.args...)...)
 		if code != exitUsage || !strings.Contains(stderr, tc.want) {
