@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 
 	"golang.org/x/sys/unix"
 )
@@ -28,15 +27,19 @@ const stagingPrefix = ".staging-"
 // killed before that leaves a staging folder, which the next build removes;
 // so a snapshot is never visible before all of its bytes are on disk.
 //
-// The build writes one file at a time; mu guards the stage's bookkeeping,
-// which a comparing stage's reads (comparedFS) share.
+// A stage is used from one goroutine, and needs no lock: the build's steps
+// run in sequence on the goroutine that made it (one file written at a
+// time, the pages reading the files back through fsys between writes), as
+// do Verify's rebuild into its comparing stage and its comparedDiffs (the
+// checks running beside the rebuild read the stored snapshot, not the
+// stage). The one goroutine a stage starts, startSync's, touches only its
+// own descriptor and syncErr, which it sets before it closes synced, and
+// sync reads after.
 type stage struct {
 	dir   string
-	mu    sync.Mutex
 	files map[string]File // by slash path
-	// dirs are the folders made so far, by OS path, each with the lock
-	// that serializes the creation of files in it (create).
-	dirs map[string]*sync.Mutex
+	// dirs are the folders made so far, by OS path: each is made once.
+	dirs map[string]bool
 	// root is the staging folder, open from its creation, for sync: syncfs
 	// reports a write-back error of the file system that happened after
 	// the descriptor was opened (Linux 5.8 and later).
@@ -68,7 +71,7 @@ func newStage(out, date string) (*stage, error) {
 		os.Remove(dir)
 		return nil, fmt.Errorf("opening the staging folder: %w", err)
 	}
-	return &stage{dir: dir, files: map[string]File{}, dirs: map[string]*sync.Mutex{}, root: root, differs: map[string]bool{}, opened: map[string]bool{}}, nil
+	return &stage{dir: dir, files: map[string]File{}, dirs: map[string]bool{}, root: root, differs: map[string]bool{}, opened: map[string]bool{}}, nil
 }
 
 // Modes of the published folders and files, less the umask: anyone may
@@ -109,28 +112,12 @@ func (s *stage) create(rel string) (*os.File, error) {
 		return nil, err
 	}
 	p := s.path(rel)
-	s.mu.Lock()
-	var err error
-	dir := filepath.Dir(p)
-	lock := s.dirs[dir]
-	if lock == nil {
-		if err = os.MkdirAll(dir, dirMode); err == nil {
-			lock = new(sync.Mutex)
-			s.dirs[dir] = lock
+	if dir := filepath.Dir(p); !s.dirs[dir] {
+		if err := os.MkdirAll(dir, dirMode); err != nil {
+			return nil, err
 		}
+		s.dirs[dir] = true
 	}
-	s.mu.Unlock()
-	if err != nil {
-		return nil, err
-	}
-	// One file created at a time in a folder: the kernel holds the folder's
-	// lock while it creates a file, and a second writer waiting for it
-	// spins on its CPU (ext4: 40% of the time two writers spend creating
-	// files in one folder after many deletions, measured with perf).
-	// Waiting here instead parks the goroutine, and leaves the CPU to the
-	// build's other work.
-	lock.Lock()
-	defer lock.Unlock()
 	return os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fileMode)
 }
 
@@ -141,10 +128,8 @@ func (s *stage) checkNew(rel string) error {
 	if !fs.ValidPath(rel) || strings.HasPrefix(rel, ".") {
 		return fmt.Errorf("bad snapshot path %q", rel)
 	}
-	s.mu.Lock()
 	_, dup := s.files[rel]
 	syncing := s.synced != nil
-	s.mu.Unlock()
 	switch {
 	case dup:
 		return fmt.Errorf("%s written twice", rel)
@@ -256,9 +241,7 @@ func (w *stageFile) commit() (File, error) {
 
 // record adds a committed file to the stage's list.
 func (s *stage) record(file File) File {
-	s.mu.Lock()
 	s.files[file.Path] = file
-	s.mu.Unlock()
 	return file
 }
 
@@ -298,9 +281,7 @@ func (s *stage) sync() error {
 // build that fails its checks removes its stage without waiting for the
 // disk. Once it has started, nothing more may be written into the stage.
 func (s *stage) startSync() {
-	s.mu.Lock()
 	s.synced = make(chan struct{})
-	s.mu.Unlock()
 	fd, err := unix.Dup(int(s.root.Fd()))
 	if err != nil {
 		s.syncErr = err

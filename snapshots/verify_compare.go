@@ -59,10 +59,8 @@ func (s *stage) openCompared(rel string) (*stageFile, error) {
 	if err := s.checkNew(rel); err != nil {
 		return nil, fmt.Errorf("%w: writing %s: %w", ErrConflict, rel, err)
 	}
-	s.mu.Lock()
 	dup := s.opened[rel]
 	s.opened[rel] = true
-	s.mu.Unlock()
 	if dup {
 		return nil, fmt.Errorf("%w: writing %s: %s written twice", ErrConflict, rel, rel)
 	}
@@ -126,9 +124,7 @@ func (w *stageFile) diverge() error {
 	}
 	w.closeStored()
 	w.f = f
-	w.s.mu.Lock()
 	w.s.differs[w.rel] = true
-	w.s.mu.Unlock()
 	return nil
 }
 
@@ -168,10 +164,8 @@ func (s *stage) fsys() fs.FS {
 type comparedFS struct{ s *stage }
 
 func (c comparedFS) Open(name string) (fs.File, error) {
-	c.s.mu.Lock()
 	_, written := c.s.files[name]
 	differs := c.s.differs[name]
-	c.s.mu.Unlock()
 	switch {
 	case !written:
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
@@ -190,12 +184,10 @@ func comparedDiffs(st *stage) ([]FileDiff, error) {
 	if err != nil {
 		return nil, err
 	}
-	st.mu.Lock()
 	rebuilt := make([]string, 0, len(st.files))
 	for p := range st.files {
 		rebuilt = append(rebuilt, p)
 	}
-	st.mu.Unlock()
 	sort.Strings(rebuilt)
 	var diffs []FileDiff
 	i, j := 0, 0
