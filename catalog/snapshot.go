@@ -74,6 +74,11 @@ const (
 	GridPath     = snapshots.GridName
 )
 
+// ErrConflict is snapshots.ErrConflict, the same error value, for a surface
+// that writes what it serves into a folder (the site): a folder it must not
+// replace. The command exits 6 on it, as on a build's.
+var ErrConflict = snapshots.ErrConflict
+
 // ModelPath is the path of a model's file in a snapshot.
 func ModelPath(slug string) string { return "models/" + slug + ".json" }
 

@@ -12,6 +12,19 @@ import (
 // What other renderers of a snapshot (the site's overview pages) print the
 // way the model pages do, from the same code.
 
+// The index's two tasks, as Ref takes them ("lm-arena-chat", "gpqa").
+const (
+	TaskChat    = transform.TaskChat
+	TaskProblem = transform.TaskProblem
+)
+
+// TaskName is a task's name as the pages print it ("Text Conversation").
+func TaskName(task string) string { return transform.TaskNames[task] }
+
+// EnergyScope says what the energy covers, in the one wording every page
+// uses (transform.EnergyScope).
+const EnergyScope = transform.EnergyScope
+
 // Dec1 prints x rounded once to 1 decimal, with thousands separators (Wh/M).
 func Dec1(x float64) string { return dec1(x) }
 
@@ -53,6 +66,15 @@ func CiteAs(updated string) (string, error) {
 	return sourcetext.Fill(t.CiteAs, map[string]string{
 		"publisher": t.Publisher, "title": t.Title, "index_url": t.IndexURL, "release": updated, "year": year,
 	})
+}
+
+// Entry returns a model's entry in index.json's models (its last, as the
+// model page reads it); nil when the index lists no such model.
+func (s *Snapshot) Entry(slug string) *transform.IndexEntry {
+	if i := s.entries(slug).entry; i >= 0 {
+		return &s.Index.Models[i]
+	}
+	return nil
 }
 
 // IndexRow returns the archived row behind an index entry's row on gpu,

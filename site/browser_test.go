@@ -350,7 +350,7 @@ func checkCharts(t *testing.T, b *browser, s *Site, p string) {
 	if !ok {
 		return
 	}
-	e := *s.entry(slug)
+	e := *s.pages.Entry(slug)
 	got := eval[map[string]chartInfo](t, b, chartsJS)
 	m, ok := s.snap.Published[e.Slug]
 	if !ok {

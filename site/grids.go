@@ -5,8 +5,6 @@ import (
 	"strconv"
 
 	"github.com/leadgreen/greentokens/render"
-	"github.com/leadgreen/greentokens/transform/grid"
-	"github.com/leadgreen/greentokens/transform/jsonnum"
 )
 
 // calcData is the calculator's data, embedded in grids.html as JSON: every
@@ -42,35 +40,33 @@ type calcGrid struct {
 
 type gridsData struct {
 	frame
-	Grid  *grid.Grid
-	Intro []string
-	Calc  calcData
-	Table *render.Table
+	// HasGrid says whether the snapshot has grid.json.
+	HasGrid bool
+	Intro   []string
+	Calc    calcData
+	Table   *render.Table
 }
 
-// areaYear is the year of an area's value when it is not grid.json's
-// reference year ("" when it is).
-func areaYear(g *grid.Grid, a grid.Area) string {
-	if a.Year != 0 && a.Year != g.Year {
-		return strconv.Itoa(a.Year)
+// areaYear is the year of an area's value (year) when it is not grid.json's
+// reference year (ref); "" when it is.
+func areaYear(ref, year int) string {
+	if year != 0 && year != ref {
+		return strconv.Itoa(year)
 	}
 	return ""
 }
 
-// gText prints a published intensity as grid.json holds it, without ".0".
-func gText(x jsonnum.Float) string { return render.Short(x) }
-
 func (s *Site) gridsPage() ([]byte, error) {
-	d := gridsData{frame: s.frame("Carbon on every grid", "", "grids"), Grid: s.pages.Grid}
-	d.Script = d.Grid != nil
-	if d.Grid == nil {
+	g := s.pages.Grid
+	d := gridsData{frame: s.frame("Carbon on every grid", "", "grids"), HasGrid: g != nil}
+	d.Script = d.HasGrid
+	if g == nil {
 		d.Description = fmt.Sprintf("The Green Tokens snapshot of %s has no grid intensities, so no carbon figures.", d.Date)
 		return execute("grids.tmpl", d)
 	}
-	g := d.Grid
 	earlier := 0
 	for _, a := range g.Areas {
-		if areaYear(g, a) != "" {
+		if areaYear(g.Year, a.Year) != "" {
 			earlier++
 		}
 	}
@@ -91,7 +87,7 @@ func (s *Site) gridsPage() ([]byte, error) {
 		len(g.Areas), g.Source.Name, g.Year, len(s.pages.Index.Models))
 	for _, e := range s.pages.Index.Models {
 		m := calcModel{Slug: e.Slug, Name: e.Name}
-		for _, gpu := range indexGPUs(s.pages.Index) {
+		for _, gpu := range s.indexGPUs() {
 			c, ok := e.Best[gpu]
 			if !ok {
 				continue
@@ -109,17 +105,19 @@ func (s *Site) gridsPage() ([]byte, error) {
 	d.Table = &render.Table{Caption: fmt.Sprintf("Every area of grid.json (reference year %d)", g.Year),
 		Head: []string{"Area", "ISO 3", "Type", "g CO2e per kWh", "Year"}}
 	for _, a := range g.Areas {
-		value := gText(a.GCO2ePerKWh)
+		// The published intensity as grid.json holds it, without ".0".
+		gText := render.Short(a.GCO2ePerKWh)
+		value := gText
 		label := a.Name + " (" + value + ")"
-		if y := areaYear(g, a); y != "" {
+		if y := areaYear(g.Year, a.Year); y != "" {
 			value += " (" + y + ")"
-			label = a.Name + " (" + gText(a.GCO2ePerKWh) + ", " + y + ")"
+			label = a.Name + " (" + gText + ", " + y + ")"
 		}
 		year := a.Year
 		if year == 0 {
 			year = g.Year
 		}
-		d.Calc.Grids = append(d.Calc.Grids, calcGrid{Name: a.Name, Label: label, G: float64(a.GCO2ePerKWh), GText: gText(a.GCO2ePerKWh), Year: year})
+		d.Calc.Grids = append(d.Calc.Grids, calcGrid{Name: a.Name, Label: label, G: float64(a.GCO2ePerKWh), GText: gText, Year: year})
 		d.Table.Rows = append(d.Table.Rows, render.TableRow{Cells: []string{a.Name, a.ISO3, a.AreaType, value, strconv.Itoa(year)}})
 	}
 	return execute("grids.tmpl", d)

@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/site/chart"
-	"github.com/leadgreen/greentokens/transform"
 )
 
 type column struct {
@@ -45,9 +45,9 @@ func gpuKey(gpu string) string { return strings.ToLower(strings.ReplaceAll(gpu, 
 
 // indexGPUs are the GPUs with an index row in any model: B200 and H100
 // first, then any other in name order.
-func indexGPUs(idx *transform.IndexFile) []string {
+func (s *Site) indexGPUs() []string {
 	seen := map[string]bool{}
-	for _, e := range idx.Models {
+	for _, e := range s.pages.Index.Models {
 		for g := range e.Best {
 			seen[g] = true
 		}
@@ -81,7 +81,7 @@ func (s *Site) indexPage() ([]byte, error) {
 	d.Script = true
 	d.Intro = []string{
 		fmt.Sprintf("The GPU energy that %d open language models use per million output tokens (Wh/M), from the %s %s (data compiled %s, retrieved %s), %s task. Each model's index row on a GPU is its most energy-efficient configuration measured whose median inter-token latency is %d ms or less: a floor on a busy server, GPU energy only. %s",
-			len(idx.Models), src.Name, leaderboardVersion(src.Version), render.LongDate(src.Compiled), render.LongDate(src.Retrieved), transform.TaskNames[transform.TaskChat], idx.ITLDeadlineMS, transform.EnergyScope),
+			len(idx.Models), src.Name, leaderboardVersion(src.Version), render.LongDate(src.Compiled), render.LongDate(src.Retrieved), render.TaskName(render.TaskChat), idx.ITLDeadlineMS, render.EnergyScope),
 	}
 	d.Description = firstSentence(d.Intro[0], 0)
 	if g := s.pages.Grid; g != nil {
@@ -98,7 +98,7 @@ func (s *Site) indexPage() ([]byte, error) {
 		}
 	}
 	d.TableNote = "Select a column heading to sort by it; models without a row on a GPU go last. Wh/M, running batch and latency are rounded once from the upstream figures."
-	d.GPUs = indexGPUs(idx)
+	d.GPUs = s.indexGPUs()
 	d.Columns = []column{{Name: "Model", Type: "text", Key: "model"}}
 	for _, g := range d.GPUs {
 		k := gpuKey(g)
@@ -160,7 +160,7 @@ func (s *Site) gpuSection(d *indexData) error {
 	if len(idx.GPUComparisons) == 0 {
 		return nil
 	}
-	cmps := append([]transform.GPUComparison(nil), idx.GPUComparisons...)
+	cmps := slices.Clone(idx.GPUComparisons)
 	sort.SliceStable(cmps, func(i, j int) bool { return cmps[i].EnergyPerTokenRatio > cmps[j].EnergyPerTokenRatio })
 	f := &render.Figure{ID: "gpu-ratio", Title: "H100 over B200: energy per token at the index rows",
 		XLabel: "H100 energy per token ÷ B200 energy per token", Ref: 1, RefLabel: "1×",
@@ -170,15 +170,15 @@ func (s *Site) gpuSection(d *indexData) error {
 	var parts []string
 	above := 0
 	for _, g := range cmps {
-		e := s.entry(g.Slug)
+		e := s.pages.Entry(g.Slug)
 		if e == nil {
-			return fmt.Errorf("%s: gpu_comparisons: no model %q", transform.IndexName, g.Slug)
+			return fmt.Errorf("%s: gpu_comparisons: no model %q", catalog.IndexPath, g.Slug)
 		}
-		h, err := s.pages.Ref(transform.TaskChat, g.H100)
+		h, err := s.pages.Ref(render.TaskChat, g.H100)
 		if err != nil {
 			return err
 		}
-		b, err := s.pages.Ref(transform.TaskChat, g.B200)
+		b, err := s.pages.Ref(render.TaskChat, g.B200)
 		if err != nil {
 			return err
 		}
@@ -209,19 +209,19 @@ func (s *Site) taskSection(d *indexData) error {
 	if len(idx.TaskComparisons) == 0 {
 		return nil
 	}
-	chat, problem := transform.TaskNames[transform.TaskChat], transform.TaskNames[transform.TaskProblem]
+	chat, problem := render.TaskName(render.TaskChat), render.TaskName(render.TaskProblem)
 	t := &render.Table{Caption: fmt.Sprintf("%s against %s, each task's index row on the same GPU", problem, chat),
 		Head: []string{"Model", "GPU", "Energy per response", "Energy per token", "Answer tokens (" + problem + " / " + chat + ")", "Running batch (" + problem + " / " + chat + ")"}}
 	for _, tc := range idx.TaskComparisons {
-		e := s.entry(tc.Slug)
+		e := s.pages.Entry(tc.Slug)
 		if e == nil {
-			return fmt.Errorf("%s: task_comparisons: no model %q", transform.IndexName, tc.Slug)
+			return fmt.Errorf("%s: task_comparisons: no model %q", catalog.IndexPath, tc.Slug)
 		}
-		c, err := s.pages.Ref(transform.TaskChat, tc.TextConversation.RowRef)
+		c, err := s.pages.Ref(render.TaskChat, tc.TextConversation.RowRef)
 		if err != nil {
 			return err
 		}
-		p, err := s.pages.Ref(transform.TaskProblem, tc.ProblemSolving.RowRef)
+		p, err := s.pages.Ref(render.TaskProblem, tc.ProblemSolving.RowRef)
 		if err != nil {
 			return err
 		}

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/site/chart"
-	"github.com/leadgreen/greentokens/transform/grid"
 )
 
 // seg is a run of text, a link when URL is set.
@@ -72,7 +72,7 @@ func (s *Site) modelPage(slug string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := s.entry(slug)
+	e := s.pages.Entry(slug)
 	data := modelData{frame: s.frame(e.Name, "../", ""), GPUs: render.List(e.GPUs)}
 	for _, b := range d.Blocks {
 		if p, ok := b.(*render.Para); ok { // the headline
@@ -83,9 +83,9 @@ func (s *Site) modelPage(slug string) ([]byte, error) {
 	if data.Blocks, data.Open, err = htmlBlocks(d); err != nil {
 		return nil, err
 	}
-	files := []string{"index.json", e.File}
+	files := []string{catalog.IndexPath, e.File}
 	if s.pages.Grid != nil {
-		files = append(files, grid.FileName)
+		files = append(files, catalog.GridPath)
 	}
 	for _, t := range s.pages.Index.Source.Tasks {
 		files = append(files, t.File)

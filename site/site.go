@@ -27,7 +27,6 @@ import (
 
 	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/render"
-	"github.com/leadgreen/greentokens/transform"
 )
 
 //go:embed templates/*.tmpl
@@ -86,8 +85,6 @@ type Site struct {
 	data map[string]string
 	// paths lists every file of the site, sorted.
 	paths []string
-	// bySlug finds a model's index entry.
-	bySlug map[string]*transform.IndexEntry
 }
 
 // servedFile is a file's bytes and the ETag it is served with.
@@ -103,11 +100,7 @@ func New(snap *catalog.Snapshot, opts Options) (*Site, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the snapshot %s: %w", snap.Date, err)
 	}
-	s := &Site{snap: snap, pages: ps, opts: opts, fixed: map[string]servedFile{}, data: map[string]string{},
-		bySlug: make(map[string]*transform.IndexEntry, len(ps.Index.Models))}
-	for i := range ps.Index.Models {
-		s.bySlug[ps.Index.Models[i].Slug] = &ps.Index.Models[i]
-	}
+	s := &Site{snap: snap, pages: ps, opts: opts, fixed: map[string]servedFile{}, data: map[string]string{}}
 	for _, a := range []string{"site.css", "site.js", "favicon.svg"} {
 		b, err := assetFS.ReadFile("assets/" + a)
 		if err != nil {
@@ -198,7 +191,7 @@ func etagOf(b []byte) string {
 	return `"` + hex.EncodeToString(sum[:16]) + `"`
 }
 
-func (s *Site) hasModel(slug string) bool { return s.bySlug[slug] != nil }
+func (s *Site) hasModel(slug string) bool { return s.pages.Entry(slug) != nil }
 
 // frame is what every page's layout needs. Description is the page's
 // meta description, from its own content.
@@ -225,6 +218,3 @@ func execute(name string, data any) ([]byte, error) {
 
 // dataHref is the link from a page at root to a snapshot file.
 func dataHref(root, file string) string { return root + "data/" + path.Clean(file) }
-
-// entry finds a model's index entry, nil when there is none.
-func (s *Site) entry(slug string) *transform.IndexEntry { return s.bySlug[slug] }

@@ -2,12 +2,13 @@ package site
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/render"
-	"github.com/leadgreen/greentokens/snapshots"
 )
 
 type fact struct {
@@ -58,7 +59,7 @@ func (s *Site) sourcesPage() ([]byte, error) {
 	if len(idx.Models) > 0 {
 		model, ok := s.snap.Published[idx.Models[0].Slug]
 		if !ok {
-			return nil, fmt.Errorf("%s lists model %q, which the snapshot does not publish", snapshots.IndexName, idx.Models[0].Slug)
+			return nil, fmt.Errorf("%s lists model %q, which the snapshot does not publish", catalog.IndexPath, idx.Models[0].Slug)
 		}
 		src := model.Source
 		var tasks []string
@@ -127,29 +128,31 @@ func (s *Site) sourcesPage() ([]byte, error) {
 	srcSec.Tables = append(srcSec.Tables, t)
 	srcSec.FilesCaption = "Archived files; the JSON ones are linked, the Ember CSV is at its URL above"
 	for _, src := range m.Sources {
-		srcSec.Files = append(srcSec.Files, s.fileRow(src.File))
+		srcSec.Files = append(srcSec.Files, s.fileRow(src.Path, src.Size, src.SHA256))
 	}
 	d.Sections = append(d.Sections, srcSec)
 
 	out := sourcesSection{ID: "files", Title: "Published files", FilesCaption: "manifest.json and every file derived from the sources"}
-	mb, err := s.Page("data/" + snapshots.ManifestName)
+	mb, err := s.Page("data/" + catalog.ManifestPath)
 	if err != nil {
 		return nil, err
 	}
-	out.Files = append(out.Files, fileRow{Path: snapshots.ManifestName, Href: "data/" + snapshots.ManifestName, Size: render.Whole(float64(len(mb))), SHA256: "(lists the others)"})
-	files := append([]snapshots.File(nil), m.Outputs...)
+	out.Files = append(out.Files, fileRow{Path: catalog.ManifestPath, Href: "data/" + catalog.ManifestPath, Size: render.Whole(float64(len(mb))), SHA256: "(lists the others)"})
+	files := slices.Clone(m.Outputs)
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	for _, f := range files {
-		out.Files = append(out.Files, s.fileRow(f))
+		out.Files = append(out.Files, s.fileRow(f.Path, f.Size, f.SHA256))
 	}
 	d.Sections = append(d.Sections, out)
 	return execute("sources.tmpl", d)
 }
 
-func (s *Site) fileRow(f snapshots.File) fileRow {
-	r := fileRow{Path: f.Path, Size: render.Whole(float64(f.Size)), SHA256: f.SHA256}
-	if _, ok := s.data["data/"+f.Path]; ok {
-		r.Href = dataHref("", f.Path)
+// fileRow is the row of a file the manifest lists, linked when the site
+// serves it under data/.
+func (s *Site) fileRow(path string, size int64, sha256 string) fileRow {
+	r := fileRow{Path: path, Size: render.Whole(float64(size)), SHA256: sha256}
+	if _, ok := s.data["data/"+path]; ok {
+		r.Href = dataHref("", path)
 	}
 	return r
 }

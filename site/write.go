@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/leadgreen/greentokens/snapshots"
+	"github.com/leadgreen/greentokens/catalog"
 )
 
 // WriteDir writes every file of the site into the folder out, whole or not
@@ -15,7 +15,7 @@ import (
 // page at a time, and it takes out's place only when every file is there.
 // out may be missing, an empty folder, or a site an earlier WriteDir wrote
 // (it is replaced); any other existing out is refused with an error
-// wrapping snapshots.ErrConflict, and left as it is.
+// wrapping catalog.ErrConflict (snapshots.ErrConflict), and left as it is.
 func (s *Site) WriteDir(out string) (err error) {
 	out = filepath.Clean(out)
 	kind, err := outKind(out)
@@ -23,11 +23,11 @@ func (s *Site) WriteDir(out string) (err error) {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return fmt.Errorf("%w: %v", snapshots.ErrConflict, err)
+		return fmt.Errorf("%w: %v", catalog.ErrConflict, err)
 	}
 	stage, err := os.MkdirTemp(filepath.Dir(out), ".site-staging-")
 	if err != nil {
-		return fmt.Errorf("%w: %v", snapshots.ErrConflict, err)
+		return fmt.Errorf("%w: %v", catalog.ErrConflict, err)
 	}
 	defer func() {
 		if err != nil {
@@ -93,21 +93,21 @@ func outKind(out string) (outState, error) {
 		return outMissing, nil
 	}
 	if err != nil {
-		return 0, fmt.Errorf("%w: %v", snapshots.ErrConflict, err)
+		return 0, fmt.Errorf("%w: %v", catalog.ErrConflict, err)
 	}
 	if !fi.IsDir() {
-		return 0, fmt.Errorf("%w: %s is not a folder", snapshots.ErrConflict, out)
+		return 0, fmt.Errorf("%w: %s is not a folder", catalog.ErrConflict, out)
 	}
 	entries, err := os.ReadDir(out)
 	if err != nil {
-		return 0, fmt.Errorf("%w: %v", snapshots.ErrConflict, err)
+		return 0, fmt.Errorf("%w: %v", catalog.ErrConflict, err)
 	}
 	if len(entries) == 0 {
 		return outEmpty, nil
 	}
 	for _, m := range siteMarks {
 		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(m))); err != nil {
-			return 0, fmt.Errorf("%w: %s holds other files than a site (no %s): choose a new or empty folder", snapshots.ErrConflict, out, m)
+			return 0, fmt.Errorf("%w: %s holds other files than a site (no %s): choose a new or empty folder", catalog.ErrConflict, out, m)
 		}
 	}
 	return outSite, nil
