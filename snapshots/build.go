@@ -682,10 +682,8 @@ func archiveEmber(st *stage, body *fetch.Body, rd *grid.Reader, archive string) 
 
 // Step 5: check.
 
-// check runs the checker, validate.Snapshot, on the staged folder, while
-// the stage is synced to disk beside it (publish waits for the sync).
+// check runs the checker, validate.Snapshot, on the staged folder.
 func check(ctx context.Context, st *stage) error {
-	st.startSync()
 	if err := validateSnapshot(ctx, st.dir); err != nil {
 		if ctx.Err() != nil {
 			return fmt.Errorf("%w while validating: %w", ErrInterrupted, ctx.Err())

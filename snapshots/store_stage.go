@@ -32,9 +32,7 @@ const stagingPrefix = ".staging-"
 // time, the pages reading the files back through fsys between writes), as
 // do Verify's rebuild into its comparing stage and its comparedDiffs (the
 // checks running beside the rebuild read the stored snapshot, not the
-// stage). The one goroutine a stage starts, startSync's, touches only its
-// own descriptor and syncErr, which it sets before it closes synced, and
-// sync reads after.
+// stage). It starts no goroutine of its own: sync runs on the caller's.
 type stage struct {
 	dir   string
 	files map[string]File // by slash path
@@ -52,10 +50,8 @@ type stage struct {
 	stored  string
 	differs map[string]bool
 
-	// synced is closed when the sync that startSync started has returned
-	// syncErr; nil before.
-	synced  chan struct{}
-	syncErr error
+	// synced is set once sync has begun: nothing more may be written.
+	synced bool
 	// opened are the paths a comparing stage has opened, as O_EXCL
 	// remembers them for a stage that writes every file.
 	opened map[string]bool
@@ -122,18 +118,17 @@ func (s *stage) create(rel string) (*os.File, error) {
 }
 
 // checkNew checks that rel is a snapshot path not written yet, and that
-// the stage is not being synced (startSync: a file written after it would
-// not be on disk before the snapshot appears).
+// the stage has not been synced (a file written after its sync would not
+// be on disk before the snapshot appears).
 func (s *stage) checkNew(rel string) error {
 	if !fs.ValidPath(rel) || strings.HasPrefix(rel, ".") {
 		return fmt.Errorf("bad snapshot path %q", rel)
 	}
 	_, dup := s.files[rel]
-	syncing := s.synced != nil
 	switch {
 	case dup:
 		return fmt.Errorf("%s written twice", rel)
-	case syncing:
+	case s.synced:
 		return fmt.Errorf("%s written after the stage's sync started", rel)
 	}
 	return nil
@@ -257,43 +252,16 @@ func (w *stageFile) abort() {
 // folder's entries. One syncfs(2) of the file system that holds the stage
 // replaces an fsync of each of its thousands of files and folders. Linux
 // 5.8 and later report through it an error in writing back any file of the
-// file system since the stage was opened (see root).
-//
-// A sync started earlier (startSync) is waited for instead.
+// file system since the stage was opened (see root). Publishing syncs once
+// the checks have passed, so a build that fails them never waits for the
+// disk; once the sync has begun, nothing more may be written into the
+// stage.
 func (s *stage) sync() error {
-	if s.synced == nil {
-		s.startSync()
-	}
-	<-s.synced
-	if s.syncErr != nil {
-		return fmt.Errorf("syncing %s: %w", s.dir, s.syncErr)
+	s.synced = true
+	if err := syncfs(int(s.root.Fd())); err != nil {
+		return fmt.Errorf("syncing %s: %w", s.dir, err)
 	}
 	return nil
-}
-
-// startSync starts sync on a goroutine of its own, once every file of the
-// stage is written: the disk writes them back while the checks run, and
-// publishing waits only for what is left. (At ember-synth's scale 1 the
-// sync took 40 ms, a sixth of the build, after the checks.)
-//
-// The sync has its own descriptor of the staging folder (a dup shares the
-// open file, and so what syncfs reports since root was opened), so that a
-// build that fails its checks removes its stage without waiting for the
-// disk. Once it has started, nothing more may be written into the stage.
-func (s *stage) startSync() {
-	s.synced = make(chan struct{})
-	fd, err := unix.Dup(int(s.root.Fd()))
-	if err != nil {
-		s.syncErr = err
-		close(s.synced)
-		return
-	}
-	sync := syncfs
-	go func() {
-		defer close(s.synced)
-		defer unix.Close(fd)
-		s.syncErr = sync(fd)
-	}()
 }
 
 // syncfs is unix.Syncfs; tests replace it.
