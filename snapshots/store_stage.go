@@ -178,19 +178,12 @@ type stageFile struct {
 	f   *os.File
 	h   hash.Hash
 	n   int64
-	// started is how much of the file the disk has been asked to write
-	// back (see Write).
-	started int64
 
 	// In a comparing stage, f is nil while the bytes match those of cmp,
 	// the stored file (verify_compare.go); buf holds its bytes to compare.
 	cmp *os.File
 	buf []byte
 }
-
-// writeBackChunk is how much of a large file (Ember's CSV, index.json) is
-// written before the disk is asked to start writing it back.
-const writeBackChunk = 8 << 20
 
 func (w *stageFile) Write(p []byte) (int, error) {
 	if w.f == nil {
@@ -206,14 +199,6 @@ func (w *stageFile) Write(p []byte) (int, error) {
 	w.n += int64(n)
 	if err != nil {
 		return n, fmt.Errorf("%w: writing %s: %w", ErrConflict, w.rel, err)
-	}
-	// Start writing a large file back while the build goes on, so that
-	// the sync before publishing (stage.sync) has little left to wait for:
-	// the disk works beside the CPU. It does not wait, and an error is
-	// the sync's to report.
-	if w.n-w.started >= writeBackChunk {
-		unix.SyncFileRange(int(w.f.Fd()), w.started, w.n-w.started, unix.SYNC_FILE_RANGE_WRITE)
-		w.started = w.n
 	}
 	return n, nil
 }
