@@ -18,7 +18,6 @@
 package render
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -198,38 +197,15 @@ func (s *Snapshot) entries(slug string) *modelEntries {
 // model file; it refuses what the published files never hold besides,
 // a repeated key, invalid UTF-8 and a key in other case.)
 func readJSON(fsys fs.FS, name string, v any) error {
-	f, err := fsys.Open(name)
+	data, err := fs.ReadFile(fsys, name)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	buf := readBufs.Get().(*bytes.Buffer)
-	defer func() {
-		if buf.Cap() <= maxPooled {
-			buf.Reset()
-			readBufs.Put(buf)
-		}
-	}()
-	if fi, err := f.Stat(); err == nil {
-		buf.Grow(int(fi.Size()) + bytes.MinRead) // one read, as os.ReadFile
-	}
-	if _, err := buf.ReadFrom(f); err != nil {
-		if pe, ok := err.(*fs.PathError); ok {
-			pe.Path = name // as os.DirFS's ReadFile names it
-		}
-		return err
-	}
-	if err := jsonv2.Unmarshal(buf.Bytes(), v, jsonv2.RejectUnknownMembers(true)); err != nil {
+	if err := jsonv2.Unmarshal(data, v, jsonv2.RejectUnknownMembers(true)); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil
 }
-
-// readBufs hold the bytes of the files readJSON decodes, up to maxPooled
-// bytes: the decoded value does not keep them.
-var readBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
-
-const maxPooled = 1 << 20
 
 // readSource reads an archived file.
 func readSource(fsys fs.FS, name string) ([]byte, error) { return fs.ReadFile(fsys, name) }
