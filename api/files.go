@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/leadgreen/greentokens/catalog"
-	"github.com/leadgreen/greentokens/transform"
 )
 
 // snapshot resolves the {date} of the request's path and sets the
@@ -90,7 +89,7 @@ func (a *api) models(w http.ResponseWriter, r *http.Request) {
 
 // writeJSON writes v as the published files print JSON.
 func writeJSON(w http.ResponseWriter, r *http.Request, v any) {
-	b, err := transform.Marshal(v)
+	b, err := catalog.Marshal(v)
 	if err != nil {
 		problem(w, r, http.StatusInternalServerError, "internal", "internal error", nil)
 		return

@@ -6,7 +6,6 @@ import (
 	"strconv"
 
 	"github.com/leadgreen/greentokens/catalog"
-	"github.com/leadgreen/greentokens/transform"
 )
 
 // Problem is an RFC 9457 problem detail, with the extension members
@@ -41,7 +40,7 @@ func problem(w http.ResponseWriter, r *http.Request, status int, kind, detail st
 	if e != nil {
 		p.Parameter, p.Query, p.Nearest = e.What, e.Query, e.Nearest
 	}
-	b, err := transform.Marshal(p)
+	b, err := catalog.Marshal(p)
 	if err != nil {
 		b = []byte(`{"type":"about:blank","status":` + strconv.Itoa(status) + `}`)
 	}

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
 	"github.com/leadgreen/greentokens/transform/names"
 )
@@ -13,7 +12,7 @@ import (
 // FindModel finds a model by slug, name or model id, ignoring case, spaces
 // and punctuation: "qwen3 32b", "Qwen/Qwen3-32B" and "qwen-3-32b" find the
 // same model. An unknown query is an error naming the nearest models.
-func FindModel(models []*transform.Model, query string) (*transform.Model, error) {
+func FindModel(models []*Model, query string) (*Model, error) {
 	cands := make([][]string, len(models))
 	for i, m := range models {
 		cands[i] = []string{m.Slug, m.Name, m.ModelID}

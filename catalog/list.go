@@ -86,7 +86,7 @@ func indexRows(m *transform.Model) []IndexRow {
 // FindModel finds a model by slug, name or model id (FindModel's rule). An
 // unknown one is a NotFound error naming the nearest models; a blank one
 // (spaces alone) is Invalid, a request naming no model.
-func (s *Snapshot) FindModel(query string) (*transform.Model, error) {
+func (s *Snapshot) FindModel(query string) (*Model, error) {
 	if err := checkName("model", query); err != nil {
 		return nil, err
 	}

@@ -35,9 +35,9 @@ type Snapshot struct {
 	// Grid is grid.json decoded; nil when the snapshot has none.
 	Grid *grid.Grid
 	// Models are the models derived from the archived sources, by slug.
-	Models []*transform.Model
+	Models []*Model
 	// Published are the published model files decoded, by slug.
-	Published map[string]*transform.Model
+	Published map[string]*Model
 
 	files   map[string]*File
 	sources []FileRef // the archived leaderboard files the models come from
@@ -158,7 +158,7 @@ func fromLoaded(ls *snapshots.Snapshot, date string) (*Snapshot, error) {
 		return nil, fmt.Errorf("snapshot %s: manifest date %q is not the folder's name", date, m.Date)
 	}
 	s := &Snapshot{Date: date, Compiled: m.Evidence.Compiled, Retrieved: m.Retrieved, Manifest: m,
-		Published: map[string]*transform.Model{}, files: map[string]*File{}}
+		Published: map[string]*Model{}, files: map[string]*File{}}
 	// Load checked that manifest.json is in its canonical form: these are
 	// its bytes.
 	mb, err := transform.Marshal(m)
