@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -50,10 +51,6 @@ func (v *parsedValue[T]) Type() string { return v.typ }
 // Given returns the text last set, as given.
 func (v *parsedValue[T]) Given() string { return v.given }
 
-// numberFlags are the flags of the catalog's number parameters
-// (catalog.Error's What).
-var numberFlags = map[string]string{"batch": "batch", "intensity": "intensity", "num_gpus": "num-gpus"}
-
 // numberFlagError returns the catalog's refusal of a number out of range
 // (1e-7 for --batch) in pflag's words for a value that is not a number,
 // naming the flag and the value as given:
@@ -66,7 +63,9 @@ func numberFlagError(flags *pflag.FlagSet, err error) error {
 	if !errors.As(err, &ce) || ce.Kind != catalog.Invalid {
 		return nil
 	}
-	f := flags.Lookup(numberFlags[ce.What])
+	// The flag of the catalog's parameter: num_gpus is --num-gpus. Only
+	// the number flags (parsedValue) keep their text as given.
+	f := flags.Lookup(strings.ReplaceAll(ce.What, "_", "-"))
 	if f == nil || !f.Changed {
 		return nil
 	}
