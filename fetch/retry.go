@@ -78,8 +78,9 @@ func (c *call) do() (*http.Response, error) {
 		RetryMax:       o.RetryMax,
 		RequestLogHook: c.before,
 		CheckRetry:     c.checkRetry,
-		Backoff:        func(time.Duration, time.Duration, int, *http.Response) time.Duration { return c.wait },
-		ErrorHandler:   retryablehttp.PassthroughErrorHandler,
+		// The wait checkRetry chose: DefaultBackoff's, within the bounds.
+		Backoff:      func(time.Duration, time.Duration, int, *http.Response) time.Duration { return c.wait },
+		ErrorHandler: retryablehttp.PassthroughErrorHandler,
 	}
 	resp, err := rc.Do(c.req)
 	inTime := timer.Stop()
@@ -119,11 +120,14 @@ func (c *call) before(_ retryablehttp.Logger, _ *http.Request, i int) {
 	c.handled, c.decided, c.retry, c.wait = false, false, false, 0
 }
 
-// checkRetry judges each attempt (retryablehttp's CheckRetry). With a
-// readBody it is called twice for a 2xx answer: before the body is read,
-// when it lets the reading happen, and after, when it judges the read.
-// It never returns an error: the loop's state makes the final error.
-func (c *call) checkRetry(_ context.Context, resp *http.Response, err error) (bool, error) {
+// checkRetry is the Client's CheckRetry: go-retryablehttp's
+// DefaultRetryPolicy, with what the upstreams add (GitHub's rate limits,
+// refusals another GET will not cure) and the bounds on the wait before the
+// next GET. With a readBody it is called twice for a 2xx answer: before the
+// body is read, when it lets the reading happen, and after, when it judges
+// the read. It never returns an error: the loop's state makes the final
+// error.
+func (c *call) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	if c.decided {
 		return c.retry, nil
 	}
@@ -135,14 +139,18 @@ func (c *call) checkRetry(_ context.Context, resp *http.Response, err error) (bo
 		}
 	}
 	c.decided = true
-	c.retry = c.decide(resp, err)
+	c.retry = c.decide(ctx, resp, err)
 	c.logAttempt(resp, err)
 	return c.retry, nil
 }
 
 // decide records an attempt's outcome and says whether to retry, setting
-// c.wait when it does.
-func (c *call) decide(resp *http.Response, err error) bool {
+// c.wait when it does. DefaultRetryPolicy retries transport errors (not a
+// bad TLS certificate, scheme or header, nor too many redirects), 429 and
+// 5xx but 501, and nothing once ctx has ended (the caller's, the total
+// bound, the deadline). Added to it: GitHub's 403 rate limits are retried
+// like a 429; a refused redirect and a body over the cap are not.
+func (c *call) decide(ctx context.Context, resp *http.Response, err error) bool {
 	c.status, c.statusLine, c.lastErr, c.rateLimited = 0, "", nil, false
 	if resp != nil {
 		c.status, c.statusLine = resp.StatusCode, statusText(resp)
@@ -152,25 +160,17 @@ func (c *call) decide(resp *http.Response, err error) bool {
 		if resp == nil {
 			c.lastErr = fmt.Errorf("no answer: %w", c.lastErr)
 		}
-		switch {
-		case c.timedOut.Load(), c.ctx.Err() != nil, isPermanent(err):
-			return false
-		}
-		if retry, _ := retryablehttp.DefaultRetryPolicy(context.Background(), nil, err); !retry {
-			return false // TLS certificate, bad scheme, too many redirects
-		}
-		return c.schedule(nil)
 	}
-	switch code := resp.StatusCode; {
-	case code/100 == 2:
+	retry, _ := retryablehttp.DefaultRetryPolicy(ctx, resp, err)
+	switch {
+	case ctx.Err() != nil, err != nil && isPermanent(err):
 		return false
+	case err != nil:
+		resp = nil // no answer, or a body that failed: the backoff's wait
 	case isRateLimit(resp):
-		c.rateLimited = true
-		return c.schedule(resp)
-	case code == 0 || (code >= 500 && code != http.StatusNotImplemented):
-		return c.schedule(resp)
+		c.rateLimited, retry = true, true
 	}
-	return false // 3xx we did not follow, other 4xx: another GET will not help
+	return retry && c.schedule(resp)
 }
 
 // isRateLimit: 429, or GitHub's 403 for an exhausted (x-ratelimit-remaining:
@@ -201,34 +201,45 @@ func (c *call) schedule(resp *http.Response) bool {
 	return true
 }
 
-// waitFor is the wait before the next attempt: the server's Retry-After
-// (429, 503, rate limits) or x-ratelimit-reset (rate limits) when it gives
-// one, else exponential backoff from RetryWaitMin capped at RetryWaitMax.
-// A server wait longer than RetryWaitMax or the time left is not waited
-// out: why says so.
+// waitFor is the wait before the next attempt: go-retryablehttp's
+// DefaultBackoff, which is RetryWaitMin doubled per retry up to
+// RetryWaitMax, or the Retry-After of a 429 or 503. GitHub's rate limits
+// get it too: their 403 is waited on as a 429 is, and their
+// x-ratelimit-reset when they give no Retry-After. A wait the server asks
+// for is bounded: longer than RetryWaitMax or the time left, it is not
+// waited out, and why says so.
 func (c *call) waitFor(resp *http.Response) (wait time.Duration, why string) {
 	o := c.h.opts
-	if resp != nil {
-		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok &&
-			(resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable || c.rateLimited) {
-			return c.serverWait(d, "Retry-After: "+resp.Header.Get("Retry-After"))
-		}
-		if c.rateLimited {
-			if d, ok := parseReset(resp.Header.Get("X-Ratelimit-Reset"), time.Now()); ok && d > 0 {
-				return c.serverWait(d, "x-ratelimit-reset: "+resp.Header.Get("X-Ratelimit-Reset"))
-			}
+	retry := c.attempt - 1 // DefaultBackoff counts from 0
+	backoff := retryablehttp.DefaultBackoff(o.RetryWaitMin, o.RetryWaitMax, retry, nil)
+	if resp == nil {
+		return backoff, ""
+	}
+	asked := resp
+	if c.rateLimited && resp.StatusCode != http.StatusTooManyRequests {
+		asked = &http.Response{StatusCode: http.StatusTooManyRequests, Header: resp.Header}
+	}
+	wait = retryablehttp.DefaultBackoff(o.RetryWaitMin, o.RetryWaitMax, retry, asked)
+	header := "Retry-After: " + resp.Header.Get("Retry-After")
+	if c.rateLimited && resp.Header.Get("Retry-After") == "" {
+		if d, ok := parseReset(resp.Header.Get("X-Ratelimit-Reset"), time.Now()); ok && d > 0 {
+			wait, header = d, "x-ratelimit-reset: "+resp.Header.Get("X-Ratelimit-Reset")
 		}
 	}
-	wait = o.RetryWaitMin
-	for i := 1; i < c.attempt && wait < o.RetryWaitMax; i++ {
-		wait *= 2
+	if wait == backoff {
+		return wait, "" // the backoff's own, or the same wait
 	}
-	return min(wait, o.RetryWaitMax), ""
+	return c.serverWait(wait, header)
 }
 
+// serverWait bounds a wait the server asks for (d; negative when its
+// Retry-After is too large for a time.Duration).
 func (c *call) serverWait(d time.Duration, header string) (time.Duration, string) {
 	o := c.h.opts
 	switch {
+	case d < 0:
+		return 0, fmt.Sprintf("the server asks for a wait (%s) longer than the %v retry wait cap; not waiting",
+			header, o.RetryWaitMax)
 	case d > o.RetryWaitMax:
 		return 0, fmt.Sprintf("the server asks for a wait of %v (%s), longer than the %v retry wait cap; not waiting",
 			d, header, o.RetryWaitMax)
@@ -237,25 +248,6 @@ func (c *call) serverWait(d time.Duration, header string) (time.Duration, string
 			d, header, o.MaxTotalWait)
 	}
 	return d, ""
-}
-
-// parseRetryAfter reads Retry-After as seconds or an HTTP-date.
-func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0, false
-	}
-	if s, err := strconv.ParseInt(v, 10, 64); err == nil {
-		if s < 0 || s > int64(24*time.Hour/time.Second)*365 {
-			return 0, false
-		}
-		return time.Duration(s) * time.Second, true
-	}
-	t, err := http.ParseTime(v)
-	if err != nil {
-		return 0, false
-	}
-	return max(t.Sub(now), 0), true
 }
 
 // parseReset reads GitHub's x-ratelimit-reset (Unix seconds) as a wait.
