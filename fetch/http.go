@@ -106,7 +106,7 @@ type HTTP struct {
 	client  *http.Client
 }
 
-var _ Source = (*HTTP)(nil)
+var _ ReadAllSource = (*HTTP)(nil)
 
 // NewHTTP returns an HTTP source with opts' zero fields set to defaults.
 func NewHTTP(opts HTTPOptions) *HTTP {
@@ -167,9 +167,6 @@ func NewHTTP(opts HTTPOptions) *HTTP {
 	return h
 }
 
-// Options returns the options in effect, defaults filled in.
-func (h *HTTP) Options() HTTPOptions { return h.opts }
-
 // Open implements Source: it GETs the named file, retrying within the
 // bounds, and returns its body once a 2xx answer's headers are in. Reading
 // the body fails, naming the URL, when it passes the cap, stalls for
@@ -197,9 +194,21 @@ func (h *HTTP) Open(ctx context.Context, name string) (*Body, error) {
 	return &Body{ReadCloser: b, URL: c.url, FinalURL: finalURL(resp), Retrieved: c.retrieved, Size: max(b.size, 0)}, nil
 }
 
-// readAll GETs the named file and reads all of it, retrying the whole GET
-// when the body fails mid-way, within the same bounds as Open. It returns
-// the last status.
+// ReadAll implements ReadAllSource: it GETs the named file and reads all
+// of it, retrying the whole GET when the body fails mid-way, within the same
+// bounds as Open, and checks that a .json file holds JSON (see ReadAll).
+func (h *HTTP) ReadAll(ctx context.Context, name string) (*File, error) {
+	f, status, err := h.readAll(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkJSON(f, status); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// readAll is ReadAll without its JSON check. It returns the last status.
 func (h *HTTP) readAll(ctx context.Context, name string) (*File, int, error) {
 	var data []byte
 	var final string

@@ -328,6 +328,16 @@ func TestHTTPTotalBound(t *testing.T) {
 			fetchtest.Fault{Status: 503},
 			"503 Service Unavailable; not retrying: the next wait (30ms) would pass the 200ms bound on the whole fetch after 7 attempts",
 			180 * time.Millisecond, 7},
+		{"503 forever, the documented bounds: 4 retries, waits of 1s doubling",
+			fetch.HTTPOptions{RetryWaitMin: fetch.DefaultRetryWaitMin, RetryWaitMax: fetch.DefaultRetryWaitMax, MaxTotalWait: fetch.DefaultMaxTotalWait},
+			fetchtest.Fault{Status: 503},
+			"503 Service Unavailable after 5 attempts",
+			15 * time.Second, 5},
+		{"no answer, the documented bounds: a second GET after the timeout, cut at the total bound",
+			fetch.HTTPOptions{RetryWaitMin: fetch.DefaultRetryWaitMin, RetryWaitMax: fetch.DefaultRetryWaitMax, MaxTotalWait: fetch.DefaultMaxTotalWait, Timeout: fetch.DefaultTimeout},
+			fetchtest.Fault{Delay: time.Hour},
+			"gave up at the 2m0s bound on the whole fetch after 2 attempts",
+			2 * time.Minute, 2},
 		{"no answer before the bound",
 			fetch.HTTPOptions{MaxTotalWait: 150 * time.Millisecond, Timeout: 5 * time.Second},
 			fetchtest.Fault{Delay: time.Hour},
@@ -939,29 +949,6 @@ func TestHTTPContextCancelled(t *testing.T) {
 				}
 			})
 		})
-	}
-}
-
-func TestNewHTTPDefaults(t *testing.T) {
-	got := fetch.NewHTTP(fetch.HTTPOptions{}).Options()
-	if got.Logger == nil || got.Now == nil {
-		t.Fatal("no default Logger or Now")
-	}
-	got.Logger, got.Now = nil, nil
-	want := fetch.HTTPOptions{
-		Origins:      fetch.DefaultOrigins(),
-		RetryMax:     4,
-		RetryWaitMin: time.Second,
-		RetryWaitMax: 30 * time.Second,
-		MaxTotalWait: 2 * time.Minute,
-		Timeout:      time.Minute,
-		Deadline:     10 * time.Minute,
-		MaxBytes:     16 << 20,
-		MaxBytesCSV:  256 << 20,
-		UserAgent:    fetch.DefaultUserAgent,
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("defaults (-want +got):\n%s", diff)
 	}
 }
 

@@ -26,28 +26,15 @@ type File struct {
 // JSON: an empty body, or one that is not valid JSON (an HTML error page
 // served with status 200), is an error naming the URL and the status.
 //
-// From an *HTTP source, a body that fails mid-way (a dropped connection, a
-// body shorter than its Content-Length, a stall) makes ReadAll GET the file
-// again, within the same retry count and total bound as the GET itself. Use
-// it for the small JSON files; stream the big CSV with Open, which fails
-// closed instead.
+// When src is a ReadAllSource, ReadAll calls its ReadAll; otherwise it
+// Opens the file and reads it to its end. From an *HTTP source, a body that
+// fails mid-way (a dropped connection, a body shorter than its
+// Content-Length, a stall) makes ReadAll GET the file again, within the
+// same retry count and total bound as the GET itself. Use it for the small
+// JSON files; stream the big CSV with Open, which fails closed instead.
 func ReadAll(ctx context.Context, src Source, name string) (*File, error) {
-	for {
-		w, ok := src.(Wrapper)
-		if !ok {
-			break
-		}
-		src = w.Unwrap()
-	}
-	if h, ok := src.(*HTTP); ok {
-		f, status, err := h.readAll(ctx, name)
-		if err != nil {
-			return nil, err
-		}
-		if err := checkJSON(f, status); err != nil {
-			return nil, err
-		}
-		return f, nil
+	if r, ok := src.(ReadAllSource); ok {
+		return r.ReadAll(ctx, name)
 	}
 	body, err := src.Open(ctx, name)
 	if err != nil {
@@ -65,12 +52,14 @@ func ReadAll(ctx context.Context, src Source, name string) (*File, error) {
 	return f, nil
 }
 
-// Wrapper is a Source that adds to another (a progress display, say) for
-// streamed files. ReadAll reads whole files from the wrapped Source itself,
-// so an HTTP source keeps its retries of a body that fails mid-way.
-type Wrapper interface {
+// ReadAllSource is a Source that reads a whole file better than by Open and
+// reading to the end: *HTTP GETs it again when its body fails mid-way. Its
+// ReadAll does what the function ReadAll does, JSON check included. A
+// Source that wraps another (a progress display for streamed files, say)
+// implements it by calling ReadAll on the one it wraps.
+type ReadAllSource interface {
 	Source
-	Unwrap() Source
+	ReadAll(ctx context.Context, name string) (*File, error)
 }
 
 // maxPrealloc bounds the buffer readBody makes in advance; a body larger

@@ -34,10 +34,13 @@ type progressSource struct {
 	now func() time.Time
 }
 
-// Unwrap implements fetch.Wrapper: whole JSON files are read from the HTTP
-// source itself (small, and retried when a body fails mid-way); the
-// streamed Ember CSV shows its progress.
-func (p progressSource) Unwrap() fetch.Source { return p.Source }
+// ReadAll implements fetch.ReadAllSource: whole JSON files are read by the
+// wrapped source (small, and retried by the HTTP source when a body fails
+// mid-way), without a progress line; the streamed Ember CSV shows its
+// progress.
+func (p progressSource) ReadAll(ctx context.Context, name string) (*fetch.File, error) {
+	return fetch.ReadAll(ctx, p.Source, name)
+}
 
 func (p progressSource) Open(ctx context.Context, name string) (*fetch.Body, error) {
 	b, err := p.Source.Open(ctx, name)
