@@ -40,7 +40,7 @@ func TestDir(t *testing.T) {
 		{name: "task", source: fetch.LeaderboardTask("gpqa"),
 			want: got{"https://lb.example/public/data/tasks/gpqa.json", gpqaJSON}},
 		{name: "commits", source: fetch.LeaderboardCommits,
-			want: got{"https://api.example" + fetch.CommitsQuery, commitsJSON}},
+			want: got{"https://api.example/repos/ml-energy/leaderboard/commits?path=public/data/tasks&per_page=1", commitsJSON}},
 		{name: "ember", source: fetch.EmberYearly,
 			want: got{"https://ember.example/y.csv", "Area,Year\n"}},
 		{name: "leaderboard folder as upstream lays it out", leaderboard: upstream, source: fetch.LeaderboardIndex,

@@ -6,22 +6,16 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // Sentinels for errors.Is on the errors this package returns.
 var (
 	// ErrTooLarge: the body was larger than the cap for its source.
 	ErrTooLarge = errors.New("fetch: body larger than the cap")
-	// ErrRateLimited: the server said to slow down (429, or GitHub's 403
-	// with x-ratelimit-remaining: 0) and retrying within the bounds did not help.
-	ErrRateLimited = errors.New("fetch: rate limited")
 	// ErrNotJSON: a .json source answered with something that is not JSON.
 	ErrNotJSON = errors.New("fetch: body is not JSON")
 	// ErrEmpty: a .json source answered with an empty body.
 	ErrEmpty = errors.New("fetch: empty body")
-	// ErrDeadline: a download did not end within HTTPOptions.Deadline.
-	ErrDeadline = errors.New("fetch: past the deadline on the whole download")
 )
 
 // Error is a failed HTTP fetch. Its message names the URL, the last status
@@ -55,26 +49,6 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// statusError is a final non-2xx answer.
-type statusError struct{ status string }
-
-func (e statusError) Error() string { return e.status }
-
-// rateLimitError is a rate-limit answer that retrying did not get past.
-type rateLimitError struct {
-	status string // "429 Too Many Requests"
-	detail string // why we stopped, or ""
-}
-
-func (e rateLimitError) Error() string {
-	if e.detail == "" {
-		return "rate limited (" + e.status + ")"
-	}
-	return "rate limited (" + e.status + "): " + e.detail
-}
-
-func (e rateLimitError) Is(target error) bool { return target == ErrRateLimited }
-
 // capError is a body that grew past its cap.
 type capError struct {
 	cap           int64
@@ -95,20 +69,6 @@ func (e capError) Error() string {
 }
 
 func (e capError) Is(target error) bool { return target == ErrTooLarge }
-
-// deadlineError is a download that passed its deadline.
-type deadlineError struct {
-	name     string // the source, as label names it
-	limit    time.Duration
-	received int64 // bytes of the body received when it ended
-}
-
-func (e deadlineError) Error() string {
-	return fmt.Sprintf("the download of %s did not end within its %v deadline (--deadline); %d bytes of its body received",
-		e.name, e.limit, e.received)
-}
-
-func (e deadlineError) Is(target error) bool { return target == ErrDeadline }
 
 // redirectError is a redirect this package refuses to follow.
 type redirectError struct{ from, to, why string }

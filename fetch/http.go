@@ -56,8 +56,8 @@ type HTTPOptions struct {
 	// byte of its body, retries and waits included: a body that keeps
 	// trickling in (never stalling for Timeout) still ends there. For a
 	// streamed body (Open, the Ember CSV) it runs until the body is read
-	// to its end or closed. Passing it fails with ErrDeadline, naming the
-	// file and the bytes received.
+	// to its end or closed. Passing it fails with an error naming the file
+	// and the bytes received.
 	Deadline time.Duration
 
 	// MaxBytes caps the decoded size of each body but Ember's CSV's;

@@ -93,9 +93,7 @@ func TestHTTPGivesUp(t *testing.T) {
 		name     string
 		opts     fetch.HTTPOptions
 		fault    fetchtest.Fault
-		wantErr  string   // the whole message, URL replaced by "URL"
-		wantPart []string // or parts of it
-		wantIs   error
+		wantErr  string // the whole message, URL replaced by "URL"
 		wantHits int
 	}{
 		{name: "404 is not retried",
@@ -114,19 +112,19 @@ func TestHTTPGivesUp(t *testing.T) {
 			fault: fetchtest.Fault{Hangup: true}, wantErr: "fetch URL: no answer: EOF after 2 attempts", wantHits: 2},
 		{name: "429 until retries run out", opts: fetch.HTTPOptions{RetryMax: 2},
 			fault:   fetchtest.Fault{Status: 429},
-			wantErr: "fetch URL: rate limited (429 Too Many Requests) after 3 attempts", wantIs: fetch.ErrRateLimited, wantHits: 3},
+			wantErr: "fetch URL: rate limited (429 Too Many Requests) after 3 attempts", wantHits: 3},
 		{name: "GitHub 403 rate limit until retries run out", opts: fetch.HTTPOptions{RetryMax: 2},
 			fault:   fetchtest.Fault{Status: 403, Header: rateLimited},
-			wantErr: "fetch URL: rate limited (403 Forbidden) after 3 attempts", wantIs: fetch.ErrRateLimited, wantHits: 3},
+			wantErr: "fetch URL: rate limited (403 Forbidden) after 3 attempts", wantHits: 3},
 		{name: "429 Retry-After longer than the wait cap", opts: fetch.HTTPOptions{RetryWaitMax: 100 * time.Millisecond},
-			fault:   fetchtest.Fault{Status: 429, RetryAfter: "1"},
-			wantErr: "fetch URL: rate limited (429 Too Many Requests): the server asks for a wait of 1s (Retry-After: 1), longer than the 100ms retry wait cap; not waiting after 1 attempt",
-			wantIs:  fetch.ErrRateLimited, wantHits: 1},
+			fault:    fetchtest.Fault{Status: 429, RetryAfter: "1"},
+			wantErr:  "fetch URL: rate limited (429 Too Many Requests): the server asks for a wait of 1s (Retry-After: 1), longer than the 100ms retry wait cap; not waiting after 1 attempt",
+			wantHits: 1},
 		{name: "Retry-After past the total bound",
-			opts:    fetch.HTTPOptions{RetryWaitMax: time.Minute, MaxTotalWait: 300 * time.Millisecond},
-			fault:   fetchtest.Fault{Status: 429, RetryAfter: "1"},
-			wantErr: "fetch URL: rate limited (429 Too Many Requests): the server asks for a wait of 1s (Retry-After: 1), past the 300ms bound on the whole fetch; not waiting after 1 attempt",
-			wantIs:  fetch.ErrRateLimited, wantHits: 1},
+			opts:     fetch.HTTPOptions{RetryWaitMax: time.Minute, MaxTotalWait: 300 * time.Millisecond},
+			fault:    fetchtest.Fault{Status: 429, RetryAfter: "1"},
+			wantErr:  "fetch URL: rate limited (429 Too Many Requests): the server asks for a wait of 1s (Retry-After: 1), past the 300ms bound on the whole fetch; not waiting after 1 attempt",
+			wantHits: 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -145,19 +143,8 @@ func TestHTTPGivesUp(t *testing.T) {
 				if err == nil {
 					t.Fatal("no error")
 				}
-				if tt.wantErr != "" {
-					if got, want := err.Error(), strings.ReplaceAll(tt.wantErr, "URL", url); got != want {
-						t.Errorf("error:\n got %s\nwant %s", got, want)
-					}
-				}
-				for _, p := range tt.wantPart {
-					wantErr(t, err, strings.ReplaceAll(p, "URL", url))
-				}
-				if tt.wantIs != nil && !errors.Is(err, tt.wantIs) {
-					t.Errorf("errors.Is(%v, %v) = false", err, tt.wantIs)
-				}
-				if tt.wantIs == nil && errors.Is(err, fetch.ErrRateLimited) {
-					t.Errorf("%v counts as a rate limit", err)
+				if got, want := err.Error(), strings.ReplaceAll(tt.wantErr, "URL", url); got != want {
+					t.Errorf("error:\n got %s\nwant %s", got, want)
 				}
 				var fe *fetch.Error
 				if !errors.As(err, &fe) {
@@ -792,7 +779,7 @@ func TestHTTPGitHubToken(t *testing.T) {
 		t.Errorf("data server requests (-want +got):\n%s", diff)
 	}
 	out := logs.String()
-	if !strings.Contains(out, api.URL+fetch.CommitsQuery) {
+	if !strings.Contains(out, api.URL+"/repos/ml-energy/leaderboard/commits?path=public/data/tasks&per_page=1") {
 		t.Errorf("the log does not name the API URL:\n%s", out)
 	}
 	for _, text := range append(errs, out) {
@@ -971,9 +958,6 @@ func TestHTTPDeadline(t *testing.T) {
 	check := func(t *testing.T, err error, name string, read, total int) {
 		t.Helper()
 		wantErr(t, err, deadline(name))
-		if !errors.Is(err, fetch.ErrDeadline) {
-			t.Errorf("error %v is not ErrDeadline", err)
-		}
 		m := received.FindStringSubmatch(err.Error())
 		if m == nil {
 			t.Fatalf("error %q does not say how many bytes came", err)

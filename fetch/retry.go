@@ -110,7 +110,8 @@ func (c *call) end() {
 
 // deadlineError is the error of a download that passed its deadline.
 func (c *call) deadlineError() error {
-	return deadlineError{name: label(c.name), limit: c.h.opts.Deadline, received: c.received.Load()}
+	return fmt.Errorf("the download of %s did not end within its %v deadline (--deadline); %d bytes of its body received",
+		label(c.name), c.h.opts.Deadline, c.received.Load())
 }
 
 // before runs before each attempt (retryablehttp's RequestLogHook).
@@ -272,7 +273,11 @@ func (c *call) failure(doErr error) *Error {
 		detail = fmt.Sprintf("gave up at the %v bound on the whole fetch", c.h.opts.MaxTotalWait)
 	}
 	if c.rateLimited {
-		e.Err = rateLimitError{status: c.statusLine, detail: detail}
+		msg := "rate limited (" + c.statusLine + ")"
+		if detail != "" {
+			msg += ": " + detail
+		}
+		e.Err = errors.New(msg)
 		return e
 	}
 	cancelled := func(err error) bool { return timedOut && errors.Is(err, context.Canceled) }
@@ -284,7 +289,7 @@ func (c *call) failure(doErr error) *Error {
 	case c.lastErr != nil && !cancelled(c.lastErr):
 		base = c.lastErr
 	case c.status != 0 && c.status/100 != 2:
-		base = statusError{c.statusLine}
+		base = errors.New(c.statusLine)
 	case doErr != nil && !cancelled(doErr):
 		base = cause(doErr)
 	}

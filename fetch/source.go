@@ -71,8 +71,8 @@ const (
 	// LongEmberURL is where Ember published its yearly CSV in the long
 	// layout (EmberYearly): --ember-url pins it.
 	LongEmberURL = "https://files.ember-energy.org/public-downloads/yearly_full_release_long_format.csv"
-	// CommitsQuery asks GitHub for the newest commit to the task files.
-	CommitsQuery = "/repos/ml-energy/leaderboard/commits?path=public/data/tasks&per_page=1"
+	// commitsQuery asks GitHub for the newest commit to the task files.
+	commitsQuery = "/repos/ml-energy/leaderboard/commits?path=public/data/tasks&per_page=1"
 )
 
 // Origins maps source names to the URLs they come from.
@@ -91,7 +91,7 @@ func DefaultOrigins() Origins {
 func (o Origins) URL(name string) (string, error) {
 	switch {
 	case name == LeaderboardCommits:
-		return strings.TrimSuffix(o.GitHubAPI, "/") + CommitsQuery, nil
+		return strings.TrimSuffix(o.GitHubAPI, "/") + commitsQuery, nil
 	case IsEmber(name):
 		return o.EmberURL, nil
 	case strings.HasPrefix(name, "leaderboard/"):
