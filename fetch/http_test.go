@@ -165,7 +165,8 @@ func TestHTTPGivesUp(t *testing.T) {
 // default bounds, a wait of an hour asked for by Retry-After (seconds or a
 // date, on a 429 or a 503), by one too large for a time.Duration, or by
 // GitHub's x-ratelimit-reset, is refused at once, in an error that names
-// the URL and quotes the header; a wait at the cap is waited out. The test
+// the URL and quotes the header; a 500's Retry-After is not read (the
+// backoff's wait is), and a wait at the cap is waited out. The test
 // runs in a synctest bubble: a wait would pass in the bubble's time, which
 // the test reads exactly.
 func TestHTTPRetryAfterBound(t *testing.T) {
@@ -199,6 +200,9 @@ func TestHTTPRetryAfterBound(t *testing.T) {
 			want: fmt.Sprintf("fetch URL: rate limited (403 Forbidden): the server asks for a wait of 1h0m0s (x-ratelimit-reset: %d), "+
 				"longer than the 30s retry wait cap; not waiting after 1 attempt", time.Date(2000, 1, 1, 1, 0, 0, 0, time.UTC).Unix()),
 			hits: 1},
+		{name: "500 Retry-After: 3600 is not read: the backoff's wait", source: fetch.LeaderboardIndex, path: indexPath,
+			fault:   func() fetchtest.Fault { return fetchtest.Fault{Status: 500, RetryAfter: "3600", Times: 1} },
+			elapsed: time.Second, hits: 2},
 		{name: "429 Retry-After at the cap is waited out", source: fetch.LeaderboardIndex, path: indexPath,
 			fault:   func() fetchtest.Fault { return fetchtest.Fault{Status: 429, RetryAfter: "30", Times: 1} },
 			elapsed: 30 * time.Second, hits: 2},
@@ -648,6 +652,19 @@ func TestHTTPRedirects(t *testing.T) {
 		}
 		if !strings.Contains(c.URL, "per_page=1") || c.FinalURL != c.URL {
 			t.Errorf("commits: URL, FinalURL = %q, %q; want the same URL, with its query", c.URL, c.FinalURL)
+		}
+	})
+	t.Run("a redirect loop ends, not retried", func(t *testing.T) {
+		t.Parallel()
+		s := newServer(t)
+		s.Fault(indexPath, fetchtest.Fault{Redirect: indexPath})
+		_, err := fetch.ReadAll(t.Context(), s.Source(fetch.HTTPOptions{}), fetch.LeaderboardIndex)
+		url := s.URL + indexPath
+		if want := "fetch " + url + ": redirect from " + url + " to " + url + " refused: stopped after 10 redirects after 1 attempt"; fmt.Sprint(err) != want {
+			t.Errorf("error:\n got %v\nwant %s", err, want)
+		}
+		if got := s.Hits(indexPath); got != 10 {
+			t.Errorf("server saw %d requests, want 10", got)
 		}
 	})
 	t.Run("another host is refused", func(t *testing.T) {

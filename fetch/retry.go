@@ -218,6 +218,8 @@ func (c *call) waitFor(resp *http.Response) (wait time.Duration, why string) {
 	}
 	asked := resp
 	if c.rateLimited && resp.StatusCode != http.StatusTooManyRequests {
+		// GitHub's 403 rate limit stands for a 429: DefaultBackoff reads
+		// its Retry-After as a 429's.
 		asked = &http.Response{StatusCode: http.StatusTooManyRequests, Header: resp.Header}
 	}
 	wait = retryablehttp.DefaultBackoff(o.RetryWaitMin, o.RetryWaitMax, retry, asked)
