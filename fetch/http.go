@@ -40,9 +40,12 @@ type HTTPOptions struct {
 	// retried: other 4xx, refused redirects, bodies over the cap.
 	RetryMax int
 	// RetryWaitMin is the first backoff, doubled per retry up to
-	// RetryWaitMax. RetryWaitMax also caps a server's Retry-After (or
-	// x-ratelimit-reset): when the server asks for a longer wait, the fetch
-	// fails at once with a "rate limited" error rather than waiting it out.
+	// RetryWaitMax (go-retryablehttp's DefaultBackoff). RetryWaitMax also
+	// caps the wait a server asks for (the Retry-After of a 429, a 503 or
+	// GitHub's rate-limit 403; x-ratelimit-reset when a rate limit gives no
+	// Retry-After): when it asks for a longer wait, the fetch fails at
+	// once, quoting the header ("rate limited" for a 429 and GitHub's
+	// limits), rather than waiting it out.
 	RetryWaitMin, RetryWaitMax time.Duration
 	// MaxTotalWait bounds one fetch from its first GET to its last answer
 	// (for ReadAll, to the end of the last body), waits included. A retry
@@ -98,8 +101,11 @@ type HTTPOptions struct {
 	Transport http.RoundTripper
 }
 
-// HTTP is a Source that GETs upstream files with bounded retries. Make one
-// with NewHTTP; it is safe for concurrent use.
+// HTTP is a Source that GETs upstream files with bounded retries: a
+// go-retryablehttp Client with its DefaultRetryPolicy and DefaultBackoff,
+// to which HTTP adds GitHub's rate limits, the bounds of HTTPOptions on
+// every wait, and the checks of a body (caps, stalls, a short body). Make
+// one with NewHTTP; it is safe for concurrent use.
 type HTTP struct {
 	opts    HTTPOptions
 	apiHost string // host of Origins.GitHubAPI; gets the token
