@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -223,7 +224,7 @@ func (t tools) priceCarbon(_ context.Context, _ *mcp.CallToolRequest, in PriceCa
 	ans, err := s.Price(catalog.PriceRequest{Model: in.Model, Grids: in.Grids, Intensity: in.GridIntensity, GPU: in.GPU,
 		NumGPUs: in.NumGPUs, Batch: in.RunningBatch})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, priceCarbonError(err)
 	}
 	if len(in.Grids) == 0 && in.GridIntensity == nil {
 		// The HTTP API prices every grid then; in a conversation that is
@@ -232,6 +233,27 @@ func (t tools) priceCarbon(_ context.Context, _ *mcp.CallToolRequest, in PriceCa
 			catalog.MaxGrids, len(ans.Rows))
 	}
 	return text(ans), ans, nil
+}
+
+// priceCarbonArgs are price_carbon's names of the catalog's parameters
+// that it spells otherwise than the catalog and the API (model, gpu,
+// num_gpus and snapshot it spells alike).
+var priceCarbonArgs = map[string]string{
+	catalog.ParamBatch:     "running_batch",
+	catalog.ParamIntensity: "grid_intensity",
+	"grid":                 "grids",
+}
+
+// priceCarbonError words a catalog error in price_carbon's argument
+// names: "running_batch must be a number from 1e-06 to 100000".
+func priceCarbonError(err error) error {
+	var e *catalog.Error
+	if errors.As(err, &e) {
+		if name, ok := priceCarbonArgs[e.What]; ok {
+			return e.Named(name)
+		}
+	}
+	return err
 }
 
 // text is a result whose text content is v's JSON as the published files

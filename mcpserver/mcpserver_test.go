@@ -2,12 +2,14 @@ package mcpserver
 
 import (
 	"context"
+	"maps"
 	"net/http/httptest"
 	"os"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/catalog/catalogtest"
 	"github.com/leadgreen/greentokens/mcpserver/mcptest"
@@ -105,6 +107,25 @@ func TestInstructionsEnergyScope(t *testing.T) {
 	}
 	if strings.Contains(got, "prompt's tokens") {
 		t.Errorf("the instructions still speak of the prompt's tokens as not counted:\n%s", got)
+	}
+}
+
+// TestPriceCarbonArgs: each parameter of a price request the catalog can
+// refuse a value of is named in its errors as one of price_carbon's
+// arguments, by priceCarbonArgs or as the catalog spells it.
+func TestPriceCarbonArgs(t *testing.T) {
+	in, err := jsonschema.For[PriceCarbonInput](nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{catalog.ParamBatch, catalog.ParamIntensity, catalog.ParamNumGPUs, "grid", "gpu", "model", "snapshot"} {
+		name := p
+		if n, ok := priceCarbonArgs[p]; ok {
+			name = n
+		}
+		if _, ok := in.Properties[name]; !ok {
+			t.Errorf("the catalog's %s is named %q in price_carbon's errors: not one of its arguments %v", p, name, slices.Sorted(maps.Keys(in.Properties)))
+		}
 	}
 }
 
