@@ -96,10 +96,10 @@ type ListGridsInput struct {
 type PriceCarbonInput struct {
 	Model         string   `json:"model" jsonschema:"the model's slug, name or model id"`
 	Grids         []string `json:"grids,omitempty" jsonschema:"grids by ISO 3 code or area name (case-insensitive), at most 50; give grids, grid_intensity or both"`
-	GridIntensity *float64 `json:"grid_intensity,omitempty" jsonschema:"a grid you state, in g CO2e per kWh (0 to 2000)"`
+	GridIntensity *float64 `json:"grid_intensity,omitempty" jsonschema:"a grid you state, in g CO2e per kWh: 0, or from 1e-06 to 2000"`
 	GPU           string   `json:"gpu,omitempty" jsonschema:"one GPU, e.g. B200 or H100; each GPU when left out"`
-	NumGPUs       *int     `json:"num_gpus,omitempty" jsonschema:"price only the configurations with this many GPUs (the index row rule among them, or the nearest running batch); each GPU's index row's count when left out"`
-	RunningBatch  *float64 `json:"running_batch,omitempty" jsonschema:"price the measured configuration whose average running batch is nearest to this (ties to the smaller), with num_gpus GPUs or else the index row's count, instead of the index row"`
+	NumGPUs       *int     `json:"num_gpus,omitempty" jsonschema:"price only the configurations with this many GPUs, from 1 to 1024 (the index row rule among them, or the nearest running batch); each GPU's index row's count when left out"`
+	RunningBatch  *float64 `json:"running_batch,omitempty" jsonschema:"a running batch, from 1e-06 to 100000: price the measured configuration whose average running batch is nearest to this (ties to the smaller), with num_gpus GPUs or else the index row's count, instead of the index row"`
 	Snapshot      string   `json:"snapshot,omitempty" jsonschema:"snapshot date, YYYY-MM-DD; the latest snapshot when left out"`
 }
 

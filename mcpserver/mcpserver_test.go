@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"net/http/httptest"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"github.com/leadgreen/greentokens/catalog/catalogtest"
 	"github.com/leadgreen/greentokens/mcpserver/mcptest"
 	"github.com/leadgreen/greentokens/transform"
+	"github.com/leadgreen/greentokens/transform/grid"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -125,6 +127,16 @@ func TestPriceCarbonArgs(t *testing.T) {
 		}
 		if _, ok := in.Properties[name]; !ok {
 			t.Errorf("the catalog's %s is named %q in price_carbon's errors: not one of its arguments %v", p, name, slices.Sorted(maps.Keys(in.Properties)))
+		}
+	}
+	// Each number's description gives the range the catalog checks.
+	for arg, rng := range map[string]string{
+		"running_batch":  fmt.Sprintf("from %g to %d", catalog.MinNumber, catalog.MaxBatch),
+		"grid_intensity": fmt.Sprintf("0, or from %g to %d", catalog.MinNumber, grid.MaxGCO2PerKWh),
+		"num_gpus":       fmt.Sprintf("from 1 to %d", catalog.MaxNumGPUs),
+	} {
+		if d := in.Properties[arg].Description; !strings.Contains(d, rng) {
+			t.Errorf("price_carbon's %s: the description %q does not say %q", arg, d, rng)
 		}
 	}
 }
