@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/catalog/catalogtest"
+	"github.com/leadgreen/greentokens/mcpserver"
 	"github.com/leadgreen/greentokens/schemas"
 	"github.com/leadgreen/greentokens/transform/grid"
 )
@@ -101,7 +102,8 @@ func boundsOf(schema any) map[string]any {
 // a step past it with 400 naming the parameter; a number given at the
 // length the document states is accepted and one character longer is
 // refused; every date served matches the date's pattern; the limits the
-// document's description states are the API's constants.
+// document's descriptions state are the API's and the MCP server's
+// constants.
 func TestOpenAPIBounds(t *testing.T) {
 	params := docParams(t)
 	name := float64(catalog.MaxNameBytes)
@@ -197,12 +199,22 @@ func TestOpenAPIBounds(t *testing.T) {
 		}
 	}
 
-	// The limits the document's description gives are the server's.
+	// The limits the document's descriptions give are the server's.
 	var doc struct {
-		Info struct{ Description string } `json:"info"`
+		Info  struct{ Description string } `json:"info"`
+		Paths struct {
+			MCP struct {
+				Post struct {
+					RequestBody struct{ Description string } `json:"requestBody"`
+				} `json:"post"`
+			} `json:"/mcp"`
+		} `json:"paths"`
 	}
 	if err := json.Unmarshal(schemas.OpenAPI, &doc); err != nil {
 		t.Fatal(err)
+	}
+	if limit := fmt.Sprintf("at most %d bytes (a final newline not counted)", mcpserver.MaxRequestBytes); !strings.Contains(doc.Paths.MCP.Post.RequestBody.Description, limit) {
+		t.Errorf("/mcp's request body: the description %q does not say %q", doc.Paths.MCP.Post.RequestBody.Description, limit)
 	}
 	for _, limit := range []string{
 		fmt.Sprintf("over %d bytes are refused with 400", catalog.MaxNameBytes),
