@@ -38,7 +38,7 @@ type rpcAnswer struct {
 func stdio(t *testing.T, cat *catalog.Catalog, input string) []rpcAnswer {
 	t.Helper()
 	var out bytes.Buffer
-	if err := ServeStdio(context.Background(), cat, strings.NewReader(input), &out); err != nil {
+	if err := ServeStdio(context.Background(), cat, testVersion, strings.NewReader(input), &out); err != nil {
 		t.Fatalf("ServeStdio: %v", err)
 	}
 	var got []rpcAnswer
@@ -129,7 +129,7 @@ func post(t *testing.T, url, body string, header ...string) (int, string) {
 // without the protocol version header; so is a body over MaxRequestBytes.
 func TestHTTPBatchesAndSize(t *testing.T) {
 	cat, _ := openCatalog(t)
-	srv := httptest.NewServer(Handler(cat, loopback(t)))
+	srv := httptest.NewServer(Handler(cat, loopback(t), testVersion))
 	defer srv.Close()
 	call := `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"get_model","arguments":{"model":"qwen-3-32b"}}}`
 	batch := "[" + strings.TrimSuffix(strings.Repeat(strings.Replace(call, "%d", "1", 1)+",", 100), ",") + "]"
@@ -154,7 +154,7 @@ func TestHTTPHostAndOrigin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(Handler(cat, all))
+	srv := httptest.NewServer(Handler(cat, all, testVersion))
 	defer srv.Close()
 	for _, tc := range []struct {
 		host, origin string
@@ -192,7 +192,7 @@ func TestDNSRebinding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := Handler(cat, allow)
+	h := Handler(cat, allow, testVersion)
 	for host, want := range map[string]int{"evil.example": 403, "192.0.2.1:8080": 200} {
 		req := httptest.NewRequest(http.MethodPost, "http://"+host+"/mcp", strings.NewReader(initialize))
 		req = req.WithContext(context.WithValue(req.Context(), http.LocalAddrContextKey, &net.TCPAddr{IP: net.ParseIP("192.0.2.1"), Port: 8080}))
@@ -296,7 +296,7 @@ func messageOf(t *testing.T, id, n int) string {
 // on.
 func TestRequestCap(t *testing.T) {
 	cat, _ := openCatalog(t)
-	srv := httptest.NewServer(Handler(cat, loopback(t)))
+	srv := httptest.NewServer(Handler(cat, loopback(t), testVersion))
 	defer srv.Close()
 	for _, tc := range []struct {
 		body string

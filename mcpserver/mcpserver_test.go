@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/catalog/catalogtest"
@@ -20,6 +21,19 @@ import (
 )
 
 func TestMain(m *testing.M) { catalogtest.Main(m) }
+
+// testVersion is the binary's version the tests' servers are given.
+const testVersion = "github.com/leadgreen/greentokens v1.2.3 revision 0123456789abcdef0123456789abcdef01234567 go1.26.0"
+
+// checkServerInfo: the server names itself, with its title and the
+// version it was given.
+func checkServerInfo(t *testing.T, cs *mcp.ClientSession) {
+	t.Helper()
+	got := cs.InitializeResult().ServerInfo
+	if want := (mcp.Implementation{Name: Name, Title: Title, Version: testVersion}); got == nil || !cmp.Equal(*got, want) {
+		t.Errorf("serverInfo %+v, want %+v", got, want)
+	}
+}
 
 func openCatalog(t *testing.T) (*catalog.Catalog, string) {
 	t.Helper()
@@ -35,7 +49,9 @@ func openCatalog(t *testing.T) (*catalog.Catalog, string) {
 // in-memory transport.
 func TestInMemory(t *testing.T) {
 	cat, root := openCatalog(t)
-	mcptest.Check(t, inMemory(t, cat), root)
+	cs := inMemory(t, cat)
+	checkServerInfo(t, cs)
+	mcptest.Check(t, cs, root)
 }
 
 // inMemory connects a client of the SDK to the server over cat through
@@ -44,7 +60,7 @@ func inMemory(t *testing.T, cat *catalog.Catalog) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := New(cat).Connect(ctx, st, nil)
+	ss, err := New(cat, testVersion).Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,12 +74,15 @@ func inMemory(t *testing.T, cat *catalog.Catalog) *mcp.ClientSession {
 }
 
 // TestDocumentedSizes: docs/mcp.md's table of sizes is what the tools
-// answer on the test snapshot.
+// answer on the test snapshot, with the version of the length it says.
 func TestDocumentedSizes(t *testing.T) {
 	cat, _ := openCatalog(t)
 	b, err := os.ReadFile("../docs/mcp.md")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if v := fmt.Sprintf("a version of %d bytes", len(testVersion)); !strings.Contains(string(b), v) {
+		t.Errorf("docs/mcp.md does not say its sizes are measured with %s", v)
 	}
 	lines := strings.Split(string(b), "\n")
 	for _, row := range mcptest.SizeRows(t, inMemory(t, cat)) {
@@ -77,7 +96,7 @@ func TestDocumentedSizes(t *testing.T) {
 // streamable HTTP, as /mcp serves it.
 func TestStreamableHTTP(t *testing.T) {
 	cat, root := openCatalog(t)
-	srv := httptest.NewServer(Handler(cat, loopback(t)))
+	srv := httptest.NewServer(Handler(cat, loopback(t), testVersion))
 	defer srv.Close()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).
 		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.URL}, nil)
@@ -85,6 +104,7 @@ func TestStreamableHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cs.Close()
+	checkServerInfo(t, cs)
 	mcptest.Check(t, cs, root)
 }
 

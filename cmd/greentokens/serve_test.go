@@ -44,6 +44,9 @@ func TestMCPStdio(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if got, want := cs.InitializeResult().ServerInfo.Version, binaryVersion(t); got != want {
+		t.Errorf("serverInfo.version %q; want greentokens version's %q", got, want)
+	}
 	mcptest.Check(t, cs, root)
 	if err := cs.Close(); err != nil {
 		t.Errorf("closing the session: %v", err)
@@ -80,6 +83,16 @@ func TestServeProcess(t *testing.T) {
 			t.Errorf("GET %s: status %d, not a page of the site", path, resp.StatusCode)
 		}
 	}
+	// /mcp gives the binary's version as serverInfo.version.
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).
+		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := cs.InitializeResult().ServerInfo.Version, binaryVersion(t); got != want {
+		t.Errorf("/mcp: serverInfo.version %q; want greentokens version's %q", got, want)
+	}
+	cs.Close()
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -90,6 +103,20 @@ func TestServeProcess(t *testing.T) {
 	if !strings.Contains(all, `"msg":"request"`) || !strings.Contains(all, `"msg":"shutting down"`) {
 		t.Errorf("logs lack the access log or the shutdown:\n%s", all)
 	}
+}
+
+// binaryVersion is what `greentokens version` prints after "greentokens ".
+func binaryVersion(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command(binary(t), "version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, ok := strings.CutPrefix(strings.TrimSuffix(string(out), "\n"), "greentokens ")
+	if !ok || v == "" {
+		t.Fatalf("greentokens version prints %q", out)
+	}
+	return v
 }
 
 // startServe starts cmd, a greentokens serve with --log-format json, waits

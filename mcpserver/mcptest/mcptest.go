@@ -44,6 +44,10 @@ func Check(t *testing.T, cs *mcp.ClientSession, root string) {
 		if tool.InputSchema == nil || tool.OutputSchema == nil || tool.Description == "" {
 			t.Errorf("tool %s lacks an input or output schema or a description", tool.Name)
 		}
+		// A title for people, the same in the annotations.
+		if tool.Title == "" || tool.Annotations == nil || tool.Annotations.Title != tool.Title {
+			t.Errorf("tool %s: title %q, annotations %+v; want a title, and the same in the annotations", tool.Name, tool.Title, tool.Annotations)
+		}
 		// Every tool only reads: the same call gives the same answer.
 		if a := tool.Annotations; a == nil || !a.ReadOnlyHint || !a.IdempotentHint || a.DestructiveHint == nil || *a.DestructiveHint ||
 			a.OpenWorldHint == nil || *a.OpenWorldHint {
