@@ -90,7 +90,7 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(limit) }()
 
-	if _, err := cat.Rescan(); err != nil {
+	if _, err := cat.Load(); err != nil {
 		srv.Close()
 		<-done
 		return fmt.Errorf("serve: %w", err)
