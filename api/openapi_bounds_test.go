@@ -171,21 +171,14 @@ func TestOpenAPIBounds(t *testing.T) {
 			}
 			continue
 		}
-		if n, ok := b["maxLength"].(float64); ok {
-			try(param, []string{strings.Repeat("x", int(n))}, true)
-			try(param, []string{strings.Repeat("x", int(n)+1)}, false)
-		}
-		if n, ok := b["minLength"].(float64); ok {
-			try(param, []string{strings.Repeat("x", int(n))}, true)
-			try(param, []string{strings.Repeat("x", int(n)-1)}, false)
-		}
-		if n, ok := b["items.maxLength"].(float64); ok {
-			try(param, []string{strings.Repeat("x", int(n))}, true)
-			try(param, []string{strings.Repeat("x", int(n)+1)}, false)
-		}
-		if n, ok := b["items.minLength"].(float64); ok {
-			try(param, []string{strings.Repeat("x", int(n))}, true)
-			try(param, []string{strings.Repeat("x", int(n)-1)}, false)
+		// A string's length, or each item's of an array.
+		for _, at := range []string{"", "items."} {
+			for word, past := range map[string]int{"maxLength": 1, "minLength": -1} {
+				if n, ok := b[at+word].(float64); ok {
+					try(param, []string{strings.Repeat("x", int(n))}, true)
+					try(param, []string{strings.Repeat("x", int(n)+past)}, false)
+				}
+			}
 		}
 		if n, ok := b["maxItems"].(float64); ok {
 			try(param, slices.Repeat([]string{"NOR"}, int(n)), true)
