@@ -97,10 +97,9 @@ func (a *Allowlist) check(r *http.Request) string {
 
 // guard wraps the streamable HTTP handler: a request whose Host or Origin
 // is not allowed is refused (403), a body over MaxRequestBytes (a final
-// newline not counted) too (413),
-// and a JSON-RPC batch (an array) is refused (400; MCP dropped batching in
-// its 2025-06-18 revision), so one request is one message, whatever its
-// headers say.
+// newline not counted) too (413), and a JSON-RPC batch (an array) is
+// refused (400; MCP dropped batching in its 2025-06-18 revision), so one
+// request is one message, whatever its headers say.
 func guard(allow *Allowlist, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if why := allow.check(r); why != "" {
