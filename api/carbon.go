@@ -1,6 +1,7 @@
 package api
 
 import (
+	"errors"
 	"maps"
 	"net/http"
 	"net/url"
@@ -11,8 +12,10 @@ import (
 	"github.com/leadgreen/greentokens/catalog"
 )
 
-// carbonParams are the carbon endpoint's query parameters.
-var carbonParams = []string{"model", "grid", "gpu", "num_gpus", "batch", "intensity"}
+// carbonParams are the carbon endpoint's query parameters: the catalog's
+// names of a price request's, so that an error of the catalog names the
+// parameter as the query spells it.
+var carbonParams = []string{"model", "grid", "gpu", catalog.ParamNumGPUs, catalog.ParamBatch, catalog.ParamIntensity}
 
 // carbon prices a model: GET /v1/{date}/carbon?model=M&grid=G...
 func (a *api) carbon(w http.ResponseWriter, r *http.Request) {
@@ -33,7 +36,7 @@ func (a *api) carbon(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	for _, k := range []string{"model", "gpu", "num_gpus", "batch", "intensity"} {
+	for _, k := range []string{"model", "gpu", catalog.ParamNumGPUs, catalog.ParamBatch, catalog.ParamIntensity} {
 		if len(q[k]) > 1 {
 			badParam(w, r, k, "", "parameter "+k+" is given more than once")
 			return
@@ -51,7 +54,7 @@ func (a *api) carbon(w http.ResponseWriter, r *http.Request) {
 	for _, p := range []struct {
 		name string
 		dst  **float64
-	}{{"batch", &req.Batch}, {"intensity", &req.Intensity}} {
+	}{{catalog.ParamBatch, &req.Batch}, {catalog.ParamIntensity, &req.Intensity}} {
 		v, ok := q[p.name]
 		if !ok {
 			continue
@@ -63,10 +66,10 @@ func (a *api) carbon(w http.ResponseWriter, r *http.Request) {
 		}
 		*p.dst = &f
 	}
-	if v, ok := q["num_gpus"]; ok {
+	if v, ok := q[catalog.ParamNumGPUs]; ok {
 		n, err := catalog.ParseGPUCount(v[0])
 		if err != nil {
-			badNumber(w, r, "num_gpus", err)
+			badNumber(w, r, catalog.ParamNumGPUs, err)
 			return
 		}
 		req.NumGPUs = &n
@@ -74,7 +77,8 @@ func (a *api) carbon(w http.ResponseWriter, r *http.Request) {
 	ans, err := s.Price(req)
 	if err != nil {
 		// A number out of range is echoed as it was asked ("1e9", not "1e+09").
-		if e, ok := err.(*catalog.Error); ok && (e.What == "batch" || e.What == "num_gpus" || e.What == "intensity") && len(q[e.What]) == 1 {
+		var e *catalog.Error
+		if errors.As(err, &e) && (e.What == catalog.ParamBatch || e.What == catalog.ParamNumGPUs || e.What == catalog.ParamIntensity) && len(q[e.What]) == 1 {
 			e.Query = truncate(strings.TrimSpace(q[e.What][0]))
 		}
 		fail(w, r, err)

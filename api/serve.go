@@ -37,6 +37,9 @@ type ServeOptions struct {
 	// AllowOrigins are the Host names and Origin values /mcp accepts
 	// beside the loopback names and Addr's host (mcpserver.Allow).
 	AllowOrigins []string
+	// Version is the binary's, as `greentokens version` prints it: the MCP
+	// server's serverInfo.version.
+	Version string
 	// Site, when set, makes the handler mounted at / (see Options.Site)
 	// from the catalog the server answers from: the static website
 	// (site/) serves the same snapshots, "/" for the latest and "/DATE/"
@@ -73,7 +76,7 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 		limit.Close()
 		return fmt.Errorf("serve: %w", err)
 	}
-	o := Options{Logger: log, MCP: mcpserver.Handler(cat, allow)}
+	o := Options{Logger: log, MCP: mcpserver.Handler(cat, allow, opts.Version)}
 	if opts.Site != nil {
 		o.Site = opts.Site(cat)
 	}
@@ -87,7 +90,7 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(limit) }()
 
-	if _, err := cat.Rescan(); err != nil {
+	if _, err := cat.Load(); err != nil {
 		srv.Close()
 		<-done
 		return fmt.Errorf("serve: %w", err)

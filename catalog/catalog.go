@@ -70,15 +70,34 @@ func New(dir string, log *slog.Logger) *Catalog {
 	return &Catalog{dir: dir, log: log, snaps: map[string]*Snapshot{}, seen: map[string]string{}, bound: map[string]string{}}
 }
 
-// Open is New and a first Rescan. A folder that fails its checks is logged
-// and left out; Open fails only when dir cannot be read. A catalog with no
-// snapshot is not an error: Ready says whether one is served.
+// Open is New and Load. A folder that fails its checks is logged and left
+// out; Open fails only when dir cannot be read. A catalog with no snapshot
+// is not an error: Ready says whether one is served.
 func Open(dir string, log *slog.Logger) (*Catalog, error) {
 	c := New(dir, log)
-	if _, err := c.Rescan(); err != nil {
+	if _, err := c.Load(); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// Load is the first Rescan of a server starting. When it leaves nothing
+// served (the folder holds no dated folder, or none that passes its
+// checks), a warning names the folder and says there is nothing to
+// serve; the server answers every snapshot not found until one is.
+func (c *Catalog) Load() ([]string, error) {
+	added, err := c.Rescan()
+	if err != nil {
+		return nil, err
+	}
+	if !c.Ready() {
+		c.scan.Lock()
+		dated := len(c.seen)
+		c.scan.Unlock()
+		c.log.Warn("nothing to serve: the snapshots folder holds no dated snapshot (YYYY-MM-DD/) that passes its checks; every snapshot is answered not found until one is served",
+			"dir", c.dir, "dated_folders", dated)
+	}
+	return added, nil
 }
 
 // Rescan looks at every dated entry (YYYY-MM-DD) of the directory, loads

@@ -248,6 +248,38 @@ func TestPriceErrors(t *testing.T) {
 	}
 }
 
+// TestNamedErrors: an error about a parameter's value is worded in the
+// name a surface gives it (the MCP server's running_batch, grid_intensity),
+// the same rule after it; one whose detail names no parameter keeps it.
+func TestNamedErrors(t *testing.T) {
+	c, _ := open(t, catalogtest.Shared(t))
+	s, _ := c.Snapshot("")
+	for _, tc := range []struct {
+		req              PriceRequest
+		what, name, want string
+	}{
+		{PriceRequest{Batch: ptr(1e-7)}, ParamBatch, "running_batch", "running_batch must be a number from 1e-06 to 100000"},
+		{PriceRequest{Intensity: ptr(-1)}, ParamIntensity, "grid_intensity", "grid_intensity must be 0 or a number of g CO2e per kWh from 1e-06 to 2000"},
+		{PriceRequest{NumGPUs: new(0)}, ParamNumGPUs, "--num-gpus", "--num-gpus must be a whole number from 1 to 1024"},
+		{PriceRequest{Grids: []string{"Germny"}}, "grid", "grids", `no grid "Germny" in snapshot ` + catalogtest.Date + `'s grid.json (2024); nearest: "Germany"`},
+	} {
+		tc.req.Model = "qwen-3-32b"
+		_, err := s.Price(tc.req)
+		var e *Error
+		if !errors.As(err, &e) || e.What != tc.what {
+			t.Fatalf("%+v: error %v, want one about %s", tc.req, err, tc.what)
+		}
+		own := e.Error()
+		n := e.Named(tc.name)
+		if n.What != tc.name || n.Error() != tc.want || n.Kind != e.Kind || n.Query != e.Query {
+			t.Errorf("%+v named %s: %+v (%q); want %q", tc.req, tc.name, n, n.Error(), tc.want)
+		}
+		if e.Rule != "" && own != tc.what+" "+e.Rule || e.Error() != own {
+			t.Errorf("%+v: the catalog's own text %q, after Named %q; want %q", tc.req, own, e.Error(), tc.what+" "+e.Rule)
+		}
+	}
+}
+
 // TestTamperedAndNewSnapshots: a snapshot that fails its manifest check is
 // not served and is logged; the others are; a new dated folder is served
 // after a rescan and becomes latest; a failed folder is tried again once

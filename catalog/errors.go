@@ -25,7 +25,8 @@ const maxNearest = 3
 type Error struct {
 	Kind string // NotFound or Invalid
 	// What names the kind of thing asked for: "snapshot", "model", "grid",
-	// "gpu", or a parameter ("batch", "intensity").
+	// "gpu", or a parameter of a price request (ParamBatch, ParamIntensity,
+	// ParamNumGPUs) as the catalog and the API's query name it.
 	What string
 	// Query is what was asked for.
 	Query string
@@ -33,9 +34,37 @@ type Error struct {
 	Nearest []string
 	// Detail says what is wrong, in a sentence.
 	Detail string
+	// Rule, for a parameter whose value is out of its range, is what the
+	// value must be, the end of a sentence whose subject is the parameter:
+	// "must be a number from 1e-06 to 100000". Detail is then What and
+	// Rule, and Named words it with another name.
+	Rule string
 	// Cause is the lookup's own error, when there is one (FindModel's,
 	// grid.Lookup's): the command line prints it as it always has.
 	Cause error
+}
+
+// Parameters of a price request, as Error.What and the API's query name
+// them. A surface that spells one otherwise (the MCP server's
+// running_batch, the command line's --num-gpus) words an Error in its own
+// name with Named.
+const (
+	ParamBatch     = "batch"
+	ParamIntensity = "intensity"
+	ParamNumGPUs   = "num_gpus"
+)
+
+// Named returns e as a surface that calls e.What name words it: What is
+// name, and a Detail made of What and Rule names it. A Detail without a
+// Rule (an unknown grid, a name too long) does not name the parameter and
+// is kept.
+func (e *Error) Named(name string) *Error {
+	c := *e
+	c.What = name
+	if e.Rule != "" {
+		c.Detail = name + " " + e.Rule
+	}
+	return &c
 }
 
 // Unwrap returns the lookup's own error, if any.
@@ -58,6 +87,13 @@ func notFound(what, query string, near []string) *Error {
 
 func invalid(what, query, format string, a ...any) *Error {
 	return &Error{Kind: Invalid, What: what, Query: query, Detail: fmt.Sprintf(format, a...)}
+}
+
+// outOfRange is an Invalid error for a parameter's value: "what rule".
+func outOfRange(what, query, rule string, a ...any) *Error {
+	e := &Error{Kind: Invalid, What: what, Query: query, Rule: fmt.Sprintf(rule, a...)}
+	e.Detail = what + " " + e.Rule
+	return e
 }
 
 // nearest returns up to maxNearest of names closest to q by edit distance,

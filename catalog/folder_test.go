@@ -255,3 +255,42 @@ func TestServedFromMemory(t *testing.T) {
 		}
 	}
 }
+
+// TestNothingToServe: opened on a folder with nothing to serve (empty, or
+// only a dated folder that fails its checks, beside other files), the
+// catalog logs one warning naming the folder; a later rescan that finds
+// nothing new logs none, and a folder with a snapshot none at all.
+func TestNothingToServe(t *testing.T) {
+	empty := t.TempDir()
+	refused := t.TempDir()
+	if err := os.Mkdir(filepath.Join(refused, catalogtest.Date), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(refused, "README"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for dir, dated := range map[string]string{empty: "dated_folders=0", refused: "dated_folders=1"} {
+		c, logs := open(t, dir)
+		var warnings []string
+		for _, l := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+			if strings.Contains(l, "level=WARN") {
+				warnings = append(warnings, l)
+			}
+		}
+		if len(warnings) != 1 || !strings.Contains(warnings[0], "nothing to serve") || !strings.Contains(warnings[0], "dir="+dir) ||
+			!strings.Contains(warnings[0], dated) || c.Ready() {
+			t.Errorf("%s: ready %v, warnings %q; want one naming the folder, nothing to serve, %s", dir, c.Ready(), warnings, dated)
+		}
+		logs.Reset()
+		rescan(t, c)
+		if strings.Contains(logs.String(), "nothing to serve") {
+			t.Errorf("%s: a rescan warns again: %s", dir, logs)
+		}
+		if _, err := c.Snapshot(Latest); err == nil {
+			t.Errorf("%s: latest is served", dir)
+		}
+	}
+	if _, logs := open(t, catalogtest.Shared(t)); strings.Contains(logs.String(), "nothing to serve") {
+		t.Errorf("a folder with a snapshot: %s", logs)
+	}
+}

@@ -111,15 +111,15 @@ func (s *Snapshot) Price(req PriceRequest) (*Carbon, error) {
 		return nil, invalid("grid", "", "%d grids asked for; at most %d per request", len(req.Grids), MaxGrids)
 	}
 	if b := req.Batch; b != nil && (math.IsNaN(*b) || *b < MinNumber || *b > MaxBatch) {
-		return nil, invalid("batch", fmt.Sprint(*b), "batch must be a number from %g to %d", MinNumber, MaxBatch)
+		return nil, outOfRange(ParamBatch, fmt.Sprint(*b), "must be a number from %g to %d", MinNumber, MaxBatch)
 	}
 	if x := req.Intensity; x != nil && (math.IsNaN(*x) || *x < 0 || *x != 0 && *x < MinNumber || *x > grid.MaxGCO2PerKWh) {
-		return nil, invalid("intensity", fmt.Sprint(*x), "intensity must be 0 or a number of g CO2e per kWh from %g to %d", MinNumber, grid.MaxGCO2PerKWh)
+		return nil, outOfRange(ParamIntensity, fmt.Sprint(*x), "must be 0 or a number of g CO2e per kWh from %g to %d", MinNumber, grid.MaxGCO2PerKWh)
 	} else if x != nil && *x == 0 {
 		req.Intensity = new(float64) // 0, not -0
 	}
 	if n := req.NumGPUs; n != nil && (*n < 1 || *n > MaxNumGPUs) {
-		return nil, invalid("num_gpus", strconv.Itoa(*n), "num_gpus must be a whole number from 1 to %d", MaxNumGPUs)
+		return nil, outOfRange(ParamNumGPUs, strconv.Itoa(*n), "must be a whole number from 1 to %d", MaxNumGPUs)
 	}
 	m, err := s.FindModel(req.Model)
 	if err != nil {
@@ -281,7 +281,7 @@ func configsOf(m *transform.Model, req PriceRequest) ([]int, error) {
 		return nil, &Error{Kind: NotFound, What: "gpu", Query: req.GPU, Detail: fmt.Sprintf("%s has no index row (no configuration with %s); ask for a batch", scope, deadline)}
 	}
 	n := *req.NumGPUs
-	e := &Error{Kind: NotFound, What: "num_gpus", Query: strconv.Itoa(n)}
+	e := &Error{Kind: NotFound, What: ParamNumGPUs, Query: strconv.Itoa(n)}
 	if !measured {
 		slices.Sort(counts)
 		for _, c := range slices.Compact(counts) {

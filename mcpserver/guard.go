@@ -15,13 +15,20 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
-// Limits of an MCP request over HTTP.
-const (
-	// MaxRequestBytes caps the body of a POST to /mcp: one JSON-RPC
-	// message (price_carbon with 50 grids of the longest names is about
-	// 12 KiB).
-	MaxRequestBytes = 64 << 10
-)
+// MaxRequestBytes caps one JSON-RPC message on either transport: the body
+// of a POST to /mcp and a line of stdio, the newline that ends it not
+// counted (messageBytes). price_carbon with 50 grids of the longest names
+// is about 12 KiB.
+const MaxRequestBytes = 64 << 10
+
+// messageBytes is the length of a message as MaxRequestBytes counts it:
+// b less the newline that ends it, if it ends with one.
+func messageBytes(b []byte) int {
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		return n - 1
+	}
+	return len(b)
+}
 
 // loopbackNames are the host names /mcp always accepts.
 var loopbackNames = []string{"localhost", "127.0.0.1", "::1"}
@@ -89,10 +96,10 @@ func (a *Allowlist) check(r *http.Request) string {
 }
 
 // guard wraps the streamable HTTP handler: a request whose Host or Origin
-// is not allowed is refused (403), a body over MaxRequestBytes too (413),
-// and a JSON-RPC batch (an array) is refused (400; MCP dropped batching in
-// its 2025-06-18 revision), so one request is one message, whatever its
-// headers say.
+// is not allowed is refused (403), a body over MaxRequestBytes (a final
+// newline not counted) too (413), and a JSON-RPC batch (an array) is
+// refused (400; MCP dropped batching in its 2025-06-18 revision), so one
+// request is one message, whatever its headers say.
 func guard(allow *Allowlist, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if why := allow.check(r); why != "" {
@@ -100,10 +107,12 @@ func guard(allow *Allowlist, h http.Handler) http.Handler {
 			return
 		}
 		if r.Method == http.MethodPost {
-			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxRequestBytes))
+			// One byte more than the cap: the newline that may end the
+			// message.
+			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxRequestBytes+1))
 			var tooLarge *http.MaxBytesError
 			switch {
-			case errors.As(err, &tooLarge):
+			case errors.As(err, &tooLarge) || err == nil && messageBytes(body) > MaxRequestBytes:
 				rpcError(w, http.StatusRequestEntityTooLarge, jsonrpc.CodeInvalidRequest,
 					"the request is over "+strconv.Itoa(MaxRequestBytes)+" bytes")
 				return

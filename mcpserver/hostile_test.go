@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -37,7 +38,7 @@ type rpcAnswer struct {
 func stdio(t *testing.T, cat *catalog.Catalog, input string) []rpcAnswer {
 	t.Helper()
 	var out bytes.Buffer
-	if err := ServeStdio(context.Background(), cat, strings.NewReader(input), &out); err != nil {
+	if err := ServeStdio(context.Background(), cat, testVersion, strings.NewReader(input), &out); err != nil {
 		t.Fatalf("ServeStdio: %v", err)
 	}
 	var got []rpcAnswer
@@ -128,7 +129,7 @@ func post(t *testing.T, url, body string, header ...string) (int, string) {
 // without the protocol version header; so is a body over MaxRequestBytes.
 func TestHTTPBatchesAndSize(t *testing.T) {
 	cat, _ := openCatalog(t)
-	srv := httptest.NewServer(Handler(cat, loopback(t)))
+	srv := httptest.NewServer(Handler(cat, loopback(t), testVersion))
 	defer srv.Close()
 	call := `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"get_model","arguments":{"model":"qwen-3-32b"}}}`
 	batch := "[" + strings.TrimSuffix(strings.Repeat(strings.Replace(call, "%d", "1", 1)+",", 100), ",") + "]"
@@ -153,7 +154,7 @@ func TestHTTPHostAndOrigin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(Handler(cat, all))
+	srv := httptest.NewServer(Handler(cat, all, testVersion))
 	defer srv.Close()
 	for _, tc := range []struct {
 		host, origin string
@@ -191,7 +192,7 @@ func TestDNSRebinding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := Handler(cat, allow)
+	h := Handler(cat, allow, testVersion)
 	for host, want := range map[string]int{"evil.example": 403, "192.0.2.1:8080": 200} {
 		req := httptest.NewRequest(http.MethodPost, "http://"+host+"/mcp", strings.NewReader(initialize))
 		req = req.WithContext(context.WithValue(req.Context(), http.LocalAddrContextKey, &net.TCPAddr{IP: net.ParseIP("192.0.2.1"), Port: 8080}))
@@ -272,5 +273,66 @@ func TestNoNaNOrInfinity(t *testing.T) {
 	}
 	if parseErrors != len(notJSON) || len(answered) != len(toolErrors) {
 		t.Errorf("%d parse errors, %d tool errors; want %d and %d", parseErrors, len(answered), len(notJSON), len(toolErrors))
+	}
+}
+
+// messageOf is a tools/call of get_model of exactly n bytes: its model
+// name is padded (a name over catalog.MaxNameBytes, answered with a tool
+// error).
+func messageOf(t *testing.T, id, n int) string {
+	t.Helper()
+	head := `{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"get_model","arguments":{"model":"`
+	tail := `"}}}`
+	m := head + strings.Repeat("q", n-len(head)-len(tail)) + tail
+	if len(m) != n || !json.Valid([]byte(m)) {
+		t.Fatalf("a message of %d bytes, want %d", len(m), n)
+	}
+	return m
+}
+
+// TestRequestCap: both transports take a message of MaxRequestBytes bytes,
+// with or without the newline that ends it, and refuse one of a byte more:
+// over HTTP with 413, over stdio with a parse error, the server serving
+// on.
+func TestRequestCap(t *testing.T) {
+	cat, _ := openCatalog(t)
+	srv := httptest.NewServer(Handler(cat, loopback(t), testVersion))
+	defer srv.Close()
+	for _, tc := range []struct {
+		body string
+		want int
+	}{
+		{messageOf(t, 1, MaxRequestBytes), http.StatusOK},
+		{messageOf(t, 1, MaxRequestBytes) + "\n", http.StatusOK},
+		{messageOf(t, 1, MaxRequestBytes+1), http.StatusRequestEntityTooLarge},
+		{messageOf(t, 1, MaxRequestBytes+1) + "\n", http.StatusRequestEntityTooLarge},
+		{messageOf(t, 1, MaxRequestBytes) + "\n\n", http.StatusRequestEntityTooLarge},
+	} {
+		code, body := post(t, srv.URL, tc.body)
+		if code != tc.want || code == http.StatusOK && !strings.Contains(body, `"isError":true`) {
+			t.Errorf("HTTP, a body of %d bytes: %d %.200s; want %d", len(tc.body), code, body, tc.want)
+		}
+	}
+
+	input := strings.Join([]string{
+		initialize,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		messageOf(t, 2, MaxRequestBytes),
+		messageOf(t, 3, MaxRequestBytes+1),
+		messageOf(t, 4, MaxRequestBytes),
+	}, "\n") // the last line without a newline
+	var tooLong, answered []string
+	for _, a := range stdio(t, cat, input) {
+		switch {
+		case a.ID == nil && a.Error != nil && a.Error.Code == -32700:
+			tooLong = append(tooLong, a.Error.Message)
+		case a.ID != nil && a.Error == nil && strings.Contains(string(a.Result), `"isError":true`):
+			answered = append(answered, strconv.Itoa(int(a.ID.(float64))))
+		}
+	}
+	want := "the line is over " + strconv.Itoa(MaxRequestBytes) + " bytes"
+	slices.Sort(answered) // the calls are answered in any order
+	if !slices.Equal(tooLong, []string{want}) || !slices.Equal(answered, []string{"2", "4"}) {
+		t.Errorf("stdio: parse errors %q, tool errors for ids %v; want [%q] and [2 4]", tooLong, answered, want)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -26,10 +27,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Name and Version identify the server to clients.
+// Name and Title identify the server to clients, with the binary's
+// version (New).
 const (
-	Name    = "greentokens"
-	Version = "1"
+	Name  = "greentokens"
+	Title = "Green Tokens"
 )
 
 // Instructions tells an assistant what the figures are, so it quotes them
@@ -95,31 +97,37 @@ type ListGridsInput struct {
 type PriceCarbonInput struct {
 	Model         string   `json:"model" jsonschema:"the model's slug, name or model id"`
 	Grids         []string `json:"grids,omitempty" jsonschema:"grids by ISO 3 code or area name (case-insensitive), at most 50; give grids, grid_intensity or both"`
-	GridIntensity *float64 `json:"grid_intensity,omitempty" jsonschema:"a grid you state, in g CO2e per kWh (0 to 2000)"`
+	GridIntensity *float64 `json:"grid_intensity,omitempty" jsonschema:"a grid you state, in g CO2e per kWh: 0, or from 1e-06 to 2000"`
 	GPU           string   `json:"gpu,omitempty" jsonschema:"one GPU, e.g. B200 or H100; each GPU when left out"`
-	NumGPUs       *int     `json:"num_gpus,omitempty" jsonschema:"price only the configurations with this many GPUs (the index row rule among them, or the nearest running batch); each GPU's index row's count when left out"`
-	RunningBatch  *float64 `json:"running_batch,omitempty" jsonschema:"price the measured configuration whose average running batch is nearest to this (ties to the smaller), with num_gpus GPUs or else the index row's count, instead of the index row"`
+	NumGPUs       *int     `json:"num_gpus,omitempty" jsonschema:"price only the configurations with this many GPUs, from 1 to 1024 (the index row rule among them, or the nearest running batch); each GPU's index row's count when left out"`
+	RunningBatch  *float64 `json:"running_batch,omitempty" jsonschema:"a running batch, from 1e-06 to 100000: price the measured configuration whose average running batch is nearest to this (ties to the smaller), with num_gpus GPUs or else the index row's count, instead of the index row"`
 	Snapshot      string   `json:"snapshot,omitempty" jsonschema:"snapshot date, YYYY-MM-DD; the latest snapshot when left out"`
 }
 
-// New returns the MCP server over cat, with its four tools.
-func New(cat *catalog.Catalog) *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: Name, Version: Version}, &mcp.ServerOptions{Instructions: Instructions})
+// New returns the MCP server over cat, with its four tools; version is
+// the binary's, as `greentokens version` prints it, which clients receive
+// as serverInfo.version.
+func New(cat *catalog.Catalog, version string) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: Name, Title: Title, Version: version}, &mcp.ServerOptions{Instructions: Instructions})
 	t := tools{cat}
-	// Every tool only reads a verified snapshot: calling one again with the
-	// same arguments gives the same answer.
-	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: new(false), OpenWorldHint: new(false)}
-	mcp.AddTool(s, &mcp.Tool{Name: "list_models", Annotations: readOnly,
+	mcp.AddTool(s, &mcp.Tool{Name: "list_models", Title: "List models", Annotations: readOnly("List models"),
 		InputSchema: withDetail[ListModelsInput](), OutputSchema: oneOf[catalog.ModelListBrief, catalog.ModelList](),
 		Description: "List a snapshot's models with each GPU's index row: the lowest Wh per million output tokens with a median ITL at most 500 ms. Compact by default (slug, name, GPU, GPU count, Wh/M); detail full adds model ids, every GPU measured, row ids, running batch and ITL."}, t.listModels)
-	mcp.AddTool(s, &mcp.Tool{Name: "get_model", Annotations: readOnly,
+	mcp.AddTool(s, &mcp.Tool{Name: "get_model", Title: "Get a model", Annotations: readOnly("Get a model"),
 		InputSchema: withDetail[GetModelInput](), OutputSchema: oneOf[GetModelBrief, GetModelOutput](),
 		Description: "Get a model: by default a brief (what it is, each GPU's index row, how many configurations were measured, the source to cite); detail full gives the published model file, every stable configuration with its Wh/M, ITL, throughput, power and running batch, and the source with licence and citation."}, t.getModel)
-	mcp.AddTool(s, &mcp.Tool{Name: "list_grids", Annotations: readOnly,
+	mcp.AddTool(s, &mcp.Tool{Name: "list_grids", Title: "List grids", Annotations: readOnly("List grids"),
 		Description: "List the grids of a snapshot's grid.json (Ember lifecycle g CO2e per kWh), each with its value and the year of that value."}, t.listGrids)
-	mcp.AddTool(s, &mcp.Tool{Name: "price_carbon", Annotations: readOnly,
+	mcp.AddTool(s, &mcp.Tool{Name: "price_carbon", Title: "Price carbon on grids", Annotations: readOnly("Price carbon on grids"),
 		Description: "Price a model's output tokens on grids: kg CO2e per billion output tokens = Wh/M x g CO2e per kWh / 1000, per GPU and grid, from the index row, the configurations with num_gpus GPUs, or the configuration nearest a running batch. The same answer as the HTTP API's /v1/{date}/carbon and `greentokens carbon --json`; name grids or a grid_intensity (or both)."}, t.priceCarbon)
 	return s
+}
+
+// readOnly is the annotations of a tool titled title: every tool only
+// reads a verified snapshot, so calling one again with the same arguments
+// gives the same answer.
+func readOnly(title string) *mcp.ToolAnnotations {
+	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: new(false), OpenWorldHint: new(false)}
 }
 
 // oneOf is an output schema: an object of type A or of type B, each
@@ -144,21 +152,21 @@ func withDetail[In any]() *jsonschema.Schema {
 	return in
 }
 
-// ServeStdio runs the server over in and out (stdin and stdout) until the
-// input ends, every request read has been answered, or ctx is done. A line
-// that holds no request is answered with a JSON-RPC error and skipped
-// (stdioTransport).
-func ServeStdio(ctx context.Context, cat *catalog.Catalog, in io.Reader, out io.Writer) error {
-	return New(cat).Run(ctx, &stdioTransport{in: in, out: out})
+// ServeStdio runs the server of version over in and out (stdin and
+// stdout) until the input ends, every request read has been answered, or
+// ctx is done. A line that holds no request is answered with a JSON-RPC
+// error and skipped (stdioTransport).
+func ServeStdio(ctx context.Context, cat *catalog.Catalog, version string, in io.Reader, out io.Writer) error {
+	return New(cat, version).Run(ctx, &stdioTransport{in: in, out: out})
 }
 
-// Handler serves the MCP server over streamable HTTP. It is stateless
-// (every request stands alone; the tools keep no state) and answers in
-// application/json, so it works behind the API's write timeout. Requests
-// whose Host or Origin is not on allow are refused, and so are batches and
-// bodies over MaxRequestBytes (guard).
-func Handler(cat *catalog.Catalog, allow *Allowlist) http.Handler {
-	s := New(cat)
+// Handler serves the MCP server of version over streamable HTTP. It is
+// stateless (every request stands alone; the tools keep no state) and
+// answers in application/json, so it works behind the API's write
+// timeout. Requests whose Host or Origin is not on allow are refused, and
+// so are batches and bodies over MaxRequestBytes (guard).
+func Handler(cat *catalog.Catalog, allow *Allowlist, version string) http.Handler {
+	s := New(cat, version)
 	return guard(allow, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
 		// guard checks Host on every address; the SDK's own check covers
 		// loopback connections only, and would refuse a name on the
@@ -223,7 +231,7 @@ func (t tools) priceCarbon(_ context.Context, _ *mcp.CallToolRequest, in PriceCa
 	ans, err := s.Price(catalog.PriceRequest{Model: in.Model, Grids: in.Grids, Intensity: in.GridIntensity, GPU: in.GPU,
 		NumGPUs: in.NumGPUs, Batch: in.RunningBatch})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, priceCarbonError(err)
 	}
 	if len(in.Grids) == 0 && in.GridIntensity == nil {
 		// The HTTP API prices every grid then; in a conversation that is
@@ -232,6 +240,27 @@ func (t tools) priceCarbon(_ context.Context, _ *mcp.CallToolRequest, in PriceCa
 			catalog.MaxGrids, len(ans.Rows))
 	}
 	return text(ans), ans, nil
+}
+
+// priceCarbonArgs are price_carbon's names of the catalog's parameters
+// that it spells otherwise than the catalog and the API (model, gpu,
+// num_gpus and snapshot it spells alike).
+var priceCarbonArgs = map[string]string{
+	catalog.ParamBatch:     "running_batch",
+	catalog.ParamIntensity: "grid_intensity",
+	"grid":                 "grids",
+}
+
+// priceCarbonError words a catalog error in price_carbon's argument
+// names: "running_batch must be a number from 1e-06 to 100000".
+func priceCarbonError(err error) error {
+	var e *catalog.Error
+	if errors.As(err, &e) {
+		if name, ok := priceCarbonArgs[e.What]; ok {
+			return e.Named(name)
+		}
+	}
+	return err
 }
 
 // text is a result whose text content is v's JSON as the published files
@@ -263,9 +292,9 @@ func brief(v any) *mcp.CallToolResult {
 
 // RunStdio serves the snapshots under dir over stdin and stdout until the
 // client disconnects or ctx is done, looking for new dated folders every
-// rescan (0: never). Logs go to log, never to stdout, which carries the
-// protocol.
-func RunStdio(ctx context.Context, dir string, rescan time.Duration, log *slog.Logger) error {
+// rescan (0: never); version is the binary's (New). Logs go to log, never
+// to stdout, which carries the protocol.
+func RunStdio(ctx context.Context, dir string, rescan time.Duration, version string, log *slog.Logger) error {
 	cat, err := catalog.Open(dir, log)
 	if err != nil {
 		return err
@@ -273,5 +302,5 @@ func RunStdio(ctx context.Context, dir string, rescan time.Duration, log *slog.L
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go cat.Run(ctx, rescan)
-	return ServeStdio(ctx, cat, os.Stdin, os.Stdout)
+	return ServeStdio(ctx, cat, version, os.Stdin, os.Stdout)
 }

@@ -18,10 +18,11 @@ import (
 // a writer (stdin and stdout), and keeps serving whatever a line holds: a
 // line that is not JSON is answered with a parse error (-32700), one that
 // is JSON but no message (null, a number), or a batch, with an invalid
-// request (-32600), and a line over MaxRequestBytes with a parse error; each
-// is then skipped. At the end of the input, every request read is answered
-// before the connection closes. An error the SDK answers without a code (a
-// call before initialize) is sent as an invalid request (-32600).
+// request (-32600), and a line over MaxRequestBytes (its newline not
+// counted) with a parse error; each is then skipped. At the end of the
+// input, every request read is answered before the connection closes. An
+// error the SDK answers without a code (a call before initialize) is sent
+// as an invalid request (-32600).
 type stdioTransport struct {
 	in  io.Reader
 	out io.Writer
@@ -53,8 +54,8 @@ type stdioConn struct {
 	answered chan struct{}       // a pending request was answered
 }
 
-// readLines sends each line of r, at most MaxRequestBytes of it, until the
-// input ends or the connection closes.
+// readLines sends each line of r, at most MaxRequestBytes of it besides
+// its newline, until the input ends or the connection closes.
 func (c *stdioConn) readLines(r *bufio.Reader) {
 	for {
 		var buf []byte
@@ -64,7 +65,8 @@ func (c *stdioConn) readLines(r *bufio.Reader) {
 			var part []byte
 			part, err = r.ReadSlice('\n')
 			if !tooLong {
-				if len(buf)+len(part) > MaxRequestBytes {
+				// Only the last part of a line holds its newline.
+				if len(buf)+messageBytes(part) > MaxRequestBytes {
 					tooLong, buf = true, nil
 				} else {
 					buf = append(buf, part...)

@@ -25,7 +25,8 @@ func newMCPCmd(e *env) *cobra.Command {
 				return err
 			}
 			e.logErrors = true
-			return mcpserver.RunStdio(e.ctx, dir, rescan, e.log)
+			// The server's version is what `greentokens version` prints.
+			return mcpserver.RunStdio(e.ctx, dir, rescan, cmd.Root().Version, e.log)
 		},
 	}
 	snapshotsFlags(cmd, &dir, &rescan)

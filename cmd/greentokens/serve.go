@@ -45,7 +45,8 @@ func newServeCmd(e *env) *cobra.Command {
 			}
 			e.logErrors = true
 			return api.Serve(e.ctx, api.ServeOptions{Snapshots: dir, Addr: addr, Rescan: rescan, Logger: e.log, AllowOrigins: allowOrigins,
-				Site: func(c *catalog.Catalog) http.Handler { return site.Sites(c, site.Options{Logger: e.log}) }})
+				Version: cmd.Root().Version, // what `greentokens version` prints
+				Site:    func(c *catalog.Catalog) http.Handler { return site.Sites(c, site.Options{Logger: e.log}) }})
 		},
 	}
 	snapshotsFlags(cmd, &dir, &rescan)

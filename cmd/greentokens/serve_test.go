@@ -44,6 +44,9 @@ func TestMCPStdio(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if got, want := cs.InitializeResult().ServerInfo.Version, binaryVersion(t); got != want {
+		t.Errorf("serverInfo.version %q; want greentokens version's %q", got, want)
+	}
 	mcptest.Check(t, cs, root)
 	if err := cs.Close(); err != nil {
 		t.Errorf("closing the session: %v", err)
@@ -80,6 +83,16 @@ func TestServeProcess(t *testing.T) {
 			t.Errorf("GET %s: status %d, not a page of the site", path, resp.StatusCode)
 		}
 	}
+	// /mcp gives the binary's version as serverInfo.version.
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).
+		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := cs.InitializeResult().ServerInfo.Version, binaryVersion(t); got != want {
+		t.Errorf("/mcp: serverInfo.version %q; want greentokens version's %q", got, want)
+	}
+	cs.Close()
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -90,6 +103,67 @@ func TestServeProcess(t *testing.T) {
 	if !strings.Contains(all, `"msg":"request"`) || !strings.Contains(all, `"msg":"shutting down"`) {
 		t.Errorf("logs lack the access log or the shutdown:\n%s", all)
 	}
+}
+
+// TestEmptySnapshotsFolder: serve and mcp over an empty snapshots folder
+// warn at start that there is nothing to serve, naming the folder, and
+// still start: serve answers /readyz 503 and a snapshot 404, mcp answers
+// until its input ends.
+func TestEmptySnapshotsFolder(t *testing.T) {
+	empty := t.TempDir()
+	cmd := exec.Command(binary(t), "serve", "--snapshots", empty, "--addr", "127.0.0.1:0", "--log-format", "json")
+	addr, logs := startServe(t, cmd)
+	for path, want := range map[string]int{"/readyz": http.StatusServiceUnavailable, "/v1/latest/models": http.StatusNotFound} {
+		resp, err := http.Get("http://" + addr + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want || resp.Header.Get("Content-Type") != "application/problem+json" {
+			t.Errorf("GET %s: %d %s; want %d problem+json", path, resp.StatusCode, resp.Header.Get("Content-Type"), want)
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	all := logs()
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("serve after SIGTERM: %v", err)
+	}
+	warned := false
+	for _, line := range strings.Split(all, "\n") {
+		var l struct{ Level, Msg, Dir string }
+		if json.Unmarshal([]byte(line), &l) == nil && l.Level == "WARN" && strings.HasPrefix(l.Msg, "nothing to serve") && l.Dir == empty {
+			warned = true
+		}
+	}
+	if !warned {
+		t.Errorf("serve does not warn that %s holds nothing to serve:\n%s", empty, all)
+	}
+
+	var stderr strings.Builder
+	mcpCmd := exec.Command(binary(t), "mcp", "--snapshots", empty)
+	mcpCmd.Stdin, mcpCmd.Stderr = strings.NewReader(""), &stderr
+	if err := mcpCmd.Run(); err != nil {
+		t.Errorf("mcp at the end of its input: %v\n%s", err, &stderr)
+	}
+	if s := stderr.String(); !strings.Contains(s, "level=WARN") || !strings.Contains(s, "nothing to serve") || !strings.Contains(s, "dir="+empty) {
+		t.Errorf("mcp does not warn that %s holds nothing to serve:\n%s", empty, s)
+	}
+}
+
+// binaryVersion is what `greentokens version` prints after "greentokens ".
+func binaryVersion(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command(binary(t), "version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, ok := strings.CutPrefix(strings.TrimSuffix(string(out), "\n"), "greentokens ")
+	if !ok || v == "" {
+		t.Fatalf("greentokens version prints %q", out)
+	}
+	return v
 }
 
 // startServe starts cmd, a greentokens serve with --log-format json, waits

@@ -105,7 +105,7 @@ func TestOnePricingService(t *testing.T) {
 	srv := httptest.NewServer(api.New(cat, api.Options{}))
 	defer srv.Close()
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := mcpserver.New(cat).Connect(context.Background(), st, nil)
+	ss, err := mcpserver.New(cat, "test").Connect(context.Background(), st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,6 +44,10 @@ func Check(t *testing.T, cs *mcp.ClientSession, root string) {
 		if tool.InputSchema == nil || tool.OutputSchema == nil || tool.Description == "" {
 			t.Errorf("tool %s lacks an input or output schema or a description", tool.Name)
 		}
+		// A title for people, the same in the annotations.
+		if tool.Title == "" || tool.Annotations == nil || tool.Annotations.Title != tool.Title {
+			t.Errorf("tool %s: title %q, annotations %+v; want a title, and the same in the annotations", tool.Name, tool.Title, tool.Annotations)
+		}
 		// Every tool only reads: the same call gives the same answer.
 		if a := tool.Annotations; a == nil || !a.ReadOnlyHint || !a.IdempotentHint || a.DestructiveHint == nil || *a.DestructiveHint ||
 			a.OpenWorldHint == nil || *a.OpenWorldHint {
@@ -247,8 +251,12 @@ func checkToolErrors(t *testing.T, cs *mcp.ClientSession) {
 		{"price_carbon", map[string]any{"model": "qwen-3-32b", "gpu": "A100"}, "A100"},
 		{"price_carbon", map[string]any{"model": "qwen-3-32b"}, "list_grids"},
 		{"price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{}}, "grid_intensity"},
-		{"price_carbon", map[string]any{"model": "qwen-3-32b", "running_batch": -4}, "batch"},
-		{"price_carbon", map[string]any{"model": "qwen-3-32b", "grid_intensity": -1}, "intensity"},
+		// A number out of range is named as the tool's argument.
+		{"price_carbon", map[string]any{"model": "qwen-3-32b", "running_batch": -4}, "running_batch must be a number from 1e-06 to 100000"},
+		{"price_carbon", map[string]any{"model": "qwen-3-32b", "running_batch": 1e-7}, "running_batch must be a number from 1e-06 to 100000"},
+		{"price_carbon", map[string]any{"model": "qwen-3-32b", "grid_intensity": -1}, "grid_intensity must be 0 or a number of g CO2e per kWh from 1e-06 to 2000"},
+		{"price_carbon", map[string]any{"model": "qwen-3-32b", "grid_intensity": 1e-7}, "grid_intensity must be 0 or a number of g CO2e per kWh from 1e-06 to 2000"},
+		{"price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{"IND"}, "num_gpus": 1025}, "num_gpus must be a whole number from 1 to 1024"},
 		{"price_carbon", map[string]any{"model": "qwen-3-32b", "running_batch": "many"}, "running_batch"},
 		{"list_models", map[string]any{"snapshot": "2026-09-28"}, `"` + catalogtest.Date + `"`},
 		{"list_grids", map[string]any{"snapshot": "../etc"}, "no snapshot"},
