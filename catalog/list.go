@@ -4,9 +4,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
-	"github.com/leadgreen/greentokens/transform/jsonnum"
 )
 
 // SnapshotInfo describes a served snapshot.
@@ -44,12 +44,12 @@ type ModelSummary struct {
 
 // IndexRow is a model's index row on one GPU, as published.
 type IndexRow struct {
-	GPU             string        `json:"gpu"`
-	NumGPUs         int           `json:"num_gpus"`
-	RowID           string        `json:"row_id"`
-	WhPerMillion    jsonnum.Float `json:"wh_per_million_output_tokens"`
-	AvgRunningBatch jsonnum.Float `json:"avg_running_batch"`
-	MedianITL       jsonnum.Float `json:"median_itl_ms"`
+	GPU             string       `json:"gpu"`
+	NumGPUs         int          `json:"num_gpus"`
+	RowID           string       `json:"row_id"`
+	WhPerMillion    format.Float `json:"wh_per_million_output_tokens"`
+	AvgRunningBatch format.Float `json:"avg_running_batch"`
+	MedianITL       format.Float `json:"median_itl_ms"`
 }
 
 // ModelList lists a snapshot's models.
@@ -148,15 +148,15 @@ func (s *Snapshot) noGrid() *Error {
 // ModelBrief is a model in a few lines: what it is, its index rows and the
 // source to cite, without its configurations (the model file has them).
 type ModelBrief struct {
-	Slug          string        `json:"slug"`
-	Name          string        `json:"name"`
-	ModelID       string        `json:"model_id"`
-	ParamsB       jsonnum.Float `json:"params_b"`
-	ActiveParamsB jsonnum.Float `json:"active_params_b"`
-	Architecture  string        `json:"architecture"`
-	Unit          string        `json:"unit"`
-	Caveat        string        `json:"caveat"`
-	GPUs          []string      `json:"gpus"`
+	Slug          string       `json:"slug"`
+	Name          string       `json:"name"`
+	ModelID       string       `json:"model_id"`
+	ParamsB       format.Float `json:"params_b"`
+	ActiveParamsB format.Float `json:"active_params_b"`
+	Architecture  string       `json:"architecture"`
+	Unit          string       `json:"unit"`
+	Caveat        string       `json:"caveat"`
+	GPUs          []string     `json:"gpus"`
 	// Configurations is how many configurations the model file holds.
 	Configurations int        `json:"configurations"`
 	IndexRows      []IndexRow `json:"index_rows"`
@@ -203,9 +203,9 @@ type ModelItem struct {
 
 // IndexFigure is an index row's GPU, GPU count and Wh/M.
 type IndexFigure struct {
-	GPU          string        `json:"gpu"`
-	NumGPUs      int           `json:"num_gpus"`
-	WhPerMillion jsonnum.Float `json:"wh_per_million_output_tokens"`
+	GPU          string       `json:"gpu"`
+	NumGPUs      int          `json:"num_gpus"`
+	WhPerMillion format.Float `json:"wh_per_million_output_tokens"`
 }
 
 // ListModelsBrief is ListModels in a few words per model: slug, name and

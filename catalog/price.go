@@ -7,10 +7,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/plural"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
-	"github.com/leadgreen/greentokens/transform/jsonnum"
 )
 
 // Limits of a price request.
@@ -62,7 +62,7 @@ type Carbon struct {
 	// Selection says which row each GPU's figures come from.
 	Selection string `json:"selection"`
 	// RunningBatch is the running batch asked for; null for index rows.
-	RunningBatch *jsonnum.Float `json:"running_batch"`
+	RunningBatch *format.Float `json:"running_batch"`
 	// NumGPUs is the GPU count asked for; null for each GPU's index row's.
 	NumGPUs *int   `json:"num_gpus"`
 	Formula string `json:"formula"`
@@ -80,13 +80,13 @@ type CarbonRow struct {
 	MaxNumSeqs int    `json:"max_num_seqs"`
 	RowID      string `json:"row_id"`
 	// IndexRow is true when the row is the GPU's index row (best).
-	IndexRow         bool          `json:"index_row"`
-	UnderITLDeadline bool          `json:"under_itl_deadline"`
-	AvgRunningBatch  jsonnum.Float `json:"avg_running_batch"`
+	IndexRow         bool         `json:"index_row"`
+	UnderITLDeadline bool         `json:"under_itl_deadline"`
+	AvgRunningBatch  format.Float `json:"avg_running_batch"`
 	// WhPerMillion is as published (2 decimals); WhPerMillionUnrounded is
 	// the archived row's energy per token x 1e6 / 3600, which is priced.
-	WhPerMillion          jsonnum.Float `json:"wh_per_million_output_tokens"`
-	WhPerMillionUnrounded float64       `json:"wh_per_million_output_tokens_unrounded"`
+	WhPerMillion          format.Float `json:"wh_per_million_output_tokens"`
+	WhPerMillionUnrounded float64      `json:"wh_per_million_output_tokens_unrounded"`
 	// Grid is the area's name, or "stated" for a stated intensity.
 	Grid string `json:"grid"`
 	ISO3 string `json:"iso3"`
@@ -97,12 +97,12 @@ type CarbonRow struct {
 	// GridYear is earlier than grid.json's reference year (the area has no
 	// usable value for it), so a reader shows the year beside the value;
 	// false for a stated intensity.
-	Fallback    bool          `json:"fallback"`
-	GCO2ePerKWh jsonnum.Float `json:"g_co2e_per_kwh"`
+	Fallback    bool         `json:"fallback"`
+	GCO2ePerKWh format.Float `json:"g_co2e_per_kwh"`
 	// GridSource is "ember" (grid.json) or "stated" (the request's
 	// intensity).
-	GridSource   string        `json:"grid_source"`
-	KgPerBillion jsonnum.Float `json:"kg_co2e_per_billion_output_tokens"`
+	GridSource   string       `json:"grid_source"`
+	KgPerBillion format.Float `json:"kg_co2e_per_billion_output_tokens"`
 }
 
 // Price answers a price request from s.
@@ -136,7 +136,7 @@ func (s *Snapshot) Price(req PriceRequest) (*Carbon, error) {
 	ans := &Carbon{Snapshot: s.Date, Model: m.Slug, Name: m.Name, ModelID: m.ModelID, Formula: Formula, Rows: []CarbonRow{},
 		Selection: selection(req), NumGPUs: req.NumGPUs}
 	if req.Batch != nil {
-		b := jsonnum.Float(*req.Batch)
+		b := format.Float(*req.Batch)
 		ans.RunningBatch = &b
 	}
 	rows := m.Rows()
@@ -156,7 +156,7 @@ func (s *Snapshot) Price(req PriceRequest) (*Carbon, error) {
 		}
 		if req.Intensity != nil {
 			row := base
-			row.Grid, row.GCO2ePerKWh, row.GridSource = "stated", jsonnum.Float(*req.Intensity), "stated"
+			row.Grid, row.GCO2ePerKWh, row.GridSource = "stated", format.Float(*req.Intensity), "stated"
 			row.KgPerBillion = grid.KgPerBillionTokens(wh, *req.Intensity)
 			ans.Rows = append(ans.Rows, row)
 		}

@@ -1,6 +1,9 @@
 package catalog
 
-import "github.com/leadgreen/greentokens/transform"
+import (
+	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/transform"
+)
 
 // What the serving packages print of the published files, named here so
 // that the API and the MCP server read the index through catalog alone, as
@@ -24,4 +27,4 @@ const EnergyScope = transform.EnergyScope
 // escaping, no trailing newline, numbers as jsonnum prints them (27.0, not
 // 27). The API's answers and problems and the MCP server's text content
 // are encoded with it.
-func Marshal(v any) ([]byte, error) { return transform.Marshal(v) }
+func Marshal(v any) ([]byte, error) { return format.Marshal(v) }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/snapshots"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
@@ -161,7 +162,7 @@ func fromLoaded(ls *snapshots.Snapshot, date string) (*Snapshot, error) {
 		Published: map[string]*Model{}, files: map[string]*File{}}
 	// Load checked that manifest.json is in its canonical form: these are
 	// its bytes.
-	mb, err := transform.Marshal(m)
+	mb, err := format.Marshal(m)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot %s: %s: %w", date, ManifestPath, err)
 	}

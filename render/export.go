@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sourcetext"
 	"github.com/leadgreen/greentokens/transform"
-	"github.com/leadgreen/greentokens/transform/jsonnum"
 )
 
 // What other renderers of a snapshot (the site's overview pages) print the
@@ -35,10 +35,10 @@ func Whole(x float64) string { return whole(x) }
 func Group(s string) string { return group(s) }
 
 // Times prints a ratio of index.json with its three significant figures and ×.
-func Times(x jsonnum.Float) string { return times(x) }
+func Times(x format.Float) string { return times(x) }
 
 // Short prints a published float without a trailing ".0" (parameters).
-func Short(x jsonnum.Float) string { return short(x) }
+func Short(x format.Float) string { return short(x) }
 
 // LongDate prints a YYYY-MM-DD date as 16 February 2026.
 func LongDate(s string) string { return longDate(s) }

@@ -25,9 +25,9 @@ import (
 
 	jsonv2 "github.com/go-json-experiment/json"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
-	"github.com/leadgreen/greentokens/transform/jsonnum"
 )
 
 // Snapshot is what pages are rendered from: a snapshot's files, decoded.
@@ -212,12 +212,12 @@ func readSource(fsys fs.FS, name string) ([]byte, error) { return fs.ReadFile(fs
 
 // row returns the archived row behind a published configuration and checks
 // that the configuration is its rounding.
-func (s *Snapshot) row(task, file string, id string, j jsonnum.Float, batch jsonnum.Float) (*transform.Row, error) {
+func (s *Snapshot) row(task, file string, id string, j format.Float, batch format.Float) (*transform.Row, error) {
 	r := s.Rows[task][id]
 	if r == nil {
 		return nil, fmt.Errorf("%s: row %s is not among the stable rows of the archived %s task file", file, id, task)
 	}
-	if jsonnum.Round(*r.EnergyPerToken, 7) != j || jsonnum.Round(r.AvgBatch, 1) != batch {
+	if format.Round(*r.EnergyPerToken, 7) != j || format.Round(r.AvgBatch, 1) != batch {
 		return nil, fmt.Errorf("%s: row %s is not the rounding of %s configurations[%d]: the snapshot's files disagree", file, id, transform.TaskFile(task), r.Index)
 	}
 	return r, nil

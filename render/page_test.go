@@ -13,10 +13,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sample"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
-	"github.com/leadgreen/greentokens/transform/jsonnum"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden pages under testdata/")
@@ -66,7 +66,7 @@ func snapshotDir(t testing.TB, up string, withGrid bool) string {
 		t.Fatal(err)
 	}
 	for _, m := range models {
-		b, err := transform.Marshal(m)
+		b, err := format.Marshal(m)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,7 +77,7 @@ func snapshotDir(t testing.TB, up string, withGrid bool) string {
 		t.Fatal(err)
 	}
 	problem, _ := transform.Stable(parsed)
-	b, err := transform.Marshal(buildIndex(t, lb, problem, models))
+	b, err := format.Marshal(buildIndex(t, lb, problem, models))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -396,8 +396,8 @@ func TestFormats(t *testing.T) {
 	if got := kg(grid.KgPerBillionTokens(39.05033228572156, 692)); got != "27.0" {
 		t.Errorf("kg = %s, want 27.0", got)
 	}
-	if jsonnum.Round(39.05, 1) != 39 {
-		t.Errorf("the published 39.05 rounds to %v; the page must round the unrounded value instead", jsonnum.Round(39.05, 1))
+	if format.Round(39.05, 1) != 39 {
+		t.Errorf("the published 39.05 rounds to %v; the page must round the unrounded value instead", format.Round(39.05, 1))
 	}
 }
 

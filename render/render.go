@@ -10,10 +10,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sourcetext"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
-	"github.com/leadgreen/greentokens/transform/jsonnum"
 )
 
 // Dir is the snapshot folder pages are written to; a page is Dir/SLUG.md.
@@ -349,7 +349,7 @@ func (v *view) curveSentence(lc *transform.LoadCurve) (string, error) {
 		// The highest latency is shown from its unrounded row, like every
 		// other whole-number figure (index.json holds it to 1 decimal).
 		top := v.s.Rows[transform.TaskChat][lc.MaxMedianITLRowID]
-		if top == nil || jsonnum.Round(top.MedianITL, 1) != lc.MaxMedianITL {
+		if top == nil || format.Round(top.MedianITL, 1) != lc.MaxMedianITL {
 			return "", fmt.Errorf("%s: load curve %s on %s: max_median_itl_row_id %s is not the row of max_median_itl_ms %v", transform.IndexName, lc.Slug, lc.GPU, lc.MaxMedianITLRowID, float64(lc.MaxMedianITL))
 		}
 		fmt.Fprintf(&b, "On %s, energy per token falls %s from %s Wh/M at a running batch of %s to %s Wh/M at %s, while the %s power %s (from %s to %s W) and throughput rises %s (from %s to %s tokens a second). Median inter-token latency stays at %s ms or under up to the index row.",
@@ -452,7 +452,7 @@ func (v *view) gpuComparison(d *Doc) error {
 // carbonRow is one grid of the carbon table.
 type carbonRow struct {
 	area grid.Area
-	kg   jsonnum.Float
+	kg   format.Float
 }
 
 // priced prices the lowest index row on the display grids, and names the
@@ -472,7 +472,7 @@ func (v *view) priced(opts Options) (rows []carbonRow, missing []string) {
 	return rows, missing
 }
 
-func kg(x jsonnum.Float) string { return strconv.FormatFloat(float64(x), 'f', 1, 64) }
+func kg(x format.Float) string { return strconv.FormatFloat(float64(x), 'f', 1, 64) }
 
 // intensity prints an area's g CO2e per kWh as a whole number, with its
 // year beside it when that is not the reference year (a fallback): "707",

@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sourcetext"
 	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/transform"
@@ -464,7 +465,7 @@ func writeModels(st *stage, d *derived, log *slog.Logger) ([]File, *transform.In
 
 // writeModel writes a model file into the stage.
 func writeModel(st *stage, rel string, model *transform.Model) (File, error) {
-	data, err := transform.Marshal(model)
+	data, err := format.Marshal(model)
 	if err != nil {
 		return File{}, fmt.Errorf("%w: %s: %v", ErrUpstreamData, rel, err)
 	}
@@ -560,7 +561,7 @@ func newManifest(opts BuildOptions, rec record, sources []Source, outputs []File
 
 // writeManifest writes manifest.json, the stage's last file.
 func writeManifest(st *stage, m *Manifest) error {
-	data, err := transform.Marshal(m)
+	data, err := format.Marshal(m)
 	if err != nil {
 		return err
 	}

@@ -12,9 +12,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
-	"github.com/leadgreen/greentokens/transform/jsonnum"
 )
 
 // DiffReport says, for a maintainer, what changed from one snapshot to
@@ -130,15 +130,15 @@ type IndexRowChange struct {
 	New  *RowState `json:"new"`
 	// RelativeChangePercent is (new / old - 1) x 100 of the unrounded
 	// Wh/M, to 2 decimals; absent when a side has no row.
-	RelativeChangePercent *jsonnum.Float `json:"relative_change_percent,omitempty"`
+	RelativeChangePercent *format.Float `json:"relative_change_percent,omitempty"`
 
 	rel float64 // unrounded, for sorting
 }
 
 // RowState is an index row as published.
 type RowState struct {
-	RowID        string        `json:"row_id"`
-	WhPerMillion jsonnum.Float `json:"wh_per_million_output_tokens"`
+	RowID        string       `json:"row_id"`
+	WhPerMillion format.Float `json:"wh_per_million_output_tokens"`
 }
 
 // ModelChange is what changed in one model present in both snapshots.
@@ -199,10 +199,10 @@ type GridInfo struct {
 
 // GridArea is one area of grid.json.
 type GridArea struct {
-	Name        string        `json:"name"`
-	ISO3        string        `json:"iso3"`
-	Year        int           `json:"year"`
-	GCO2ePerKWh jsonnum.Float `json:"g_co2e_per_kwh"`
+	Name        string       `json:"name"`
+	ISO3        string       `json:"iso3"`
+	Year        int          `json:"year"`
+	GCO2ePerKWh format.Float `json:"g_co2e_per_kwh"`
 }
 
 // GridAreaChange is one area whose value, year or area type changed.
@@ -212,7 +212,7 @@ type GridAreaChange struct {
 	Fields []FieldChange `json:"fields"`
 	// RelativeChangePercent is (new / old - 1) x 100 of the value, to 2
 	// decimals.
-	RelativeChangePercent *jsonnum.Float `json:"relative_change_percent,omitempty"`
+	RelativeChangePercent *format.Float `json:"relative_change_percent,omitempty"`
 }
 
 // Diff compares two loaded snapshots, old and new, model by model: it
@@ -424,8 +424,8 @@ func (r *DiffReport) indexRows(om, nm *transform.Model, oldRows, newRows map[row
 }
 
 // percent turns a relative change into a percentage to 2 decimals, never -0.
-func percent(rel float64) jsonnum.Float {
-	p := jsonnum.Round(rel*100, 2)
+func percent(rel float64) format.Float {
+	p := format.Round(rel*100, 2)
 	if p == 0 {
 		return 0
 	}
@@ -489,12 +489,12 @@ var modelFields = []string{"name", "model_id", "params_b", "active_params_b", "a
 // modelHead is a model file's modelFields, as transform.Model publishes
 // them (published of it gives the same text for each as of the model).
 type modelHead struct {
-	Name          string        `json:"name"`
-	ModelID       string        `json:"model_id"`
-	ParamsB       jsonnum.Float `json:"params_b"`
-	ActiveParamsB jsonnum.Float `json:"active_params_b"`
-	Architecture  string        `json:"architecture"`
-	GPUs          []string      `json:"gpus"`
+	Name          string       `json:"name"`
+	ModelID       string       `json:"model_id"`
+	ParamsB       format.Float `json:"params_b"`
+	ActiveParamsB format.Float `json:"active_params_b"`
+	Architecture  string       `json:"architecture"`
+	GPUs          []string     `json:"gpus"`
 }
 
 func headOf(m *transform.Model) modelHead {

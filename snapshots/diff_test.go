@@ -17,6 +17,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/transform"
 )
 
@@ -349,7 +350,7 @@ func rewriteModel(t *testing.T, dir, slug string, edit func(*transform.Model)) {
 		t.Fatal(err)
 	}
 	edit(m)
-	b, err := transform.Marshal(m)
+	b, err := format.Marshal(m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,7 +393,7 @@ func editManifest(t *testing.T, dir string, edit func(*Manifest)) {
 		t.Fatal(err)
 	}
 	edit(man)
-	if mb, err = transform.Marshal(man); err != nil {
+	if mb, err = format.Marshal(man); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, ManifestName), mb, 0o644); err != nil {

@@ -11,8 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/transform/grid"
-	"github.com/leadgreen/greentokens/transform/jsonnum"
 	"github.com/leadgreen/greentokens/validate"
 )
 
@@ -176,7 +176,7 @@ func TestGridChangeKeys(t *testing.T) {
 		return &Snapshot{Manifest: &Manifest{}, Grid: &grid.Grid{Year: 2024, Areas: areas}}
 	}
 	a := func(name, iso3 string, v float64) grid.Area {
-		return grid.Area{Name: name, ISO3: iso3, Year: 2024, GCO2ePerKWh: jsonnum.Float(v)}
+		return grid.Area{Name: name, ISO3: iso3, Year: 2024, GCO2ePerKWh: format.Float(v)}
 	}
 	c := gridChange(
 		snap(a("Turkey", "TUR", 469.7), a("World", "", 473), a("Kosovo", "XKX", 750), a("Kosova", "XKX", 751)),

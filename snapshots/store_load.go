@@ -17,11 +17,11 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/jsondecode"
 	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
-	"github.com/leadgreen/greentokens/transform/jsonnum"
 )
 
 // Paths of the published files other than the model files.
@@ -190,8 +190,8 @@ type diffModel struct {
 	Slug           string                      `json:"slug"`
 	Name           string                      `json:"name"`
 	ModelID        string                      `json:"model_id"`
-	ParamsB        jsonnum.Float               `json:"params_b"`
-	ActiveParamsB  jsonnum.Float               `json:"active_params_b"`
+	ParamsB        format.Float                `json:"params_b"`
+	ActiveParamsB  format.Float                `json:"active_params_b"`
 	Architecture   string                      `json:"architecture"`
 	GPUs           []string                    `json:"gpus"`
 	Configurations []transform.Config          `json:"configurations"`
@@ -262,7 +262,7 @@ func readManifest(dir string) (*Manifest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", ManifestName, err)
 	}
-	canonical, err := transform.Marshal(m)
+	canonical, err := format.Marshal(m)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", ManifestName, err)
 	}

@@ -9,8 +9,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/regfile"
-	"github.com/leadgreen/greentokens/transform"
 )
 
 // RebuildOptions say where an auditor's rebuild goes.
@@ -121,7 +121,7 @@ func (res *RebuildResult) compare(dir string, gen Generator) error {
 	}
 	own := m.Generator
 	m.Generator = gen
-	asVerified, err := transform.Marshal(m)
+	asVerified, err := format.Marshal(m)
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/leadgreen/greentokens/transform/jsonnum"
+	"github.com/leadgreen/greentokens/format"
 )
 
 // IndexName is the published name of the index file in a snapshot.
@@ -81,15 +81,15 @@ type IndexTask struct {
 
 // IndexEntry is one model of the index.
 type IndexEntry struct {
-	Slug           string        `json:"slug"`
-	Name           string        `json:"name"`
-	ModelID        string        `json:"model_id"`
-	ParamsB        jsonnum.Float `json:"params_b"`
-	ActiveParamsB  jsonnum.Float `json:"active_params_b"`
-	Architecture   string        `json:"architecture"`
-	Configurations int           `json:"configurations"`
-	GPUs           []string      `json:"gpus"`
-	File           string        `json:"file"`
+	Slug           string       `json:"slug"`
+	Name           string       `json:"name"`
+	ModelID        string       `json:"model_id"`
+	ParamsB        format.Float `json:"params_b"`
+	ActiveParamsB  format.Float `json:"active_params_b"`
+	Architecture   string       `json:"architecture"`
+	Configurations int          `json:"configurations"`
+	GPUs           []string     `json:"gpus"`
+	File           string       `json:"file"`
 	// Best is the model file's best map: the index row of each GPU.
 	Best map[string]Config `json:"best"`
 }
@@ -97,16 +97,16 @@ type IndexEntry struct {
 // RowRef names a configuration and repeats its main figures, rounded as in
 // the model files.
 type RowRef struct {
-	RowID           string        `json:"row_id"`
-	NumGPUs         int           `json:"num_gpus"`
-	MaxNumSeqs      int           `json:"max_num_seqs"`
-	AvgRunningBatch jsonnum.Float `json:"avg_running_batch"`
-	WhPerMillion    jsonnum.Float `json:"wh_per_million_output_tokens"`
-	JoulesPerToken  jsonnum.Float `json:"joules_per_output_token"`
-	MedianITL       jsonnum.Float `json:"median_itl_ms"`
-	TokensPerSecond jsonnum.Float `json:"tokens_per_second"`
-	GPUPowerWatts   int64         `json:"gpu_power_watts_total"`
-	AvgOutputTokens int64         `json:"avg_output_tokens"`
+	RowID           string       `json:"row_id"`
+	NumGPUs         int          `json:"num_gpus"`
+	MaxNumSeqs      int          `json:"max_num_seqs"`
+	AvgRunningBatch format.Float `json:"avg_running_batch"`
+	WhPerMillion    format.Float `json:"wh_per_million_output_tokens"`
+	JoulesPerToken  format.Float `json:"joules_per_output_token"`
+	MedianITL       format.Float `json:"median_itl_ms"`
+	TokensPerSecond format.Float `json:"tokens_per_second"`
+	GPUPowerWatts   int64        `json:"gpu_power_watts_total"`
+	AvgOutputTokens int64        `json:"avg_output_tokens"`
 }
 
 // TaskRow is one side of a task comparison.
@@ -114,7 +114,7 @@ type TaskRow struct {
 	RowRef
 	// JoulesPerResponse is the unrounded energy per token times the
 	// unrounded average output length, rounded to 1 decimal.
-	JoulesPerResponse jsonnum.Float `json:"joules_per_response"`
+	JoulesPerResponse format.Float `json:"joules_per_response"`
 }
 
 // GPUComparison sets a model's H100 index row against its B200 index row.
@@ -123,7 +123,7 @@ type GPUComparison struct {
 	H100 RowRef `json:"h100"`
 	B200 RowRef `json:"b200"`
 	// EnergyPerTokenRatio is H100 over B200, 3 significant figures.
-	EnergyPerTokenRatio jsonnum.Float `json:"energy_per_token_ratio"`
+	EnergyPerTokenRatio format.Float `json:"energy_per_token_ratio"`
 }
 
 // TaskComparison sets a model's Problem Solving index row on one GPU
@@ -134,8 +134,8 @@ type TaskComparison struct {
 	TextConversation TaskRow `json:"text_conversation"`
 	ProblemSolving   TaskRow `json:"problem_solving"`
 	// Ratios are Problem Solving over Text Conversation, 3 significant figures.
-	EnergyPerResponseRatio jsonnum.Float `json:"energy_per_response_ratio"`
-	EnergyPerTokenRatio    jsonnum.Float `json:"energy_per_token_ratio"`
+	EnergyPerResponseRatio format.Float `json:"energy_per_response_ratio"`
+	EnergyPerTokenRatio    format.Float `json:"energy_per_token_ratio"`
 }
 
 // LoadCurve follows one index row's GPU count from its smallest cap up to
@@ -147,23 +147,16 @@ type LoadCurve struct {
 	From    RowRef `json:"from"`
 	To      RowRef `json:"to"`
 	// EnergyPerTokenFall is From's energy per token over To's.
-	EnergyPerTokenFall jsonnum.Float `json:"energy_per_token_fall"`
+	EnergyPerTokenFall format.Float `json:"energy_per_token_fall"`
 	// GPUPowerRisePercent is (To's power / From's - 1) x 100, whole.
 	GPUPowerRisePercent int64 `json:"gpu_power_rise_percent"`
 	// ThroughputRise is To's tokens per second over From's.
-	ThroughputRise jsonnum.Float `json:"throughput_rise"`
+	ThroughputRise format.Float `json:"throughput_rise"`
 	// MaxMedianITL is the highest median ITL of the rows up to To.
-	MaxMedianITL      jsonnum.Float `json:"max_median_itl_ms"`
-	MaxMedianITLRowID string        `json:"max_median_itl_row_id"`
+	MaxMedianITL      format.Float `json:"max_median_itl_ms"`
+	MaxMedianITLRowID string       `json:"max_median_itl_row_id"`
 	// Past is the first row past To (the next cap up), if any.
 	Past *RowRef `json:"past"`
-}
-
-// Sig3 rounds x once to 3 significant figures, half to even on its exact
-// binary value, and returns the nearest float64 to that decimal.
-func Sig3(x float64) jsonnum.Float {
-	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'e', 2, 64), 64)
-	return jsonnum.Float(v)
 }
 
 // TaskRowID is the row id of a task's configuration: the model files' id
@@ -352,7 +345,7 @@ func (b *IndexBuilder) add(m *Model) error {
 			ro, ru := m.rows[o], m.rows[u]
 			idx.GPUComparisons = append(idx.GPUComparisons, GPUComparison{
 				Slug: m.Slug, H100: ref(m.Configurations[o]), B200: ref(m.Configurations[u]),
-				EnergyPerTokenRatio: Sig3(*ro.EnergyPerToken / *ru.EnergyPerToken),
+				EnergyPerTokenRatio: format.Sig3(*ro.EnergyPerToken / *ru.EnergyPerToken),
 			})
 		}
 	}
@@ -411,7 +404,7 @@ func taskRow(c Config, r *Row) (TaskRow, error) {
 	if err != nil {
 		return TaskRow{}, err
 	}
-	return TaskRow{RowRef: ref(c), JoulesPerResponse: jsonnum.Round(*r.EnergyPerToken*n, 1)}, nil
+	return TaskRow{RowRef: ref(c), JoulesPerResponse: format.Round(*r.EnergyPerToken*n, 1)}, nil
 }
 
 func taskComparison(m *Model, i int, pr *Row, prID string) (TaskComparison, error) {
@@ -434,8 +427,8 @@ func taskComparison(m *Model, i int, pr *Row, prID string) (TaskComparison, erro
 	ce, pe := *cr.EnergyPerToken, *pr.EnergyPerToken
 	return TaskComparison{
 		Slug: m.Slug, GPU: cr.GPU, TextConversation: chat, ProblemSolving: prob,
-		EnergyPerResponseRatio: Sig3(pe * pn / (ce * cn)),
-		EnergyPerTokenRatio:    Sig3(pe / ce),
+		EnergyPerResponseRatio: format.Sig3(pe * pn / (ce * cn)),
+		EnergyPerTokenRatio:    format.Sig3(pe / ce),
 	}, nil
 }
 
@@ -470,9 +463,9 @@ func loadCurve(m *Model, gpu string, i int) (LoadCurve, error) {
 		return LoadCurve{}, fmt.Errorf("%s: %s: zero power or throughput; the load curve has no ratio", IndexName, rf.Label())
 	}
 	lc.From = ref(m.Configurations[from])
-	lc.EnergyPerTokenFall = Sig3(*rf.EnergyPerToken / *rt.EnergyPerToken)
-	lc.GPUPowerRisePercent = jsonnum.RoundInt((rt.Power/rf.Power - 1) * 100)
-	lc.ThroughputRise = Sig3(rt.Throughput / rf.Throughput)
+	lc.EnergyPerTokenFall = format.Sig3(*rf.EnergyPerToken / *rt.EnergyPerToken)
+	lc.GPUPowerRisePercent = format.RoundInt((rt.Power/rf.Power - 1) * 100)
+	lc.ThroughputRise = format.Sig3(rt.Throughput / rf.Throughput)
 	lc.MaxMedianITL = m.Configurations[top].MedianITL
 	lc.MaxMedianITLRowID = m.Configurations[top].RowID
 	return lc, nil
@@ -487,7 +480,7 @@ func loadCurve(m *Model, gpu string, i int) (LoadCurve, error) {
 func (f *IndexFile) Encode(w io.Writer) error {
 	head := *f
 	head.Models, head.GPUComparisons, head.TaskComparisons, head.LoadCurves = []IndexEntry{}, []GPUComparison{}, []TaskComparison{}, []LoadCurve{}
-	b, err := Marshal(&head)
+	b, err := format.Marshal(&head)
 	if err != nil {
 		return err
 	}

@@ -10,9 +10,9 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sample"
 	"github.com/leadgreen/greentokens/schemas"
-	"github.com/leadgreen/greentokens/transform/jsonnum"
 )
 
 // seedIndex is the index and model files of the seed version.
@@ -94,7 +94,7 @@ func findEntry[T any](t *testing.T, list []T, key func(T) string, want string) T
 func TestIndexQwen332B(t *testing.T) {
 	idx, _ := seedIndex(t)
 	const slug = "qwen-3-32b"
-	type f = jsonnum.Float
+	type f = format.Float
 	check := func(name string, got, want any) {
 		t.Helper()
 		if got != want {
@@ -214,7 +214,7 @@ func TestTaskRowIDs(t *testing.T) {
 // whose every property says its rule.
 func TestIndexSchema(t *testing.T) {
 	idx, _ := seedIndex(t)
-	data, err := Marshal(idx)
+	data, err := format.Marshal(idx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -362,7 +362,7 @@ func TestIndexEveryVersion(t *testing.T) {
 func TestIndexEncode(t *testing.T) {
 	check := func(name string, idx *IndexFile) {
 		t.Helper()
-		want, err := Marshal(idx)
+		want, err := format.Marshal(idx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -417,8 +417,8 @@ func TestEachModelAndIndexBuilder(t *testing.T) {
 		if i >= len(want) {
 			t.Fatalf("more than %d models", len(want))
 		}
-		got, _ := Marshal(m)
-		w, _ := Marshal(want[i])
+		got, _ := format.Marshal(m)
+		w, _ := format.Marshal(want[i])
 		if !bytes.Equal(got, w) {
 			t.Errorf("model %d: %s, want %s", i, m.Slug, want[i].Slug)
 		}
@@ -435,8 +435,8 @@ func TestEachModelAndIndexBuilder(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantIdx, _ := seedIndex(t)
-	got, _ := Marshal(idx)
-	w, _ := Marshal(wantIdx)
+	got, _ := format.Marshal(idx)
+	w, _ := format.Marshal(wantIdx)
 	if !bytes.Equal(got, w) {
 		t.Errorf("the index of EachModel's models differs from that of Models'")
 	}
@@ -462,24 +462,5 @@ func TestEachModelAndIndexBuilder(t *testing.T) {
 	}
 	if _, err := NewIndexBuilder(lb, problem).Index(); err == nil || !strings.Contains(err.Error(), "no models") {
 		t.Errorf("an index of no models: %v", err)
-	}
-}
-
-func TestSig3(t *testing.T) {
-	for _, tc := range []struct {
-		in   float64
-		want string
-	}{
-		{1.6252815, "1.63"}, {24.58, "24.6"}, {10.99, "11.0"}, {12.42, "12.4"}, {0.69549, "0.695"},
-		{1.625, "1.62"},    // an exact binary tie: half to even
-		{1.635, "1.64"},    // 1.635 is 1.63500000000000000888 in binary: up
-		{2.675, "2.67"},    // 2.67499999999999982236431605997495353221893310546875: down
-		{1234.5, "1230.0"}, // 3 significant figures of a large ratio
-		{0.000123456, "0.000123"},
-	} {
-		b, err := json.Marshal(Sig3(tc.in))
-		if err != nil || string(b) != tc.want {
-			t.Errorf("Sig3(%v) = %s, %v; want %s", tc.in, b, err, tc.want)
-		}
 	}
 }

@@ -1,8 +1,6 @@
 package transform
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -10,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sourcetext"
-	"github.com/leadgreen/greentokens/transform/jsonnum"
 )
 
 // Published constants of the model files.
@@ -76,8 +74,8 @@ type Model struct {
 	Slug           string            `json:"slug"`
 	Name           string            `json:"name"`
 	ModelID        string            `json:"model_id"`
-	ParamsB        jsonnum.Float     `json:"params_b"`
-	ActiveParamsB  jsonnum.Float     `json:"active_params_b"`
+	ParamsB        format.Float      `json:"params_b"`
+	ActiveParamsB  format.Float      `json:"active_params_b"`
 	Architecture   string            `json:"architecture"`
 	GPUs           []string          `json:"gpus"`
 	Configurations []Config          `json:"configurations"`
@@ -111,27 +109,27 @@ type Source struct {
 
 // Config is one configuration row of a model file.
 type Config struct {
-	GPU                 string        `json:"gpu"`
-	NumGPUs             int           `json:"num_gpus"`
-	TensorParallel      int           `json:"tensor_parallel"`
-	DataParallel        int           `json:"data_parallel"`
-	ExpertParallel      int           `json:"expert_parallel"`
-	Precision           string        `json:"precision"`
-	MaxNumSeqs          int           `json:"max_num_seqs"`
-	AvgRequestsInFlight jsonnum.Float `json:"avg_requests_in_flight"`
-	WhPerMillion        jsonnum.Float `json:"wh_per_million_output_tokens"`
-	JoulesPerToken      jsonnum.Float `json:"joules_per_output_token"`
-	MedianITL           jsonnum.Float `json:"median_itl_ms"`
-	P90ITL              jsonnum.Float `json:"p90_itl_ms"`
-	P99ITL              jsonnum.Float `json:"p99_itl_ms"`
-	TokensPerSecond     jsonnum.Float `json:"tokens_per_second"`
-	GPUPowerWatts       int64         `json:"gpu_power_watts_total"`
-	AvgOutputTokens     int64         `json:"avg_output_tokens"`
-	UnderITLDeadline    bool          `json:"under_itl_deadline"`
-	AvgRunningBatch     jsonnum.Float `json:"avg_running_batch"`
-	P95ITL              jsonnum.Float `json:"p95_itl_ms"`
-	RowID               string        `json:"row_id"`
-	Repeat              int           `json:"repeat"`
+	GPU                 string       `json:"gpu"`
+	NumGPUs             int          `json:"num_gpus"`
+	TensorParallel      int          `json:"tensor_parallel"`
+	DataParallel        int          `json:"data_parallel"`
+	ExpertParallel      int          `json:"expert_parallel"`
+	Precision           string       `json:"precision"`
+	MaxNumSeqs          int          `json:"max_num_seqs"`
+	AvgRequestsInFlight format.Float `json:"avg_requests_in_flight"`
+	WhPerMillion        format.Float `json:"wh_per_million_output_tokens"`
+	JoulesPerToken      format.Float `json:"joules_per_output_token"`
+	MedianITL           format.Float `json:"median_itl_ms"`
+	P90ITL              format.Float `json:"p90_itl_ms"`
+	P99ITL              format.Float `json:"p99_itl_ms"`
+	TokensPerSecond     format.Float `json:"tokens_per_second"`
+	GPUPowerWatts       int64        `json:"gpu_power_watts_total"`
+	AvgOutputTokens     int64        `json:"avg_output_tokens"`
+	UnderITLDeadline    bool         `json:"under_itl_deadline"`
+	AvgRunningBatch     format.Float `json:"avg_running_batch"`
+	P95ITL              format.Float `json:"p95_itl_ms"`
+	RowID               string       `json:"row_id"`
+	Repeat              int          `json:"repeat"`
 }
 
 // Rows returns the upstream row behind each configuration, in order.
@@ -278,7 +276,7 @@ func newModel(lb *Leaderboard, rows []*Row) (*Model, error) {
 	}
 	m := &Model{
 		Slug: Slug(first.Nickname), Name: first.Nickname, ModelID: first.ModelID,
-		ParamsB: jsonnum.Float(first.TotalParams), ActiveParamsB: jsonnum.Float(first.ActiveParams),
+		ParamsB: format.Float(first.TotalParams), ActiveParamsB: format.Float(first.ActiveParams),
 		Architecture: first.Architecture, Best: map[string]Config{},
 	}
 	if !modelIDForm.MatchString(first.ModelID) {
@@ -382,18 +380,18 @@ func newConfig(slug string, r *Row) (Config, error) {
 	return Config{
 		GPU: r.GPU, NumGPUs: r.NumGPUs, TensorParallel: r.TP, DataParallel: r.DP, ExpertParallel: r.EP,
 		Precision: precision, MaxNumSeqs: r.MaxNumSeqs,
-		AvgRequestsInFlight: jsonnum.Round(r.AvgBatch, 1),
-		WhPerMillion:        jsonnum.Round(WhPerMillion(e), 2),
-		JoulesPerToken:      jsonnum.Round(e, 7),
-		MedianITL:           jsonnum.Round(r.MedianITL, 1),
-		P90ITL:              jsonnum.Round(r.P90ITL, 1),
-		P99ITL:              jsonnum.Round(r.P99ITL, 1),
-		TokensPerSecond:     jsonnum.Round(r.Throughput, 1),
-		GPUPowerWatts:       jsonnum.RoundInt(r.Power),
+		AvgRequestsInFlight: format.Round(r.AvgBatch, 1),
+		WhPerMillion:        format.Round(WhPerMillion(e), 2),
+		JoulesPerToken:      format.Round(e, 7),
+		MedianITL:           format.Round(r.MedianITL, 1),
+		P90ITL:              format.Round(r.P90ITL, 1),
+		P99ITL:              format.Round(r.P99ITL, 1),
+		TokensPerSecond:     format.Round(r.Throughput, 1),
+		GPUPowerWatts:       format.RoundInt(r.Power),
 		AvgOutputTokens:     outputTokens,
 		UnderITLDeadline:    r.MedianITL <= ITLDeadlineMS,
-		AvgRunningBatch:     jsonnum.Round(r.AvgBatch, 1),
-		P95ITL:              jsonnum.Round(r.P95ITL, 1),
+		AvgRunningBatch:     format.Round(r.AvgBatch, 1),
+		P95ITL:              format.Round(r.P95ITL, 1),
 		RowID:               fmt.Sprintf("%s/%s/%d/%d", slug, r.GPU, r.NumGPUs, r.MaxNumSeqs),
 		Repeat:              1,
 	}, nil
@@ -425,19 +423,5 @@ func avgOutputTokens(r *Row) (int64, error) {
 	if x < 0 || x > 1e12 {
 		return 0, fmt.Errorf("%s: average output length %v is out of range", r.Label(), x)
 	}
-	return jsonnum.RoundInt(x), nil
-}
-
-// Marshal returns the published bytes of a file: two-space indentation,
-// keys in the structs' order (sorted for maps), no HTML escaping, and no
-// trailing newline (encoding/json's Encoder with SetIndent).
-func Marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	return format.RoundInt(x), nil
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sourcetext"
 )
 
@@ -80,7 +81,7 @@ func TestConfigFigures(t *testing.T) {
 	m := models(t, r)[0]
 	c := m.Configurations[0]
 	got := map[string]string{}
-	b, _ := Marshal(c)
+	b, _ := format.Marshal(c)
 	var raw map[string]json.RawMessage
 	json.Unmarshal(b, &raw)
 	for k, v := range raw {

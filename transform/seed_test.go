@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sample"
 )
 
@@ -67,7 +68,7 @@ func TestSeedsReproducedByteForByte(t *testing.T) {
 			if m == nil {
 				t.Fatalf("no model %s", slug)
 			}
-			got, err := Marshal(m)
+			got, err := format.Marshal(m)
 			if err != nil {
 				t.Fatal(err)
 			}

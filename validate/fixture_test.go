@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sample"
 	"github.com/leadgreen/greentokens/internal/sourcetext"
 	"github.com/leadgreen/greentokens/transform"
@@ -185,7 +186,7 @@ func vtBuild(t *testing.T, f vtFixture) string {
 		f.mutate(t, bySlug)
 	}
 	for slug, mo := range bySlug {
-		b, err := transform.Marshal(mo)
+		b, err := format.Marshal(mo)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sample"
 	"github.com/leadgreen/greentokens/transform"
 )
@@ -72,7 +73,7 @@ func idxTryBuild(t *testing.T, dir string) (idxBuilt, error) {
 	ib := transform.NewIndexBuilder(lb, stable)
 	b.models = map[string][]byte{}
 	for _, m := range models {
-		data, err := transform.Marshal(m)
+		data, err := format.Marshal(m)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,7 +86,7 @@ func idxTryBuild(t *testing.T, dir string) (idxBuilt, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.index, err = transform.Marshal(idx); err != nil {
+	if b.index, err = format.Marshal(idx); err != nil {
 		t.Fatal(err)
 	}
 	return b, nil

@@ -10,9 +10,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leadgreen/greentokens/catalog"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/plural"
 	"github.com/leadgreen/greentokens/snapshots"
-	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
 )
 
@@ -134,7 +134,7 @@ func listGrids(e *env, dir string, year *int, asJSON bool) error {
 // printJSON prints v as the published files are (fixed key order, numbers
 // as the seeds print them), with a final newline.
 func printJSON(e *env, v any) error {
-	data, err := transform.Marshal(v)
+	data, err := format.Marshal(v)
 	if err != nil {
 		return err
 	}

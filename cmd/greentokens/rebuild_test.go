@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/snapshots"
-	"github.com/leadgreen/greentokens/transform"
 )
 
 // TestRebuild: an auditor's rebuild of a snapshot built with a pinned
@@ -126,7 +126,7 @@ func setGenerator(t *testing.T, dir string, g snapshots.Generator) {
 		t.Fatal(err)
 	}
 	m.Generator = g
-	if b, err = transform.Marshal(&m); err != nil {
+	if b, err = format.Marshal(&m); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(p, b, 0o644); err != nil {

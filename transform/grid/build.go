@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leadgreen/greentokens/transform/jsonnum"
+	"github.com/leadgreen/greentokens/format"
 )
 
 // FileName is the name of the file Build's Grid is published as.
@@ -100,7 +100,7 @@ type Area struct {
 	// GCO2ePerKWh is the published value: the nearest float64 to the
 	// decimal in the CSV, printed by jsonnum (shortest round-trip, ".0" when
 	// integral): "572.86" prints 572.86, "670.80" 670.8, "30" 30.0.
-	GCO2ePerKWh jsonnum.Float `json:"g_co2e_per_kwh"`
+	GCO2ePerKWh format.Float `json:"g_co2e_per_kwh"`
 	// Line is the CSV line the value is on; it is not written.
 	Line int `json:"-"`
 }
@@ -215,7 +215,7 @@ func Build(t *Table, year int, meta SourceMeta) (*Grid, Summary, error) {
 		v := t.Value(i)
 		a := Area{
 			Name: v.Area, ISO3: v.ISO3, AreaType: v.AreaType, Year: v.Year, Fallback: v.Year != year,
-			GCO2ePerKWh: jsonnum.Float(v.GCO2PerKWh), Line: v.Line,
+			GCO2ePerKWh: format.Float(v.GCO2PerKWh), Line: v.Line,
 		}
 		if a.Fallback {
 			s.Fallbacks++

@@ -20,8 +20,8 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sample"
-	"github.com/leadgreen/greentokens/transform/jsonnum"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -135,7 +135,7 @@ func TestSampleFile(t *testing.T) {
 			if a.Name != tc.name || a.ISO3 != tc.iso3 || a.Year != tc.year || a.Fallback != (tc.year != 2024) {
 				t.Errorf("got %q %q %d fallback %v, want %q %q %d", a.Name, a.ISO3, a.Year, a.Fallback, tc.name, tc.iso3, tc.year)
 			}
-			got, err := jsonnum.Format(float64(a.GCO2ePerKWh))
+			got, err := format.FormatFloat(float64(a.GCO2ePerKWh))
 			if err != nil || got != tc.value {
 				t.Errorf("g_co2e_per_kwh prints %s (%v), want %s", got, err, tc.value)
 			}
@@ -180,8 +180,8 @@ func TestCarbon(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			gotGrid, _ := jsonnum.Format(float64(a.GCO2ePerKWh))
-			gotKg, err := jsonnum.Format(float64(KgPerBillionTokens(39.05, float64(a.GCO2ePerKWh))))
+			gotGrid, _ := format.FormatFloat(float64(a.GCO2ePerKWh))
+			gotKg, err := format.FormatFloat(float64(KgPerBillionTokens(39.05, float64(a.GCO2ePerKWh))))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -204,7 +204,7 @@ func TestKgPerBillionTokens(t *testing.T) {
 		{0, 474, "0.0"},
 		{100, 1000, "100.0"},
 	} {
-		got, err := jsonnum.Format(float64(KgPerBillionTokens(tc.wh, tc.g)))
+		got, err := format.FormatFloat(float64(KgPerBillionTokens(tc.wh, tc.g)))
 		if err != nil || got != tc.want {
 			t.Errorf("KgPerBillionTokens(%v, %v) = %s (%v), want %s", tc.wh, tc.g, got, err, tc.want)
 		}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/leadgreen/greentokens/transform/jsonnum"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/transform/names"
 )
 
@@ -16,8 +16,8 @@ import (
 // decimal, half to even on the exact binary value of the unrounded product.
 // (Wh/M x 1000 = Wh/G; / 1000 = kWh/G; x g/kWh = g/G; / 1000 = kg/G.)
 // A NaN or infinite input gives a value that jsonnum refuses to print.
-func KgPerBillionTokens(whPerM, gPerKWh float64) jsonnum.Float {
-	return jsonnum.Round(whPerM*gPerKWh/1000, 1)
+func KgPerBillionTokens(whPerM, gPerKWh float64) format.Float {
+	return format.Round(whPerM*gPerKWh/1000, 1)
 }
 
 // maxSuggestions is how many nearest names an unknown area's error offers.

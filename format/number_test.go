@@ -1,4 +1,4 @@
-package jsonnum
+package format
 
 import (
 	"encoding/json"
@@ -19,14 +19,14 @@ func TestFormat(t *testing.T) {
 		{1e-7, "0.0000001"},
 		{-3.5, "-3.5"},
 	} {
-		got, err := Format(tc.in)
+		got, err := FormatFloat(tc.in)
 		if err != nil || got != tc.want {
-			t.Errorf("Format(%v) = %q, %v; want %q", tc.in, got, err, tc.want)
+			t.Errorf("FormatFloat(%v) = %q, %v; want %q", tc.in, got, err, tc.want)
 		}
 	}
 	for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
-		if _, err := Format(bad); err == nil {
-			t.Errorf("Format(%v) succeeded; want an error", bad)
+		if _, err := FormatFloat(bad); err == nil {
+			t.Errorf("FormatFloat(%v) succeeded; want an error", bad)
 		}
 	}
 }
@@ -60,6 +60,24 @@ func TestRoundHalfEvenOnBinaryValue(t *testing.T) {
 	}{{859.6469411324731, 860}, {2.5, 2}, {3.5, 4}, {645.7470703125, 646}} {
 		if got := RoundInt(tc.in); got != tc.want {
 			t.Errorf("RoundInt(%v) = %d; want %d", tc.in, got, tc.want)
+		}
+	}
+}
+func TestSig3(t *testing.T) {
+	for _, tc := range []struct {
+		in   float64
+		want string
+	}{
+		{1.6252815, "1.63"}, {24.58, "24.6"}, {10.99, "11.0"}, {12.42, "12.4"}, {0.69549, "0.695"},
+		{1.625, "1.62"},    // an exact binary tie: half to even
+		{1.635, "1.64"},    // 1.635 is 1.63500000000000000888 in binary: up
+		{2.675, "2.67"},    // 2.67499999999999982236431605997495353221893310546875: down
+		{1234.5, "1230.0"}, // 3 significant figures of a large ratio
+		{0.000123456, "0.000123"},
+	} {
+		b, err := json.Marshal(Sig3(tc.in))
+		if err != nil || string(b) != tc.want {
+			t.Errorf("Sig3(%v) = %s, %v; want %s", tc.in, b, err, tc.want)
 		}
 	}
 }
