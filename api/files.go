@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/leadgreen/greentokens/catalog"
+	"github.com/leadgreen/greentokens/format"
 )
 
 // snapshot resolves the {date} of the request's path and sets the
@@ -52,14 +53,14 @@ func (a *api) model(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	slug := r.PathValue("slug")
-	f, ok := s.File(catalog.ModelPath(slug))
+	f, ok := s.File(format.ModelPath(slug))
 	if !ok {
 		m, err := s.FindModel(slug)
 		if err != nil {
 			fail(w, r, err)
 			return
 		}
-		f, _ = s.File(catalog.ModelPath(m.Slug))
+		f, _ = s.File(format.ModelPath(m.Slug))
 		w.Header().Set("Content-Location", "/v1/"+r.PathValue("date")+"/models/"+m.Slug)
 	}
 	writeBytes(w, r, f.Bytes, "application/json", f.SHA256)

@@ -6,7 +6,6 @@ import (
 
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/transform"
-	"github.com/leadgreen/greentokens/transform/grid"
 )
 
 // SnapshotInfo describes a served snapshot.
@@ -23,7 +22,7 @@ type SnapshotInfo struct {
 // Info describes s.
 func (s *Snapshot) Info() SnapshotInfo {
 	i := SnapshotInfo{Date: s.Date, Compiled: s.Compiled, Retrieved: s.Retrieved, Models: len(s.Published),
-		Manifest: s.files[ManifestPath].SHA256}
+		Manifest: s.files[format.ManifestPath].SHA256}
 	if s.Grid != nil {
 		y := s.GridYear
 		i.GridYear = &y
@@ -110,9 +109,9 @@ func (s *Snapshot) FindModel(query string) (*Model, error) {
 type GridList struct {
 	Snapshot string `json:"snapshot"`
 	// Year is grid.json's reference year; each area carries its own.
-	Year  int         `json:"year"`
-	Unit  string      `json:"unit"`
-	Areas []grid.Area `json:"areas"`
+	Year  int           `json:"year"`
+	Unit  string        `json:"unit"`
+	Areas []format.Area `json:"areas"`
 }
 
 // GridQuery selects areas of grid.json.
@@ -130,7 +129,7 @@ func (s *Snapshot) ListGrids(q GridQuery) (*GridList, error) {
 		return nil, s.noGrid()
 	}
 	text := strings.ToLower(strings.TrimSpace(q.Text))
-	l := &GridList{Snapshot: s.Date, Year: s.Grid.Year, Unit: s.Grid.Unit, Areas: []grid.Area{}}
+	l := &GridList{Snapshot: s.Date, Year: s.Grid.Year, Unit: s.Grid.Unit, Areas: []format.Area{}}
 	for _, a := range s.Grid.Areas {
 		if (text == "" || strings.Contains(strings.ToLower(a.Name), text) || strings.Contains(strings.ToLower(a.ISO3), text)) &&
 			(q.Year == 0 || a.Year == q.Year) {
@@ -141,7 +140,7 @@ func (s *Snapshot) ListGrids(q GridQuery) (*GridList, error) {
 }
 
 func (s *Snapshot) noGrid() *Error {
-	return &Error{Kind: NotFound, What: "grid", Query: GridPath,
+	return &Error{Kind: NotFound, What: "grid", Query: format.GridPath,
 		Detail: "snapshot " + s.Date + " has no grid.json (built without the Ember stage); state an intensity instead"}
 }
 

@@ -39,7 +39,7 @@ type PriceRequest struct {
 	// With neither Grids nor Intensity, every area of grid.json is priced.
 	Grids []string
 	// Intensity, when set, prices a grid the caller states, in g CO2e per
-	// kWh (0 to grid.MaxGCO2PerKWh).
+	// kWh (0 to format.MaxGCO2PerKWh).
 	Intensity *float64
 	// GPU restricts the answer to one GPU ("B200"); "" means each GPU.
 	GPU string
@@ -113,8 +113,8 @@ func (s *Snapshot) Price(req PriceRequest) (*Carbon, error) {
 	if b := req.Batch; b != nil && (math.IsNaN(*b) || *b < MinNumber || *b > MaxBatch) {
 		return nil, invalid("batch", fmt.Sprint(*b), "batch must be a number from %g to %d", MinNumber, MaxBatch)
 	}
-	if x := req.Intensity; x != nil && (math.IsNaN(*x) || *x < 0 || *x != 0 && *x < MinNumber || *x > grid.MaxGCO2PerKWh) {
-		return nil, invalid("intensity", fmt.Sprint(*x), "intensity must be 0 or a number of g CO2e per kWh from %g to %d", MinNumber, grid.MaxGCO2PerKWh)
+	if x := req.Intensity; x != nil && (math.IsNaN(*x) || *x < 0 || *x != 0 && *x < MinNumber || *x > format.MaxGCO2PerKWh) {
+		return nil, invalid("intensity", fmt.Sprint(*x), "intensity must be 0 or a number of g CO2e per kWh from %g to %d", MinNumber, format.MaxGCO2PerKWh)
 	} else if x != nil && *x == 0 {
 		req.Intensity = new(float64) // 0, not -0
 	}
@@ -161,10 +161,10 @@ func (s *Snapshot) Price(req PriceRequest) (*Carbon, error) {
 			ans.Rows = append(ans.Rows, row)
 		}
 	}
-	ans.Files = append(ans.Files, FileRef{ManifestPath, s.files[ManifestPath].SHA256},
-		FileRef{ModelPath(m.Slug), s.files[ModelPath(m.Slug)].SHA256})
+	ans.Files = append(ans.Files, FileRef{format.ManifestPath, s.files[format.ManifestPath].SHA256},
+		FileRef{format.ModelPath(m.Slug), s.files[format.ModelPath(m.Slug)].SHA256})
 	if len(areas) > 0 {
-		ans.Files = append(ans.Files, FileRef{GridPath, s.files[GridPath].SHA256})
+		ans.Files = append(ans.Files, FileRef{format.GridPath, s.files[format.GridPath].SHA256})
 	}
 	ans.Files = append(ans.Files, s.sources...)
 	return ans, nil
@@ -181,14 +181,14 @@ func selection(req PriceRequest) string {
 		return "on each GPU, " + among + ", the measured configuration whose average running batch is nearest to " +
 			strconv.FormatFloat(*req.Batch, 'g', -1, 64) + " (ties to the smaller batch), whether or not it meets the ITL deadline"
 	case req.NumGPUs != nil:
-		return fmt.Sprintf("on each GPU, %s, the lowest energy per token with a median ITL at most %d ms", among, transform.ITLDeadlineMS)
+		return fmt.Sprintf("on each GPU, %s, the lowest energy per token with a median ITL at most %d ms", among, format.ITLDeadlineMS)
 	}
-	return fmt.Sprintf("each GPU's index row: the lowest energy per token with a median ITL at most %d ms", transform.ITLDeadlineMS)
+	return fmt.Sprintf("each GPU's index row: the lowest energy per token with a median ITL at most %d ms", format.ITLDeadlineMS)
 }
 
 // areas resolves the request's grids; every area when it names neither
 // grids nor an intensity.
-func (s *Snapshot) areas(req PriceRequest) ([]grid.Area, error) {
+func (s *Snapshot) areas(req PriceRequest) ([]format.Area, error) {
 	if len(req.Grids) == 0 {
 		if req.Intensity != nil {
 			return nil, nil
@@ -201,7 +201,7 @@ func (s *Snapshot) areas(req PriceRequest) ([]grid.Area, error) {
 	if s.Grid == nil {
 		return nil, s.noGrid()
 	}
-	var out []grid.Area
+	var out []format.Area
 	seen := map[string]bool{}
 	for _, q := range req.Grids {
 		if err := checkName("grid", q); err != nil {
@@ -276,7 +276,7 @@ func configsOf(m *transform.Model, req PriceRequest) ([]int, error) {
 	if len(out) > 0 {
 		return out, nil
 	}
-	deadline := fmt.Sprintf("a median ITL at most %d ms", transform.ITLDeadlineMS)
+	deadline := fmt.Sprintf("a median ITL at most %d ms", format.ITLDeadlineMS)
 	if req.NumGPUs == nil {
 		return nil, &Error{Kind: NotFound, What: "gpu", Query: req.GPU, Detail: fmt.Sprintf("%s has no index row (no configuration with %s); ask for a batch", scope, deadline)}
 	}
@@ -348,7 +348,7 @@ func pick(m *transform.Model, gpu string, n int, req PriceRequest) (int, bool) {
 		if !ok {
 			return -1, false
 		}
-		return slices.IndexFunc(m.Configurations, func(c transform.Config) bool { return c.RowID == b.RowID }), true
+		return slices.IndexFunc(m.Configurations, func(c format.Config) bool { return c.RowID == b.RowID }), true
 	}
 	if req.Batch == nil {
 		return m.BestWith(gpu, n)

@@ -17,11 +17,6 @@ import (
 // FindModel hold it.
 type Model = transform.Model
 
-// EnergyScope says what the energy per output token covers, in the one
-// wording every surface uses (the pages, the site, the API's description
-// and the MCP server's instructions).
-const EnergyScope = transform.EnergyScope
-
 // Marshal returns v's JSON as the published files print it: two-space
 // indentation, keys in the structs' order (sorted for maps), no HTML
 // escaping, no trailing newline, numbers as jsonnum prints them (27.0, not

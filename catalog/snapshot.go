@@ -14,7 +14,6 @@ import (
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/snapshots"
 	"github.com/leadgreen/greentokens/transform"
-	"github.com/leadgreen/greentokens/transform/grid"
 	"github.com/leadgreen/greentokens/validate"
 )
 
@@ -30,11 +29,11 @@ type Snapshot struct {
 	// dates.
 	Compiled, Retrieved string
 	// Manifest is manifest.json decoded.
-	Manifest *snapshots.Manifest
+	Manifest *format.Manifest
 	// GridYear is grid.json's reference year; 0 without grid.json.
 	GridYear int
 	// Grid is grid.json decoded; nil when the snapshot has none.
-	Grid *grid.Grid
+	Grid *format.Grid
 	// Models are the models derived from the archived sources, by slug.
 	Models []*Model
 	// Published are the published model files decoded, by slug.
@@ -68,20 +67,10 @@ var leaderboardSources = []struct {
 	{"sources/" + fetch.LeaderboardTask(fetch.TaskChat), func(f *transform.LeaderboardFiles) *[]byte { return &f.Chat }},
 }
 
-// Paths of the published files other than the model files.
-const (
-	ManifestPath = snapshots.ManifestName
-	IndexPath    = snapshots.IndexName
-	GridPath     = snapshots.GridName
-)
-
 // ErrConflict is snapshots.ErrConflict, the same error value, for a surface
 // that writes what it serves into a folder (the site): a folder it must not
 // replace. The command exits 6 on it, as on a build's.
 var ErrConflict = snapshots.ErrConflict
-
-// ModelPath is the path of a model's file in a snapshot.
-func ModelPath(slug string) string { return "models/" + slug + ".json" }
 
 // File returns a file held in memory by its slash path: ManifestPath,
 // IndexPath, GridPath, ModelPath(slug), or an archived JSON source
@@ -106,11 +95,11 @@ func (s *Snapshot) Paths() []string {
 // against at load; "" for a file without one.
 func schemaOf(path string) string {
 	switch {
-	case path == ManifestPath:
+	case path == format.ManifestPath:
 		return "manifest.schema.json"
-	case path == IndexPath:
+	case path == format.IndexPath:
 		return "index.schema.json"
-	case path == GridPath:
+	case path == format.GridPath:
 		return "grid.schema.json"
 	case strings.HasPrefix(path, "models/"):
 		return "model.schema.json"
@@ -164,9 +153,9 @@ func fromLoaded(ls *snapshots.Snapshot, date string) (*Snapshot, error) {
 	// its bytes.
 	mb, err := format.Marshal(m)
 	if err != nil {
-		return nil, fmt.Errorf("snapshot %s: %s: %w", date, ManifestPath, err)
+		return nil, fmt.Errorf("snapshot %s: %s: %w", date, format.ManifestPath, err)
 	}
-	s.files[ManifestPath] = &File{Path: ManifestPath, Bytes: mb, SHA256: sum(mb)}
+	s.files[format.ManifestPath] = &File{Path: format.ManifestPath, Bytes: mb, SHA256: sum(mb)}
 	paths := make([]string, 0, len(m.Outputs)+len(m.Sources))
 	for _, f := range m.Outputs {
 		paths = append(paths, f.Path)
@@ -179,11 +168,11 @@ func fromLoaded(ls *snapshots.Snapshot, date string) (*Snapshot, error) {
 	for _, p := range paths {
 		b, ok := ls.Bytes(p)
 		if !ok {
-			return nil, fmt.Errorf("snapshot %s: %s is missing or no longer matches %s", date, p, ManifestPath)
+			return nil, fmt.Errorf("snapshot %s: %s is missing or no longer matches %s", date, p, format.ManifestPath)
 		}
 		s.files[p] = &File{Path: p, Bytes: append([]byte(nil), b...), SHA256: sum(b)}
 	}
-	for _, p := range append([]string{ManifestPath}, paths...) {
+	for _, p := range append([]string{format.ManifestPath}, paths...) {
 		if name := schemaOf(p); name != "" {
 			if probs := validate.CheckSchema(name, p, s.files[p].Bytes); len(probs) > 0 {
 				return nil, fmt.Errorf("snapshot %s: %s does not match schemas/%s: %s", date, p, name, probs[0])
@@ -194,13 +183,13 @@ func fromLoaded(ls *snapshots.Snapshot, date string) (*Snapshot, error) {
 		s.Grid, s.GridYear = ls.Grid, ls.Grid.Year
 	}
 	for _, slug := range ls.Slugs() {
-		f, ok := s.files[ModelPath(slug)]
+		f, ok := s.files[format.ModelPath(slug)]
 		if !ok {
-			return nil, fmt.Errorf("snapshot %s: %s is not listed in %s", date, ModelPath(slug), ManifestPath)
+			return nil, fmt.Errorf("snapshot %s: %s is not listed in %s", date, format.ModelPath(slug), format.ManifestPath)
 		}
 		var pm transform.Model
 		if err := json.Unmarshal(f.Bytes, &pm); err != nil {
-			return nil, fmt.Errorf("snapshot %s: %s: %w", date, ModelPath(slug), err)
+			return nil, fmt.Errorf("snapshot %s: %s: %w", date, format.ModelPath(slug), err)
 		}
 		s.Published[slug] = &pm
 	}
@@ -212,7 +201,7 @@ func fromLoaded(ls *snapshots.Snapshot, date string) (*Snapshot, error) {
 	for _, src := range leaderboardSources {
 		f, ok := s.files[src.path]
 		if !ok {
-			return nil, fmt.Errorf("snapshot %s: %s is not in %s", date, src.path, ManifestPath)
+			return nil, fmt.Errorf("snapshot %s: %s is not in %s", date, src.path, format.ManifestPath)
 		}
 		s.sources = append(s.sources, FileRef{src.path, f.SHA256})
 		*src.bytes(&lb) = f.Bytes
@@ -244,20 +233,20 @@ func (s *Snapshot) agree() error {
 			return fmt.Errorf("the archived sources give model %q, which the snapshot does not publish", m.Slug)
 		}
 		if len(p.Configurations) != len(m.Configurations) {
-			return fmt.Errorf("%s: %d configurations, the archived sources give %d", ModelPath(m.Slug), len(p.Configurations), len(m.Configurations))
+			return fmt.Errorf("%s: %d configurations, the archived sources give %d", format.ModelPath(m.Slug), len(p.Configurations), len(m.Configurations))
 		}
 		for i, c := range m.Configurations {
 			pc := p.Configurations[i]
 			if pc.RowID != c.RowID || pc.WhPerMillion != c.WhPerMillion || pc.AvgRunningBatch != c.AvgRunningBatch {
-				return fmt.Errorf("%s: configurations[%d] (%s) differs from the archived sources", ModelPath(m.Slug), i, pc.RowID)
+				return fmt.Errorf("%s: configurations[%d] (%s) differs from the archived sources", format.ModelPath(m.Slug), i, pc.RowID)
 			}
 		}
 		if len(p.Best) != len(m.Best) {
-			return fmt.Errorf("%s: best differs from the archived sources", ModelPath(m.Slug))
+			return fmt.Errorf("%s: best differs from the archived sources", format.ModelPath(m.Slug))
 		}
 		for gpu, b := range m.Best {
 			if p.Best[gpu].RowID != b.RowID {
-				return fmt.Errorf("%s: best[%s] is %q, the archived sources give %q", ModelPath(m.Slug), gpu, p.Best[gpu].RowID, b.RowID)
+				return fmt.Errorf("%s: best[%s] is %q, the archived sources give %q", format.ModelPath(m.Slug), gpu, p.Best[gpu].RowID, b.RowID)
 			}
 		}
 	}

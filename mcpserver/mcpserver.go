@@ -23,6 +23,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/leadgreen/greentokens/catalog"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -38,7 +39,7 @@ const Instructions = `Green Tokens: the GPU energy that open language models use
 
 What the figures are:
 - GPU energy only: a floor. CPUs, memory, networking, cooling (PUE), idle capacity and embodied hardware emissions are not counted. Say "at least" or "GPU-only".
-- ` + catalog.EnergyScope + `
+- ` + format.EnergyScope + `
 - A model's index row on a GPU is its lowest energy per output token among the measured configurations whose median inter-token latency is at most 500 ms (a usable chat speed), so it is a well-loaded server, not a single user. With num_gpus, price_carbon applies that rule among the configurations with that many GPUs; with running_batch, it uses the measured configuration whose average running batch is nearest instead (with num_gpus GPUs, or else the index row's count), whether or not it meets the deadline; the answer says which row it used (row_id).
 - Grid intensity is Ember's lifecycle CO2e per kWh of net generation (production-based, location-based), each value with its own year (grid_year); fallback is true when that year is earlier than the snapshot's grid reference year, and then quote the year with the value. It is for comparing places, not a Scope 2 factor to report.
 - kg CO2e per billion output tokens = Wh/M x g CO2e per kWh / 1000, from the unrounded Wh/M, rounded once to 1 decimal.
@@ -192,7 +193,7 @@ func (t tools) getModel(_ context.Context, _ *mcp.CallToolRequest, in GetModelIn
 	if err != nil {
 		return nil, nil, err
 	}
-	f, _ := s.File(catalog.ModelPath(m.Slug))
+	f, _ := s.File(format.ModelPath(m.Slug))
 	if !full {
 		b, _ := s.Brief(m.Slug)
 		out := &GetModelBrief{Snapshot: s.Date, Path: f.Path, SHA256: f.SHA256, Brief: b}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/catalog/catalogtest"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/mcpserver/mcptest"
-	"github.com/leadgreen/greentokens/transform"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -100,8 +100,8 @@ func TestFallback(t *testing.T) {
 func TestInstructionsEnergyScope(t *testing.T) {
 	cat, _ := openCatalog(t)
 	got := inMemory(t, cat).InitializeResult().Instructions
-	if !strings.Contains(got, transform.EnergyScope) {
-		t.Errorf("the instructions lack %q:\n%s", transform.EnergyScope, got)
+	if !strings.Contains(got, format.EnergyScope) {
+		t.Errorf("the instructions lack %q:\n%s", format.EnergyScope, got)
 	}
 	if strings.Contains(got, "prompt's tokens") {
 		t.Errorf("the instructions still speak of the prompt's tokens as not counted:\n%s", got)

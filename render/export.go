@@ -21,10 +21,6 @@ const (
 // TaskName is a task's name as the pages print it ("Text Conversation").
 func TaskName(task string) string { return transform.TaskNames[task] }
 
-// EnergyScope says what the energy covers, in the one wording every page
-// uses (transform.EnergyScope).
-const EnergyScope = transform.EnergyScope
-
 // Dec1 prints x rounded once to 1 decimal, with thousands separators (Wh/M).
 func Dec1(x float64) string { return dec1(x) }
 
@@ -70,7 +66,7 @@ func CiteAs(updated string) (string, error) {
 
 // Entry returns a model's entry in index.json's models (its last, as the
 // model page reads it); nil when the index lists no such model.
-func (s *Snapshot) Entry(slug string) *transform.IndexEntry {
+func (s *Snapshot) Entry(slug string) *format.IndexEntry {
 	if i := s.entries(slug).entry; i >= 0 {
 		return &s.Index.Models[i]
 	}
@@ -79,16 +75,16 @@ func (s *Snapshot) Entry(slug string) *transform.IndexEntry {
 
 // IndexRow returns the archived row behind an index entry's row on gpu,
 // checking that the published figures are its rounding.
-func (s *Snapshot) IndexRow(e *transform.IndexEntry, gpu string) (*transform.Row, error) {
+func (s *Snapshot) IndexRow(e *format.IndexEntry, gpu string) (*transform.Row, error) {
 	c, ok := e.Best[gpu]
 	if !ok {
-		return nil, fmt.Errorf("%s: %s has no index row on %s", transform.IndexName, e.Slug, gpu)
+		return nil, fmt.Errorf("%s: %s has no index row on %s", format.IndexPath, e.Slug, gpu)
 	}
-	return s.row(transform.TaskChat, transform.IndexName, c.RowID, c.JoulesPerToken, c.AvgRunningBatch)
+	return s.row(transform.TaskChat, format.IndexPath, c.RowID, c.JoulesPerToken, c.AvgRunningBatch)
 }
 
 // Ref returns the archived row behind a row reference of index.json in a
 // task ("lm-arena-chat", "gpqa").
-func (s *Snapshot) Ref(task string, r transform.RowRef) (*transform.Row, error) {
-	return s.row(task, transform.IndexName, r.RowID, r.JoulesPerToken, r.AvgRunningBatch)
+func (s *Snapshot) Ref(task string, r format.RowRef) (*transform.Row, error) {
+	return s.row(task, format.IndexPath, r.RowID, r.JoulesPerToken, r.AvgRunningBatch)
 }

@@ -33,9 +33,9 @@ import (
 // Snapshot is what pages are rendered from: a snapshot's files, decoded.
 // A model file is read when its page is rendered, and not kept.
 type Snapshot struct {
-	Index *transform.IndexFile
+	Index *format.IndexFile
 	// Grid is grid.json; nil when the snapshot has none.
-	Grid *grid.Grid
+	Grid *format.Grid
 	// Rows holds the archived task files' stable rows by task, then by row
 	// id (transform.TaskRows): the unrounded values behind the figures.
 	Rows map[string]map[string]*transform.Row
@@ -49,18 +49,18 @@ type Snapshot struct {
 	// areas caches grid.Lookup of the display grids, which every page
 	// shows (an unknown one costs an edit-distance search of every area).
 	areasMu sync.Mutex
-	areas   map[string]*grid.Area // nil: not in grid.json
+	areas   map[string]*format.Area // nil: not in grid.json
 }
 
 // area looks a display grid up in grid.json, once per query.
-func (s *Snapshot) area(q string) (*grid.Area, bool) {
+func (s *Snapshot) area(q string) (*format.Area, bool) {
 	s.areasMu.Lock()
 	defer s.areasMu.Unlock()
 	if a, done := s.areas[q]; done {
 		return a, a != nil
 	}
 	if s.areas == nil {
-		s.areas = map[string]*grid.Area{}
+		s.areas = map[string]*format.Area{}
 	}
 	a, err := grid.Lookup(s.Grid, q)
 	if err != nil {
@@ -82,8 +82,8 @@ type modelEntries struct {
 // The model files it lists are read one at a time, as their pages are
 // rendered.
 func Load(fsys fs.FS) (*Snapshot, error) {
-	idx := &transform.IndexFile{}
-	if err := readJSON(fsys, transform.IndexName, idx); err != nil {
+	idx := &format.IndexFile{}
+	if err := readJSON(fsys, format.IndexPath, idx); err != nil {
 		return nil, err
 	}
 	if err := checkVersion(idx); err != nil {
@@ -109,13 +109,13 @@ func Load(fsys fs.FS) (*Snapshot, error) {
 // transform.TaskRows and transform.RowIDs return them) already: a build,
 // which has just written them into fsys. It reads grid.json, when present;
 // the model files are read as their pages are rendered.
-func New(fsys fs.FS, idx *transform.IndexFile, rows map[string]map[string]*transform.Row) (*Snapshot, error) {
+func New(fsys fs.FS, idx *format.IndexFile, rows map[string]map[string]*transform.Row) (*Snapshot, error) {
 	if err := checkVersion(idx); err != nil {
 		return nil, err
 	}
 	s := &Snapshot{Index: idx, Rows: map[string]map[string]*transform.Row{}, fsys: fsys}
-	g := &grid.Grid{}
-	switch err := readJSON(fsys, grid.FileName, g); {
+	g := &format.Grid{}
+	switch err := readJSON(fsys, format.GridPath, g); {
 	case err == nil:
 		s.Grid = g
 	case !errors.Is(err, fs.ErrNotExist):
@@ -127,31 +127,31 @@ func New(fsys fs.FS, idx *transform.IndexFile, rows map[string]map[string]*trans
 			return nil, fmt.Errorf("%s: no stable rows of %s", t.File, t.Task)
 		}
 		if len(r) != t.StableConfigurations {
-			return nil, fmt.Errorf("%s: %d stable rows, but %s says %d", t.File, len(r), transform.IndexName, t.StableConfigurations)
+			return nil, fmt.Errorf("%s: %d stable rows, but %s says %d", t.File, len(r), format.IndexPath, t.StableConfigurations)
 		}
 		s.Rows[t.Task] = r
 	}
 	if s.Rows[transform.TaskChat] == nil {
-		return nil, fmt.Errorf("%s: source.tasks names no %s task file", transform.IndexName, transform.TaskChat)
+		return nil, fmt.Errorf("%s: source.tasks names no %s task file", format.IndexPath, transform.TaskChat)
 	}
 	return s, nil
 }
 
-func checkVersion(idx *transform.IndexFile) error {
-	if idx.Version != transform.FormatVersion {
-		return fmt.Errorf("%s: version %q; this renderer reads version %q", transform.IndexName, idx.Version, transform.FormatVersion)
+func checkVersion(idx *format.IndexFile) error {
+	if idx.Version != format.FormatVersion {
+		return fmt.Errorf("%s: version %q; this renderer reads version %q", format.IndexPath, idx.Version, format.FormatVersion)
 	}
 	return nil
 }
 
 // model reads the model file of an index entry.
-func (s *Snapshot) model(e *transform.IndexEntry) (*transform.Model, error) {
+func (s *Snapshot) model(e *format.IndexEntry) (*transform.Model, error) {
 	m := &transform.Model{}
 	if err := readJSON(s.fsys, e.File, m); err != nil {
 		return nil, err
 	}
 	if m.Slug != e.Slug {
-		return nil, fmt.Errorf("%s: slug %q, but %s lists it as %q", e.File, m.Slug, transform.IndexName, e.Slug)
+		return nil, fmt.Errorf("%s: slug %q, but %s lists it as %q", e.File, m.Slug, format.IndexPath, e.Slug)
 	}
 	return m, nil
 }

@@ -81,9 +81,9 @@ func snapshotDir(t testing.TB, up string, withGrid bool) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	write(t, dir, transform.IndexName, b)
-	write(t, dir, transform.SourcesDir+transform.TaskFile(transform.TaskChat), chat)
-	write(t, dir, transform.SourcesDir+transform.TaskFile(transform.TaskProblem), gpqa)
+	write(t, dir, format.IndexPath, b)
+	write(t, dir, format.SourcesDir+transform.TaskFile(transform.TaskChat), chat)
+	write(t, dir, format.SourcesDir+transform.TaskFile(transform.TaskProblem), gpqa)
 	if withGrid {
 		f, err := os.Open(seedGrid)
 		if err != nil {
@@ -105,14 +105,14 @@ func snapshotDir(t testing.TB, up string, withGrid bool) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		write(t, dir, grid.FileName, gb)
+		write(t, dir, format.GridPath, gb)
 	}
 	return dir
 }
 
 // buildIndex builds index.json as a build does: the stable Problem Solving
 // rows, then the model files added one at a time.
-func buildIndex(t testing.TB, lb *transform.Leaderboard, problem []transform.Row, models []*transform.Model) *transform.IndexFile {
+func buildIndex(t testing.TB, lb *transform.Leaderboard, problem []transform.Row, models []*transform.Model) *format.IndexFile {
 	t.Helper()
 	b := transform.NewIndexBuilder(lb, problem)
 	for _, m := range models {
@@ -250,7 +250,7 @@ func TestEveryModelRenders(t *testing.T) {
 		t.Errorf("wrote %d pages; want the 18 models", len(paths))
 	}
 	page := func(slug string) string {
-		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(Path(slug))))
+		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(format.PagePath(slug))))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -324,7 +324,7 @@ func TestCarbonMissingDisplayGrid(t *testing.T) {
 // do not.
 func TestCarbonFallbackYear(t *testing.T) {
 	dir := snapshotDir(t, sample.Leaderboard(), true)
-	p := filepath.Join(dir, grid.FileName)
+	p := filepath.Join(dir, format.GridPath)
 	b, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
@@ -342,7 +342,7 @@ func TestCarbonFallbackYear(t *testing.T) {
 	if edited == string(b) {
 		t.Fatalf("no %q in grid.json", old)
 	}
-	write(t, dir, grid.FileName, []byte(edited))
+	write(t, dir, format.GridPath, []byte(edited))
 	page := render(t, dir, "qwen-3-32b", Options{})
 	for _, want := range []string{
 		"| India | 707 (2023) | 27.6 |\n| Saudi Arabia | 692 | 27.0 |",
@@ -448,7 +448,7 @@ func TestEveryVersionRenders(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if i := sort.Search(len(files), func(i int) bool { return files[i].Path >= Path(e.Slug) }); !bytes.Equal(d.Markdown(), files[i].Data) {
+				if i := sort.Search(len(files), func(i int) bool { return files[i].Path >= format.PagePath(e.Slug) }); !bytes.Equal(d.Markdown(), files[i].Data) {
 					t.Errorf("%s: Build's Markdown is not Render's", e.Slug)
 				}
 			}
@@ -555,8 +555,8 @@ func TestEachAndNew(t *testing.T) {
 		}
 	}
 	for i, e := range idx.Models {
-		if order[i] != Path(e.Slug) {
-			t.Errorf("page %d is %s, want %s (the index's order)", i, order[i], Path(e.Slug))
+		if order[i] != format.PagePath(e.Slug) {
+			t.Errorf("page %d is %s, want %s (the index's order)", i, order[i], format.PagePath(e.Slug))
 		}
 	}
 	// A missing count of rows is refused, as Load refuses it.

@@ -19,9 +19,6 @@ import (
 // Dir is the snapshot folder pages are written to; a page is Dir/SLUG.md.
 const Dir = "pages"
 
-// Path is the snapshot path of a model's page: pages/SLUG.md.
-func Path(slug string) string { return Dir + "/" + slug + ".md" }
-
 // DefaultGrids are the grids of a page's carbon table, in the order shown:
 // India, Saudi Arabia, Hong Kong, Serbia, World, Germany and Norway, by ISO
 // 3 code, which Ember keeps when it renames an area (World, a region, has
@@ -97,7 +94,7 @@ func Each(s *Snapshot, opts Options, fn func(f File) error) error {
 		if err != nil {
 			return err
 		}
-		if err := fn(File{Path: Path(e.Slug), Data: b}); err != nil {
+		if err := fn(File{Path: format.PagePath(e.Slug), Data: b}); err != nil {
 			return err
 		}
 	}
@@ -107,14 +104,14 @@ func Each(s *Snapshot, opts Options, fn func(f File) error) error {
 // indexRow is one GPU's index row with the archived row behind it.
 type indexRow struct {
 	gpu string
-	c   transform.Config
+	c   format.Config
 	r   *transform.Row
 }
 
 // view is what one page is made of.
 type view struct {
 	s    *Snapshot
-	e    *transform.IndexEntry
+	e    *format.IndexEntry
 	m    *transform.Model
 	text *text
 	// rows are the archived rows of the model's configurations, in order.
@@ -123,9 +120,9 @@ type view struct {
 	// lowest energy per token.
 	best   []indexRow
 	lowest *indexRow
-	gpuCmp *transform.GPUComparison
-	tasks  []transform.TaskComparison
-	curves map[string]*transform.LoadCurve
+	gpuCmp *format.GPUComparison
+	tasks  []format.TaskComparison
+	curves map[string]*format.LoadCurve
 	// labels are the figures' point labels by configuration, made once
 	// (every line figure has a point of each configuration).
 	labels []string
@@ -182,10 +179,10 @@ func newView(s *Snapshot, slug string, opts Options) (*view, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &view{s: s, text: t, curves: map[string]*transform.LoadCurve{}}
+	v := &view{s: s, text: t, curves: map[string]*format.LoadCurve{}}
 	at := s.entries(slug)
 	if at.entry < 0 {
-		return nil, fmt.Errorf("no model %q in %s", slug, transform.IndexName)
+		return nil, fmt.Errorf("no model %q in %s", slug, format.IndexPath)
 	}
 	v.e = &s.Index.Models[at.entry]
 	if v.m, err = s.model(v.e); err != nil {
@@ -243,7 +240,7 @@ func memo(text *string, make func() (string, error)) (string, error) {
 	return *text, nil
 }
 
-func sortedGPUs(m map[string]transform.Config) []string {
+func sortedGPUs(m map[string]format.Config) []string {
 	var out []string
 	for g := range m {
 		out = append(out, g)
@@ -262,8 +259,8 @@ func (v *view) rowOf(id string) *transform.Row {
 }
 
 // ref returns the archived row behind a row reference of index.json.
-func (v *view) ref(task string, r transform.RowRef) (*transform.Row, error) {
-	return v.s.row(task, transform.IndexName, r.RowID, r.JoulesPerToken, r.AvgRunningBatch)
+func (v *view) ref(task string, r format.RowRef) (*transform.Row, error) {
+	return v.s.row(task, format.IndexPath, r.RowID, r.JoulesPerToken, r.AvgRunningBatch)
 }
 
 // Figures of an archived row, at the page's precision.
@@ -327,7 +324,7 @@ func (v *view) head(d *Doc) error {
 
 // curveSentence describes a load curve: from the smallest cap to the index
 // row, and the row past it.
-func (v *view) curveSentence(lc *transform.LoadCurve) (string, error) {
+func (v *view) curveSentence(lc *format.LoadCurve) (string, error) {
 	from, err := v.ref(transform.TaskChat, lc.From)
 	if err != nil {
 		return "", err
@@ -350,7 +347,7 @@ func (v *view) curveSentence(lc *transform.LoadCurve) (string, error) {
 		// other whole-number figure (index.json holds it to 1 decimal).
 		top := v.s.Rows[transform.TaskChat][lc.MaxMedianITLRowID]
 		if top == nil || format.Round(top.MedianITL, 1) != lc.MaxMedianITL {
-			return "", fmt.Errorf("%s: load curve %s on %s: max_median_itl_row_id %s is not the row of max_median_itl_ms %v", transform.IndexName, lc.Slug, lc.GPU, lc.MaxMedianITLRowID, float64(lc.MaxMedianITL))
+			return "", fmt.Errorf("%s: load curve %s on %s: max_median_itl_row_id %s is not the row of max_median_itl_ms %v", format.IndexPath, lc.Slug, lc.GPU, lc.MaxMedianITLRowID, float64(lc.MaxMedianITL))
 		}
 		fmt.Fprintf(&b, "On %s, energy per token falls %s from %s Wh/M at a running batch of %s to %s Wh/M at %s, while the %s power %s (from %s to %s W) and throughput rises %s (from %s to %s tokens a second). Median inter-token latency stays at %s ms or under up to the index row.",
 			hw, times(lc.EnergyPerTokenFall), wh(from), batch(from), wh(to), batch(to), plural(lc.NumGPUs, "card's", "cards'"), power, watts(from), watts(to),
@@ -375,7 +372,7 @@ func (v *view) configurations(d *Doc) error {
 	for _, b := range v.best {
 		lc := v.curves[b.gpu]
 		if lc == nil {
-			return fmt.Errorf("%s has no load curve for %s on %s", transform.IndexName, m.Slug, b.gpu)
+			return fmt.Errorf("%s has no load curve for %s on %s", format.IndexPath, m.Slug, b.gpu)
 		}
 		s, err := v.curveSentence(lc)
 		if err != nil {
@@ -413,7 +410,7 @@ func (v *view) configurations(d *Doc) error {
 		t.Rows = append(t.Rows, TableRow{Marked: mark != "", Cells: []string{
 			capCell, batch(r), wh(r), itl(r), tps(r), group(strconv.FormatInt(c.GPUPowerWatts, 10)), mark}})
 	}
-	d.p(fmt.Sprintf("Cap is the server's limit on requests decoded at once (vLLM's max_num_seqs). Running batch is the average number it actually decoded at once over the steady-state window (vLLM's num_requests_running); requests waiting in the queue do not count. The index row of each GPU is marked: the lowest energy per token with a median inter-token latency of %d ms or less. Wh/M comes from the source's joules per output token. %s GPU power is the average draw of all the configuration's GPUs together.", m.ITLDeadlineMS, transform.EnergyScope))
+	d.p(fmt.Sprintf("Cap is the server's limit on requests decoded at once (vLLM's max_num_seqs). Running batch is the average number it actually decoded at once over the steady-state window (vLLM's num_requests_running); requests waiting in the queue do not count. The index row of each GPU is marked: the lowest energy per token with a median inter-token latency of %d ms or less. Wh/M comes from the source's joules per output token. %s GPU power is the average draw of all the configuration's GPUs together.", m.ITLDeadlineMS, format.EnergyScope))
 	return nil
 }
 
@@ -451,7 +448,7 @@ func (v *view) gpuComparison(d *Doc) error {
 
 // carbonRow is one grid of the carbon table.
 type carbonRow struct {
-	area grid.Area
+	area format.Area
 	kg   format.Float
 }
 
@@ -477,7 +474,7 @@ func kg(x format.Float) string { return strconv.FormatFloat(float64(x), 'f', 1, 
 // intensity prints an area's g CO2e per kWh as a whole number, with its
 // year beside it when that is not the reference year (a fallback): "707",
 // "912 (2023)".
-func (v *view) intensity(a grid.Area) string {
+func (v *view) intensity(a format.Area) string {
 	s := whole(float64(a.GCO2ePerKWh))
 	if a.Year != v.s.Grid.Year {
 		s += fmt.Sprintf(" (%d)", a.Year)
@@ -485,8 +482,8 @@ func (v *view) intensity(a grid.Area) string {
 	return s
 }
 
-func where(a grid.Area) string {
-	if a.Name == grid.World {
+func where(a format.Area) string {
+	if a.Name == format.World {
 		return "on the world average grid"
 	}
 	return "in " + a.Name
@@ -523,7 +520,7 @@ func (v *view) carbon(d *Doc) error {
 	}
 	d.h(2, "carbon", "Carbon on different grids")
 	if v.s.Grid == nil {
-		d.p(fmt.Sprintf("This snapshot has no %s, so the page shows no carbon figures.", grid.FileName))
+		d.p(fmt.Sprintf("This snapshot has no %s, so the page shows no carbon figures.", format.GridPath))
 		return nil
 	}
 	rows, missing := v.carbonRows, v.missingGrids
@@ -539,7 +536,7 @@ func (v *view) carbon(d *Doc) error {
 		d.add(t)
 	}
 	if len(missing) > 0 {
-		d.p(fmt.Sprintf("Not in this snapshot's %s for %d: %s.", grid.FileName, v.s.Grid.Year, list(missing)))
+		d.p(fmt.Sprintf("Not in this snapshot's %s for %d: %s.", format.GridPath, v.s.Grid.Year, list(missing)))
 	}
 	fallbacks := 0
 	for _, a := range v.s.Grid.Areas {
@@ -552,7 +549,7 @@ func (v *view) carbon(d *Doc) error {
 		listed = fmt.Sprintf("%d grids: their %d value, or for the %d without one, their latest earlier value, with its year in brackets", len(v.s.Grid.Areas), v.s.Grid.Year, fallbacks)
 	}
 	d.p(fmt.Sprintf("Carbon in kg CO2e per billion output tokens = Wh/M × g CO2e per kWh ÷ 1,000, from the unrounded Wh/M. %s %s lists %s.",
-		v.s.Grid.Source.Definition, grid.FileName, listed))
+		v.s.Grid.Source.Definition, format.GridPath, listed))
 	return nil
 }
 
@@ -719,9 +716,9 @@ func (v *view) sources(d *Doc) error {
 		return err
 	}
 	d.p("Cite as: " + cite)
-	files := []string{transform.IndexName, v.e.File}
+	files := []string{format.IndexPath, v.e.File}
 	if v.s.Grid != nil {
-		files = append(files, grid.FileName)
+		files = append(files, format.GridPath)
 	}
 	d.p(fmt.Sprintf("This page is generated from the snapshot of %s (%s, and the archived task files); no figure on it is typed by hand.", longDate(m.Updated), strings.Join(files, ", ")))
 	return nil

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/leadgreen/greentokens/catalog"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/site/chart"
 )
@@ -81,7 +81,7 @@ func (s *Site) indexPage() ([]byte, error) {
 	d.Script = true
 	d.Intro = []string{
 		fmt.Sprintf("The GPU energy that %d open language models use per million output tokens (Wh/M), from the %s %s (data compiled %s, retrieved %s), %s task. Each model's index row on a GPU is its most energy-efficient configuration measured whose median inter-token latency is %d ms or less: a floor on a busy server, GPU energy only. %s",
-			len(idx.Models), src.Name, leaderboardVersion(src.Version), render.LongDate(src.Compiled), render.LongDate(src.Retrieved), render.TaskName(render.TaskChat), idx.ITLDeadlineMS, render.EnergyScope),
+			len(idx.Models), src.Name, leaderboardVersion(src.Version), render.LongDate(src.Compiled), render.LongDate(src.Retrieved), render.TaskName(render.TaskChat), idx.ITLDeadlineMS, format.EnergyScope),
 	}
 	d.Description = firstSentence(d.Intro[0], 0)
 	if g := s.pages.Grid; g != nil {
@@ -172,7 +172,7 @@ func (s *Site) gpuSection(d *indexData) error {
 	for _, g := range cmps {
 		e := s.pages.Entry(g.Slug)
 		if e == nil {
-			return fmt.Errorf("%s: gpu_comparisons: no model %q", catalog.IndexPath, g.Slug)
+			return fmt.Errorf("%s: gpu_comparisons: no model %q", format.IndexPath, g.Slug)
 		}
 		h, err := s.pages.Ref(render.TaskChat, g.H100)
 		if err != nil {
@@ -215,7 +215,7 @@ func (s *Site) taskSection(d *indexData) error {
 	for _, tc := range idx.TaskComparisons {
 		e := s.pages.Entry(tc.Slug)
 		if e == nil {
-			return fmt.Errorf("%s: task_comparisons: no model %q", catalog.IndexPath, tc.Slug)
+			return fmt.Errorf("%s: task_comparisons: no model %q", format.IndexPath, tc.Slug)
 		}
 		c, err := s.pages.Ref(render.TaskChat, tc.TextConversation.RowRef)
 		if err != nil {

@@ -17,9 +17,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/snapshots"
-	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
 )
 
@@ -467,8 +467,8 @@ func TestEnergyScope(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(text(string(b)), transform.EnergyScope) {
-			t.Errorf("%s lacks %q", p, transform.EnergyScope)
+		if !strings.Contains(text(string(b)), format.EnergyScope) {
+			t.Errorf("%s lacks %q", p, format.EnergyScope)
 		}
 	}
 }

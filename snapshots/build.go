@@ -91,7 +91,7 @@ type BuildOptions struct {
 	// Generator is recorded as the manifest's generator; nil records the
 	// running code (ThisGenerator). Verify's rebuild passes the stored one,
 	// and tests that compare builds a fixed one.
-	Generator *Generator
+	Generator *format.Generator
 }
 
 // Result says what a build did.
@@ -102,7 +102,7 @@ type Result struct {
 	Unchanged bool
 	// Replaced is true when a different snapshot was replaced.
 	Replaced bool
-	Manifest *Manifest
+	Manifest *format.Manifest
 }
 
 // Build fetches the upstream files, derives the published files, checks
@@ -152,7 +152,7 @@ func runBuild(ctx context.Context, opts BuildOptions, guard func(*stage, BuildOp
 // file until it is written, index.json's struct and the rows the pages
 // cite until the pages are written. The checks then start from little
 // more than the manifest.
-func produce(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logger) (*Manifest, error) {
+func produce(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logger) (*format.Manifest, error) {
 	text, err := sourcetext.LoadLeaderboard()
 	if err != nil {
 		return nil, err
@@ -276,8 +276,8 @@ func retrievedAt(opts BuildOptions, name string, fetched time.Time) (string, err
 
 // archiveLeaderboard stores each fetched file's bytes unchanged under
 // sources/, and returns their manifest entries.
-func archiveLeaderboard(st *stage, up upstream, text *sourcetext.Leaderboard, log *slog.Logger) ([]Source, error) {
-	var sources []Source
+func archiveLeaderboard(st *stage, up upstream, text *sourcetext.Leaderboard, log *slog.Logger) ([]format.SourceFile, error) {
+	var sources []format.SourceFile
 	for _, u := range up {
 		f := u.file
 		file, err := st.write("sources/"+u.name, f.Data)
@@ -285,7 +285,7 @@ func archiveLeaderboard(st *stage, up upstream, text *sourcetext.Leaderboard, lo
 			return nil, err
 		}
 		log.Info("archived", "source", u.name, "url", f.URL, "bytes", file.Size, "sha256", file.SHA256)
-		sources = append(sources, Source{
+		sources = append(sources, format.SourceFile{
 			File: file, Name: u.name, URL: f.URL, FinalURL: f.FinalURL, Retrieved: u.retrieved,
 			Producer: text.Producer, Licence: text.Licence,
 		})
@@ -309,8 +309,8 @@ type derived struct {
 // record is what the manifest records of the derivation.
 type record struct {
 	retrieved  string
-	exclusions []Exclusion
-	evidence   Evidence
+	exclusions []format.Exclusion
+	evidence   format.Evidence
 }
 
 // derive parses the fetched leaderboard files, applies the selection and
@@ -318,7 +318,7 @@ type record struct {
 // and dates the data. The files' bytes are let go once parsed.
 func derive(up upstream, opts BuildOptions, text *sourcetext.Leaderboard, log *slog.Logger) (*derived, error) {
 	chat := up.file(fetch.LeaderboardTask(fetch.TaskChat))
-	rec := record{retrieved: opts.Retrieved, exclusions: []Exclusion{}}
+	rec := record{retrieved: opts.Retrieved, exclusions: []format.Exclusion{}}
 	if rec.retrieved == "" {
 		rec.retrieved = chat.Retrieved.UTC().Format(time.DateOnly)
 	}
@@ -347,7 +347,7 @@ func derive(up upstream, opts BuildOptions, text *sourcetext.Leaderboard, log *s
 	}
 	for _, e := range excluded {
 		log.Warn("excluded a row", "row", e.Row.Label(), "reason", e.Reason)
-		rec.exclusions = append(rec.exclusions, Exclusion{
+		rec.exclusions = append(rec.exclusions, format.Exclusion{
 			Task: e.Row.Task, Row: e.Row.Index, ModelID: e.Row.ModelID, GPU: e.Row.GPU,
 			NumGPUs: e.Row.NumGPUs, MaxNumSeqs: e.Row.MaxNumSeqs, Reason: e.Reason,
 		})
@@ -366,18 +366,18 @@ func derive(up upstream, opts BuildOptions, text *sourcetext.Leaderboard, log *s
 
 // evidence dates the leaderboard data (the index's date, the newest
 // commit's) and checks that the retrieval date can be true.
-func evidence(lb *transform.Leaderboard, text *sourcetext.Leaderboard, retrieved string, log *slog.Logger) (Evidence, error) {
+func evidence(lb *transform.Leaderboard, text *sourcetext.Leaderboard, retrieved string, log *slog.Logger) (format.Evidence, error) {
 	compiled, _, conflict, err := lb.Evidence(text)
 	if err != nil {
-		return Evidence{}, err
+		return format.Evidence{}, err
 	}
 	if conflict != "" {
 		log.Warn("the compiled-date evidence disagrees", "conflict", conflict)
 	}
 	if len(retrieved) >= len(time.DateOnly) && compiled > retrieved[:len(time.DateOnly)] {
-		return Evidence{}, fmt.Errorf("%w: the leaderboard data was compiled on %s, after the retrieval date %s: the retrieval date (--retrieved) cannot be true", ErrUsage, compiled, retrieved[:len(time.DateOnly)])
+		return format.Evidence{}, fmt.Errorf("%w: the leaderboard data was compiled on %s, after the retrieval date %s: the retrieval date (--retrieved) cannot be true", ErrUsage, compiled, retrieved[:len(time.DateOnly)])
 	}
-	return Evidence{
+	return format.Evidence{
 		IndexLastUpdated: lb.Index.LastUpdated, LastCommitSHA: lb.Commit.SHA,
 		LastCommitDate: lb.Commit.Date.Format(time.DateOnly), Compiled: compiled, Conflict: conflict,
 	}, nil
@@ -389,11 +389,11 @@ func evidence(lb *transform.Leaderboard, text *sourcetext.Leaderboard, retrieved
 type written struct {
 	// files are the published files: model files, index.json, grid.json
 	// and the pages.
-	files []File
+	files []format.File
 	// sources are the sources archived beside (Ember's CSV).
-	sources []Source
+	sources []format.SourceFile
 	// grid is the Ember stage's summary, nil without one.
-	grid *GridSummary
+	grid *format.GridSummary
 }
 
 // write writes the model files, index.json, then the pages, which read
@@ -419,7 +419,7 @@ func write(st *stage, d *derived, g *emberOut, opts BuildOptions, log *slog.Logg
 	}
 	out := &written{files: append(append(models, index), pages...)}
 	if g != nil {
-		out.sources = []Source{g.source}
+		out.sources = []format.SourceFile{g.source}
 		out.files = append(out.files, g.output)
 		out.grid = g.summary
 	}
@@ -431,10 +431,10 @@ func write(st *stage, d *derived, g *emberOut, opts BuildOptions, log *slog.Logg
 // writeModels builds each model file, adds it to index.json's builder and
 // writes it, in order, then lets it go: only the index's entries stay. An error of the index is reported once every
 // model file is written, as if the index were built after them.
-func writeModels(st *stage, d *derived, log *slog.Logger) ([]File, *transform.IndexFile, error) {
+func writeModels(st *stage, d *derived, log *slog.Logger) ([]format.File, *format.IndexFile, error) {
 	ib := transform.NewIndexBuilder(d.lb, d.stable[transform.TaskProblem])
 	var indexErr error
-	var files []File
+	var files []format.File
 	var writeErr error
 	modelErr := transform.EachModel(d.lb, func(model *transform.Model) error {
 		f, err := writeModel(st, "models/"+model.Slug+".json", model)
@@ -464,10 +464,10 @@ func writeModels(st *stage, d *derived, log *slog.Logger) ([]File, *transform.In
 }
 
 // writeModel writes a model file into the stage.
-func writeModel(st *stage, rel string, model *transform.Model) (File, error) {
+func writeModel(st *stage, rel string, model *transform.Model) (format.File, error) {
 	data, err := format.Marshal(model)
 	if err != nil {
-		return File{}, fmt.Errorf("%w: %s: %v", ErrUpstreamData, rel, err)
+		return format.File{}, fmt.Errorf("%w: %s: %v", ErrUpstreamData, rel, err)
 	}
 	return st.write(rel, data)
 }
@@ -479,7 +479,7 @@ var errStopped = errors.New("stopped: a model file failed")
 // pageRows are the stable rows the pages cite, by task and row id: the
 // pages need them, not the model files (they read those back from the
 // stage) nor the rest of the leaderboard.
-func pageRows(idx *transform.IndexFile, d *derived) (map[string]map[string]*transform.Row, error) {
+func pageRows(idx *format.IndexFile, d *derived) (map[string]map[string]*transform.Row, error) {
 	rows := map[string]map[string]*transform.Row{}
 	for _, t := range idx.Source.Tasks {
 		task := d.lb.Chat
@@ -496,10 +496,10 @@ func pageRows(idx *transform.IndexFile, d *derived) (map[string]map[string]*tran
 
 // writeIndex writes index.json into the stage as it is encoded, so that
 // its bytes (tens of megabytes for ten thousand models) are never held.
-func writeIndex(st *stage, idx *transform.IndexFile) (File, error) {
-	w, err := st.open(transform.IndexName)
+func writeIndex(st *stage, idx *format.IndexFile) (format.File, error) {
+	w, err := st.open(format.IndexPath)
 	if err != nil {
-		return File{}, err
+		return format.File{}, err
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	err = idx.Encode(bw)
@@ -509,9 +509,9 @@ func writeIndex(st *stage, idx *transform.IndexFile) (File, error) {
 	if err != nil {
 		w.abort()
 		if errors.Is(err, ErrConflict) { // the disk's, not the data's
-			return File{}, err
+			return format.File{}, err
 		}
-		return File{}, fmt.Errorf("%w: %s: %v", ErrUpstreamData, transform.IndexName, err)
+		return format.File{}, fmt.Errorf("%w: %s: %v", ErrUpstreamData, format.IndexPath, err)
 	}
 	return w.commit()
 }
@@ -520,18 +520,18 @@ func writeIndex(st *stage, idx *transform.IndexFile) (File, error) {
 // at a time, as "greentokens render" would from the published snapshot: from index.json (idx, the
 // struct just written), the model files read back from the stage,
 // grid.json, and the stable rows the pages cite (rows).
-func writePages(st *stage, opts BuildOptions, idx *transform.IndexFile, rows map[string]map[string]*transform.Row) ([]File, error) {
+func writePages(st *stage, opts BuildOptions, idx *format.IndexFile, rows map[string]map[string]*transform.Row) ([]format.File, error) {
 	s, err := render.New(st.fsys(), idx, rows)
 	if err != nil {
 		return nil, fmt.Errorf("%w: loading the staged files for the pages: %v", ErrValidation, err)
 	}
-	files := make([]File, 0, len(idx.Models))
+	files := make([]format.File, 0, len(idx.Models))
 	for _, e := range idx.Models {
 		b, err := render.Render(s, e.Slug, render.Options{Grids: opts.PageGrids})
 		if err != nil {
 			return nil, fmt.Errorf("%w: rendering the pages: %v", ErrValidation, err)
 		}
-		f, err := st.write(render.Path(e.Slug), b)
+		f, err := st.write(format.PagePath(e.Slug), b)
 		if err != nil {
 			return nil, err
 		}
@@ -542,17 +542,17 @@ func writePages(st *stage, opts BuildOptions, idx *transform.IndexFile, rows map
 
 // newManifest is the manifest of what the steps wrote, its lists sorted
 // by path.
-func newManifest(opts BuildOptions, rec record, sources []Source, outputs []File, g *GridSummary) *Manifest {
+func newManifest(opts BuildOptions, rec record, sources []format.SourceFile, outputs []format.File, g *format.GridSummary) *format.Manifest {
 	gen := ThisGenerator()
 	if opts.Generator != nil {
 		gen = *opts.Generator
 	}
 	sort.Slice(sources, func(i, j int) bool { return sources[i].Path < sources[j].Path })
 	sort.Slice(outputs, func(i, j int) bool { return outputs[i].Path < outputs[j].Path })
-	return &Manifest{
-		Version: ManifestVersion, Date: opts.Date, Retrieved: rec.retrieved, Generator: gen,
-		Selection: Selection{
-			ITLDeadlineMS: transform.ITLDeadlineMS, MinSteadyStateSeconds: transform.MinSteadySeconds,
+	return &format.Manifest{
+		Version: format.ManifestVersion, Date: opts.Date, Retrieved: rec.retrieved, Generator: gen,
+		Selection: format.Selection{
+			ITLDeadlineMS: format.ITLDeadlineMS, MinSteadyStateSeconds: transform.MinSteadySeconds,
 			MinBatchFraction: transform.MinBatchFraction, Tasks: Tasks,
 		},
 		Sources: sources, Outputs: outputs, Evidence: rec.evidence, Exclusions: rec.exclusions, Grid: g,
@@ -560,13 +560,13 @@ func newManifest(opts BuildOptions, rec record, sources []Source, outputs []File
 }
 
 // writeManifest writes manifest.json, the stage's last file.
-func writeManifest(st *stage, m *Manifest) error {
+func writeManifest(st *stage, m *format.Manifest) error {
 	data, err := format.Marshal(m)
 	if err != nil {
 		return err
 	}
 	checkpoint(cpManifest)
-	_, err = st.write(ManifestName, data)
+	_, err = st.write(format.ManifestPath, data)
 	return err
 }
 
@@ -589,9 +589,9 @@ func emberName(l grid.Layout) string {
 
 // emberOut is what the Ember steps wrote.
 type emberOut struct {
-	source  Source // the archived CSV
-	output  File   // grid.json
-	summary *GridSummary
+	source  format.SourceFile // the archived CSV
+	output  format.File       // grid.json
+	summary *format.GridSummary
 }
 
 // emberSteps fetches Ember's CSV as a stream, archives it as it parses it
@@ -622,7 +622,7 @@ func emberSteps(ctx context.Context, st *stage, opts BuildOptions, log *slog.Log
 	if err != nil {
 		return nil, err
 	}
-	res := &emberOut{source: Source{
+	res := &emberOut{source: format.SourceFile{
 		File: file, Name: name, URL: url, FinalURL: body.FinalURL, Retrieved: retrieved,
 		Producer: emberProducer, Licence: emberLicence,
 	}}
@@ -646,13 +646,12 @@ func emberSteps(ctx context.Context, st *stage, opts BuildOptions, log *slog.Log
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
 	}
-	if res.output, err = st.write(grid.FileName, data); err != nil {
+	if res.output, err = st.write(format.GridPath, data); err != nil {
 		return nil, err
 	}
 	log.Info("built grid.json", "year", summary.Year, "pinned", summary.YearPinned, "areas", summary.Areas,
 		"fallbacks", summary.Fallbacks, "areas_without_year", summary.AreasWithoutYear, "excluded", len(summary.Exclusions))
-	gs := GridSummary(summary)
-	res.summary = &gs
+	res.summary = &summary
 	return res, nil
 }
 
@@ -660,22 +659,22 @@ func emberSteps(ctx context.Context, st *stage, opts BuildOptions, log *slog.Log
 // archive is hashed as it is written, and nowhere else: its size and
 // sha256 are those of the bytes that went to the file, the size checked
 // against what the reader read.
-func archiveEmber(st *stage, body *fetch.Body, rd *grid.Reader, archive string) (*grid.Table, File, error) {
+func archiveEmber(st *stage, body *fetch.Body, rd *grid.Reader, archive string) (*grid.Table, format.File, error) {
 	f, err := st.open(archive)
 	if err != nil {
-		return nil, File{}, err
+		return nil, format.File{}, err
 	}
 	table, size, err := rd.Stream(f)
 	if err != nil {
 		f.abort()
-		return nil, File{}, fetchFailure(fmt.Errorf("%s: %w", body.Where(), err), true)
+		return nil, format.File{}, fetchFailure(fmt.Errorf("%s: %w", body.Where(), err), true)
 	}
 	file, err := f.commit()
 	if err != nil {
-		return nil, File{}, err
+		return nil, format.File{}, err
 	}
 	if file.Size != size {
-		return nil, File{}, fmt.Errorf("%w: %s written (%d bytes) is not what was read (%d bytes)",
+		return nil, format.File{}, fmt.Errorf("%w: %s written (%d bytes) is not what was read (%d bytes)",
 			ErrConflict, archive, file.Size, size)
 	}
 	return table, file, nil
@@ -703,7 +702,7 @@ var validateSnapshot = validate.Snapshot
 // publish makes the checked stage OUT/DATE (the store's publish), unless
 // an identical snapshot is there already; a different one is replaced
 // only when asked.
-func publish(st *stage, opts BuildOptions, m *Manifest, log *slog.Logger) (*Result, error) {
+func publish(st *stage, opts BuildOptions, m *format.Manifest, log *slog.Logger) (*Result, error) {
 	target, how, diff, err := st.publish(opts.Out, opts.Date, opts.Replace)
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package snapshots
 
 import (
 	"fmt"
+	"github.com/leadgreen/greentokens/format"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -144,7 +145,7 @@ func gridShrink(g GridChange, earlier string) string {
 		names = append(names, "...")
 	}
 	return fmt.Sprintf("it would list %d areas, losing %d of the %d (more than %d%%) of %s: %s",
-		g.New.Areas, len(g.Removed), g.Old.Areas, MaxGridLossPercent, filepath.Join(earlier, GridName), strings.Join(names, ", "))
+		g.New.Areas, len(g.Removed), g.Old.Areas, MaxGridLossPercent, filepath.Join(earlier, format.GridPath), strings.Join(names, ", "))
 }
 
 func isAre(n int) string {

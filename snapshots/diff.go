@@ -14,7 +14,6 @@ import (
 
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/transform"
-	"github.com/leadgreen/greentokens/transform/grid"
 )
 
 // DiffReport says, for a maintainer, what changed from one snapshot to
@@ -306,14 +305,14 @@ func (r *DiffReport) upstreamChanges(old, new *Snapshot, oldSlugs, newSlugs []st
 		}
 		return m.Source.Version
 	}
-	gridField := func(s *Snapshot, f func(*grid.Grid) string) string {
+	gridField := func(s *Snapshot, f func(*format.Grid) string) string {
 		if s.Grid == nil {
 			return ""
 		}
 		return f(s.Grid)
 	}
-	release := func(g *grid.Grid) string { return g.Source.Release }
-	year := func(g *grid.Grid) string { return strconv.Itoa(g.Year) }
+	release := func(g *format.Grid) string { return g.Source.Release }
+	year := func(g *format.Grid) string { return strconv.Itoa(g.Year) }
 	oe, ne := old.Manifest.Evidence, new.Manifest.Evidence
 	var out []ValueChange
 	for _, v := range [][3]string{
@@ -332,7 +331,7 @@ func (r *DiffReport) upstreamChanges(old, new *Snapshot, oldSlugs, newSlugs []st
 	return out
 }
 
-func sourceState(s *Source) *SourceState {
+func sourceState(s *format.SourceFile) *SourceState {
 	if s == nil {
 		return nil
 	}
@@ -512,7 +511,7 @@ func (r *DiffReport) modelChange(om, nm *transform.Model, oldRows, newRows map[r
 			}
 		}
 	}
-	oldCfg := map[string]transform.Config{}
+	oldCfg := map[string]format.Config{}
 	for _, c := range om.Configurations {
 		oldCfg[c.RowID] = c
 	}
@@ -621,25 +620,25 @@ func gridChange(oldSnap, newSnap *Snapshot) GridChange {
 	}
 	// An ISO 3 code listed twice on either side keys its areas by name too.
 	twice := map[string]bool{}
-	for _, g := range []*grid.Grid{old, new} {
+	for _, g := range []*format.Grid{old, new} {
 		seen := map[string]bool{}
 		for _, a := range g.Areas {
 			twice[a.ISO3] = twice[a.ISO3] || seen[a.ISO3]
 			seen[a.ISO3] = true
 		}
 	}
-	areaKey := func(a grid.Area) string {
+	areaKey := func(a format.Area) string {
 		if a.ISO3 != "" && !twice[a.ISO3] {
 			return a.ISO3
 		}
 		return a.ISO3 + "|" + a.Name
 	}
-	oldAreas := map[string]grid.Area{}
+	oldAreas := map[string]format.Area{}
 	for _, a := range old.Areas {
 		oldAreas[areaKey(a)] = a
 	}
 	seen := map[string]bool{}
-	area := func(a grid.Area) GridArea {
+	area := func(a format.Area) GridArea {
 		return GridArea{Name: a.Name, ISO3: a.ISO3, Year: a.Year, GCO2ePerKWh: a.GCO2ePerKWh}
 	}
 	for _, na := range new.Areas {

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/transform"
 )
 
@@ -260,7 +261,7 @@ func streamTask(task string, r io.Reader, fn func(transform.Row) bool) error {
 	return nil
 }
 
-func lookup(rows map[rowKey]*upRow, modelID string, c transform.Config) *upRow {
+func lookup(rows map[rowKey]*upRow, modelID string, c format.Config) *upRow {
 	if rows == nil {
 		return nil
 	}
@@ -269,7 +270,7 @@ func lookup(rows map[rowKey]*upRow, modelID string, c transform.Config) *upRow {
 
 // whUnrounded returns a configuration's unrounded Wh/M, from its upstream
 // row when there is one, else the published figure.
-func whUnrounded(row *upRow, c transform.Config) float64 {
+func whUnrounded(row *upRow, c format.Config) float64 {
 	if row != nil && row.hasEnergy {
 		return transform.WhPerMillion(row.energy)
 	}

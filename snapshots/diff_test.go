@@ -366,7 +366,7 @@ func relist(t *testing.T, dir, rel string, data []byte) {
 		t.Fatal(err)
 	}
 	sum := sha256.Sum256(data)
-	editManifest(t, dir, func(man *Manifest) {
+	editManifest(t, dir, func(man *format.Manifest) {
 		found := false
 		for _, f := range append(sourceFiles(man), outputFiles(man)...) {
 			if f.Path == rel {
@@ -375,16 +375,16 @@ func relist(t *testing.T, dir, rel string, data []byte) {
 			}
 		}
 		if !found {
-			t.Fatalf("%s does not list %s", ManifestName, rel)
+			t.Fatalf("%s does not list %s", format.ManifestPath, rel)
 		}
 	})
 }
 
 // editManifest rewrites dir's manifest.json in its canonical form after
 // edit.
-func editManifest(t *testing.T, dir string, edit func(*Manifest)) {
+func editManifest(t *testing.T, dir string, edit func(*format.Manifest)) {
 	t.Helper()
-	mb, err := os.ReadFile(filepath.Join(dir, ManifestName))
+	mb, err := os.ReadFile(filepath.Join(dir, format.ManifestPath))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -396,21 +396,21 @@ func editManifest(t *testing.T, dir string, edit func(*Manifest)) {
 	if mb, err = format.Marshal(man); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, ManifestName), mb, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, format.ManifestPath), mb, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func sourceFiles(m *Manifest) []*File {
-	var out []*File
+func sourceFiles(m *format.Manifest) []*format.File {
+	var out []*format.File
 	for i := range m.Sources {
 		out = append(out, &m.Sources[i].File)
 	}
 	return out
 }
 
-func outputFiles(m *Manifest) []*File {
-	var out []*File
+func outputFiles(m *format.Manifest) []*format.File {
+	var out []*format.File
 	for i := range m.Outputs {
 		out = append(out, &m.Outputs[i])
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/leadgreen/greentokens/transform"
+	"github.com/leadgreen/greentokens/format"
 )
 
 // buildHostile builds a hostile fixture into out as the snapshot of date,
@@ -33,11 +33,11 @@ func TestNewGPUs(t *testing.T) {
 	oldDir, _ := buildHostile(t, "base.txtar", out, "2026-09-20")
 	newDir, logs := buildHostile(t, "new-gpu.txtar", out, seedDate)
 
-	b, err := os.ReadFile(filepath.Join(newDir, transform.IndexName))
+	b, err := os.ReadFile(filepath.Join(newDir, format.IndexPath))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var idx transform.IndexFile
+	var idx format.IndexFile
 	if err := json.Unmarshal(b, &idx); err != nil {
 		t.Fatal(err)
 	}

@@ -55,9 +55,6 @@ var (
 	ErrInterrupted = errors.New("interrupted")
 )
 
-// ManifestVersion is the manifest format's version.
-const ManifestVersion = "1"
-
 func checkDate(flag, s string) error {
 	if _, err := time.Parse(time.DateOnly, s); err != nil {
 		return fmt.Errorf("%w: %s %q is not a YYYY-MM-DD date", ErrUsage, flag, s)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/transform"
 )
 
@@ -25,7 +26,7 @@ func (s *Snapshot) DeriveModels() ([]*transform.Model, error) {
 		rel := "sources/" + src.name
 		b, ok := s.Bytes(rel)
 		if !ok {
-			return nil, fmt.Errorf("%w: %s: %s is missing or no longer matches %s", ErrValidation, s.Dir, rel, ManifestName)
+			return nil, fmt.Errorf("%w: %s: %s is missing or no longer matches %s", ErrValidation, s.Dir, rel, format.ManifestPath)
 		}
 		*src.dst = b
 	}

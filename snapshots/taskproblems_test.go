@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/validate"
 )
@@ -47,7 +48,7 @@ func TestTaskProblemsReportedOnce(t *testing.T) {
 			}
 			relist(t, dir, tc.file, []byte(strings.Replace(string(data), `"max_num_seqs": `, `"max_num_seqs": "x", "was": `, 1)))
 			if tc.selection != nil {
-				editManifest(t, dir, func(m *Manifest) { m.Selection.Tasks = tc.selection })
+				editManifest(t, dir, func(m *format.Manifest) { m.Selection.Tasks = tc.selection })
 			}
 			first := reportOf(t, dir)
 			parse, recompute := -1, -1

@@ -16,7 +16,7 @@ import (
 )
 
 // seedIndex is the index and model files of the seed version.
-func seedIndex(t testing.TB) (*IndexFile, []*Model) {
+func seedIndex(t testing.TB) (*format.IndexFile, []*Model) {
 	t.Helper()
 	lb := seedLeaderboard(t)
 	models, err := Models(lb)
@@ -34,7 +34,7 @@ func seedIndex(t testing.TB) (*IndexFile, []*Model) {
 // Models returns them) and the archived Problem Solving task file (gpqa),
 // as the build does: the task file's rows checked against the leaderboard
 // and filtered for stability, then the models added one at a time.
-func buildIndex(lb *Leaderboard, models []*Model, gpqa []byte) (*IndexFile, error) {
+func buildIndex(lb *Leaderboard, models []*Model, gpqa []byte) (*format.IndexFile, error) {
 	rows, err := ParseTask(TaskProblem, gpqa)
 	if err != nil {
 		return nil, err
@@ -102,14 +102,14 @@ func TestIndexQwen332B(t *testing.T) {
 		}
 	}
 
-	e := findEntry(t, idx.Models, func(e IndexEntry) string { return e.Slug }, slug)
+	e := findEntry(t, idx.Models, func(e format.IndexEntry) string { return e.Slug }, slug)
 	check("configurations", e.Configurations, 22)
 	check("gpus", strings.Join(e.GPUs, ","), "B200,H100")
 	check("best B200", e.Best["B200"].RowID, "qwen-3-32b/B200/1/384")
 	check("best H100", e.Best["H100"].RowID, "qwen-3-32b/H100/2/256")
 	check("file", e.File, "models/qwen-3-32b.json")
 
-	g := findEntry(t, idx.GPUComparisons, func(g GPUComparison) string { return g.Slug }, slug)
+	g := findEntry(t, idx.GPUComparisons, func(g format.GPUComparison) string { return g.Slug }, slug)
 	check("H100 over B200", g.EnergyPerTokenRatio, f(1.63))
 	check("H100 Wh/M", g.H100.WhPerMillion, f(63.47))
 	check("H100 GPUs", g.H100.NumGPUs, 2)
@@ -118,7 +118,7 @@ func TestIndexQwen332B(t *testing.T) {
 	check("B200 GPUs", g.B200.NumGPUs, 1)
 	check("B200 running batch", g.B200.AvgRunningBatch, f(383.3))
 
-	key := func(c TaskComparison) string { return c.Slug + "/" + c.GPU }
+	key := func(c format.TaskComparison) string { return c.Slug + "/" + c.GPU }
 	b := findEntry(t, idx.TaskComparisons, key, slug+"/B200")
 	check("B200 per response", b.EnergyPerResponseRatio, f(24.6))
 	check("B200 per token", b.EnergyPerTokenRatio, f(2.22))
@@ -138,7 +138,7 @@ func TestIndexQwen332B(t *testing.T) {
 	check("H100 gpqa GPUs", h.ProblemSolving.NumGPUs, 2)
 	check("H100 chat GPUs", h.TextConversation.NumGPUs, 2)
 
-	lkey := func(c LoadCurve) string { return c.Slug + "/" + c.GPU }
+	lkey := func(c format.LoadCurve) string { return c.Slug + "/" + c.GPU }
 	l := findEntry(t, idx.LoadCurves, lkey, slug+"/B200")
 	check("curve GPUs", l.NumGPUs, 1)
 	check("curve from", l.From.RowID, "qwen-3-32b/B200/1/8")
@@ -178,7 +178,7 @@ func TestIndexBestIsModelBest(t *testing.T) {
 		}
 	}
 	for _, c := range idx.GPUComparisons {
-		e := findEntry(t, idx.Models, func(e IndexEntry) string { return e.Slug }, c.Slug)
+		e := findEntry(t, idx.Models, func(e format.IndexEntry) string { return e.Slug }, c.Slug)
 		if c.H100.RowID != e.Best["H100"].RowID || c.B200.RowID != e.Best["B200"].RowID {
 			t.Errorf("%s: the GPU comparison is not between the index rows", c.Slug)
 		}
@@ -360,7 +360,7 @@ func TestIndexEveryVersion(t *testing.T) {
 // version's index and on lists that are empty, nil or hold one element, and
 // with strings that Marshal must not HTML-escape.
 func TestIndexEncode(t *testing.T) {
-	check := func(name string, idx *IndexFile) {
+	check := func(name string, idx *format.IndexFile) {
 		t.Helper()
 		want, err := format.Marshal(idx)
 		if err != nil {
@@ -390,7 +390,7 @@ func TestIndexEncode(t *testing.T) {
 	idx.Source.Details = "<b>&</b> \u2028 \"models\": []"
 	idx.GPUComparisons = nil
 	idx.TaskComparisons = idx.TaskComparisons[:1]
-	idx.LoadCurves = []LoadCurve{}
+	idx.LoadCurves = []format.LoadCurve{}
 	check("edited", idx)
 	idx.Models = nil
 	check("no models", idx)

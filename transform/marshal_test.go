@@ -17,7 +17,7 @@ func TestMarshalEdgeValues(t *testing.T) {
 	if got, err := format.Marshal((*Model)(nil)); err != nil || string(got) != "null" {
 		t.Errorf("a nil *Model: %q, %v; want null", got, err)
 	}
-	idx := &IndexFile{LoadCurves: []LoadCurve{{ThroughputRise: format.Float(math.NaN())}}}
+	idx := &format.IndexFile{LoadCurves: []format.LoadCurve{{ThroughputRise: format.Float(math.NaN())}}}
 	if err := idx.Encode(io.Discard); err == nil {
 		t.Error("Encode wrote a NaN")
 	}

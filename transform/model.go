@@ -14,10 +14,6 @@ import (
 
 // Published constants of the model files.
 const (
-	// FormatVersion is the model files' "version".
-	FormatVersion = "1"
-	// ITLDeadlineMS is the median inter-token latency ceiling of an index row.
-	ITLDeadlineMS = 500
 	// JoulesPerWh converts joules to watt-hours; a million tokens scale
 	// joules per token to joules per million tokens.
 	JoulesPerWh      = 3600.0
@@ -63,73 +59,26 @@ var Precisions = map[string]string{"bfloat16": "BF16", "fp8": "FP8"}
 // Model is a published model file, models/SLUG.json. Field order is the
 // published key order.
 type Model struct {
-	Version        string            `json:"version"`
-	Updated        string            `json:"updated"`
-	DataVersion    string            `json:"data_version"`
-	Unit           string            `json:"unit"`
-	ITLDeadlineMS  int               `json:"itl_deadline_ms"`
-	Source         Source            `json:"source"`
-	Caveat         string            `json:"caveat"`
-	Boundary       string            `json:"boundary"`
-	Slug           string            `json:"slug"`
-	Name           string            `json:"name"`
-	ModelID        string            `json:"model_id"`
-	ParamsB        format.Float      `json:"params_b"`
-	ActiveParamsB  format.Float      `json:"active_params_b"`
-	Architecture   string            `json:"architecture"`
-	GPUs           []string          `json:"gpus"`
-	Configurations []Config          `json:"configurations"`
-	Best           map[string]Config `json:"best"`
+	Version        string                   `json:"version"`
+	Updated        string                   `json:"updated"`
+	DataVersion    string                   `json:"data_version"`
+	Unit           string                   `json:"unit"`
+	ITLDeadlineMS  int                      `json:"itl_deadline_ms"`
+	Source         format.Source            `json:"source"`
+	Caveat         string                   `json:"caveat"`
+	Boundary       string                   `json:"boundary"`
+	Slug           string                   `json:"slug"`
+	Name           string                   `json:"name"`
+	ModelID        string                   `json:"model_id"`
+	ParamsB        format.Float             `json:"params_b"`
+	ActiveParamsB  format.Float             `json:"active_params_b"`
+	Architecture   string                   `json:"architecture"`
+	GPUs           []string                 `json:"gpus"`
+	Configurations []format.Config          `json:"configurations"`
+	Best           map[string]format.Config `json:"best"`
 
 	// rows holds the upstream row of each configuration, for later stages.
 	rows []*Row
-}
-
-// Source is the model file's source block.
-type Source struct {
-	Name             string   `json:"name"`
-	Publisher        string   `json:"publisher"`
-	URL              string   `json:"url"`
-	DataURL          string   `json:"data_url"`
-	Version          string   `json:"version"`
-	Released         string   `json:"released"`
-	Compiled         string   `json:"compiled"`
-	CompiledEvidence string   `json:"compiled_evidence"`
-	Retrieved        string   `json:"retrieved"`
-	Licence          string   `json:"licence"`
-	LicenceEvidence  []string `json:"licence_evidence"`
-	Workload         string   `json:"workload"`
-	Method           string   `json:"method"`
-	Selection        string   `json:"selection"`
-	Cite             string   `json:"cite"`
-	CiteURL          string   `json:"cite_url"`
-	UsedFor          string   `json:"used_for"`
-	Configurations   string   `json:"configurations"`
-}
-
-// Config is one configuration row of a model file.
-type Config struct {
-	GPU                 string       `json:"gpu"`
-	NumGPUs             int          `json:"num_gpus"`
-	TensorParallel      int          `json:"tensor_parallel"`
-	DataParallel        int          `json:"data_parallel"`
-	ExpertParallel      int          `json:"expert_parallel"`
-	Precision           string       `json:"precision"`
-	MaxNumSeqs          int          `json:"max_num_seqs"`
-	AvgRequestsInFlight format.Float `json:"avg_requests_in_flight"`
-	WhPerMillion        format.Float `json:"wh_per_million_output_tokens"`
-	JoulesPerToken      format.Float `json:"joules_per_output_token"`
-	MedianITL           format.Float `json:"median_itl_ms"`
-	P90ITL              format.Float `json:"p90_itl_ms"`
-	P99ITL              format.Float `json:"p99_itl_ms"`
-	TokensPerSecond     format.Float `json:"tokens_per_second"`
-	GPUPowerWatts       int64        `json:"gpu_power_watts_total"`
-	AvgOutputTokens     int64        `json:"avg_output_tokens"`
-	UnderITLDeadline    bool         `json:"under_itl_deadline"`
-	AvgRunningBatch     format.Float `json:"avg_running_batch"`
-	P95ITL              format.Float `json:"p95_itl_ms"`
-	RowID               string       `json:"row_id"`
-	Repeat              int          `json:"repeat"`
 }
 
 // Rows returns the upstream row behind each configuration, in order.
@@ -217,7 +166,7 @@ func EachModel(lb *Leaderboard, fn func(*Model) error) error {
 	if err != nil {
 		return err
 	}
-	src := Source{
+	src := format.Source{
 		Name: text.Name, Publisher: text.Publisher, URL: text.URL, DataURL: lb.DataURL,
 		Version: version, Released: text.Released, Compiled: compiled, CompiledEvidence: evidence,
 		Retrieved: lb.Retrieved, Licence: text.Licence, LicenceEvidence: text.LicenceEvidence,
@@ -255,8 +204,8 @@ func EachModel(lb *Leaderboard, fn func(*Model) error) error {
 		if err != nil {
 			return err
 		}
-		m.Version, m.Updated, m.DataVersion = FormatVersion, lb.Date, lb.Date
-		m.Unit, m.ITLDeadlineMS, m.Caveat, m.Boundary = text.Unit, ITLDeadlineMS, text.Caveat, text.Boundary
+		m.Version, m.Updated, m.DataVersion = format.FormatVersion, lb.Date, lb.Date
+		m.Unit, m.ITLDeadlineMS, m.Caveat, m.Boundary = text.Unit, format.ITLDeadlineMS, text.Caveat, text.Boundary
 		m.Source = src
 		if err := fn(m); err != nil {
 			return err
@@ -277,7 +226,7 @@ func newModel(lb *Leaderboard, rows []*Row) (*Model, error) {
 	m := &Model{
 		Slug: Slug(first.Nickname), Name: first.Nickname, ModelID: first.ModelID,
 		ParamsB: format.Float(first.TotalParams), ActiveParamsB: format.Float(first.ActiveParams),
-		Architecture: first.Architecture, Best: map[string]Config{},
+		Architecture: first.Architecture, Best: map[string]format.Config{},
 	}
 	if !modelIDForm.MatchString(first.ModelID) {
 		return nil, fmt.Errorf("%s: field %q: %q is not OWNER/NAME (one \"/\", no white space)", first.Label(), fModelID, first.ModelID)
@@ -367,17 +316,17 @@ func (m *Model) BestWith(gpu string, numGPUs int) (int, bool) {
 	return best, best >= 0
 }
 
-func newConfig(slug string, r *Row) (Config, error) {
+func newConfig(slug string, r *Row) (format.Config, error) {
 	precision, ok := Precisions[r.Precision]
 	if !ok {
-		return Config{}, fmt.Errorf("%s: field %q: unknown precision %q; the mapping to published precisions is reviewed in %s", r.Label(), fPrecision, r.Precision, PrecisionsFile)
+		return format.Config{}, fmt.Errorf("%s: field %q: unknown precision %q; the mapping to published precisions is reviewed in %s", r.Label(), fPrecision, r.Precision, PrecisionsFile)
 	}
 	e := *r.EnergyPerToken // the stability filter has checked it
 	outputTokens, err := avgOutputTokens(r)
 	if err != nil {
-		return Config{}, err
+		return format.Config{}, err
 	}
-	return Config{
+	return format.Config{
 		GPU: r.GPU, NumGPUs: r.NumGPUs, TensorParallel: r.TP, DataParallel: r.DP, ExpertParallel: r.EP,
 		Precision: precision, MaxNumSeqs: r.MaxNumSeqs,
 		AvgRequestsInFlight: format.Round(r.AvgBatch, 1),
@@ -389,7 +338,7 @@ func newConfig(slug string, r *Row) (Config, error) {
 		TokensPerSecond:     format.Round(r.Throughput, 1),
 		GPUPowerWatts:       format.RoundInt(r.Power),
 		AvgOutputTokens:     outputTokens,
-		UnderITLDeadline:    r.MedianITL <= ITLDeadlineMS,
+		UnderITLDeadline:    r.MedianITL <= format.ITLDeadlineMS,
 		AvgRunningBatch:     format.Round(r.AvgBatch, 1),
 		P95ITL:              format.Round(r.P95ITL, 1),
 		RowID:               fmt.Sprintf("%s/%s/%d/%d", slug, r.GPU, r.NumGPUs, r.MaxNumSeqs),

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sample"
 	"github.com/leadgreen/greentokens/transform/grid"
 )
@@ -35,7 +36,7 @@ var gridTestMeta = grid.SourceMeta{
 // gridTestBuild returns the archive (the CSV's bytes as published), grid.json
 // and Build's summary, for the sample's CSV and a reference year (0:
 // latest), streamed into the archive as the build streams it.
-func gridTestBuild(t *testing.T, year int) (archive, gridJSON []byte, sum grid.Summary) {
+func gridTestBuild(t *testing.T, year int) (archive, gridJSON []byte, sum format.GridSummary) {
 	t.Helper()
 	f, err := os.Open(gridTestCSV)
 	if err != nil {
@@ -371,7 +372,7 @@ func TestGridBlemishes(t *testing.T) {
 }
 
 // gridManifestOf is the manifest's grid block for what Build returned.
-func gridManifestOf(t *testing.T, sum grid.Summary) *ManifestGrid {
+func gridManifestOf(t *testing.T, sum format.GridSummary) *ManifestGrid {
 	t.Helper()
 	b, err := json.Marshal(sum)
 	if err != nil {

@@ -152,13 +152,13 @@ func noGridOfYear(s *snapshots.Snapshot, dir string, year int, years map[int]int
 		have = append(have, fmt.Sprintf("%d (%s)", y, plural.Count(years[y], "grid")))
 	}
 	msg := fmt.Sprintf("no grid of %s has a value of %d; its values are of %s", dir, year, strings.Join(have, ", "))
-	_, can := gridYears(s, grid.World)
+	_, can := gridYears(s, format.World)
 	switch {
 	case slices.Contains(can, year):
 		return usagef("%s. The archived Ember CSV can give %d as the reference year: build --grid-year %d", msg, year, year)
 	case len(can) > 0:
 		return usagef("%s. The archived Ember CSV cannot give %d as the reference year: it can give %s (the years %s has a value for)",
-			msg, year, yearRanges(can), grid.World)
+			msg, year, yearRanges(can), format.World)
 	}
 	return usageError{msg}
 }

@@ -77,10 +77,10 @@ func TestServingReadsThroughCatalog(t *testing.T) {
 // the tools' answers against catalogtest's snapshots; the site reads through
 // catalog and render and draws with site/chart.
 var servingImports = map[string][]string{
-	"api":               {"catalog", "mcpserver", "schemas"},
-	"mcpserver":         {"catalog", "schemas"},
-	"mcpserver/mcptest": {"catalog", "catalog/catalogtest", "schemas"},
-	"site":              {"catalog", "render", "site/chart"},
+	"api":               {"catalog", "format", "mcpserver", "schemas"},
+	"mcpserver":         {"catalog", "format", "schemas"},
+	"mcpserver/mcptest": {"catalog", "catalog/catalogtest", "format", "schemas"},
+	"site":              {"catalog", "format", "render", "site/chart"},
 	"site/chart":        {"catalog", "render"},
 }
 

@@ -52,7 +52,7 @@ func parseFile(t *testing.T, path string) *Table {
 	return tab
 }
 
-func build(t *testing.T, tab *Table, year int) (*Grid, Summary) {
+func build(t *testing.T, tab *Table, year int) (*format.Grid, format.GridSummary) {
 	t.Helper()
 	g, s, err := Build(tab, year, testMeta)
 	if err != nil {
@@ -71,21 +71,21 @@ func TestSampleFile(t *testing.T) {
 	// By the rule: 2024 and 2023 are preliminary (86 and 172 countries,
 	// against 172 and 212 the year before); 2022 is complete.
 	_, def := build(t, tab, 0)
-	wantCandidates := []YearCount{
+	wantCandidates := []format.YearCount{
 		{Year: 2024, World: true, Countries: 86, CountriesYearBefore: 172},
 		{Year: 2023, World: true, Countries: 172, CountriesYearBefore: 212},
 		{Year: 2022, World: true, Countries: 212, CountriesYearBefore: 212, Complete: true},
 	}
-	if diff := cmp.Diff(Summary{Year: 2022, Areas: 226, AreasWithoutYear: 1, Fallbacks: 1, YearRule: YearRule,
-		YearCandidates: wantCandidates, Exclusions: []Exclusion{}}, def); diff != "" {
+	if diff := cmp.Diff(format.GridSummary{Year: 2022, Areas: 226, AreasWithoutYear: 1, Fallbacks: 1, YearRule: YearRule,
+		YearCandidates: wantCandidates, Exclusions: []format.GridExclusion{}}, def); diff != "" {
 		t.Errorf("default summary (-want +got):\n%s", diff)
 	}
 
 	// Pinned to 2024, as the examples are: the 99 areas with a 2024 value
 	// and 127 fallbacks.
 	g, sum := build(t, tab, 2024)
-	if diff := cmp.Diff(Summary{Year: 2024, Areas: 226, AreasWithoutYear: 127, Fallbacks: 127, YearRule: YearRule, YearPinned: true,
-		YearCandidates: wantCandidates, Exclusions: []Exclusion{}}, sum); diff != "" {
+	if diff := cmp.Diff(format.GridSummary{Year: 2024, Areas: 226, AreasWithoutYear: 127, Fallbacks: 127, YearRule: YearRule, YearPinned: true,
+		YearCandidates: wantCandidates, Exclusions: []format.GridExclusion{}}, sum); diff != "" {
 		t.Errorf("summary (-want +got):\n%s", diff)
 	}
 	if tab.Records != 5449 || tab.Len() != 5449 || tab.ISO3Column != ColISO3 {
@@ -381,7 +381,7 @@ func TestBuildErrors(t *testing.T) {
 		})
 	}
 	// An empty release says so.
-	tab.add(Value{Area: World, AreaType: AreaTypeRegion, Year: 2024, GCO2PerKWh: 473.01, Raw: "473.01", Line: 3})
+	tab.add(Value{Area: format.World, AreaType: AreaTypeRegion, Year: 2024, GCO2PerKWh: 473.01, Raw: "473.01", Line: 3})
 	g, _, err := Build(tab, 2024, SourceMeta{URL: "https://example.org/e.csv", Retrieved: "2026-09-26", DataVersion: "2026-09-27"})
 	if err != nil || g.Source.Release != "not stated" || !g.YearPinned {
 		t.Errorf("pinned: %v, release %q", err, g.Source.Release)
@@ -412,7 +412,7 @@ func TestBlemishes(t *testing.T) {
 	if diff := cmp.Diff(strings.TrimSuffix(files["grid.json"], "\n"), string(got)); diff != "" {
 		t.Errorf("grid.json (-want +got):\n%s", diff)
 	}
-	var want Summary
+	var want format.GridSummary
 	if err := json.Unmarshal([]byte(files["summary.json"]), &want); err != nil {
 		t.Fatal(err)
 	}
@@ -456,27 +456,27 @@ func TestReferenceYear(t *testing.T) {
 		rows       []string
 		pin        int
 		want       int
-		candidates []YearCount
+		candidates []format.YearCount
 		err        string
 	}{
 		{name: "one year", rows: cat(world(2024, "473.01"), countries(2024, 3)), want: 2024,
-			candidates: []YearCount{{2024, true, 3, 0, true}}},
+			candidates: []format.YearCount{{Year: 2024, World: true, Countries: 3, CountriesYearBefore: 0, Complete: true}}},
 		{name: "exactly 90%", rows: cat(world(2023, "480"), countries(2023, 10), world(2024, "473"), countries(2024, 9)), want: 2024,
-			candidates: []YearCount{{2024, true, 9, 10, true}}},
+			candidates: []format.YearCount{{Year: 2024, World: true, Countries: 9, CountriesYearBefore: 10, Complete: true}}},
 		{name: "under 90%", rows: cat(world(2023, "480"), countries(2023, 10), world(2024, "473"), countries(2024, 8)), want: 2023,
-			candidates: []YearCount{{2024, true, 8, 10, false}, {2023, true, 10, 0, true}}},
+			candidates: []format.YearCount{{Year: 2024, World: true, Countries: 8, CountriesYearBefore: 10, Complete: false}, {Year: 2023, World: true, Countries: 10, CountriesYearBefore: 0, Complete: true}}},
 		{name: "regions are not countries", rows: cat(world(2023, "480"), countries(2023, 10), world(2024, "473"), countries(2024, 8),
 			[]string{"Asia,,2024,R,560", "EU,,2024,R,213", "Africa,,2024,R,490"}), want: 2023,
-			candidates: []YearCount{{2024, true, 8, 10, false}, {2023, true, 10, 0, true}}},
+			candidates: []format.YearCount{{Year: 2024, World: true, Countries: 8, CountriesYearBefore: 10, Complete: false}, {Year: 2023, World: true, Countries: 10, CountriesYearBefore: 0, Complete: true}}},
 		{name: "no World in the latest year", rows: cat(world(2023, "480"), countries(2023, 3), countries(2024, 3)), want: 2023,
-			candidates: []YearCount{{2024, false, 3, 3, false}, {2023, true, 3, 0, true}}},
+			candidates: []format.YearCount{{Year: 2024, World: false, Countries: 3, CountriesYearBefore: 3, Complete: false}, {Year: 2023, World: true, Countries: 3, CountriesYearBefore: 0, Complete: true}}},
 		{name: "World's latest value excluded", rows: cat(world(2023, "480"), countries(2023, 3), world(2024, "-4.2"), countries(2024, 3)), want: 2023,
-			candidates: []YearCount{{2024, false, 3, 3, false}, {2023, true, 3, 0, true}}},
+			candidates: []format.YearCount{{Year: 2024, World: false, Countries: 3, CountriesYearBefore: 3, Complete: false}, {Year: 2023, World: true, Countries: 3, CountriesYearBefore: 0, Complete: true}}},
 		{name: "blank values do not count", rows: cat(world(2023, "480"), countries(2023, 10), world(2024, "473"), countries(2024, 9),
 			[]string{"Kosovo,XKX,2024,C,"}), want: 2024,
-			candidates: []YearCount{{2024, true, 9, 10, true}}},
+			candidates: []format.YearCount{{Year: 2024, World: true, Countries: 9, CountriesYearBefore: 10, Complete: true}}},
 		{name: "pinned", rows: cat(world(2023, "480"), countries(2023, 10), world(2024, "473"), countries(2024, 8)), pin: 2024, want: 2024,
-			candidates: []YearCount{{2024, true, 8, 10, false}, {2023, true, 10, 0, true}}},
+			candidates: []format.YearCount{{Year: 2024, World: true, Countries: 8, CountriesYearBefore: 10, Complete: false}, {Year: 2023, World: true, Countries: 10, CountriesYearBefore: 0, Complete: true}}},
 		{name: "pinned, World without a value", rows: cat(world(2023, "480"), countries(2023, 10), countries(2024, 10)), pin: 2024,
 			err: "grid: World has no usable value for 2024"},
 		{name: "no complete year", rows: cat(countries(2022, 10), world(2023, "480"), countries(2023, 5)),
@@ -541,7 +541,7 @@ func TestLookup(t *testing.T) {
 			}
 		})
 	}
-	amb := &Grid{Year: 2024, Areas: []Area{{Name: "Germany", ISO3: "DEU"}, {Name: "Germany 1", ISO3: "DEU"}}}
+	amb := &format.Grid{Year: 2024, Areas: []format.Area{{Name: "Germany", ISO3: "DEU"}, {Name: "Germany 1", ISO3: "DEU"}}}
 	if _, err := Lookup(amb, "deu"); err == nil || err.Error() != `grid: "deu" matches 2 areas: "Germany" (DEU), "Germany 1" (DEU)` {
 		t.Errorf("ambiguous: error %v", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/leadgreen/greentokens/format"
 )
 
 // TestSevenGridsEitherLayout: the seed page's seven 2024 values give the
@@ -83,7 +84,7 @@ func TestJulyLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Exclusion{{Area: "Germany", ISO3: "DEU", Year: 2024, Line: 4, Value: "", Reason: ReasonBlank}}
+	want := []format.GridExclusion{{Area: "Germany", ISO3: "DEU", Year: 2024, Line: 4, Value: "", Reason: ReasonBlank}}
 	if diff := cmp.Diff(want, tab.Excluded); diff != "" {
 		t.Errorf("exclusions (-want +got):\n%s", diff)
 	}

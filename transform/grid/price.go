@@ -15,7 +15,7 @@ import (
 // gPerKWh g CO2e per kWh: whPerM x gPerKWh / 1000, rounded once to one
 // decimal, half to even on the exact binary value of the unrounded product.
 // (Wh/M x 1000 = Wh/G; / 1000 = kWh/G; x g/kWh = g/G; / 1000 = kg/G.)
-// A NaN or infinite input gives a value that jsonnum refuses to print.
+// A NaN or infinite input gives a value that format.Float refuses to print.
 func KgPerBillionTokens(whPerM, gPerKWh float64) format.Float {
 	return format.Round(whPerM*gPerKWh/1000, 1)
 }
@@ -28,12 +28,12 @@ const maxSuggestions = 3
 // and surrounding spaces, and failing that spaces and punctuation too. An
 // unknown query is an error naming the nearest names by edit distance; a
 // query matching more than one area is an error listing them.
-func Lookup(g *Grid, query string) (Area, error) {
+func Lookup(g *format.Grid, query string) (format.Area, error) {
 	q := strings.TrimSpace(query)
 	if q == "" {
-		return Area{}, fmt.Errorf("grid: empty area query")
+		return format.Area{}, fmt.Errorf("grid: empty area query")
 	}
-	var found []Area
+	var found []format.Area
 	for _, a := range g.Areas {
 		if named(a, q) {
 			found = append(found, a)
@@ -55,15 +55,15 @@ func Lookup(g *Grid, query string) (Area, error) {
 		return found[0], nil
 	case 0:
 		if near := Nearest(q, all, maxSuggestions); len(near) > 0 {
-			return Area{}, fmt.Errorf("grid: no area %q in the %d grid; nearest: %s", q, g.Year, strings.Join(near, ", "))
+			return format.Area{}, fmt.Errorf("grid: no area %q in the %d grid; nearest: %s", q, g.Year, strings.Join(near, ", "))
 		}
-		return Area{}, fmt.Errorf("grid: no area %q in the %d grid", q, g.Year)
+		return format.Area{}, fmt.Errorf("grid: no area %q in the %d grid", q, g.Year)
 	}
 	names := make([]string, len(found))
 	for i, a := range found {
 		names[i] = fmt.Sprintf("%q (%s)", a.Name, a.ISO3)
 	}
-	return Area{}, fmt.Errorf("grid: %q matches %d areas: %s", q, len(found), strings.Join(names, ", "))
+	return format.Area{}, fmt.Errorf("grid: %q matches %d areas: %s", q, len(found), strings.Join(names, ", "))
 }
 
 // Limits of the suggestions for a mistyped name.

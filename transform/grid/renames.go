@@ -1,6 +1,7 @@
 package grid
 
 import (
+	"github.com/leadgreen/greentokens/format"
 	"slices"
 	"strings"
 )
@@ -22,7 +23,7 @@ var KnownNames = map[string][]string{
 
 // spellings are the names an area is found by: its name, its ISO 3 code
 // and the other names Ember has given it (KnownNames).
-func spellings(a Area) []string {
+func spellings(a format.Area) []string {
 	s := []string{a.Name, a.ISO3}
 	if a.ISO3 != "" {
 		s = append(s, KnownNames[a.ISO3]...)
@@ -32,7 +33,7 @@ func spellings(a Area) []string {
 
 // named reports whether q is a's name, ISO 3 code or another name Ember has
 // given it, case aside.
-func named(a Area, q string) bool {
+func named(a format.Area, q string) bool {
 	if strings.EqualFold(a.Name, q) || a.ISO3 != "" && strings.EqualFold(a.ISO3, q) {
 		return true
 	}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sample"
 )
 
@@ -20,7 +21,7 @@ func TestSampleEitherLayout(t *testing.T) {
 		t.Fatalf("layouts %q and %q, want %q and %q", long.Layout, july.Layout, LayoutLong, LayoutJuly2026)
 	}
 	// Regions have no ISO 3 code, and Ember renamed none.
-	key := func(a Area) string {
+	key := func(a format.Area) string {
 		if a.ISO3 != "" {
 			return a.ISO3
 		}
@@ -29,7 +30,7 @@ func TestSampleEitherLayout(t *testing.T) {
 	for _, year := range []int{2023, 2024} {
 		gl, _ := build(t, long, year)
 		gj, _ := build(t, july, year)
-		want := map[string]Area{}
+		want := map[string]format.Area{}
 		for _, a := range gl.Areas {
 			if !a.Fallback {
 				want[key(a)] = a

@@ -1,9 +1,7 @@
-package snapshots
+package format
 
-import "github.com/leadgreen/greentokens/transform/grid"
-
-// ManifestName is the manifest's file name at the top of a snapshot.
-const ManifestName = "manifest.json"
+// ManifestVersion is the manifest format's version.
+const ManifestVersion = "1"
 
 // Manifest is a snapshot's manifest.json: where every byte came from and
 // what every output file is. It lists every file in the snapshot but itself.
@@ -20,7 +18,7 @@ type Manifest struct {
 	// Selection holds the parameters of the selection rules.
 	Selection Selection `json:"selection"`
 	// Sources lists the archived upstream files, sorted by path.
-	Sources []Source `json:"sources"`
+	Sources []SourceFile `json:"sources"`
 	// Outputs lists the derived files, sorted by path.
 	Outputs []File `json:"outputs"`
 	// Evidence records the compiled-date evidence and any conflict in it.
@@ -47,8 +45,8 @@ type File struct {
 	SHA256 string `json:"sha256"`
 }
 
-// Source is one archived upstream file.
-type Source struct {
+// SourceFile is one archived upstream file, as the manifest lists it.
+type SourceFile struct {
 	File
 	// Name is the upstream file's name ("leaderboard/index.json").
 	Name string `json:"name"`
@@ -64,7 +62,7 @@ type Source struct {
 	Producer string `json:"producer"`
 	Licence  string `json:"licence"`
 	// Layout and Header are those of Ember's CSV in its July 2026 layout
-	// (grid.LayoutJuly2026, and the header column for column); absent for
+	// ("july-2026", and the header column for column); absent for
 	// every other file, the long-layout CSV included, whose manifest is
 	// byte for byte what it was before Ember changed its layout.
 	Layout string   `json:"layout,omitempty"`
@@ -91,17 +89,79 @@ type Exclusion struct {
 	Reason     string `json:"reason"`
 }
 
-// GridSummary says what the grid stage read and chose (grid.Summary, whose
-// fields these are): the reference year, the rule that chose it and the
-// counts per candidate year, the areas listed and those falling back to an
+// GridSummary says what the grid stage read and chose: the reference
+// year, the rule that chose it and the counts per candidate year, the areas listed and those falling back to an
 // earlier year, and every intensity row excluded, with its reason.
 type GridSummary struct {
-	Year             int              `json:"year"`
-	Areas            int              `json:"areas"`
-	AreasWithoutYear int              `json:"areas_without_year"`
-	Fallbacks        int              `json:"fallbacks"`
-	YearRule         string           `json:"year_rule"`
-	YearPinned       bool             `json:"year_pinned"`
-	YearCandidates   []grid.YearCount `json:"year_candidates"`
-	Exclusions       []grid.Exclusion `json:"exclusions"`
+	Year             int             `json:"year"`
+	Areas            int             `json:"areas"`
+	AreasWithoutYear int             `json:"areas_without_year"`
+	Fallbacks        int             `json:"fallbacks"`
+	YearRule         string          `json:"year_rule"`
+	YearPinned       bool            `json:"year_pinned"`
+	YearCandidates   []YearCount     `json:"year_candidates"`
+	Exclusions       []GridExclusion `json:"exclusions"`
+}
+
+// YearCount is what the rule that picks grid.json's reference year saw of
+// one candidate year (the manifest's grid.year_candidates). Countries are the
+// areas of type "Country or economy" (or "Country") with a usable value.
+type YearCount struct {
+	Year                int  `json:"year"`
+	World               bool `json:"world"` // World has a usable value
+	Countries           int  `json:"countries"`
+	CountriesYearBefore int  `json:"countries_year_before"`
+	Complete            bool `json:"complete"`
+}
+
+// GridExclusion is an intensity row of Ember's CSV left out of grid.json
+// (the manifest's grid.exclusions): an upstream blemish that excludes that
+// area and year, not the whole file.
+type GridExclusion struct {
+	Area string `json:"area"`
+	ISO3 string `json:"iso3"`
+	Year int    `json:"year"`
+	Line int    `json:"line"` // the line the row starts on
+	// Value is the Value field as published ("" when blank).
+	Value  string `json:"value"`
+	Reason string `json:"reason"`
+}
+
+// Generator is the code that wrote a snapshot, from the binary's build
+// information (runtime/debug.ReadBuildInfo), never a hand-kept constant: an
+// auditor can fetch and run exactly that code again.
+type Generator struct {
+	// Module is the main module's path: "github.com/leadgreen/greentokens".
+	Module string `json:"module"`
+	// Version is the module's version: a tag or pseudo-version (built with
+	// "go install" or "go run ...@REV", or in a checkout whose commit Go
+	// stamped: "+dirty" when modified), "(devel)" when none was stamped.
+	Version string `json:"version"`
+	// Revision is the full VCS revision (a git commit), "" when the binary
+	// was built outside a checkout (go run ...@REV records none; Version
+	// then names the code).
+	Revision string `json:"revision"`
+	// Modified is true when the checkout had uncommitted changes: the
+	// revision alone does not give the code then.
+	Modified bool `json:"modified"`
+	// Go is the Go toolchain that built the binary: "go1.26.0".
+	Go string `json:"go"`
+}
+
+// String is the generator on one line: module, version, revision (with
+// "+modified"), Go version.
+func (g Generator) String() string {
+	s := g.Module + " " + g.Version
+	if g.Revision != "" {
+		s += " revision " + g.Revision
+		if g.Modified {
+			s += " (modified)"
+		}
+	} else {
+		s += " (no VCS revision recorded)"
+	}
+	if g.Go != "" {
+		s += " " + g.Go
+	}
+	return s
 }

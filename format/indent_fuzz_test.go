@@ -1,4 +1,4 @@
-package transform
+package format
 
 import (
 	"bytes"
@@ -8,8 +8,6 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-
-	"github.com/leadgreen/greentokens/format"
 )
 
 // genValue builds a value to marshal from src: nested lists and maps,
@@ -44,7 +42,7 @@ type omitStruct struct {
 	B []any             `json:"b,omitempty"`
 	C map[string]any    `json:"c,omitempty"`
 	D *int              `json:"d,omitempty"`
-	E format.Float      `json:"e"`
+	E Float             `json:"e"`
 	F json.RawMessage   `json:"f,omitempty"`
 	G []string          `json:"g"`
 	H map[string]string `json:"h"`
@@ -72,7 +70,7 @@ func (g *genValue) value() any {
 		}
 		return f
 	case 3:
-		return format.Float(float64(int8(g.byte())) * math.Pow10(int(int8(g.byte()))%30))
+		return Float(float64(int8(g.byte())) * math.Pow10(int(int8(g.byte()))%30))
 	case 4:
 		return int64(g.byte())<<56 | int64(g.byte())
 	case 5:
@@ -114,7 +112,7 @@ func (g *genValue) value() any {
 	case 12:
 		return map[string]int(nil)
 	case 13:
-		st := omitStruct{A: g.str(), E: format.Float(float64(g.byte()) / 7)}
+		st := omitStruct{A: g.str(), E: Float(float64(g.byte()) / 7)}
 		if g.byte()%2 == 0 {
 			st.B = []any{g.value()}
 			st.C = map[string]any{g.str(): g.value()}
@@ -134,7 +132,7 @@ func (g *genValue) value() any {
 // agree on v: the same bytes, or both an error.
 func checkMarshalAsStd(t *testing.T, v any) {
 	t.Helper()
-	got, err := format.Marshal(v)
+	got, err := Marshal(v)
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
