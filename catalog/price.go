@@ -9,6 +9,7 @@ import (
 
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/plural"
+	"github.com/leadgreen/greentokens/leaderboard"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
 )
@@ -142,7 +143,7 @@ func (s *Snapshot) Price(req PriceRequest) (*Carbon, error) {
 	rows := m.Rows()
 	for _, i := range picks {
 		c := m.Configurations[i]
-		wh := transform.WhPerMillion(*rows[i].EnergyPerToken)
+		wh := leaderboard.WhPerMillion(*rows[i].EnergyPerToken)
 		base := CarbonRow{GPU: c.GPU, NumGPUs: c.NumGPUs, MaxNumSeqs: c.MaxNumSeqs, RowID: c.RowID,
 			IndexRow: m.Best[c.GPU].RowID == c.RowID, UnderITLDeadline: c.UnderITLDeadline, AvgRunningBatch: c.AvgRunningBatch,
 			WhPerMillion: c.WhPerMillion, WhPerMillionUnrounded: wh}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sourcetext"
+	"github.com/leadgreen/greentokens/leaderboard"
 	"github.com/leadgreen/greentokens/transform"
 )
 
@@ -47,7 +48,7 @@ func On(n int, gpu string) string { return strconv.Itoa(n) + " × " + gpu }
 func List(items []string) string { return list(items) }
 
 // WhPerMillion is an archived row's unrounded Wh/M.
-func WhPerMillion(r *transform.Row) float64 { return transform.WhPerMillion(*r.EnergyPerToken) }
+func WhPerMillion(r *leaderboard.Row) float64 { return leaderboard.WhPerMillion(*r.EnergyPerToken) }
 
 // CiteAs is the index's citation for a release (a model file's updated date).
 func CiteAs(updated string) (string, error) {
@@ -75,7 +76,7 @@ func (s *Snapshot) Entry(slug string) *format.IndexEntry {
 
 // IndexRow returns the archived row behind an index entry's row on gpu,
 // checking that the published figures are its rounding.
-func (s *Snapshot) IndexRow(e *format.IndexEntry, gpu string) (*transform.Row, error) {
+func (s *Snapshot) IndexRow(e *format.IndexEntry, gpu string) (*leaderboard.Row, error) {
 	c, ok := e.Best[gpu]
 	if !ok {
 		return nil, fmt.Errorf("%s: %s has no index row on %s", format.IndexPath, e.Slug, gpu)
@@ -85,6 +86,6 @@ func (s *Snapshot) IndexRow(e *format.IndexEntry, gpu string) (*transform.Row, e
 
 // Ref returns the archived row behind a row reference of index.json in a
 // task ("lm-arena-chat", "gpqa").
-func (s *Snapshot) Ref(task string, r format.RowRef) (*transform.Row, error) {
+func (s *Snapshot) Ref(task string, r format.RowRef) (*leaderboard.Row, error) {
 	return s.row(task, format.IndexPath, r.RowID, r.JoulesPerToken, r.AvgRunningBatch)
 }

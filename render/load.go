@@ -26,6 +26,7 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 
 	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/leaderboard"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
 )
@@ -38,7 +39,7 @@ type Snapshot struct {
 	Grid *format.Grid
 	// Rows holds the archived task files' stable rows by task, then by row
 	// id (transform.TaskRows): the unrounded values behind the figures.
-	Rows map[string]map[string]*transform.Row
+	Rows map[string]map[string]*leaderboard.Row
 
 	// fsys holds the model files.
 	fsys fs.FS
@@ -89,13 +90,13 @@ func Load(fsys fs.FS) (*Snapshot, error) {
 	if err := checkVersion(idx); err != nil {
 		return nil, err
 	}
-	rows := map[string]map[string]*transform.Row{}
+	rows := map[string]map[string]*leaderboard.Row{}
 	for _, t := range idx.Source.Tasks {
 		data, err := readSource(fsys, t.File)
 		if err != nil {
 			return nil, err
 		}
-		r, err := transform.TaskRows(t.Task, data)
+		r, err := leaderboard.TaskRows(t.Task, data)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", t.File, err)
 		}
@@ -109,11 +110,11 @@ func Load(fsys fs.FS) (*Snapshot, error) {
 // transform.TaskRows and transform.RowIDs return them) already: a build,
 // which has just written them into fsys. It reads grid.json, when present;
 // the model files are read as their pages are rendered.
-func New(fsys fs.FS, idx *format.IndexFile, rows map[string]map[string]*transform.Row) (*Snapshot, error) {
+func New(fsys fs.FS, idx *format.IndexFile, rows map[string]map[string]*leaderboard.Row) (*Snapshot, error) {
 	if err := checkVersion(idx); err != nil {
 		return nil, err
 	}
-	s := &Snapshot{Index: idx, Rows: map[string]map[string]*transform.Row{}, fsys: fsys}
+	s := &Snapshot{Index: idx, Rows: map[string]map[string]*leaderboard.Row{}, fsys: fsys}
 	g := &format.Grid{}
 	switch err := readJSON(fsys, format.GridPath, g); {
 	case err == nil:
@@ -212,13 +213,13 @@ func readSource(fsys fs.FS, name string) ([]byte, error) { return fs.ReadFile(fs
 
 // row returns the archived row behind a published configuration and checks
 // that the configuration is its rounding.
-func (s *Snapshot) row(task, file string, id string, j format.Float, batch format.Float) (*transform.Row, error) {
+func (s *Snapshot) row(task, file string, id string, j format.Float, batch format.Float) (*leaderboard.Row, error) {
 	r := s.Rows[task][id]
 	if r == nil {
 		return nil, fmt.Errorf("%s: row %s is not among the stable rows of the archived %s task file", file, id, task)
 	}
 	if format.Round(*r.EnergyPerToken, 7) != j || format.Round(r.AvgBatch, 1) != batch {
-		return nil, fmt.Errorf("%s: row %s is not the rounding of %s configurations[%d]: the snapshot's files disagree", file, id, transform.TaskFile(task), r.Index)
+		return nil, fmt.Errorf("%s: row %s is not the rounding of %s configurations[%d]: the snapshot's files disagree", file, id, format.LeaderboardTask(task), r.Index)
 	}
 	return r, nil
 }

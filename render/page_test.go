@@ -15,6 +15,7 @@ import (
 
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sample"
+	"github.com/leadgreen/greentokens/leaderboard"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
 )
@@ -72,18 +73,18 @@ func snapshotDir(t testing.TB, up string, withGrid bool) string {
 		}
 		write(t, dir, "models/"+m.Slug+".json", b)
 	}
-	parsed, err := transform.ParseTask(transform.TaskProblem, gpqa)
+	parsed, err := leaderboard.ParseTask(transform.TaskProblem, gpqa)
 	if err != nil {
 		t.Fatal(err)
 	}
-	problem, _ := transform.Stable(parsed)
+	problem, _ := leaderboard.Stable(parsed)
 	b, err := format.Marshal(buildIndex(t, lb, problem, models))
 	if err != nil {
 		t.Fatal(err)
 	}
 	write(t, dir, format.IndexPath, b)
-	write(t, dir, format.SourcesDir+transform.TaskFile(transform.TaskChat), chat)
-	write(t, dir, format.SourcesDir+transform.TaskFile(transform.TaskProblem), gpqa)
+	write(t, dir, format.SourcesDir+format.LeaderboardTask(transform.TaskChat), chat)
+	write(t, dir, format.SourcesDir+format.LeaderboardTask(transform.TaskProblem), gpqa)
 	if withGrid {
 		f, err := os.Open(seedGrid)
 		if err != nil {
@@ -112,7 +113,7 @@ func snapshotDir(t testing.TB, up string, withGrid bool) string {
 
 // buildIndex builds index.json as a build does: the stable Problem Solving
 // rows, then the model files added one at a time.
-func buildIndex(t testing.TB, lb *transform.Leaderboard, problem []transform.Row, models []*transform.Model) *format.IndexFile {
+func buildIndex(t testing.TB, lb *transform.Leaderboard, problem []leaderboard.Row, models []*transform.Model) *format.IndexFile {
 	t.Helper()
 	b := transform.NewIndexBuilder(lb, problem)
 	for _, m := range models {
@@ -519,21 +520,21 @@ func TestEachAndNew(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	parsed, err := transform.ParseTask(transform.TaskProblem, readFile(t, up, "tasks", "gpqa.json"))
+	parsed, err := leaderboard.ParseTask(transform.TaskProblem, readFile(t, up, "tasks", "gpqa.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	problem, _ := transform.Stable(parsed)
+	problem, _ := leaderboard.Stable(parsed)
 	idx := buildIndex(t, lb, problem, models)
-	chatIDs, err := transform.RowIDs(transform.TaskChat, lb.Chat)
+	chatIDs, err := leaderboard.RowIDs(transform.TaskChat, lb.Chat)
 	if err != nil {
 		t.Fatal(err)
 	}
-	problemIDs, err := transform.RowIDs(transform.TaskProblem, problem)
+	problemIDs, err := leaderboard.RowIDs(transform.TaskProblem, problem)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(os.DirFS(dir), idx, map[string]map[string]*transform.Row{transform.TaskChat: chatIDs, transform.TaskProblem: problemIDs})
+	s, err := New(os.DirFS(dir), idx, map[string]map[string]*leaderboard.Row{transform.TaskChat: chatIDs, transform.TaskProblem: problemIDs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -564,7 +565,7 @@ func TestEachAndNew(t *testing.T) {
 		delete(problemIDs, id)
 		break
 	}
-	if _, err := New(os.DirFS(dir), idx, map[string]map[string]*transform.Row{transform.TaskChat: chatIDs, transform.TaskProblem: problemIDs}); err == nil {
+	if _, err := New(os.DirFS(dir), idx, map[string]map[string]*leaderboard.Row{transform.TaskChat: chatIDs, transform.TaskProblem: problemIDs}); err == nil {
 		t.Errorf("New took task rows that index.json does not count")
 	}
 }

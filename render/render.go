@@ -12,6 +12,7 @@ import (
 
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sourcetext"
+	"github.com/leadgreen/greentokens/leaderboard"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
 )
@@ -105,7 +106,7 @@ func Each(s *Snapshot, opts Options, fn func(f File) error) error {
 type indexRow struct {
 	gpu string
 	c   format.Config
-	r   *transform.Row
+	r   *leaderboard.Row
 }
 
 // view is what one page is made of.
@@ -115,7 +116,7 @@ type view struct {
 	m    *transform.Model
 	text *text
 	// rows are the archived rows of the model's configurations, in order.
-	rows []*transform.Row
+	rows []*leaderboard.Row
 	// best holds the index rows by GPU name; lowest is the one with the
 	// lowest energy per token.
 	best   []indexRow
@@ -249,7 +250,7 @@ func sortedGPUs(m map[string]format.Config) []string {
 	return out
 }
 
-func (v *view) rowOf(id string) *transform.Row {
+func (v *view) rowOf(id string) *leaderboard.Row {
 	for i, c := range v.m.Configurations {
 		if c.RowID == id {
 			return v.rows[i]
@@ -259,16 +260,16 @@ func (v *view) rowOf(id string) *transform.Row {
 }
 
 // ref returns the archived row behind a row reference of index.json.
-func (v *view) ref(task string, r format.RowRef) (*transform.Row, error) {
+func (v *view) ref(task string, r format.RowRef) (*leaderboard.Row, error) {
 	return v.s.row(task, format.IndexPath, r.RowID, r.JoulesPerToken, r.AvgRunningBatch)
 }
 
 // Figures of an archived row, at the page's precision.
-func wh(r *transform.Row) string    { return dec1(transform.WhPerMillion(*r.EnergyPerToken)) }
-func batch(r *transform.Row) string { return whole(r.AvgBatch) }
-func itl(r *transform.Row) string   { return whole(r.MedianITL) }
-func tps(r *transform.Row) string   { return whole(r.Throughput) }
-func watts(r *transform.Row) string { return whole(r.Power) }
+func wh(r *leaderboard.Row) string    { return dec1(leaderboard.WhPerMillion(*r.EnergyPerToken)) }
+func batch(r *leaderboard.Row) string { return whole(r.AvgBatch) }
+func itl(r *leaderboard.Row) string   { return whole(r.MedianITL) }
+func tps(r *leaderboard.Row) string   { return whole(r.Throughput) }
+func watts(r *leaderboard.Row) string { return whole(r.Power) }
 
 // on names a configuration's hardware: "1 × B200".
 func on(n int, gpu string) string { return strconv.Itoa(n) + " × " + md(gpu) }
@@ -317,7 +318,7 @@ func (v *view) head(d *Doc) error {
 	d.p(fmt.Sprintf("Model %s: %s with %s, weights in %s. Measured %d %s on %s. Data: %s, updated %s.",
 		m.ModelID, arch, params, list(precisions), len(m.Configurations), plural(len(m.Configurations), "configuration", "configurations"),
 		list(m.GPUs), v.e.File, longDate(m.Updated)))
-	perWh := strconv.FormatFloat(transform.JoulesPerWh/transform.TokensPerMillion, 'f', -1, 64)
+	perWh := strconv.FormatFloat(leaderboard.JoulesPerWh/leaderboard.TokensPerMillion, 'f', -1, 64)
 	d.p(fmt.Sprintf("%s Unit: watt-hours per million output tokens (Wh/M); 1 Wh/M is %s joules per token.", m.Caveat, perWh))
 	return nil
 }
@@ -455,7 +456,7 @@ type carbonRow struct {
 // priced prices the lowest index row on the display grids, and names the
 // grids grid.json does not list.
 func (v *view) priced(opts Options) (rows []carbonRow, missing []string) {
-	perM := transform.WhPerMillion(*v.lowest.r.EnergyPerToken)
+	perM := leaderboard.WhPerMillion(*v.lowest.r.EnergyPerToken)
 	for _, q := range opts.grids() {
 		a, ok := v.s.area(q)
 		if !ok {

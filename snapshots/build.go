@@ -30,6 +30,7 @@ import (
 	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sourcetext"
+	"github.com/leadgreen/greentokens/leaderboard"
 	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
@@ -302,7 +303,7 @@ type derived struct {
 	// commit.
 	lb *transform.Leaderboard
 	// stable are the stable rows of the other tasks, by task.
-	stable map[string][]transform.Row
+	stable map[string][]leaderboard.Row
 	record record
 }
 
@@ -330,10 +331,10 @@ func derive(up upstream, opts BuildOptions, text *sourcetext.Leaderboard, log *s
 		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
 	}
 	index.Data, commits.Data, chat.Data = nil, nil, nil
-	d := &derived{lb: lb, stable: map[string][]transform.Row{}}
+	d := &derived{lb: lb, stable: map[string][]leaderboard.Row{}}
 	for _, t := range Tasks[1:] {
 		f := up.file(fetch.LeaderboardTask(t))
-		rows, err := transform.ParseTask(t, f.Data)
+		rows, err := leaderboard.ParseTask(t, f.Data)
 		if err == nil {
 			err = lb.CheckIndexed(rows)
 		}
@@ -341,7 +342,7 @@ func derive(up upstream, opts BuildOptions, text *sourcetext.Leaderboard, log *s
 			return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
 		}
 		f.Data = nil
-		rs, ex := transform.Stable(rows)
+		rs, ex := leaderboard.Stable(rows)
 		d.stable[t] = rs
 		excluded = append(excluded, ex...)
 	}
@@ -479,15 +480,15 @@ var errStopped = errors.New("stopped: a model file failed")
 // pageRows are the stable rows the pages cite, by task and row id: the
 // pages need them, not the model files (they read those back from the
 // stage) nor the rest of the leaderboard.
-func pageRows(idx *format.IndexFile, d *derived) (map[string]map[string]*transform.Row, error) {
-	rows := map[string]map[string]*transform.Row{}
+func pageRows(idx *format.IndexFile, d *derived) (map[string]map[string]*leaderboard.Row, error) {
+	rows := map[string]map[string]*leaderboard.Row{}
 	for _, t := range idx.Source.Tasks {
 		task := d.lb.Chat
 		if t.Task != transform.TaskChat {
 			task = d.stable[t.Task]
 		}
 		var err error
-		if rows[t.Task], err = transform.RowIDs(t.Task, task); err != nil {
+		if rows[t.Task], err = leaderboard.RowIDs(t.Task, task); err != nil {
 			return nil, fmt.Errorf("%w: loading the staged files for the pages: %s: %v", ErrValidation, t.File, err)
 		}
 	}
@@ -520,7 +521,7 @@ func writeIndex(st *stage, idx *format.IndexFile) (format.File, error) {
 // at a time, as "greentokens render" would from the published snapshot: from index.json (idx, the
 // struct just written), the model files read back from the stage,
 // grid.json, and the stable rows the pages cite (rows).
-func writePages(st *stage, opts BuildOptions, idx *format.IndexFile, rows map[string]map[string]*transform.Row) ([]format.File, error) {
+func writePages(st *stage, opts BuildOptions, idx *format.IndexFile, rows map[string]map[string]*leaderboard.Row) ([]format.File, error) {
 	s, err := render.New(st.fsys(), idx, rows)
 	if err != nil {
 		return nil, fmt.Errorf("%w: loading the staged files for the pages: %v", ErrValidation, err)
@@ -552,8 +553,8 @@ func newManifest(opts BuildOptions, rec record, sources []format.SourceFile, out
 	return &format.Manifest{
 		Version: format.ManifestVersion, Date: opts.Date, Retrieved: rec.retrieved, Generator: gen,
 		Selection: format.Selection{
-			ITLDeadlineMS: format.ITLDeadlineMS, MinSteadyStateSeconds: transform.MinSteadySeconds,
-			MinBatchFraction: transform.MinBatchFraction, Tasks: Tasks,
+			ITLDeadlineMS: format.ITLDeadlineMS, MinSteadyStateSeconds: leaderboard.MinSteadySeconds,
+			MinBatchFraction: leaderboard.MinBatchFraction, Tasks: Tasks,
 		},
 		Sources: sources, Outputs: outputs, Evidence: rec.evidence, Exclusions: rec.exclusions, Grid: g,
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/format"
-	"github.com/leadgreen/greentokens/transform"
+	"github.com/leadgreen/greentokens/leaderboard"
 )
 
 // The upstream rows behind the published configurations, which a diff
@@ -35,7 +35,7 @@ type upRow struct {
 	hasEnergy, outputTokensOK                 bool
 }
 
-func compactRow(r *transform.Row) upRow {
+func compactRow(r *leaderboard.Row) upRow {
 	u := upRow{
 		precision: r.Precision, tp: r.TP, dp: r.DP, ep: r.EP,
 		avgBatch: r.AvgBatch, medianITL: r.MedianITL, p90ITL: r.P90ITL, p95ITL: r.P95ITL, p99ITL: r.P99ITL,
@@ -44,7 +44,7 @@ func compactRow(r *transform.Row) upRow {
 	if r.EnergyPerToken != nil {
 		u.energy, u.hasEnergy = *r.EnergyPerToken, true
 	}
-	x, err := transform.OutputTokens(r)
+	x, err := leaderboard.OutputTokens(r)
 	u.outputTokens, u.outputTokensOK = x, err == nil
 	return u
 }
@@ -98,7 +98,7 @@ func (x *rowIndex) str(s string) string {
 
 // add takes stable rows in upstream order (of every model, or of whole
 // models: repeats are numbered per model, GPU, count and cap).
-func (x *rowIndex) add(stable []transform.Row) {
+func (x *rowIndex) add(stable []leaderboard.Row) {
 	compact := make([]upRow, len(stable))
 	for i := range stable {
 		row := &stable[i]
@@ -135,16 +135,16 @@ func (s *Snapshot) chatRows() (map[rowKey]*upRow, error) {
 	task := fetch.TaskChat
 	// By model: the rows of the model being read, flushed at the next one.
 	x := newRowIndex()
-	var run []transform.Row
+	var run []leaderboard.Row
 	flushed := map[string]bool{}
 	flush := func() {
-		stable, _ := transform.Stable(run)
+		stable, _ := leaderboard.Stable(run)
 		x.add(stable)
 		flushed[run[0].ModelID] = true
 		run = run[:0]
 	}
 	err := r.stream(s.Dir, f, func(rd io.Reader) error {
-		return streamTask(task, rd, func(row transform.Row) bool {
+		return streamTask(task, rd, func(row leaderboard.Row) bool {
 			if len(run) > 0 && row.ModelID != run[0].ModelID {
 				flush()
 			}
@@ -164,11 +164,11 @@ func (s *Snapshot) chatRows() (map[rowKey]*upRow, error) {
 		if err != nil {
 			return nil, err
 		}
-		all, err := transform.ParseTask(task, data)
+		all, err := leaderboard.ParseTask(task, data)
 		if err != nil {
 			return nil, err
 		}
-		stable, _ := transform.Stable(all)
+		stable, _ := leaderboard.Stable(all)
 		all = nil
 		x.add(stable)
 	} else if err != nil {
@@ -192,7 +192,7 @@ var (
 // ParseTask would (an error, bytes that are not UTF-8, data after the
 // object, a missing task, no rows), for the caller to hand the whole file
 // to ParseTask; and errNotGrouped when fn returns false.
-func streamTask(task string, r io.Reader, fn func(transform.Row) bool) error {
+func streamTask(task string, r io.Reader, fn func(leaderboard.Row) bool) error {
 	dec := json.NewDecoder(r)
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return errSlowPath
@@ -230,7 +230,7 @@ func streamTask(task string, r io.Reader, fn func(transform.Row) bool) error {
 					return errSlowPath
 				}
 				doc = append(append(append(doc[:0], head...), raw...), "]}"...)
-				one, err := transform.ParseTask(task, doc)
+				one, err := leaderboard.ParseTask(task, doc)
 				if err != nil || len(one) != 1 {
 					return errSlowPath
 				}
@@ -272,7 +272,7 @@ func lookup(rows map[rowKey]*upRow, modelID string, c format.Config) *upRow {
 // row when there is one, else the published figure.
 func whUnrounded(row *upRow, c format.Config) float64 {
 	if row != nil && row.hasEnergy {
-		return transform.WhPerMillion(row.energy)
+		return leaderboard.WhPerMillion(row.energy)
 	}
 	return float64(c.WhPerMillion)
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/leaderboard"
 	"github.com/leadgreen/greentokens/transform"
 )
 
@@ -422,11 +423,11 @@ func outputFiles(m *format.Manifest) []*format.File {
 // by transform.Stable.
 func wantChatRows(t *testing.T, data []byte) (map[rowKey]*upRow, error) {
 	t.Helper()
-	rows, err := transform.ParseTask(fetch.TaskChat, data)
+	rows, err := leaderboard.ParseTask(fetch.TaskChat, data)
 	if err != nil {
 		return nil, err
 	}
-	stable, _ := transform.Stable(rows)
+	stable, _ := leaderboard.Stable(rows)
 	x := newRowIndex()
 	x.add(stable)
 	return x.rows, nil
@@ -510,7 +511,7 @@ func TestDiffChatRows(t *testing.T) {
 			s := load(t, dir)
 			grouped := map[string]bool{}
 			last := ""
-			err := streamTask(fetch.TaskChat, bytes.NewReader(tc.data), func(r transform.Row) bool {
+			err := streamTask(fetch.TaskChat, bytes.NewReader(tc.data), func(r leaderboard.Row) bool {
 				if r.ModelID != last && grouped[r.ModelID] {
 					return false
 				}

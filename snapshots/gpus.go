@@ -6,13 +6,14 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/leadgreen/greentokens/leaderboard"
 	"github.com/leadgreen/greentokens/transform"
 )
 
 // logNewGPUs logs each GPU of the stable rows that the rules were not
 // reviewed with (transform.ReviewedGPUs): it is published as data, like
 // the others, and a maintainer should know.
-func logNewGPUs(log *slog.Logger, tasks ...[]transform.Row) {
+func logNewGPUs(log *slog.Logger, tasks ...[]leaderboard.Row) {
 	count := map[string]int{}
 	for _, rows := range tasks {
 		for g, n := range transform.NewGPUs(rows) {

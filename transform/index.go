@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
-	"strconv"
 
 	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/leaderboard"
 )
 
 // TaskProblem is the Problem Solving task (GPQA Diamond), the other side of
@@ -26,70 +26,13 @@ const (
 	GPUCompareUnder = "B200"
 )
 
-// TaskRowID is the row id of a task's configuration: the model files' id
-// (SLUG/GPU/NUM_GPUS/MAX_NUM_SEQS[/rN]) for Text Conversation, with the task
-// after the slug for any other task (SLUG/gpqa/GPU/...).
-func TaskRowID(task, slug, gpu string, numGPUs, maxNumSeqs, repeat int) string {
-	id := slug + "/"
-	if task != TaskChat {
-		id += task + "/"
-	}
-	id += gpu + "/" + strconv.Itoa(numGPUs) + "/" + strconv.Itoa(maxNumSeqs)
-	if repeat > 1 {
-		id += "/r" + strconv.Itoa(repeat)
-	}
-	return id
-}
-
-// TaskRows parses a task file, applies the stability filter, and returns
-// its stable rows by row id (see TaskRowID; repeats numbered in upstream
-// order). A page renderer uses it to find the unrounded row behind a
-// published configuration.
-func TaskRows(task string, data []byte) (map[string]*Row, error) {
-	rows, err := ParseTask(task, data)
-	if err != nil {
-		return nil, err
-	}
-	stable, _ := Stable(rows)
-	return rowIDs(task, stable)
-}
-
-// RowIDs returns a task's stable rows (as Stable returns them, in upstream
-// order) by row id, as TaskRows does, for a caller that has parsed the task
-// file already. The map points into stable.
-func RowIDs(task string, stable []Row) (map[string]*Row, error) { return rowIDs(task, stable) }
-
-func rowIDs(task string, stable []Row) (map[string]*Row, error) {
-	type key struct {
-		model, gpu string
-		n, cap     int
-	}
-	seen := map[key]int{}
-	out := make(map[string]*Row, len(stable))
-	for i := range stable { // upstream order
-		r := &stable[i]
-		slug := Slug(r.Nickname)
-		if slug == "" {
-			return nil, fmt.Errorf("%s: field %q: %q gives an empty slug", r.Label(), fNickname, r.Nickname)
-		}
-		k := key{r.ModelID, r.GPU, r.NumGPUs, r.MaxNumSeqs}
-		seen[k]++
-		id := TaskRowID(task, slug, r.GPU, r.NumGPUs, r.MaxNumSeqs, seen[k])
-		if _, dup := out[id]; dup {
-			return nil, fmt.Errorf("%s: row id %s is taken by another model with the same slug", r.Label(), id)
-		}
-		out[id] = r
-	}
-	return out, nil
-}
-
 // IndexBuilder builds index.json from the model files one at a time, as
 // EachModel hands them out, without holding them all. Only the index's entries are kept; they share
 // the model's best map and GPU list.
 type IndexBuilder struct {
 	lb *Leaderboard
 	// problem is the stable Problem Solving rows.
-	problem []Row
+	problem []leaderboard.Row
 	// err is the first error; Add does nothing once there is one.
 	err error
 
@@ -97,14 +40,14 @@ type IndexBuilder struct {
 	idx       *format.IndexFile
 	src       format.Source
 	firstSlug string
-	rowID     map[*Row]string
+	rowID     map[*leaderboard.Row]string
 	// byModel holds the Problem Solving rows by model id.
-	byModel map[string][]*Row
+	byModel map[string][]*leaderboard.Row
 }
 
 // NewIndexBuilder starts index.json for the leaderboard and the stable
 // Problem Solving rows (as Stable returns them, in upstream order).
-func NewIndexBuilder(lb *Leaderboard, problem []Row) *IndexBuilder {
+func NewIndexBuilder(lb *Leaderboard, problem []leaderboard.Row) *IndexBuilder {
 	return &IndexBuilder{lb: lb, problem: problem}
 }
 
@@ -146,11 +89,11 @@ func (b *IndexBuilder) Index() (*format.IndexFile, error) {
 // start sets up the index from its first model.
 func (b *IndexBuilder) start(first *Model) error {
 	lb, problem := b.lb, b.problem
-	problemIDs, err := rowIDs(TaskProblem, problem)
+	problemIDs, err := leaderboard.RowIDs(TaskProblem, problem)
 	if err != nil {
 		return err
 	}
-	b.rowID = map[*Row]string{}
+	b.rowID = map[*leaderboard.Row]string{}
 	for id, r := range problemIDs {
 		b.rowID[r] = id
 	}
@@ -165,8 +108,8 @@ func (b *IndexBuilder) start(first *Model) error {
 			Retrieved: src.Retrieved, Licence: src.Licence, Cite: src.Cite,
 			Details: "each model file's source block (models/SLUG.json, key source) holds the full text: publisher, method, selection, licence evidence",
 			Tasks: []format.IndexTask{
-				{Task: TaskChat, Name: TaskNames[TaskChat], File: format.SourcesDir + TaskFile(TaskChat), StableConfigurations: len(lb.Chat)},
-				{Task: TaskProblem, Name: TaskNames[TaskProblem], File: format.SourcesDir + TaskFile(TaskProblem), StableConfigurations: len(problem)},
+				{Task: TaskChat, Name: TaskNames[TaskChat], File: format.SourcesDir + format.LeaderboardTask(TaskChat), StableConfigurations: len(lb.Chat)},
+				{Task: TaskProblem, Name: TaskNames[TaskProblem], File: format.SourcesDir + format.LeaderboardTask(TaskProblem), StableConfigurations: len(problem)},
 			},
 		},
 		Models: []format.IndexEntry{}, GPUComparisons: []format.GPUComparison{}, TaskComparisons: []format.TaskComparison{}, LoadCurves: []format.LoadCurve{},
@@ -174,7 +117,7 @@ func (b *IndexBuilder) start(first *Model) error {
 
 	// The Problem Solving index rows, by model id and GPU: the model files'
 	// rule (newModel) applied to the gpqa rows of each index model.
-	b.byModel = map[string][]*Row{}
+	b.byModel = map[string][]*leaderboard.Row{}
 	for i := range problem {
 		r := &problem[i]
 		b.byModel[r.ModelID] = append(b.byModel[r.ModelID], r)
@@ -266,15 +209,15 @@ func ref(c format.Config) format.RowRef {
 	}
 }
 
-func taskRow(c format.Config, r *Row) (format.TaskRow, error) {
-	n, err := OutputTokens(r)
+func taskRow(c format.Config, r *leaderboard.Row) (format.TaskRow, error) {
+	n, err := leaderboard.OutputTokens(r)
 	if err != nil {
 		return format.TaskRow{}, err
 	}
 	return format.TaskRow{RowRef: ref(c), JoulesPerResponse: format.Round(*r.EnergyPerToken*n, 1)}, nil
 }
 
-func taskComparison(m *Model, i int, pr *Row, prID string) (format.TaskComparison, error) {
+func taskComparison(m *Model, i int, pr *leaderboard.Row, prID string) (format.TaskComparison, error) {
 	cr := m.rows[i]
 	chat, err := taskRow(m.Configurations[i], cr)
 	if err != nil {
@@ -289,8 +232,8 @@ func taskComparison(m *Model, i int, pr *Row, prID string) (format.TaskCompariso
 	if err != nil {
 		return format.TaskComparison{}, err
 	}
-	cn, _ := OutputTokens(cr)
-	pn, _ := OutputTokens(pr)
+	cn, _ := leaderboard.OutputTokens(cr)
+	pn, _ := leaderboard.OutputTokens(pr)
 	ce, pe := *cr.EnergyPerToken, *pr.EnergyPerToken
 	return format.TaskComparison{
 		Slug: m.Slug, GPU: cr.GPU, TextConversation: chat, ProblemSolving: prob,

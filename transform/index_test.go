@@ -12,6 +12,7 @@ import (
 
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sample"
+	"github.com/leadgreen/greentokens/leaderboard"
 	"github.com/leadgreen/greentokens/schemas"
 )
 
@@ -35,14 +36,14 @@ func seedIndex(t testing.TB) (*format.IndexFile, []*Model) {
 // as the build does: the task file's rows checked against the leaderboard
 // and filtered for stability, then the models added one at a time.
 func buildIndex(lb *Leaderboard, models []*Model, gpqa []byte) (*format.IndexFile, error) {
-	rows, err := ParseTask(TaskProblem, gpqa)
+	rows, err := leaderboard.ParseTask(TaskProblem, gpqa)
 	if err != nil {
 		return nil, err
 	}
 	if err := lb.CheckIndexed(rows); err != nil {
 		return nil, err
 	}
-	problem, _ := Stable(rows)
+	problem, _ := leaderboard.Stable(rows)
 	b := NewIndexBuilder(lb, problem)
 	for _, m := range models {
 		if err := b.Add(m); err != nil {
@@ -189,7 +190,7 @@ func TestIndexBestIsModelBest(t *testing.T) {
 // the model files' row ids, repeats included.
 func TestTaskRowIDs(t *testing.T) {
 	_, models := seedIndex(t)
-	rows, err := TaskRows(TaskChat, sample.Read(t, "upstream", "leaderboard", sample.Version, "tasks", "lm-arena-chat.json"))
+	rows, err := leaderboard.TaskRows(TaskChat, sample.Read(t, "upstream", "leaderboard", sample.Version, "tasks", "lm-arena-chat.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +206,7 @@ func TestTaskRowIDs(t *testing.T) {
 	if n != len(rows) || rows["qwen-3-30b-a3b-instruct/H100/2/256/r2"] == nil {
 		t.Errorf("TaskRows: %d rows for %d configurations, or no repeat", len(rows), n)
 	}
-	if got := TaskRowID(TaskProblem, "gpt-oss-20b", "H100", 1, 96, 2); got != "gpt-oss-20b/gpqa/H100/1/96/r2" {
+	if got := format.RowID(TaskProblem, "gpt-oss-20b", "H100", 1, 96, 2); got != "gpt-oss-20b/gpqa/H100/1/96/r2" {
 		t.Errorf("TaskRowID = %s", got)
 	}
 }
@@ -406,11 +407,11 @@ func TestEachModelAndIndexBuilder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	problemRows, err := ParseTask(TaskProblem, sample.Read(t, "upstream", "leaderboard", sample.Version, "tasks", "gpqa.json"))
+	problemRows, err := leaderboard.ParseTask(TaskProblem, sample.Read(t, "upstream", "leaderboard", sample.Version, "tasks", "gpqa.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	problem, _ := Stable(problemRows)
+	problem, _ := leaderboard.Stable(problemRows)
 	b := NewIndexBuilder(lb, problem)
 	i := 0
 	if err := EachModel(lb, func(m *Model) error {
@@ -450,7 +451,7 @@ func TestEachModelAndIndexBuilder(t *testing.T) {
 	// The model of the last id is bad: the error comes before any model.
 	z := row("org/z", "H100", 1, 8, 0.3, 20)
 	z["weight_precision"] = "int4"
-	bad, _, err := leaderboard(t, row("org/a", "H100", 1, 8, 0.3, 20), z)
+	bad, _, err := newLeaderboard(t, row("org/a", "H100", 1, 8, 0.3, 20), z)
 	if err != nil {
 		t.Fatal(err)
 	}

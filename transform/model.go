@@ -6,18 +6,10 @@ import (
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sourcetext"
-)
-
-// Published constants of the model files.
-const (
-	// JoulesPerWh converts joules to watt-hours; a million tokens scale
-	// joules per token to joules per million tokens.
-	JoulesPerWh      = 3600.0
-	TokensPerMillion = 1e6
+	"github.com/leadgreen/greentokens/leaderboard"
 )
 
 // ReviewedGPUs are the GPU names the rules were reviewed with. Another
@@ -25,20 +17,9 @@ const (
 // logs it as new and publishes it like these.
 var ReviewedGPUs = []string{"B200", "H100"}
 
-// MaxGPUNameLen bounds a GPU name, in bytes.
-const MaxGPUNameLen = 40
-
-// gpuName is a plain GPU name: letters, digits, space, ".", "_" and "-",
-// starting with a letter or digit and not ending with a space, at most
-// MaxGPUNameLen bytes (the schemas' gpu).
-var gpuName = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9 ._-]{0,38}[A-Za-z0-9._-])?$`)
-
-// GPUName reports whether a gpu_model value is a plain GPU name.
-func GPUName(s string) bool { return gpuName.MatchString(s) }
-
 // NewGPUs returns the GPUs of rows that are not ReviewedGPUs, sorted, with
 // the number of rows of each.
-func NewGPUs(rows []Row) map[string]int {
+func NewGPUs(rows []leaderboard.Row) map[string]int {
 	out := map[string]int{}
 	for i := range rows {
 		if !slices.Contains(ReviewedGPUs, rows[i].GPU) {
@@ -78,18 +59,18 @@ type Model struct {
 	Best           map[string]format.Config `json:"best"`
 
 	// rows holds the upstream row of each configuration, for later stages.
-	rows []*Row
+	rows []*leaderboard.Row
 }
 
 // Rows returns the upstream row behind each configuration, in order.
-func (m *Model) Rows() []*Row { return m.rows }
+func (m *Model) Rows() []*leaderboard.Row { return m.rows }
 
 // Leaderboard is what the model files are built from.
 type Leaderboard struct {
-	Index  *Index
-	Commit *Commit
+	Index  *leaderboard.Index
+	Commit *leaderboard.Commit
 	// Chat is the Text Conversation task's stable rows, in upstream order.
-	Chat []Row
+	Chat []leaderboard.Row
 	// DataURL is the URL the Text Conversation task file was fetched from.
 	DataURL string
 	// Date is the data version; Retrieved the retrieval date (YYYY-MM-DD).
@@ -112,8 +93,6 @@ func (lb *Leaderboard) Evidence(text *sourcetext.Leaderboard) (compiled, sentenc
 	return compiled, sentence, conflict, err
 }
 
-var slugRun = regexp.MustCompile(`[^a-z0-9]+`)
-
 // modelIDForm is the form of a published model id, OWNER/NAME (the
 // schemas' model_id): another is bad upstream data, not a file that fails
 // its schema.
@@ -122,12 +101,6 @@ var modelIDForm = regexp.MustCompile(`^[^\s/]+/[^\s/]+$`)
 // MaxSlugLen bounds a slug's length, so that models/SLUG.json is a file
 // name every file system takes (255 bytes).
 const MaxSlugLen = 200
-
-// Slug turns a leaderboard nickname into a file name: lower-cased, every run
-// of characters outside [a-z0-9] one "-", trimmed of "-".
-func Slug(nickname string) string {
-	return strings.Trim(slugRun.ReplaceAllString(strings.ToLower(nickname), "-"), "-")
-}
 
 // Models builds every model file, sorted by slug.
 func Models(lb *Leaderboard) ([]*Model, error) {
@@ -174,16 +147,16 @@ func EachModel(lb *Leaderboard, fn func(*Model) error) error {
 		CiteURL: text.CiteURL, UsedFor: text.UsedFor, Configurations: count,
 	}
 
-	byModel := map[string][]*Row{}
+	byModel := map[string][]*leaderboard.Row{}
 	for i := range lb.Chat {
 		r := &lb.Chat[i]
 		byModel[r.ModelID] = append(byModel[r.ModelID], r)
 	}
 	type pending struct {
 		slug string
-		rows []*Row
+		rows []*leaderboard.Row
 	}
-	slugs := map[string]*Row{} // slug → first row of the model that has it
+	slugs := map[string]*leaderboard.Row{} // slug → first row of the model that has it
 	var order []pending
 	for _, id := range sortedKeys(byModel) {
 		rows := byModel[id]
@@ -193,7 +166,7 @@ func EachModel(lb *Leaderboard, fn func(*Model) error) error {
 		}
 		if other, dup := slugs[m.Slug]; dup {
 			return fmt.Errorf("%s: field %q: %q gives the slug %q, which model %s (nickname %q, %s) has too",
-				rows[0].Label(), fNickname, rows[0].Nickname, m.Slug, other.ModelID, other.Nickname, other.where())
+				rows[0].Label(), leaderboard.FieldNickname, rows[0].Nickname, m.Slug, other.ModelID, other.Nickname, other.Where())
 		}
 		slugs[m.Slug] = rows[0]
 		order = append(order, pending{m.Slug, rows})
@@ -214,28 +187,28 @@ func EachModel(lb *Leaderboard, fn func(*Model) error) error {
 	return nil
 }
 
-func newModel(lb *Leaderboard, rows []*Row) (*Model, error) {
+func newModel(lb *Leaderboard, rows []*leaderboard.Row) (*Model, error) {
 	first := rows[0]
 	im, ok := lb.Index.Models[first.ModelID]
 	if !ok {
 		return nil, fmt.Errorf("%s: model %q is not in leaderboard/index.json", first.Label(), first.ModelID)
 	}
 	if im.Nickname != first.Nickname {
-		return nil, fmt.Errorf("%s: field %q: %q, but leaderboard/index.json names the model %q", first.Label(), fNickname, first.Nickname, im.Nickname)
+		return nil, fmt.Errorf("%s: field %q: %q, but leaderboard/index.json names the model %q", first.Label(), leaderboard.FieldNickname, first.Nickname, im.Nickname)
 	}
 	m := &Model{
-		Slug: Slug(first.Nickname), Name: first.Nickname, ModelID: first.ModelID,
+		Slug: leaderboard.Slug(first.Nickname), Name: first.Nickname, ModelID: first.ModelID,
 		ParamsB: format.Float(first.TotalParams), ActiveParamsB: format.Float(first.ActiveParams),
 		Architecture: first.Architecture, Best: map[string]format.Config{},
 	}
 	if !modelIDForm.MatchString(first.ModelID) {
-		return nil, fmt.Errorf("%s: field %q: %q is not OWNER/NAME (one \"/\", no white space)", first.Label(), fModelID, first.ModelID)
+		return nil, fmt.Errorf("%s: field %q: %q is not OWNER/NAME (one \"/\", no white space)", first.Label(), leaderboard.FieldModelID, first.ModelID)
 	}
 	if m.Slug == "" {
-		return nil, fmt.Errorf("%s: field %q: %q gives an empty slug", first.Label(), fNickname, first.Nickname)
+		return nil, fmt.Errorf("%s: field %q: %q gives an empty slug", first.Label(), leaderboard.FieldNickname, first.Nickname)
 	}
 	if len(m.Slug) > MaxSlugLen {
-		return nil, fmt.Errorf("%s: field %q: the slug of %q is %d bytes long, over %d", first.Label(), fNickname, first.Nickname, len(m.Slug), MaxSlugLen)
+		return nil, fmt.Errorf("%s: field %q: the slug of %q is %d bytes long, over %d", first.Label(), leaderboard.FieldNickname, first.Nickname, len(m.Slug), MaxSlugLen)
 	}
 	for _, r := range rows[1:] {
 		if r.Nickname != first.Nickname || r.TotalParams != first.TotalParams ||
@@ -244,7 +217,7 @@ func newModel(lb *Leaderboard, rows []*Row) (*Model, error) {
 		}
 	}
 
-	sorted := append([]*Row(nil), rows...)
+	sorted := append([]*leaderboard.Row(nil), rows...)
 	sort.SliceStable(sorted, func(i, j int) bool {
 		a, b := sorted[i], sorted[j]
 		if a.GPU != b.GPU {
@@ -273,7 +246,7 @@ func newModel(lb *Leaderboard, rows []*Row) (*Model, error) {
 		if !c.UnderITLDeadline {
 			continue
 		}
-		if j, ok := best[r.GPU]; !ok || better(r, c.Repeat, m.rows[j], m.Configurations[j].Repeat) {
+		if j, ok := best[r.GPU]; !ok || leaderboard.Better(r, c.Repeat, m.rows[j], m.Configurations[j].Repeat) {
 			best[r.GPU] = i
 		}
 	}
@@ -281,21 +254,6 @@ func newModel(lb *Leaderboard, rows []*Row) (*Model, error) {
 		m.Best[gpu] = m.Configurations[i]
 	}
 	return m, nil
-}
-
-// better reports whether row a beats row b as a GPU's best row: lower
-// unrounded energy per token; ties go to fewer GPUs, the lower cap, the
-// lower repeat.
-func better(a *Row, ra int, b *Row, rb int) bool {
-	switch {
-	case *a.EnergyPerToken != *b.EnergyPerToken:
-		return *a.EnergyPerToken < *b.EnergyPerToken
-	case a.NumGPUs != b.NumGPUs:
-		return a.NumGPUs < b.NumGPUs
-	case a.MaxNumSeqs != b.MaxNumSeqs:
-		return a.MaxNumSeqs < b.MaxNumSeqs
-	}
-	return ra < rb
 }
 
 // BestWith returns the index in Configurations of the configuration the
@@ -309,17 +267,17 @@ func (m *Model) BestWith(gpu string, numGPUs int) (int, bool) {
 		if c.GPU != gpu || c.NumGPUs != numGPUs || !c.UnderITLDeadline {
 			continue
 		}
-		if best < 0 || better(m.rows[i], c.Repeat, m.rows[best], m.Configurations[best].Repeat) {
+		if best < 0 || leaderboard.Better(m.rows[i], c.Repeat, m.rows[best], m.Configurations[best].Repeat) {
 			best = i
 		}
 	}
 	return best, best >= 0
 }
 
-func newConfig(slug string, r *Row) (format.Config, error) {
+func newConfig(slug string, r *leaderboard.Row) (format.Config, error) {
 	precision, ok := Precisions[r.Precision]
 	if !ok {
-		return format.Config{}, fmt.Errorf("%s: field %q: unknown precision %q; the mapping to published precisions is reviewed in %s", r.Label(), fPrecision, r.Precision, PrecisionsFile)
+		return format.Config{}, fmt.Errorf("%s: field %q: unknown precision %q; the mapping to published precisions is reviewed in %s", r.Label(), leaderboard.FieldPrecision, r.Precision, PrecisionsFile)
 	}
 	e := *r.EnergyPerToken // the stability filter has checked it
 	outputTokens, err := avgOutputTokens(r)
@@ -330,7 +288,7 @@ func newConfig(slug string, r *Row) (format.Config, error) {
 		GPU: r.GPU, NumGPUs: r.NumGPUs, TensorParallel: r.TP, DataParallel: r.DP, ExpertParallel: r.EP,
 		Precision: precision, MaxNumSeqs: r.MaxNumSeqs,
 		AvgRequestsInFlight: format.Round(r.AvgBatch, 1),
-		WhPerMillion:        format.Round(WhPerMillion(e), 2),
+		WhPerMillion:        format.Round(leaderboard.WhPerMillion(e), 2),
 		JoulesPerToken:      format.Round(e, 7),
 		MedianITL:           format.Round(r.MedianITL, 1),
 		P90ITL:              format.Round(r.P90ITL, 1),
@@ -346,26 +304,8 @@ func newConfig(slug string, r *Row) (format.Config, error) {
 	}, nil
 }
 
-// WhPerMillion converts joules per output token to Wh per million output tokens.
-func WhPerMillion(joulesPerToken float64) float64 {
-	return joulesPerToken * TokensPerMillion / JoulesPerWh
-}
-
-// OutputTokens is a row's average output length: avg_output_len where
-// upstream has it, else energy per request over energy per token (the
-// leaderboard defines the one as the other times the output length).
-func OutputTokens(r *Row) (float64, error) {
-	if r.OutputLen != nil {
-		return *r.OutputLen, nil
-	}
-	if r.EnergyPerRequest == nil || r.EnergyPerToken == nil || *r.EnergyPerToken <= 0 {
-		return 0, fmt.Errorf("%s: field %q: missing, and it cannot be derived", r.Label(), fOutputLen)
-	}
-	return *r.EnergyPerRequest / *r.EnergyPerToken, nil
-}
-
-func avgOutputTokens(r *Row) (int64, error) {
-	x, err := OutputTokens(r)
+func avgOutputTokens(r *leaderboard.Row) (int64, error) {
+	x, err := leaderboard.OutputTokens(r)
 	if err != nil {
 		return 0, err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sample"
+	"github.com/leadgreen/greentokens/leaderboard"
 )
 
 // readFile returns the bytes of the file below dir.
@@ -25,7 +26,7 @@ func readFile(t testing.TB, dir string, parts ...string) []byte {
 // leaderboardOf parses the leaderboard version folder dir (index.json,
 // commits.json, tasks/) with the seeds' dates, its Text Conversation file
 // named by chatURL.
-func leaderboardOf(t testing.TB, dir, chatURL string) (*Leaderboard, []Exclusion, error) {
+func leaderboardOf(t testing.TB, dir, chatURL string) (*Leaderboard, []leaderboard.Exclusion, error) {
 	t.Helper()
 	return NewLeaderboard(LeaderboardFiles{
 		Index:   readFile(t, dir, "index.json"),

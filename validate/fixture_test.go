@@ -15,6 +15,7 @@ import (
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sample"
 	"github.com/leadgreen/greentokens/internal/sourcetext"
+	"github.com/leadgreen/greentokens/leaderboard"
 	"github.com/leadgreen/greentokens/transform"
 	"golang.org/x/tools/txtar"
 )
@@ -163,11 +164,11 @@ func vtBuild(t *testing.T, f vtFixture) string {
 		if task == transform.TaskChat {
 			continue
 		}
-		rows, err := transform.ParseTask(task, read("tasks/"+task+".json"))
+		rows, err := leaderboard.ParseTask(task, read("tasks/"+task+".json"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, ex := transform.Stable(rows)
+		_, ex := leaderboard.Stable(rows)
 		excluded = append(excluded, ex...)
 	}
 	for _, e := range excluded {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sample"
+	"github.com/leadgreen/greentokens/leaderboard"
 	"github.com/leadgreen/greentokens/transform"
 )
 
@@ -62,14 +63,14 @@ func idxTryBuild(t *testing.T, dir string) (idxBuilt, error) {
 		return b, err
 	}
 	// The model files were built: the index must be too.
-	problem, err := transform.ParseTask(transform.TaskProblem, b.gpqa)
+	problem, err := leaderboard.ParseTask(transform.TaskProblem, b.gpqa)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := lb.CheckIndexed(problem); err != nil {
 		t.Fatal(err)
 	}
-	stable, _ := transform.Stable(problem)
+	stable, _ := leaderboard.Stable(problem)
 	ib := transform.NewIndexBuilder(lb, stable)
 	b.models = map[string][]byte{}
 	for _, m := range models {

@@ -1,4 +1,4 @@
-package transform
+package leaderboard
 
 import (
 	"testing"
@@ -56,7 +56,7 @@ func TestStableKeepsRowsWithOutOfRangeNumbers(t *testing.T) {
 	r0 := goodRow()
 	x := `{"A": 1e400, "BC1000000000": 1e400, ` + r0[1:]
 	y := `{"A": 1e4001, "BC": 10000000001e400, ` + r0[1:]
-	rows, err := ParseTask(TaskChat, chatFile(x, y))
+	rows, err := ParseTask(taskChat, chatFile(x, y))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package transform
+package leaderboard
 
 import (
 	"fmt"
@@ -41,7 +41,7 @@ func goodRow(edits ...string) string {
 func TestSyntaxErrorPosition(t *testing.T) {
 	for _, tok := range []string{"NaN", "Infinity", "-Infinity"} {
 		data := chatFile(goodRow(), goodRow("max_num_seqs", "16", "avg_batch_size", "15", "energy_per_token_joules", tok))
-		_, err := ParseTask(TaskChat, data)
+		_, err := ParseTask(taskChat, data)
 		line3 := strings.Split(string(data), "\n")[2]
 		col := strings.Index(line3, tok) + 1
 		if tok == "-Infinity" {
@@ -59,14 +59,14 @@ func TestSyntaxErrorPosition(t *testing.T) {
 // would have turned them into U+FFFD.
 func TestNotUTF8(t *testing.T) {
 	task := chatFile(goodRow(), goodRow("nickname", "\"M \xff7B\""))
-	_, err := ParseTask(TaskChat, task)
+	_, err := ParseTask(taskChat, task)
 	wantErr(t, err, "leaderboard/tasks/lm-arena-chat.json: not valid UTF-8 at line 3, column 38 (byte offset 627: 0xff)")
 	_, err = ParseIndex([]byte("{\"last_updated\": \"2026-03-02\",\n\"models\": {\"org/m\": {\"nickname\": \"M\xc3\"}}}"))
 	wantErr(t, err, "leaderboard/index.json: not valid UTF-8 at line 2, column 36 (byte offset 66: 0xc3)")
 	_, err = ParseCommits([]byte("[{\"sha\": \"abc\", \"commit\": {\"message\": \"\xe9\"}}]"))
 	wantErr(t, err, "leaderboard/commits.json: not valid UTF-8 at line 1, column 40 (byte offset 39: 0xe9)")
 	// A U+FFFD written out in UTF-8 is valid.
-	if _, err := ParseTask(TaskChat, chatFile(goodRow("nickname", "\"M \uFFFD\""))); err != nil {
+	if _, err := ParseTask(taskChat, chatFile(goodRow("nickname", "\"M \uFFFD\""))); err != nil {
 		t.Errorf("U+FFFD: %v", err)
 	}
 }
@@ -103,7 +103,7 @@ func TestPlausibility(t *testing.T) {
 		{[]string{"energy_per_token_joules", "null"}, ""},
 	}
 	for _, tt := range tests {
-		_, err := ParseTask(TaskChat, chatFile(goodRow(tt.edits...)))
+		_, err := ParseTask(taskChat, chatFile(goodRow(tt.edits...)))
 		switch {
 		case tt.want == "" && err != nil:
 			t.Errorf("%v: %v", tt.edits, err)
@@ -115,13 +115,13 @@ func TestPlausibility(t *testing.T) {
 
 // TestErrorLabel: a row's error names as much of the row as could be read.
 func TestErrorLabel(t *testing.T) {
-	_, err := ParseTask(TaskChat, chatFile(goodRow(), goodRow("architecture", "null")))
+	_, err := ParseTask(taskChat, chatFile(goodRow(), goodRow("architecture", "null")))
 	wantErr(t, err, `leaderboard/tasks/lm-arena-chat.json: configurations[1] (org/m on 1 x H100, max_num_seqs 8): field "architecture": missing`)
-	_, err = ParseTask(TaskChat, chatFile(goodRow("num_gpus", `"1"`)))
+	_, err = ParseTask(taskChat, chatFile(goodRow("num_gpus", `"1"`)))
 	wantErr(t, err, `leaderboard/tasks/lm-arena-chat.json: configurations[0] (org/m): field "num_gpus": "1" is not a number`)
-	_, err = ParseTask(TaskChat, chatFile(goodRow("model_id", "7")))
+	_, err = ParseTask(taskChat, chatFile(goodRow("model_id", "7")))
 	wantErr(t, err, `leaderboard/tasks/lm-arena-chat.json: configurations[0]: field "model_id": 7 is not a string`)
-	_, err = ParseTask(TaskChat, chatFile(goodRow(), `[1, 2]`))
+	_, err = ParseTask(taskChat, chatFile(goodRow(), `[1, 2]`))
 	wantErr(t, err, `leaderboard/tasks/lm-arena-chat.json: configurations[1]: not a JSON object`)
 }
 
@@ -131,7 +131,7 @@ func TestErrorLabel(t *testing.T) {
 // measurements is a repeat and stays.
 func TestExactDuplicates(t *testing.T) {
 	respelled := strings.NewReplacer(`"avg_batch_size": 7.5`, `"avg_batch_size": 75e-1`, `"num_gpus": 1`, `"num_gpus": 1.0`).Replace(goodRow())
-	rows, err := ParseTask(TaskChat, chatFile(
+	rows, err := ParseTask(taskChat, chatFile(
 		goodRow(),
 		goodRow("max_num_seqs", "16", "avg_batch_size", "10"), // unstable: 10 < 0.85 x 16
 		respelled, // a copy of row 0
@@ -169,9 +169,9 @@ func TestRealRepeatsStay(t *testing.T) {
 		task, nickname string
 		numGPUs, cap   int
 	}{
-		{TaskChat, "Qwen 3 30B A3B Instruct", 2, 256},
-		{TaskChat, "Qwen 3 30B A3B Instruct", 2, 512},
-		{TaskProblem, "GPT OSS 20B", 1, 96},
+		{taskChat, "Qwen 3 30B A3B Instruct", 2, 256},
+		{taskChat, "Qwen 3 30B A3B Instruct", 2, 512},
+		{taskProblem, "GPT OSS 20B", 1, 96},
 	} {
 		rows, err := ParseTask(tc.task, readFile(t, dir, tc.task+".json"))
 		if err != nil {
@@ -212,7 +212,7 @@ func TestWholeFileErrorsComeFirst(t *testing.T) {
 		{"the row alone", chatFile(bad, goodRow()), "num_gpus"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ParseTask(TaskChat, tc.data)
+			_, err := ParseTask(taskChat, tc.data)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("got %v; want an error with %q", err, tc.want)
 			}
@@ -245,7 +245,7 @@ func TestRowErrorsInFileOrder(t *testing.T) {
 		{"good rows, then a wrong task", `{"configurations": [` + goodRow() + `], "task": "gpqa"}`, `field "task"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ParseTask(TaskChat, []byte(tc.data))
+			_, err := ParseTask(taskChat, []byte(tc.data))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("got %v; want an error with %q", err, tc.want)
 			}
@@ -255,7 +255,7 @@ func TestRowErrorsInFileOrder(t *testing.T) {
 	for i := range rows {
 		rows[i] = goodRow("max_num_seqs", fmt.Sprint(8+i), "model_id", fmt.Sprintf(`"org/m%d"`, i))
 	}
-	got, err := ParseTask(TaskChat, chatFile(rows...))
+	got, err := ParseTask(taskChat, chatFile(rows...))
 	if err != nil {
 		t.Fatal(err)
 	}

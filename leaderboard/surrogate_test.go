@@ -1,4 +1,4 @@
-package transform
+package leaderboard
 
 import (
 	"os"
@@ -33,7 +33,7 @@ func TestParseTaskLoneSurrogate(t *testing.T) {
 				t.Fatal("the edit changed nothing")
 			}
 			done := make(chan error, 1)
-			go func() { _, err := ParseTask(TaskProblem, []byte(data)); done <- err }()
+			go func() { _, err := ParseTask(taskProblem, []byte(data)); done <- err }()
 			select {
 			case err := <-done:
 				if err == nil || !strings.Contains(err.Error(), "line ") || !strings.Contains(err.Error(), "column ") {
