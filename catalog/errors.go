@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/leadgreen/greentokens/transform/grid"
+	"github.com/leadgreen/greentokens/pricing"
 )
 
 // Kinds of Error.
@@ -74,7 +74,7 @@ func nearest(q string, names []string) []string {
 // first the display name.
 func nearestOf(q string, cands [][]string) []string {
 	var out []string
-	for _, s := range grid.Nearest(q, cands, maxNearest) {
+	for _, s := range pricing.Nearest(q, cands, maxNearest) {
 		if u, err := strconv.Unquote(s); err == nil {
 			out = append(out, u)
 		}

@@ -5,8 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/leadgreen/greentokens/transform/grid"
-	"github.com/leadgreen/greentokens/transform/names"
+	"github.com/leadgreen/greentokens/pricing"
 )
 
 // FindModel finds a model by slug, name or model id, ignoring case, spaces
@@ -36,11 +35,11 @@ func FindName(query string, candidates [][]string) (int, error) {
 			}
 		}
 	}
-	switch found := names.Match(q, candidates); len(found) {
+	switch found := pricing.MatchNames(q, candidates); len(found) {
 	case 1:
 		return found[0], nil
 	case 0:
-		if near := grid.Nearest(q, candidates, 3); len(near) > 0 {
+		if near := pricing.Nearest(q, candidates, 3); len(near) > 0 {
 			return -1, fmt.Errorf("no model %q; did you mean %s?", q, strings.Join(near, " or "))
 		}
 		return -1, fmt.Errorf("no model %q", q)

@@ -10,8 +10,8 @@ import (
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/plural"
 	"github.com/leadgreen/greentokens/leaderboard"
+	"github.com/leadgreen/greentokens/pricing"
 	"github.com/leadgreen/greentokens/transform"
-	"github.com/leadgreen/greentokens/transform/grid"
 )
 
 // Limits of a price request.
@@ -152,13 +152,13 @@ func (s *Snapshot) Price(req PriceRequest) (*Carbon, error) {
 			row.Grid, row.ISO3, row.GCO2ePerKWh, row.GridSource = a.Name, a.ISO3, a.GCO2ePerKWh, "ember"
 			year := a.Year
 			row.GridYear, row.Fallback = &year, a.Fallback
-			row.KgPerBillion = grid.KgPerBillionTokens(wh, float64(a.GCO2ePerKWh))
+			row.KgPerBillion = pricing.KgPerBillionTokens(wh, float64(a.GCO2ePerKWh))
 			ans.Rows = append(ans.Rows, row)
 		}
 		if req.Intensity != nil {
 			row := base
 			row.Grid, row.GCO2ePerKWh, row.GridSource = "stated", format.Float(*req.Intensity), "stated"
-			row.KgPerBillion = grid.KgPerBillionTokens(wh, *req.Intensity)
+			row.KgPerBillion = pricing.KgPerBillionTokens(wh, *req.Intensity)
 			ans.Rows = append(ans.Rows, row)
 		}
 	}
@@ -208,7 +208,7 @@ func (s *Snapshot) areas(req PriceRequest) ([]format.Area, error) {
 		if err := checkName("grid", q); err != nil {
 			return nil, err
 		}
-		a, err := grid.Lookup(s.Grid, q)
+		a, err := pricing.Lookup(s.Grid, q)
 		if err != nil {
 			return nil, s.gridError(q, err)
 		}

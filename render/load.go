@@ -27,8 +27,8 @@ import (
 
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/leaderboard"
+	"github.com/leadgreen/greentokens/pricing"
 	"github.com/leadgreen/greentokens/transform"
-	"github.com/leadgreen/greentokens/transform/grid"
 )
 
 // Snapshot is what pages are rendered from: a snapshot's files, decoded.
@@ -63,7 +63,7 @@ func (s *Snapshot) area(q string) (*format.Area, bool) {
 	if s.areas == nil {
 		s.areas = map[string]*format.Area{}
 	}
-	a, err := grid.Lookup(s.Grid, q)
+	a, err := pricing.Lookup(s.Grid, q)
 	if err != nil {
 		s.areas[q] = nil
 		return nil, false

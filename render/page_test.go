@@ -16,6 +16,7 @@ import (
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sample"
 	"github.com/leadgreen/greentokens/leaderboard"
+	"github.com/leadgreen/greentokens/pricing"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
 )
@@ -394,7 +395,7 @@ func TestFormats(t *testing.T) {
 			t.Errorf("got %q, want %q", tc.got, tc.want)
 		}
 	}
-	if got := kg(grid.KgPerBillionTokens(39.05033228572156, 692)); got != "27.0" {
+	if got := kg(pricing.KgPerBillionTokens(39.05033228572156, 692)); got != "27.0" {
 		t.Errorf("kg = %s, want 27.0", got)
 	}
 	if format.Round(39.05, 1) != 39 {

@@ -13,8 +13,8 @@ import (
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sourcetext"
 	"github.com/leadgreen/greentokens/leaderboard"
+	"github.com/leadgreen/greentokens/pricing"
 	"github.com/leadgreen/greentokens/transform"
-	"github.com/leadgreen/greentokens/transform/grid"
 )
 
 // Dir is the snapshot folder pages are written to; a page is Dir/SLUG.md.
@@ -465,7 +465,7 @@ func (v *view) priced(opts Options) (rows []carbonRow, missing []string) {
 		}
 		shown := *a
 		shown.Name = md(a.Name)
-		rows = append(rows, carbonRow{shown, grid.KgPerBillionTokens(perM, float64(a.GCO2ePerKWh))})
+		rows = append(rows, carbonRow{shown, pricing.KgPerBillionTokens(perM, float64(a.GCO2ePerKWh))})
 	}
 	return rows, missing
 }

@@ -12,8 +12,8 @@ import (
 	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/plural"
+	"github.com/leadgreen/greentokens/pricing"
 	"github.com/leadgreen/greentokens/snapshots"
-	"github.com/leadgreen/greentokens/transform/grid"
 )
 
 func init() { register(newListCmd) }
@@ -47,7 +47,7 @@ func newListCmd(e *env) *cobra.Command {
 			}
 			var near []string
 			for _, k := range cmd.ValidArgs {
-				if grid.EditDistance(strings.ToLower(args[0]), k) <= 2 {
+				if pricing.EditDistance(strings.ToLower(args[0]), k) <= 2 {
 					near = append(near, k)
 				}
 			}

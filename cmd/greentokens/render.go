@@ -14,9 +14,9 @@ import (
 	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/internal/plural"
 	"github.com/leadgreen/greentokens/internal/regfile"
+	"github.com/leadgreen/greentokens/pricing"
 	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/snapshots"
-	"github.com/leadgreen/greentokens/transform/grid"
 )
 
 func init() { register(newRenderCmd) }
@@ -125,7 +125,7 @@ func checkGrids(snap *snapshots.Snapshot, grids []string) error {
 		return usagef("--grids: %s has no grid.json (built with --no-grid)", snap.Dir)
 	}
 	for _, q := range grids {
-		if _, err := grid.Lookup(snap.Grid, q); err != nil {
+		if _, err := pricing.Lookup(snap.Grid, q); err != nil {
 			return usagef("--grids: %v", gridHint(snap, q, err))
 		}
 	}

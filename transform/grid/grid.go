@@ -1,7 +1,8 @@
 // Package grid is the Ember stage of a snapshot: it streams Ember's Yearly
 // Electricity Data into the table of grid carbon intensities, archives the
-// bytes as published, builds grid.json for one reference year, and prices a
-// model's energy on any grid.
+// bytes as published, and builds grid.json (format.Grid) for one reference
+// year. Pricing a model's energy on a grid, and finding an area by what a
+// person types, are package pricing's.
 //
 // Layouts. The header tells the layout (layout.go). Since July 2026 Ember
 // publishes release_generation_yearly_global.csv (LayoutJuly2026), one row
@@ -45,11 +46,12 @@ package grid
 import (
 	"bufio"
 	"fmt"
-	"github.com/leadgreen/greentokens/format"
 	"io"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/leadgreen/greentokens/format"
 )
 
 // Columns the stage reads, by header name.

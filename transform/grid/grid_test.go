@@ -20,9 +20,11 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sample"
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/leadgreen/greentokens/pricing"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -128,7 +130,7 @@ func TestSampleFile(t *testing.T) {
 		{"ESH", "Western Sahara", "ESH", 2009, "666.67"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a, err := Lookup(g, tc.query)
+			a, err := pricing.Lookup(g, tc.query)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -176,12 +178,12 @@ func TestCarbon(t *testing.T) {
 		{"Norway", "30.0", "1.2"},
 	} {
 		t.Run(tc.area, func(t *testing.T) {
-			a, err := Lookup(g, tc.area)
+			a, err := pricing.Lookup(g, tc.area)
 			if err != nil {
 				t.Fatal(err)
 			}
 			gotGrid, _ := format.FormatFloat(float64(a.GCO2ePerKWh))
-			gotKg, err := format.FormatFloat(float64(KgPerBillionTokens(39.05, float64(a.GCO2ePerKWh))))
+			gotKg, err := format.FormatFloat(float64(pricing.KgPerBillionTokens(39.05, float64(a.GCO2ePerKWh))))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -189,25 +191,6 @@ func TestCarbon(t *testing.T) {
 				t.Errorf("g/kWh and kg per billion tokens (-want +got):\n%s", diff)
 			}
 		})
-	}
-}
-
-func TestKgPerBillionTokens(t *testing.T) {
-	for _, tc := range []struct {
-		wh, g float64
-		want  string
-	}{
-		{39.05, 707, "27.6"},
-		{1, 250, "0.2"}, // 0.25 is exact in binary: half to even
-		{1, 350, "0.3"}, // 0.35 is 0.34999999999999997779...
-		{1, 450, "0.5"}, // 0.45 is 0.45000000000000001110...
-		{0, 474, "0.0"},
-		{100, 1000, "100.0"},
-	} {
-		got, err := format.FormatFloat(float64(KgPerBillionTokens(tc.wh, tc.g)))
-		if err != nil || got != tc.want {
-			t.Errorf("KgPerBillionTokens(%v, %v) = %s (%v), want %s", tc.wh, tc.g, got, err, tc.want)
-		}
 	}
 }
 
@@ -431,7 +414,7 @@ func TestBlemishes(t *testing.T) {
 		fallback bool
 		value    float64
 	}{{"Costa Rica", 2024, true, 63}, {"Palestine, State of", 2024, true, 510}, {"Bhutan", 2025, false, 0.5}, {"Kosovo", 2023, true, 912.5}} {
-		a, err := Lookup(g25, tc.area)
+		a, err := pricing.Lookup(g25, tc.area)
 		if err != nil || a.Year != tc.year || a.Fallback != tc.fallback || float64(a.GCO2ePerKWh) != tc.value {
 			t.Errorf("pinned 2025: %s is %+v (%v), want %d %v %v", tc.area, a, err, tc.year, tc.fallback, tc.value)
 		}
@@ -529,7 +512,7 @@ func TestLookup(t *testing.T) {
 		{query: " ", err: "grid: empty area query"},
 	} {
 		t.Run(tc.query, func(t *testing.T) {
-			a, err := Lookup(g, tc.query)
+			a, err := pricing.Lookup(g, tc.query)
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Errorf("error %v, want %q", err, tc.err)
@@ -542,7 +525,7 @@ func TestLookup(t *testing.T) {
 		})
 	}
 	amb := &format.Grid{Year: 2024, Areas: []format.Area{{Name: "Germany", ISO3: "DEU"}, {Name: "Germany 1", ISO3: "DEU"}}}
-	if _, err := Lookup(amb, "deu"); err == nil || err.Error() != `grid: "deu" matches 2 areas: "Germany" (DEU), "Germany 1" (DEU)` {
+	if _, err := pricing.Lookup(amb, "deu"); err == nil || err.Error() != `grid: "deu" matches 2 areas: "Germany" (DEU), "Germany 1" (DEU)` {
 		t.Errorf("ambiguous: error %v", err)
 	}
 }

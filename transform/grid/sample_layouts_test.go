@@ -6,6 +6,7 @@ import (
 
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sample"
+	"github.com/leadgreen/greentokens/pricing"
 )
 
 // TestSampleEitherLayout: the sample's file in Ember's July 2026 layout
@@ -48,7 +49,7 @@ func TestSampleEitherLayout(t *testing.T) {
 				t.Errorf("%d: %s (%s) has a value in the July layout only", year, a.Name, key(a))
 			case a.GCO2ePerKWh != w.GCO2ePerKWh || a.AreaType != w.AreaType:
 				t.Errorf("%d: %s is %v (%s) in the July layout, %v (%s) in the long one", year, a.Name, a.GCO2ePerKWh, a.AreaType, w.GCO2ePerKWh, w.AreaType)
-			case a.Name != w.Name && !slices.Contains(KnownNames[a.ISO3], a.Name):
+			case a.Name != w.Name && !slices.Contains(pricing.KnownNames(a.ISO3), a.Name):
 				t.Errorf("%d: %s is %q in the July layout, %q in the long one, and not a known rename", year, key(a), a.Name, w.Name)
 			}
 		}
@@ -59,7 +60,7 @@ func TestSampleEitherLayout(t *testing.T) {
 	// Renamed areas are among them, under their new names.
 	g, _ := build(t, july, 2024)
 	for _, q := range []string{"Türkiye", "Viet Nam", "Turkey"} {
-		if a, err := Lookup(g, q); err != nil || a.Fallback {
+		if a, err := pricing.Lookup(g, q); err != nil || a.Fallback {
 			t.Errorf("July layout, 2024: %q is %+v (%v)", q, a, err)
 		}
 	}

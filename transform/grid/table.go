@@ -1,8 +1,9 @@
 package grid
 
 import (
-	"github.com/leadgreen/greentokens/format"
 	"iter"
+
+	"github.com/leadgreen/greentokens/format"
 )
 
 // Table is what the stage read from the CSV.

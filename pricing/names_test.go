@@ -1,4 +1,4 @@
-package grid
+package pricing
 
 import (
 	"strings"
@@ -39,6 +39,34 @@ func TestNearest(t *testing.T) {
 			got := Nearest(tc.q, tc.cands, 3)
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("Nearest(%q) (-want +got):\n%s", tc.q, diff)
+			}
+		})
+	}
+}
+
+func TestMatchNames(t *testing.T) {
+	models := [][]string{
+		{"qwen-3-32b", "Qwen 3 32B", "Qwen/Qwen3-32B"},
+		{"qwen-3-14b", "Qwen 3 14B", "Qwen/Qwen3-14B"},
+		{"saudi-arabia", "Saudi Arabia", "SAU"},
+	}
+	for _, tc := range []struct {
+		query string
+		want  []int
+	}{
+		{"qwen3 32b", []int{0}},
+		{"Qwen/Qwen3-32B", []int{0}},
+		{"qwen-3-32b", []int{0}},
+		{"QWEN_3_32B", []int{0}},
+		{"qwen 3 14b", []int{1}},
+		{"saudi-arabia", []int{2}},
+		{"sau", []int{2}},
+		{"qwen3", nil},
+		{" -/ ", nil},
+	} {
+		t.Run(tc.query, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, MatchNames(tc.query, models)); diff != "" {
+				t.Errorf("MatchNames(%q) (-want +got):\n%s", tc.query, diff)
 			}
 		})
 	}

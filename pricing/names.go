@@ -1,69 +1,43 @@
-package grid
+package pricing
 
 import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
-
-	"github.com/leadgreen/greentokens/format"
-	"github.com/leadgreen/greentokens/transform/names"
 )
 
-// KgPerBillionTokens is the carbon of a billion output tokens, in kg CO2e,
-// for a model that takes whPerM Wh per million output tokens on a grid of
-// gPerKWh g CO2e per kWh: whPerM x gPerKWh / 1000, rounded once to one
-// decimal, half to even on the exact binary value of the unrounded product.
-// (Wh/M x 1000 = Wh/G; / 1000 = kWh/G; x g/kWh = g/G; / 1000 = kg/G.)
-// A NaN or infinite input gives a value that format.Float refuses to print.
-func KgPerBillionTokens(whPerM, gPerKWh float64) format.Float {
-	return format.Round(whPerM*gPerKWh/1000, 1)
+// NameKey reduces a name for matching: lower case, letters and digits only
+// (case, spaces and punctuation do not count). "Qwen/Qwen3-32B" gives
+// "qwenqwen332b", "Saudi Arabia" "saudiarabia".
+func NameKey(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
 }
 
-// maxSuggestions is how many nearest names an unknown area's error offers.
-const maxSuggestions = 3
-
-// Lookup finds an area of g by its ISO 3 code, its name or another name
-// Ember has given it (KnownNames: "Turkey" finds Türkiye), ignoring case
-// and surrounding spaces, and failing that spaces and punctuation too. An
-// unknown query is an error naming the nearest names by edit distance; a
-// query matching more than one area is an error listing them.
-func Lookup(g *format.Grid, query string) (format.Area, error) {
-	q := strings.TrimSpace(query)
+// MatchNames returns the indexes of the candidates one of whose spellings has
+// query's NameKey; an empty key matches nothing.
+func MatchNames(query string, candidates [][]string) []int {
+	q := NameKey(query)
 	if q == "" {
-		return format.Area{}, fmt.Errorf("grid: empty area query")
+		return nil
 	}
-	var found []format.Area
-	for _, a := range g.Areas {
-		if named(a, q) {
-			found = append(found, a)
+	var out []int
+	for i, spellings := range candidates {
+		for _, s := range spellings {
+			if NameKey(s) == q {
+				out = append(out, i)
+				break
+			}
 		}
 	}
-	var all [][]string
-	if len(found) == 0 {
-		// Case, spaces and punctuation aside: "saudi-arabia", "hong kong".
-		all = make([][]string, len(g.Areas))
-		for i, a := range g.Areas {
-			all[i] = spellings(a)
-		}
-		for _, i := range names.Match(q, all) {
-			found = append(found, g.Areas[i])
-		}
-	}
-	switch len(found) {
-	case 1:
-		return found[0], nil
-	case 0:
-		if near := Nearest(q, all, maxSuggestions); len(near) > 0 {
-			return format.Area{}, fmt.Errorf("grid: no area %q in the %d grid; nearest: %s", q, g.Year, strings.Join(near, ", "))
-		}
-		return format.Area{}, fmt.Errorf("grid: no area %q in the %d grid", q, g.Year)
-	}
-	names := make([]string, len(found))
-	for i, a := range found {
-		names[i] = fmt.Sprintf("%q (%s)", a.Name, a.ISO3)
-	}
-	return format.Area{}, fmt.Errorf("grid: %q matches %d areas: %s", q, len(found), strings.Join(names, ", "))
+	return out
 }
 
 // Limits of the suggestions for a mistyped name.
@@ -95,7 +69,7 @@ func Nearest(q string, candidates [][]string, n int) []string {
 		return nil
 	}
 	limit := max(1, rq/NearDivisor)
-	lq, kq := strings.ToLower(q), names.Key(q)
+	lq, kq := strings.ToLower(q), NameKey(q)
 	cands := make([]cand, 0, len(candidates))
 	for _, spellings := range candidates {
 		if len(spellings) == 0 {
@@ -107,7 +81,7 @@ func Nearest(q string, candidates [][]string, n int) []string {
 				continue
 			}
 			c.d = min(c.d, boundedLevenshtein(lq, strings.ToLower(s), limit))
-			c.contains = c.contains || kq != "" && strings.Contains(names.Key(s), kq)
+			c.contains = c.contains || kq != "" && strings.Contains(NameKey(s), kq)
 		}
 		if c.contains {
 			// Few hold the whole query: their exact distance orders them.
