@@ -90,7 +90,7 @@ func (a *api) models(w http.ResponseWriter, r *http.Request) {
 
 // writeJSON writes v as the published files print JSON.
 func writeJSON(w http.ResponseWriter, r *http.Request, v any) {
-	b, err := catalog.Marshal(v)
+	b, err := format.Marshal(v)
 	if err != nil {
 		problem(w, r, http.StatusInternalServerError, "internal", "internal error", nil)
 		return

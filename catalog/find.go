@@ -5,13 +5,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/pricing"
 )
 
 // FindModel finds a model by slug, name or model id, ignoring case, spaces
 // and punctuation: "qwen3 32b", "Qwen/Qwen3-32B" and "qwen-3-32b" find the
 // same model. An unknown query is an error naming the nearest models.
-func FindModel(models []*Model, query string) (*Model, error) {
+func FindModel(models []*format.Model, query string) (*format.Model, error) {
 	cands := make([][]string, len(models))
 	for i, m := range models {
 		cands[i] = []string{m.Slug, m.Name, m.ModelID}

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/leadgreen/greentokens/format"
-	"github.com/leadgreen/greentokens/transform"
 )
 
 // SnapshotInfo describes a served snapshot.
@@ -60,16 +59,15 @@ type ModelList struct {
 
 // ListModels lists s's models, by slug, each with its published index rows.
 func (s *Snapshot) ListModels() *ModelList {
-	l := &ModelList{Snapshot: s.Date, Unit: "Wh per million output tokens", Models: make([]ModelSummary, 0, len(s.Models))}
-	for _, dm := range s.Models {
-		m := s.Published[dm.Slug]
+	l := &ModelList{Snapshot: s.Date, Unit: format.PrimaryTask().Unit, Models: make([]ModelSummary, 0, len(s.Models))}
+	for _, m := range s.Models {
 		l.Models = append(l.Models, ModelSummary{Slug: m.Slug, Name: m.Name, ModelID: m.ModelID, GPUs: m.GPUs, IndexRows: indexRows(m)})
 	}
 	return l
 }
 
 // indexRows returns m's index rows, by GPU.
-func indexRows(m *transform.Model) []IndexRow {
+func indexRows(m *format.Model) []IndexRow {
 	rows := []IndexRow{}
 	for _, gpu := range m.GPUs {
 		b, ok := m.Best[gpu]
@@ -85,7 +83,7 @@ func indexRows(m *transform.Model) []IndexRow {
 // FindModel finds a model by slug, name or model id (FindModel's rule). An
 // unknown one is a NotFound error naming the nearest models; a blank one
 // (spaces alone) is Invalid, a request naming no model.
-func (s *Snapshot) FindModel(query string) (*Model, error) {
+func (s *Snapshot) FindModel(query string) (*format.Model, error) {
 	if err := checkName("model", query); err != nil {
 		return nil, err
 	}

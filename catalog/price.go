@@ -11,7 +11,6 @@ import (
 	"github.com/leadgreen/greentokens/internal/plural"
 	"github.com/leadgreen/greentokens/leaderboard"
 	"github.com/leadgreen/greentokens/pricing"
-	"github.com/leadgreen/greentokens/transform"
 )
 
 // Limits of a price request.
@@ -130,7 +129,8 @@ func (s *Snapshot) Price(req PriceRequest) (*Carbon, error) {
 	if err != nil {
 		return nil, err
 	}
-	picks, err := configsOf(m, req)
+	rows := s.rows[m.Slug]
+	picks, err := configsOf(m, rows, req)
 	if err != nil {
 		return nil, err
 	}
@@ -140,10 +140,9 @@ func (s *Snapshot) Price(req PriceRequest) (*Carbon, error) {
 		b := format.Float(*req.Batch)
 		ans.RunningBatch = &b
 	}
-	rows := m.Rows()
 	for _, i := range picks {
 		c := m.Configurations[i]
-		wh := leaderboard.WhPerMillion(*rows[i].EnergyPerToken)
+		wh := rows[i].WhPerMillion()
 		base := CarbonRow{GPU: c.GPU, NumGPUs: c.NumGPUs, MaxNumSeqs: c.MaxNumSeqs, RowID: c.RowID,
 			IndexRow: m.Best[c.GPU].RowID == c.RowID, UnderITLDeadline: c.UnderITLDeadline, AvgRunningBatch: c.AvgRunningBatch,
 			WhPerMillion: c.WhPerMillion, WhPerMillionUnrounded: wh}
@@ -245,7 +244,7 @@ func (s *Snapshot) gridError(q string, err error) *Error {
 // whose average running batch is nearest, among those with NumGPUs GPUs or
 // else the index row's count. A GPU with no such configuration is left out;
 // none at all is an error saying what was measured.
-func configsOf(m *transform.Model, req PriceRequest) ([]int, error) {
+func configsOf(m *format.Model, rows []*leaderboard.Row, req PriceRequest) ([]int, error) {
 	gpus, scope := m.GPUs, m.Slug // m.GPUs is in order
 	if req.GPU != "" {
 		g, err := gpuOf(m, req.GPU)
@@ -270,7 +269,7 @@ func configsOf(m *transform.Model, req PriceRequest) ([]int, error) {
 			continue
 		}
 		measured = true
-		if i, ok := pick(m, g, n, req); ok {
+		if i, ok := pick(m, rows, g, n, req); ok {
 			out = append(out, i)
 		}
 	}
@@ -296,7 +295,7 @@ func configsOf(m *transform.Model, req PriceRequest) ([]int, error) {
 }
 
 // gpuOf returns the GPU of m that q names, ignoring case.
-func gpuOf(m *transform.Model, q string) (string, error) {
+func gpuOf(m *format.Model, q string) (string, error) {
 	if err := checkName("gpu", q); err != nil {
 		return "", err
 	}
@@ -312,7 +311,7 @@ func gpuOf(m *transform.Model, q string) (string, error) {
 }
 
 // gpuCounts returns the GPU counts m was measured with on gpu, ascending.
-func gpuCounts(m *transform.Model, gpu string) []int {
+func gpuCounts(m *format.Model, gpu string) []int {
 	var out []int
 	for _, c := range m.Configurations {
 		if c.GPU == gpu && !slices.Contains(out, c.NumGPUs) {
@@ -325,7 +324,7 @@ func gpuCounts(m *transform.Model, gpu string) []int {
 
 // setups lists the GPU counts measured on gpus: "1 x B200, 1 x H100 and 2 x
 // H100".
-func setups(m *transform.Model, gpus []string) string {
+func setups(m *format.Model, gpus []string) string {
 	var s []string
 	for _, g := range gpus {
 		for _, n := range gpuCounts(m, g) {
@@ -343,7 +342,7 @@ func setups(m *transform.Model, gpus []string) string {
 // NumGPUs, or the one whose unrounded average running batch is nearest to
 // Batch, ties to the smaller batch, then to the first in file order (lower
 // cap, lower repeat). False when there is none.
-func pick(m *transform.Model, gpu string, n int, req PriceRequest) (int, bool) {
+func pick(m *format.Model, rows []*leaderboard.Row, gpu string, n int, req PriceRequest) (int, bool) {
 	if req.Batch == nil && req.NumGPUs == nil {
 		b, ok := m.Best[gpu]
 		if !ok {
@@ -352,11 +351,11 @@ func pick(m *transform.Model, gpu string, n int, req PriceRequest) (int, bool) {
 		return slices.IndexFunc(m.Configurations, func(c format.Config) bool { return c.RowID == b.RowID }), true
 	}
 	if req.Batch == nil {
-		return m.BestWith(gpu, n)
+		return pricing.BestWith(m, rows, gpu, n)
 	}
 	best := -1
 	var bestD, bestB float64
-	for i, r := range m.Rows() {
+	for i, r := range rows {
 		if r.GPU != gpu || n != 0 && r.NumGPUs != n {
 			continue
 		}

@@ -72,9 +72,9 @@ type GetModelInput struct {
 type GetModelOutput struct {
 	Snapshot string `json:"snapshot"`
 	// Path and SHA256 name the file in the snapshot.
-	Path   string         `json:"path"`
-	SHA256 string         `json:"sha256"`
-	Model  *catalog.Model `json:"model" jsonschema:"the model file's content (schemas/model.schema.json)"`
+	Path   string        `json:"path"`
+	SHA256 string        `json:"sha256"`
+	Model  *format.Model `json:"model" jsonschema:"the model file's content (schemas/model.schema.json)"`
 }
 
 // GetModelBrief is get_model's output with detail compact (the default).
@@ -239,7 +239,7 @@ func (t tools) priceCarbon(_ context.Context, _ *mcp.CallToolRequest, in PriceCa
 // print it (fixed key order, 27.0 and not 27), which the structured content
 // cannot promise: the SDK decodes and re-encodes it to apply the schema.
 func text(v any) *mcp.CallToolResult {
-	b, err := catalog.Marshal(v)
+	b, err := format.Marshal(v)
 	if err != nil { // a NaN or infinity: leave the SDK's JSON text
 		return nil
 	}

@@ -146,8 +146,8 @@ func checkVersion(idx *format.IndexFile) error {
 }
 
 // model reads the model file of an index entry.
-func (s *Snapshot) model(e *format.IndexEntry) (*transform.Model, error) {
-	m := &transform.Model{}
+func (s *Snapshot) model(e *format.IndexEntry) (*format.Model, error) {
+	m := &format.Model{}
 	if err := readJSON(s.fsys, e.File, m); err != nil {
 		return nil, err
 	}

@@ -68,11 +68,11 @@ func snapshotDir(t testing.TB, up string, withGrid bool) string {
 		t.Fatal(err)
 	}
 	for _, m := range models {
-		b, err := format.Marshal(m)
+		b, err := format.Marshal(m.File)
 		if err != nil {
 			t.Fatal(err)
 		}
-		write(t, dir, "models/"+m.Slug+".json", b)
+		write(t, dir, format.ModelPath(m.File.Slug), b)
 	}
 	parsed, err := leaderboard.ParseTask(transform.TaskProblem, gpqa)
 	if err != nil {
@@ -114,7 +114,7 @@ func snapshotDir(t testing.TB, up string, withGrid bool) string {
 
 // buildIndex builds index.json as a build does: the stable Problem Solving
 // rows, then the model files added one at a time.
-func buildIndex(t testing.TB, lb *transform.Leaderboard, problem []leaderboard.Row, models []*transform.Model) *format.IndexFile {
+func buildIndex(t testing.TB, lb *transform.Leaderboard, problem []leaderboard.Row, models []*transform.Built) *format.IndexFile {
 	t.Helper()
 	b := transform.NewIndexBuilder(lb, problem)
 	for _, m := range models {

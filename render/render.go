@@ -113,7 +113,7 @@ type indexRow struct {
 type view struct {
 	s    *Snapshot
 	e    *format.IndexEntry
-	m    *transform.Model
+	m    *format.Model
 	text *text
 	// rows are the archived rows of the model's configurations, in order.
 	rows []*leaderboard.Row

@@ -437,8 +437,8 @@ func writeModels(st *stage, d *derived, log *slog.Logger) ([]format.File, *forma
 	var indexErr error
 	var files []format.File
 	var writeErr error
-	modelErr := transform.EachModel(d.lb, func(model *transform.Model) error {
-		f, err := writeModel(st, "models/"+model.Slug+".json", model)
+	modelErr := transform.EachModel(d.lb, func(model *transform.Built) error {
+		f, err := writeModel(st, format.ModelPath(model.File.Slug), model.File)
 		if err != nil {
 			writeErr = err
 			return errStopped
@@ -465,7 +465,7 @@ func writeModels(st *stage, d *derived, log *slog.Logger) ([]format.File, *forma
 }
 
 // writeModel writes a model file into the stage.
-func writeModel(st *stage, rel string, model *transform.Model) (format.File, error) {
+func writeModel(st *stage, rel string, model *format.Model) (format.File, error) {
 	data, err := format.Marshal(model)
 	if err != nil {
 		return format.File{}, fmt.Errorf("%w: %s: %v", ErrUpstreamData, rel, err)

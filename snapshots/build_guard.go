@@ -2,12 +2,13 @@ package snapshots
 
 import (
 	"fmt"
-	"github.com/leadgreen/greentokens/format"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/leadgreen/greentokens/format"
 )
 
 // ErrRemoval: a build drops a model that the latest earlier snapshot has,

@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/leadgreen/greentokens/format"
-	"github.com/leadgreen/greentokens/transform"
 )
 
 // DiffReport says, for a maintainer, what changed from one snapshot to
@@ -288,7 +287,7 @@ func info(s *Snapshot) SnapshotInfo {
 	return SnapshotInfo{Dir: s.Dir, Date: s.Manifest.Date, Retrieved: s.Manifest.Retrieved, Models: len(s.Models)}
 }
 
-func modelRef(m *transform.Model) ModelRef {
+func modelRef(m *format.Model) ModelRef {
 	return ModelRef{Slug: m.Slug, ModelID: m.ModelID, Name: m.Name}
 }
 
@@ -376,7 +375,7 @@ func sourceChanges(old, new *Snapshot) []SourceChange {
 	return out
 }
 
-func (r *DiffReport) indexRows(om, nm *transform.Model, oldRows, newRows map[rowKey]*upRow) {
+func (r *DiffReport) indexRows(om, nm *format.Model, oldRows, newRows map[rowKey]*upRow) {
 	gpus := map[string]bool{}
 	for g := range om.Best {
 		gpus[g] = true
@@ -485,7 +484,7 @@ func published(v any) map[string]string {
 // modelFields are a model file's own fields that a diff compares.
 var modelFields = []string{"name", "model_id", "params_b", "active_params_b", "architecture", "gpus"}
 
-// modelHead is a model file's modelFields, as transform.Model publishes
+// modelHead is a model file's modelFields, as format.Model publishes
 // them (published of it gives the same text for each as of the model).
 type modelHead struct {
 	Name          string       `json:"name"`
@@ -496,12 +495,12 @@ type modelHead struct {
 	GPUs          []string     `json:"gpus"`
 }
 
-func headOf(m *transform.Model) modelHead {
+func headOf(m *format.Model) modelHead {
 	return modelHead{Name: m.Name, ModelID: m.ModelID, ParamsB: m.ParamsB, ActiveParamsB: m.ActiveParamsB,
 		Architecture: m.Architecture, GPUs: m.GPUs}
 }
 
-func (r *DiffReport) modelChange(om, nm *transform.Model, oldRows, newRows map[rowKey]*upRow) *ModelChange {
+func (r *DiffReport) modelChange(om, nm *format.Model, oldRows, newRows map[rowKey]*upRow) *ModelChange {
 	mc := &ModelChange{Slug: nm.Slug}
 	if oh, nh := headOf(om), headOf(nm); !sameBits(reflect.ValueOf(oh), reflect.ValueOf(nh)) {
 		op, np := published(oh), published(nh)

@@ -16,10 +16,10 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/leaderboard"
-	"github.com/leadgreen/greentokens/transform"
 )
 
 // The expectations of these tests are computed here from the raw upstream
@@ -325,7 +325,7 @@ func sortedKeysOfAny[V any](m map[string]V) []string {
 func TestDiffRoundingOnly(t *testing.T) {
 	dir := seedSnapshot(t)
 	cur := copySnapshot(t)
-	rewriteModel(t, cur, "qwen-3-32b", func(m *transform.Model) {
+	rewriteModel(t, cur, "qwen-3-32b", func(m *format.Model) {
 		c := m.Configurations[0]
 		c.WhPerMillion += 0.01
 		c.P90ITL += 0.1
@@ -344,7 +344,7 @@ func TestDiffRoundingOnly(t *testing.T) {
 // rewriteModel changes a model file of the snapshot folder dir with edit,
 // writes it as a build would, and lists its new size and sha256 in the
 // manifest, so that the folder still loads.
-func rewriteModel(t *testing.T, dir, slug string, edit func(*transform.Model)) {
+func rewriteModel(t *testing.T, dir, slug string, edit func(*format.Model)) {
 	t.Helper()
 	m, err := load(t, dir).Model(slug)
 	if err != nil {

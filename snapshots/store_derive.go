@@ -13,7 +13,7 @@ import (
 // rows (carbon prices the unrounded Wh/M). Each source is read through
 // Bytes, so it is the one the manifest lists, byte for byte; a source that
 // has changed since Load is an ErrValidation.
-func (s *Snapshot) DeriveModels() ([]*transform.Model, error) {
+func (s *Snapshot) DeriveModels() ([]*transform.Built, error) {
 	var files transform.LeaderboardFiles
 	for _, src := range []struct {
 		name string

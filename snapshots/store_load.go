@@ -20,7 +20,6 @@ import (
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/jsondecode"
 	"github.com/leadgreen/greentokens/internal/regfile"
-	"github.com/leadgreen/greentokens/transform"
 )
 
 // Paths of the published files other than the model files.
@@ -106,7 +105,7 @@ func LoadContext(ctx context.Context, dir string) (*Snapshot, error) {
 		case strings.HasPrefix(f.Path, modelsDir) && strings.HasSuffix(f.Path, ".json") && output:
 			var b []byte
 			if b, err = r.read(dir, f); err == nil {
-				var model transform.Model
+				var model format.Model
 				if err = json.Unmarshal(b, &model); err != nil {
 					err = fmt.Errorf("%s: %v", f.Path, err)
 				} else if want := modelsDir + model.Slug + ".json"; want != f.Path {
@@ -164,12 +163,12 @@ func (s *Snapshot) Bytes(path string) ([]byte, bool) {
 
 // Model reads and decodes the model file of slug, checked against the
 // manifest.
-func (s *Snapshot) Model(slug string) (*transform.Model, error) {
+func (s *Snapshot) Model(slug string) (*format.Model, error) {
 	return s.model(slug, s.reader())
 }
 
-func (s *Snapshot) model(slug string, r *fileReader) (*transform.Model, error) {
-	var m transform.Model
+func (s *Snapshot) model(slug string, r *fileReader) (*format.Model, error) {
+	var m format.Model
 	if err := s.decodeModel(slug, r, &m, &m.Slug); err != nil {
 		return nil, err
 	}
@@ -177,7 +176,7 @@ func (s *Snapshot) model(slug string, r *fileReader) (*transform.Model, error) {
 }
 
 // diffModel is what Diff reads of a model file: the fields it compares,
-// decoded as transform.Model decodes them, and not the long texts of the
+// decoded as format.Model decodes them, and not the long texts of the
 // source block.
 type diffModel struct {
 	Slug           string                   `json:"slug"`
@@ -192,13 +191,13 @@ type diffModel struct {
 }
 
 // diffModel reads the model file of slug as Diff compares it: a
-// transform.Model with diffModel's fields only.
-func (s *Snapshot) diffModel(slug string, r *fileReader) (*transform.Model, error) {
+// format.Model with diffModel's fields only.
+func (s *Snapshot) diffModel(slug string, r *fileReader) (*format.Model, error) {
 	var d diffModel
 	if err := s.decodeModel(slug, r, &d, &d.Slug); err != nil {
 		return nil, err
 	}
-	return &transform.Model{Slug: d.Slug, Name: d.Name, ModelID: d.ModelID, ParamsB: d.ParamsB, ActiveParamsB: d.ActiveParamsB,
+	return &format.Model{Slug: d.Slug, Name: d.Name, ModelID: d.ModelID, ParamsB: d.ParamsB, ActiveParamsB: d.ActiveParamsB,
 		Architecture: d.Architecture, GPUs: d.GPUs, Configurations: d.Configurations, Best: d.Best}, nil
 }
 

@@ -13,8 +13,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/leadgreen/greentokens/format"
 	"golang.org/x/sys/unix"
+
+	"github.com/leadgreen/greentokens/format"
 )
 
 // stagingPrefix starts the name of a snapshot being built. Leftovers of a

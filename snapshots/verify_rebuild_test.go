@@ -13,7 +13,6 @@ import (
 
 	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/format"
-	"github.com/leadgreen/greentokens/transform"
 )
 
 // pinnedBuild builds the seed version with the reference year pinned and
@@ -117,7 +116,7 @@ func TestRebuildByOtherCodeOfOtherData(t *testing.T) {
 		want   string
 	}{
 		{"a model's figure", func(t *testing.T, dir string) {
-			rewriteModel(t, dir, "qwen-3-32b", func(m *transform.Model) {
+			rewriteModel(t, dir, "qwen-3-32b", func(m *format.Model) {
 				c := m.Configurations[0]
 				c.WhPerMillion += 1
 				m.Configurations[0] = c

@@ -18,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/shared"
 )

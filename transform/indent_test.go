@@ -61,7 +61,7 @@ func TestIndentAsEncodingJSON(t *testing.T) {
 	for _, bv := range versions {
 		v, lb, models := bv.name, bv.lb, bv.models
 		for _, m := range models {
-			check(v+"/"+m.Slug, m)
+			check(v+"/"+m.File.Slug, m.File)
 		}
 		files += len(models) + 1
 		idx, err := buildIndex(lb, models, readFile(t, bv.dir, "tasks", "gpqa.json"))

@@ -54,7 +54,7 @@ func NewIndexBuilder(lb *Leaderboard, problem []leaderboard.Row) *IndexBuilder {
 // Add adds a model file, as Models or EachModel built it. The first model
 // gives the index its date and source block, which every other must have.
 // After an error Add does nothing and returns it.
-func (b *IndexBuilder) Add(m *Model) error {
+func (b *IndexBuilder) Add(m *Built) error {
 	if b.err == nil && b.idx == nil {
 		b.err = b.start(m)
 	}
@@ -87,7 +87,7 @@ func (b *IndexBuilder) Index() (*format.IndexFile, error) {
 }
 
 // start sets up the index from its first model.
-func (b *IndexBuilder) start(first *Model) error {
+func (b *IndexBuilder) start(first *Built) error {
 	lb, problem := b.lb, b.problem
 	problemIDs, err := leaderboard.RowIDs(TaskProblem, problem)
 	if err != nil {
@@ -98,11 +98,12 @@ func (b *IndexBuilder) start(first *Model) error {
 		b.rowID[r] = id
 	}
 
-	src := first.Source
-	b.src, b.firstSlug = src, first.Slug
+	f := first.File
+	src := f.Source
+	b.src, b.firstSlug = src, f.Slug
 	b.idx = &format.IndexFile{
-		Version: format.FormatVersion, Updated: first.Updated, DataVersion: first.DataVersion,
-		Unit: first.Unit, ITLDeadlineMS: format.ITLDeadlineMS,
+		Version: format.FormatVersion, Updated: f.Updated, DataVersion: f.DataVersion,
+		Unit: f.Unit, ITLDeadlineMS: format.ITLDeadlineMS,
 		Source: format.IndexSource{
 			Name: src.Name, Version: src.Version, Released: src.Released, Compiled: src.Compiled,
 			Retrieved: src.Retrieved, Licence: src.Licence, Cite: src.Cite,
@@ -127,18 +128,18 @@ func (b *IndexBuilder) start(first *Model) error {
 
 // add adds one model's entry, GPU comparison, load curves and task
 // comparisons.
-func (b *IndexBuilder) add(m *Model) error {
-	idx := b.idx
+func (b *IndexBuilder) add(built *Built) error {
+	idx, m := b.idx, built.File
 	if !reflect.DeepEqual(m.Source, b.src) || m.Updated != idx.Updated || m.DataVersion != idx.DataVersion {
 		return fmt.Errorf("%s: models/%s.json has another source block or date than models/%s.json", format.IndexPath, m.Slug, b.firstSlug)
 	}
-	if len(m.rows) != len(m.Configurations) {
+	if len(built.Rows) != len(m.Configurations) {
 		return fmt.Errorf("%s: models/%s.json was not built by Models (no upstream rows)", format.IndexPath, m.Slug)
 	}
 	idx.Models = append(idx.Models, format.IndexEntry{
 		Slug: m.Slug, Name: m.Name, ModelID: m.ModelID, ParamsB: m.ParamsB, ActiveParamsB: m.ActiveParamsB,
 		Architecture: m.Architecture, Configurations: len(m.Configurations), GPUs: m.GPUs,
-		File: "models/" + m.Slug + ".json", Best: m.Best,
+		File: format.ModelPath(m.Slug), Best: m.Best,
 	})
 
 	best := map[string]int{} // GPU -> index in m.Configurations
@@ -152,7 +153,7 @@ func (b *IndexBuilder) add(m *Model) error {
 
 	if o, ok := best[GPUCompareOver]; ok {
 		if u, ok := best[GPUCompareUnder]; ok {
-			ro, ru := m.rows[o], m.rows[u]
+			ro, ru := built.Rows[o], built.Rows[u]
 			idx.GPUComparisons = append(idx.GPUComparisons, format.GPUComparison{
 				Slug: m.Slug, H100: ref(m.Configurations[o]), B200: ref(m.Configurations[u]),
 				EnergyPerTokenRatio: format.Sig3(*ro.EnergyPerToken / *ru.EnergyPerToken),
@@ -160,7 +161,7 @@ func (b *IndexBuilder) add(m *Model) error {
 		}
 	}
 
-	var pm *Model
+	var pm *Built
 	if rows := b.byModel[m.ModelID]; len(rows) > 0 {
 		var err error
 		if pm, err = newModel(b.lb, rows); err != nil {
@@ -169,7 +170,7 @@ func (b *IndexBuilder) add(m *Model) error {
 	}
 	for _, gpu := range sortedKeys(best) {
 		i := best[gpu]
-		lc, err := loadCurve(m, gpu, i)
+		lc, err := loadCurve(built, gpu, i)
 		if err != nil {
 			return err
 		}
@@ -178,12 +179,12 @@ func (b *IndexBuilder) add(m *Model) error {
 		if pm == nil {
 			continue
 		}
-		pc, ok := pm.Best[gpu]
+		pc, ok := pm.File.Best[gpu]
 		if !ok {
 			continue
 		}
-		pr := pm.rows[configIndex(pm, pc.RowID)]
-		tc, err := taskComparison(m, i, pr, b.rowID[pr])
+		pr := pm.Rows[configIndex(pm.File, pc.RowID)]
+		tc, err := taskComparison(built, i, pr, b.rowID[pr])
 		if err != nil {
 			return err
 		}
@@ -192,7 +193,7 @@ func (b *IndexBuilder) add(m *Model) error {
 	return nil
 }
 
-func configIndex(m *Model, rowID string) int {
+func configIndex(m *format.Model, rowID string) int {
 	for i, c := range m.Configurations {
 		if c.RowID == rowID {
 			return i
@@ -217,8 +218,8 @@ func taskRow(c format.Config, r *leaderboard.Row) (format.TaskRow, error) {
 	return format.TaskRow{RowRef: ref(c), JoulesPerResponse: format.Round(*r.EnergyPerToken*n, 1)}, nil
 }
 
-func taskComparison(m *Model, i int, pr *leaderboard.Row, prID string) (format.TaskComparison, error) {
-	cr := m.rows[i]
+func taskComparison(built *Built, i int, pr *leaderboard.Row, prID string) (format.TaskComparison, error) {
+	m, cr := built.File, built.Rows[i]
 	chat, err := taskRow(m.Configurations[i], cr)
 	if err != nil {
 		return format.TaskComparison{}, err
@@ -244,7 +245,8 @@ func taskComparison(m *Model, i int, pr *leaderboard.Row, prID string) (format.T
 
 // loadCurve follows m's configurations on gpu at the GPU count of the index
 // row i, in the model file's order (cap, then repeat).
-func loadCurve(m *Model, gpu string, i int) (format.LoadCurve, error) {
+func loadCurve(built *Built, gpu string, i int) (format.LoadCurve, error) {
+	m, rows := built.File, built.Rows
 	to := m.Configurations[i]
 	lc := format.LoadCurve{Slug: m.Slug, GPU: gpu, NumGPUs: to.NumGPUs, To: ref(to)}
 	from, top := -1, -1
@@ -257,7 +259,7 @@ func loadCurve(m *Model, gpu string, i int) (format.LoadCurve, error) {
 		}
 		switch {
 		case c.MaxNumSeqs <= to.MaxNumSeqs:
-			if top < 0 || m.rows[j].MedianITL > m.rows[top].MedianITL {
+			if top < 0 || rows[j].MedianITL > rows[top].MedianITL {
 				top = j
 			}
 		case lc.Past == nil:
@@ -268,7 +270,7 @@ func loadCurve(m *Model, gpu string, i int) (format.LoadCurve, error) {
 	if from < 0 || top < 0 {
 		return format.LoadCurve{}, fmt.Errorf("%s: models/%s.json: no configurations for the %s index row", format.IndexPath, m.Slug, gpu)
 	}
-	rf, rt := m.rows[from], m.rows[i]
+	rf, rt := rows[from], rows[i]
 	if rf.Power <= 0 || rf.Throughput <= 0 {
 		return format.LoadCurve{}, fmt.Errorf("%s: %s: zero power or throughput; the load curve has no ratio", format.IndexPath, rf.Label())
 	}

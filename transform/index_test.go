@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,7 +18,7 @@ import (
 )
 
 // seedIndex is the index and model files of the seed version.
-func seedIndex(t testing.TB) (*format.IndexFile, []*Model) {
+func seedIndex(t testing.TB) (*format.IndexFile, []*Built) {
 	t.Helper()
 	lb := seedLeaderboard(t)
 	models, err := Models(lb)
@@ -35,7 +36,7 @@ func seedIndex(t testing.TB) (*format.IndexFile, []*Model) {
 // Models returns them) and the archived Problem Solving task file (gpqa),
 // as the build does: the task file's rows checked against the leaderboard
 // and filtered for stability, then the models added one at a time.
-func buildIndex(lb *Leaderboard, models []*Model, gpqa []byte) (*format.IndexFile, error) {
+func buildIndex(lb *Leaderboard, models []*Built, gpqa []byte) (*format.IndexFile, error) {
 	rows, err := leaderboard.ParseTask(TaskProblem, gpqa)
 	if err != nil {
 		return nil, err
@@ -59,7 +60,7 @@ func TestIndexCounts(t *testing.T) {
 	idx, models := seedIndex(t)
 	best := 0
 	for _, m := range models {
-		best += len(m.Best)
+		best += len(m.File.Best)
 	}
 	for _, c := range []struct {
 		name      string
@@ -170,8 +171,8 @@ func TestIndexQwen332B(t *testing.T) {
 // file's, and the comparisons point at them.
 func TestIndexBestIsModelBest(t *testing.T) {
 	idx, models := seedIndex(t)
-	for i, m := range models {
-		e := idx.Models[i]
+	for i, built := range models {
+		m, e := built.File, idx.Models[i]
 		a, _ := json.Marshal(e.Best)
 		b, _ := json.Marshal(m.Best)
 		if e.Slug != m.Slug || !bytes.Equal(a, b) {
@@ -196,9 +197,9 @@ func TestTaskRowIDs(t *testing.T) {
 	}
 	n := 0
 	for _, m := range models {
-		for i, c := range m.Configurations {
+		for i, c := range m.File.Configurations {
 			n++
-			if rows[c.RowID] != m.Rows()[i] && (rows[c.RowID] == nil || rows[c.RowID].Index != m.Rows()[i].Index) {
+			if rows[c.RowID] != m.Rows[i] && (rows[c.RowID] == nil || rows[c.RowID].Index != m.Rows[i].Index) {
 				t.Errorf("%s: TaskRows has another row", c.RowID)
 			}
 		}
@@ -207,7 +208,7 @@ func TestTaskRowIDs(t *testing.T) {
 		t.Errorf("TaskRows: %d rows for %d configurations, or no repeat", len(rows), n)
 	}
 	if got := format.RowID(TaskProblem, "gpt-oss-20b", "H100", 1, 96, 2); got != "gpt-oss-20b/gpqa/H100/1/96/r2" {
-		t.Errorf("TaskRowID = %s", got)
+		t.Errorf("RowID = %s", got)
 	}
 }
 
@@ -307,7 +308,7 @@ type builtVersion struct {
 	name   string
 	dir    string
 	lb     *Leaderboard
-	models []*Model
+	models []*Built
 }
 
 // builtVersions builds the model files of every leaderboard version the
@@ -414,14 +415,14 @@ func TestEachModelAndIndexBuilder(t *testing.T) {
 	problem, _ := leaderboard.Stable(problemRows)
 	b := NewIndexBuilder(lb, problem)
 	i := 0
-	if err := EachModel(lb, func(m *Model) error {
+	if err := EachModel(lb, func(m *Built) error {
 		if i >= len(want) {
 			t.Fatalf("more than %d models", len(want))
 		}
-		got, _ := format.Marshal(m)
-		w, _ := format.Marshal(want[i])
-		if !bytes.Equal(got, w) {
-			t.Errorf("model %d: %s, want %s", i, m.Slug, want[i].Slug)
+		got, _ := format.Marshal(m.File)
+		w, _ := format.Marshal(want[i].File)
+		if !bytes.Equal(got, w) || !slices.Equal(m.Rows, want[i].Rows) {
+			t.Errorf("model %d: %s, want %s", i, m.File.Slug, want[i].File.Slug)
 		}
 		i++
 		return b.Add(m)
@@ -444,7 +445,7 @@ func TestEachModelAndIndexBuilder(t *testing.T) {
 
 	stop := errors.New("stop")
 	calls := 0
-	if err := EachModel(lb, func(*Model) error { calls++; return stop }); err != stop || calls != 1 {
+	if err := EachModel(lb, func(*Built) error { calls++; return stop }); err != stop || calls != 1 {
 		t.Errorf("fn's error: got %v after %d calls; want it after 1", err, calls)
 	}
 
@@ -457,7 +458,7 @@ func TestEachModelAndIndexBuilder(t *testing.T) {
 	}
 	_, modelsErr := Models(bad)
 	calls = 0
-	err = EachModel(bad, func(*Model) error { calls++; return nil })
+	err = EachModel(bad, func(*Built) error { calls++; return nil })
 	if err == nil || modelsErr == nil || err.Error() != modelsErr.Error() || calls != 0 {
 		t.Errorf("EachModel: %v after %d models; want Models' error (%v) before any", err, calls, modelsErr)
 	}

@@ -37,33 +37,13 @@ const PrecisionsFile = "transform/model.go (Precisions)"
 // a reader compares, and a new one is mapped only after review.
 var Precisions = map[string]string{"bfloat16": "BF16", "fp8": "FP8"}
 
-// Model is a published model file, models/SLUG.json. Field order is the
-// published key order.
-type Model struct {
-	Version        string                   `json:"version"`
-	Updated        string                   `json:"updated"`
-	DataVersion    string                   `json:"data_version"`
-	Unit           string                   `json:"unit"`
-	ITLDeadlineMS  int                      `json:"itl_deadline_ms"`
-	Source         format.Source            `json:"source"`
-	Caveat         string                   `json:"caveat"`
-	Boundary       string                   `json:"boundary"`
-	Slug           string                   `json:"slug"`
-	Name           string                   `json:"name"`
-	ModelID        string                   `json:"model_id"`
-	ParamsB        format.Float             `json:"params_b"`
-	ActiveParamsB  format.Float             `json:"active_params_b"`
-	Architecture   string                   `json:"architecture"`
-	GPUs           []string                 `json:"gpus"`
-	Configurations []format.Config          `json:"configurations"`
-	Best           map[string]format.Config `json:"best"`
-
-	// rows holds the upstream row of each configuration, for later stages.
-	rows []*leaderboard.Row
+// Built is a model file as the builder makes it: the published file and,
+// for the steps after it (index.json's comparisons), the upstream row
+// behind each of its configurations, in order.
+type Built struct {
+	File *format.Model
+	Rows []*leaderboard.Row
 }
-
-// Rows returns the upstream row behind each configuration, in order.
-func (m *Model) Rows() []*leaderboard.Row { return m.rows }
 
 // Leaderboard is what the model files are built from.
 type Leaderboard struct {
@@ -103,9 +83,9 @@ var modelIDForm = regexp.MustCompile(`^[^\s/]+/[^\s/]+$`)
 const MaxSlugLen = 200
 
 // Models builds every model file, sorted by slug.
-func Models(lb *Leaderboard) ([]*Model, error) {
-	var models []*Model
-	if err := EachModel(lb, func(m *Model) error {
+func Models(lb *Leaderboard) ([]*Built, error) {
+	var models []*Built
+	if err := EachModel(lb, func(m *Built) error {
 		models = append(models, m)
 		return nil
 	}); err != nil {
@@ -121,7 +101,7 @@ func Models(lb *Leaderboard) ([]*Model, error) {
 // first error (a bad row, a slug two models give) and the slugs; each is
 // then built again when its turn comes. It stops at fn's first error and
 // returns it.
-func EachModel(lb *Leaderboard, fn func(*Model) error) error {
+func EachModel(lb *Leaderboard, fn func(*Built) error) error {
 	text, err := sourcetext.LoadLeaderboard()
 	if err != nil {
 		return err
@@ -160,34 +140,36 @@ func EachModel(lb *Leaderboard, fn func(*Model) error) error {
 	var order []pending
 	for _, id := range sortedKeys(byModel) {
 		rows := byModel[id]
-		m, err := newModel(lb, rows)
+		b, err := newModel(lb, rows)
 		if err != nil {
 			return err
 		}
-		if other, dup := slugs[m.Slug]; dup {
+		slug := b.File.Slug
+		if other, dup := slugs[slug]; dup {
 			return fmt.Errorf("%s: field %q: %q gives the slug %q, which model %s (nickname %q, %s) has too",
-				rows[0].Label(), leaderboard.FieldNickname, rows[0].Nickname, m.Slug, other.ModelID, other.Nickname, other.Where())
+				rows[0].Label(), leaderboard.FieldNickname, rows[0].Nickname, slug, other.ModelID, other.Nickname, other.Where())
 		}
-		slugs[m.Slug] = rows[0]
-		order = append(order, pending{m.Slug, rows})
+		slugs[slug] = rows[0]
+		order = append(order, pending{slug, rows})
 	}
 	sort.Slice(order, func(i, j int) bool { return order[i].slug < order[j].slug })
 	for _, p := range order {
-		m, err := newModel(lb, p.rows) // built once already: no error
+		b, err := newModel(lb, p.rows) // built once already: no error
 		if err != nil {
 			return err
 		}
+		m := b.File
 		m.Version, m.Updated, m.DataVersion = format.FormatVersion, lb.Date, lb.Date
 		m.Unit, m.ITLDeadlineMS, m.Caveat, m.Boundary = text.Unit, format.ITLDeadlineMS, text.Caveat, text.Boundary
 		m.Source = src
-		if err := fn(m); err != nil {
+		if err := fn(b); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func newModel(lb *Leaderboard, rows []*leaderboard.Row) (*Model, error) {
+func newModel(lb *Leaderboard, rows []*leaderboard.Row) (*Built, error) {
 	first := rows[0]
 	im, ok := lb.Index.Models[first.ModelID]
 	if !ok {
@@ -196,7 +178,7 @@ func newModel(lb *Leaderboard, rows []*leaderboard.Row) (*Model, error) {
 	if im.Nickname != first.Nickname {
 		return nil, fmt.Errorf("%s: field %q: %q, but leaderboard/index.json names the model %q", first.Label(), leaderboard.FieldNickname, first.Nickname, im.Nickname)
 	}
-	m := &Model{
+	m := &format.Model{
 		Slug: leaderboard.Slug(first.Nickname), Name: first.Nickname, ModelID: first.ModelID,
 		ParamsB: format.Float(first.TotalParams), ActiveParamsB: format.Float(first.ActiveParams),
 		Architecture: first.Architecture, Best: map[string]format.Config{},
@@ -228,50 +210,33 @@ func newModel(lb *Leaderboard, rows []*leaderboard.Row) (*Model, error) {
 		}
 		return a.MaxNumSeqs < b.MaxNumSeqs
 	})
+	b := &Built{File: m}
 	best := map[string]int{}
 	for i, r := range sorted {
 		c, err := newConfig(m.Slug, r)
 		if err != nil {
 			return nil, err
 		}
-		if i > 0 && m.rows[i-1].GPU == r.GPU && m.rows[i-1].NumGPUs == r.NumGPUs && m.rows[i-1].MaxNumSeqs == r.MaxNumSeqs {
+		if i > 0 && b.Rows[i-1].GPU == r.GPU && b.Rows[i-1].NumGPUs == r.NumGPUs && b.Rows[i-1].MaxNumSeqs == r.MaxNumSeqs {
 			c.Repeat = m.Configurations[i-1].Repeat + 1
-			c.RowID += "/r" + strconv.Itoa(c.Repeat)
+			c.RowID = format.RowID(r.Task, m.Slug, r.GPU, r.NumGPUs, r.MaxNumSeqs, c.Repeat)
 		}
 		m.Configurations = append(m.Configurations, c)
-		m.rows = append(m.rows, r)
+		b.Rows = append(b.Rows, r)
 		if len(m.GPUs) == 0 || m.GPUs[len(m.GPUs)-1] != r.GPU {
 			m.GPUs = append(m.GPUs, r.GPU)
 		}
 		if !c.UnderITLDeadline {
 			continue
 		}
-		if j, ok := best[r.GPU]; !ok || leaderboard.Better(r, c.Repeat, m.rows[j], m.Configurations[j].Repeat) {
+		if j, ok := best[r.GPU]; !ok || leaderboard.Better(r, c.Repeat, b.Rows[j], m.Configurations[j].Repeat) {
 			best[r.GPU] = i
 		}
 	}
 	for gpu, i := range best {
 		m.Best[gpu] = m.Configurations[i]
 	}
-	return m, nil
-}
-
-// BestWith returns the index in Configurations of the configuration the
-// index row rule picks on gpu among those with numGPUs GPUs (the lowest
-// unrounded energy per token with a median ITL under the deadline; ties as
-// for Best); false when none of them meets the deadline. Best[gpu] is
-// BestWith(gpu, Best[gpu].NumGPUs).
-func (m *Model) BestWith(gpu string, numGPUs int) (int, bool) {
-	best := -1
-	for i, c := range m.Configurations {
-		if c.GPU != gpu || c.NumGPUs != numGPUs || !c.UnderITLDeadline {
-			continue
-		}
-		if best < 0 || leaderboard.Better(m.rows[i], c.Repeat, m.rows[best], m.Configurations[best].Repeat) {
-			best = i
-		}
-	}
-	return best, best >= 0
+	return b, nil
 }
 
 func newConfig(slug string, r *leaderboard.Row) (format.Config, error) {
@@ -299,7 +264,7 @@ func newConfig(slug string, r *leaderboard.Row) (format.Config, error) {
 		UnderITLDeadline:    r.MedianITL <= format.ITLDeadlineMS,
 		AvgRunningBatch:     format.Round(r.AvgBatch, 1),
 		P95ITL:              format.Round(r.P95ITL, 1),
-		RowID:               fmt.Sprintf("%s/%s/%d/%d", slug, r.GPU, r.NumGPUs, r.MaxNumSeqs),
+		RowID:               format.RowID(r.Task, slug, r.GPU, r.NumGPUs, r.MaxNumSeqs, 1),
 		Repeat:              1,
 	}, nil
 }

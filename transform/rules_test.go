@@ -41,15 +41,20 @@ func newLeaderboard(t *testing.T, rows ...map[string]any) (*Leaderboard, []leade
 	return NewLeaderboard(LeaderboardFiles{Index: idx, Commits: commits, Chat: task, ChatURL: "https://example/chat.json"}, "2026-09-27", "2026-09-26")
 }
 
-func models(t *testing.T, rows ...map[string]any) []*Model {
+// models builds the model files of the rows.
+func models(t *testing.T, rows ...map[string]any) []*format.Model {
 	t.Helper()
 	lb, _, err := newLeaderboard(t, rows...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms, err := Models(lb)
+	built, err := Models(lb)
 	if err != nil {
 		t.Fatal(err)
+	}
+	ms := make([]*format.Model, len(built))
+	for i, b := range built {
+		ms[i] = b.File
 	}
 	return ms
 }

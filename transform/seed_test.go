@@ -59,9 +59,9 @@ func TestSeedsReproducedByteForByte(t *testing.T) {
 	if len(models) != 18 {
 		t.Errorf("got %d models, want the 18 Text Conversation models", len(models))
 	}
-	bySlug := map[string]*Model{}
+	bySlug := map[string]*format.Model{}
 	for _, m := range models {
-		bySlug[m.Slug] = m
+		bySlug[m.File.Slug] = m.File
 	}
 	for _, slug := range []string{"qwen-3-32b", "qwen-3-14b"} {
 		t.Run(slug, func(t *testing.T) {

@@ -97,7 +97,7 @@ type vtFixture struct {
 	tasks []string
 	// mutate, when set, edits the built models before they are written
 	// (the manifest then lists the edited bytes).
-	mutate func(t *testing.T, models map[string]*transform.Model)
+	mutate func(t *testing.T, models map[string]*format.Model)
 }
 
 // vtBuild lays out a snapshot folder DIR/2026-09-27 in t.TempDir() the way
@@ -179,9 +179,9 @@ func vtBuild(t *testing.T, f vtFixture) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bySlug := map[string]*transform.Model{}
+	bySlug := map[string]*format.Model{}
 	for _, mo := range models {
-		bySlug[mo.Slug] = mo
+		bySlug[mo.File.Slug] = mo.File
 	}
 	if f.mutate != nil {
 		f.mutate(t, bySlug)

@@ -74,11 +74,11 @@ func idxTryBuild(t *testing.T, dir string) (idxBuilt, error) {
 	ib := transform.NewIndexBuilder(lb, stable)
 	b.models = map[string][]byte{}
 	for _, m := range models {
-		data, err := format.Marshal(m)
+		data, err := format.Marshal(m.File)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b.models["models/"+m.Slug+".json"] = data
+		b.models["models/"+m.File.Slug+".json"] = data
 		if err := ib.Add(m); err != nil {
 			t.Fatal(err)
 		}
