@@ -94,25 +94,47 @@ type TaskRow struct {
 	JoulesPerResponse Float `json:"joules_per_response"`
 }
 
-// GPUComparison sets a model's H100 index row against its B200 index row.
+// GPUComparison sets a model's index rows on two GPUs against each other:
+// index.json compares each model's H100 index row with its B200 one. It is
+// published as an object of the slug, each GPU's row under the GPU's key
+// (GPUKey: "h100", then "b200") and the ratio (comparison.go).
 type GPUComparison struct {
-	Slug string `json:"slug"`
-	H100 RowRef `json:"h100"`
-	B200 RowRef `json:"b200"`
-	// EnergyPerTokenRatio is H100 over B200, 3 significant figures.
-	EnergyPerTokenRatio Float `json:"energy_per_token_ratio"`
+	Slug string
+	// Over and Under are the two GPUs' index rows: the ratio is Over's
+	// energy per token over Under's.
+	Over, Under GPURow
+	// EnergyPerTokenRatio is Over over Under, 3 significant figures.
+	EnergyPerTokenRatio Float
 }
 
-// TaskComparison sets a model's Problem Solving index row on one GPU
-// against its Text Conversation index row on the same GPU.
+// GPURow is one GPU's index row in a GPU comparison.
+type GPURow struct {
+	// Key is the GPU's key in the comparison, GPUKey of its name: "h100".
+	Key string
+	RowRef
+}
+
+// TaskComparison sets a model's index row in another task on one GPU
+// against its index row in the primary task on the same GPU: index.json
+// compares Problem Solving with Text Conversation. It is published as an
+// object of the slug, the GPU, each task's row under the task's Key
+// ("text_conversation", then "problem_solving") and the ratios
+// (comparison.go).
 type TaskComparison struct {
-	Slug             string  `json:"slug"`
-	GPU              string  `json:"gpu"`
-	TextConversation TaskRow `json:"text_conversation"`
-	ProblemSolving   TaskRow `json:"problem_solving"`
-	// Ratios are Problem Solving over Text Conversation, 3 significant figures.
-	EnergyPerResponseRatio Float `json:"energy_per_response_ratio"`
-	EnergyPerTokenRatio    Float `json:"energy_per_token_ratio"`
+	Slug string
+	GPU  string
+	// Base is the primary task's index row, Other the compared task's.
+	Base, Other TaskSide
+	// Ratios are Other over Base, 3 significant figures.
+	EnergyPerResponseRatio Float
+	EnergyPerTokenRatio    Float
+}
+
+// TaskSide is one task's index row in a task comparison.
+type TaskSide struct {
+	// Task is the task's id ("gpqa"), a registered task's.
+	Task string
+	TaskRow
 }
 
 // LoadCurve follows one index row's GPU count from its smallest cap up to

@@ -6,7 +6,7 @@
 // under sources/.
 //
 // Every figure on a page is rounded once, from an unrounded value. Ratios
-// and percentages are index.json's (rounded once by transform.IndexBuilder).
+// and percentages are index.json's (rounded once by the builder).
 // Figures shown at another precision than the published files (Wh/M to 1
 // decimal, running batch, latency and tokens per second to whole numbers)
 // are rounded from the archived upstream row behind the configuration, never
@@ -28,7 +28,6 @@ import (
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/leaderboard"
 	"github.com/leadgreen/greentokens/pricing"
-	"github.com/leadgreen/greentokens/transform"
 )
 
 // Snapshot is what pages are rendered from: a snapshot's files, decoded.
@@ -38,9 +37,11 @@ type Snapshot struct {
 	// Grid is grid.json; nil when the snapshot has none.
 	Grid *format.Grid
 	// Rows holds the archived task files' stable rows by task, then by row
-	// id (transform.TaskRows): the unrounded values behind the figures.
+	// id (leaderboard.TaskRows): the unrounded values behind the figures.
 	Rows map[string]map[string]*leaderboard.Row
 
+	// primary is the task whose rows the model files publish.
+	primary format.Task
 	// fsys holds the model files.
 	fsys fs.FS
 	// bySlug finds a model's entries in the index's lists; made once, on
@@ -107,14 +108,14 @@ func Load(fsys fs.FS) (*Snapshot, error) {
 
 // New is Load for a caller that holds index.json decoded and the stable
 // rows of the task files it names (by task, then by row id, as
-// transform.TaskRows and transform.RowIDs return them) already: a build,
+// leaderboard.TaskRows and leaderboard.RowIDs return them) already: a build,
 // which has just written them into fsys. It reads grid.json, when present;
 // the model files are read as their pages are rendered.
 func New(fsys fs.FS, idx *format.IndexFile, rows map[string]map[string]*leaderboard.Row) (*Snapshot, error) {
 	if err := checkVersion(idx); err != nil {
 		return nil, err
 	}
-	s := &Snapshot{Index: idx, Rows: map[string]map[string]*leaderboard.Row{}, fsys: fsys}
+	s := &Snapshot{Index: idx, Rows: map[string]map[string]*leaderboard.Row{}, fsys: fsys, primary: format.PrimaryTask()}
 	g := &format.Grid{}
 	switch err := readJSON(fsys, format.GridPath, g); {
 	case err == nil:
@@ -132,8 +133,8 @@ func New(fsys fs.FS, idx *format.IndexFile, rows map[string]map[string]*leaderbo
 		}
 		s.Rows[t.Task] = r
 	}
-	if s.Rows[transform.TaskChat] == nil {
-		return nil, fmt.Errorf("%s: source.tasks names no %s task file", format.IndexPath, transform.TaskChat)
+	if s.Rows[s.primary.ID] == nil {
+		return nil, fmt.Errorf("%s: source.tasks names no %s task file", format.IndexPath, s.primary.ID)
 	}
 	return s, nil
 }
@@ -222,4 +223,30 @@ func (s *Snapshot) row(task, file string, id string, j format.Float, batch forma
 		return nil, fmt.Errorf("%s: row %s is not the rounding of %s configurations[%d]: the snapshot's files disagree", file, id, format.LeaderboardTask(task), r.Index)
 	}
 	return r, nil
+}
+
+// Entry returns a model's entry in index.json's models (its last, as the
+// model page reads it); nil when the index lists no such model.
+func (s *Snapshot) Entry(slug string) *format.IndexEntry {
+	if i := s.entries(slug).entry; i >= 0 {
+		return &s.Index.Models[i]
+	}
+	return nil
+}
+
+// IndexRow returns the archived row behind an index entry's row on gpu,
+// checking that the published figures are its rounding.
+func (s *Snapshot) IndexRow(e *format.IndexEntry, gpu string) (*leaderboard.Row, error) {
+	c, ok := e.Best[gpu]
+	if !ok {
+		return nil, fmt.Errorf("%s: %s has no index row on %s", format.IndexPath, e.Slug, gpu)
+	}
+	return s.row(s.primary.ID, format.IndexPath, c.RowID, c.JoulesPerToken, c.AvgRunningBatch)
+}
+
+// Ref returns the archived row behind a row reference of index.json in a
+// task, by its id ("lm-arena-chat", "gpqa"), checking that the published
+// figures are its rounding.
+func (s *Snapshot) Ref(task string, r format.RowRef) (*leaderboard.Row, error) {
+	return s.row(task, format.IndexPath, r.RowID, r.JoulesPerToken, r.AvgRunningBatch)
 }

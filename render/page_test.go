@@ -27,6 +27,12 @@ var update = flag.Bool("update", false, "rewrite the golden pages under testdata
 // (Ember's September 2026 release, 2024), in Ember's layout.
 const seedGrid = "testdata/ember-seed-2024.csv"
 
+// The tasks of the sample, by the leaderboard's ids.
+const (
+	taskChat    = "lm-arena-chat"
+	taskProblem = "gpqa"
+)
+
 func readFile(t testing.TB, dir string, parts ...string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(append([]string{dir}, parts...)...))
@@ -57,8 +63,8 @@ func snapshotDir(t testing.TB, up string, withGrid bool) string {
 	chat := readFile(t, up, "tasks", "lm-arena-chat.json")
 	gpqa := readFile(t, up, "tasks", "gpqa.json")
 	lb, _, err := transform.NewLeaderboard(transform.LeaderboardFiles{
-		Index: readFile(t, up, "index.json"), Commits: readFile(t, up, "commits.json"), Chat: chat,
-		ChatURL: "https://raw.githubusercontent.com/ml-energy/leaderboard/master/public/data/tasks/lm-arena-chat.json",
+		Index: readFile(t, up, "index.json"), Commits: readFile(t, up, "commits.json"), Primary: chat,
+		PrimaryURL: "https://raw.githubusercontent.com/ml-energy/leaderboard/master/public/data/tasks/lm-arena-chat.json",
 	}, "2026-09-27", "2026-09-26")
 	if err != nil {
 		t.Fatal(err)
@@ -74,18 +80,16 @@ func snapshotDir(t testing.TB, up string, withGrid bool) string {
 		}
 		write(t, dir, format.ModelPath(m.File.Slug), b)
 	}
-	parsed, err := leaderboard.ParseTask(transform.TaskProblem, gpqa)
-	if err != nil {
+	if _, err := lb.AddTask(taskProblem, gpqa); err != nil {
 		t.Fatal(err)
 	}
-	problem, _ := leaderboard.Stable(parsed)
-	b, err := format.Marshal(buildIndex(t, lb, problem, models))
+	b, err := format.Marshal(buildIndex(t, lb, models))
 	if err != nil {
 		t.Fatal(err)
 	}
 	write(t, dir, format.IndexPath, b)
-	write(t, dir, format.SourcesDir+format.LeaderboardTask(transform.TaskChat), chat)
-	write(t, dir, format.SourcesDir+format.LeaderboardTask(transform.TaskProblem), gpqa)
+	write(t, dir, format.SourcesDir+format.LeaderboardTask(taskChat), chat)
+	write(t, dir, format.SourcesDir+format.LeaderboardTask(taskProblem), gpqa)
 	if withGrid {
 		f, err := os.Open(seedGrid)
 		if err != nil {
@@ -103,7 +107,7 @@ func snapshotDir(t testing.TB, up string, withGrid bool) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		gb, err := grid.Marshal(g)
+		gb, err := format.Marshal(g)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -112,11 +116,11 @@ func snapshotDir(t testing.TB, up string, withGrid bool) string {
 	return dir
 }
 
-// buildIndex builds index.json as a build does: the stable Problem Solving
-// rows, then the model files added one at a time.
-func buildIndex(t testing.TB, lb *transform.Leaderboard, problem []leaderboard.Row, models []*transform.Built) *format.IndexFile {
+// buildIndex builds index.json as a build does: from the leaderboard with
+// its stable Problem Solving rows, the model files added one at a time.
+func buildIndex(t testing.TB, lb *transform.Leaderboard, models []*transform.Built) *format.IndexFile {
 	t.Helper()
-	b := transform.NewIndexBuilder(lb, problem)
+	b := transform.NewIndexBuilder(lb)
 	for _, m := range models {
 		if err := b.Add(m); err != nil {
 			t.Fatal(err)
@@ -511,8 +515,8 @@ func TestEachAndNew(t *testing.T) {
 	up := sample.Leaderboard()
 	lb, _, err := transform.NewLeaderboard(transform.LeaderboardFiles{
 		Index: readFile(t, up, "index.json"), Commits: readFile(t, up, "commits.json"),
-		Chat:    readFile(t, up, "tasks", "lm-arena-chat.json"),
-		ChatURL: "https://raw.githubusercontent.com/ml-energy/leaderboard/master/public/data/tasks/lm-arena-chat.json",
+		Primary:    readFile(t, up, "tasks", "lm-arena-chat.json"),
+		PrimaryURL: "https://raw.githubusercontent.com/ml-energy/leaderboard/master/public/data/tasks/lm-arena-chat.json",
 	}, "2026-09-27", "2026-09-26")
 	if err != nil {
 		t.Fatal(err)
@@ -521,21 +525,19 @@ func TestEachAndNew(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	parsed, err := leaderboard.ParseTask(transform.TaskProblem, readFile(t, up, "tasks", "gpqa.json"))
+	if _, err := lb.AddTask(taskProblem, readFile(t, up, "tasks", "gpqa.json")); err != nil {
+		t.Fatal(err)
+	}
+	idx := buildIndex(t, lb, models)
+	chatIDs, err := leaderboard.RowIDs(taskChat, lb.Tasks[taskChat])
 	if err != nil {
 		t.Fatal(err)
 	}
-	problem, _ := leaderboard.Stable(parsed)
-	idx := buildIndex(t, lb, problem, models)
-	chatIDs, err := leaderboard.RowIDs(transform.TaskChat, lb.Chat)
+	problemIDs, err := leaderboard.RowIDs(taskProblem, lb.Tasks[taskProblem])
 	if err != nil {
 		t.Fatal(err)
 	}
-	problemIDs, err := leaderboard.RowIDs(transform.TaskProblem, problem)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := New(os.DirFS(dir), idx, map[string]map[string]*leaderboard.Row{transform.TaskChat: chatIDs, transform.TaskProblem: problemIDs})
+	s, err := New(os.DirFS(dir), idx, map[string]map[string]*leaderboard.Row{taskChat: chatIDs, taskProblem: problemIDs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -566,7 +568,7 @@ func TestEachAndNew(t *testing.T) {
 		delete(problemIDs, id)
 		break
 	}
-	if _, err := New(os.DirFS(dir), idx, map[string]map[string]*leaderboard.Row{transform.TaskChat: chatIDs, transform.TaskProblem: problemIDs}); err == nil {
+	if _, err := New(os.DirFS(dir), idx, map[string]map[string]*leaderboard.Row{taskChat: chatIDs, taskProblem: problemIDs}); err == nil {
 		t.Errorf("New took task rows that index.json does not count")
 	}
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/leadgreen/greentokens/internal/sourcetext"
 	"github.com/leadgreen/greentokens/leaderboard"
 	"github.com/leadgreen/greentokens/pricing"
-	"github.com/leadgreen/greentokens/transform"
 )
 
 // Dir is the snapshot folder pages are written to; a page is Dir/SLUG.md.
@@ -191,7 +190,7 @@ func newView(s *Snapshot, slug string, opts Options) (*view, error) {
 	}
 	v.m = escapedModel(v.m) // upstream text: no markup reaches the page
 	for _, c := range v.m.Configurations {
-		r, err := s.row(transform.TaskChat, v.e.File, c.RowID, c.JoulesPerToken, c.AvgRunningBatch)
+		r, err := s.row(s.primary.ID, v.e.File, c.RowID, c.JoulesPerToken, c.AvgRunningBatch)
 		if err != nil {
 			return nil, err
 		}
@@ -265,7 +264,7 @@ func (v *view) ref(task string, r format.RowRef) (*leaderboard.Row, error) {
 }
 
 // Figures of an archived row, at the page's precision.
-func wh(r *leaderboard.Row) string    { return dec1(leaderboard.WhPerMillion(*r.EnergyPerToken)) }
+func wh(r *leaderboard.Row) string    { return dec1(r.WhPerMillion()) }
 func batch(r *leaderboard.Row) string { return whole(r.AvgBatch) }
 func itl(r *leaderboard.Row) string   { return whole(r.MedianITL) }
 func tps(r *leaderboard.Row) string   { return whole(r.Throughput) }
@@ -326,11 +325,11 @@ func (v *view) head(d *Doc) error {
 // curveSentence describes a load curve: from the smallest cap to the index
 // row, and the row past it.
 func (v *view) curveSentence(lc *format.LoadCurve) (string, error) {
-	from, err := v.ref(transform.TaskChat, lc.From)
+	from, err := v.ref(v.s.primary.ID, lc.From)
 	if err != nil {
 		return "", err
 	}
-	to, err := v.ref(transform.TaskChat, lc.To)
+	to, err := v.ref(v.s.primary.ID, lc.To)
 	if err != nil {
 		return "", err
 	}
@@ -346,7 +345,7 @@ func (v *view) curveSentence(lc *format.LoadCurve) (string, error) {
 		}
 		// The highest latency is shown from its unrounded row, like every
 		// other whole-number figure (index.json holds it to 1 decimal).
-		top := v.s.Rows[transform.TaskChat][lc.MaxMedianITLRowID]
+		top := v.s.Rows[v.s.primary.ID][lc.MaxMedianITLRowID]
 		if top == nil || format.Round(top.MedianITL, 1) != lc.MaxMedianITL {
 			return "", fmt.Errorf("%s: load curve %s on %s: max_median_itl_row_id %s is not the row of max_median_itl_ms %v", format.IndexPath, lc.Slug, lc.GPU, lc.MaxMedianITLRowID, float64(lc.MaxMedianITL))
 		}
@@ -357,7 +356,7 @@ func (v *view) curveSentence(lc *format.LoadCurve) (string, error) {
 	if lc.Past == nil {
 		fmt.Fprintf(&b, " No larger cap was measured on %s.", plural(lc.NumGPUs, "this card", "these cards"))
 	} else {
-		past, err := v.ref(transform.TaskChat, *lc.Past)
+		past, err := v.ref(v.s.primary.ID, *lc.Past)
 		if err != nil {
 			return "", err
 		}
@@ -415,18 +414,41 @@ func (v *view) configurations(d *Doc) error {
 	return nil
 }
 
+// gpuNames are the names of the GPU comparison's two GPUs, unescaped: the
+// GPUs of the model's index entry whose keys (format.GPUKey) the
+// comparison has.
+func (v *view) gpuNames() (over, under string, err error) {
+	g := v.gpuCmp
+	named := func(key string) (string, error) {
+		for _, gpu := range v.e.GPUs {
+			if format.GPUKey(gpu) == key {
+				return gpu, nil
+			}
+		}
+		return "", fmt.Errorf("%s: gpu_comparisons: %s has no GPU of the key %q", format.IndexPath, g.Slug, key)
+	}
+	if over, err = named(g.Over.Key); err == nil {
+		under, err = named(g.Under.Key)
+	}
+	return over, under, err
+}
+
 func (v *view) gpuSentence() (string, error) {
 	g := v.gpuCmp
-	h, err := v.ref(transform.TaskChat, g.H100)
+	over, under, err := v.gpuNames()
 	if err != nil {
 		return "", err
 	}
-	b, err := v.ref(transform.TaskChat, g.B200)
+	o, err := v.ref(v.s.primary.ID, g.Over.RowRef)
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("At the index rows, %s on H100 uses %s the energy per token it uses on B200: %s Wh/M on %s against %s Wh/M on %s.",
-		v.m.Name, times(g.EnergyPerTokenRatio), wh(h), on(g.H100.NumGPUs, "H100"), wh(b), on(g.B200.NumGPUs, "B200")), nil
+	u, err := v.ref(v.s.primary.ID, g.Under.RowRef)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("At the index rows, %s on %s uses %s the energy per token it uses on %s: %s Wh/M on %s against %s Wh/M on %s.",
+		v.m.Name, md(over), times(g.EnergyPerTokenRatio), md(under), wh(o), on(g.Over.NumGPUs, over), wh(u), on(g.Under.NumGPUs, under)), nil
 }
 
 func (v *view) gpuComparison(d *Doc) error {
@@ -438,11 +460,12 @@ func (v *view) gpuComparison(d *Doc) error {
 	if err != nil {
 		return err
 	}
-	h, _ := v.ref(transform.TaskChat, g.H100)
-	b, _ := v.ref(transform.TaskChat, g.B200)
-	d.h(2, "gpus", "H100 against B200")
-	d.p(fmt.Sprintf("%s The leaderboard did not sweep the two GPUs alike: the H100 row holds a running batch of %s on %s, the B200 row %s on %s, so part of the gap comes from the configuration rather than the chip. The comparison for all %d %s is in the index.",
-		s, batch(h), cards(g.H100.NumGPUs), batch(b), cards(g.B200.NumGPUs),
+	over, under, _ := v.gpuNames() // gpuSentence has named them
+	o, _ := v.ref(v.s.primary.ID, g.Over.RowRef)
+	u, _ := v.ref(v.s.primary.ID, g.Under.RowRef)
+	d.h(2, "gpus", md(over)+" against "+md(under))
+	d.p(fmt.Sprintf("%s The leaderboard did not sweep the two GPUs alike: the %s row holds a running batch of %s on %s, the %s row %s on %s, so part of the gap comes from the configuration rather than the chip. The comparison for all %d %s is in the index.",
+		s, md(over), batch(o), cards(g.Over.NumGPUs), md(under), batch(u), cards(g.Under.NumGPUs),
 		len(v.s.Index.GPUComparisons), plural(len(v.s.Index.GPUComparisons), "model", "models")))
 	return nil
 }
@@ -456,7 +479,7 @@ type carbonRow struct {
 // priced prices the lowest index row on the display grids, and names the
 // grids grid.json does not list.
 func (v *view) priced(opts Options) (rows []carbonRow, missing []string) {
-	perM := leaderboard.WhPerMillion(*v.lowest.r.EnergyPerToken)
+	perM := v.lowest.r.WhPerMillion()
 	for _, q := range opts.grids() {
 		a, ok := v.s.area(q)
 		if !ok {
@@ -554,29 +577,43 @@ func (v *view) carbon(d *Doc) error {
 	return nil
 }
 
-// taskSentence compares the two tasks on every GPU with a pair.
+// taskSentence compares each other task with the primary one on every GPU
+// with a pair: a sentence per task, in the order of the comparisons.
 func (v *view) taskSentence() (string, error) {
-	var parts []string
+	base := v.s.primary.Name
+	var order []string
+	parts := map[string][]string{}
 	for _, tc := range v.tasks {
-		c, err := v.ref(transform.TaskChat, tc.TextConversation.RowRef)
+		other, ok := format.LookupTask(tc.Other.Task)
+		if !ok {
+			return "", fmt.Errorf("%s: task_comparisons: %s compares task %q, which this renderer does not know", format.IndexPath, tc.Slug, tc.Other.Task)
+		}
+		c, err := v.ref(tc.Base.Task, tc.Base.RowRef)
 		if err != nil {
 			return "", err
 		}
-		p, err := v.ref(transform.TaskProblem, tc.ProblemSolving.RowRef)
+		p, err := v.ref(tc.Other.Task, tc.Other.RowRef)
 		if err != nil {
 			return "", err
 		}
-		hw := "on " + on(tc.TextConversation.NumGPUs, tc.GPU)
-		if tc.TextConversation.NumGPUs != tc.ProblemSolving.NumGPUs {
-			hw = fmt.Sprintf("on %s (%d GPUs for Problem Solving, %d for Text Conversation)", md(tc.GPU), tc.ProblemSolving.NumGPUs, tc.TextConversation.NumGPUs)
+		hw := "on " + on(tc.Base.NumGPUs, tc.GPU)
+		if tc.Base.NumGPUs != tc.Other.NumGPUs {
+			hw = fmt.Sprintf("on %s (%d GPUs for %s, %d for %s)", md(tc.GPU), tc.Other.NumGPUs, other.Name, tc.Base.NumGPUs, base)
 		}
-		parts = append(parts, fmt.Sprintf("%s the energy per response and %s the energy per token %s (answers of %s tokens against %s; running batch %s against %s)",
+		if _, seen := parts[other.Name]; !seen {
+			order = append(order, other.Name)
+		}
+		parts[other.Name] = append(parts[other.Name], fmt.Sprintf("%s the energy per response and %s the energy per token %s (answers of %s tokens against %s; running batch %s against %s)",
 			times(tc.EnergyPerResponseRatio), times(tc.EnergyPerTokenRatio), hw,
-			group(strconv.FormatInt(tc.ProblemSolving.AvgOutputTokens, 10)), group(strconv.FormatInt(tc.TextConversation.AvgOutputTokens, 10)),
+			group(strconv.FormatInt(tc.Other.AvgOutputTokens, 10)), group(strconv.FormatInt(tc.Base.AvgOutputTokens, 10)),
 			batch(p), batch(c)))
 	}
-	return fmt.Sprintf("On the leaderboard's %s task, %s uses %s, compared with %s.",
-		transform.TaskNames[transform.TaskProblem], v.m.Name, strings.Join(parts, ", and "), transform.TaskNames[transform.TaskChat]), nil
+	var sentences []string
+	for _, name := range order {
+		sentences = append(sentences, fmt.Sprintf("On the leaderboard's %s task, %s uses %s, compared with %s.",
+			name, v.m.Name, strings.Join(parts[name], ", and "), base))
+	}
+	return strings.Join(sentences, " "), nil
 }
 
 func (v *view) taskComparison(d *Doc) error {
@@ -591,7 +628,7 @@ func (v *view) taskComparison(d *Doc) error {
 	// every GPU, a smaller batch and more energy per token.
 	why := " Long answers leave room for fewer requests in the batch, which is why the energy per token moves as well."
 	for _, tc := range v.tasks {
-		if tc.ProblemSolving.AvgRunningBatch >= tc.TextConversation.AvgRunningBatch || tc.EnergyPerTokenRatio <= 1 {
+		if tc.Other.AvgRunningBatch >= tc.Base.AvgRunningBatch || tc.EnergyPerTokenRatio <= 1 {
 			why = ""
 		}
 	}
@@ -628,20 +665,21 @@ func (v *view) questions(d *Doc) error {
 		}
 		q(fmt.Sprintf("How much energy does %s use per million output tokens?", m.Name),
 			fmt.Sprintf("At the most energy-efficient configuration measured, %s (%s %s, %s, data compiled %s). Host, network, cooling and idle time are not counted, so each figure is a floor.",
-				list(parts), m.Source.Name, v.leaderboardVersion(), transform.TaskNames[transform.TaskChat], longDate(m.Source.Compiled)))
+				list(parts), m.Source.Name, v.leaderboardVersion(), v.s.primary.Name, longDate(m.Source.Compiled)))
 	}
 	if v.gpuCmp != nil {
 		s, err := memo(&v.gpuText, v.gpuSentence)
 		if err != nil {
 			return err
 		}
-		q(fmt.Sprintf("Is %s more energy-efficient on B200 or H100?", m.Name),
+		over, under, _ := v.gpuNames() // gpuSentence has named them
+		q(fmt.Sprintf("Is %s more energy-efficient on %s or %s?", m.Name, md(under), md(over)),
 			s+" Both are floors at high load, and the two rows differ in GPU count and running batch.")
 	}
 	if v.lowest != nil {
 		lc := v.curves[v.lowest.gpu]
 		if lc != nil && lc.From.RowID != lc.To.RowID {
-			from, err := v.ref(transform.TaskChat, lc.From)
+			from, err := v.ref(v.s.primary.ID, lc.From)
 			if err != nil {
 				return err
 			}
@@ -673,7 +711,7 @@ func (v *view) questions(d *Doc) error {
 	q("Where do these figures come from?",
 		fmt.Sprintf("From the %s %s (%s), released %s, data compiled %s, retrieved %s: %d stable %s of %s in the %s task.%s Every number is recomputed from a dated snapshot of the sources.",
 			m.Source.Name, v.leaderboardVersion(), publisherName(m.Source.Publisher), longDate(m.Source.Released), longDate(m.Source.Compiled), longDate(m.Source.Retrieved),
-			len(m.Configurations), plural(len(m.Configurations), "configuration", "configurations"), m.Name, transform.TaskNames[transform.TaskChat], v.gridCredit(" Grid intensities: %s's %d yearly figures.")))
+			len(m.Configurations), plural(len(m.Configurations), "configuration", "configurations"), m.Name, v.s.primary.Name, v.gridCredit(" Grid intensities: %s's %d yearly figures.")))
 	return nil
 }
 

@@ -505,7 +505,7 @@ func checkSort(t *testing.T, b *browser, s *Site, base string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want = append(want, row{e.Slug, render.WhPerMillion(r)})
+		want = append(want, row{e.Slug, r.WhPerMillion()})
 	}
 	sort.Slice(want, func(i, j int) bool { return want[i].wh < want[j].wh })
 	const rowsJS = `Array.from(document.querySelectorAll("#index-table tbody tr")).map(r => r.dataset.slug)`

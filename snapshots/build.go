@@ -37,10 +37,6 @@ import (
 	"github.com/leadgreen/greentokens/validate"
 )
 
-// Tasks are the leaderboard tasks a snapshot archives: Text Conversation,
-// the index's workload, and Problem Solving, for the task comparison.
-var Tasks = []string{fetch.TaskChat, fetch.TaskProblem}
-
 // BuildOptions say what to build and where.
 type BuildOptions struct {
 	// Out holds the dated snapshots (OUT/DATE/).
@@ -200,11 +196,12 @@ type fetched struct {
 type upstream []fetched
 
 // leaderboardFiles are the names of the leaderboard's files a build
-// fetches: the index, the commits, and the task files of Tasks.
+// fetches: the index, the commits, and the file of every registered task
+// (format.Tasks).
 func leaderboardFiles() []string {
 	names := []string{fetch.LeaderboardIndex, fetch.LeaderboardCommits}
-	for _, t := range Tasks {
-		names = append(names, fetch.LeaderboardTask(t))
+	for _, t := range format.Tasks() {
+		names = append(names, t.File())
 	}
 	return names
 }
@@ -299,11 +296,9 @@ func archiveLeaderboard(st *stage, up upstream, text *sourcetext.Leaderboard, lo
 
 // derived is what the derive step hands to the write step.
 type derived struct {
-	// lb is the leaderboard: the Text Conversation rows, the index, the
-	// commit.
-	lb *transform.Leaderboard
-	// stable are the stable rows of the other tasks, by task.
-	stable map[string][]leaderboard.Row
+	// lb is the leaderboard: the index, the commit, and every task's
+	// stable rows.
+	lb     *transform.Leaderboard
 	record record
 }
 
@@ -318,32 +313,30 @@ type record struct {
 // stability rules to every task (so that every exclusion is on record),
 // and dates the data. The files' bytes are let go once parsed.
 func derive(up upstream, opts BuildOptions, text *sourcetext.Leaderboard, log *slog.Logger) (*derived, error) {
-	chat := up.file(fetch.LeaderboardTask(fetch.TaskChat))
+	primary := up.file(format.PrimaryTask().File())
 	rec := record{retrieved: opts.Retrieved, exclusions: []format.Exclusion{}}
 	if rec.retrieved == "" {
-		rec.retrieved = chat.Retrieved.UTC().Format(time.DateOnly)
+		rec.retrieved = primary.Retrieved.UTC().Format(time.DateOnly)
 	}
 	index, commits := up.file(fetch.LeaderboardIndex), up.file(fetch.LeaderboardCommits)
 	lb, excluded, err := transform.NewLeaderboard(transform.LeaderboardFiles{
-		Index: index.Data, Commits: commits.Data, Chat: chat.Data, ChatURL: chat.URL,
+		Index: index.Data, Commits: commits.Data, Primary: primary.Data, PrimaryURL: primary.URL,
 	}, opts.Date, rec.retrieved)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
 	}
-	index.Data, commits.Data, chat.Data = nil, nil, nil
-	d := &derived{lb: lb, stable: map[string][]leaderboard.Row{}}
-	for _, t := range Tasks[1:] {
-		f := up.file(fetch.LeaderboardTask(t))
-		rows, err := leaderboard.ParseTask(t, f.Data)
-		if err == nil {
-			err = lb.CheckIndexed(rows)
+	index.Data, commits.Data, primary.Data = nil, nil, nil
+	d := &derived{lb: lb}
+	for _, t := range format.Tasks() {
+		if t.Primary {
+			continue
 		}
+		f := up.file(t.File())
+		ex, err := lb.AddTask(t.ID, f.Data)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
 		}
 		f.Data = nil
-		rs, ex := leaderboard.Stable(rows)
-		d.stable[t] = rs
 		excluded = append(excluded, ex...)
 	}
 	for _, e := range excluded {
@@ -356,11 +349,7 @@ func derive(up upstream, opts BuildOptions, text *sourcetext.Leaderboard, log *s
 	if rec.evidence, err = evidence(lb, text, rec.retrieved, log); err != nil {
 		return nil, err
 	}
-	problem, ok := d.stable[transform.TaskProblem]
-	if !ok {
-		return nil, fmt.Errorf("the tasks %q leave out %s, which index.json compares", Tasks, transform.TaskProblem)
-	}
-	logNewGPUs(log, lb.Chat, problem)
+	logNewGPUs(log, lb)
 	d.record = rec
 	return d, nil
 }
@@ -409,7 +398,7 @@ func write(st *stage, d *derived, g *emberOut, opts BuildOptions, log *slog.Logg
 	if err != nil {
 		return nil, err
 	}
-	d.lb, d.stable = nil, nil
+	d.lb = nil
 	index, err := writeIndex(st, idx)
 	if err != nil {
 		return nil, err
@@ -433,7 +422,7 @@ func write(st *stage, d *derived, g *emberOut, opts BuildOptions, log *slog.Logg
 // writes it, in order, then lets it go: only the index's entries stay. An error of the index is reported once every
 // model file is written, as if the index were built after them.
 func writeModels(st *stage, d *derived, log *slog.Logger) ([]format.File, *format.IndexFile, error) {
-	ib := transform.NewIndexBuilder(d.lb, d.stable[transform.TaskProblem])
+	ib := transform.NewIndexBuilder(d.lb)
 	var indexErr error
 	var files []format.File
 	var writeErr error
@@ -456,7 +445,7 @@ func writeModels(st *stage, d *derived, log *slog.Logger) ([]format.File, *forma
 	case modelErr != nil:
 		return nil, nil, fmt.Errorf("%w: %v", ErrUpstreamData, modelErr)
 	}
-	log.Info("built model files", "models", n, "configurations", len(d.lb.Chat), "excluded", len(d.record.exclusions))
+	log.Info("built model files", "models", n, "configurations", len(d.lb.Tasks[format.PrimaryTask().ID]), "excluded", len(d.record.exclusions))
 	idx, err := ib.Index()
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
@@ -483,12 +472,8 @@ var errStopped = errors.New("stopped: a model file failed")
 func pageRows(idx *format.IndexFile, d *derived) (map[string]map[string]*leaderboard.Row, error) {
 	rows := map[string]map[string]*leaderboard.Row{}
 	for _, t := range idx.Source.Tasks {
-		task := d.lb.Chat
-		if t.Task != transform.TaskChat {
-			task = d.stable[t.Task]
-		}
 		var err error
-		if rows[t.Task], err = leaderboard.RowIDs(t.Task, task); err != nil {
+		if rows[t.Task], err = leaderboard.RowIDs(t.Task, d.lb.Tasks[t.Task]); err != nil {
 			return nil, fmt.Errorf("%w: loading the staged files for the pages: %s: %v", ErrValidation, t.File, err)
 		}
 	}
@@ -554,10 +539,20 @@ func newManifest(opts BuildOptions, rec record, sources []format.SourceFile, out
 		Version: format.ManifestVersion, Date: opts.Date, Retrieved: rec.retrieved, Generator: gen,
 		Selection: format.Selection{
 			ITLDeadlineMS: format.ITLDeadlineMS, MinSteadyStateSeconds: leaderboard.MinSteadySeconds,
-			MinBatchFraction: leaderboard.MinBatchFraction, Tasks: Tasks,
+			MinBatchFraction: leaderboard.MinBatchFraction, Tasks: taskIDs(),
 		},
 		Sources: sources, Outputs: outputs, Evidence: rec.evidence, Exclusions: rec.exclusions, Grid: g,
 	}
+}
+
+// taskIDs are the registered tasks' ids, in the registry's order: the
+// manifest's selection.tasks.
+func taskIDs() []string {
+	var ids []string
+	for _, t := range format.Tasks() {
+		ids = append(ids, t.ID)
+	}
+	return ids
 }
 
 // writeManifest writes manifest.json, the stage's last file.
@@ -643,9 +638,9 @@ func emberSteps(ctx context.Context, st *stage, opts BuildOptions, log *slog.Log
 	for _, x := range summary.Exclusions {
 		log.Warn("excluded", "source", name, "area", x.Area, "year", x.Year, "line", x.Line, "value", x.Value, "reason", x.Reason)
 	}
-	data, err := grid.Marshal(g)
+	data, err := format.Marshal(g)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
+		return nil, fmt.Errorf("%w: grid: %v", ErrUpstreamData, err)
 	}
 	if res.output, err = st.write(format.GridPath, data); err != nil {
 		return nil, err

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/leaderboard"
 )
@@ -65,8 +64,9 @@ func (r *DiffReport) upstreamRows(s *Snapshot, side string) map[rowKey]*upRow {
 	return rows
 }
 
-// chatPath is the archived Text Conversation task file's path.
-var chatPath = "sources/" + fetch.LeaderboardTask(fetch.TaskChat)
+// chatPath is the archived primary task file's path (Text Conversation),
+// whose rows the model files publish.
+var chatPath = format.PrimaryTask().ArchivedPath()
 
 // sameChat reports whether two snapshots archive the same Text
 // Conversation task file (the same size and sha256 listed, both checked
@@ -132,7 +132,7 @@ func (s *Snapshot) chatRows() (map[rowKey]*upRow, error) {
 		return nil, errNotArchived
 	}
 	r := s.reader()
-	task := fetch.TaskChat
+	task := format.PrimaryTask().ID
 	// By model: the rows of the model being read, flushed at the next one.
 	x := newRowIndex()
 	var run []leaderboard.Row

@@ -419,11 +419,11 @@ func outputFiles(m *format.Manifest) []*format.File {
 }
 
 // wantChatRows is what Diff compares of a task file's rows, computed the
-// plain way: the whole file parsed by transform.ParseTask, then filtered
-// by transform.Stable.
+// plain way: the whole file parsed by leaderboard.ParseTask, then filtered
+// by leaderboard.Stable.
 func wantChatRows(t *testing.T, data []byte) (map[rowKey]*upRow, error) {
 	t.Helper()
-	rows, err := leaderboard.ParseTask(fetch.TaskChat, data)
+	rows, err := leaderboard.ParseTask(format.PrimaryTask().ID, data)
 	if err != nil {
 		return nil, err
 	}
@@ -511,7 +511,7 @@ func TestDiffChatRows(t *testing.T) {
 			s := load(t, dir)
 			grouped := map[string]bool{}
 			last := ""
-			err := streamTask(fetch.TaskChat, bytes.NewReader(tc.data), func(r leaderboard.Row) bool {
+			err := streamTask(format.PrimaryTask().ID, bytes.NewReader(tc.data), func(r leaderboard.Row) bool {
 				if r.ModelID != last && grouped[r.ModelID] {
 					return false
 				}

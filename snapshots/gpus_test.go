@@ -55,7 +55,7 @@ func TestNewGPUs(t *testing.T) {
 	}
 	var cmps []string
 	for _, g := range idx.GPUComparisons {
-		cmps = append(cmps, g.Slug+" "+g.H100.RowID+" "+g.B200.RowID)
+		cmps = append(cmps, g.Slug+" "+g.Over.RowID+" "+g.Under.RowID)
 	}
 	if diff := cmp.Diff([]string{"alpha-7b alpha-7b/H100/1/16 alpha-7b/B200/1/8"}, cmps); diff != "" {
 		t.Errorf("gpu_comparisons (-want +got):\n%s", diff)

@@ -21,7 +21,7 @@ func (s *Snapshot) DeriveModels() ([]*transform.Built, error) {
 	}{
 		{fetch.LeaderboardIndex, &files.Index},
 		{fetch.LeaderboardCommits, &files.Commits},
-		{fetch.LeaderboardTask(fetch.TaskChat), &files.Chat},
+		{format.PrimaryTask().File(), &files.Primary},
 	} {
 		rel := "sources/" + src.name
 		b, ok := s.Bytes(rel)

@@ -11,7 +11,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadgreen/greentokens/format"
-	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/validate"
 )
 
@@ -34,7 +33,7 @@ func TestTaskProblemsReportedOnce(t *testing.T) {
 		{"the chat task file", chat, nil},
 		{"gpqa, in the selection", gpqa, nil},
 		// Read by the index check only, which must report it.
-		{"gpqa, not in the selection", gpqa, []string{transform.TaskChat}},
+		{"gpqa, not in the selection", gpqa, []string{format.PrimaryTask().ID}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := build(t, t.TempDir(), seedSource())

@@ -13,26 +13,15 @@ import (
 	"github.com/leadgreen/greentokens/leaderboard"
 )
 
-// TaskProblem is the Problem Solving task (GPQA Diamond), the other side of
-// the task comparison.
-const TaskProblem = "gpqa"
-
-// TaskNames are the tasks' names as the leaderboard's web app shows them.
-var TaskNames = map[string]string{TaskChat: "Text Conversation", TaskProblem: "Problem Solving"}
-
-// The two GPUs of the GPU comparison: the numerator and the denominator.
-const (
-	GPUCompareOver  = "H100"
-	GPUCompareUnder = "B200"
-)
+// comparedGPUs are the GPUs of index.json's GPU comparison: each model's
+// index row on the first over its index row on the second.
+var comparedGPUs = [2]string{"H100", "B200"}
 
 // IndexBuilder builds index.json from the model files one at a time, as
-// EachModel hands them out, without holding them all. Only the index's entries are kept; they share
-// the model's best map and GPU list.
+// EachModel hands them out, without holding them all. Only the index's
+// entries are kept; they share the model's best map and GPU list.
 type IndexBuilder struct {
 	lb *Leaderboard
-	// problem is the stable Problem Solving rows.
-	problem []leaderboard.Row
 	// err is the first error; Add does nothing once there is one.
 	err error
 
@@ -40,15 +29,24 @@ type IndexBuilder struct {
 	idx       *format.IndexFile
 	src       format.Source
 	firstSlug string
-	rowID     map[*leaderboard.Row]string
-	// byModel holds the Problem Solving rows by model id.
-	byModel map[string][]*leaderboard.Row
+	// compared are the tasks compared with the primary task, in the
+	// registry's order, with the leaderboard's stable rows of each.
+	compared []comparedTask
 }
 
-// NewIndexBuilder starts index.json for the leaderboard and the stable
-// Problem Solving rows (as Stable returns them, in upstream order).
-func NewIndexBuilder(lb *Leaderboard, problem []leaderboard.Row) *IndexBuilder {
-	return &IndexBuilder{lb: lb, problem: problem}
+// comparedTask is a task of the task comparisons: its stable rows by model
+// id, and each row's published row id.
+type comparedTask struct {
+	id      string
+	byModel map[string][]*leaderboard.Row
+	rowID   map[*leaderboard.Row]string
+}
+
+// NewIndexBuilder starts index.json for the leaderboard: its primary
+// task's model files, added one at a time, compared with the stable rows
+// of every other task the leaderboard holds (AddTask).
+func NewIndexBuilder(lb *Leaderboard) *IndexBuilder {
+	return &IndexBuilder{lb: lb}
 }
 
 // Add adds a model file, as Models or EachModel built it. The first model
@@ -88,16 +86,7 @@ func (b *IndexBuilder) Index() (*format.IndexFile, error) {
 
 // start sets up the index from its first model.
 func (b *IndexBuilder) start(first *Built) error {
-	lb, problem := b.lb, b.problem
-	problemIDs, err := leaderboard.RowIDs(TaskProblem, problem)
-	if err != nil {
-		return err
-	}
-	b.rowID = map[*leaderboard.Row]string{}
-	for id, r := range problemIDs {
-		b.rowID[r] = id
-	}
-
+	lb := b.lb
 	f := first.File
 	src := f.Source
 	b.src, b.firstSlug = src, f.Slug
@@ -108,20 +97,31 @@ func (b *IndexBuilder) start(first *Built) error {
 			Name: src.Name, Version: src.Version, Released: src.Released, Compiled: src.Compiled,
 			Retrieved: src.Retrieved, Licence: src.Licence, Cite: src.Cite,
 			Details: "each model file's source block (models/SLUG.json, key source) holds the full text: publisher, method, selection, licence evidence",
-			Tasks: []format.IndexTask{
-				{Task: TaskChat, Name: TaskNames[TaskChat], File: format.SourcesDir + format.LeaderboardTask(TaskChat), StableConfigurations: len(lb.Chat)},
-				{Task: TaskProblem, Name: TaskNames[TaskProblem], File: format.SourcesDir + format.LeaderboardTask(TaskProblem), StableConfigurations: len(problem)},
-			},
 		},
 		Models: []format.IndexEntry{}, GPUComparisons: []format.GPUComparison{}, TaskComparisons: []format.TaskComparison{}, LoadCurves: []format.LoadCurve{},
 	}
-
-	// The Problem Solving index rows, by model id and GPU: the model files'
-	// rule (newModel) applied to the gpqa rows of each index model.
-	b.byModel = map[string][]*leaderboard.Row{}
-	for i := range problem {
-		r := &problem[i]
-		b.byModel[r.ModelID] = append(b.byModel[r.ModelID], r)
+	for _, t := range format.Tasks() {
+		stable := lb.Tasks[t.ID]
+		b.idx.Source.Tasks = append(b.idx.Source.Tasks, format.IndexTask{
+			Task: t.ID, Name: t.Name, File: t.ArchivedPath(), StableConfigurations: len(stable)})
+		if t.Primary || stable == nil {
+			continue
+		}
+		// The task's index rows, by model id and GPU: the model files'
+		// rule (newModel) applied to the task's rows of each index model.
+		ids, err := leaderboard.RowIDs(t.ID, stable)
+		if err != nil {
+			return err
+		}
+		ct := comparedTask{id: t.ID, byModel: map[string][]*leaderboard.Row{}, rowID: make(map[*leaderboard.Row]string, len(ids))}
+		for id, r := range ids {
+			ct.rowID[r] = id
+		}
+		for i := range stable {
+			r := &stable[i]
+			ct.byModel[r.ModelID] = append(ct.byModel[r.ModelID], r)
+		}
+		b.compared = append(b.compared, ct)
 	}
 	return nil
 }
@@ -151,21 +151,27 @@ func (b *IndexBuilder) add(built *Built) error {
 		best[gpu] = i
 	}
 
-	if o, ok := best[GPUCompareOver]; ok {
-		if u, ok := best[GPUCompareUnder]; ok {
+	over, under := comparedGPUs[0], comparedGPUs[1]
+	if o, ok := best[over]; ok {
+		if u, ok := best[under]; ok {
 			ro, ru := built.Rows[o], built.Rows[u]
 			idx.GPUComparisons = append(idx.GPUComparisons, format.GPUComparison{
-				Slug: m.Slug, H100: ref(m.Configurations[o]), B200: ref(m.Configurations[u]),
+				Slug:                m.Slug,
+				Over:                format.GPURow{Key: format.GPUKey(over), RowRef: ref(m.Configurations[o])},
+				Under:               format.GPURow{Key: format.GPUKey(under), RowRef: ref(m.Configurations[u])},
 				EnergyPerTokenRatio: format.Sig3(*ro.EnergyPerToken / *ru.EnergyPerToken),
 			})
 		}
 	}
 
-	var pm *Built
-	if rows := b.byModel[m.ModelID]; len(rows) > 0 {
-		var err error
-		if pm, err = newModel(b.lb, rows); err != nil {
-			return err
+	// The model's index rows in each compared task.
+	others := make([]*Built, len(b.compared))
+	for k, ct := range b.compared {
+		if rows := ct.byModel[m.ModelID]; len(rows) > 0 {
+			var err error
+			if others[k], err = newModel(b.lb, rows); err != nil {
+				return err
+			}
 		}
 	}
 	for _, gpu := range sortedKeys(best) {
@@ -176,19 +182,21 @@ func (b *IndexBuilder) add(built *Built) error {
 		}
 		idx.LoadCurves = append(idx.LoadCurves, lc)
 
-		if pm == nil {
-			continue
+		for k, om := range others {
+			if om == nil {
+				continue
+			}
+			oc, ok := om.File.Best[gpu]
+			if !ok {
+				continue
+			}
+			or := om.Rows[configIndex(om.File, oc.RowID)]
+			tc, err := taskComparison(built, i, or, b.compared[k].rowID[or])
+			if err != nil {
+				return err
+			}
+			idx.TaskComparisons = append(idx.TaskComparisons, tc)
 		}
-		pc, ok := pm.File.Best[gpu]
-		if !ok {
-			continue
-		}
-		pr := pm.Rows[configIndex(pm.File, pc.RowID)]
-		tc, err := taskComparison(built, i, pr, b.rowID[pr])
-		if err != nil {
-			return err
-		}
-		idx.TaskComparisons = append(idx.TaskComparisons, tc)
 	}
 	return nil
 }
@@ -218,28 +226,33 @@ func taskRow(c format.Config, r *leaderboard.Row) (format.TaskRow, error) {
 	return format.TaskRow{RowRef: ref(c), JoulesPerResponse: format.Round(*r.EnergyPerToken*n, 1)}, nil
 }
 
-func taskComparison(built *Built, i int, pr *leaderboard.Row, prID string) (format.TaskComparison, error) {
-	m, cr := built.File, built.Rows[i]
-	chat, err := taskRow(m.Configurations[i], cr)
+// taskComparison sets or, another task's index row of the model (its row
+// id orID), against the model's index row i on the same GPU.
+func taskComparison(built *Built, i int, or *leaderboard.Row, orID string) (format.TaskComparison, error) {
+	m, br := built.File, built.Rows[i]
+	base, err := taskRow(m.Configurations[i], br)
 	if err != nil {
 		return format.TaskComparison{}, err
 	}
-	pc, err := newConfig(m.Slug, pr)
+	task, _ := format.LookupTask(or.Task) // newModel has looked it up
+	oc, err := newConfig(m.Slug, or, task.Ceiling.Max)
 	if err != nil {
 		return format.TaskComparison{}, err
 	}
-	pc.RowID = prID
-	prob, err := taskRow(pc, pr)
+	oc.RowID = orID
+	other, err := taskRow(oc, or)
 	if err != nil {
 		return format.TaskComparison{}, err
 	}
-	cn, _ := leaderboard.OutputTokens(cr)
-	pn, _ := leaderboard.OutputTokens(pr)
-	ce, pe := *cr.EnergyPerToken, *pr.EnergyPerToken
+	bn, _ := leaderboard.OutputTokens(br)
+	on, _ := leaderboard.OutputTokens(or)
+	be, oe := *br.EnergyPerToken, *or.EnergyPerToken
 	return format.TaskComparison{
-		Slug: m.Slug, GPU: cr.GPU, TextConversation: chat, ProblemSolving: prob,
-		EnergyPerResponseRatio: format.Sig3(pe * pn / (ce * cn)),
-		EnergyPerTokenRatio:    format.Sig3(pe / ce),
+		Slug: m.Slug, GPU: br.GPU,
+		Base:                   format.TaskSide{Task: br.Task, TaskRow: base},
+		Other:                  format.TaskSide{Task: or.Task, TaskRow: other},
+		EnergyPerResponseRatio: format.Sig3(oe * on / (be * bn)),
+		EnergyPerTokenRatio:    format.Sig3(oe / be),
 	}, nil
 }
 

@@ -35,17 +35,13 @@ func seedIndex(t testing.TB) (*format.IndexFile, []*Built) {
 // buildIndex builds index.json from the leaderboard, its model files (as
 // Models returns them) and the archived Problem Solving task file (gpqa),
 // as the build does: the task file's rows checked against the leaderboard
-// and filtered for stability, then the models added one at a time.
+// and filtered for stability (AddTask), then the models added one at a
+// time.
 func buildIndex(lb *Leaderboard, models []*Built, gpqa []byte) (*format.IndexFile, error) {
-	rows, err := leaderboard.ParseTask(TaskProblem, gpqa)
-	if err != nil {
+	if _, err := lb.AddTask(taskProblem, gpqa); err != nil {
 		return nil, err
 	}
-	if err := lb.CheckIndexed(rows); err != nil {
-		return nil, err
-	}
-	problem, _ := leaderboard.Stable(rows)
-	b := NewIndexBuilder(lb, problem)
+	b := NewIndexBuilder(lb)
 	for _, m := range models {
 		if err := b.Add(m); err != nil {
 			return nil, err
@@ -113,32 +109,32 @@ func TestIndexQwen332B(t *testing.T) {
 
 	g := findEntry(t, idx.GPUComparisons, func(g format.GPUComparison) string { return g.Slug }, slug)
 	check("H100 over B200", g.EnergyPerTokenRatio, f(1.63))
-	check("H100 Wh/M", g.H100.WhPerMillion, f(63.47))
-	check("H100 GPUs", g.H100.NumGPUs, 2)
-	check("H100 running batch", g.H100.AvgRunningBatch, f(255.6))
-	check("B200 Wh/M", g.B200.WhPerMillion, f(39.05))
-	check("B200 GPUs", g.B200.NumGPUs, 1)
-	check("B200 running batch", g.B200.AvgRunningBatch, f(383.3))
+	check("H100 Wh/M", g.Over.WhPerMillion, f(63.47))
+	check("H100 GPUs", g.Over.NumGPUs, 2)
+	check("H100 running batch", g.Over.AvgRunningBatch, f(255.6))
+	check("B200 Wh/M", g.Under.WhPerMillion, f(39.05))
+	check("B200 GPUs", g.Under.NumGPUs, 1)
+	check("B200 running batch", g.Under.AvgRunningBatch, f(383.3))
 
 	key := func(c format.TaskComparison) string { return c.Slug + "/" + c.GPU }
 	b := findEntry(t, idx.TaskComparisons, key, slug+"/B200")
 	check("B200 per response", b.EnergyPerResponseRatio, f(24.6))
 	check("B200 per token", b.EnergyPerTokenRatio, f(2.22))
-	check("B200 gpqa tokens", b.ProblemSolving.AvgOutputTokens, int64(7035))
-	check("B200 chat tokens", b.TextConversation.AvgOutputTokens, int64(635))
-	check("B200 gpqa batch", b.ProblemSolving.AvgRunningBatch, f(110.9))
-	check("B200 chat batch", b.TextConversation.AvgRunningBatch, f(383.3))
-	check("B200 gpqa row", b.ProblemSolving.RowID, "qwen-3-32b/gpqa/B200/1/128")
-	check("B200 chat row", b.TextConversation.RowID, "qwen-3-32b/B200/1/384")
+	check("B200 gpqa tokens", b.Other.AvgOutputTokens, int64(7035))
+	check("B200 chat tokens", b.Base.AvgOutputTokens, int64(635))
+	check("B200 gpqa batch", b.Other.AvgRunningBatch, f(110.9))
+	check("B200 chat batch", b.Base.AvgRunningBatch, f(383.3))
+	check("B200 gpqa row", b.Other.RowID, "qwen-3-32b/gpqa/B200/1/128")
+	check("B200 chat row", b.Base.RowID, "qwen-3-32b/B200/1/384")
 	h := findEntry(t, idx.TaskComparisons, key, slug+"/H100")
 	check("H100 per response", h.EnergyPerResponseRatio, f(26.1))
 	check("H100 per token", h.EnergyPerTokenRatio, f(2.35))
-	check("H100 gpqa tokens", h.ProblemSolving.AvgOutputTokens, int64(7058))
-	check("H100 chat tokens", h.TextConversation.AvgOutputTokens, int64(634))
-	check("H100 gpqa batch", h.ProblemSolving.AvgRunningBatch, f(63.8))
-	check("H100 chat batch", h.TextConversation.AvgRunningBatch, f(255.6))
-	check("H100 gpqa GPUs", h.ProblemSolving.NumGPUs, 2)
-	check("H100 chat GPUs", h.TextConversation.NumGPUs, 2)
+	check("H100 gpqa tokens", h.Other.AvgOutputTokens, int64(7058))
+	check("H100 chat tokens", h.Base.AvgOutputTokens, int64(634))
+	check("H100 gpqa batch", h.Other.AvgRunningBatch, f(63.8))
+	check("H100 chat batch", h.Base.AvgRunningBatch, f(255.6))
+	check("H100 gpqa GPUs", h.Other.NumGPUs, 2)
+	check("H100 chat GPUs", h.Base.NumGPUs, 2)
 
 	lkey := func(c format.LoadCurve) string { return c.Slug + "/" + c.GPU }
 	l := findEntry(t, idx.LoadCurves, lkey, slug+"/B200")
@@ -181,7 +177,7 @@ func TestIndexBestIsModelBest(t *testing.T) {
 	}
 	for _, c := range idx.GPUComparisons {
 		e := findEntry(t, idx.Models, func(e format.IndexEntry) string { return e.Slug }, c.Slug)
-		if c.H100.RowID != e.Best["H100"].RowID || c.B200.RowID != e.Best["B200"].RowID {
+		if c.Over.Key != "h100" || c.Under.Key != "b200" || c.Over.RowID != e.Best["H100"].RowID || c.Under.RowID != e.Best["B200"].RowID {
 			t.Errorf("%s: the GPU comparison is not between the index rows", c.Slug)
 		}
 	}
@@ -191,7 +187,7 @@ func TestIndexBestIsModelBest(t *testing.T) {
 // the model files' row ids, repeats included.
 func TestTaskRowIDs(t *testing.T) {
 	_, models := seedIndex(t)
-	rows, err := leaderboard.TaskRows(TaskChat, sample.Read(t, "upstream", "leaderboard", sample.Version, "tasks", "lm-arena-chat.json"))
+	rows, err := leaderboard.TaskRows(taskChat, sample.Read(t, "upstream", "leaderboard", sample.Version, "tasks", "lm-arena-chat.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +203,7 @@ func TestTaskRowIDs(t *testing.T) {
 	if n != len(rows) || rows["qwen-3-30b-a3b-instruct/H100/2/256/r2"] == nil {
 		t.Errorf("TaskRows: %d rows for %d configurations, or no repeat", len(rows), n)
 	}
-	if got := format.RowID(TaskProblem, "gpt-oss-20b", "H100", 1, 96, 2); got != "gpt-oss-20b/gpqa/H100/1/96/r2" {
+	if got := format.RowID(taskProblem, "gpt-oss-20b", "H100", 1, 96, 2); got != "gpt-oss-20b/gpqa/H100/1/96/r2" {
 		t.Errorf("RowID = %s", got)
 	}
 }
@@ -408,12 +404,10 @@ func TestEachModelAndIndexBuilder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	problemRows, err := leaderboard.ParseTask(TaskProblem, sample.Read(t, "upstream", "leaderboard", sample.Version, "tasks", "gpqa.json"))
-	if err != nil {
+	if _, err := lb.AddTask(taskProblem, sample.Read(t, "upstream", "leaderboard", sample.Version, "tasks", "gpqa.json")); err != nil {
 		t.Fatal(err)
 	}
-	problem, _ := leaderboard.Stable(problemRows)
-	b := NewIndexBuilder(lb, problem)
+	b := NewIndexBuilder(lb)
 	i := 0
 	if err := EachModel(lb, func(m *Built) error {
 		if i >= len(want) {
@@ -462,7 +456,7 @@ func TestEachModelAndIndexBuilder(t *testing.T) {
 	if err == nil || modelsErr == nil || err.Error() != modelsErr.Error() || calls != 0 {
 		t.Errorf("EachModel: %v after %d models; want Models' error (%v) before any", err, calls, modelsErr)
 	}
-	if _, err := NewIndexBuilder(lb, problem).Index(); err == nil || !strings.Contains(err.Error(), "no models") {
+	if _, err := NewIndexBuilder(lb).Index(); err == nil || !strings.Contains(err.Error(), "no models") {
 		t.Errorf("an index of no models: %v", err)
 	}
 }

@@ -4,29 +4,39 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/internal/sourcetext"
 	"github.com/leadgreen/greentokens/leaderboard"
 )
 
-// sortedKeys returns a map's keys in order, so output never follows map order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
+// Leaderboard is what the model files and index.json are built from: the
+// leaderboard's index and newest commit, and the stable rows of each task
+// read.
+type Leaderboard struct {
+	Index  *leaderboard.Index
+	Commit *leaderboard.Commit
+	// Tasks holds each task's stable rows, in upstream order, by task id:
+	// the primary task's (the model files') from NewLeaderboard, every
+	// other's from AddTask.
+	Tasks map[string][]leaderboard.Row
+	// DataURL is the URL the primary task's file was fetched from.
+	DataURL string
+	// Date is the data version; Retrieved the retrieval date (YYYY-MM-DD).
+	Date, Retrieved string
 }
 
 // LeaderboardFiles holds the archived leaderboard bytes the model files are
 // built from.
 type LeaderboardFiles struct {
-	Index, Commits, Chat []byte
-	// ChatURL is the URL the Text Conversation task file came from.
-	ChatURL string
+	Index, Commits []byte
+	// Primary is the primary task's file (format.PrimaryTask), PrimaryURL
+	// the URL it came from.
+	Primary    []byte
+	PrimaryURL string
 }
 
 // NewLeaderboard parses the archived files and applies the stability filter
-// to the Text Conversation task. It returns the rows it excluded.
+// to the primary task. It returns the rows it excluded.
 func NewLeaderboard(f LeaderboardFiles, date, retrieved string) (*Leaderboard, []leaderboard.Exclusion, error) {
 	idx, err := leaderboard.ParseIndex(f.Index)
 	if err != nil {
@@ -36,17 +46,42 @@ func NewLeaderboard(f LeaderboardFiles, date, retrieved string) (*Leaderboard, [
 	if err != nil {
 		return nil, nil, err
 	}
-	rows, err := leaderboard.ParseTask(TaskChat, f.Chat)
+	primary := format.PrimaryTask().ID
+	rows, err := leaderboard.ParseTask(primary, f.Primary)
 	if err != nil {
 		return nil, nil, err
 	}
 	stable, excluded := leaderboard.Stable(rows)
-	lb := &Leaderboard{Index: idx, Commit: commit, Chat: stable, DataURL: f.ChatURL, Date: date, Retrieved: retrieved}
+	lb := &Leaderboard{Index: idx, Commit: commit, Tasks: map[string][]leaderboard.Row{primary: stable},
+		DataURL: f.PrimaryURL, Date: date, Retrieved: retrieved}
 	return lb, excluded, nil
 }
 
+// AddTask parses the file of another registered task, checks that its
+// rows' models are in index.json (CheckIndexed), and applies the stability
+// filter; index.json compares its stable rows with the primary task's. It
+// returns the rows it excluded.
+func (lb *Leaderboard) AddTask(task string, data []byte) ([]leaderboard.Exclusion, error) {
+	if t, ok := format.LookupTask(task); !ok || t.Primary {
+		return nil, fmt.Errorf("%s: not another task the index publishes", format.LeaderboardTask(task))
+	}
+	if _, dup := lb.Tasks[task]; dup {
+		return nil, fmt.Errorf("%s: read twice", format.LeaderboardTask(task))
+	}
+	rows, err := leaderboard.ParseTask(task, data)
+	if err != nil {
+		return nil, err
+	}
+	if err := lb.CheckIndexed(rows); err != nil {
+		return nil, err
+	}
+	stable, excluded := leaderboard.Stable(rows)
+	lb.Tasks[task] = stable
+	return excluded, nil
+}
+
 // CheckIndexed fails when the model of one of a task file's rows is not in
-// index.json, naming the first such row: the rule of the Text Conversation
+// index.json, naming the first such row: the rule of the primary task's
 // rows (a model missing from index.json is an error) holds for every task
 // file, so that no row is left out without a word.
 func (lb *Leaderboard) CheckIndexed(rows []leaderboard.Row) error {
@@ -58,5 +93,28 @@ func (lb *Leaderboard) CheckIndexed(rows []leaderboard.Row) error {
 	return nil
 }
 
-// TaskChat is the Text Conversation task, the index's workload.
-const TaskChat = "lm-arena-chat"
+// Evidence returns the compiled date (index.json's last_updated), the
+// sentence that says how it was established, and a conflict note when the
+// newest commit to the task files has another UTC date ("" when they agree).
+func (lb *Leaderboard) Evidence(text *sourcetext.Leaderboard) (compiled, sentence, conflict string, err error) {
+	compiled = lb.Index.LastUpdated
+	commit := lb.Commit.Date.Format("2006-01-02")
+	vars := map[string]string{"compiled": compiled, "index_date": compiled, "commit_date": commit}
+	tmpl := text.CompiledEvidenceAgree
+	if commit != compiled {
+		tmpl = text.CompiledEvidenceDiffer
+		conflict = fmt.Sprintf("index.json last_updated is %s but the newest commit to public/data/tasks (%s) is dated %s UTC; the index date is used", compiled, lb.Commit.SHA, commit)
+	}
+	sentence, err = sourcetext.Fill(tmpl, vars)
+	return compiled, sentence, conflict, err
+}
+
+// sortedKeys returns a map's keys in order, so output never follows map order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

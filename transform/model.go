@@ -12,17 +12,21 @@ import (
 	"github.com/leadgreen/greentokens/leaderboard"
 )
 
-// ReviewedGPUs are the GPU names the rules were reviewed with. Another
-// GPU is data, not an error, when it is a plain name (GPUName): the build
-// logs it as new and publishes it like these.
-var ReviewedGPUs = []string{"B200", "H100"}
+// reviewedGPUs are the GPU names the rules were reviewed with. Another
+// GPU is data, not an error, when it is a plain name (leaderboard.GPUName):
+// the build logs it as new and publishes it like these.
+var reviewedGPUs = []string{"B200", "H100"}
+
+// ReviewedGPUs returns the GPU names the rules were reviewed with, sorted;
+// the slice is the caller's own.
+func ReviewedGPUs() []string { return slices.Clone(reviewedGPUs) }
 
 // NewGPUs returns the GPUs of rows that are not ReviewedGPUs, sorted, with
 // the number of rows of each.
 func NewGPUs(rows []leaderboard.Row) map[string]int {
 	out := map[string]int{}
 	for i := range rows {
-		if !slices.Contains(ReviewedGPUs, rows[i].GPU) {
+		if !slices.Contains(reviewedGPUs, rows[i].GPU) {
 			out[rows[i].GPU]++
 		}
 	}
@@ -32,10 +36,11 @@ func NewGPUs(rows []leaderboard.Row) map[string]int {
 // PrecisionsFile is where the precision mapping is reviewed.
 const PrecisionsFile = "transform/model.go (Precisions)"
 
-// Precisions maps upstream weight_precision values to the published ones.
-// Another value is an error naming PrecisionsFile: a precision is a label
-// a reader compares, and a new one is mapped only after review.
-var Precisions = map[string]string{"bfloat16": "BF16", "fp8": "FP8"}
+// precisions (Precisions, as PrecisionsFile names it) maps upstream
+// weight_precision values to the published ones. Another value is an error
+// naming PrecisionsFile: a precision is a label a reader compares, and a
+// new one is mapped only after review.
+var precisions = map[string]string{"bfloat16": "BF16", "fp8": "FP8"}
 
 // Built is a model file as the builder makes it: the published file and,
 // for the steps after it (index.json's comparisons), the upstream row
@@ -43,34 +48,6 @@ var Precisions = map[string]string{"bfloat16": "BF16", "fp8": "FP8"}
 type Built struct {
 	File *format.Model
 	Rows []*leaderboard.Row
-}
-
-// Leaderboard is what the model files are built from.
-type Leaderboard struct {
-	Index  *leaderboard.Index
-	Commit *leaderboard.Commit
-	// Chat is the Text Conversation task's stable rows, in upstream order.
-	Chat []leaderboard.Row
-	// DataURL is the URL the Text Conversation task file was fetched from.
-	DataURL string
-	// Date is the data version; Retrieved the retrieval date (YYYY-MM-DD).
-	Date, Retrieved string
-}
-
-// Evidence returns the compiled date (index.json's last_updated), the
-// sentence that says how it was established, and a conflict note when the
-// newest commit to the task files has another UTC date ("" when they agree).
-func (lb *Leaderboard) Evidence(text *sourcetext.Leaderboard) (compiled, sentence, conflict string, err error) {
-	compiled = lb.Index.LastUpdated
-	commit := lb.Commit.Date.Format("2006-01-02")
-	vars := map[string]string{"compiled": compiled, "index_date": compiled, "commit_date": commit}
-	tmpl := text.CompiledEvidenceAgree
-	if commit != compiled {
-		tmpl = text.CompiledEvidenceDiffer
-		conflict = fmt.Sprintf("index.json last_updated is %s but the newest commit to public/data/tasks (%s) is dated %s UTC; the index date is used", compiled, lb.Commit.SHA, commit)
-	}
-	sentence, err = sourcetext.Fill(tmpl, vars)
-	return compiled, sentence, conflict, err
 }
 
 // modelIDForm is the form of a published model id, OWNER/NAME (the
@@ -115,7 +92,7 @@ func EachModel(lb *Leaderboard, fn func(*Built) error) error {
 	if err != nil {
 		return err
 	}
-	count, err := sourcetext.Fill(text.ConfigurationsTemplate, map[string]string{"count": strconv.Itoa(len(lb.Chat))})
+	count, err := sourcetext.Fill(text.ConfigurationsTemplate, map[string]string{"count": strconv.Itoa(len(lb.Tasks[format.PrimaryTask().ID]))})
 	if err != nil {
 		return err
 	}
@@ -127,9 +104,10 @@ func EachModel(lb *Leaderboard, fn func(*Built) error) error {
 		CiteURL: text.CiteURL, UsedFor: text.UsedFor, Configurations: count,
 	}
 
+	primary := lb.Tasks[format.PrimaryTask().ID]
 	byModel := map[string][]*leaderboard.Row{}
-	for i := range lb.Chat {
-		r := &lb.Chat[i]
+	for i := range primary {
+		r := &primary[i]
 		byModel[r.ModelID] = append(byModel[r.ModelID], r)
 	}
 	type pending struct {
@@ -211,9 +189,14 @@ func newModel(lb *Leaderboard, rows []*leaderboard.Row) (*Built, error) {
 		return a.MaxNumSeqs < b.MaxNumSeqs
 	})
 	b := &Built{File: m}
+	task, ok := format.LookupTask(first.Task)
+	if !ok {
+		return nil, fmt.Errorf("%s: task %q is not one the index publishes", first.Label(), first.Task)
+	}
+	ceiling := task.Ceiling.Max
 	best := map[string]int{}
 	for i, r := range sorted {
-		c, err := newConfig(m.Slug, r)
+		c, err := newConfig(m.Slug, r, ceiling)
 		if err != nil {
 			return nil, err
 		}
@@ -239,8 +222,11 @@ func newModel(lb *Leaderboard, rows []*leaderboard.Row) (*Built, error) {
 	return b, nil
 }
 
-func newConfig(slug string, r *leaderboard.Row) (format.Config, error) {
-	precision, ok := Precisions[r.Precision]
+// newConfig is the published configuration of row r of the model slug: its
+// figures rounded once, and whether its median ITL is under the task's
+// ceiling.
+func newConfig(slug string, r *leaderboard.Row, ceiling float64) (format.Config, error) {
+	precision, ok := precisions[r.Precision]
 	if !ok {
 		return format.Config{}, fmt.Errorf("%s: field %q: unknown precision %q; the mapping to published precisions is reviewed in %s", r.Label(), leaderboard.FieldPrecision, r.Precision, PrecisionsFile)
 	}
@@ -261,7 +247,7 @@ func newConfig(slug string, r *leaderboard.Row) (format.Config, error) {
 		TokensPerSecond:     format.Round(r.Throughput, 1),
 		GPUPowerWatts:       format.RoundInt(r.Power),
 		AvgOutputTokens:     outputTokens,
-		UnderITLDeadline:    r.MedianITL <= format.ITLDeadlineMS,
+		UnderITLDeadline:    r.MedianITL <= ceiling,
 		AvgRunningBatch:     format.Round(r.AvgBatch, 1),
 		P95ITL:              format.Round(r.P95ITL, 1),
 		RowID:               format.RowID(r.Task, slug, r.GPU, r.NumGPUs, r.MaxNumSeqs, 1),

@@ -35,10 +35,10 @@ func newLeaderboard(t *testing.T, rows ...map[string]any) (*Leaderboard, []leade
 	for _, r := range rows {
 		models[r["model_id"].(string)] = map[string]any{"nickname": r["nickname"], "weight_precision": "bfloat16"}
 	}
-	idx, _ := json.Marshal(map[string]any{"last_updated": "2026-02-16", "models": models, "tasks": []string{TaskChat}})
-	task, _ := json.Marshal(map[string]any{"task": TaskChat, "configurations": rows})
+	idx, _ := json.Marshal(map[string]any{"last_updated": "2026-02-16", "models": models, "tasks": []string{taskChat}})
+	task, _ := json.Marshal(map[string]any{"task": taskChat, "configurations": rows})
 	commits := []byte(`[{"sha":"abc","commit":{"committer":{"date":"2026-02-16T09:48:29Z"}}}]`)
-	return NewLeaderboard(LeaderboardFiles{Index: idx, Commits: commits, Chat: task, ChatURL: "https://example/chat.json"}, "2026-09-27", "2026-09-26")
+	return NewLeaderboard(LeaderboardFiles{Index: idx, Commits: commits, Primary: task, PrimaryURL: "https://example/chat.json"}, "2026-09-27", "2026-09-26")
 }
 
 // models builds the model files of the rows.
@@ -220,8 +220,8 @@ func TestStabilityFilter(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("excluded rows by index and reason (-want +got):\n%s", diff)
 	}
-	if len(lb.Chat) != len(rows)-len(want) {
-		t.Errorf("%d stable rows, want %d", len(lb.Chat), len(rows)-len(want))
+	if n := len(lb.Tasks[taskChat]); n != len(rows)-len(want) {
+		t.Errorf("%d stable rows, want %d", n, len(rows)-len(want))
 	}
 }
 

@@ -13,6 +13,12 @@ import (
 	"github.com/leadgreen/greentokens/leaderboard"
 )
 
+// The tasks of the sample, by the leaderboard's ids.
+const (
+	taskChat    = "lm-arena-chat"
+	taskProblem = "gpqa"
+)
+
 // readFile returns the bytes of the file below dir.
 func readFile(t testing.TB, dir string, parts ...string) []byte {
 	t.Helper()
@@ -29,10 +35,10 @@ func readFile(t testing.TB, dir string, parts ...string) []byte {
 func leaderboardOf(t testing.TB, dir, chatURL string) (*Leaderboard, []leaderboard.Exclusion, error) {
 	t.Helper()
 	return NewLeaderboard(LeaderboardFiles{
-		Index:   readFile(t, dir, "index.json"),
-		Commits: readFile(t, dir, "commits.json"),
-		Chat:    readFile(t, dir, "tasks", "lm-arena-chat.json"),
-		ChatURL: chatURL,
+		Index:      readFile(t, dir, "index.json"),
+		Commits:    readFile(t, dir, "commits.json"),
+		Primary:    readFile(t, dir, "tasks", "lm-arena-chat.json"),
+		PrimaryURL: chatURL,
 	}, sample.SeedDate, sample.SeedRetrieved)
 }
 

@@ -107,7 +107,7 @@ func vtBuild(t *testing.T, f vtFixture) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), vtDate)
 	if len(f.tasks) == 0 {
-		f.tasks = []string{transform.TaskChat}
+		f.tasks = []string{"lm-arena-chat"}
 	}
 	text, err := sourcetext.LoadLeaderboard()
 	if err != nil {
@@ -154,14 +154,14 @@ func vtBuild(t *testing.T, f vtFixture) string {
 
 	// Models, with the transform package.
 	lb, excluded, err := transform.NewLeaderboard(transform.LeaderboardFiles{
-		Index: read("index.json"), Commits: read("commits.json"), Chat: read("tasks/lm-arena-chat.json"),
-		ChatURL: vtLeaderboardBase + "tasks/lm-arena-chat.json",
+		Index: read("index.json"), Commits: read("commits.json"), Primary: read("tasks/lm-arena-chat.json"),
+		PrimaryURL: vtLeaderboardBase + "tasks/lm-arena-chat.json",
 	}, vtDate, vtRetrieved)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, task := range f.tasks {
-		if task == transform.TaskChat {
+		if task == "lm-arena-chat" {
 			continue
 		}
 		rows, err := leaderboard.ParseTask(task, read("tasks/"+task+".json"))

@@ -56,7 +56,7 @@ func gridTestBuild(t *testing.T, year int) (archive, gridJSON []byte, sum format
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := grid.Marshal(g)
+	out, err := format.Marshal(g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -365,7 +365,7 @@ func TestGridBlemishes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, _ := grid.Marshal(g)
+	out, _ := format.Marshal(g)
 	if err := gridErr(bytes.NewReader(bom), out); err != nil {
 		t.Errorf("BOM before a quoted header: %v", err)
 	}

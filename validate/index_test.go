@@ -12,7 +12,6 @@ import (
 
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sample"
-	"github.com/leadgreen/greentokens/leaderboard"
 	"github.com/leadgreen/greentokens/transform"
 )
 
@@ -53,7 +52,7 @@ func idxTryBuild(t *testing.T, dir string) (idxBuilt, error) {
 	}
 	lb, _, err := transform.NewLeaderboard(transform.LeaderboardFiles{
 		Index: idxRead(t, dir, "index.json"), Commits: idxRead(t, dir, "commits.json"),
-		Chat: b.chat, ChatURL: "https://raw.githubusercontent.com/ml-energy/leaderboard/master/public/data/tasks/lm-arena-chat.json",
+		Primary: b.chat, PrimaryURL: "https://raw.githubusercontent.com/ml-energy/leaderboard/master/public/data/tasks/lm-arena-chat.json",
 	}, idxDate, idxRetrieved)
 	if err != nil {
 		return b, err
@@ -63,15 +62,10 @@ func idxTryBuild(t *testing.T, dir string) (idxBuilt, error) {
 		return b, err
 	}
 	// The model files were built: the index must be too.
-	problem, err := leaderboard.ParseTask(transform.TaskProblem, b.gpqa)
-	if err != nil {
+	if _, err := lb.AddTask("gpqa", b.gpqa); err != nil {
 		t.Fatal(err)
 	}
-	if err := lb.CheckIndexed(problem); err != nil {
-		t.Fatal(err)
-	}
-	stable, _ := leaderboard.Stable(problem)
-	ib := transform.NewIndexBuilder(lb, stable)
+	ib := transform.NewIndexBuilder(lb)
 	b.models = map[string][]byte{}
 	for _, m := range models {
 		data, err := format.Marshal(m.File)

@@ -183,16 +183,3 @@ func referenceYear(t *Table) (int, []format.YearCount) {
 	}
 	return 0, seen
 }
-
-// Marshal returns grid.json's bytes: keys in the order of Grid's fields,
-// two-space indent, no HTML escaping, no trailing newline.
-func Marshal(g *format.Grid) ([]byte, error) {
-	var b bytes.Buffer
-	e := json.NewEncoder(&b)
-	e.SetEscapeHTML(false)
-	e.SetIndent("", "  ")
-	if err := e.Encode(g); err != nil {
-		return nil, fmt.Errorf("grid: %w", err)
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}

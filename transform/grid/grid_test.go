@@ -388,7 +388,7 @@ func TestBlemishes(t *testing.T) {
 		t.Fatal(err)
 	}
 	g, sum := build(t, tab, 0)
-	got, err := Marshal(g)
+	got, err := format.Marshal(g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -591,7 +591,7 @@ func TestIngest(t *testing.T) {
 					t.Errorf("ingest and Parse differ (-Parse +ingest):\n%s", diff)
 				}
 				g, _ := build(t, tab, 0)
-				if grids[i], err = Marshal(g); err != nil {
+				if grids[i], err = format.Marshal(g); err != nil {
 					t.Fatal(err)
 				}
 				archives[i] = a.Bytes()
@@ -622,7 +622,7 @@ func TestIngestArchiveError(t *testing.T) {
 // file, byte for byte (go test -update rewrites it), and checks the layout.
 func TestMarshal(t *testing.T) {
 	g, _ := build(t, parseFile(t, "testdata/carbon-2024.csv"), 0)
-	got, err := Marshal(g)
+	got, err := format.Marshal(g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -644,7 +644,7 @@ func TestMarshal(t *testing.T) {
 	}
 	// No HTML escaping.
 	g.Areas[0].Name = "A & B <C>"
-	got, _ = Marshal(g)
+	got, _ = format.Marshal(g)
 	if !bytes.Contains(got, []byte(`"A & B <C>"`)) {
 		t.Error("Marshal escapes HTML")
 	}
@@ -679,7 +679,7 @@ func TestSchema(t *testing.T) {
 	}
 	for _, path := range []string{sampleCSV, "testdata/carbon-2024.csv", "testdata/old-header.csv", "testdata/quoted.csv"} {
 		g, _ := build(t, parseFile(t, path), 0)
-		b, err := Marshal(g)
+		b, err := format.Marshal(g)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -692,7 +692,7 @@ func TestSchema(t *testing.T) {
 		t.Errorf("blemishes.txtar grid.json: %v", err)
 	}
 	g, _ := build(t, parseFile(t, "testdata/carbon-2024.csv"), 0)
-	good, _ := Marshal(g)
+	good, _ := format.Marshal(g)
 	for _, tc := range []struct{ name, old, new string }{
 		{"extra key", `"year_pinned": false,`, `"year_pinned": false, "extra": 1,`},
 		{"bad iso3", `"iso3": "DEU"`, `"iso3": "De"`},

@@ -29,8 +29,8 @@ func TestSevenGridsEitherLayout(t *testing.T) {
 	}
 	gl, sl := build(t, long, 0)
 	gj, sj := build(t, july, 0)
-	bl, _ := Marshal(gl)
-	bj, _ := Marshal(gj)
+	bl, _ := format.Marshal(gl)
+	bj, _ := format.Marshal(gj)
 	if diff := cmp.Diff(string(bl), string(bj)); diff != "" {
 		t.Errorf("grid.json from the long and the July layout (-long +july):\n%s", diff)
 	}
