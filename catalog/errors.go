@@ -34,7 +34,7 @@ type Error struct {
 	// Detail says what is wrong, in a sentence.
 	Detail string
 	// Cause is the lookup's own error, when there is one (FindModel's,
-	// grid.Lookup's): the command line prints it as it always has.
+	// pricing.Lookup's): the command line prints it as it always has.
 	Cause error
 }
 
@@ -61,7 +61,7 @@ func invalid(what, query, format string, a ...any) *Error {
 }
 
 // nearest returns up to maxNearest of names closest to q by edit distance,
-// with grid.Nearest's rule.
+// with pricing.Nearest's rule.
 func nearest(q string, names []string) []string {
 	cands := make([][]string, len(names))
 	for i, n := range names {

@@ -219,7 +219,7 @@ func (s *Snapshot) areas(req PriceRequest) ([]format.Area, error) {
 	return out, nil
 }
 
-// gridError turns grid.Lookup's error for q into an Error: NotFound with
+// gridError turns pricing.Lookup's error for q into an Error: NotFound with
 // the nearest names, or Invalid for a name matching several areas.
 func (s *Snapshot) gridError(q string, err error) *Error {
 	q = strings.TrimSpace(q)

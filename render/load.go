@@ -48,7 +48,7 @@ type Snapshot struct {
 	// the first page.
 	bySlugOnce sync.Once
 	bySlug     map[string]*modelEntries
-	// areas caches grid.Lookup of the display grids, which every page
+	// areas caches pricing.Lookup of the display grids, which every page
 	// shows (an unknown one costs an edit-distance search of every area).
 	areasMu sync.Mutex
 	areas   map[string]*format.Area // nil: not in grid.json

@@ -596,7 +596,7 @@ func writeAll(dir string, opts Options) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Join(dir, Dir), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, format.PagesDir), 0o755); err != nil {
 		return nil, err
 	}
 	var paths []string

@@ -16,9 +16,6 @@ import (
 	"github.com/leadgreen/greentokens/pricing"
 )
 
-// Dir is the snapshot folder pages are written to; a page is Dir/SLUG.md.
-const Dir = "pages"
-
 // DefaultGrids are the grids of a page's carbon table, in the order shown:
 // India, Saudi Arabia, Hong Kong, Serbia, World, Germany and Norway, by ISO
 // 3 code, which Ember keeps when it renames an area (World, a region, has
@@ -28,7 +25,7 @@ var DefaultGrids = []string{"IND", "SAU", "HKG", "SRB", "World", "DEU", "NOR"}
 // Options configure the pages.
 type Options struct {
 	// Grids are the carbon table's grids, each a grid.json area name or
-	// ISO 3 code (grid.Lookup), in the order shown. Nil means DefaultGrids.
+	// ISO 3 code (pricing.Lookup), in the order shown. Nil means DefaultGrids.
 	// A grid that grid.json does not list is left out and named under the
 	// table; a snapshot without grid.json gets a carbon section that says so.
 	Grids []string

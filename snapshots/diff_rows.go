@@ -112,7 +112,7 @@ func (x *rowIndex) add(stable []leaderboard.Row) {
 }
 
 // chatRows reads the snapshot's archived Text Conversation task file into
-// its stable rows (transform.ParseTask, then transform.Stable), by rowKey,
+// its stable rows (leaderboard.ParseTask, then leaderboard.Stable), by rowKey,
 // compacted to what a diff compares.
 //
 // The file is read as a stream, a row at a time, and neither its bytes nor
@@ -120,7 +120,7 @@ func (x *rowIndex) add(stable []leaderboard.Row) {
 // duplicate row repeats the model id, and the cascade is per model), so
 // where each model's rows are together in the file, as upstream writes
 // them, the filter runs on one model's rows at a time. Where they are not,
-// or where the stream meets anything transform.ParseTask would not take as
+// or where the stream meets anything leaderboard.ParseTask would not take as
 // it is, the whole file is read again and handed to ParseTask (for its
 // error), and the filter runs on all of its rows at once.
 //
@@ -178,7 +178,7 @@ func (s *Snapshot) chatRows() (map[rowKey]*upRow, error) {
 }
 
 var (
-	// errSlowPath: the stream met what transform.ParseTask alone says.
+	// errSlowPath: the stream met what leaderboard.ParseTask alone says.
 	errSlowPath = errors.New("not read as a stream")
 	// errNotGrouped: a model's rows are not together in the file.
 	errNotGrouped  = errors.New("a model's rows are apart")
@@ -186,7 +186,7 @@ var (
 )
 
 // streamTask parses a task file from r one row at a time, each with
-// transform.ParseTask (on a file of that one row), and hands each row to
+// leaderboard.ParseTask (on a file of that one row), and hands each row to
 // fn, with its position in the file, as ParseTask gives it for the whole
 // file. It returns errSlowPath for anything it does not take exactly as
 // ParseTask would (an error, bytes that are not UTF-8, data after the

@@ -14,7 +14,7 @@ import (
 	"github.com/leadgreen/greentokens/transform/grid"
 )
 
-// gridHint adds to grid.Lookup's error for a grid that grid.json lacks the
+// gridHint adds to pricing.Lookup's error for a grid that grid.json lacks the
 // years the snapshot's archived Ember CSV has it for, and how to pin one;
 // err as it is when the CSV does not have it either.
 func gridHint(s *snapshots.Snapshot, q string, err error) error {
@@ -59,7 +59,7 @@ func gridYears(s *snapshots.Snapshot, q string) (string, []int) {
 	return area, slices.Compact(years)
 }
 
-// knownAs reports whether key is the names.Key of another name Ember has
+// knownAs reports whether key is the pricing.NameKey of another name Ember has
 // given the area of iso3 (pricing.KnownNames).
 func knownAs(iso3, key string) bool {
 	for _, n := range pricing.KnownNames(iso3) {

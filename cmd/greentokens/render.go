@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leadgreen/greentokens/catalog"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/plural"
 	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/leadgreen/greentokens/pricing"
@@ -104,7 +105,7 @@ func runRender(e *env, dir, model, out string, grids []string, gridsGiven bool) 
 		if err := interrupted(e); err != nil {
 			return err // the pages written so far are whole
 		}
-		p := filepath.Join(out, filepath.FromSlash(strings.TrimPrefix(f.Path, render.Dir+"/")))
+		p := filepath.Join(out, filepath.FromSlash(strings.TrimPrefix(f.Path, format.PagesDir)))
 		if err := writeWhole(p, f.Data); err != nil {
 			return err
 		}

@@ -104,8 +104,9 @@ const (
 	ReasonNonFinite = "non-finite intensity"
 )
 
-// ReasonImplausible is the reason of a value above MaxGCO2PerKWh.
-var ReasonImplausible = fmt.Sprintf("above the %d g CO2e/kWh plausibility bound", format.MaxGCO2PerKWh)
+// ReasonImplausible is the reason of a value above format.MaxGCO2PerKWh
+// (TestReasonImplausible holds the figure to the bound).
+const ReasonImplausible = "above the 2000 g CO2e/kWh plausibility bound"
 
 // Parse reads an Ember yearly CSV, in either layout, from r. It does not
 // archive.

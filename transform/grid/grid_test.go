@@ -714,3 +714,11 @@ func TestSchema(t *testing.T) {
 		}
 	}
 }
+
+// TestReasonImplausible: the reason of a value above the bound names the
+// bound.
+func TestReasonImplausible(t *testing.T) {
+	if want := fmt.Sprintf("above the %d g CO2e/kWh plausibility bound", format.MaxGCO2PerKWh); ReasonImplausible != want {
+		t.Errorf("ReasonImplausible = %q, want %q", ReasonImplausible, want)
+	}
+}
