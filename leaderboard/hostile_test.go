@@ -2,7 +2,6 @@ package leaderboard
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -164,7 +163,6 @@ func TestExactDuplicates(t *testing.T) {
 // at cap 96 in Problem Solving) are measured twice, not copied: both runs
 // stay.
 func TestRealRepeatsStay(t *testing.T) {
-	dir := filepath.Join(sample.Leaderboard(), "tasks")
 	for _, tc := range []struct {
 		task, nickname string
 		numGPUs, cap   int
@@ -173,7 +171,7 @@ func TestRealRepeatsStay(t *testing.T) {
 		{taskChat, "Qwen 3 30B A3B Instruct", 2, 512},
 		{taskProblem, "GPT OSS 20B", 1, 96},
 	} {
-		rows, err := ParseTask(tc.task, readFile(t, dir, tc.task+".json"))
+		rows, err := ParseTask(tc.task, sample.Read(t, "upstream", "leaderboard", sample.Version, "tasks", tc.task+".json"))
 		if err != nil {
 			t.Fatal(err)
 		}

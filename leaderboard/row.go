@@ -131,9 +131,11 @@ func OutputTokens(r *Row) (float64, error) {
 	return *r.EnergyPerRequest / *r.EnergyPerToken, nil
 }
 
-// Better reports whether row a beats row b as a GPU's best row: lower
-// unrounded energy per token; ties go to fewer GPUs, the lower cap, the
-// lower repeat.
+// Better reports whether row a beats row b as a GPU's index row (the
+// order of the index row rule, which the builder and pricing.BestWith
+// apply among the rows under the latency ceiling): lower unrounded energy
+// per token; ties go to fewer GPUs, the lower cap, the lower repeat (ra and
+// rb, the rows' repeat numbers in their configuration).
 func Better(a *Row, ra int, b *Row, rb int) bool {
 	switch {
 	case *a.EnergyPerToken != *b.EnergyPerToken:

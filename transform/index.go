@@ -6,7 +6,9 @@ package transform
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"sort"
 
 	"github.com/leadgreen/greentokens/format"
@@ -174,7 +176,7 @@ func (b *IndexBuilder) add(built *Built) error {
 			}
 		}
 	}
-	for _, gpu := range sortedKeys(best) {
+	for _, gpu := range slices.Sorted(maps.Keys(best)) {
 		i := best[gpu]
 		lc, err := loadCurve(built, gpu, i)
 		if err != nil {

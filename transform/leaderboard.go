@@ -2,7 +2,6 @@ package transform
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sourcetext"
@@ -107,14 +106,4 @@ func (lb *Leaderboard) Evidence(text *sourcetext.Leaderboard) (compiled, sentenc
 	}
 	sentence, err = sourcetext.Fill(tmpl, vars)
 	return compiled, sentence, conflict, err
-}
-
-// sortedKeys returns a map's keys in order, so output never follows map order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -2,6 +2,7 @@ package transform
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"sort"
@@ -116,7 +117,7 @@ func EachModel(lb *Leaderboard, fn func(*Built) error) error {
 	}
 	slugs := map[string]*leaderboard.Row{} // slug → first row of the model that has it
 	var order []pending
-	for _, id := range sortedKeys(byModel) {
+	for _, id := range slices.Sorted(maps.Keys(byModel)) {
 		rows := byModel[id]
 		b, err := newModel(lb, rows)
 		if err != nil {
