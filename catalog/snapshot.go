@@ -104,7 +104,7 @@ func schemaOf(path string) string {
 		return "index.schema.json"
 	case path == format.GridPath:
 		return "grid.schema.json"
-	case strings.HasPrefix(path, "models/"):
+	case strings.HasPrefix(path, format.ModelsDir):
 		return "model.schema.json"
 	}
 	return ""

@@ -9,8 +9,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 )
 
 // IndexFile is index.json. Field order is the published key order.
@@ -250,14 +248,4 @@ func encodeList[T any](e *listEncoder, list []T) error {
 	}
 	_, err := io.WriteString(e.w, "\n  ]")
 	return err
-}
-
-// Summary says what the index holds, for logs.
-func (f *IndexFile) Summary() string {
-	return strings.Join([]string{
-		strconv.Itoa(len(f.Models)) + " models",
-		strconv.Itoa(len(f.GPUComparisons)) + " GPU comparisons",
-		strconv.Itoa(len(f.TaskComparisons)) + " task pairs",
-		strconv.Itoa(len(f.LoadCurves)) + " load curves",
-	}, ", ")
 }

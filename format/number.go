@@ -15,19 +15,19 @@ type Float float64
 // MarshalJSON implements json.Marshaler. A NaN or an infinity is an error:
 // JSON has no spelling for them and a published figure may never be one.
 func (f Float) MarshalJSON() ([]byte, error) {
-	return AppendFloat(nil, float64(f))
+	return appendFloat(nil, float64(f))
 }
 
 // FormatFloat returns x as the published files print a float.
 func FormatFloat(x float64) (string, error) {
-	b, err := AppendFloat(nil, x)
+	b, err := appendFloat(nil, x)
 	return string(b), err
 }
 
-// AppendFloat appends x to dst as the published files print a float
-// (FormatFloat's text), for an encoder that writes a file without a string
-// per number. On an error (a NaN or an infinity) it returns dst unchanged.
-func AppendFloat(dst []byte, x float64) ([]byte, error) {
+// appendFloat appends x to dst as the published files print a float
+// (FormatFloat's text). On an error (a NaN or an infinity) it returns dst
+// unchanged.
+func appendFloat(dst []byte, x float64) ([]byte, error) {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return dst, fmt.Errorf("format: %v has no JSON form", x)
 	}

@@ -23,10 +23,7 @@ import (
 )
 
 // Paths of the published files other than the model files.
-const (
-	// modelsDir holds the model files.
-	modelsDir = "models/"
-)
+const ()
 
 // Snapshot is a snapshot folder read back: its manifest, and what is
 // needed to compare it with another (Diff) without holding its files. Load
@@ -102,13 +99,13 @@ func LoadContext(ctx context.Context, dir string) (*Snapshot, error) {
 		s.listed[f.Path] = f
 		var err error
 		switch {
-		case strings.HasPrefix(f.Path, modelsDir) && strings.HasSuffix(f.Path, ".json") && output:
+		case strings.HasPrefix(f.Path, format.ModelsDir) && strings.HasSuffix(f.Path, ".json") && output:
 			var b []byte
 			if b, err = r.read(dir, f); err == nil {
 				var model format.Model
 				if err = json.Unmarshal(b, &model); err != nil {
 					err = fmt.Errorf("%s: %v", f.Path, err)
-				} else if want := modelsDir + model.Slug + ".json"; want != f.Path {
+				} else if want := format.ModelPath(model.Slug); want != f.Path {
 					err = fmt.Errorf("%s: slug %q does not match the file name", f.Path, model.Slug)
 				} else {
 					s.Models[model.Slug] = modelRef(&model)
@@ -204,7 +201,7 @@ func (s *Snapshot) diffModel(slug string, r *fileReader) (*format.Model, error) 
 // decodeModel reads the model file of slug, checked against the manifest,
 // into v, whose slug field is at got.
 func (s *Snapshot) decodeModel(slug string, r *fileReader, v any, got *string) error {
-	f, ok := s.listed[modelsDir+slug+".json"]
+	f, ok := s.listed[format.ModelPath(slug)]
 	if _, known := s.Models[slug]; !ok || !known {
 		return fmt.Errorf("snapshot %s has no model %q", s.Dir, slug)
 	}

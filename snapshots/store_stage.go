@@ -148,7 +148,7 @@ func (s *stage) write(rel string, data []byte) (format.File, error) {
 		w.abort()
 		return format.File{}, err
 	}
-	if strings.HasPrefix(rel, "models/") {
+	if strings.HasPrefix(rel, format.ModelsDir) {
 		checkpoint(cpMidFile)
 	}
 	if _, err := w.Write(data[half:]); err != nil {
