@@ -75,8 +75,8 @@ func leaderboardSources() []string {
 // replace. The command exits 6 on it, as on a build's.
 var ErrConflict = snapshots.ErrConflict
 
-// File returns a file held in memory by its slash path: ManifestPath,
-// IndexPath, GridPath, ModelPath(slug), or an archived JSON source
+// File returns a file held in memory by its slash path: format.ManifestPath,
+// format.IndexPath, format.GridPath, format.ModelPath(slug), or an archived JSON source
 // ("sources/leaderboard/tasks/lm-arena-chat.json"); false when the snapshot
 // has no such file. Paths are looked up, never joined to a folder.
 func (s *Snapshot) File(path string) (*File, bool) {
