@@ -29,6 +29,7 @@ import (
 	"net/http"
 
 	"github.com/leadgreen/greentokens/catalog"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/schemas"
 )
 
@@ -74,9 +75,9 @@ func New(cat *catalog.Catalog, opts Options) http.Handler {
 	get("/v1/openapi.json", a.openapi)
 	get("/v1/{date}/models", a.models)
 	get("/v1/{date}/models/{slug}", a.model)
-	get("/v1/{date}/index", a.file(catalog.IndexPath))
-	get("/v1/{date}/grid", a.file(catalog.GridPath))
-	get("/v1/{date}/manifest", a.file(catalog.ManifestPath))
+	get("/v1/{date}/index", a.file(format.IndexPath))
+	get("/v1/{date}/grid", a.file(format.GridPath))
+	get("/v1/{date}/manifest", a.file(format.ManifestPath))
 	get("/v1/{date}/carbon", a.carbon)
 	get("/v1/", notFoundRoute)
 	get("/healthz", a.healthz)

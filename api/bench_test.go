@@ -17,6 +17,7 @@ import (
 
 	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/catalog/catalogtest"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/site"
 )
 
@@ -156,7 +157,7 @@ func reportLoad(b *testing.B, r loadResult) {
 func BenchmarkLoopbackLoad(b *testing.B) {
 	url, cat := loopbackServer(b)
 	s, _ := cat.Snapshot(catalog.Latest)
-	f, _ := s.File(catalog.ModelPath("qwen-3-32b"))
+	f, _ := s.File(format.ModelPath("qwen-3-32b"))
 	targets := []target{
 		{carbonURL, "", 200},
 		{"/v1/latest/models/qwen-3-32b", "", 200},

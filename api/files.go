@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/leadgreen/greentokens/catalog"
+	"github.com/leadgreen/greentokens/format"
 )
 
 // snapshot resolves the {date} of the request's path and sets the
@@ -52,14 +53,14 @@ func (a *api) model(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	slug := r.PathValue("slug")
-	f, ok := s.File(catalog.ModelPath(slug))
+	f, ok := s.File(format.ModelPath(slug))
 	if !ok {
 		m, err := s.FindModel(slug)
 		if err != nil {
 			fail(w, r, err)
 			return
 		}
-		f, _ = s.File(catalog.ModelPath(m.Slug))
+		f, _ = s.File(format.ModelPath(m.Slug))
 		w.Header().Set("Content-Location", "/v1/"+r.PathValue("date")+"/models/"+m.Slug)
 	}
 	writeBytes(w, r, f.Bytes, "application/json", f.SHA256)
@@ -89,7 +90,7 @@ func (a *api) models(w http.ResponseWriter, r *http.Request) {
 
 // writeJSON writes v as the published files print JSON.
 func writeJSON(w http.ResponseWriter, r *http.Request, v any) {
-	b, err := catalog.Marshal(v)
+	b, err := format.Marshal(v)
 	if err != nil {
 		problem(w, r, http.StatusInternalServerError, "internal", "internal error", nil)
 		return

@@ -16,9 +16,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/catalog/catalogtest"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/mcpserver"
 	"github.com/leadgreen/greentokens/schemas"
-	"github.com/leadgreen/greentokens/transform/grid"
 )
 
 // docParam is a parameter of an operation of the OpenAPI document.
@@ -116,7 +116,7 @@ func TestOpenAPIBounds(t *testing.T) {
 		"gpu":           {"maxLength": name},
 		"batch":         {"minimum": catalog.MinNumber, "maximum": float64(catalog.MaxBatch)},
 		"num_gpus":      {"minimum": 1.0, "maximum": float64(catalog.MaxNumGPUs)},
-		"intensity":     {"anyOf.0.const": 0.0, "anyOf.1.minimum": catalog.MinNumber, "anyOf.1.maximum": float64(grid.MaxGCO2PerKWh)},
+		"intensity":     {"anyOf.0.const": 0.0, "anyOf.1.minimum": catalog.MinNumber, "anyOf.1.maximum": float64(format.MaxGCO2PerKWh)},
 	}
 	got := map[string]map[string]any{}
 	for n, p := range params {

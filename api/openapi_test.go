@@ -12,8 +12,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/leadgreen/greentokens/catalog/catalogtest"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/schemas"
-	"github.com/leadgreen/greentokens/transform"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -111,8 +111,8 @@ func TestOpenAPIEnergyScope(t *testing.T) {
 	if err := json.Unmarshal(schemas.OpenAPI, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(doc.Info.Description, transform.EnergyScope) {
-		t.Errorf("info.description lacks %q", transform.EnergyScope)
+	if !strings.Contains(doc.Info.Description, format.EnergyScope) {
+		t.Errorf("info.description lacks %q", format.EnergyScope)
 	}
 }
 

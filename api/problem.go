@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/leadgreen/greentokens/catalog"
+	"github.com/leadgreen/greentokens/format"
 )
 
 // Problem is an RFC 9457 problem detail, with the extension members
@@ -40,7 +41,7 @@ func problem(w http.ResponseWriter, r *http.Request, status int, kind, detail st
 	if e != nil {
 		p.Parameter, p.Query, p.Nearest = e.What, e.Query, e.Nearest
 	}
-	b, err := catalog.Marshal(p)
+	b, err := format.Marshal(p)
 	if err != nil {
 		b = []byte(`{"type":"about:blank","status":` + strconv.Itoa(status) + `}`)
 	}

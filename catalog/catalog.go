@@ -7,8 +7,9 @@
 // folder under a directory once: each file is read through the regular-file
 // guard (internal/regfile), checked against the manifest (size and sha256)
 // and against its JSON Schema, and the published files and archived JSON
-// sources are kept in memory, with the models derived from the archived
-// upstream rows. Nothing is read from disk to answer a request.
+// sources are kept in memory, each published configuration paired with
+// the archived upstream row behind it. Nothing is read from disk to answer
+// a request.
 //
 // A served date is immutable: once loaded, its verified copy is what every
 // surface answers for that date until the process restarts. A served folder
@@ -23,8 +24,8 @@
 // greatest date served.
 //
 // Prices come from the archived upstream rows, unrounded, with the index's
-// own rules (FindModel, grid.Lookup, grid.KgPerBillionTokens, the index
-// row rule of transform.Model.BestWith): see Price.
+// own rules (FindModel, pricing.Lookup, pricing.KgPerBillionTokens, the index
+// row rule of pricing.BestWith): see Price.
 package catalog
 
 import (

@@ -16,7 +16,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/leadgreen/greentokens/catalog/catalogtest"
+	"github.com/leadgreen/greentokens/format"
 )
 
 func TestMain(m *testing.M) { catalogtest.Main(m) }
@@ -87,7 +89,7 @@ func TestSeedPageFigures(t *testing.T) {
 	}
 	// The file hashes are those of the files on disk.
 	b, _ := os.ReadFile(filepath.Join(catalogtest.Shared(t), catalogtest.Date, "grid.json"))
-	if f, _ := s.File(GridPath); !bytes.Equal(f.Bytes, b) || ans.Files[2].SHA256 != sum(b) {
+	if f, _ := s.File(format.GridPath); !bytes.Equal(f.Bytes, b) || ans.Files[2].SHA256 != sum(b) {
 		t.Errorf("grid.json bytes or sha256 differ from the file on disk")
 	}
 }

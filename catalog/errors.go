@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/leadgreen/greentokens/transform/grid"
+	"github.com/leadgreen/greentokens/pricing"
 )
 
 // Kinds of Error.
@@ -40,7 +40,7 @@ type Error struct {
 	// Rule, and Named words it with another name.
 	Rule string
 	// Cause is the lookup's own error, when there is one (FindModel's,
-	// grid.Lookup's): the command line prints it as it always has.
+	// pricing.Lookup's): the command line prints it as it always has.
 	Cause error
 }
 
@@ -97,7 +97,7 @@ func outOfRange(what, query, rule string, a ...any) *Error {
 }
 
 // nearest returns up to maxNearest of names closest to q by edit distance,
-// with grid.Nearest's rule.
+// with pricing.Nearest's rule.
 func nearest(q string, names []string) []string {
 	cands := make([][]string, len(names))
 	for i, n := range names {
@@ -110,7 +110,7 @@ func nearest(q string, names []string) []string {
 // first the display name.
 func nearestOf(q string, cands [][]string) []string {
 	var out []string
-	for _, s := range grid.Nearest(q, cands, maxNearest) {
+	for _, s := range pricing.Nearest(q, cands, maxNearest) {
 		if u, err := strconv.Unquote(s); err == nil {
 			out = append(out, u)
 		}

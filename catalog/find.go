@@ -5,14 +5,14 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/leadgreen/greentokens/transform/grid"
-	"github.com/leadgreen/greentokens/transform/names"
+	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/pricing"
 )
 
 // FindModel finds a model by slug, name or model id, ignoring case, spaces
 // and punctuation: "qwen3 32b", "Qwen/Qwen3-32B" and "qwen-3-32b" find the
 // same model. An unknown query is an error naming the nearest models.
-func FindModel(models []*Model, query string) (*Model, error) {
+func FindModel(models []*format.Model, query string) (*format.Model, error) {
 	cands := make([][]string, len(models))
 	for i, m := range models {
 		cands[i] = []string{m.Slug, m.Name, m.ModelID}
@@ -36,11 +36,11 @@ func FindName(query string, candidates [][]string) (int, error) {
 			}
 		}
 	}
-	switch found := names.Match(q, candidates); len(found) {
+	switch found := pricing.MatchNames(q, candidates); len(found) {
 	case 1:
 		return found[0], nil
 	case 0:
-		if near := grid.Nearest(q, candidates, 3); len(near) > 0 {
+		if near := pricing.Nearest(q, candidates, 3); len(near) > 0 {
 			return -1, fmt.Errorf("no model %q; did you mean %s?", q, strings.Join(near, " or "))
 		}
 		return -1, fmt.Errorf("no model %q", q)

@@ -11,8 +11,10 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/leadgreen/greentokens/catalog/catalogtest"
 	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/snapshots"
 )
 
@@ -54,7 +56,7 @@ func TestReplacedSnapshot(t *testing.T) {
 	if err != nil || s != before || s.GridYear != catalogtest.GridYear {
 		t.Fatalf("after the replacement: %v; want the copy loaded first", err)
 	}
-	if _, ok := s.File(GridPath); !ok {
+	if _, ok := s.File(format.GridPath); !ok {
 		t.Error("the served copy lost its grid.json")
 	}
 	if l := logs.String(); strings.Count(l, "snapshot folder changed on disk") != 1 || !strings.Contains(l, "restart") {
@@ -238,11 +240,11 @@ func TestServedFromMemory(t *testing.T) {
 	dir := catalogtest.Copy(t, filepath.Join(catalogtest.Shared(t), catalogtest.Date), out)
 	c, _ := open(t, out)
 	s, _ := c.Snapshot(Latest)
-	want := append([]byte(nil), s.files[ManifestPath].Bytes...)
-	if err := os.WriteFile(filepath.Join(dir, ManifestPath), []byte("root:x:0:0\n"), 0o644); err != nil {
+	want := append([]byte(nil), s.files[format.ManifestPath].Bytes...)
+	if err := os.WriteFile(filepath.Join(dir, format.ManifestPath), []byte("root:x:0:0\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f, _ := s.File(ManifestPath)
+	f, _ := s.File(format.ManifestPath)
 	if !bytes.Equal(f.Bytes, want) {
 		t.Error("manifest.json changed in memory")
 	}

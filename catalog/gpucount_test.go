@@ -6,8 +6,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/leadgreen/greentokens/catalog/catalogtest"
-	"github.com/leadgreen/greentokens/transform"
+	"github.com/leadgreen/greentokens/format"
 )
 
 // TestGPUCount: a running batch is matched among the configurations with
@@ -23,7 +24,7 @@ func TestGPUCount(t *testing.T) {
 		t.Fatalf("qwen-3-32b's H100 index row is %s; the cases below assume 2 x H100", pm.Best["H100"].RowID)
 	}
 	// The lowest published Wh/M under the deadline on 1 x H100.
-	var lowest transform.Config
+	var lowest format.Config
 	for _, cf := range pm.Configurations {
 		if cf.GPU == "H100" && cf.NumGPUs == 1 && cf.UnderITLDeadline && (lowest.RowID == "" || cf.WhPerMillion < lowest.WhPerMillion) {
 			lowest = cf

@@ -4,9 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/leadgreen/greentokens/transform"
-	"github.com/leadgreen/greentokens/transform/grid"
-	"github.com/leadgreen/greentokens/transform/jsonnum"
+	"github.com/leadgreen/greentokens/format"
 )
 
 // SnapshotInfo describes a served snapshot.
@@ -23,7 +21,7 @@ type SnapshotInfo struct {
 // Info describes s.
 func (s *Snapshot) Info() SnapshotInfo {
 	i := SnapshotInfo{Date: s.Date, Compiled: s.Compiled, Retrieved: s.Retrieved, Models: len(s.Published),
-		Manifest: s.files[ManifestPath].SHA256}
+		Manifest: s.files[format.ManifestPath].SHA256}
 	if s.Grid != nil {
 		y := s.GridYear
 		i.GridYear = &y
@@ -44,12 +42,12 @@ type ModelSummary struct {
 
 // IndexRow is a model's index row on one GPU, as published.
 type IndexRow struct {
-	GPU             string        `json:"gpu"`
-	NumGPUs         int           `json:"num_gpus"`
-	RowID           string        `json:"row_id"`
-	WhPerMillion    jsonnum.Float `json:"wh_per_million_output_tokens"`
-	AvgRunningBatch jsonnum.Float `json:"avg_running_batch"`
-	MedianITL       jsonnum.Float `json:"median_itl_ms"`
+	GPU             string       `json:"gpu"`
+	NumGPUs         int          `json:"num_gpus"`
+	RowID           string       `json:"row_id"`
+	WhPerMillion    format.Float `json:"wh_per_million_output_tokens"`
+	AvgRunningBatch format.Float `json:"avg_running_batch"`
+	MedianITL       format.Float `json:"median_itl_ms"`
 }
 
 // ModelList lists a snapshot's models.
@@ -61,16 +59,15 @@ type ModelList struct {
 
 // ListModels lists s's models, by slug, each with its published index rows.
 func (s *Snapshot) ListModels() *ModelList {
-	l := &ModelList{Snapshot: s.Date, Unit: "Wh per million output tokens", Models: make([]ModelSummary, 0, len(s.Models))}
-	for _, dm := range s.Models {
-		m := s.Published[dm.Slug]
+	l := &ModelList{Snapshot: s.Date, Unit: format.PrimaryTask().Unit, Models: make([]ModelSummary, 0, len(s.Models))}
+	for _, m := range s.Models {
 		l.Models = append(l.Models, ModelSummary{Slug: m.Slug, Name: m.Name, ModelID: m.ModelID, GPUs: m.GPUs, IndexRows: indexRows(m)})
 	}
 	return l
 }
 
 // indexRows returns m's index rows, by GPU.
-func indexRows(m *transform.Model) []IndexRow {
+func indexRows(m *format.Model) []IndexRow {
 	rows := []IndexRow{}
 	for _, gpu := range m.GPUs {
 		b, ok := m.Best[gpu]
@@ -86,7 +83,7 @@ func indexRows(m *transform.Model) []IndexRow {
 // FindModel finds a model by slug, name or model id (FindModel's rule). An
 // unknown one is a NotFound error naming the nearest models; a blank one
 // (spaces alone) is Invalid, a request naming no model.
-func (s *Snapshot) FindModel(query string) (*Model, error) {
+func (s *Snapshot) FindModel(query string) (*format.Model, error) {
 	if err := checkName("model", query); err != nil {
 		return nil, err
 	}
@@ -110,9 +107,9 @@ func (s *Snapshot) FindModel(query string) (*Model, error) {
 type GridList struct {
 	Snapshot string `json:"snapshot"`
 	// Year is grid.json's reference year; each area carries its own.
-	Year  int         `json:"year"`
-	Unit  string      `json:"unit"`
-	Areas []grid.Area `json:"areas"`
+	Year  int           `json:"year"`
+	Unit  string        `json:"unit"`
+	Areas []format.Area `json:"areas"`
 }
 
 // GridQuery selects areas of grid.json.
@@ -130,7 +127,7 @@ func (s *Snapshot) ListGrids(q GridQuery) (*GridList, error) {
 		return nil, s.noGrid()
 	}
 	text := strings.ToLower(strings.TrimSpace(q.Text))
-	l := &GridList{Snapshot: s.Date, Year: s.Grid.Year, Unit: s.Grid.Unit, Areas: []grid.Area{}}
+	l := &GridList{Snapshot: s.Date, Year: s.Grid.Year, Unit: s.Grid.Unit, Areas: []format.Area{}}
 	for _, a := range s.Grid.Areas {
 		if (text == "" || strings.Contains(strings.ToLower(a.Name), text) || strings.Contains(strings.ToLower(a.ISO3), text)) &&
 			(q.Year == 0 || a.Year == q.Year) {
@@ -141,22 +138,22 @@ func (s *Snapshot) ListGrids(q GridQuery) (*GridList, error) {
 }
 
 func (s *Snapshot) noGrid() *Error {
-	return &Error{Kind: NotFound, What: "grid", Query: GridPath,
+	return &Error{Kind: NotFound, What: "grid", Query: format.GridPath,
 		Detail: "snapshot " + s.Date + " has no grid.json (built without the Ember stage); state an intensity instead"}
 }
 
 // ModelBrief is a model in a few lines: what it is, its index rows and the
 // source to cite, without its configurations (the model file has them).
 type ModelBrief struct {
-	Slug          string        `json:"slug"`
-	Name          string        `json:"name"`
-	ModelID       string        `json:"model_id"`
-	ParamsB       jsonnum.Float `json:"params_b"`
-	ActiveParamsB jsonnum.Float `json:"active_params_b"`
-	Architecture  string        `json:"architecture"`
-	Unit          string        `json:"unit"`
-	Caveat        string        `json:"caveat"`
-	GPUs          []string      `json:"gpus"`
+	Slug          string       `json:"slug"`
+	Name          string       `json:"name"`
+	ModelID       string       `json:"model_id"`
+	ParamsB       format.Float `json:"params_b"`
+	ActiveParamsB format.Float `json:"active_params_b"`
+	Architecture  string       `json:"architecture"`
+	Unit          string       `json:"unit"`
+	Caveat        string       `json:"caveat"`
+	GPUs          []string     `json:"gpus"`
 	// Configurations is how many configurations the model file holds.
 	Configurations int        `json:"configurations"`
 	IndexRows      []IndexRow `json:"index_rows"`
@@ -203,9 +200,9 @@ type ModelItem struct {
 
 // IndexFigure is an index row's GPU, GPU count and Wh/M.
 type IndexFigure struct {
-	GPU          string        `json:"gpu"`
-	NumGPUs      int           `json:"num_gpus"`
-	WhPerMillion jsonnum.Float `json:"wh_per_million_output_tokens"`
+	GPU          string       `json:"gpu"`
+	NumGPUs      int          `json:"num_gpus"`
+	WhPerMillion format.Float `json:"wh_per_million_output_tokens"`
 }
 
 // ListModelsBrief is ListModels in a few words per model: slug, name and

@@ -7,10 +7,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/plural"
-	"github.com/leadgreen/greentokens/transform"
-	"github.com/leadgreen/greentokens/transform/grid"
-	"github.com/leadgreen/greentokens/transform/jsonnum"
+	"github.com/leadgreen/greentokens/leaderboard"
+	"github.com/leadgreen/greentokens/pricing"
 )
 
 // Limits of a price request.
@@ -39,7 +39,7 @@ type PriceRequest struct {
 	// With neither Grids nor Intensity, every area of grid.json is priced.
 	Grids []string
 	// Intensity, when set, prices a grid the caller states, in g CO2e per
-	// kWh (0 to grid.MaxGCO2PerKWh).
+	// kWh (0 to format.MaxGCO2PerKWh).
 	Intensity *float64
 	// GPU restricts the answer to one GPU ("B200"); "" means each GPU.
 	GPU string
@@ -62,7 +62,7 @@ type Carbon struct {
 	// Selection says which row each GPU's figures come from.
 	Selection string `json:"selection"`
 	// RunningBatch is the running batch asked for; null for index rows.
-	RunningBatch *jsonnum.Float `json:"running_batch"`
+	RunningBatch *format.Float `json:"running_batch"`
 	// NumGPUs is the GPU count asked for; null for each GPU's index row's.
 	NumGPUs *int   `json:"num_gpus"`
 	Formula string `json:"formula"`
@@ -80,13 +80,13 @@ type CarbonRow struct {
 	MaxNumSeqs int    `json:"max_num_seqs"`
 	RowID      string `json:"row_id"`
 	// IndexRow is true when the row is the GPU's index row (best).
-	IndexRow         bool          `json:"index_row"`
-	UnderITLDeadline bool          `json:"under_itl_deadline"`
-	AvgRunningBatch  jsonnum.Float `json:"avg_running_batch"`
+	IndexRow         bool         `json:"index_row"`
+	UnderITLDeadline bool         `json:"under_itl_deadline"`
+	AvgRunningBatch  format.Float `json:"avg_running_batch"`
 	// WhPerMillion is as published (2 decimals); WhPerMillionUnrounded is
 	// the archived row's energy per token x 1e6 / 3600, which is priced.
-	WhPerMillion          jsonnum.Float `json:"wh_per_million_output_tokens"`
-	WhPerMillionUnrounded float64       `json:"wh_per_million_output_tokens_unrounded"`
+	WhPerMillion          format.Float `json:"wh_per_million_output_tokens"`
+	WhPerMillionUnrounded float64      `json:"wh_per_million_output_tokens_unrounded"`
 	// Grid is the area's name, or "stated" for a stated intensity.
 	Grid string `json:"grid"`
 	ISO3 string `json:"iso3"`
@@ -97,12 +97,12 @@ type CarbonRow struct {
 	// GridYear is earlier than grid.json's reference year (the area has no
 	// usable value for it), so a reader shows the year beside the value;
 	// false for a stated intensity.
-	Fallback    bool          `json:"fallback"`
-	GCO2ePerKWh jsonnum.Float `json:"g_co2e_per_kwh"`
+	Fallback    bool         `json:"fallback"`
+	GCO2ePerKWh format.Float `json:"g_co2e_per_kwh"`
 	// GridSource is "ember" (grid.json) or "stated" (the request's
 	// intensity).
-	GridSource   string        `json:"grid_source"`
-	KgPerBillion jsonnum.Float `json:"kg_co2e_per_billion_output_tokens"`
+	GridSource   string       `json:"grid_source"`
+	KgPerBillion format.Float `json:"kg_co2e_per_billion_output_tokens"`
 }
 
 // Price answers a price request from s.
@@ -113,8 +113,8 @@ func (s *Snapshot) Price(req PriceRequest) (*Carbon, error) {
 	if b := req.Batch; b != nil && (math.IsNaN(*b) || *b < MinNumber || *b > MaxBatch) {
 		return nil, outOfRange(ParamBatch, fmt.Sprint(*b), "must be a number from %g to %d", MinNumber, MaxBatch)
 	}
-	if x := req.Intensity; x != nil && (math.IsNaN(*x) || *x < 0 || *x != 0 && *x < MinNumber || *x > grid.MaxGCO2PerKWh) {
-		return nil, outOfRange(ParamIntensity, fmt.Sprint(*x), "must be 0 or a number of g CO2e per kWh from %g to %d", MinNumber, grid.MaxGCO2PerKWh)
+	if x := req.Intensity; x != nil && (math.IsNaN(*x) || *x < 0 || *x != 0 && *x < MinNumber || *x > format.MaxGCO2PerKWh) {
+		return nil, outOfRange(ParamIntensity, fmt.Sprint(*x), "must be 0 or a number of g CO2e per kWh from %g to %d", MinNumber, format.MaxGCO2PerKWh)
 	} else if x != nil && *x == 0 {
 		req.Intensity = new(float64) // 0, not -0
 	}
@@ -129,20 +129,20 @@ func (s *Snapshot) Price(req PriceRequest) (*Carbon, error) {
 	if err != nil {
 		return nil, err
 	}
-	picks, err := configsOf(m, req)
+	rows := s.rows[m.Slug]
+	picks, err := configsOf(m, rows, req)
 	if err != nil {
 		return nil, err
 	}
 	ans := &Carbon{Snapshot: s.Date, Model: m.Slug, Name: m.Name, ModelID: m.ModelID, Formula: Formula, Rows: []CarbonRow{},
 		Selection: selection(req), NumGPUs: req.NumGPUs}
 	if req.Batch != nil {
-		b := jsonnum.Float(*req.Batch)
+		b := format.Float(*req.Batch)
 		ans.RunningBatch = &b
 	}
-	rows := m.Rows()
 	for _, i := range picks {
 		c := m.Configurations[i]
-		wh := transform.WhPerMillion(*rows[i].EnergyPerToken)
+		wh := rows[i].WhPerMillion()
 		base := CarbonRow{GPU: c.GPU, NumGPUs: c.NumGPUs, MaxNumSeqs: c.MaxNumSeqs, RowID: c.RowID,
 			IndexRow: m.Best[c.GPU].RowID == c.RowID, UnderITLDeadline: c.UnderITLDeadline, AvgRunningBatch: c.AvgRunningBatch,
 			WhPerMillion: c.WhPerMillion, WhPerMillionUnrounded: wh}
@@ -151,20 +151,20 @@ func (s *Snapshot) Price(req PriceRequest) (*Carbon, error) {
 			row.Grid, row.ISO3, row.GCO2ePerKWh, row.GridSource = a.Name, a.ISO3, a.GCO2ePerKWh, "ember"
 			year := a.Year
 			row.GridYear, row.Fallback = &year, a.Fallback
-			row.KgPerBillion = grid.KgPerBillionTokens(wh, float64(a.GCO2ePerKWh))
+			row.KgPerBillion = pricing.KgPerBillionTokens(wh, float64(a.GCO2ePerKWh))
 			ans.Rows = append(ans.Rows, row)
 		}
 		if req.Intensity != nil {
 			row := base
-			row.Grid, row.GCO2ePerKWh, row.GridSource = "stated", jsonnum.Float(*req.Intensity), "stated"
-			row.KgPerBillion = grid.KgPerBillionTokens(wh, *req.Intensity)
+			row.Grid, row.GCO2ePerKWh, row.GridSource = "stated", format.Float(*req.Intensity), "stated"
+			row.KgPerBillion = pricing.KgPerBillionTokens(wh, *req.Intensity)
 			ans.Rows = append(ans.Rows, row)
 		}
 	}
-	ans.Files = append(ans.Files, FileRef{ManifestPath, s.files[ManifestPath].SHA256},
-		FileRef{ModelPath(m.Slug), s.files[ModelPath(m.Slug)].SHA256})
+	ans.Files = append(ans.Files, FileRef{format.ManifestPath, s.files[format.ManifestPath].SHA256},
+		FileRef{format.ModelPath(m.Slug), s.files[format.ModelPath(m.Slug)].SHA256})
 	if len(areas) > 0 {
-		ans.Files = append(ans.Files, FileRef{GridPath, s.files[GridPath].SHA256})
+		ans.Files = append(ans.Files, FileRef{format.GridPath, s.files[format.GridPath].SHA256})
 	}
 	ans.Files = append(ans.Files, s.sources...)
 	return ans, nil
@@ -181,14 +181,14 @@ func selection(req PriceRequest) string {
 		return "on each GPU, " + among + ", the measured configuration whose average running batch is nearest to " +
 			strconv.FormatFloat(*req.Batch, 'g', -1, 64) + " (ties to the smaller batch), whether or not it meets the ITL deadline"
 	case req.NumGPUs != nil:
-		return fmt.Sprintf("on each GPU, %s, the lowest energy per token with a median ITL at most %d ms", among, transform.ITLDeadlineMS)
+		return fmt.Sprintf("on each GPU, %s, the lowest energy per token with a median ITL at most %d ms", among, format.ITLDeadlineMS)
 	}
-	return fmt.Sprintf("each GPU's index row: the lowest energy per token with a median ITL at most %d ms", transform.ITLDeadlineMS)
+	return fmt.Sprintf("each GPU's index row: the lowest energy per token with a median ITL at most %d ms", format.ITLDeadlineMS)
 }
 
 // areas resolves the request's grids; every area when it names neither
 // grids nor an intensity.
-func (s *Snapshot) areas(req PriceRequest) ([]grid.Area, error) {
+func (s *Snapshot) areas(req PriceRequest) ([]format.Area, error) {
 	if len(req.Grids) == 0 {
 		if req.Intensity != nil {
 			return nil, nil
@@ -201,13 +201,13 @@ func (s *Snapshot) areas(req PriceRequest) ([]grid.Area, error) {
 	if s.Grid == nil {
 		return nil, s.noGrid()
 	}
-	var out []grid.Area
+	var out []format.Area
 	seen := map[string]bool{}
 	for _, q := range req.Grids {
 		if err := checkName("grid", q); err != nil {
 			return nil, err
 		}
-		a, err := grid.Lookup(s.Grid, q)
+		a, err := pricing.Lookup(s.Grid, q)
 		if err != nil {
 			return nil, s.gridError(q, err)
 		}
@@ -219,7 +219,7 @@ func (s *Snapshot) areas(req PriceRequest) ([]grid.Area, error) {
 	return out, nil
 }
 
-// gridError turns grid.Lookup's error for q into an Error: NotFound with
+// gridError turns pricing.Lookup's error for q into an Error: NotFound with
 // the nearest names, or Invalid for a name matching several areas.
 func (s *Snapshot) gridError(q string, err error) *Error {
 	q = strings.TrimSpace(q)
@@ -244,7 +244,7 @@ func (s *Snapshot) gridError(q string, err error) *Error {
 // whose average running batch is nearest, among those with NumGPUs GPUs or
 // else the index row's count. A GPU with no such configuration is left out;
 // none at all is an error saying what was measured.
-func configsOf(m *transform.Model, req PriceRequest) ([]int, error) {
+func configsOf(m *format.Model, rows []*leaderboard.Row, req PriceRequest) ([]int, error) {
 	gpus, scope := m.GPUs, m.Slug // m.GPUs is in order
 	if req.GPU != "" {
 		g, err := gpuOf(m, req.GPU)
@@ -269,14 +269,14 @@ func configsOf(m *transform.Model, req PriceRequest) ([]int, error) {
 			continue
 		}
 		measured = true
-		if i, ok := pick(m, g, n, req); ok {
+		if i, ok := pick(m, rows, g, n, req); ok {
 			out = append(out, i)
 		}
 	}
 	if len(out) > 0 {
 		return out, nil
 	}
-	deadline := fmt.Sprintf("a median ITL at most %d ms", transform.ITLDeadlineMS)
+	deadline := fmt.Sprintf("a median ITL at most %d ms", format.ITLDeadlineMS)
 	if req.NumGPUs == nil {
 		return nil, &Error{Kind: NotFound, What: "gpu", Query: req.GPU, Detail: fmt.Sprintf("%s has no index row (no configuration with %s); ask for a batch", scope, deadline)}
 	}
@@ -295,7 +295,7 @@ func configsOf(m *transform.Model, req PriceRequest) ([]int, error) {
 }
 
 // gpuOf returns the GPU of m that q names, ignoring case.
-func gpuOf(m *transform.Model, q string) (string, error) {
+func gpuOf(m *format.Model, q string) (string, error) {
 	if err := checkName("gpu", q); err != nil {
 		return "", err
 	}
@@ -311,7 +311,7 @@ func gpuOf(m *transform.Model, q string) (string, error) {
 }
 
 // gpuCounts returns the GPU counts m was measured with on gpu, ascending.
-func gpuCounts(m *transform.Model, gpu string) []int {
+func gpuCounts(m *format.Model, gpu string) []int {
 	var out []int
 	for _, c := range m.Configurations {
 		if c.GPU == gpu && !slices.Contains(out, c.NumGPUs) {
@@ -324,7 +324,7 @@ func gpuCounts(m *transform.Model, gpu string) []int {
 
 // setups lists the GPU counts measured on gpus: "1 x B200, 1 x H100 and 2 x
 // H100".
-func setups(m *transform.Model, gpus []string) string {
+func setups(m *format.Model, gpus []string) string {
 	var s []string
 	for _, g := range gpus {
 		for _, n := range gpuCounts(m, g) {
@@ -342,20 +342,20 @@ func setups(m *transform.Model, gpus []string) string {
 // NumGPUs, or the one whose unrounded average running batch is nearest to
 // Batch, ties to the smaller batch, then to the first in file order (lower
 // cap, lower repeat). False when there is none.
-func pick(m *transform.Model, gpu string, n int, req PriceRequest) (int, bool) {
+func pick(m *format.Model, rows []*leaderboard.Row, gpu string, n int, req PriceRequest) (int, bool) {
 	if req.Batch == nil && req.NumGPUs == nil {
 		b, ok := m.Best[gpu]
 		if !ok {
 			return -1, false
 		}
-		return slices.IndexFunc(m.Configurations, func(c transform.Config) bool { return c.RowID == b.RowID }), true
+		return slices.IndexFunc(m.Configurations, func(c format.Config) bool { return c.RowID == b.RowID }), true
 	}
 	if req.Batch == nil {
-		return m.BestWith(gpu, n)
+		return pricing.BestWith(m, rows, gpu, n)
 	}
 	best := -1
 	var bestD, bestB float64
-	for i, r := range m.Rows() {
+	for i, r := range rows {
 		if r.GPU != gpu || n != 0 && r.NumGPUs != n {
 			continue
 		}

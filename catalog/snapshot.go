@@ -6,22 +6,25 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
-	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/leaderboard"
+	"github.com/leadgreen/greentokens/pricing"
 	"github.com/leadgreen/greentokens/snapshots"
-	"github.com/leadgreen/greentokens/transform"
-	"github.com/leadgreen/greentokens/transform/grid"
 	"github.com/leadgreen/greentokens/validate"
 )
 
 // Snapshot is one served snapshot, held in memory: the published files and
 // the archived JSON sources as bytes, checked once when it was loaded, and
-// the models derived again from the archived upstream files (whose rows
-// carry the unrounded figures prices start from). The archived Ember CSV
-// (tens of megabytes) is checked at load and not held: no surface serves it.
+// the published model files decoded, each configuration paired with the
+// stable row of the archived task file behind it (whose unrounded figures
+// prices start from). The archived Ember CSV (tens of megabytes) is checked
+// at load and not held: no surface serves it.
 type Snapshot struct {
 	// Date is the folder name and data version.
 	Date string
@@ -29,18 +32,21 @@ type Snapshot struct {
 	// dates.
 	Compiled, Retrieved string
 	// Manifest is manifest.json decoded.
-	Manifest *snapshots.Manifest
+	Manifest *format.Manifest
 	// GridYear is grid.json's reference year; 0 without grid.json.
 	GridYear int
 	// Grid is grid.json decoded; nil when the snapshot has none.
-	Grid *grid.Grid
-	// Models are the models derived from the archived sources, by slug.
-	Models []*Model
-	// Published are the published model files decoded, by slug.
-	Published map[string]*Model
+	Grid *format.Grid
+	// Models are the published model files decoded, sorted by slug.
+	Models []*format.Model
+	// Published are the same model files, by slug.
+	Published map[string]*format.Model
 
 	files   map[string]*File
-	sources []FileRef // the archived leaderboard files the models come from
+	sources []FileRef // the archived leaderboard files the figures come from
+	// rows holds, by slug, the archived upstream row behind each
+	// configuration of the model file, in order.
+	rows map[string][]*leaderboard.Row
 }
 
 // File is a file of a snapshot held in memory: its bytes and their sha256.
@@ -56,34 +62,21 @@ type FileRef struct {
 	SHA256 string `json:"sha256"`
 }
 
-// The archived leaderboard files the models are derived from, and where
-// transform.LeaderboardFiles holds each.
-var leaderboardSources = []struct {
-	path  string
-	bytes func(*transform.LeaderboardFiles) *[]byte
-}{
-	{"sources/" + fetch.LeaderboardIndex, func(f *transform.LeaderboardFiles) *[]byte { return &f.Index }},
-	{"sources/" + fetch.LeaderboardCommits, func(f *transform.LeaderboardFiles) *[]byte { return &f.Commits }},
-	{"sources/" + fetch.LeaderboardTask(fetch.TaskChat), func(f *transform.LeaderboardFiles) *[]byte { return &f.Chat }},
+// leaderboardSources are the archived leaderboard files a price names:
+// the index, the commits that date it, and the primary task's file, whose
+// stable rows the model files publish.
+func leaderboardSources() []string {
+	return []string{format.SourcePath(format.LeaderboardIndex), format.SourcePath(format.LeaderboardCommits),
+		format.PrimaryTask().ArchivedPath()}
 }
-
-// Paths of the published files other than the model files.
-const (
-	ManifestPath = snapshots.ManifestName
-	IndexPath    = snapshots.IndexName
-	GridPath     = snapshots.GridName
-)
 
 // ErrConflict is snapshots.ErrConflict, the same error value, for a surface
 // that writes what it serves into a folder (the site): a folder it must not
 // replace. The command exits 6 on it, as on a build's.
 var ErrConflict = snapshots.ErrConflict
 
-// ModelPath is the path of a model's file in a snapshot.
-func ModelPath(slug string) string { return "models/" + slug + ".json" }
-
-// File returns a file held in memory by its slash path: ManifestPath,
-// IndexPath, GridPath, ModelPath(slug), or an archived JSON source
+// File returns a file held in memory by its slash path: format.ManifestPath,
+// format.IndexPath, format.GridPath, format.ModelPath(slug), or an archived JSON source
 // ("sources/leaderboard/tasks/lm-arena-chat.json"); false when the snapshot
 // has no such file. Paths are looked up, never joined to a folder.
 func (s *Snapshot) File(path string) (*File, bool) {
@@ -105,13 +98,13 @@ func (s *Snapshot) Paths() []string {
 // against at load; "" for a file without one.
 func schemaOf(path string) string {
 	switch {
-	case path == ManifestPath:
+	case path == format.ManifestPath:
 		return "manifest.schema.json"
-	case path == IndexPath:
+	case path == format.IndexPath:
 		return "index.schema.json"
-	case path == GridPath:
+	case path == format.GridPath:
 		return "grid.schema.json"
-	case strings.HasPrefix(path, "models/"):
+	case strings.HasPrefix(path, format.ModelsDir):
 		return "model.schema.json"
 	}
 	return ""
@@ -158,14 +151,14 @@ func fromLoaded(ls *snapshots.Snapshot, date string) (*Snapshot, error) {
 		return nil, fmt.Errorf("snapshot %s: manifest date %q is not the folder's name", date, m.Date)
 	}
 	s := &Snapshot{Date: date, Compiled: m.Evidence.Compiled, Retrieved: m.Retrieved, Manifest: m,
-		Published: map[string]*Model{}, files: map[string]*File{}}
+		Published: map[string]*format.Model{}, files: map[string]*File{}}
 	// Load checked that manifest.json is in its canonical form: these are
 	// its bytes.
-	mb, err := transform.Marshal(m)
+	mb, err := format.Marshal(m)
 	if err != nil {
-		return nil, fmt.Errorf("snapshot %s: %s: %w", date, ManifestPath, err)
+		return nil, fmt.Errorf("snapshot %s: %s: %w", date, format.ManifestPath, err)
 	}
-	s.files[ManifestPath] = &File{Path: ManifestPath, Bytes: mb, SHA256: sum(mb)}
+	s.files[format.ManifestPath] = &File{Path: format.ManifestPath, Bytes: mb, SHA256: sum(mb)}
 	paths := make([]string, 0, len(m.Outputs)+len(m.Sources))
 	for _, f := range m.Outputs {
 		paths = append(paths, f.Path)
@@ -178,11 +171,11 @@ func fromLoaded(ls *snapshots.Snapshot, date string) (*Snapshot, error) {
 	for _, p := range paths {
 		b, ok := ls.Bytes(p)
 		if !ok {
-			return nil, fmt.Errorf("snapshot %s: %s is missing or no longer matches %s", date, p, ManifestPath)
+			return nil, fmt.Errorf("snapshot %s: %s is missing or no longer matches %s", date, p, format.ManifestPath)
 		}
 		s.files[p] = &File{Path: p, Bytes: append([]byte(nil), b...), SHA256: sum(b)}
 	}
-	for _, p := range append([]string{ManifestPath}, paths...) {
+	for _, p := range append([]string{format.ManifestPath}, paths...) {
 		if name := schemaOf(p); name != "" {
 			if probs := validate.CheckSchema(name, p, s.files[p].Bytes); len(probs) > 0 {
 				return nil, fmt.Errorf("snapshot %s: %s does not match schemas/%s: %s", date, p, name, probs[0])
@@ -193,72 +186,86 @@ func fromLoaded(ls *snapshots.Snapshot, date string) (*Snapshot, error) {
 		s.Grid, s.GridYear = ls.Grid, ls.Grid.Year
 	}
 	for _, slug := range ls.Slugs() {
-		f, ok := s.files[ModelPath(slug)]
+		f, ok := s.files[format.ModelPath(slug)]
 		if !ok {
-			return nil, fmt.Errorf("snapshot %s: %s is not listed in %s", date, ModelPath(slug), ManifestPath)
+			return nil, fmt.Errorf("snapshot %s: %s is not listed in %s", date, format.ModelPath(slug), format.ManifestPath)
 		}
-		var pm transform.Model
+		var pm format.Model
 		if err := json.Unmarshal(f.Bytes, &pm); err != nil {
-			return nil, fmt.Errorf("snapshot %s: %s: %w", date, ModelPath(slug), err)
+			return nil, fmt.Errorf("snapshot %s: %s: %w", date, format.ModelPath(slug), err)
 		}
 		s.Published[slug] = &pm
+		s.Models = append(s.Models, &pm)
 	}
 
-	// The answers name the archived sources the models are derived from,
-	// with the sha256 the manifest lists; the models are derived from the
-	// bytes held.
-	var lb transform.LeaderboardFiles
-	for _, src := range leaderboardSources {
-		f, ok := s.files[src.path]
+	// The answers name the archived sources the figures come from, with
+	// the sha256 the manifest lists; the rows are read from the bytes held.
+	for _, p := range leaderboardSources() {
+		f, ok := s.files[p]
 		if !ok {
-			return nil, fmt.Errorf("snapshot %s: %s is not in %s", date, src.path, ManifestPath)
+			return nil, fmt.Errorf("snapshot %s: %s is not in %s", date, p, format.ManifestPath)
 		}
-		s.sources = append(s.sources, FileRef{src.path, f.SHA256})
-		*src.bytes(&lb) = f.Bytes
+		s.sources = append(s.sources, FileRef{p, f.SHA256})
 	}
-	l, _, err := transform.NewLeaderboard(lb, "", "")
-	if err == nil {
-		s.Models, err = transform.Models(l)
-	}
+	primary := format.PrimaryTask()
+	rows, err := leaderboard.TaskRows(primary.ID, s.files[primary.ArchivedPath()].Bytes)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot %s: archived sources: %w", date, err)
 	}
-	sort.Slice(s.Models, func(i, j int) bool { return s.Models[i].Slug < s.Models[j].Slug })
-	if err := s.agree(); err != nil {
+	if err := s.agree(rows); err != nil {
 		return nil, fmt.Errorf("snapshot %s: %w", date, err)
 	}
 	return s, nil
 }
 
-// agree checks that the models derived from the archived sources are the
-// published ones, row for row: the same slugs, configurations (row_id and
-// Wh/M) and index rows. A price is then the published row's.
-func (s *Snapshot) agree() error {
-	if len(s.Models) != len(s.Published) {
-		return fmt.Errorf("the archived sources give %d models, the snapshot publishes %d", len(s.Models), len(s.Published))
+// agree pairs each configuration of the published model files with the
+// stable row of the archived primary task file that its row id names, and
+// checks that the two agree: the archived rows give the published models
+// and no other, each its configurations (row_id, Wh/M and running batch
+// the rounding of the row's) and its index rows (the index row rule on
+// the unrounded rows). A price is then the published row's.
+func (s *Snapshot) agree(rows map[string]*leaderboard.Row) error {
+	perModel := map[string]int{} // slug -> stable rows; a row id starts SLUG/
+	for id := range rows {
+		slug, _, _ := strings.Cut(id, "/")
+		perModel[slug]++
 	}
+	if len(perModel) != len(s.Published) {
+		return fmt.Errorf("the archived sources give %d models, the snapshot publishes %d", len(perModel), len(s.Published))
+	}
+	for _, slug := range slices.Sorted(maps.Keys(perModel)) {
+		if _, ok := s.Published[slug]; !ok {
+			return fmt.Errorf("the archived sources give model %q, which the snapshot does not publish", slug)
+		}
+	}
+	s.rows = make(map[string][]*leaderboard.Row, len(s.Models))
 	for _, m := range s.Models {
-		p, ok := s.Published[m.Slug]
-		if !ok {
-			return fmt.Errorf("the archived sources give model %q, which the snapshot does not publish", m.Slug)
+		if n := perModel[m.Slug]; len(m.Configurations) != n {
+			return fmt.Errorf("%s: %d configurations, the archived sources give %d", format.ModelPath(m.Slug), len(m.Configurations), n)
 		}
-		if len(p.Configurations) != len(m.Configurations) {
-			return fmt.Errorf("%s: %d configurations, the archived sources give %d", ModelPath(m.Slug), len(p.Configurations), len(m.Configurations))
-		}
+		paired := make([]*leaderboard.Row, len(m.Configurations))
 		for i, c := range m.Configurations {
-			pc := p.Configurations[i]
-			if pc.RowID != c.RowID || pc.WhPerMillion != c.WhPerMillion || pc.AvgRunningBatch != c.AvgRunningBatch {
-				return fmt.Errorf("%s: configurations[%d] (%s) differs from the archived sources", ModelPath(m.Slug), i, pc.RowID)
+			r := rows[c.RowID]
+			if r == nil || r.ModelID != m.ModelID || format.Round(r.WhPerMillion(), 2) != c.WhPerMillion || format.Round(r.AvgBatch, 1) != c.AvgRunningBatch {
+				return fmt.Errorf("%s: configurations[%d] (%s) differs from the archived sources", format.ModelPath(m.Slug), i, c.RowID)
+			}
+			paired[i] = r
+		}
+		var best []string // the GPUs with an index row, by the rule
+		for _, gpu := range m.GPUs {
+			i, ok := pricing.BestWith(m, paired, gpu, 0)
+			if !ok {
+				continue
+			}
+			best = append(best, gpu)
+			if want := m.Configurations[i].RowID; m.Best[gpu].RowID != want {
+				return fmt.Errorf("%s: best[%s] is %q, the archived sources give %q", format.ModelPath(m.Slug), gpu, m.Best[gpu].RowID, want)
 			}
 		}
-		if len(p.Best) != len(m.Best) {
-			return fmt.Errorf("%s: best differs from the archived sources", ModelPath(m.Slug))
+		if len(m.Best) != len(best) {
+			return fmt.Errorf("%s: best differs from the archived sources", format.ModelPath(m.Slug))
 		}
-		for gpu, b := range m.Best {
-			if p.Best[gpu].RowID != b.RowID {
-				return fmt.Errorf("%s: best[%s] is %q, the archived sources give %q", ModelPath(m.Slug), gpu, p.Best[gpu].RowID, b.RowID)
-			}
-		}
+		s.rows[m.Slug] = paired
 	}
 	return nil
 }

@@ -22,6 +22,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/regfile"
 )
 
@@ -52,14 +53,10 @@ func label(name string) string {
 	return name
 }
 
-// Tasks the index reads, by the leaderboard's task id.
-const (
-	TaskChat    = "lm-arena-chat" // Text Conversation
-	TaskProblem = "gpqa"          // Problem Solving
-)
-
-// LeaderboardTask is the name of a task file.
-func LeaderboardTask(task string) string { return "leaderboard/tasks/" + task + ".json" }
+// LeaderboardTask is the name of a leaderboard task's file,
+// leaderboard/tasks/ID.json: format.LeaderboardTask, the name a snapshot
+// archives it under (the tasks a build reads are format.Tasks).
+func LeaderboardTask(task string) string { return format.LeaderboardTask(task) }
 
 // Default upstream locations. Users have the internet; tests override them.
 const (

@@ -24,6 +24,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/leadgreen/greentokens/catalog"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -40,7 +41,7 @@ const Instructions = `Green Tokens: the GPU energy that open language models use
 
 What the figures are:
 - GPU energy only: a floor. CPUs, memory, networking, cooling (PUE), idle capacity and embodied hardware emissions are not counted. Say "at least" or "GPU-only".
-- ` + catalog.EnergyScope + `
+- ` + format.EnergyScope + `
 - A model's index row on a GPU is its lowest energy per output token among the measured configurations whose median inter-token latency is at most 500 ms (a usable chat speed), so it is a well-loaded server, not a single user. With num_gpus, price_carbon applies that rule among the configurations with that many GPUs; with running_batch, it uses the measured configuration whose average running batch is nearest instead (with num_gpus GPUs, or else the index row's count), whether or not it meets the deadline; the answer says which row it used (row_id).
 - Grid intensity is Ember's lifecycle CO2e per kWh of net generation (production-based, location-based), each value with its own year (grid_year); fallback is true when that year is earlier than the snapshot's grid reference year, and then quote the year with the value. It is for comparing places, not a Scope 2 factor to report.
 - kg CO2e per billion output tokens = Wh/M x g CO2e per kWh / 1000, from the unrounded Wh/M, rounded once to 1 decimal.
@@ -73,9 +74,9 @@ type GetModelInput struct {
 type GetModelOutput struct {
 	Snapshot string `json:"snapshot"`
 	// Path and SHA256 name the file in the snapshot.
-	Path   string         `json:"path"`
-	SHA256 string         `json:"sha256"`
-	Model  *catalog.Model `json:"model" jsonschema:"the model file's content (schemas/model.schema.json)"`
+	Path   string        `json:"path"`
+	SHA256 string        `json:"sha256"`
+	Model  *format.Model `json:"model" jsonschema:"the model file's content (schemas/model.schema.json)"`
 }
 
 // GetModelBrief is get_model's output with detail compact (the default).
@@ -200,7 +201,7 @@ func (t tools) getModel(_ context.Context, _ *mcp.CallToolRequest, in GetModelIn
 	if err != nil {
 		return nil, nil, err
 	}
-	f, _ := s.File(catalog.ModelPath(m.Slug))
+	f, _ := s.File(format.ModelPath(m.Slug))
 	if !full {
 		b, _ := s.Brief(m.Slug)
 		out := &GetModelBrief{Snapshot: s.Date, Path: f.Path, SHA256: f.SHA256, Brief: b}
@@ -267,7 +268,7 @@ func priceCarbonError(err error) error {
 // print it (fixed key order, 27.0 and not 27), which the structured content
 // cannot promise: the SDK decodes and re-encodes it to apply the schema.
 func text(v any) *mcp.CallToolResult {
-	b, err := catalog.Marshal(v)
+	b, err := format.Marshal(v)
 	if err != nil { // a NaN or infinity: leave the SDK's JSON text
 		return nil
 	}

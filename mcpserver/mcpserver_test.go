@@ -14,9 +14,8 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/catalog/catalogtest"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/mcpserver/mcptest"
-	"github.com/leadgreen/greentokens/transform"
-	"github.com/leadgreen/greentokens/transform/grid"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -124,8 +123,8 @@ func TestFallback(t *testing.T) {
 func TestInstructionsEnergyScope(t *testing.T) {
 	cat, _ := openCatalog(t)
 	got := inMemory(t, cat).InitializeResult().Instructions
-	if !strings.Contains(got, transform.EnergyScope) {
-		t.Errorf("the instructions lack %q:\n%s", transform.EnergyScope, got)
+	if !strings.Contains(got, format.EnergyScope) {
+		t.Errorf("the instructions lack %q:\n%s", format.EnergyScope, got)
 	}
 	if strings.Contains(got, "prompt's tokens") {
 		t.Errorf("the instructions still speak of the prompt's tokens as not counted:\n%s", got)
@@ -152,7 +151,7 @@ func TestPriceCarbonArgs(t *testing.T) {
 	// Each number's description gives the range the catalog checks.
 	for arg, rng := range map[string]string{
 		"running_batch":  fmt.Sprintf("from %g to %d", catalog.MinNumber, catalog.MaxBatch),
-		"grid_intensity": fmt.Sprintf("0, or from %g to %d", catalog.MinNumber, grid.MaxGCO2PerKWh),
+		"grid_intensity": fmt.Sprintf("0, or from %g to %d", catalog.MinNumber, format.MaxGCO2PerKWh),
 		"num_gpus":       fmt.Sprintf("from 1 to %d", catalog.MaxNumGPUs),
 	} {
 		if d := in.Properties[arg].Description; !strings.Contains(d, rng) {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/leadgreen/greentokens/transform"
+	"github.com/leadgreen/greentokens/format"
 )
 
 // mdSpecial are the characters that can start Markdown or HTML markup in
@@ -67,7 +67,7 @@ func blockMarker(s string) int {
 // escapedModel is a copy of m for display: its name, model id,
 // architecture and GPU list escaped (md). Its configurations and best rows
 // are m's, so that row ids still find the archived rows.
-func escapedModel(m *transform.Model) *transform.Model {
+func escapedModel(m *format.Model) *format.Model {
 	c := *m
 	c.Name, c.ModelID, c.Architecture = md(m.Name), md(m.ModelID), md(m.Architecture)
 	c.GPUs = make([]string, len(m.GPUs))

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-
-	"github.com/leadgreen/greentokens/transform"
 )
 
 // Figure is a chart of figures the page's tables also hold. The Markdown
@@ -148,7 +146,7 @@ func (v *view) lineFigure(y func(i int) float64) *Figure {
 
 // energyFigure is energy per token against running batch, log scales.
 func (v *view) energyFigure() *Figure {
-	f := v.lineFigure(func(i int) float64 { return transform.WhPerMillion(*v.rows[i].EnergyPerToken) })
+	f := v.lineFigure(func(i int) float64 { return v.rows[i].WhPerMillion() })
 	f.ID, f.Title, f.YLabel, f.LogY = "energy", "Energy per token against running batch", "Energy per token (Wh/M)", true
 	var parts []string
 	for _, g := range v.groups() {

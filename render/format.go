@@ -6,25 +6,25 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leadgreen/greentokens/transform/jsonnum"
+	"github.com/leadgreen/greentokens/format"
 )
 
 // The page's number formats. Each rounds once, from the value it is given.
 
 // whole prints x rounded to a whole number (half to even on its binary
 // value), with thousands separators: 6,912.
-func whole(x float64) string { return group(strconv.FormatInt(jsonnum.RoundInt(x), 10)) }
+func whole(x float64) string { return group(strconv.FormatInt(format.RoundInt(x), 10)) }
 
 // dec1 prints x rounded to 1 decimal, with thousands separators: 429.2.
 func dec1(x float64) string {
-	s := strconv.FormatFloat(float64(jsonnum.Round(x, 1)), 'f', 1, 64)
+	s := strconv.FormatFloat(float64(format.Round(x, 1)), 'f', 1, 64)
 	i, f, _ := strings.Cut(s, ".")
 	return group(i) + "." + f
 }
 
 // sig3 prints a ratio that index.json holds at 3 significant figures with
 // all three shown (1.80, 11.0, 0.695, 128) and thousands separators.
-func sig3(x jsonnum.Float) string {
+func sig3(x format.Float) string {
 	v := float64(x)
 	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
 		return strconv.FormatFloat(v, 'g', -1, 64)
@@ -37,7 +37,7 @@ func sig3(x jsonnum.Float) string {
 }
 
 // times prints a ratio with the multiplication sign: 1.63×.
-func times(x jsonnum.Float) string { return sig3(x) + "×" }
+func times(x format.Float) string { return sig3(x) + "×" }
 
 // group puts thousands separators into a decimal integer string.
 func group(s string) string {
@@ -58,7 +58,7 @@ func group(s string) string {
 }
 
 // short prints a published float without a trailing ".0": 32, 1.6.
-func short(x jsonnum.Float) string { return strconv.FormatFloat(float64(x), 'f', -1, 64) }
+func short(x format.Float) string { return strconv.FormatFloat(float64(x), 'f', -1, 64) }
 
 // longDate prints a YYYY-MM-DD date as 16 February 2026; another string is
 // printed as it is.

@@ -6,7 +6,7 @@
 // under sources/.
 //
 // Every figure on a page is rounded once, from an unrounded value. Ratios
-// and percentages are index.json's (rounded once by transform.IndexBuilder).
+// and percentages are index.json's (rounded once by the builder).
 // Figures shown at another precision than the published files (Wh/M to 1
 // decimal, running batch, latency and tokens per second to whole numbers)
 // are rounded from the archived upstream row behind the configuration, never
@@ -25,44 +25,46 @@ import (
 
 	jsonv2 "github.com/go-json-experiment/json"
 
-	"github.com/leadgreen/greentokens/transform"
-	"github.com/leadgreen/greentokens/transform/grid"
-	"github.com/leadgreen/greentokens/transform/jsonnum"
+	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/leaderboard"
+	"github.com/leadgreen/greentokens/pricing"
 )
 
 // Snapshot is what pages are rendered from: a snapshot's files, decoded.
 // A model file is read when its page is rendered, and not kept.
 type Snapshot struct {
-	Index *transform.IndexFile
+	Index *format.IndexFile
 	// Grid is grid.json; nil when the snapshot has none.
-	Grid *grid.Grid
+	Grid *format.Grid
 	// Rows holds the archived task files' stable rows by task, then by row
-	// id (transform.TaskRows): the unrounded values behind the figures.
-	Rows map[string]map[string]*transform.Row
+	// id (leaderboard.TaskRows): the unrounded values behind the figures.
+	Rows map[string]map[string]*leaderboard.Row
 
+	// primary is the task whose rows the model files publish.
+	primary format.Task
 	// fsys holds the model files.
 	fsys fs.FS
 	// bySlug finds a model's entries in the index's lists; made once, on
 	// the first page.
 	bySlugOnce sync.Once
 	bySlug     map[string]*modelEntries
-	// areas caches grid.Lookup of the display grids, which every page
+	// areas caches pricing.Lookup of the display grids, which every page
 	// shows (an unknown one costs an edit-distance search of every area).
 	areasMu sync.Mutex
-	areas   map[string]*grid.Area // nil: not in grid.json
+	areas   map[string]*format.Area // nil: not in grid.json
 }
 
 // area looks a display grid up in grid.json, once per query.
-func (s *Snapshot) area(q string) (*grid.Area, bool) {
+func (s *Snapshot) area(q string) (*format.Area, bool) {
 	s.areasMu.Lock()
 	defer s.areasMu.Unlock()
 	if a, done := s.areas[q]; done {
 		return a, a != nil
 	}
 	if s.areas == nil {
-		s.areas = map[string]*grid.Area{}
+		s.areas = map[string]*format.Area{}
 	}
-	a, err := grid.Lookup(s.Grid, q)
+	a, err := pricing.Lookup(s.Grid, q)
 	if err != nil {
 		s.areas[q] = nil
 		return nil, false
@@ -82,20 +84,20 @@ type modelEntries struct {
 // The model files it lists are read one at a time, as their pages are
 // rendered.
 func Load(fsys fs.FS) (*Snapshot, error) {
-	idx := &transform.IndexFile{}
-	if err := readJSON(fsys, transform.IndexName, idx); err != nil {
+	idx := &format.IndexFile{}
+	if err := readJSON(fsys, format.IndexPath, idx); err != nil {
 		return nil, err
 	}
 	if err := checkVersion(idx); err != nil {
 		return nil, err
 	}
-	rows := map[string]map[string]*transform.Row{}
+	rows := map[string]map[string]*leaderboard.Row{}
 	for _, t := range idx.Source.Tasks {
 		data, err := readSource(fsys, t.File)
 		if err != nil {
 			return nil, err
 		}
-		r, err := transform.TaskRows(t.Task, data)
+		r, err := leaderboard.TaskRows(t.Task, data)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", t.File, err)
 		}
@@ -106,16 +108,16 @@ func Load(fsys fs.FS) (*Snapshot, error) {
 
 // New is Load for a caller that holds index.json decoded and the stable
 // rows of the task files it names (by task, then by row id, as
-// transform.TaskRows and transform.RowIDs return them) already: a build,
+// leaderboard.TaskRows and leaderboard.RowIDs return them) already: a build,
 // which has just written them into fsys. It reads grid.json, when present;
 // the model files are read as their pages are rendered.
-func New(fsys fs.FS, idx *transform.IndexFile, rows map[string]map[string]*transform.Row) (*Snapshot, error) {
+func New(fsys fs.FS, idx *format.IndexFile, rows map[string]map[string]*leaderboard.Row) (*Snapshot, error) {
 	if err := checkVersion(idx); err != nil {
 		return nil, err
 	}
-	s := &Snapshot{Index: idx, Rows: map[string]map[string]*transform.Row{}, fsys: fsys}
-	g := &grid.Grid{}
-	switch err := readJSON(fsys, grid.FileName, g); {
+	s := &Snapshot{Index: idx, Rows: map[string]map[string]*leaderboard.Row{}, fsys: fsys, primary: format.PrimaryTask()}
+	g := &format.Grid{}
+	switch err := readJSON(fsys, format.GridPath, g); {
 	case err == nil:
 		s.Grid = g
 	case !errors.Is(err, fs.ErrNotExist):
@@ -127,31 +129,31 @@ func New(fsys fs.FS, idx *transform.IndexFile, rows map[string]map[string]*trans
 			return nil, fmt.Errorf("%s: no stable rows of %s", t.File, t.Task)
 		}
 		if len(r) != t.StableConfigurations {
-			return nil, fmt.Errorf("%s: %d stable rows, but %s says %d", t.File, len(r), transform.IndexName, t.StableConfigurations)
+			return nil, fmt.Errorf("%s: %d stable rows, but %s says %d", t.File, len(r), format.IndexPath, t.StableConfigurations)
 		}
 		s.Rows[t.Task] = r
 	}
-	if s.Rows[transform.TaskChat] == nil {
-		return nil, fmt.Errorf("%s: source.tasks names no %s task file", transform.IndexName, transform.TaskChat)
+	if s.Rows[s.primary.ID] == nil {
+		return nil, fmt.Errorf("%s: source.tasks names no %s task file", format.IndexPath, s.primary.ID)
 	}
 	return s, nil
 }
 
-func checkVersion(idx *transform.IndexFile) error {
-	if idx.Version != transform.FormatVersion {
-		return fmt.Errorf("%s: version %q; this renderer reads version %q", transform.IndexName, idx.Version, transform.FormatVersion)
+func checkVersion(idx *format.IndexFile) error {
+	if idx.Version != format.FormatVersion {
+		return fmt.Errorf("%s: version %q; this renderer reads version %q", format.IndexPath, idx.Version, format.FormatVersion)
 	}
 	return nil
 }
 
 // model reads the model file of an index entry.
-func (s *Snapshot) model(e *transform.IndexEntry) (*transform.Model, error) {
-	m := &transform.Model{}
+func (s *Snapshot) model(e *format.IndexEntry) (*format.Model, error) {
+	m := &format.Model{}
 	if err := readJSON(s.fsys, e.File, m); err != nil {
 		return nil, err
 	}
 	if m.Slug != e.Slug {
-		return nil, fmt.Errorf("%s: slug %q, but %s lists it as %q", e.File, m.Slug, transform.IndexName, e.Slug)
+		return nil, fmt.Errorf("%s: slug %q, but %s lists it as %q", e.File, m.Slug, format.IndexPath, e.Slug)
 	}
 	return m, nil
 }
@@ -212,13 +214,39 @@ func readSource(fsys fs.FS, name string) ([]byte, error) { return fs.ReadFile(fs
 
 // row returns the archived row behind a published configuration and checks
 // that the configuration is its rounding.
-func (s *Snapshot) row(task, file string, id string, j jsonnum.Float, batch jsonnum.Float) (*transform.Row, error) {
+func (s *Snapshot) row(task, file string, id string, j format.Float, batch format.Float) (*leaderboard.Row, error) {
 	r := s.Rows[task][id]
 	if r == nil {
 		return nil, fmt.Errorf("%s: row %s is not among the stable rows of the archived %s task file", file, id, task)
 	}
-	if jsonnum.Round(*r.EnergyPerToken, 7) != j || jsonnum.Round(r.AvgBatch, 1) != batch {
-		return nil, fmt.Errorf("%s: row %s is not the rounding of %s configurations[%d]: the snapshot's files disagree", file, id, transform.TaskFile(task), r.Index)
+	if format.Round(*r.EnergyPerToken, 7) != j || format.Round(r.AvgBatch, 1) != batch {
+		return nil, fmt.Errorf("%s: row %s is not the rounding of %s configurations[%d]: the snapshot's files disagree", file, id, format.LeaderboardTask(task), r.Index)
 	}
 	return r, nil
+}
+
+// Entry returns a model's entry in index.json's models (its last, as the
+// model page reads it); nil when the index lists no such model.
+func (s *Snapshot) Entry(slug string) *format.IndexEntry {
+	if i := s.entries(slug).entry; i >= 0 {
+		return &s.Index.Models[i]
+	}
+	return nil
+}
+
+// IndexRow returns the archived row behind an index entry's row on gpu,
+// checking that the published figures are its rounding.
+func (s *Snapshot) IndexRow(e *format.IndexEntry, gpu string) (*leaderboard.Row, error) {
+	c, ok := e.Best[gpu]
+	if !ok {
+		return nil, fmt.Errorf("%s: %s has no index row on %s", format.IndexPath, e.Slug, gpu)
+	}
+	return s.row(s.primary.ID, format.IndexPath, c.RowID, c.JoulesPerToken, c.AvgRunningBatch)
+}
+
+// Ref returns the archived row behind a row reference of index.json in a
+// task, by its id ("lm-arena-chat", "gpqa"), checking that the published
+// figures are its rounding.
+func (s *Snapshot) Ref(task string, r format.RowRef) (*leaderboard.Row, error) {
+	return s.row(task, format.IndexPath, r.RowID, r.JoulesPerToken, r.AvgRunningBatch)
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/leadgreen/greentokens/transform"
+	"github.com/leadgreen/greentokens/format"
 )
 
 // TestReadJSONStrictly: a published file is decoded only when it holds one
@@ -28,7 +28,7 @@ func TestReadJSONStrictly(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fsys := fstest.MapFS{"models/a-b.json": {Data: []byte(tc.data)}}
-			var m transform.Model
+			var m format.Model
 			err := readJSON(fsys, "models/a-b.json", &m)
 			switch {
 			case tc.want == "" && err != nil:
@@ -56,7 +56,7 @@ func TestReadJSONErrorsAsReadFile(t *testing.T) {
 	fsys := os.DirFS(dir)
 	for _, name := range []string{"models/a-dir.json", "models/missing.json"} {
 		_, want := fs.ReadFile(fsys, name)
-		err := readJSON(fsys, name, &transform.Model{})
+		err := readJSON(fsys, name, &format.Model{})
 		if want == nil || err == nil || err.Error() != want.Error() {
 			t.Errorf("%s: error %v; want %v", name, err, want)
 		}

@@ -13,10 +13,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sample"
+	"github.com/leadgreen/greentokens/leaderboard"
+	"github.com/leadgreen/greentokens/pricing"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
-	"github.com/leadgreen/greentokens/transform/jsonnum"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden pages under testdata/")
@@ -24,6 +26,12 @@ var update = flag.Bool("update", false, "rewrite the golden pages under testdata
 // seedGrid is the fixture with the seven grid values of the seed page
 // (Ember's September 2026 release, 2024), in Ember's layout.
 const seedGrid = "testdata/ember-seed-2024.csv"
+
+// The tasks of the sample, by the leaderboard's ids.
+const (
+	taskChat    = "lm-arena-chat"
+	taskProblem = "gpqa"
+)
 
 func readFile(t testing.TB, dir string, parts ...string) []byte {
 	t.Helper()
@@ -55,8 +63,8 @@ func snapshotDir(t testing.TB, up string, withGrid bool) string {
 	chat := readFile(t, up, "tasks", "lm-arena-chat.json")
 	gpqa := readFile(t, up, "tasks", "gpqa.json")
 	lb, _, err := transform.NewLeaderboard(transform.LeaderboardFiles{
-		Index: readFile(t, up, "index.json"), Commits: readFile(t, up, "commits.json"), Chat: chat,
-		ChatURL: "https://raw.githubusercontent.com/ml-energy/leaderboard/master/public/data/tasks/lm-arena-chat.json",
+		Index: readFile(t, up, "index.json"), Commits: readFile(t, up, "commits.json"), Primary: chat,
+		PrimaryURL: "https://raw.githubusercontent.com/ml-energy/leaderboard/master/public/data/tasks/lm-arena-chat.json",
 	}, "2026-09-27", "2026-09-26")
 	if err != nil {
 		t.Fatal(err)
@@ -66,24 +74,22 @@ func snapshotDir(t testing.TB, up string, withGrid bool) string {
 		t.Fatal(err)
 	}
 	for _, m := range models {
-		b, err := transform.Marshal(m)
+		b, err := format.Marshal(m.File)
 		if err != nil {
 			t.Fatal(err)
 		}
-		write(t, dir, "models/"+m.Slug+".json", b)
+		write(t, dir, format.ModelPath(m.File.Slug), b)
 	}
-	parsed, err := transform.ParseTask(transform.TaskProblem, gpqa)
+	if _, err := lb.AddTask(taskProblem, gpqa); err != nil {
+		t.Fatal(err)
+	}
+	b, err := format.Marshal(buildIndex(t, lb, models))
 	if err != nil {
 		t.Fatal(err)
 	}
-	problem, _ := transform.Stable(parsed)
-	b, err := transform.Marshal(buildIndex(t, lb, problem, models))
-	if err != nil {
-		t.Fatal(err)
-	}
-	write(t, dir, transform.IndexName, b)
-	write(t, dir, transform.SourcesDir+transform.TaskFile(transform.TaskChat), chat)
-	write(t, dir, transform.SourcesDir+transform.TaskFile(transform.TaskProblem), gpqa)
+	write(t, dir, format.IndexPath, b)
+	write(t, dir, format.SourcesDir+format.LeaderboardTask(taskChat), chat)
+	write(t, dir, format.SourcesDir+format.LeaderboardTask(taskProblem), gpqa)
 	if withGrid {
 		f, err := os.Open(seedGrid)
 		if err != nil {
@@ -101,20 +107,20 @@ func snapshotDir(t testing.TB, up string, withGrid bool) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		gb, err := grid.Marshal(g)
+		gb, err := format.Marshal(g)
 		if err != nil {
 			t.Fatal(err)
 		}
-		write(t, dir, grid.FileName, gb)
+		write(t, dir, format.GridPath, gb)
 	}
 	return dir
 }
 
-// buildIndex builds index.json as a build does: the stable Problem Solving
-// rows, then the model files added one at a time.
-func buildIndex(t testing.TB, lb *transform.Leaderboard, problem []transform.Row, models []*transform.Model) *transform.IndexFile {
+// buildIndex builds index.json as a build does: from the leaderboard with
+// its stable Problem Solving rows, the model files added one at a time.
+func buildIndex(t testing.TB, lb *transform.Leaderboard, models []*transform.Built) *format.IndexFile {
 	t.Helper()
-	b := transform.NewIndexBuilder(lb, problem)
+	b := transform.NewIndexBuilder(lb)
 	for _, m := range models {
 		if err := b.Add(m); err != nil {
 			t.Fatal(err)
@@ -250,7 +256,7 @@ func TestEveryModelRenders(t *testing.T) {
 		t.Errorf("wrote %d pages; want the 18 models", len(paths))
 	}
 	page := func(slug string) string {
-		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(Path(slug))))
+		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(format.PagePath(slug))))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -324,7 +330,7 @@ func TestCarbonMissingDisplayGrid(t *testing.T) {
 // do not.
 func TestCarbonFallbackYear(t *testing.T) {
 	dir := snapshotDir(t, sample.Leaderboard(), true)
-	p := filepath.Join(dir, grid.FileName)
+	p := filepath.Join(dir, format.GridPath)
 	b, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
@@ -342,7 +348,7 @@ func TestCarbonFallbackYear(t *testing.T) {
 	if edited == string(b) {
 		t.Fatalf("no %q in grid.json", old)
 	}
-	write(t, dir, grid.FileName, []byte(edited))
+	write(t, dir, format.GridPath, []byte(edited))
 	page := render(t, dir, "qwen-3-32b", Options{})
 	for _, want := range []string{
 		"| India | 707 (2023) | 27.6 |\n| Saudi Arabia | 692 | 27.0 |",
@@ -393,11 +399,11 @@ func TestFormats(t *testing.T) {
 			t.Errorf("got %q, want %q", tc.got, tc.want)
 		}
 	}
-	if got := kg(grid.KgPerBillionTokens(39.05033228572156, 692)); got != "27.0" {
+	if got := kg(pricing.KgPerBillionTokens(39.05033228572156, 692)); got != "27.0" {
 		t.Errorf("kg = %s, want 27.0", got)
 	}
-	if jsonnum.Round(39.05, 1) != 39 {
-		t.Errorf("the published 39.05 rounds to %v; the page must round the unrounded value instead", jsonnum.Round(39.05, 1))
+	if format.Round(39.05, 1) != 39 {
+		t.Errorf("the published 39.05 rounds to %v; the page must round the unrounded value instead", format.Round(39.05, 1))
 	}
 }
 
@@ -448,7 +454,7 @@ func TestEveryVersionRenders(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if i := sort.Search(len(files), func(i int) bool { return files[i].Path >= Path(e.Slug) }); !bytes.Equal(d.Markdown(), files[i].Data) {
+				if i := sort.Search(len(files), func(i int) bool { return files[i].Path >= format.PagePath(e.Slug) }); !bytes.Equal(d.Markdown(), files[i].Data) {
 					t.Errorf("%s: Build's Markdown is not Render's", e.Slug)
 				}
 			}
@@ -509,8 +515,8 @@ func TestEachAndNew(t *testing.T) {
 	up := sample.Leaderboard()
 	lb, _, err := transform.NewLeaderboard(transform.LeaderboardFiles{
 		Index: readFile(t, up, "index.json"), Commits: readFile(t, up, "commits.json"),
-		Chat:    readFile(t, up, "tasks", "lm-arena-chat.json"),
-		ChatURL: "https://raw.githubusercontent.com/ml-energy/leaderboard/master/public/data/tasks/lm-arena-chat.json",
+		Primary:    readFile(t, up, "tasks", "lm-arena-chat.json"),
+		PrimaryURL: "https://raw.githubusercontent.com/ml-energy/leaderboard/master/public/data/tasks/lm-arena-chat.json",
 	}, "2026-09-27", "2026-09-26")
 	if err != nil {
 		t.Fatal(err)
@@ -519,21 +525,19 @@ func TestEachAndNew(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	parsed, err := transform.ParseTask(transform.TaskProblem, readFile(t, up, "tasks", "gpqa.json"))
+	if _, err := lb.AddTask(taskProblem, readFile(t, up, "tasks", "gpqa.json")); err != nil {
+		t.Fatal(err)
+	}
+	idx := buildIndex(t, lb, models)
+	chatIDs, err := leaderboard.RowIDs(taskChat, lb.Tasks[taskChat])
 	if err != nil {
 		t.Fatal(err)
 	}
-	problem, _ := transform.Stable(parsed)
-	idx := buildIndex(t, lb, problem, models)
-	chatIDs, err := transform.RowIDs(transform.TaskChat, lb.Chat)
+	problemIDs, err := leaderboard.RowIDs(taskProblem, lb.Tasks[taskProblem])
 	if err != nil {
 		t.Fatal(err)
 	}
-	problemIDs, err := transform.RowIDs(transform.TaskProblem, problem)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := New(os.DirFS(dir), idx, map[string]map[string]*transform.Row{transform.TaskChat: chatIDs, transform.TaskProblem: problemIDs})
+	s, err := New(os.DirFS(dir), idx, map[string]map[string]*leaderboard.Row{taskChat: chatIDs, taskProblem: problemIDs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -555,8 +559,8 @@ func TestEachAndNew(t *testing.T) {
 		}
 	}
 	for i, e := range idx.Models {
-		if order[i] != Path(e.Slug) {
-			t.Errorf("page %d is %s, want %s (the index's order)", i, order[i], Path(e.Slug))
+		if order[i] != format.PagePath(e.Slug) {
+			t.Errorf("page %d is %s, want %s (the index's order)", i, order[i], format.PagePath(e.Slug))
 		}
 	}
 	// A missing count of rows is refused, as Load refuses it.
@@ -564,7 +568,7 @@ func TestEachAndNew(t *testing.T) {
 		delete(problemIDs, id)
 		break
 	}
-	if _, err := New(os.DirFS(dir), idx, map[string]map[string]*transform.Row{transform.TaskChat: chatIDs, transform.TaskProblem: problemIDs}); err == nil {
+	if _, err := New(os.DirFS(dir), idx, map[string]map[string]*leaderboard.Row{taskChat: chatIDs, taskProblem: problemIDs}); err == nil {
 		t.Errorf("New took task rows that index.json does not count")
 	}
 }
@@ -592,7 +596,7 @@ func writeAll(dir string, opts Options) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Join(dir, Dir), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, format.PagesDir), 0o755); err != nil {
 		return nil, err
 	}
 	var paths []string

@@ -10,17 +10,11 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sourcetext"
-	"github.com/leadgreen/greentokens/transform"
-	"github.com/leadgreen/greentokens/transform/grid"
-	"github.com/leadgreen/greentokens/transform/jsonnum"
+	"github.com/leadgreen/greentokens/leaderboard"
+	"github.com/leadgreen/greentokens/pricing"
 )
-
-// Dir is the snapshot folder pages are written to; a page is Dir/SLUG.md.
-const Dir = "pages"
-
-// Path is the snapshot path of a model's page: pages/SLUG.md.
-func Path(slug string) string { return Dir + "/" + slug + ".md" }
 
 // DefaultGrids are the grids of a page's carbon table, in the order shown:
 // India, Saudi Arabia, Hong Kong, Serbia, World, Germany and Norway, by ISO
@@ -31,7 +25,7 @@ var DefaultGrids = []string{"IND", "SAU", "HKG", "SRB", "World", "DEU", "NOR"}
 // Options configure the pages.
 type Options struct {
 	// Grids are the carbon table's grids, each a grid.json area name or
-	// ISO 3 code (grid.Lookup), in the order shown. Nil means DefaultGrids.
+	// ISO 3 code (pricing.Lookup), in the order shown. Nil means DefaultGrids.
 	// A grid that grid.json does not list is left out and named under the
 	// table; a snapshot without grid.json gets a carbon section that says so.
 	Grids []string
@@ -97,7 +91,7 @@ func Each(s *Snapshot, opts Options, fn func(f File) error) error {
 		if err != nil {
 			return err
 		}
-		if err := fn(File{Path: Path(e.Slug), Data: b}); err != nil {
+		if err := fn(File{Path: format.PagePath(e.Slug), Data: b}); err != nil {
 			return err
 		}
 	}
@@ -107,25 +101,25 @@ func Each(s *Snapshot, opts Options, fn func(f File) error) error {
 // indexRow is one GPU's index row with the archived row behind it.
 type indexRow struct {
 	gpu string
-	c   transform.Config
-	r   *transform.Row
+	c   format.Config
+	r   *leaderboard.Row
 }
 
 // view is what one page is made of.
 type view struct {
 	s    *Snapshot
-	e    *transform.IndexEntry
-	m    *transform.Model
+	e    *format.IndexEntry
+	m    *format.Model
 	text *text
 	// rows are the archived rows of the model's configurations, in order.
-	rows []*transform.Row
+	rows []*leaderboard.Row
 	// best holds the index rows by GPU name; lowest is the one with the
 	// lowest energy per token.
 	best   []indexRow
 	lowest *indexRow
-	gpuCmp *transform.GPUComparison
-	tasks  []transform.TaskComparison
-	curves map[string]*transform.LoadCurve
+	gpuCmp *format.GPUComparison
+	tasks  []format.TaskComparison
+	curves map[string]*format.LoadCurve
 	// labels are the figures' point labels by configuration, made once
 	// (every line figure has a point of each configuration).
 	labels []string
@@ -182,10 +176,10 @@ func newView(s *Snapshot, slug string, opts Options) (*view, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &view{s: s, text: t, curves: map[string]*transform.LoadCurve{}}
+	v := &view{s: s, text: t, curves: map[string]*format.LoadCurve{}}
 	at := s.entries(slug)
 	if at.entry < 0 {
-		return nil, fmt.Errorf("no model %q in %s", slug, transform.IndexName)
+		return nil, fmt.Errorf("no model %q in %s", slug, format.IndexPath)
 	}
 	v.e = &s.Index.Models[at.entry]
 	if v.m, err = s.model(v.e); err != nil {
@@ -193,7 +187,7 @@ func newView(s *Snapshot, slug string, opts Options) (*view, error) {
 	}
 	v.m = escapedModel(v.m) // upstream text: no markup reaches the page
 	for _, c := range v.m.Configurations {
-		r, err := s.row(transform.TaskChat, v.e.File, c.RowID, c.JoulesPerToken, c.AvgRunningBatch)
+		r, err := s.row(s.primary.ID, v.e.File, c.RowID, c.JoulesPerToken, c.AvgRunningBatch)
 		if err != nil {
 			return nil, err
 		}
@@ -243,7 +237,7 @@ func memo(text *string, make func() (string, error)) (string, error) {
 	return *text, nil
 }
 
-func sortedGPUs(m map[string]transform.Config) []string {
+func sortedGPUs(m map[string]format.Config) []string {
 	var out []string
 	for g := range m {
 		out = append(out, g)
@@ -252,7 +246,7 @@ func sortedGPUs(m map[string]transform.Config) []string {
 	return out
 }
 
-func (v *view) rowOf(id string) *transform.Row {
+func (v *view) rowOf(id string) *leaderboard.Row {
 	for i, c := range v.m.Configurations {
 		if c.RowID == id {
 			return v.rows[i]
@@ -262,16 +256,16 @@ func (v *view) rowOf(id string) *transform.Row {
 }
 
 // ref returns the archived row behind a row reference of index.json.
-func (v *view) ref(task string, r transform.RowRef) (*transform.Row, error) {
-	return v.s.row(task, transform.IndexName, r.RowID, r.JoulesPerToken, r.AvgRunningBatch)
+func (v *view) ref(task string, r format.RowRef) (*leaderboard.Row, error) {
+	return v.s.row(task, format.IndexPath, r.RowID, r.JoulesPerToken, r.AvgRunningBatch)
 }
 
 // Figures of an archived row, at the page's precision.
-func wh(r *transform.Row) string    { return dec1(transform.WhPerMillion(*r.EnergyPerToken)) }
-func batch(r *transform.Row) string { return whole(r.AvgBatch) }
-func itl(r *transform.Row) string   { return whole(r.MedianITL) }
-func tps(r *transform.Row) string   { return whole(r.Throughput) }
-func watts(r *transform.Row) string { return whole(r.Power) }
+func wh(r *leaderboard.Row) string    { return dec1(r.WhPerMillion()) }
+func batch(r *leaderboard.Row) string { return whole(r.AvgBatch) }
+func itl(r *leaderboard.Row) string   { return whole(r.MedianITL) }
+func tps(r *leaderboard.Row) string   { return whole(r.Throughput) }
+func watts(r *leaderboard.Row) string { return whole(r.Power) }
 
 // on names a configuration's hardware: "1 × B200".
 func on(n int, gpu string) string { return strconv.Itoa(n) + " × " + md(gpu) }
@@ -320,19 +314,19 @@ func (v *view) head(d *Doc) error {
 	d.p(fmt.Sprintf("Model %s: %s with %s, weights in %s. Measured %d %s on %s. Data: %s, updated %s.",
 		m.ModelID, arch, params, list(precisions), len(m.Configurations), plural(len(m.Configurations), "configuration", "configurations"),
 		list(m.GPUs), v.e.File, longDate(m.Updated)))
-	perWh := strconv.FormatFloat(transform.JoulesPerWh/transform.TokensPerMillion, 'f', -1, 64)
+	perWh := strconv.FormatFloat(leaderboard.JoulesPerWh/leaderboard.TokensPerMillion, 'f', -1, 64)
 	d.p(fmt.Sprintf("%s Unit: watt-hours per million output tokens (Wh/M); 1 Wh/M is %s joules per token.", m.Caveat, perWh))
 	return nil
 }
 
 // curveSentence describes a load curve: from the smallest cap to the index
 // row, and the row past it.
-func (v *view) curveSentence(lc *transform.LoadCurve) (string, error) {
-	from, err := v.ref(transform.TaskChat, lc.From)
+func (v *view) curveSentence(lc *format.LoadCurve) (string, error) {
+	from, err := v.ref(v.s.primary.ID, lc.From)
 	if err != nil {
 		return "", err
 	}
-	to, err := v.ref(transform.TaskChat, lc.To)
+	to, err := v.ref(v.s.primary.ID, lc.To)
 	if err != nil {
 		return "", err
 	}
@@ -348,9 +342,9 @@ func (v *view) curveSentence(lc *transform.LoadCurve) (string, error) {
 		}
 		// The highest latency is shown from its unrounded row, like every
 		// other whole-number figure (index.json holds it to 1 decimal).
-		top := v.s.Rows[transform.TaskChat][lc.MaxMedianITLRowID]
-		if top == nil || jsonnum.Round(top.MedianITL, 1) != lc.MaxMedianITL {
-			return "", fmt.Errorf("%s: load curve %s on %s: max_median_itl_row_id %s is not the row of max_median_itl_ms %v", transform.IndexName, lc.Slug, lc.GPU, lc.MaxMedianITLRowID, float64(lc.MaxMedianITL))
+		top := v.s.Rows[v.s.primary.ID][lc.MaxMedianITLRowID]
+		if top == nil || format.Round(top.MedianITL, 1) != lc.MaxMedianITL {
+			return "", fmt.Errorf("%s: load curve %s on %s: max_median_itl_row_id %s is not the row of max_median_itl_ms %v", format.IndexPath, lc.Slug, lc.GPU, lc.MaxMedianITLRowID, float64(lc.MaxMedianITL))
 		}
 		fmt.Fprintf(&b, "On %s, energy per token falls %s from %s Wh/M at a running batch of %s to %s Wh/M at %s, while the %s power %s (from %s to %s W) and throughput rises %s (from %s to %s tokens a second). Median inter-token latency stays at %s ms or under up to the index row.",
 			hw, times(lc.EnergyPerTokenFall), wh(from), batch(from), wh(to), batch(to), plural(lc.NumGPUs, "card's", "cards'"), power, watts(from), watts(to),
@@ -359,7 +353,7 @@ func (v *view) curveSentence(lc *transform.LoadCurve) (string, error) {
 	if lc.Past == nil {
 		fmt.Fprintf(&b, " No larger cap was measured on %s.", plural(lc.NumGPUs, "this card", "these cards"))
 	} else {
-		past, err := v.ref(transform.TaskChat, *lc.Past)
+		past, err := v.ref(v.s.primary.ID, *lc.Past)
 		if err != nil {
 			return "", err
 		}
@@ -375,7 +369,7 @@ func (v *view) configurations(d *Doc) error {
 	for _, b := range v.best {
 		lc := v.curves[b.gpu]
 		if lc == nil {
-			return fmt.Errorf("%s has no load curve for %s on %s", transform.IndexName, m.Slug, b.gpu)
+			return fmt.Errorf("%s has no load curve for %s on %s", format.IndexPath, m.Slug, b.gpu)
 		}
 		s, err := v.curveSentence(lc)
 		if err != nil {
@@ -413,22 +407,45 @@ func (v *view) configurations(d *Doc) error {
 		t.Rows = append(t.Rows, TableRow{Marked: mark != "", Cells: []string{
 			capCell, batch(r), wh(r), itl(r), tps(r), group(strconv.FormatInt(c.GPUPowerWatts, 10)), mark}})
 	}
-	d.p(fmt.Sprintf("Cap is the server's limit on requests decoded at once (vLLM's max_num_seqs). Running batch is the average number it actually decoded at once over the steady-state window (vLLM's num_requests_running); requests waiting in the queue do not count. The index row of each GPU is marked: the lowest energy per token with a median inter-token latency of %d ms or less. Wh/M comes from the source's joules per output token. %s GPU power is the average draw of all the configuration's GPUs together.", m.ITLDeadlineMS, transform.EnergyScope))
+	d.p(fmt.Sprintf("Cap is the server's limit on requests decoded at once (vLLM's max_num_seqs). Running batch is the average number it actually decoded at once over the steady-state window (vLLM's num_requests_running); requests waiting in the queue do not count. The index row of each GPU is marked: the lowest energy per token with a median inter-token latency of %d ms or less. Wh/M comes from the source's joules per output token. %s GPU power is the average draw of all the configuration's GPUs together.", m.ITLDeadlineMS, format.EnergyScope))
 	return nil
+}
+
+// gpuNames are the names of the GPU comparison's two GPUs, unescaped: the
+// GPUs of the model's index entry whose keys (format.GPUKey) the
+// comparison has.
+func (v *view) gpuNames() (over, under string, err error) {
+	g := v.gpuCmp
+	named := func(key string) (string, error) {
+		for _, gpu := range v.e.GPUs {
+			if format.GPUKey(gpu) == key {
+				return gpu, nil
+			}
+		}
+		return "", fmt.Errorf("%s: gpu_comparisons: %s has no GPU of the key %q", format.IndexPath, g.Slug, key)
+	}
+	if over, err = named(g.Over.Key); err == nil {
+		under, err = named(g.Under.Key)
+	}
+	return over, under, err
 }
 
 func (v *view) gpuSentence() (string, error) {
 	g := v.gpuCmp
-	h, err := v.ref(transform.TaskChat, g.H100)
+	over, under, err := v.gpuNames()
 	if err != nil {
 		return "", err
 	}
-	b, err := v.ref(transform.TaskChat, g.B200)
+	o, err := v.ref(v.s.primary.ID, g.Over.RowRef)
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("At the index rows, %s on H100 uses %s the energy per token it uses on B200: %s Wh/M on %s against %s Wh/M on %s.",
-		v.m.Name, times(g.EnergyPerTokenRatio), wh(h), on(g.H100.NumGPUs, "H100"), wh(b), on(g.B200.NumGPUs, "B200")), nil
+	u, err := v.ref(v.s.primary.ID, g.Under.RowRef)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("At the index rows, %s on %s uses %s the energy per token it uses on %s: %s Wh/M on %s against %s Wh/M on %s.",
+		v.m.Name, md(over), times(g.EnergyPerTokenRatio), md(under), wh(o), on(g.Over.NumGPUs, over), wh(u), on(g.Under.NumGPUs, under)), nil
 }
 
 func (v *view) gpuComparison(d *Doc) error {
@@ -440,25 +457,26 @@ func (v *view) gpuComparison(d *Doc) error {
 	if err != nil {
 		return err
 	}
-	h, _ := v.ref(transform.TaskChat, g.H100)
-	b, _ := v.ref(transform.TaskChat, g.B200)
-	d.h(2, "gpus", "H100 against B200")
-	d.p(fmt.Sprintf("%s The leaderboard did not sweep the two GPUs alike: the H100 row holds a running batch of %s on %s, the B200 row %s on %s, so part of the gap comes from the configuration rather than the chip. The comparison for all %d %s is in the index.",
-		s, batch(h), cards(g.H100.NumGPUs), batch(b), cards(g.B200.NumGPUs),
+	over, under, _ := v.gpuNames() // gpuSentence has named them
+	o, _ := v.ref(v.s.primary.ID, g.Over.RowRef)
+	u, _ := v.ref(v.s.primary.ID, g.Under.RowRef)
+	d.h(2, "gpus", md(over)+" against "+md(under))
+	d.p(fmt.Sprintf("%s The leaderboard did not sweep the two GPUs alike: the %s row holds a running batch of %s on %s, the %s row %s on %s, so part of the gap comes from the configuration rather than the chip. The comparison for all %d %s is in the index.",
+		s, md(over), batch(o), cards(g.Over.NumGPUs), md(under), batch(u), cards(g.Under.NumGPUs),
 		len(v.s.Index.GPUComparisons), plural(len(v.s.Index.GPUComparisons), "model", "models")))
 	return nil
 }
 
 // carbonRow is one grid of the carbon table.
 type carbonRow struct {
-	area grid.Area
-	kg   jsonnum.Float
+	area format.Area
+	kg   format.Float
 }
 
 // priced prices the lowest index row on the display grids, and names the
 // grids grid.json does not list.
 func (v *view) priced(opts Options) (rows []carbonRow, missing []string) {
-	perM := transform.WhPerMillion(*v.lowest.r.EnergyPerToken)
+	perM := v.lowest.r.WhPerMillion()
 	for _, q := range opts.grids() {
 		a, ok := v.s.area(q)
 		if !ok {
@@ -467,17 +485,17 @@ func (v *view) priced(opts Options) (rows []carbonRow, missing []string) {
 		}
 		shown := *a
 		shown.Name = md(a.Name)
-		rows = append(rows, carbonRow{shown, grid.KgPerBillionTokens(perM, float64(a.GCO2ePerKWh))})
+		rows = append(rows, carbonRow{shown, pricing.KgPerBillionTokens(perM, float64(a.GCO2ePerKWh))})
 	}
 	return rows, missing
 }
 
-func kg(x jsonnum.Float) string { return strconv.FormatFloat(float64(x), 'f', 1, 64) }
+func kg(x format.Float) string { return strconv.FormatFloat(float64(x), 'f', 1, 64) }
 
 // intensity prints an area's g CO2e per kWh as a whole number, with its
 // year beside it when that is not the reference year (a fallback): "707",
 // "912 (2023)".
-func (v *view) intensity(a grid.Area) string {
+func (v *view) intensity(a format.Area) string {
 	s := whole(float64(a.GCO2ePerKWh))
 	if a.Year != v.s.Grid.Year {
 		s += fmt.Sprintf(" (%d)", a.Year)
@@ -485,8 +503,8 @@ func (v *view) intensity(a grid.Area) string {
 	return s
 }
 
-func where(a grid.Area) string {
-	if a.Name == grid.World {
+func where(a format.Area) string {
+	if a.Name == format.World {
 		return "on the world average grid"
 	}
 	return "in " + a.Name
@@ -523,7 +541,7 @@ func (v *view) carbon(d *Doc) error {
 	}
 	d.h(2, "carbon", "Carbon on different grids")
 	if v.s.Grid == nil {
-		d.p(fmt.Sprintf("This snapshot has no %s, so the page shows no carbon figures.", grid.FileName))
+		d.p(fmt.Sprintf("This snapshot has no %s, so the page shows no carbon figures.", format.GridPath))
 		return nil
 	}
 	rows, missing := v.carbonRows, v.missingGrids
@@ -539,7 +557,7 @@ func (v *view) carbon(d *Doc) error {
 		d.add(t)
 	}
 	if len(missing) > 0 {
-		d.p(fmt.Sprintf("Not in this snapshot's %s for %d: %s.", grid.FileName, v.s.Grid.Year, list(missing)))
+		d.p(fmt.Sprintf("Not in this snapshot's %s for %d: %s.", format.GridPath, v.s.Grid.Year, list(missing)))
 	}
 	fallbacks := 0
 	for _, a := range v.s.Grid.Areas {
@@ -552,33 +570,47 @@ func (v *view) carbon(d *Doc) error {
 		listed = fmt.Sprintf("%d grids: their %d value, or for the %d without one, their latest earlier value, with its year in brackets", len(v.s.Grid.Areas), v.s.Grid.Year, fallbacks)
 	}
 	d.p(fmt.Sprintf("Carbon in kg CO2e per billion output tokens = Wh/M × g CO2e per kWh ÷ 1,000, from the unrounded Wh/M. %s %s lists %s.",
-		v.s.Grid.Source.Definition, grid.FileName, listed))
+		v.s.Grid.Source.Definition, format.GridPath, listed))
 	return nil
 }
 
-// taskSentence compares the two tasks on every GPU with a pair.
+// taskSentence compares each other task with the primary one on every GPU
+// with a pair: a sentence per task, in the order of the comparisons.
 func (v *view) taskSentence() (string, error) {
-	var parts []string
+	base := v.s.primary.Name
+	var order []string
+	parts := map[string][]string{}
 	for _, tc := range v.tasks {
-		c, err := v.ref(transform.TaskChat, tc.TextConversation.RowRef)
+		other, ok := format.LookupTask(tc.Other.Task)
+		if !ok {
+			return "", fmt.Errorf("%s: task_comparisons: %s compares task %q, which this renderer does not know", format.IndexPath, tc.Slug, tc.Other.Task)
+		}
+		c, err := v.ref(tc.Base.Task, tc.Base.RowRef)
 		if err != nil {
 			return "", err
 		}
-		p, err := v.ref(transform.TaskProblem, tc.ProblemSolving.RowRef)
+		p, err := v.ref(tc.Other.Task, tc.Other.RowRef)
 		if err != nil {
 			return "", err
 		}
-		hw := "on " + on(tc.TextConversation.NumGPUs, tc.GPU)
-		if tc.TextConversation.NumGPUs != tc.ProblemSolving.NumGPUs {
-			hw = fmt.Sprintf("on %s (%d GPUs for Problem Solving, %d for Text Conversation)", md(tc.GPU), tc.ProblemSolving.NumGPUs, tc.TextConversation.NumGPUs)
+		hw := "on " + on(tc.Base.NumGPUs, tc.GPU)
+		if tc.Base.NumGPUs != tc.Other.NumGPUs {
+			hw = fmt.Sprintf("on %s (%d GPUs for %s, %d for %s)", md(tc.GPU), tc.Other.NumGPUs, other.Name, tc.Base.NumGPUs, base)
 		}
-		parts = append(parts, fmt.Sprintf("%s the energy per response and %s the energy per token %s (answers of %s tokens against %s; running batch %s against %s)",
+		if _, seen := parts[other.Name]; !seen {
+			order = append(order, other.Name)
+		}
+		parts[other.Name] = append(parts[other.Name], fmt.Sprintf("%s the energy per response and %s the energy per token %s (answers of %s tokens against %s; running batch %s against %s)",
 			times(tc.EnergyPerResponseRatio), times(tc.EnergyPerTokenRatio), hw,
-			group(strconv.FormatInt(tc.ProblemSolving.AvgOutputTokens, 10)), group(strconv.FormatInt(tc.TextConversation.AvgOutputTokens, 10)),
+			group(strconv.FormatInt(tc.Other.AvgOutputTokens, 10)), group(strconv.FormatInt(tc.Base.AvgOutputTokens, 10)),
 			batch(p), batch(c)))
 	}
-	return fmt.Sprintf("On the leaderboard's %s task, %s uses %s, compared with %s.",
-		transform.TaskNames[transform.TaskProblem], v.m.Name, strings.Join(parts, ", and "), transform.TaskNames[transform.TaskChat]), nil
+	var sentences []string
+	for _, name := range order {
+		sentences = append(sentences, fmt.Sprintf("On the leaderboard's %s task, %s uses %s, compared with %s.",
+			name, v.m.Name, strings.Join(parts[name], ", and "), base))
+	}
+	return strings.Join(sentences, " "), nil
 }
 
 func (v *view) taskComparison(d *Doc) error {
@@ -593,7 +625,7 @@ func (v *view) taskComparison(d *Doc) error {
 	// every GPU, a smaller batch and more energy per token.
 	why := " Long answers leave room for fewer requests in the batch, which is why the energy per token moves as well."
 	for _, tc := range v.tasks {
-		if tc.ProblemSolving.AvgRunningBatch >= tc.TextConversation.AvgRunningBatch || tc.EnergyPerTokenRatio <= 1 {
+		if tc.Other.AvgRunningBatch >= tc.Base.AvgRunningBatch || tc.EnergyPerTokenRatio <= 1 {
 			why = ""
 		}
 	}
@@ -630,20 +662,21 @@ func (v *view) questions(d *Doc) error {
 		}
 		q(fmt.Sprintf("How much energy does %s use per million output tokens?", m.Name),
 			fmt.Sprintf("At the most energy-efficient configuration measured, %s (%s %s, %s, data compiled %s). Host, network, cooling and idle time are not counted, so each figure is a floor.",
-				list(parts), m.Source.Name, v.leaderboardVersion(), transform.TaskNames[transform.TaskChat], longDate(m.Source.Compiled)))
+				list(parts), m.Source.Name, v.leaderboardVersion(), v.s.primary.Name, longDate(m.Source.Compiled)))
 	}
 	if v.gpuCmp != nil {
 		s, err := memo(&v.gpuText, v.gpuSentence)
 		if err != nil {
 			return err
 		}
-		q(fmt.Sprintf("Is %s more energy-efficient on B200 or H100?", m.Name),
+		over, under, _ := v.gpuNames() // gpuSentence has named them
+		q(fmt.Sprintf("Is %s more energy-efficient on %s or %s?", m.Name, md(under), md(over)),
 			s+" Both are floors at high load, and the two rows differ in GPU count and running batch.")
 	}
 	if v.lowest != nil {
 		lc := v.curves[v.lowest.gpu]
 		if lc != nil && lc.From.RowID != lc.To.RowID {
-			from, err := v.ref(transform.TaskChat, lc.From)
+			from, err := v.ref(v.s.primary.ID, lc.From)
 			if err != nil {
 				return err
 			}
@@ -675,7 +708,7 @@ func (v *view) questions(d *Doc) error {
 	q("Where do these figures come from?",
 		fmt.Sprintf("From the %s %s (%s), released %s, data compiled %s, retrieved %s: %d stable %s of %s in the %s task.%s Every number is recomputed from a dated snapshot of the sources.",
 			m.Source.Name, v.leaderboardVersion(), publisherName(m.Source.Publisher), longDate(m.Source.Released), longDate(m.Source.Compiled), longDate(m.Source.Retrieved),
-			len(m.Configurations), plural(len(m.Configurations), "configuration", "configurations"), m.Name, transform.TaskNames[transform.TaskChat], v.gridCredit(" Grid intensities: %s's %d yearly figures.")))
+			len(m.Configurations), plural(len(m.Configurations), "configuration", "configurations"), m.Name, v.s.primary.Name, v.gridCredit(" Grid intensities: %s's %d yearly figures.")))
 	return nil
 }
 
@@ -719,9 +752,9 @@ func (v *view) sources(d *Doc) error {
 		return err
 	}
 	d.p("Cite as: " + cite)
-	files := []string{transform.IndexName, v.e.File}
+	files := []string{format.IndexPath, v.e.File}
 	if v.s.Grid != nil {
-		files = append(files, grid.FileName)
+		files = append(files, format.GridPath)
 	}
 	d.p(fmt.Sprintf("This page is generated from the snapshot of %s (%s, and the archived task files); no figure on it is typed by hand.", longDate(m.Updated), strings.Join(files, ", ")))
 	return nil

@@ -19,8 +19,8 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/leadgreen/greentokens/pricing"
 	"github.com/leadgreen/greentokens/render"
-	"github.com/leadgreen/greentokens/transform/grid"
 )
 
 // chromium finds Debian's Chromium, or skips the test saying how to get it.
@@ -461,7 +461,7 @@ func checkCalculator(t *testing.T, b *browser, s *Site, base string) {
 	for _, m := range d.Models {
 		for _, r := range m.Rows {
 			for _, g := range d.Grids {
-				want = append(want, fmt.Sprintf("%s|%s|%s|%s|%s", m.Slug, r.Label, g.Name, render.Dec1(r.Wh), render.Dec1(float64(grid.KgPerBillionTokens(r.Wh, g.G)))))
+				want = append(want, fmt.Sprintf("%s|%s|%s|%s|%s", m.Slug, r.Label, g.Name, render.Dec1(r.Wh), render.Dec1(float64(pricing.KgPerBillionTokens(r.Wh, g.G)))))
 			}
 		}
 	}
@@ -505,7 +505,7 @@ func checkSort(t *testing.T, b *browser, s *Site, base string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want = append(want, row{e.Slug, render.WhPerMillion(r)})
+		want = append(want, row{e.Slug, r.WhPerMillion()})
 	}
 	sort.Slice(want, func(i, j int) bool { return want[i].wh < want[j].wh })
 	const rowsJS = `Array.from(document.querySelectorAll("#index-table tbody tr")).map(r => r.dataset.slug)`

@@ -96,7 +96,7 @@ func (s *Site) gridsPage() ([]byte, error) {
 			if err != nil {
 				return nil, err
 			}
-			m.Rows = append(m.Rows, calcRow{Label: render.On(c.NumGPUs, gpu), GPU: gpu, N: c.NumGPUs, Wh: render.WhPerMillion(r)})
+			m.Rows = append(m.Rows, calcRow{Label: render.On(c.NumGPUs, gpu), GPU: gpu, N: c.NumGPUs, Wh: r.WhPerMillion()})
 		}
 		if len(m.Rows) > 0 {
 			d.Calc.Models = append(d.Calc.Models, m)

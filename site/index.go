@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/leadgreen/greentokens/catalog"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/site/chart"
 )
@@ -81,7 +81,7 @@ func (s *Site) indexPage() ([]byte, error) {
 	d.Script = true
 	d.Intro = []string{
 		fmt.Sprintf("The GPU energy that %d open language models use per million output tokens (Wh/M), from the %s %s (data compiled %s, retrieved %s), %s task. Each model's index row on a GPU is its most energy-efficient configuration measured whose median inter-token latency is %d ms or less: a floor on a busy server, GPU energy only. %s",
-			len(idx.Models), src.Name, leaderboardVersion(src.Version), render.LongDate(src.Compiled), render.LongDate(src.Retrieved), render.TaskName(render.TaskChat), idx.ITLDeadlineMS, render.EnergyScope),
+			len(idx.Models), src.Name, leaderboardVersion(src.Version), render.LongDate(src.Compiled), render.LongDate(src.Retrieved), format.PrimaryTask().Name, idx.ITLDeadlineMS, format.EnergyScope),
 	}
 	d.Description = firstSentence(d.Intro[0], 0)
 	if g := s.pages.Grid; g != nil {
@@ -133,7 +133,7 @@ func (s *Site) indexPage() ([]byte, error) {
 			if err != nil {
 				return nil, err
 			}
-			w := render.WhPerMillion(row)
+			w := row.WhPerMillion()
 			r.Cells = append(r.Cells,
 				cell{Text: render.Dec1(w), Sort: num(w), Num: true},
 				cell{Text: strconv.Itoa(c.NumGPUs), Sort: strconv.Itoa(c.NumGPUs), Num: true},
@@ -160,6 +160,7 @@ func (s *Site) gpuSection(d *indexData) error {
 	if len(idx.GPUComparisons) == 0 {
 		return nil
 	}
+	primary := format.PrimaryTask().ID
 	cmps := slices.Clone(idx.GPUComparisons)
 	sort.SliceStable(cmps, func(i, j int) bool { return cmps[i].EnergyPerTokenRatio > cmps[j].EnergyPerTokenRatio })
 	f := &render.Figure{ID: "gpu-ratio", Title: "H100 over B200: energy per token at the index rows",
@@ -172,21 +173,21 @@ func (s *Site) gpuSection(d *indexData) error {
 	for _, g := range cmps {
 		e := s.pages.Entry(g.Slug)
 		if e == nil {
-			return fmt.Errorf("%s: gpu_comparisons: no model %q", catalog.IndexPath, g.Slug)
+			return fmt.Errorf("%s: gpu_comparisons: no model %q", format.IndexPath, g.Slug)
 		}
-		h, err := s.pages.Ref(render.TaskChat, g.H100)
+		h, err := s.pages.Ref(primary, g.Over.RowRef)
 		if err != nil {
 			return err
 		}
-		b, err := s.pages.Ref(render.TaskChat, g.B200)
+		b, err := s.pages.Ref(primary, g.Under.RowRef)
 		if err != nil {
 			return err
 		}
 		ratio := render.Times(g.EnergyPerTokenRatio)
 		f.Bars = append(f.Bars, render.Bar{Label: e.Name, Value: float64(g.EnergyPerTokenRatio), Text: ratio})
 		t.Rows = append(t.Rows, render.TableRow{Cells: []string{e.Name,
-			render.Dec1(render.WhPerMillion(h)), strconv.Itoa(g.H100.NumGPUs), render.Whole(h.AvgBatch),
-			render.Dec1(render.WhPerMillion(b)), strconv.Itoa(g.B200.NumGPUs), render.Whole(b.AvgBatch),
+			render.Dec1(h.WhPerMillion()), strconv.Itoa(g.Over.NumGPUs), render.Whole(h.AvgBatch),
+			render.Dec1(b.WhPerMillion()), strconv.Itoa(g.Under.NumGPUs), render.Whole(b.AvgBatch),
 			ratio}})
 		parts = append(parts, e.Name+" "+ratio)
 		if g.EnergyPerTokenRatio > 1 {
@@ -209,29 +210,31 @@ func (s *Site) taskSection(d *indexData) error {
 	if len(idx.TaskComparisons) == 0 {
 		return nil
 	}
-	chat, problem := render.TaskName(render.TaskChat), render.TaskName(render.TaskProblem)
+	// The table names the task of the first comparison; every row names
+	// its own where GPU counts differ.
+	chat, problem := format.PrimaryTask().Name, taskName(idx.TaskComparisons[0].Other.Task)
 	t := &render.Table{Caption: fmt.Sprintf("%s against %s, each task's index row on the same GPU", problem, chat),
 		Head: []string{"Model", "GPU", "Energy per response", "Energy per token", "Answer tokens (" + problem + " / " + chat + ")", "Running batch (" + problem + " / " + chat + ")"}}
 	for _, tc := range idx.TaskComparisons {
 		e := s.pages.Entry(tc.Slug)
 		if e == nil {
-			return fmt.Errorf("%s: task_comparisons: no model %q", catalog.IndexPath, tc.Slug)
+			return fmt.Errorf("%s: task_comparisons: no model %q", format.IndexPath, tc.Slug)
 		}
-		c, err := s.pages.Ref(render.TaskChat, tc.TextConversation.RowRef)
+		c, err := s.pages.Ref(tc.Base.Task, tc.Base.RowRef)
 		if err != nil {
 			return err
 		}
-		p, err := s.pages.Ref(render.TaskProblem, tc.ProblemSolving.RowRef)
+		p, err := s.pages.Ref(tc.Other.Task, tc.Other.RowRef)
 		if err != nil {
 			return err
 		}
-		hw := render.On(tc.TextConversation.NumGPUs, tc.GPU)
-		if tc.TextConversation.NumGPUs != tc.ProblemSolving.NumGPUs {
-			hw = fmt.Sprintf("%s (%d for %s, %d for %s)", tc.GPU, tc.ProblemSolving.NumGPUs, problem, tc.TextConversation.NumGPUs, chat)
+		hw := render.On(tc.Base.NumGPUs, tc.GPU)
+		if tc.Base.NumGPUs != tc.Other.NumGPUs {
+			hw = fmt.Sprintf("%s (%d for %s, %d for %s)", tc.GPU, tc.Other.NumGPUs, taskName(tc.Other.Task), tc.Base.NumGPUs, chat)
 		}
 		t.Rows = append(t.Rows, render.TableRow{Cells: []string{e.Name, hw,
 			render.Times(tc.EnergyPerResponseRatio), render.Times(tc.EnergyPerTokenRatio),
-			render.Whole(float64(tc.ProblemSolving.AvgOutputTokens)) + " / " + render.Whole(float64(tc.TextConversation.AvgOutputTokens)),
+			render.Whole(float64(tc.Other.AvgOutputTokens)) + " / " + render.Whole(float64(tc.Base.AvgOutputTokens)),
 			render.Whole(p.AvgBatch) + " / " + render.Whole(c.AvgBatch)}})
 	}
 	d.TaskTable = t
@@ -258,3 +261,11 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // num prints a value in its shortest round-trip form, for sorting.
 func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// taskName is a registered task's name ("Problem Solving"), or its id.
+func taskName(id string) string {
+	if t, ok := format.LookupTask(id); ok {
+		return t.Name
+	}
+	return id
+}

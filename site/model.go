@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/leadgreen/greentokens/catalog"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/site/chart"
 )
@@ -83,9 +83,9 @@ func (s *Site) modelPage(slug string) ([]byte, error) {
 	if data.Blocks, data.Open, err = htmlBlocks(d); err != nil {
 		return nil, err
 	}
-	files := []string{catalog.IndexPath, e.File}
+	files := []string{format.IndexPath, e.File}
 	if s.pages.Grid != nil {
-		files = append(files, catalog.GridPath)
+		files = append(files, format.GridPath)
 	}
 	for _, t := range s.pages.Index.Source.Tasks {
 		files = append(files, t.File)

@@ -17,10 +17,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/pricing"
 	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/snapshots"
-	"github.com/leadgreen/greentokens/transform"
-	"github.com/leadgreen/greentokens/transform/grid"
 )
 
 var (
@@ -328,7 +328,7 @@ func TestGridsPage(t *testing.T) {
 	}{{"Saudi Arabia", "27.0"}, {"Norway", "1.2"}, {"India", "27.6"}} {
 		for _, g := range d.Grids {
 			if g.Name == tc.area {
-				if got := render.Dec1(float64(grid.KgPerBillionTokens(qwen.Rows[0].Wh, g.G))); got != tc.want {
+				if got := render.Dec1(float64(pricing.KgPerBillionTokens(qwen.Rows[0].Wh, g.G))); got != tc.want {
 					t.Errorf("%s: %s kg from the embedded figures, want %s", tc.area, got, tc.want)
 				}
 			}
@@ -467,8 +467,8 @@ func TestEnergyScope(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(text(string(b)), transform.EnergyScope) {
-			t.Errorf("%s lacks %q", p, transform.EnergyScope)
+		if !strings.Contains(text(string(b)), format.EnergyScope) {
+			t.Errorf("%s lacks %q", p, format.EnergyScope)
 		}
 	}
 }

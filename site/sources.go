@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/leadgreen/greentokens/catalog"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/render"
 )
 
@@ -59,7 +59,7 @@ func (s *Site) sourcesPage() ([]byte, error) {
 	if len(idx.Models) > 0 {
 		model, ok := s.snap.Published[idx.Models[0].Slug]
 		if !ok {
-			return nil, fmt.Errorf("%s lists model %q, which the snapshot does not publish", catalog.IndexPath, idx.Models[0].Slug)
+			return nil, fmt.Errorf("%s lists model %q, which the snapshot does not publish", format.IndexPath, idx.Models[0].Slug)
 		}
 		src := model.Source
 		var tasks []string
@@ -133,11 +133,11 @@ func (s *Site) sourcesPage() ([]byte, error) {
 	d.Sections = append(d.Sections, srcSec)
 
 	out := sourcesSection{ID: "files", Title: "Published files", FilesCaption: "manifest.json and every file derived from the sources"}
-	mb, err := s.Page("data/" + catalog.ManifestPath)
+	mb, err := s.Page("data/" + format.ManifestPath)
 	if err != nil {
 		return nil, err
 	}
-	out.Files = append(out.Files, fileRow{Path: catalog.ManifestPath, Href: "data/" + catalog.ManifestPath, Size: render.Whole(float64(len(mb))), SHA256: "(lists the others)"})
+	out.Files = append(out.Files, fileRow{Path: format.ManifestPath, Href: "data/" + format.ManifestPath, Size: render.Whole(float64(len(mb))), SHA256: "(lists the others)"})
 	files := slices.Clone(m.Outputs)
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	for _, f := range files {

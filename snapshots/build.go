@@ -28,16 +28,14 @@ import (
 	"time"
 
 	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sourcetext"
+	"github.com/leadgreen/greentokens/leaderboard"
 	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
 	"github.com/leadgreen/greentokens/validate"
 )
-
-// Tasks are the leaderboard tasks a snapshot archives: Text Conversation,
-// the index's workload, and Problem Solving, for the task comparison.
-var Tasks = []string{fetch.TaskChat, fetch.TaskProblem}
 
 // BuildOptions say what to build and where.
 type BuildOptions struct {
@@ -90,7 +88,7 @@ type BuildOptions struct {
 	// Generator is recorded as the manifest's generator; nil records the
 	// running code (ThisGenerator). Verify's rebuild passes the stored one,
 	// and tests that compare builds a fixed one.
-	Generator *Generator
+	Generator *format.Generator
 }
 
 // Result says what a build did.
@@ -101,7 +99,7 @@ type Result struct {
 	Unchanged bool
 	// Replaced is true when a different snapshot was replaced.
 	Replaced bool
-	Manifest *Manifest
+	Manifest *format.Manifest
 }
 
 // Build fetches the upstream files, derives the published files, checks
@@ -151,7 +149,7 @@ func runBuild(ctx context.Context, opts BuildOptions, guard func(*stage, BuildOp
 // file until it is written, index.json's struct and the rows the pages
 // cite until the pages are written. The checks then start from little
 // more than the manifest.
-func produce(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logger) (*Manifest, error) {
+func produce(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logger) (*format.Manifest, error) {
 	text, err := sourcetext.LoadLeaderboard()
 	if err != nil {
 		return nil, err
@@ -198,11 +196,12 @@ type fetched struct {
 type upstream []fetched
 
 // leaderboardFiles are the names of the leaderboard's files a build
-// fetches: the index, the commits, and the task files of Tasks.
+// fetches: the index, the commits, and the file of every registered task
+// (format.Tasks).
 func leaderboardFiles() []string {
 	names := []string{fetch.LeaderboardIndex, fetch.LeaderboardCommits}
-	for _, t := range Tasks {
-		names = append(names, fetch.LeaderboardTask(t))
+	for _, t := range format.Tasks() {
+		names = append(names, t.File())
 	}
 	return names
 }
@@ -275,8 +274,8 @@ func retrievedAt(opts BuildOptions, name string, fetched time.Time) (string, err
 
 // archiveLeaderboard stores each fetched file's bytes unchanged under
 // sources/, and returns their manifest entries.
-func archiveLeaderboard(st *stage, up upstream, text *sourcetext.Leaderboard, log *slog.Logger) ([]Source, error) {
-	var sources []Source
+func archiveLeaderboard(st *stage, up upstream, text *sourcetext.Leaderboard, log *slog.Logger) ([]format.SourceFile, error) {
+	var sources []format.SourceFile
 	for _, u := range up {
 		f := u.file
 		file, err := st.write("sources/"+u.name, f.Data)
@@ -284,7 +283,7 @@ func archiveLeaderboard(st *stage, up upstream, text *sourcetext.Leaderboard, lo
 			return nil, err
 		}
 		log.Info("archived", "source", u.name, "url", f.URL, "bytes", file.Size, "sha256", file.SHA256)
-		sources = append(sources, Source{
+		sources = append(sources, format.SourceFile{
 			File: file, Name: u.name, URL: f.URL, FinalURL: f.FinalURL, Retrieved: u.retrieved,
 			Producer: text.Producer, Licence: text.Licence,
 		})
@@ -297,56 +296,52 @@ func archiveLeaderboard(st *stage, up upstream, text *sourcetext.Leaderboard, lo
 
 // derived is what the derive step hands to the write step.
 type derived struct {
-	// lb is the leaderboard: the Text Conversation rows, the index, the
-	// commit.
-	lb *transform.Leaderboard
-	// stable are the stable rows of the other tasks, by task.
-	stable map[string][]transform.Row
+	// lb is the leaderboard: the index, the commit, and every task's
+	// stable rows.
+	lb     *transform.Leaderboard
 	record record
 }
 
 // record is what the manifest records of the derivation.
 type record struct {
 	retrieved  string
-	exclusions []Exclusion
-	evidence   Evidence
+	exclusions []format.Exclusion
+	evidence   format.Evidence
 }
 
 // derive parses the fetched leaderboard files, applies the selection and
 // stability rules to every task (so that every exclusion is on record),
 // and dates the data. The files' bytes are let go once parsed.
 func derive(up upstream, opts BuildOptions, text *sourcetext.Leaderboard, log *slog.Logger) (*derived, error) {
-	chat := up.file(fetch.LeaderboardTask(fetch.TaskChat))
-	rec := record{retrieved: opts.Retrieved, exclusions: []Exclusion{}}
+	primary := up.file(format.PrimaryTask().File())
+	rec := record{retrieved: opts.Retrieved, exclusions: []format.Exclusion{}}
 	if rec.retrieved == "" {
-		rec.retrieved = chat.Retrieved.UTC().Format(time.DateOnly)
+		rec.retrieved = primary.Retrieved.UTC().Format(time.DateOnly)
 	}
 	index, commits := up.file(fetch.LeaderboardIndex), up.file(fetch.LeaderboardCommits)
 	lb, excluded, err := transform.NewLeaderboard(transform.LeaderboardFiles{
-		Index: index.Data, Commits: commits.Data, Chat: chat.Data, ChatURL: chat.URL,
+		Index: index.Data, Commits: commits.Data, Primary: primary.Data, PrimaryURL: primary.URL,
 	}, opts.Date, rec.retrieved)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
 	}
-	index.Data, commits.Data, chat.Data = nil, nil, nil
-	d := &derived{lb: lb, stable: map[string][]transform.Row{}}
-	for _, t := range Tasks[1:] {
-		f := up.file(fetch.LeaderboardTask(t))
-		rows, err := transform.ParseTask(t, f.Data)
-		if err == nil {
-			err = lb.CheckIndexed(rows)
+	index.Data, commits.Data, primary.Data = nil, nil, nil
+	d := &derived{lb: lb}
+	for _, t := range format.Tasks() {
+		if t.Primary {
+			continue
 		}
+		f := up.file(t.File())
+		ex, err := lb.AddTask(t.ID, f.Data)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
 		}
 		f.Data = nil
-		rs, ex := transform.Stable(rows)
-		d.stable[t] = rs
 		excluded = append(excluded, ex...)
 	}
 	for _, e := range excluded {
 		log.Warn("excluded a row", "row", e.Row.Label(), "reason", e.Reason)
-		rec.exclusions = append(rec.exclusions, Exclusion{
+		rec.exclusions = append(rec.exclusions, format.Exclusion{
 			Task: e.Row.Task, Row: e.Row.Index, ModelID: e.Row.ModelID, GPU: e.Row.GPU,
 			NumGPUs: e.Row.NumGPUs, MaxNumSeqs: e.Row.MaxNumSeqs, Reason: e.Reason,
 		})
@@ -354,29 +349,25 @@ func derive(up upstream, opts BuildOptions, text *sourcetext.Leaderboard, log *s
 	if rec.evidence, err = evidence(lb, text, rec.retrieved, log); err != nil {
 		return nil, err
 	}
-	problem, ok := d.stable[transform.TaskProblem]
-	if !ok {
-		return nil, fmt.Errorf("the tasks %q leave out %s, which index.json compares", Tasks, transform.TaskProblem)
-	}
-	logNewGPUs(log, lb.Chat, problem)
+	logNewGPUs(log, lb)
 	d.record = rec
 	return d, nil
 }
 
 // evidence dates the leaderboard data (the index's date, the newest
 // commit's) and checks that the retrieval date can be true.
-func evidence(lb *transform.Leaderboard, text *sourcetext.Leaderboard, retrieved string, log *slog.Logger) (Evidence, error) {
+func evidence(lb *transform.Leaderboard, text *sourcetext.Leaderboard, retrieved string, log *slog.Logger) (format.Evidence, error) {
 	compiled, _, conflict, err := lb.Evidence(text)
 	if err != nil {
-		return Evidence{}, err
+		return format.Evidence{}, err
 	}
 	if conflict != "" {
 		log.Warn("the compiled-date evidence disagrees", "conflict", conflict)
 	}
 	if len(retrieved) >= len(time.DateOnly) && compiled > retrieved[:len(time.DateOnly)] {
-		return Evidence{}, fmt.Errorf("%w: the leaderboard data was compiled on %s, after the retrieval date %s: the retrieval date (--retrieved) cannot be true", ErrUsage, compiled, retrieved[:len(time.DateOnly)])
+		return format.Evidence{}, fmt.Errorf("%w: the leaderboard data was compiled on %s, after the retrieval date %s: the retrieval date (--retrieved) cannot be true", ErrUsage, compiled, retrieved[:len(time.DateOnly)])
 	}
-	return Evidence{
+	return format.Evidence{
 		IndexLastUpdated: lb.Index.LastUpdated, LastCommitSHA: lb.Commit.SHA,
 		LastCommitDate: lb.Commit.Date.Format(time.DateOnly), Compiled: compiled, Conflict: conflict,
 	}, nil
@@ -388,11 +379,11 @@ func evidence(lb *transform.Leaderboard, text *sourcetext.Leaderboard, retrieved
 type written struct {
 	// files are the published files: model files, index.json, grid.json
 	// and the pages.
-	files []File
+	files []format.File
 	// sources are the sources archived beside (Ember's CSV).
-	sources []Source
+	sources []format.SourceFile
 	// grid is the Ember stage's summary, nil without one.
-	grid *GridSummary
+	grid *format.GridSummary
 }
 
 // write writes the model files, index.json, then the pages, which read
@@ -407,7 +398,7 @@ func write(st *stage, d *derived, g *emberOut, opts BuildOptions, log *slog.Logg
 	if err != nil {
 		return nil, err
 	}
-	d.lb, d.stable = nil, nil
+	d.lb = nil
 	index, err := writeIndex(st, idx)
 	if err != nil {
 		return nil, err
@@ -418,7 +409,7 @@ func write(st *stage, d *derived, g *emberOut, opts BuildOptions, log *slog.Logg
 	}
 	out := &written{files: append(append(models, index), pages...)}
 	if g != nil {
-		out.sources = []Source{g.source}
+		out.sources = []format.SourceFile{g.source}
 		out.files = append(out.files, g.output)
 		out.grid = g.summary
 	}
@@ -430,13 +421,13 @@ func write(st *stage, d *derived, g *emberOut, opts BuildOptions, log *slog.Logg
 // writeModels builds each model file, adds it to index.json's builder and
 // writes it, in order, then lets it go: only the index's entries stay. An error of the index is reported once every
 // model file is written, as if the index were built after them.
-func writeModels(st *stage, d *derived, log *slog.Logger) ([]File, *transform.IndexFile, error) {
-	ib := transform.NewIndexBuilder(d.lb, d.stable[transform.TaskProblem])
+func writeModels(st *stage, d *derived, log *slog.Logger) ([]format.File, *format.IndexFile, error) {
+	ib := transform.NewIndexBuilder(d.lb)
 	var indexErr error
-	var files []File
+	var files []format.File
 	var writeErr error
-	modelErr := transform.EachModel(d.lb, func(model *transform.Model) error {
-		f, err := writeModel(st, "models/"+model.Slug+".json", model)
+	modelErr := transform.EachModel(d.lb, func(model *transform.Built) error {
+		f, err := writeModel(st, format.ModelPath(model.File.Slug), model.File)
 		if err != nil {
 			writeErr = err
 			return errStopped
@@ -454,7 +445,7 @@ func writeModels(st *stage, d *derived, log *slog.Logger) ([]File, *transform.In
 	case modelErr != nil:
 		return nil, nil, fmt.Errorf("%w: %v", ErrUpstreamData, modelErr)
 	}
-	log.Info("built model files", "models", n, "configurations", len(d.lb.Chat), "excluded", len(d.record.exclusions))
+	log.Info("built model files", "models", n, "configurations", len(d.lb.Tasks[format.PrimaryTask().ID]), "excluded", len(d.record.exclusions))
 	idx, err := ib.Index()
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
@@ -463,10 +454,10 @@ func writeModels(st *stage, d *derived, log *slog.Logger) ([]File, *transform.In
 }
 
 // writeModel writes a model file into the stage.
-func writeModel(st *stage, rel string, model *transform.Model) (File, error) {
-	data, err := transform.Marshal(model)
+func writeModel(st *stage, rel string, model *format.Model) (format.File, error) {
+	data, err := format.Marshal(model)
 	if err != nil {
-		return File{}, fmt.Errorf("%w: %s: %v", ErrUpstreamData, rel, err)
+		return format.File{}, fmt.Errorf("%w: %s: %v", ErrUpstreamData, rel, err)
 	}
 	return st.write(rel, data)
 }
@@ -478,15 +469,11 @@ var errStopped = errors.New("stopped: a model file failed")
 // pageRows are the stable rows the pages cite, by task and row id: the
 // pages need them, not the model files (they read those back from the
 // stage) nor the rest of the leaderboard.
-func pageRows(idx *transform.IndexFile, d *derived) (map[string]map[string]*transform.Row, error) {
-	rows := map[string]map[string]*transform.Row{}
+func pageRows(idx *format.IndexFile, d *derived) (map[string]map[string]*leaderboard.Row, error) {
+	rows := map[string]map[string]*leaderboard.Row{}
 	for _, t := range idx.Source.Tasks {
-		task := d.lb.Chat
-		if t.Task != transform.TaskChat {
-			task = d.stable[t.Task]
-		}
 		var err error
-		if rows[t.Task], err = transform.RowIDs(t.Task, task); err != nil {
+		if rows[t.Task], err = leaderboard.RowIDs(t.Task, d.lb.Tasks[t.Task]); err != nil {
 			return nil, fmt.Errorf("%w: loading the staged files for the pages: %s: %v", ErrValidation, t.File, err)
 		}
 	}
@@ -495,10 +482,10 @@ func pageRows(idx *transform.IndexFile, d *derived) (map[string]map[string]*tran
 
 // writeIndex writes index.json into the stage as it is encoded, so that
 // its bytes (tens of megabytes for ten thousand models) are never held.
-func writeIndex(st *stage, idx *transform.IndexFile) (File, error) {
-	w, err := st.open(transform.IndexName)
+func writeIndex(st *stage, idx *format.IndexFile) (format.File, error) {
+	w, err := st.open(format.IndexPath)
 	if err != nil {
-		return File{}, err
+		return format.File{}, err
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	err = idx.Encode(bw)
@@ -508,9 +495,9 @@ func writeIndex(st *stage, idx *transform.IndexFile) (File, error) {
 	if err != nil {
 		w.abort()
 		if errors.Is(err, ErrConflict) { // the disk's, not the data's
-			return File{}, err
+			return format.File{}, err
 		}
-		return File{}, fmt.Errorf("%w: %s: %v", ErrUpstreamData, transform.IndexName, err)
+		return format.File{}, fmt.Errorf("%w: %s: %v", ErrUpstreamData, format.IndexPath, err)
 	}
 	return w.commit()
 }
@@ -519,18 +506,18 @@ func writeIndex(st *stage, idx *transform.IndexFile) (File, error) {
 // at a time, as "greentokens render" would from the published snapshot: from index.json (idx, the
 // struct just written), the model files read back from the stage,
 // grid.json, and the stable rows the pages cite (rows).
-func writePages(st *stage, opts BuildOptions, idx *transform.IndexFile, rows map[string]map[string]*transform.Row) ([]File, error) {
+func writePages(st *stage, opts BuildOptions, idx *format.IndexFile, rows map[string]map[string]*leaderboard.Row) ([]format.File, error) {
 	s, err := render.New(st.fsys(), idx, rows)
 	if err != nil {
 		return nil, fmt.Errorf("%w: loading the staged files for the pages: %v", ErrValidation, err)
 	}
-	files := make([]File, 0, len(idx.Models))
+	files := make([]format.File, 0, len(idx.Models))
 	for _, e := range idx.Models {
 		b, err := render.Render(s, e.Slug, render.Options{Grids: opts.PageGrids})
 		if err != nil {
 			return nil, fmt.Errorf("%w: rendering the pages: %v", ErrValidation, err)
 		}
-		f, err := st.write(render.Path(e.Slug), b)
+		f, err := st.write(format.PagePath(e.Slug), b)
 		if err != nil {
 			return nil, err
 		}
@@ -541,31 +528,41 @@ func writePages(st *stage, opts BuildOptions, idx *transform.IndexFile, rows map
 
 // newManifest is the manifest of what the steps wrote, its lists sorted
 // by path.
-func newManifest(opts BuildOptions, rec record, sources []Source, outputs []File, g *GridSummary) *Manifest {
+func newManifest(opts BuildOptions, rec record, sources []format.SourceFile, outputs []format.File, g *format.GridSummary) *format.Manifest {
 	gen := ThisGenerator()
 	if opts.Generator != nil {
 		gen = *opts.Generator
 	}
 	sort.Slice(sources, func(i, j int) bool { return sources[i].Path < sources[j].Path })
 	sort.Slice(outputs, func(i, j int) bool { return outputs[i].Path < outputs[j].Path })
-	return &Manifest{
-		Version: ManifestVersion, Date: opts.Date, Retrieved: rec.retrieved, Generator: gen,
-		Selection: Selection{
-			ITLDeadlineMS: transform.ITLDeadlineMS, MinSteadyStateSeconds: transform.MinSteadySeconds,
-			MinBatchFraction: transform.MinBatchFraction, Tasks: Tasks,
+	return &format.Manifest{
+		Version: format.ManifestVersion, Date: opts.Date, Retrieved: rec.retrieved, Generator: gen,
+		Selection: format.Selection{
+			ITLDeadlineMS: format.ITLDeadlineMS, MinSteadyStateSeconds: leaderboard.MinSteadySeconds,
+			MinBatchFraction: leaderboard.MinBatchFraction, Tasks: taskIDs(),
 		},
 		Sources: sources, Outputs: outputs, Evidence: rec.evidence, Exclusions: rec.exclusions, Grid: g,
 	}
 }
 
+// taskIDs are the registered tasks' ids, in the registry's order: the
+// manifest's selection.tasks.
+func taskIDs() []string {
+	var ids []string
+	for _, t := range format.Tasks() {
+		ids = append(ids, t.ID)
+	}
+	return ids
+}
+
 // writeManifest writes manifest.json, the stage's last file.
-func writeManifest(st *stage, m *Manifest) error {
-	data, err := transform.Marshal(m)
+func writeManifest(st *stage, m *format.Manifest) error {
+	data, err := format.Marshal(m)
 	if err != nil {
 		return err
 	}
 	checkpoint(cpManifest)
-	_, err = st.write(ManifestName, data)
+	_, err = st.write(format.ManifestPath, data)
 	return err
 }
 
@@ -588,9 +585,9 @@ func emberName(l grid.Layout) string {
 
 // emberOut is what the Ember steps wrote.
 type emberOut struct {
-	source  Source // the archived CSV
-	output  File   // grid.json
-	summary *GridSummary
+	source  format.SourceFile // the archived CSV
+	output  format.File       // grid.json
+	summary *format.GridSummary
 }
 
 // emberSteps fetches Ember's CSV as a stream, archives it as it parses it
@@ -621,7 +618,7 @@ func emberSteps(ctx context.Context, st *stage, opts BuildOptions, log *slog.Log
 	if err != nil {
 		return nil, err
 	}
-	res := &emberOut{source: Source{
+	res := &emberOut{source: format.SourceFile{
 		File: file, Name: name, URL: url, FinalURL: body.FinalURL, Retrieved: retrieved,
 		Producer: emberProducer, Licence: emberLicence,
 	}}
@@ -641,17 +638,16 @@ func emberSteps(ctx context.Context, st *stage, opts BuildOptions, log *slog.Log
 	for _, x := range summary.Exclusions {
 		log.Warn("excluded", "source", name, "area", x.Area, "year", x.Year, "line", x.Line, "value", x.Value, "reason", x.Reason)
 	}
-	data, err := grid.Marshal(g)
+	data, err := format.Marshal(g)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
+		return nil, fmt.Errorf("%w: grid: %v", ErrUpstreamData, err)
 	}
-	if res.output, err = st.write(grid.FileName, data); err != nil {
+	if res.output, err = st.write(format.GridPath, data); err != nil {
 		return nil, err
 	}
 	log.Info("built grid.json", "year", summary.Year, "pinned", summary.YearPinned, "areas", summary.Areas,
 		"fallbacks", summary.Fallbacks, "areas_without_year", summary.AreasWithoutYear, "excluded", len(summary.Exclusions))
-	gs := GridSummary(summary)
-	res.summary = &gs
+	res.summary = &summary
 	return res, nil
 }
 
@@ -659,22 +655,22 @@ func emberSteps(ctx context.Context, st *stage, opts BuildOptions, log *slog.Log
 // archive is hashed as it is written, and nowhere else: its size and
 // sha256 are those of the bytes that went to the file, the size checked
 // against what the reader read.
-func archiveEmber(st *stage, body *fetch.Body, rd *grid.Reader, archive string) (*grid.Table, File, error) {
+func archiveEmber(st *stage, body *fetch.Body, rd *grid.Reader, archive string) (*grid.Table, format.File, error) {
 	f, err := st.open(archive)
 	if err != nil {
-		return nil, File{}, err
+		return nil, format.File{}, err
 	}
 	table, size, err := rd.Stream(f)
 	if err != nil {
 		f.abort()
-		return nil, File{}, fetchFailure(fmt.Errorf("%s: %w", body.Where(), err), true)
+		return nil, format.File{}, fetchFailure(fmt.Errorf("%s: %w", body.Where(), err), true)
 	}
 	file, err := f.commit()
 	if err != nil {
-		return nil, File{}, err
+		return nil, format.File{}, err
 	}
 	if file.Size != size {
-		return nil, File{}, fmt.Errorf("%w: %s written (%d bytes) is not what was read (%d bytes)",
+		return nil, format.File{}, fmt.Errorf("%w: %s written (%d bytes) is not what was read (%d bytes)",
 			ErrConflict, archive, file.Size, size)
 	}
 	return table, file, nil
@@ -702,7 +698,7 @@ var validateSnapshot = validate.Snapshot
 // publish makes the checked stage OUT/DATE (the store's publish), unless
 // an identical snapshot is there already; a different one is replaced
 // only when asked.
-func publish(st *stage, opts BuildOptions, m *Manifest, log *slog.Logger) (*Result, error) {
+func publish(st *stage, opts BuildOptions, m *format.Manifest, log *slog.Logger) (*Result, error) {
 	target, how, diff, err := st.publish(opts.Out, opts.Date, opts.Replace)
 	if err != nil {
 		return nil, err

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/leadgreen/greentokens/format"
 )
 
 // ErrRemoval: a build drops a model that the latest earlier snapshot has,
@@ -144,7 +146,7 @@ func gridShrink(g GridChange, earlier string) string {
 		names = append(names, "...")
 	}
 	return fmt.Sprintf("it would list %d areas, losing %d of the %d (more than %d%%) of %s: %s",
-		g.New.Areas, len(g.Removed), g.Old.Areas, MaxGridLossPercent, filepath.Join(earlier, GridName), strings.Join(names, ", "))
+		g.New.Areas, len(g.Removed), g.Old.Areas, MaxGridLossPercent, filepath.Join(earlier, format.GridPath), strings.Join(names, ", "))
 }
 
 func isAre(n int) string {

@@ -10,7 +10,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sample"
 )
 
@@ -49,11 +51,11 @@ func build(t *testing.T, out string, src fetch.Source) (*Result, error) {
 
 // testGenerator is the fixed generator of the tests' builds: builds that
 // are compared record the same code whatever binary runs them.
-var testGenerator = Generator{Module: "github.com/leadgreen/greentokens", Version: "v0.0.0-test",
+var testGenerator = format.Generator{Module: "github.com/leadgreen/greentokens", Version: "v0.0.0-test",
 	Revision: "0123456789abcdef0123456789abcdef01234567", Go: "go1.26.0"}
 
 // buildBy builds with gen as the manifest's generator.
-func buildBy(t *testing.T, out string, src fetch.Source, gen Generator) (*Result, error) {
+func buildBy(t *testing.T, out string, src fetch.Source, gen format.Generator) (*Result, error) {
 	t.Helper()
 	return Build(context.Background(), BuildOptions{Out: out, Date: seedDate, Retrieved: seedFetched, Source: src, Generator: &gen})
 }

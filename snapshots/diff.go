@@ -12,9 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/leadgreen/greentokens/transform"
-	"github.com/leadgreen/greentokens/transform/grid"
-	"github.com/leadgreen/greentokens/transform/jsonnum"
+	"github.com/leadgreen/greentokens/format"
 )
 
 // DiffReport says, for a maintainer, what changed from one snapshot to
@@ -130,15 +128,15 @@ type IndexRowChange struct {
 	New  *RowState `json:"new"`
 	// RelativeChangePercent is (new / old - 1) x 100 of the unrounded
 	// Wh/M, to 2 decimals; absent when a side has no row.
-	RelativeChangePercent *jsonnum.Float `json:"relative_change_percent,omitempty"`
+	RelativeChangePercent *format.Float `json:"relative_change_percent,omitempty"`
 
 	rel float64 // unrounded, for sorting
 }
 
 // RowState is an index row as published.
 type RowState struct {
-	RowID        string        `json:"row_id"`
-	WhPerMillion jsonnum.Float `json:"wh_per_million_output_tokens"`
+	RowID        string       `json:"row_id"`
+	WhPerMillion format.Float `json:"wh_per_million_output_tokens"`
 }
 
 // ModelChange is what changed in one model present in both snapshots.
@@ -199,10 +197,10 @@ type GridInfo struct {
 
 // GridArea is one area of grid.json.
 type GridArea struct {
-	Name        string        `json:"name"`
-	ISO3        string        `json:"iso3"`
-	Year        int           `json:"year"`
-	GCO2ePerKWh jsonnum.Float `json:"g_co2e_per_kwh"`
+	Name        string       `json:"name"`
+	ISO3        string       `json:"iso3"`
+	Year        int          `json:"year"`
+	GCO2ePerKWh format.Float `json:"g_co2e_per_kwh"`
 }
 
 // GridAreaChange is one area whose value, year or area type changed.
@@ -212,7 +210,7 @@ type GridAreaChange struct {
 	Fields []FieldChange `json:"fields"`
 	// RelativeChangePercent is (new / old - 1) x 100 of the value, to 2
 	// decimals.
-	RelativeChangePercent *jsonnum.Float `json:"relative_change_percent,omitempty"`
+	RelativeChangePercent *format.Float `json:"relative_change_percent,omitempty"`
 }
 
 // Diff compares two loaded snapshots, old and new, model by model: it
@@ -289,7 +287,7 @@ func info(s *Snapshot) SnapshotInfo {
 	return SnapshotInfo{Dir: s.Dir, Date: s.Manifest.Date, Retrieved: s.Manifest.Retrieved, Models: len(s.Models)}
 }
 
-func modelRef(m *transform.Model) ModelRef {
+func modelRef(m *format.Model) ModelRef {
 	return ModelRef{Slug: m.Slug, ModelID: m.ModelID, Name: m.Name}
 }
 
@@ -306,14 +304,14 @@ func (r *DiffReport) upstreamChanges(old, new *Snapshot, oldSlugs, newSlugs []st
 		}
 		return m.Source.Version
 	}
-	gridField := func(s *Snapshot, f func(*grid.Grid) string) string {
+	gridField := func(s *Snapshot, f func(*format.Grid) string) string {
 		if s.Grid == nil {
 			return ""
 		}
 		return f(s.Grid)
 	}
-	release := func(g *grid.Grid) string { return g.Source.Release }
-	year := func(g *grid.Grid) string { return strconv.Itoa(g.Year) }
+	release := func(g *format.Grid) string { return g.Source.Release }
+	year := func(g *format.Grid) string { return strconv.Itoa(g.Year) }
 	oe, ne := old.Manifest.Evidence, new.Manifest.Evidence
 	var out []ValueChange
 	for _, v := range [][3]string{
@@ -332,7 +330,7 @@ func (r *DiffReport) upstreamChanges(old, new *Snapshot, oldSlugs, newSlugs []st
 	return out
 }
 
-func sourceState(s *Source) *SourceState {
+func sourceState(s *format.SourceFile) *SourceState {
 	if s == nil {
 		return nil
 	}
@@ -377,7 +375,7 @@ func sourceChanges(old, new *Snapshot) []SourceChange {
 	return out
 }
 
-func (r *DiffReport) indexRows(om, nm *transform.Model, oldRows, newRows map[rowKey]*upRow) {
+func (r *DiffReport) indexRows(om, nm *format.Model, oldRows, newRows map[rowKey]*upRow) {
 	gpus := map[string]bool{}
 	for g := range om.Best {
 		gpus[g] = true
@@ -424,8 +422,8 @@ func (r *DiffReport) indexRows(om, nm *transform.Model, oldRows, newRows map[row
 }
 
 // percent turns a relative change into a percentage to 2 decimals, never -0.
-func percent(rel float64) jsonnum.Float {
-	p := jsonnum.Round(rel*100, 2)
+func percent(rel float64) format.Float {
+	p := format.Round(rel*100, 2)
 	if p == 0 {
 		return 0
 	}
@@ -486,23 +484,23 @@ func published(v any) map[string]string {
 // modelFields are a model file's own fields that a diff compares.
 var modelFields = []string{"name", "model_id", "params_b", "active_params_b", "architecture", "gpus"}
 
-// modelHead is a model file's modelFields, as transform.Model publishes
+// modelHead is a model file's modelFields, as format.Model publishes
 // them (published of it gives the same text for each as of the model).
 type modelHead struct {
-	Name          string        `json:"name"`
-	ModelID       string        `json:"model_id"`
-	ParamsB       jsonnum.Float `json:"params_b"`
-	ActiveParamsB jsonnum.Float `json:"active_params_b"`
-	Architecture  string        `json:"architecture"`
-	GPUs          []string      `json:"gpus"`
+	Name          string       `json:"name"`
+	ModelID       string       `json:"model_id"`
+	ParamsB       format.Float `json:"params_b"`
+	ActiveParamsB format.Float `json:"active_params_b"`
+	Architecture  string       `json:"architecture"`
+	GPUs          []string     `json:"gpus"`
 }
 
-func headOf(m *transform.Model) modelHead {
+func headOf(m *format.Model) modelHead {
 	return modelHead{Name: m.Name, ModelID: m.ModelID, ParamsB: m.ParamsB, ActiveParamsB: m.ActiveParamsB,
 		Architecture: m.Architecture, GPUs: m.GPUs}
 }
 
-func (r *DiffReport) modelChange(om, nm *transform.Model, oldRows, newRows map[rowKey]*upRow) *ModelChange {
+func (r *DiffReport) modelChange(om, nm *format.Model, oldRows, newRows map[rowKey]*upRow) *ModelChange {
 	mc := &ModelChange{Slug: nm.Slug}
 	if oh, nh := headOf(om), headOf(nm); !sameBits(reflect.ValueOf(oh), reflect.ValueOf(nh)) {
 		op, np := published(oh), published(nh)
@@ -512,7 +510,7 @@ func (r *DiffReport) modelChange(om, nm *transform.Model, oldRows, newRows map[r
 			}
 		}
 	}
-	oldCfg := map[string]transform.Config{}
+	oldCfg := map[string]format.Config{}
 	for _, c := range om.Configurations {
 		oldCfg[c.RowID] = c
 	}
@@ -621,25 +619,25 @@ func gridChange(oldSnap, newSnap *Snapshot) GridChange {
 	}
 	// An ISO 3 code listed twice on either side keys its areas by name too.
 	twice := map[string]bool{}
-	for _, g := range []*grid.Grid{old, new} {
+	for _, g := range []*format.Grid{old, new} {
 		seen := map[string]bool{}
 		for _, a := range g.Areas {
 			twice[a.ISO3] = twice[a.ISO3] || seen[a.ISO3]
 			seen[a.ISO3] = true
 		}
 	}
-	areaKey := func(a grid.Area) string {
+	areaKey := func(a format.Area) string {
 		if a.ISO3 != "" && !twice[a.ISO3] {
 			return a.ISO3
 		}
 		return a.ISO3 + "|" + a.Name
 	}
-	oldAreas := map[string]grid.Area{}
+	oldAreas := map[string]format.Area{}
 	for _, a := range old.Areas {
 		oldAreas[areaKey(a)] = a
 	}
 	seen := map[string]bool{}
-	area := func(a grid.Area) GridArea {
+	area := func(a format.Area) GridArea {
 		return GridArea{Name: a.Name, ISO3: a.ISO3, Year: a.Year, GCO2ePerKWh: a.GCO2ePerKWh}
 	}
 	for _, na := range new.Areas {

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/leadgreen/greentokens/fetch"
-	"github.com/leadgreen/greentokens/transform"
+	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/leaderboard"
 )
 
 // The upstream rows behind the published configurations, which a diff
@@ -34,7 +34,7 @@ type upRow struct {
 	hasEnergy, outputTokensOK                 bool
 }
 
-func compactRow(r *transform.Row) upRow {
+func compactRow(r *leaderboard.Row) upRow {
 	u := upRow{
 		precision: r.Precision, tp: r.TP, dp: r.DP, ep: r.EP,
 		avgBatch: r.AvgBatch, medianITL: r.MedianITL, p90ITL: r.P90ITL, p95ITL: r.P95ITL, p99ITL: r.P99ITL,
@@ -43,7 +43,7 @@ func compactRow(r *transform.Row) upRow {
 	if r.EnergyPerToken != nil {
 		u.energy, u.hasEnergy = *r.EnergyPerToken, true
 	}
-	x, err := transform.OutputTokens(r)
+	x, err := leaderboard.OutputTokens(r)
 	u.outputTokens, u.outputTokensOK = x, err == nil
 	return u
 }
@@ -64,8 +64,9 @@ func (r *DiffReport) upstreamRows(s *Snapshot, side string) map[rowKey]*upRow {
 	return rows
 }
 
-// chatPath is the archived Text Conversation task file's path.
-var chatPath = "sources/" + fetch.LeaderboardTask(fetch.TaskChat)
+// chatPath is the archived primary task file's path (Text Conversation),
+// whose rows the model files publish.
+var chatPath = format.PrimaryTask().ArchivedPath()
 
 // sameChat reports whether two snapshots archive the same Text
 // Conversation task file (the same size and sha256 listed, both checked
@@ -97,7 +98,7 @@ func (x *rowIndex) str(s string) string {
 
 // add takes stable rows in upstream order (of every model, or of whole
 // models: repeats are numbered per model, GPU, count and cap).
-func (x *rowIndex) add(stable []transform.Row) {
+func (x *rowIndex) add(stable []leaderboard.Row) {
 	compact := make([]upRow, len(stable))
 	for i := range stable {
 		row := &stable[i]
@@ -111,7 +112,7 @@ func (x *rowIndex) add(stable []transform.Row) {
 }
 
 // chatRows reads the snapshot's archived Text Conversation task file into
-// its stable rows (transform.ParseTask, then transform.Stable), by rowKey,
+// its stable rows (leaderboard.ParseTask, then leaderboard.Stable), by rowKey,
 // compacted to what a diff compares.
 //
 // The file is read as a stream, a row at a time, and neither its bytes nor
@@ -119,7 +120,7 @@ func (x *rowIndex) add(stable []transform.Row) {
 // duplicate row repeats the model id, and the cascade is per model), so
 // where each model's rows are together in the file, as upstream writes
 // them, the filter runs on one model's rows at a time. Where they are not,
-// or where the stream meets anything transform.ParseTask would not take as
+// or where the stream meets anything leaderboard.ParseTask would not take as
 // it is, the whole file is read again and handed to ParseTask (for its
 // error), and the filter runs on all of its rows at once.
 //
@@ -131,19 +132,19 @@ func (s *Snapshot) chatRows() (map[rowKey]*upRow, error) {
 		return nil, errNotArchived
 	}
 	r := s.reader()
-	task := fetch.TaskChat
+	task := format.PrimaryTask().ID
 	// By model: the rows of the model being read, flushed at the next one.
 	x := newRowIndex()
-	var run []transform.Row
+	var run []leaderboard.Row
 	flushed := map[string]bool{}
 	flush := func() {
-		stable, _ := transform.Stable(run)
+		stable, _ := leaderboard.Stable(run)
 		x.add(stable)
 		flushed[run[0].ModelID] = true
 		run = run[:0]
 	}
 	err := r.stream(s.Dir, f, func(rd io.Reader) error {
-		return streamTask(task, rd, func(row transform.Row) bool {
+		return streamTask(task, rd, func(row leaderboard.Row) bool {
 			if len(run) > 0 && row.ModelID != run[0].ModelID {
 				flush()
 			}
@@ -163,11 +164,11 @@ func (s *Snapshot) chatRows() (map[rowKey]*upRow, error) {
 		if err != nil {
 			return nil, err
 		}
-		all, err := transform.ParseTask(task, data)
+		all, err := leaderboard.ParseTask(task, data)
 		if err != nil {
 			return nil, err
 		}
-		stable, _ := transform.Stable(all)
+		stable, _ := leaderboard.Stable(all)
 		all = nil
 		x.add(stable)
 	} else if err != nil {
@@ -177,7 +178,7 @@ func (s *Snapshot) chatRows() (map[rowKey]*upRow, error) {
 }
 
 var (
-	// errSlowPath: the stream met what transform.ParseTask alone says.
+	// errSlowPath: the stream met what leaderboard.ParseTask alone says.
 	errSlowPath = errors.New("not read as a stream")
 	// errNotGrouped: a model's rows are not together in the file.
 	errNotGrouped  = errors.New("a model's rows are apart")
@@ -185,13 +186,13 @@ var (
 )
 
 // streamTask parses a task file from r one row at a time, each with
-// transform.ParseTask (on a file of that one row), and hands each row to
+// leaderboard.ParseTask (on a file of that one row), and hands each row to
 // fn, with its position in the file, as ParseTask gives it for the whole
 // file. It returns errSlowPath for anything it does not take exactly as
 // ParseTask would (an error, bytes that are not UTF-8, data after the
 // object, a missing task, no rows), for the caller to hand the whole file
 // to ParseTask; and errNotGrouped when fn returns false.
-func streamTask(task string, r io.Reader, fn func(transform.Row) bool) error {
+func streamTask(task string, r io.Reader, fn func(leaderboard.Row) bool) error {
 	dec := json.NewDecoder(r)
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return errSlowPath
@@ -229,7 +230,7 @@ func streamTask(task string, r io.Reader, fn func(transform.Row) bool) error {
 					return errSlowPath
 				}
 				doc = append(append(append(doc[:0], head...), raw...), "]}"...)
-				one, err := transform.ParseTask(task, doc)
+				one, err := leaderboard.ParseTask(task, doc)
 				if err != nil || len(one) != 1 {
 					return errSlowPath
 				}
@@ -260,7 +261,7 @@ func streamTask(task string, r io.Reader, fn func(transform.Row) bool) error {
 	return nil
 }
 
-func lookup(rows map[rowKey]*upRow, modelID string, c transform.Config) *upRow {
+func lookup(rows map[rowKey]*upRow, modelID string, c format.Config) *upRow {
 	if rows == nil {
 		return nil
 	}
@@ -269,9 +270,9 @@ func lookup(rows map[rowKey]*upRow, modelID string, c transform.Config) *upRow {
 
 // whUnrounded returns a configuration's unrounded Wh/M, from its upstream
 // row when there is one, else the published figure.
-func whUnrounded(row *upRow, c transform.Config) float64 {
+func whUnrounded(row *upRow, c format.Config) float64 {
 	if row != nil && row.hasEnergy {
-		return transform.WhPerMillion(row.energy)
+		return leaderboard.WhPerMillion(row.energy)
 	}
 	return float64(c.WhPerMillion)
 }

@@ -16,8 +16,10 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/leadgreen/greentokens/fetch"
-	"github.com/leadgreen/greentokens/transform"
+	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/leaderboard"
 )
 
 // The expectations of these tests are computed here from the raw upstream
@@ -323,7 +325,7 @@ func sortedKeysOfAny[V any](m map[string]V) []string {
 func TestDiffRoundingOnly(t *testing.T) {
 	dir := seedSnapshot(t)
 	cur := copySnapshot(t)
-	rewriteModel(t, cur, "qwen-3-32b", func(m *transform.Model) {
+	rewriteModel(t, cur, "qwen-3-32b", func(m *format.Model) {
 		c := m.Configurations[0]
 		c.WhPerMillion += 0.01
 		c.P90ITL += 0.1
@@ -342,14 +344,14 @@ func TestDiffRoundingOnly(t *testing.T) {
 // rewriteModel changes a model file of the snapshot folder dir with edit,
 // writes it as a build would, and lists its new size and sha256 in the
 // manifest, so that the folder still loads.
-func rewriteModel(t *testing.T, dir, slug string, edit func(*transform.Model)) {
+func rewriteModel(t *testing.T, dir, slug string, edit func(*format.Model)) {
 	t.Helper()
 	m, err := load(t, dir).Model(slug)
 	if err != nil {
 		t.Fatal(err)
 	}
 	edit(m)
-	b, err := transform.Marshal(m)
+	b, err := format.Marshal(m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -365,7 +367,7 @@ func relist(t *testing.T, dir, rel string, data []byte) {
 		t.Fatal(err)
 	}
 	sum := sha256.Sum256(data)
-	editManifest(t, dir, func(man *Manifest) {
+	editManifest(t, dir, func(man *format.Manifest) {
 		found := false
 		for _, f := range append(sourceFiles(man), outputFiles(man)...) {
 			if f.Path == rel {
@@ -374,16 +376,16 @@ func relist(t *testing.T, dir, rel string, data []byte) {
 			}
 		}
 		if !found {
-			t.Fatalf("%s does not list %s", ManifestName, rel)
+			t.Fatalf("%s does not list %s", format.ManifestPath, rel)
 		}
 	})
 }
 
 // editManifest rewrites dir's manifest.json in its canonical form after
 // edit.
-func editManifest(t *testing.T, dir string, edit func(*Manifest)) {
+func editManifest(t *testing.T, dir string, edit func(*format.Manifest)) {
 	t.Helper()
-	mb, err := os.ReadFile(filepath.Join(dir, ManifestName))
+	mb, err := os.ReadFile(filepath.Join(dir, format.ManifestPath))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,24 +394,24 @@ func editManifest(t *testing.T, dir string, edit func(*Manifest)) {
 		t.Fatal(err)
 	}
 	edit(man)
-	if mb, err = transform.Marshal(man); err != nil {
+	if mb, err = format.Marshal(man); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, ManifestName), mb, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, format.ManifestPath), mb, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func sourceFiles(m *Manifest) []*File {
-	var out []*File
+func sourceFiles(m *format.Manifest) []*format.File {
+	var out []*format.File
 	for i := range m.Sources {
 		out = append(out, &m.Sources[i].File)
 	}
 	return out
 }
 
-func outputFiles(m *Manifest) []*File {
-	var out []*File
+func outputFiles(m *format.Manifest) []*format.File {
+	var out []*format.File
 	for i := range m.Outputs {
 		out = append(out, &m.Outputs[i])
 	}
@@ -417,15 +419,15 @@ func outputFiles(m *Manifest) []*File {
 }
 
 // wantChatRows is what Diff compares of a task file's rows, computed the
-// plain way: the whole file parsed by transform.ParseTask, then filtered
-// by transform.Stable.
+// plain way: the whole file parsed by leaderboard.ParseTask, then filtered
+// by leaderboard.Stable.
 func wantChatRows(t *testing.T, data []byte) (map[rowKey]*upRow, error) {
 	t.Helper()
-	rows, err := transform.ParseTask(fetch.TaskChat, data)
+	rows, err := leaderboard.ParseTask(format.PrimaryTask().ID, data)
 	if err != nil {
 		return nil, err
 	}
-	stable, _ := transform.Stable(rows)
+	stable, _ := leaderboard.Stable(rows)
 	x := newRowIndex()
 	x.add(stable)
 	return x.rows, nil
@@ -509,7 +511,7 @@ func TestDiffChatRows(t *testing.T) {
 			s := load(t, dir)
 			grouped := map[string]bool{}
 			last := ""
-			err := streamTask(fetch.TaskChat, bytes.NewReader(tc.data), func(r transform.Row) bool {
+			err := streamTask(format.PrimaryTask().ID, bytes.NewReader(tc.data), func(r leaderboard.Row) bool {
 				if r.ModelID != last && grouped[r.ModelID] {
 					return false
 				}

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/plural"
-	"github.com/leadgreen/greentokens/transform/jsonnum"
 )
 
 func (r *DiffReport) summary() string {
@@ -303,8 +303,8 @@ func short(sum string) string {
 	return sum
 }
 
-func num(f jsonnum.Float) string {
-	s, err := jsonnum.Format(float64(f))
+func num(f format.Float) string {
+	s, err := format.FormatFloat(float64(f))
 	if err != nil {
 		return fmt.Sprint(float64(f))
 	}

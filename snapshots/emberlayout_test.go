@@ -11,8 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/transform/grid"
-	"github.com/leadgreen/greentokens/transform/jsonnum"
 	"github.com/leadgreen/greentokens/validate"
 )
 
@@ -49,9 +49,9 @@ func diffDirs(t *testing.T, oldDir, newDir string) *DiffReport {
 	return Diff(old, cur)
 }
 
-func emberEntry(t *testing.T, m *Manifest) Source {
+func emberEntry(t *testing.T, m *format.Manifest) format.SourceFile {
 	t.Helper()
-	var found []Source
+	var found []format.SourceFile
 	for _, s := range m.Sources {
 		if fetch.IsEmber(s.Name) {
 			found = append(found, s)
@@ -82,7 +82,7 @@ func TestEmberLayouts(t *testing.T) {
 		js.Layout != string(grid.LayoutJuly2026) || len(js.Header) != 24 || js.Header[16] != grid.ColIntensity {
 		t.Errorf("July 2026 layout's source entry %+v", js)
 	}
-	b, err := os.ReadFile(filepath.Join(long.Dir, ManifestName))
+	b, err := os.ReadFile(filepath.Join(long.Dir, format.ManifestPath))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestEmberLayouts(t *testing.T) {
 		t.Error("the long layout's manifest has layout or header fields")
 	}
 	for _, res := range []*Result{long, july} {
-		g, err := os.ReadFile(filepath.Join(res.Dir, GridName))
+		g, err := os.ReadFile(filepath.Join(res.Dir, format.GridPath))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,7 +137,7 @@ func TestEmberLayouts(t *testing.T) {
 // header to the archived file's header.
 func TestEmberLayoutTampered(t *testing.T) {
 	res := buildEmber(t, t.TempDir(), "2026-09-27", renamesJuly)
-	p := filepath.Join(res.Dir, ManifestName)
+	p := filepath.Join(res.Dir, format.ManifestPath)
 	b, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
@@ -160,7 +160,7 @@ func TestEmberLayoutTampered(t *testing.T) {
 			}
 			found := false
 			for _, pr := range rep.Problems {
-				found = found || pr.File == ManifestName && pr.Field == tc.field
+				found = found || pr.File == format.ManifestPath && pr.Field == tc.field
 			}
 			if !found {
 				t.Errorf("no problem on the manifest's %s: %v", tc.field, rep.Problems)
@@ -172,11 +172,11 @@ func TestEmberLayoutTampered(t *testing.T) {
 // TestGridChangeKeys: areas are matched by ISO 3 code, regions by name, and
 // a code listed twice on one side by name too, so no area is lost.
 func TestGridChangeKeys(t *testing.T) {
-	snap := func(areas ...grid.Area) *Snapshot {
-		return &Snapshot{Manifest: &Manifest{}, Grid: &grid.Grid{Year: 2024, Areas: areas}}
+	snap := func(areas ...format.Area) *Snapshot {
+		return &Snapshot{Manifest: &format.Manifest{}, Grid: &format.Grid{Year: 2024, Areas: areas}}
 	}
-	a := func(name, iso3 string, v float64) grid.Area {
-		return grid.Area{Name: name, ISO3: iso3, Year: 2024, GCO2ePerKWh: jsonnum.Float(v)}
+	a := func(name, iso3 string, v float64) format.Area {
+		return format.Area{Name: name, ISO3: iso3, Year: 2024, GCO2ePerKWh: format.Float(v)}
 	}
 	c := gridChange(
 		snap(a("Turkey", "TUR", 469.7), a("World", "", 473), a("Kosovo", "XKX", 750), a("Kosova", "XKX", 751)),
@@ -206,7 +206,7 @@ func TestSevenGridsLayoutsDiff(t *testing.T) {
 	out := t.TempDir()
 	long := buildEmber(t, out, "2026-09-27", "../transform/grid/testdata/carbon-2024.csv")
 	july := buildEmber(t, out, "2026-09-28", "../transform/grid/testdata/carbon-2024-july.csv")
-	for _, name := range []string{GridName, "models/qwen-3-32b.json", "index.json", "pages/qwen-3-32b.md"} {
+	for _, name := range []string{format.GridPath, "models/qwen-3-32b.json", "index.json", "pages/qwen-3-32b.md"} {
 		a, err := os.ReadFile(filepath.Join(long.Dir, name))
 		if err != nil {
 			t.Fatal(err)

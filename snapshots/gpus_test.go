@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/leadgreen/greentokens/transform"
+	"github.com/leadgreen/greentokens/format"
 )
 
 // buildHostile builds a hostile fixture into out as the snapshot of date,
@@ -33,11 +33,11 @@ func TestNewGPUs(t *testing.T) {
 	oldDir, _ := buildHostile(t, "base.txtar", out, "2026-09-20")
 	newDir, logs := buildHostile(t, "new-gpu.txtar", out, seedDate)
 
-	b, err := os.ReadFile(filepath.Join(newDir, transform.IndexName))
+	b, err := os.ReadFile(filepath.Join(newDir, format.IndexPath))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var idx transform.IndexFile
+	var idx format.IndexFile
 	if err := json.Unmarshal(b, &idx); err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestNewGPUs(t *testing.T) {
 	}
 	var cmps []string
 	for _, g := range idx.GPUComparisons {
-		cmps = append(cmps, g.Slug+" "+g.H100.RowID+" "+g.B200.RowID)
+		cmps = append(cmps, g.Slug+" "+g.Over.RowID+" "+g.Under.RowID)
 	}
 	if diff := cmp.Diff([]string{"alpha-7b alpha-7b/H100/1/16 alpha-7b/B200/1/8"}, cmps); diff != "" {
 		t.Errorf("gpu_comparisons (-want +got):\n%s", diff)

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/format"
 )
 
 // hostileDir holds one txtar per failure mode of the upstream data, each a
@@ -224,7 +225,7 @@ func TestHostileUpstream(t *testing.T) {
 
 // checkExclusions: the manifest lists exactly the fixture's exclusions,
 // each with its reason, and the log reports each.
-func checkExclusions(t *testing.T, c *hostileCase, m *Manifest, logs string) {
+func checkExclusions(t *testing.T, c *hostileCase, m *format.Manifest, logs string) {
 	t.Helper()
 	want := map[string]string{}
 	for _, w := range c.wants("exclusion") {

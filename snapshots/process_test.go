@@ -13,7 +13,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/testbin"
 )
 
@@ -29,7 +31,7 @@ var command testbin.Builder
 
 // binaryGenerator is the generator that the binary bin records: an
 // in-process build compared with the binary's takes it.
-func binaryGenerator(t testing.TB, bin string) Generator {
+func binaryGenerator(t testing.TB, bin string) format.Generator {
 	t.Helper()
 	bi, err := buildinfo.ReadFile(bin)
 	if err != nil {

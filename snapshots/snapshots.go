@@ -9,15 +9,16 @@
 // folder, checked by validate.Snapshot, synced, and renamed into place. An
 // existing snapshot is never changed unless the caller asks to replace it,
 // and builds into one output folder take turns (a lock in OUT). The manifest
-// names the code that wrote the snapshot (Generator), and Verify rebuilds a
-// snapshot from its archived sources alone to check it.
+// (format.Manifest) names the code that wrote the snapshot (ThisGenerator),
+// and Verify rebuilds a snapshot from its archived sources alone to check
+// it.
 //
 // The package's files by concern:
 //
 //   - the store, store_*.go: the staging folder and its writes and sync
 //     (store_stage.go), the output folder's lock (store_lock.go), the
 //     atomic publish (store_publish.go), reading a snapshot back (Load,
-//     store_load.go); manifest.go and generator.go are what it records;
+//     store_load.go); generator.go names the code that wrote a snapshot;
 //   - the build, build*.go: Build's steps, top to bottom in build.go
 //     (fetch, archive, derive, write, check, publish), the removal guard
 //     before publishing (build_guard.go);
@@ -54,9 +55,6 @@ var (
 	// ErrInterrupted: the build was cancelled (SIGINT, SIGTERM).
 	ErrInterrupted = errors.New("interrupted")
 )
-
-// ManifestVersion is the manifest format's version.
-const ManifestVersion = "1"
 
 func checkDate(flag, s string) error {
 	if _, err := time.Parse(time.DateOnly, s); err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/transform"
 )
 
@@ -12,7 +13,7 @@ import (
 // rows (carbon prices the unrounded Wh/M). Each source is read through
 // Bytes, so it is the one the manifest lists, byte for byte; a source that
 // has changed since Load is an ErrValidation.
-func (s *Snapshot) DeriveModels() ([]*transform.Model, error) {
+func (s *Snapshot) DeriveModels() ([]*transform.Built, error) {
 	var files transform.LeaderboardFiles
 	for _, src := range []struct {
 		name string
@@ -20,12 +21,12 @@ func (s *Snapshot) DeriveModels() ([]*transform.Model, error) {
 	}{
 		{fetch.LeaderboardIndex, &files.Index},
 		{fetch.LeaderboardCommits, &files.Commits},
-		{fetch.LeaderboardTask(fetch.TaskChat), &files.Chat},
+		{format.PrimaryTask().File(), &files.Primary},
 	} {
 		rel := "sources/" + src.name
 		b, ok := s.Bytes(rel)
 		if !ok {
-			return nil, fmt.Errorf("%w: %s: %s is missing or no longer matches %s", ErrValidation, s.Dir, rel, ManifestName)
+			return nil, fmt.Errorf("%w: %s: %s is missing or no longer matches %s", ErrValidation, s.Dir, rel, format.ManifestPath)
 		}
 		*src.dst = b
 	}

@@ -28,13 +28,13 @@ func TestDeriveModels(t *testing.T) {
 	}
 	var slugs []string
 	for _, m := range models {
-		slugs = append(slugs, m.Slug)
-		pub, err := s.Model(m.Slug)
+		slugs = append(slugs, m.File.Slug)
+		pub, err := s.Model(m.File.Slug)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(pub.Configurations, m.Configurations); diff != "" {
-			t.Errorf("%s: derived configurations differ from the published file (-published +derived):\n%s", m.Slug, diff)
+		if diff := cmp.Diff(pub.Configurations, m.File.Configurations); diff != "" {
+			t.Errorf("%s: derived configurations differ from the published file (-published +derived):\n%s", m.File.Slug, diff)
 		}
 	}
 	if diff := cmp.Diff(s.Slugs(), slugs); diff != "" {

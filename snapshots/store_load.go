@@ -17,24 +17,13 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/jsondecode"
 	"github.com/leadgreen/greentokens/internal/regfile"
-	"github.com/leadgreen/greentokens/transform"
-	"github.com/leadgreen/greentokens/transform/grid"
-	"github.com/leadgreen/greentokens/transform/jsonnum"
 )
 
 // Paths of the published files other than the model files.
-const (
-	// GridName is grid.json's path in a snapshot (present when the build
-	// ran the Ember stage).
-	GridName = grid.FileName
-	// IndexName is index.json's path in a snapshot (present once the build
-	// writes it).
-	IndexName = transform.IndexName
-	// modelsDir holds the model files.
-	modelsDir = "models/"
-)
+const ()
 
 // Snapshot is a snapshot folder read back: its manifest, and what is
 // needed to compare it with another (Diff) without holding its files. Load
@@ -49,25 +38,25 @@ const (
 type Snapshot struct {
 	// Dir is the folder as given to Load.
 	Dir      string
-	Manifest *Manifest
+	Manifest *format.Manifest
 	// Models names the model files, by slug; Model reads one.
 	Models map[string]ModelRef
 	// Grid is grid.json, nil when the snapshot has none.
-	Grid *grid.Grid
+	Grid *format.Grid
 
 	// gpus are the GPUs of the model files (their gpus); GPUs lists them.
 	gpus map[string]bool
 
 	// listed are the manifest's entries of every listed output and every
 	// listed source, by slash path.
-	listed map[string]File
+	listed map[string]format.File
 	// ctx ends the reads of the snapshot's files early (LoadContext).
 	ctx context.Context
 }
 
 // Load reads the snapshot folder dir (OUT/DATE/), one file at a time. It
 // fails when manifest.json does not decode strictly or is not in its
-// canonical form (the bytes transform.Marshal gives for the decoded
+// canonical form (the bytes format.Marshal gives for the decoded
 // manifest), when a file the manifest lists is missing or differs from its
 // listed size or sha256, or when a published file does not decode (a model
 // file, grid.json, index.json: index.json is checked as it is read, never
@@ -94,8 +83,8 @@ func LoadContext(ctx context.Context, dir string) (*Snapshot, error) {
 	if err != nil {
 		return nil, fail("%v", err)
 	}
-	s := &Snapshot{Dir: dir, Manifest: m, Models: map[string]ModelRef{}, gpus: map[string]bool{}, listed: make(map[string]File, len(m.Sources)+len(m.Outputs)), ctx: ctx}
-	listed := make([]File, 0, len(m.Sources)+len(m.Outputs))
+	s := &Snapshot{Dir: dir, Manifest: m, Models: map[string]ModelRef{}, gpus: map[string]bool{}, listed: make(map[string]format.File, len(m.Sources)+len(m.Outputs)), ctx: ctx}
+	listed := make([]format.File, 0, len(m.Sources)+len(m.Outputs))
 	for _, src := range m.Sources {
 		listed = append(listed, src.File)
 	}
@@ -104,19 +93,19 @@ func LoadContext(ctx context.Context, dir string) (*Snapshot, error) {
 	r := newFileReader(ctx)
 	for i, f := range listed {
 		output := i >= len(m.Sources)
-		if !fs.ValidPath(f.Path) || f.Path == ManifestName {
-			return nil, fail("%s lists the path %q", ManifestName, f.Path)
+		if !fs.ValidPath(f.Path) || f.Path == format.ManifestPath {
+			return nil, fail("%s lists the path %q", format.ManifestPath, f.Path)
 		}
 		s.listed[f.Path] = f
 		var err error
 		switch {
-		case strings.HasPrefix(f.Path, modelsDir) && strings.HasSuffix(f.Path, ".json") && output:
+		case strings.HasPrefix(f.Path, format.ModelsDir) && strings.HasSuffix(f.Path, ".json") && output:
 			var b []byte
 			if b, err = r.read(dir, f); err == nil {
-				var model transform.Model
+				var model format.Model
 				if err = json.Unmarshal(b, &model); err != nil {
 					err = fmt.Errorf("%s: %v", f.Path, err)
-				} else if want := modelsDir + model.Slug + ".json"; want != f.Path {
+				} else if want := format.ModelPath(model.Slug); want != f.Path {
 					err = fmt.Errorf("%s: slug %q does not match the file name", f.Path, model.Slug)
 				} else {
 					s.Models[model.Slug] = modelRef(&model)
@@ -125,19 +114,19 @@ func LoadContext(ctx context.Context, dir string) (*Snapshot, error) {
 					}
 				}
 			}
-		case f.Path == GridName && output:
+		case f.Path == format.GridPath && output:
 			var b []byte
 			if b, err = r.read(dir, f); err == nil {
-				var g grid.Grid
+				var g format.Grid
 				if err = json.Unmarshal(b, &g); err != nil {
 					err = fmt.Errorf("%s: %v", f.Path, err)
 				} else {
 					s.Grid = &g
 				}
 			}
-		case f.Path == IndexName && output:
+		case f.Path == format.IndexPath && output:
 			err = r.stream(dir, f, func(rd io.Reader) error {
-				if err := jsondecode.Check(rd, reflect.TypeFor[transform.IndexFile]()); err != nil {
+				if err := jsondecode.Check(rd, reflect.TypeFor[format.IndexFile]()); err != nil {
 					return fmt.Errorf("%s: %v", f.Path, err)
 				}
 				return nil
@@ -171,12 +160,12 @@ func (s *Snapshot) Bytes(path string) ([]byte, bool) {
 
 // Model reads and decodes the model file of slug, checked against the
 // manifest.
-func (s *Snapshot) Model(slug string) (*transform.Model, error) {
+func (s *Snapshot) Model(slug string) (*format.Model, error) {
 	return s.model(slug, s.reader())
 }
 
-func (s *Snapshot) model(slug string, r *fileReader) (*transform.Model, error) {
-	var m transform.Model
+func (s *Snapshot) model(slug string, r *fileReader) (*format.Model, error) {
+	var m format.Model
 	if err := s.decodeModel(slug, r, &m, &m.Slug); err != nil {
 		return nil, err
 	}
@@ -184,35 +173,35 @@ func (s *Snapshot) model(slug string, r *fileReader) (*transform.Model, error) {
 }
 
 // diffModel is what Diff reads of a model file: the fields it compares,
-// decoded as transform.Model decodes them, and not the long texts of the
+// decoded as format.Model decodes them, and not the long texts of the
 // source block.
 type diffModel struct {
-	Slug           string                      `json:"slug"`
-	Name           string                      `json:"name"`
-	ModelID        string                      `json:"model_id"`
-	ParamsB        jsonnum.Float               `json:"params_b"`
-	ActiveParamsB  jsonnum.Float               `json:"active_params_b"`
-	Architecture   string                      `json:"architecture"`
-	GPUs           []string                    `json:"gpus"`
-	Configurations []transform.Config          `json:"configurations"`
-	Best           map[string]transform.Config `json:"best"`
+	Slug           string                   `json:"slug"`
+	Name           string                   `json:"name"`
+	ModelID        string                   `json:"model_id"`
+	ParamsB        format.Float             `json:"params_b"`
+	ActiveParamsB  format.Float             `json:"active_params_b"`
+	Architecture   string                   `json:"architecture"`
+	GPUs           []string                 `json:"gpus"`
+	Configurations []format.Config          `json:"configurations"`
+	Best           map[string]format.Config `json:"best"`
 }
 
 // diffModel reads the model file of slug as Diff compares it: a
-// transform.Model with diffModel's fields only.
-func (s *Snapshot) diffModel(slug string, r *fileReader) (*transform.Model, error) {
+// format.Model with diffModel's fields only.
+func (s *Snapshot) diffModel(slug string, r *fileReader) (*format.Model, error) {
 	var d diffModel
 	if err := s.decodeModel(slug, r, &d, &d.Slug); err != nil {
 		return nil, err
 	}
-	return &transform.Model{Slug: d.Slug, Name: d.Name, ModelID: d.ModelID, ParamsB: d.ParamsB, ActiveParamsB: d.ActiveParamsB,
+	return &format.Model{Slug: d.Slug, Name: d.Name, ModelID: d.ModelID, ParamsB: d.ParamsB, ActiveParamsB: d.ActiveParamsB,
 		Architecture: d.Architecture, GPUs: d.GPUs, Configurations: d.Configurations, Best: d.Best}, nil
 }
 
 // decodeModel reads the model file of slug, checked against the manifest,
 // into v, whose slug field is at got.
 func (s *Snapshot) decodeModel(slug string, r *fileReader, v any, got *string) error {
-	f, ok := s.listed[modelsDir+slug+".json"]
+	f, ok := s.listed[format.ModelPath(slug)]
 	if _, known := s.Models[slug]; !ok || !known {
 		return fmt.Errorf("snapshot %s has no model %q", s.Dir, slug)
 	}
@@ -231,7 +220,7 @@ func (s *Snapshot) decodeModel(slug string, r *fileReader, v any, got *string) e
 
 // Source returns the manifest's entry of the named upstream file
 // ("leaderboard/index.json"), or nil.
-func (s *Snapshot) Source(name string) *Source {
+func (s *Snapshot) Source(name string) *format.SourceFile {
 	for i := range s.Manifest.Sources {
 		if s.Manifest.Sources[i].Name == name {
 			return &s.Manifest.Sources[i]
@@ -251,31 +240,31 @@ func (s *Snapshot) Slugs() []string {
 }
 
 // readManifest reads dir's manifest.json: it must decode strictly and be
-// in its canonical form (the bytes transform.Marshal gives for the decoded
+// in its canonical form (the bytes format.Marshal gives for the decoded
 // manifest, which a build writes).
-func readManifest(dir string) (*Manifest, error) {
-	data, err := regfile.ReadFile(filepath.Join(dir, ManifestName))
+func readManifest(dir string) (*format.Manifest, error) {
+	data, err := regfile.ReadFile(filepath.Join(dir, format.ManifestPath))
 	if err != nil {
 		return nil, err
 	}
 	m, err := decodeManifest(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", ManifestName, err)
+		return nil, fmt.Errorf("%s: %v", format.ManifestPath, err)
 	}
-	canonical, err := transform.Marshal(m)
+	canonical, err := format.Marshal(m)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", ManifestName, err)
+		return nil, fmt.Errorf("%s: %v", format.ManifestPath, err)
 	}
 	if !bytes.Equal(canonical, data) {
-		return nil, fmt.Errorf("%s is not in its canonical form (the bytes written by the build); byte %d differs", ManifestName, firstDiff(canonical, data))
+		return nil, fmt.Errorf("%s is not in its canonical form (the bytes written by the build); byte %d differs", format.ManifestPath, firstDiff(canonical, data))
 	}
 	return m, nil
 }
 
 // decodeManifest decodes manifest.json strictly: no unknown field, nothing
 // after the top-level value.
-func decodeManifest(data []byte) (*Manifest, error) {
-	var m Manifest
+func decodeManifest(data []byte) (*format.Manifest, error) {
+	var m format.Manifest
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&m); err != nil {
@@ -313,7 +302,7 @@ func newFileReader(ctx context.Context) *fileReader {
 
 // read returns the bytes of the listed file f of dir, checked against f's
 // size and sha256. They are valid until the next call.
-func (r *fileReader) read(dir string, f File) ([]byte, error) {
+func (r *fileReader) read(dir string, f format.File) ([]byte, error) {
 	r.buf.Reset()
 	// The listed size, when the file has it, is room for the whole file.
 	if fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(f.Path))); err == nil && fi.Size() == f.Size && f.Size < 1<<30 {
@@ -333,7 +322,7 @@ func (r *fileReader) read(dir string, f File) ([]byte, error) {
 // hash it), reads whatever fn leaves, and checks f's size and sha256. A
 // mismatch is the error, whatever fn returned: it says why fn may have
 // failed.
-func (r *fileReader) stream(dir string, f File, fn func(io.Reader) error) error {
+func (r *fileReader) stream(dir string, f format.File, fn func(io.Reader) error) error {
 	if err := r.ctx.Err(); err != nil {
 		return err
 	}
@@ -358,7 +347,7 @@ func (r *fileReader) stream(dir string, f File, fn func(io.Reader) error) error 
 		return fmt.Errorf("reading %s: %w", f.Path, err)
 	}
 	if sum := hex.EncodeToString(r.h.Sum(nil)); cr.n != f.Size || sum != f.SHA256 {
-		return fmt.Errorf("%s: %d bytes, sha256 %s; %s lists %d bytes, sha256 %s", f.Path, cr.n, sum, ManifestName, f.Size, f.SHA256)
+		return fmt.Errorf("%s: %d bytes, sha256 %s; %s lists %d bytes, sha256 %s", f.Path, cr.n, sum, format.ManifestPath, f.Size, f.SHA256)
 	}
 	return fnErr
 }

@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/leadgreen/greentokens/format"
 )
 
 // stagingPrefix starts the name of a snapshot being built. Leftovers of a
@@ -35,7 +37,7 @@ const stagingPrefix = ".staging-"
 // stage). It starts no goroutine of its own: sync runs on the caller's.
 type stage struct {
 	dir   string
-	files map[string]File // by slash path
+	files map[string]format.File // by slash path
 	// dirs are the folders made so far, by OS path: each is made once.
 	dirs map[string]bool
 	// root is the staging folder, open from its creation, for sync: syncfs
@@ -67,7 +69,7 @@ func newStage(out, date string) (*stage, error) {
 		os.Remove(dir)
 		return nil, fmt.Errorf("opening the staging folder: %w", err)
 	}
-	return &stage{dir: dir, files: map[string]File{}, dirs: map[string]bool{}, root: root, differs: map[string]bool{}, opened: map[string]bool{}}, nil
+	return &stage{dir: dir, files: map[string]format.File{}, dirs: map[string]bool{}, root: root, differs: map[string]bool{}, opened: map[string]bool{}}, nil
 }
 
 // Modes of the published folders and files, less the umask: anyone may
@@ -136,22 +138,22 @@ func (s *stage) checkNew(rel string) error {
 
 // write writes a whole file into the stage and records its size and
 // sha256, those of data.
-func (s *stage) write(rel string, data []byte) (File, error) {
+func (s *stage) write(rel string, data []byte) (format.File, error) {
 	w, err := s.open(rel)
 	if err != nil {
-		return File{}, err
+		return format.File{}, err
 	}
 	half := len(data) / 2
 	if _, err := w.Write(data[:half]); err != nil {
 		w.abort()
-		return File{}, err
+		return format.File{}, err
 	}
-	if strings.HasPrefix(rel, "models/") {
+	if strings.HasPrefix(rel, format.ModelsDir) {
 		checkpoint(cpMidFile)
 	}
 	if _, err := w.Write(data[half:]); err != nil {
 		w.abort()
-		return File{}, err
+		return format.File{}, err
 	}
 	return w.commit()
 }
@@ -204,23 +206,23 @@ func (w *stageFile) Write(p []byte) (int, error) {
 }
 
 // commit closes the file and records it in the stage.
-func (w *stageFile) commit() (File, error) {
+func (w *stageFile) commit() (format.File, error) {
 	if w.s.comparing() {
 		if err := w.settle(); err != nil {
-			return File{}, err
+			return format.File{}, err
 		}
 		if w.f == nil { // the stored bytes
-			return w.s.record(File{Path: w.rel, Size: w.n, SHA256: hex.EncodeToString(w.h.Sum(nil))}), nil
+			return w.s.record(format.File{Path: w.rel, Size: w.n, SHA256: hex.EncodeToString(w.h.Sum(nil))}), nil
 		}
 	}
 	if err := w.f.Close(); err != nil {
-		return File{}, fmt.Errorf("%w: writing %s: %w", ErrConflict, w.rel, err)
+		return format.File{}, fmt.Errorf("%w: writing %s: %w", ErrConflict, w.rel, err)
 	}
-	return w.s.record(File{Path: w.rel, Size: w.n, SHA256: hex.EncodeToString(w.h.Sum(nil))}), nil
+	return w.s.record(format.File{Path: w.rel, Size: w.n, SHA256: hex.EncodeToString(w.h.Sum(nil))}), nil
 }
 
 // record adds a committed file to the stage's list.
-func (s *stage) record(file File) File {
+func (s *stage) record(file format.File) format.File {
 	s.files[file.Path] = file
 	return file
 }

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/leadgreen/greentokens/transform"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/validate"
 )
 
@@ -33,7 +33,7 @@ func TestTaskProblemsReportedOnce(t *testing.T) {
 		{"the chat task file", chat, nil},
 		{"gpqa, in the selection", gpqa, nil},
 		// Read by the index check only, which must report it.
-		{"gpqa, not in the selection", gpqa, []string{transform.TaskChat}},
+		{"gpqa, not in the selection", gpqa, []string{format.PrimaryTask().ID}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := build(t, t.TempDir(), seedSource())
@@ -47,7 +47,7 @@ func TestTaskProblemsReportedOnce(t *testing.T) {
 			}
 			relist(t, dir, tc.file, []byte(strings.Replace(string(data), `"max_num_seqs": `, `"max_num_seqs": "x", "was": `, 1)))
 			if tc.selection != nil {
-				editManifest(t, dir, func(m *Manifest) { m.Selection.Tasks = tc.selection })
+				editManifest(t, dir, func(m *format.Manifest) { m.Selection.Tasks = tc.selection })
 			}
 			first := reportOf(t, dir)
 			parse, recompute := -1, -1

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/regfile"
-	"github.com/leadgreen/greentokens/transform/grid"
 	"github.com/leadgreen/greentokens/validate"
 )
 
@@ -77,20 +77,20 @@ func rebuildAndCompare(ctx context.Context, dir string, rep *VerifyReport) error
 	problem := func(format string, a ...any) {
 		rep.Problems = append(rep.Problems, validate.Problem{File: ".", Msg: fmt.Sprintf(format, a...)})
 	}
-	data, err := regfile.ReadFile(filepath.Join(dir, ManifestName))
+	data, err := regfile.ReadFile(filepath.Join(dir, format.ManifestPath))
 	if err != nil {
-		problem("not rebuilt: %s cannot be read: %v", ManifestName, err)
+		problem("not rebuilt: %s cannot be read: %v", format.ManifestPath, err)
 		return nil
 	}
-	var m Manifest
+	var m format.Manifest
 	if err := json.Unmarshal(data, &m); err != nil {
-		problem("not rebuilt: %s cannot be decoded: %v", ManifestName, err)
+		problem("not rebuilt: %s cannot be decoded: %v", format.ManifestPath, err)
 		return nil
 	}
 	rep.BuiltBy = &m.Generator
-	rep.SameCode = m.Generator.SameCode(rep.VerifiedBy)
+	rep.SameCode = sameCode(m.Generator, rep.VerifiedBy)
 	if !rep.SameCode {
-		rep.Rerun = m.Generator.RerunCommand("verify", dir)
+		rep.Rerun = rerunCommand(m.Generator, "verify", dir)
 	}
 	opts := rebuildOptions(dir, &m)
 	tmp, err := os.MkdirTemp("", "greentokens-verify-")
@@ -128,8 +128,8 @@ func rebuildAndCompare(ctx context.Context, dir string, rep *VerifyReport) error
 // stored generator, so that it compares byte for byte; Rebuild records
 // its own when other code rebuilds, and compares its manifest under this
 // one.
-func rebuildOptions(dir string, m *Manifest) BuildOptions {
-	src := &archiveSource{dir: dir, entries: map[string]Source{}}
+func rebuildOptions(dir string, m *format.Manifest) BuildOptions {
+	src := &archiveSource{dir: dir, entries: map[string]format.SourceFile{}}
 	for _, e := range m.Sources {
 		src.entries[e.Name] = e
 	}
@@ -144,11 +144,11 @@ func rebuildOptions(dir string, m *Manifest) BuildOptions {
 	}
 	// Without a readable grid.json the rebuild names no release, and the
 	// comparison names the file.
-	b, err := regfile.ReadFile(filepath.Join(dir, GridName))
+	b, err := regfile.ReadFile(filepath.Join(dir, format.GridPath))
 	if err != nil {
 		return opts
 	}
-	var g grid.Grid
+	var g format.Grid
 	if err := json.Unmarshal(b, &g); err != nil {
 		return opts
 	}
@@ -163,7 +163,7 @@ func rebuildOptions(dir string, m *Manifest) BuildOptions {
 // served as they are: they are the bytes as published.
 type archiveSource struct {
 	dir     string
-	entries map[string]Source // by name
+	entries map[string]format.SourceFile // by name
 }
 
 // ember is the name Ember's CSV is archived under, or "" when it is not.

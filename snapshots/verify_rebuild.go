@@ -9,8 +9,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/regfile"
-	"github.com/leadgreen/greentokens/transform"
 )
 
 // RebuildOptions say where an auditor's rebuild goes.
@@ -42,7 +42,7 @@ type RebuildResult struct {
 	// BuiltBy is the code that built the snapshot (its manifest's
 	// generator), RebuiltBy the code that rebuilt it. The rebuilt manifest
 	// records BuiltBy when they are the same code, else RebuiltBy.
-	BuiltBy, RebuiltBy Generator
+	BuiltBy, RebuiltBy format.Generator
 }
 
 // Rebuild builds the snapshot at dir again, from its archived sources/,
@@ -78,7 +78,7 @@ func Rebuild(ctx context.Context, dir string, opts RebuildOptions) (*RebuildResu
 	bo.Out, bo.Replace, bo.Logger = opts.Out, opts.Replace, opts.Logger
 	asVerified := *bo.Generator // what verify's rebuild records
 	res := &RebuildResult{BuiltBy: m.Generator, RebuiltBy: ThisGenerator()}
-	if !m.Generator.SameCode(res.RebuiltBy) {
+	if !sameCode(m.Generator, res.RebuiltBy) {
 		bo.Generator = &res.RebuiltBy
 	}
 	built, err := runBuild(ctx, bo, nil)
@@ -97,17 +97,17 @@ func Rebuild(ctx context.Context, dir string, opts RebuildOptions) (*RebuildResu
 // that differs, the rebuilt manifest recorded by gen, the generator
 // verify's rebuild records (rebuildOptions): equal bytes then mean that
 // the generator alone differs.
-func (res *RebuildResult) compare(dir string, gen Generator) error {
-	same, d, err := sameTree(dir, res.Dir, ManifestName)
+func (res *RebuildResult) compare(dir string, gen format.Generator) error {
+	same, d, err := sameTree(dir, res.Dir, format.ManifestPath)
 	if err != nil || !same {
 		res.Difference = d
 		return err
 	}
-	stored, err := regfile.ReadFile(filepath.Join(dir, ManifestName))
+	stored, err := regfile.ReadFile(filepath.Join(dir, format.ManifestPath))
 	if err != nil {
 		return err
 	}
-	rebuilt, err := regfile.ReadFile(filepath.Join(res.Dir, ManifestName))
+	rebuilt, err := regfile.ReadFile(filepath.Join(res.Dir, format.ManifestPath))
 	if err != nil {
 		return err
 	}
@@ -121,7 +121,7 @@ func (res *RebuildResult) compare(dir string, gen Generator) error {
 	}
 	own := m.Generator
 	m.Generator = gen
-	asVerified, err := transform.Marshal(m)
+	asVerified, err := format.Marshal(m)
 	if err != nil {
 		return err
 	}
@@ -129,27 +129,27 @@ func (res *RebuildResult) compare(dir string, gen Generator) error {
 		res.OnlyGenerator = true
 		return nil
 	}
-	res.Difference = ManifestName + " differs"
+	res.Difference = format.ManifestPath + " differs"
 	return nil
 }
 
 // checkInputs checks the files a rebuild reads against the manifest m of
 // dir: every listed source, and grid.json, which records the Ember
 // release.
-func checkInputs(ctx context.Context, dir string, m *Manifest) error {
-	var files []File
+func checkInputs(ctx context.Context, dir string, m *format.Manifest) error {
+	var files []format.File
 	for _, src := range m.Sources {
 		files = append(files, src.File)
 	}
 	for _, f := range m.Outputs {
-		if f.Path == GridName {
+		if f.Path == format.GridPath {
 			files = append(files, f)
 		}
 	}
 	r := newFileReader(ctx)
 	for _, f := range files {
-		if !fs.ValidPath(f.Path) || f.Path == ManifestName {
-			return fmt.Errorf("%w: snapshot %s: %s lists the path %q", ErrValidation, dir, ManifestName, f.Path)
+		if !fs.ValidPath(f.Path) || f.Path == format.ManifestPath {
+			return fmt.Errorf("%w: snapshot %s: %s lists the path %q", ErrValidation, dir, format.ManifestPath, f.Path)
 		}
 		if err := r.stream(dir, f, nil); err != nil {
 			if ctx.Err() != nil {

@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadgreen/greentokens/fetch"
-	"github.com/leadgreen/greentokens/transform"
+	"github.com/leadgreen/greentokens/format"
 )
 
 // pinnedBuild builds the seed version with the reference year pinned and
@@ -116,15 +116,15 @@ func TestRebuildByOtherCodeOfOtherData(t *testing.T) {
 		want   string
 	}{
 		{"a model's figure", func(t *testing.T, dir string) {
-			rewriteModel(t, dir, "qwen-3-32b", func(m *transform.Model) {
+			rewriteModel(t, dir, "qwen-3-32b", func(m *format.Model) {
 				c := m.Configurations[0]
 				c.WhPerMillion += 1
 				m.Configurations[0] = c
 			})
 		}, "models/qwen-3-32b.json differs"},
 		{"the manifest's selection", func(t *testing.T, dir string) {
-			editManifest(t, dir, func(m *Manifest) { m.Selection.ITLDeadlineMS++ })
-		}, ManifestName + " differs"},
+			editManifest(t, dir, func(m *format.Manifest) { m.Selection.ITLDeadlineMS++ })
+		}, format.ManifestPath + " differs"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := copySnapshot(t) // built by testGenerator
@@ -156,13 +156,13 @@ func TestRebuildRefusesWhatTheManifestDoesNotVouchFor(t *testing.T) {
 		says   string
 	}{
 		{"no manifest", func(t *testing.T, dir string) {
-			os.Remove(filepath.Join(dir, ManifestName))
+			os.Remove(filepath.Join(dir, format.ManifestPath))
 		}, ErrValidation, "no such file"},
 		{"manifest not canonical", func(t *testing.T, dir string) {
-			edit(t, filepath.Join(dir, ManifestName), func(b []byte) []byte { return append(b, '\n') })
+			edit(t, filepath.Join(dir, format.ManifestPath), func(b []byte) []byte { return append(b, '\n') })
 		}, ErrValidation, "canonical"},
 		{"manifest's sha256 of a source", func(t *testing.T, dir string) {
-			editManifest(t, dir, func(m *Manifest) {
+			editManifest(t, dir, func(m *format.Manifest) {
 				for i := range m.Sources {
 					if m.Sources[i].Path == chat {
 						m.Sources[i].SHA256 = strings.Repeat("0", 64)
@@ -176,10 +176,10 @@ func TestRebuildRefusesWhatTheManifestDoesNotVouchFor(t *testing.T) {
 			})
 		}, ErrValidation, chat},
 		{"grid.json, which names the release", func(t *testing.T, dir string) {
-			edit(t, filepath.Join(dir, GridName), func(b []byte) []byte {
+			edit(t, filepath.Join(dir, format.GridPath), func(b []byte) []byte {
 				return []byte(strings.Replace(string(b), `"release": "`, `"release": "x`, 1))
 			})
-		}, ErrValidation, GridName},
+		}, ErrValidation, format.GridPath},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := copySnapshot(t)

@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/plural"
 	"github.com/leadgreen/greentokens/validate"
 )
@@ -33,9 +35,9 @@ type VerifyReport struct {
 	Diffs []FileDiff `json:"diffs"`
 	// BuiltBy is the code that built the snapshot, its manifest's
 	// generator; nil when the manifest cannot be read.
-	BuiltBy *Generator `json:"built_by"`
+	BuiltBy *format.Generator `json:"built_by"`
 	// VerifiedBy is the code verifying it.
-	VerifiedBy Generator `json:"verified_by"`
+	VerifiedBy format.Generator `json:"verified_by"`
 	// SameCode is true when BuiltBy and VerifiedBy name the same code
 	// (module and unmodified revision). When false the verification still
 	// ran, with the verifying code's rules.

@@ -14,9 +14,10 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sample"
-	"github.com/leadgreen/greentokens/transform"
 )
 
 // testRoot holds the snapshots that tests share; TestMain removes it.
@@ -203,37 +204,37 @@ func TestVerifyCatchesTampering(t *testing.T) {
 			flipDigit(t, filepath.Join(dir, "models", "qwen-3-32b.json"), `"wh_per_million_output_tokens": 429\.18`)
 			return []tamperWant{
 				{problem: "models/qwen-3-32b.json"},
-				{problem: ManifestName},
+				{problem: format.ManifestPath},
 				{diff: "models/qwen-3-32b.json", kind: "changed",
 					change: "configurations[0] (qwen-3-32b/B200/1/8).wh_per_million_output_tokens: 429.19 -> 429.18"},
 			}
 		}},
 		{"digit in index.json", func(t *testing.T, dir string) []tamperWant {
-			p := filepath.Join(dir, IndexName)
+			p := filepath.Join(dir, format.IndexPath)
 			flipDigit(t, p, `"wh_per_million_output_tokens": [0-9]+\.[0-9]+`)
-			return []tamperWant{{problem: IndexName}, {problem: ManifestName}, {diff: IndexName, kind: "changed", change: "wh_per_million_output_tokens"}}
+			return []tamperWant{{problem: format.IndexPath}, {problem: format.ManifestPath}, {diff: format.IndexPath, kind: "changed", change: "wh_per_million_output_tokens"}}
 		}},
 		{"digit in an archived source", func(t *testing.T, dir string) []tamperWant {
 			// The energy of qwen-3-32b's B200 row at cap 8: 1.5450541142659606 J -> 1.555...
 			flipDigit(t, filepath.Join(dir, "sources", "leaderboard", "tasks", "lm-arena-chat.json"), `"energy_per_token_joules": 1\.54`)
 			return []tamperWant{
-				{problem: ManifestName},
+				{problem: format.ManifestPath},
 				{problem: "models/qwen-3-32b.json"},
 				{diff: "models/qwen-3-32b.json", kind: "changed", change: "configurations[0] (qwen-3-32b/B200/1/8).wh_per_million_output_tokens: 429.18 -> 431.96"},
-				{diff: ManifestName, kind: "changed", change: "(sources/leaderboard/tasks/lm-arena-chat.json).sha256"},
+				{diff: format.ManifestPath, kind: "changed", change: "(sources/leaderboard/tasks/lm-arena-chat.json).sha256"},
 			}
 		}},
 		{"digit in the manifest", func(t *testing.T, dir string) []tamperWant {
-			flipDigit(t, filepath.Join(dir, ManifestName), `"path": "models/qwen-3-14b.json",\s*"size": [0-9]+`)
+			flipDigit(t, filepath.Join(dir, format.ManifestPath), `"path": "models/qwen-3-14b.json",\s*"size": [0-9]+`)
 			return []tamperWant{
-				{problem: ManifestName},
-				{diff: ManifestName, kind: "changed", change: "(models/qwen-3-14b.json).size"},
+				{problem: format.ManifestPath},
+				{diff: format.ManifestPath, kind: "changed", change: "(models/qwen-3-14b.json).size"},
 			}
 		}},
 		{"digit in a page", func(t *testing.T, dir string) []tamperWant {
 			flipDigit(t, filepath.Join(dir, "pages", "qwen-3-32b.md"), `\| 8 \| 8 \| 429\.2`)
 			return []tamperWant{
-				{problem: ManifestName},
+				{problem: format.ManifestPath},
 				{diff: "pages/qwen-3-32b.md", kind: "changed", change: `"| 8 | 8 | 429.3 |`},
 			}
 		}},
@@ -254,10 +255,10 @@ func TestVerifyCatchesTampering(t *testing.T) {
 			// rule), as published: 420.11 -> 420.12.
 			flipDigit(t, filepath.Join(dir, "sources", filepath.FromSlash(fetch.EmberYearly)), `Germany,DEU,2022,Country or economy,[^\n]*,gCO2/kWh,420\.11`)
 			return []tamperWant{
-				{problem: ManifestName},
+				{problem: format.ManifestPath},
 				{problem: "grid.json"},
 				{diff: "grid.json", kind: "changed", change: "areas[81] (Germany).g_co2e_per_kwh: 420.11 -> 420.12"},
-				{diff: ManifestName, kind: "changed", change: "(sources/" + fetch.EmberYearly + ").sha256"},
+				{diff: format.ManifestPath, kind: "changed", change: "(sources/" + fetch.EmberYearly + ").sha256"},
 			}
 		}},
 		{"archived Ember CSV no longer Ember's layout", func(t *testing.T, dir string) []tamperWant {
@@ -277,7 +278,7 @@ func TestVerifyCatchesTampering(t *testing.T) {
 			}
 			// The rebuild cannot read it: that is a problem, and nothing
 			// is compared.
-			return []tamperWant{{problem: ManifestName}, {problem: "sources/" + fetch.EmberYearly}, {problem: "."}}
+			return []tamperWant{{problem: format.ManifestPath}, {problem: "sources/" + fetch.EmberYearly}, {problem: "."}}
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -384,7 +385,7 @@ func TestLoad(t *testing.T) {
 	}
 
 	// A manifest with the same content in another form is refused.
-	mp := filepath.Join(dir, ManifestName)
+	mp := filepath.Join(dir, format.ManifestPath)
 	b, _ := os.ReadFile(mp)
 	os.WriteFile(mp, append(b, '\n'), 0o644)
 	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "canonical") {
@@ -412,7 +413,7 @@ func TestLoad(t *testing.T) {
 // Load checks that index.json decodes, as it streams in: a value of the
 // wrong type anywhere in it fails; a field it does not know is ignored.
 func TestLoadIndex(t *testing.T) {
-	idx, err := os.ReadFile(filepath.Join(seedSnapshot(t), IndexName))
+	idx, err := os.ReadFile(filepath.Join(seedSnapshot(t), format.IndexPath))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -433,10 +434,10 @@ func TestLoadIndex(t *testing.T) {
 			} else if data = bytes.Replace(data, []byte(tc.old), []byte(tc.new), 1); bytes.Equal(data, idx) {
 				t.Fatalf("test setup: no %s in index.json", tc.old)
 			}
-			var v transform.IndexFile
+			var v format.IndexFile
 			uerr := json.Unmarshal(data, &v)
 			dir := copySnapshot(t)
-			relist(t, dir, IndexName, data)
+			relist(t, dir, format.IndexPath, data)
 			_, err := Load(dir)
 			if tc.wantErr == "" {
 				if err != nil || uerr != nil {

@@ -18,6 +18,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/shared"
 )
 
@@ -68,7 +70,7 @@ func TestEveryUpstreamVersion(t *testing.T) {
 			}
 			outs := tree(t, res.Dir)
 			for k := range outs {
-				if strings.HasPrefix(k, "sources/") || k == ManifestName {
+				if strings.HasPrefix(k, "sources/") || k == format.ManifestPath {
 					delete(outs, k)
 				}
 			}

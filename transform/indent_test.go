@@ -6,7 +6,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/leadgreen/greentokens/transform/jsonnum"
+	"github.com/leadgreen/greentokens/format"
 )
 
 // stdIndented is what Marshal wrote when it used encoding/json's own
@@ -31,7 +31,7 @@ func stdIndented(t *testing.T, v any) []byte {
 func TestIndentAsEncodingJSON(t *testing.T) {
 	check := func(name string, v any) {
 		t.Helper()
-		got, err := Marshal(v)
+		got, err := format.Marshal(v)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -51,7 +51,7 @@ func TestIndentAsEncodingJSON(t *testing.T) {
 	check("strings", strs)
 	check("a map", map[string]any{"z": 1, "a": []any{}, "m": map[string]any{}, "n": nil, "s": strs, "<&>": "k"})
 	check("nesting", []any{[]any{[]any{}}, map[string]any{"x": []any{map[string]any{"y": []int{1, 2}}}}, [][]string{nil, {}}})
-	check("numbers", []any{0, -1, 1.5, 1e21, 1e-7, math.MaxInt64, jsonnum.Float(8), jsonnum.Float(0.1), jsonnum.Float(1e21)})
+	check("numbers", []any{0, -1, 1.5, 1e21, 1e-7, math.MaxInt64, format.Float(8), format.Float(0.1), format.Float(1e21)})
 	check("raw JSON", []json.RawMessage{json.RawMessage(`{"a":1,"a":2}`), json.RawMessage("\"\xff\xfe\""), json.RawMessage(`{"k":"\u0000\ud800"}`)})
 	check("empty", map[string]any{})
 	check("scalar", "just a string")
@@ -61,7 +61,7 @@ func TestIndentAsEncodingJSON(t *testing.T) {
 	for _, bv := range versions {
 		v, lb, models := bv.name, bv.lb, bv.models
 		for _, m := range models {
-			check(v+"/"+m.Slug, m)
+			check(v+"/"+m.File.Slug, m.File)
 		}
 		files += len(models) + 1
 		idx, err := buildIndex(lb, models, readFile(t, bv.dir, "tasks", "gpqa.json"))

@@ -5,18 +5,20 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sample"
+	"github.com/leadgreen/greentokens/leaderboard"
 	"github.com/leadgreen/greentokens/schemas"
-	"github.com/leadgreen/greentokens/transform/jsonnum"
 )
 
 // seedIndex is the index and model files of the seed version.
-func seedIndex(t testing.TB) (*IndexFile, []*Model) {
+func seedIndex(t testing.TB) (*format.IndexFile, []*Built) {
 	t.Helper()
 	lb := seedLeaderboard(t)
 	models, err := Models(lb)
@@ -33,17 +35,13 @@ func seedIndex(t testing.TB) (*IndexFile, []*Model) {
 // buildIndex builds index.json from the leaderboard, its model files (as
 // Models returns them) and the archived Problem Solving task file (gpqa),
 // as the build does: the task file's rows checked against the leaderboard
-// and filtered for stability, then the models added one at a time.
-func buildIndex(lb *Leaderboard, models []*Model, gpqa []byte) (*IndexFile, error) {
-	rows, err := ParseTask(TaskProblem, gpqa)
-	if err != nil {
+// and filtered for stability (AddTask), then the models added one at a
+// time.
+func buildIndex(lb *Leaderboard, models []*Built, gpqa []byte) (*format.IndexFile, error) {
+	if _, err := lb.AddTask(taskProblem, gpqa); err != nil {
 		return nil, err
 	}
-	if err := lb.CheckIndexed(rows); err != nil {
-		return nil, err
-	}
-	problem, _ := Stable(rows)
-	b := NewIndexBuilder(lb, problem)
+	b := NewIndexBuilder(lb)
 	for _, m := range models {
 		if err := b.Add(m); err != nil {
 			return nil, err
@@ -58,7 +56,7 @@ func TestIndexCounts(t *testing.T) {
 	idx, models := seedIndex(t)
 	best := 0
 	for _, m := range models {
-		best += len(m.Best)
+		best += len(m.File.Best)
 	}
 	for _, c := range []struct {
 		name      string
@@ -94,7 +92,7 @@ func findEntry[T any](t *testing.T, list []T, key func(T) string, want string) T
 func TestIndexQwen332B(t *testing.T) {
 	idx, _ := seedIndex(t)
 	const slug = "qwen-3-32b"
-	type f = jsonnum.Float
+	type f = format.Float
 	check := func(name string, got, want any) {
 		t.Helper()
 		if got != want {
@@ -102,43 +100,43 @@ func TestIndexQwen332B(t *testing.T) {
 		}
 	}
 
-	e := findEntry(t, idx.Models, func(e IndexEntry) string { return e.Slug }, slug)
+	e := findEntry(t, idx.Models, func(e format.IndexEntry) string { return e.Slug }, slug)
 	check("configurations", e.Configurations, 22)
 	check("gpus", strings.Join(e.GPUs, ","), "B200,H100")
 	check("best B200", e.Best["B200"].RowID, "qwen-3-32b/B200/1/384")
 	check("best H100", e.Best["H100"].RowID, "qwen-3-32b/H100/2/256")
 	check("file", e.File, "models/qwen-3-32b.json")
 
-	g := findEntry(t, idx.GPUComparisons, func(g GPUComparison) string { return g.Slug }, slug)
+	g := findEntry(t, idx.GPUComparisons, func(g format.GPUComparison) string { return g.Slug }, slug)
 	check("H100 over B200", g.EnergyPerTokenRatio, f(1.63))
-	check("H100 Wh/M", g.H100.WhPerMillion, f(63.47))
-	check("H100 GPUs", g.H100.NumGPUs, 2)
-	check("H100 running batch", g.H100.AvgRunningBatch, f(255.6))
-	check("B200 Wh/M", g.B200.WhPerMillion, f(39.05))
-	check("B200 GPUs", g.B200.NumGPUs, 1)
-	check("B200 running batch", g.B200.AvgRunningBatch, f(383.3))
+	check("H100 Wh/M", g.Over.WhPerMillion, f(63.47))
+	check("H100 GPUs", g.Over.NumGPUs, 2)
+	check("H100 running batch", g.Over.AvgRunningBatch, f(255.6))
+	check("B200 Wh/M", g.Under.WhPerMillion, f(39.05))
+	check("B200 GPUs", g.Under.NumGPUs, 1)
+	check("B200 running batch", g.Under.AvgRunningBatch, f(383.3))
 
-	key := func(c TaskComparison) string { return c.Slug + "/" + c.GPU }
+	key := func(c format.TaskComparison) string { return c.Slug + "/" + c.GPU }
 	b := findEntry(t, idx.TaskComparisons, key, slug+"/B200")
 	check("B200 per response", b.EnergyPerResponseRatio, f(24.6))
 	check("B200 per token", b.EnergyPerTokenRatio, f(2.22))
-	check("B200 gpqa tokens", b.ProblemSolving.AvgOutputTokens, int64(7035))
-	check("B200 chat tokens", b.TextConversation.AvgOutputTokens, int64(635))
-	check("B200 gpqa batch", b.ProblemSolving.AvgRunningBatch, f(110.9))
-	check("B200 chat batch", b.TextConversation.AvgRunningBatch, f(383.3))
-	check("B200 gpqa row", b.ProblemSolving.RowID, "qwen-3-32b/gpqa/B200/1/128")
-	check("B200 chat row", b.TextConversation.RowID, "qwen-3-32b/B200/1/384")
+	check("B200 gpqa tokens", b.Other.AvgOutputTokens, int64(7035))
+	check("B200 chat tokens", b.Base.AvgOutputTokens, int64(635))
+	check("B200 gpqa batch", b.Other.AvgRunningBatch, f(110.9))
+	check("B200 chat batch", b.Base.AvgRunningBatch, f(383.3))
+	check("B200 gpqa row", b.Other.RowID, "qwen-3-32b/gpqa/B200/1/128")
+	check("B200 chat row", b.Base.RowID, "qwen-3-32b/B200/1/384")
 	h := findEntry(t, idx.TaskComparisons, key, slug+"/H100")
 	check("H100 per response", h.EnergyPerResponseRatio, f(26.1))
 	check("H100 per token", h.EnergyPerTokenRatio, f(2.35))
-	check("H100 gpqa tokens", h.ProblemSolving.AvgOutputTokens, int64(7058))
-	check("H100 chat tokens", h.TextConversation.AvgOutputTokens, int64(634))
-	check("H100 gpqa batch", h.ProblemSolving.AvgRunningBatch, f(63.8))
-	check("H100 chat batch", h.TextConversation.AvgRunningBatch, f(255.6))
-	check("H100 gpqa GPUs", h.ProblemSolving.NumGPUs, 2)
-	check("H100 chat GPUs", h.TextConversation.NumGPUs, 2)
+	check("H100 gpqa tokens", h.Other.AvgOutputTokens, int64(7058))
+	check("H100 chat tokens", h.Base.AvgOutputTokens, int64(634))
+	check("H100 gpqa batch", h.Other.AvgRunningBatch, f(63.8))
+	check("H100 chat batch", h.Base.AvgRunningBatch, f(255.6))
+	check("H100 gpqa GPUs", h.Other.NumGPUs, 2)
+	check("H100 chat GPUs", h.Base.NumGPUs, 2)
 
-	lkey := func(c LoadCurve) string { return c.Slug + "/" + c.GPU }
+	lkey := func(c format.LoadCurve) string { return c.Slug + "/" + c.GPU }
 	l := findEntry(t, idx.LoadCurves, lkey, slug+"/B200")
 	check("curve GPUs", l.NumGPUs, 1)
 	check("curve from", l.From.RowID, "qwen-3-32b/B200/1/8")
@@ -169,8 +167,8 @@ func TestIndexQwen332B(t *testing.T) {
 // file's, and the comparisons point at them.
 func TestIndexBestIsModelBest(t *testing.T) {
 	idx, models := seedIndex(t)
-	for i, m := range models {
-		e := idx.Models[i]
+	for i, built := range models {
+		m, e := built.File, idx.Models[i]
 		a, _ := json.Marshal(e.Best)
 		b, _ := json.Marshal(m.Best)
 		if e.Slug != m.Slug || !bytes.Equal(a, b) {
@@ -178,8 +176,8 @@ func TestIndexBestIsModelBest(t *testing.T) {
 		}
 	}
 	for _, c := range idx.GPUComparisons {
-		e := findEntry(t, idx.Models, func(e IndexEntry) string { return e.Slug }, c.Slug)
-		if c.H100.RowID != e.Best["H100"].RowID || c.B200.RowID != e.Best["B200"].RowID {
+		e := findEntry(t, idx.Models, func(e format.IndexEntry) string { return e.Slug }, c.Slug)
+		if c.Over.Key != "h100" || c.Under.Key != "b200" || c.Over.RowID != e.Best["H100"].RowID || c.Under.RowID != e.Best["B200"].RowID {
 			t.Errorf("%s: the GPU comparison is not between the index rows", c.Slug)
 		}
 	}
@@ -189,15 +187,15 @@ func TestIndexBestIsModelBest(t *testing.T) {
 // the model files' row ids, repeats included.
 func TestTaskRowIDs(t *testing.T) {
 	_, models := seedIndex(t)
-	rows, err := TaskRows(TaskChat, sample.Read(t, "upstream", "leaderboard", sample.Version, "tasks", "lm-arena-chat.json"))
+	rows, err := leaderboard.TaskRows(taskChat, sample.Read(t, "upstream", "leaderboard", sample.Version, "tasks", "lm-arena-chat.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	n := 0
 	for _, m := range models {
-		for i, c := range m.Configurations {
+		for i, c := range m.File.Configurations {
 			n++
-			if rows[c.RowID] != m.Rows()[i] && (rows[c.RowID] == nil || rows[c.RowID].Index != m.Rows()[i].Index) {
+			if rows[c.RowID] != m.Rows[i] && (rows[c.RowID] == nil || rows[c.RowID].Index != m.Rows[i].Index) {
 				t.Errorf("%s: TaskRows has another row", c.RowID)
 			}
 		}
@@ -205,8 +203,8 @@ func TestTaskRowIDs(t *testing.T) {
 	if n != len(rows) || rows["qwen-3-30b-a3b-instruct/H100/2/256/r2"] == nil {
 		t.Errorf("TaskRows: %d rows for %d configurations, or no repeat", len(rows), n)
 	}
-	if got := TaskRowID(TaskProblem, "gpt-oss-20b", "H100", 1, 96, 2); got != "gpt-oss-20b/gpqa/H100/1/96/r2" {
-		t.Errorf("TaskRowID = %s", got)
+	if got := format.RowID(taskProblem, "gpt-oss-20b", "H100", 1, 96, 2); got != "gpt-oss-20b/gpqa/H100/1/96/r2" {
+		t.Errorf("RowID = %s", got)
 	}
 }
 
@@ -214,7 +212,7 @@ func TestTaskRowIDs(t *testing.T) {
 // whose every property says its rule.
 func TestIndexSchema(t *testing.T) {
 	idx, _ := seedIndex(t)
-	data, err := Marshal(idx)
+	data, err := format.Marshal(idx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,7 +304,7 @@ type builtVersion struct {
 	name   string
 	dir    string
 	lb     *Leaderboard
-	models []*Model
+	models []*Built
 }
 
 // builtVersions builds the model files of every leaderboard version the
@@ -351,7 +349,7 @@ func TestIndexEveryVersion(t *testing.T) {
 			continue
 		}
 		if len(idx.GPUComparisons) == 0 || len(idx.TaskComparisons) == 0 {
-			t.Errorf("%s: %s", v, idx.Summary())
+			t.Errorf("%s: %d GPU comparisons, %d task pairs; want some of each", v, len(idx.GPUComparisons), len(idx.TaskComparisons))
 		}
 	}
 }
@@ -360,9 +358,9 @@ func TestIndexEveryVersion(t *testing.T) {
 // version's index and on lists that are empty, nil or hold one element, and
 // with strings that Marshal must not HTML-escape.
 func TestIndexEncode(t *testing.T) {
-	check := func(name string, idx *IndexFile) {
+	check := func(name string, idx *format.IndexFile) {
 		t.Helper()
-		want, err := Marshal(idx)
+		want, err := format.Marshal(idx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -390,7 +388,7 @@ func TestIndexEncode(t *testing.T) {
 	idx.Source.Details = "<b>&</b> \u2028 \"models\": []"
 	idx.GPUComparisons = nil
 	idx.TaskComparisons = idx.TaskComparisons[:1]
-	idx.LoadCurves = []LoadCurve{}
+	idx.LoadCurves = []format.LoadCurve{}
 	check("edited", idx)
 	idx.Models = nil
 	check("no models", idx)
@@ -406,21 +404,19 @@ func TestEachModelAndIndexBuilder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	problemRows, err := ParseTask(TaskProblem, sample.Read(t, "upstream", "leaderboard", sample.Version, "tasks", "gpqa.json"))
-	if err != nil {
+	if _, err := lb.AddTask(taskProblem, sample.Read(t, "upstream", "leaderboard", sample.Version, "tasks", "gpqa.json")); err != nil {
 		t.Fatal(err)
 	}
-	problem, _ := Stable(problemRows)
-	b := NewIndexBuilder(lb, problem)
+	b := NewIndexBuilder(lb)
 	i := 0
-	if err := EachModel(lb, func(m *Model) error {
+	if err := EachModel(lb, func(m *Built) error {
 		if i >= len(want) {
 			t.Fatalf("more than %d models", len(want))
 		}
-		got, _ := Marshal(m)
-		w, _ := Marshal(want[i])
-		if !bytes.Equal(got, w) {
-			t.Errorf("model %d: %s, want %s", i, m.Slug, want[i].Slug)
+		got, _ := format.Marshal(m.File)
+		w, _ := format.Marshal(want[i].File)
+		if !bytes.Equal(got, w) || !slices.Equal(m.Rows, want[i].Rows) {
+			t.Errorf("model %d: %s, want %s", i, m.File.Slug, want[i].File.Slug)
 		}
 		i++
 		return b.Add(m)
@@ -435,51 +431,32 @@ func TestEachModelAndIndexBuilder(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantIdx, _ := seedIndex(t)
-	got, _ := Marshal(idx)
-	w, _ := Marshal(wantIdx)
+	got, _ := format.Marshal(idx)
+	w, _ := format.Marshal(wantIdx)
 	if !bytes.Equal(got, w) {
 		t.Errorf("the index of EachModel's models differs from that of Models'")
 	}
 
 	stop := errors.New("stop")
 	calls := 0
-	if err := EachModel(lb, func(*Model) error { calls++; return stop }); err != stop || calls != 1 {
+	if err := EachModel(lb, func(*Built) error { calls++; return stop }); err != stop || calls != 1 {
 		t.Errorf("fn's error: got %v after %d calls; want it after 1", err, calls)
 	}
 
 	// The model of the last id is bad: the error comes before any model.
 	z := row("org/z", "H100", 1, 8, 0.3, 20)
 	z["weight_precision"] = "int4"
-	bad, _, err := leaderboard(t, row("org/a", "H100", 1, 8, 0.3, 20), z)
+	bad, _, err := newLeaderboard(t, row("org/a", "H100", 1, 8, 0.3, 20), z)
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, modelsErr := Models(bad)
 	calls = 0
-	err = EachModel(bad, func(*Model) error { calls++; return nil })
+	err = EachModel(bad, func(*Built) error { calls++; return nil })
 	if err == nil || modelsErr == nil || err.Error() != modelsErr.Error() || calls != 0 {
 		t.Errorf("EachModel: %v after %d models; want Models' error (%v) before any", err, calls, modelsErr)
 	}
-	if _, err := NewIndexBuilder(lb, problem).Index(); err == nil || !strings.Contains(err.Error(), "no models") {
+	if _, err := NewIndexBuilder(lb).Index(); err == nil || !strings.Contains(err.Error(), "no models") {
 		t.Errorf("an index of no models: %v", err)
-	}
-}
-
-func TestSig3(t *testing.T) {
-	for _, tc := range []struct {
-		in   float64
-		want string
-	}{
-		{1.6252815, "1.63"}, {24.58, "24.6"}, {10.99, "11.0"}, {12.42, "12.4"}, {0.69549, "0.695"},
-		{1.625, "1.62"},    // an exact binary tie: half to even
-		{1.635, "1.64"},    // 1.635 is 1.63500000000000000888 in binary: up
-		{2.675, "2.67"},    // 2.67499999999999982236431605997495353221893310546875: down
-		{1234.5, "1230.0"}, // 3 significant figures of a large ratio
-		{0.000123456, "0.000123"},
-	} {
-		b, err := json.Marshal(Sig3(tc.in))
-		if err != nil || string(b) != tc.want {
-			t.Errorf("Sig3(%v) = %s, %v; want %s", tc.in, b, err, tc.want)
-		}
 	}
 }

@@ -1,53 +1,33 @@
 package transform
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sourcetext"
-	"github.com/leadgreen/greentokens/transform/jsonnum"
+	"github.com/leadgreen/greentokens/leaderboard"
 )
 
-// Published constants of the model files.
-const (
-	// FormatVersion is the model files' "version".
-	FormatVersion = "1"
-	// ITLDeadlineMS is the median inter-token latency ceiling of an index row.
-	ITLDeadlineMS = 500
-	// JoulesPerWh converts joules to watt-hours; a million tokens scale
-	// joules per token to joules per million tokens.
-	JoulesPerWh      = 3600.0
-	TokensPerMillion = 1e6
-)
+// reviewedGPUs are the GPU names the rules were reviewed with. Another
+// GPU is data, not an error, when it is a plain name (leaderboard.GPUName):
+// the build logs it as new and publishes it like these.
+var reviewedGPUs = []string{"B200", "H100"}
 
-// ReviewedGPUs are the GPU names the rules were reviewed with. Another
-// GPU is data, not an error, when it is a plain name (GPUName): the build
-// logs it as new and publishes it like these.
-var ReviewedGPUs = []string{"B200", "H100"}
-
-// MaxGPUNameLen bounds a GPU name, in bytes.
-const MaxGPUNameLen = 40
-
-// gpuName is a plain GPU name: letters, digits, space, ".", "_" and "-",
-// starting with a letter or digit and not ending with a space, at most
-// MaxGPUNameLen bytes (the schemas' gpu).
-var gpuName = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9 ._-]{0,38}[A-Za-z0-9._-])?$`)
-
-// GPUName reports whether a gpu_model value is a plain GPU name.
-func GPUName(s string) bool { return gpuName.MatchString(s) }
+// ReviewedGPUs returns the GPU names the rules were reviewed with, sorted;
+// the slice is the caller's own.
+func ReviewedGPUs() []string { return slices.Clone(reviewedGPUs) }
 
 // NewGPUs returns the GPUs of rows that are not ReviewedGPUs, sorted, with
 // the number of rows of each.
-func NewGPUs(rows []Row) map[string]int {
+func NewGPUs(rows []leaderboard.Row) map[string]int {
 	out := map[string]int{}
 	for i := range rows {
-		if !slices.Contains(ReviewedGPUs, rows[i].GPU) {
+		if !slices.Contains(reviewedGPUs, rows[i].GPU) {
 			out[rows[i].GPU]++
 		}
 	}
@@ -57,115 +37,19 @@ func NewGPUs(rows []Row) map[string]int {
 // PrecisionsFile is where the precision mapping is reviewed.
 const PrecisionsFile = "transform/model.go (Precisions)"
 
-// Precisions maps upstream weight_precision values to the published ones.
-// Another value is an error naming PrecisionsFile: a precision is a label
-// a reader compares, and a new one is mapped only after review.
-var Precisions = map[string]string{"bfloat16": "BF16", "fp8": "FP8"}
+// precisions (Precisions, as PrecisionsFile names it) maps upstream
+// weight_precision values to the published ones. Another value is an error
+// naming PrecisionsFile: a precision is a label a reader compares, and a
+// new one is mapped only after review.
+var precisions = map[string]string{"bfloat16": "BF16", "fp8": "FP8"}
 
-// Model is a published model file, models/SLUG.json. Field order is the
-// published key order.
-type Model struct {
-	Version        string            `json:"version"`
-	Updated        string            `json:"updated"`
-	DataVersion    string            `json:"data_version"`
-	Unit           string            `json:"unit"`
-	ITLDeadlineMS  int               `json:"itl_deadline_ms"`
-	Source         Source            `json:"source"`
-	Caveat         string            `json:"caveat"`
-	Boundary       string            `json:"boundary"`
-	Slug           string            `json:"slug"`
-	Name           string            `json:"name"`
-	ModelID        string            `json:"model_id"`
-	ParamsB        jsonnum.Float     `json:"params_b"`
-	ActiveParamsB  jsonnum.Float     `json:"active_params_b"`
-	Architecture   string            `json:"architecture"`
-	GPUs           []string          `json:"gpus"`
-	Configurations []Config          `json:"configurations"`
-	Best           map[string]Config `json:"best"`
-
-	// rows holds the upstream row of each configuration, for later stages.
-	rows []*Row
+// Built is a model file as the builder makes it: the published file and,
+// for the steps after it (index.json's comparisons), the upstream row
+// behind each of its configurations, in order.
+type Built struct {
+	File *format.Model
+	Rows []*leaderboard.Row
 }
-
-// Source is the model file's source block.
-type Source struct {
-	Name             string   `json:"name"`
-	Publisher        string   `json:"publisher"`
-	URL              string   `json:"url"`
-	DataURL          string   `json:"data_url"`
-	Version          string   `json:"version"`
-	Released         string   `json:"released"`
-	Compiled         string   `json:"compiled"`
-	CompiledEvidence string   `json:"compiled_evidence"`
-	Retrieved        string   `json:"retrieved"`
-	Licence          string   `json:"licence"`
-	LicenceEvidence  []string `json:"licence_evidence"`
-	Workload         string   `json:"workload"`
-	Method           string   `json:"method"`
-	Selection        string   `json:"selection"`
-	Cite             string   `json:"cite"`
-	CiteURL          string   `json:"cite_url"`
-	UsedFor          string   `json:"used_for"`
-	Configurations   string   `json:"configurations"`
-}
-
-// Config is one configuration row of a model file.
-type Config struct {
-	GPU                 string        `json:"gpu"`
-	NumGPUs             int           `json:"num_gpus"`
-	TensorParallel      int           `json:"tensor_parallel"`
-	DataParallel        int           `json:"data_parallel"`
-	ExpertParallel      int           `json:"expert_parallel"`
-	Precision           string        `json:"precision"`
-	MaxNumSeqs          int           `json:"max_num_seqs"`
-	AvgRequestsInFlight jsonnum.Float `json:"avg_requests_in_flight"`
-	WhPerMillion        jsonnum.Float `json:"wh_per_million_output_tokens"`
-	JoulesPerToken      jsonnum.Float `json:"joules_per_output_token"`
-	MedianITL           jsonnum.Float `json:"median_itl_ms"`
-	P90ITL              jsonnum.Float `json:"p90_itl_ms"`
-	P99ITL              jsonnum.Float `json:"p99_itl_ms"`
-	TokensPerSecond     jsonnum.Float `json:"tokens_per_second"`
-	GPUPowerWatts       int64         `json:"gpu_power_watts_total"`
-	AvgOutputTokens     int64         `json:"avg_output_tokens"`
-	UnderITLDeadline    bool          `json:"under_itl_deadline"`
-	AvgRunningBatch     jsonnum.Float `json:"avg_running_batch"`
-	P95ITL              jsonnum.Float `json:"p95_itl_ms"`
-	RowID               string        `json:"row_id"`
-	Repeat              int           `json:"repeat"`
-}
-
-// Rows returns the upstream row behind each configuration, in order.
-func (m *Model) Rows() []*Row { return m.rows }
-
-// Leaderboard is what the model files are built from.
-type Leaderboard struct {
-	Index  *Index
-	Commit *Commit
-	// Chat is the Text Conversation task's stable rows, in upstream order.
-	Chat []Row
-	// DataURL is the URL the Text Conversation task file was fetched from.
-	DataURL string
-	// Date is the data version; Retrieved the retrieval date (YYYY-MM-DD).
-	Date, Retrieved string
-}
-
-// Evidence returns the compiled date (index.json's last_updated), the
-// sentence that says how it was established, and a conflict note when the
-// newest commit to the task files has another UTC date ("" when they agree).
-func (lb *Leaderboard) Evidence(text *sourcetext.Leaderboard) (compiled, sentence, conflict string, err error) {
-	compiled = lb.Index.LastUpdated
-	commit := lb.Commit.Date.Format("2006-01-02")
-	vars := map[string]string{"compiled": compiled, "index_date": compiled, "commit_date": commit}
-	tmpl := text.CompiledEvidenceAgree
-	if commit != compiled {
-		tmpl = text.CompiledEvidenceDiffer
-		conflict = fmt.Sprintf("index.json last_updated is %s but the newest commit to public/data/tasks (%s) is dated %s UTC; the index date is used", compiled, lb.Commit.SHA, commit)
-	}
-	sentence, err = sourcetext.Fill(tmpl, vars)
-	return compiled, sentence, conflict, err
-}
-
-var slugRun = regexp.MustCompile(`[^a-z0-9]+`)
 
 // modelIDForm is the form of a published model id, OWNER/NAME (the
 // schemas' model_id): another is bad upstream data, not a file that fails
@@ -176,16 +60,10 @@ var modelIDForm = regexp.MustCompile(`^[^\s/]+/[^\s/]+$`)
 // name every file system takes (255 bytes).
 const MaxSlugLen = 200
 
-// Slug turns a leaderboard nickname into a file name: lower-cased, every run
-// of characters outside [a-z0-9] one "-", trimmed of "-".
-func Slug(nickname string) string {
-	return strings.Trim(slugRun.ReplaceAllString(strings.ToLower(nickname), "-"), "-")
-}
-
 // Models builds every model file, sorted by slug.
-func Models(lb *Leaderboard) ([]*Model, error) {
-	var models []*Model
-	if err := EachModel(lb, func(m *Model) error {
+func Models(lb *Leaderboard) ([]*Built, error) {
+	var models []*Built
+	if err := EachModel(lb, func(m *Built) error {
 		models = append(models, m)
 		return nil
 	}); err != nil {
@@ -201,7 +79,7 @@ func Models(lb *Leaderboard) ([]*Model, error) {
 // first error (a bad row, a slug two models give) and the slugs; each is
 // then built again when its turn comes. It stops at fn's first error and
 // returns it.
-func EachModel(lb *Leaderboard, fn func(*Model) error) error {
+func EachModel(lb *Leaderboard, fn func(*Built) error) error {
 	text, err := sourcetext.LoadLeaderboard()
 	if err != nil {
 		return err
@@ -215,11 +93,11 @@ func EachModel(lb *Leaderboard, fn func(*Model) error) error {
 	if err != nil {
 		return err
 	}
-	count, err := sourcetext.Fill(text.ConfigurationsTemplate, map[string]string{"count": strconv.Itoa(len(lb.Chat))})
+	count, err := sourcetext.Fill(text.ConfigurationsTemplate, map[string]string{"count": strconv.Itoa(len(lb.Tasks[format.PrimaryTask().ID]))})
 	if err != nil {
 		return err
 	}
-	src := Source{
+	src := format.Source{
 		Name: text.Name, Publisher: text.Publisher, URL: text.URL, DataURL: lb.DataURL,
 		Version: version, Released: text.Released, Compiled: compiled, CompiledEvidence: evidence,
 		Retrieved: lb.Retrieved, Licence: text.Licence, LicenceEvidence: text.LicenceEvidence,
@@ -227,68 +105,71 @@ func EachModel(lb *Leaderboard, fn func(*Model) error) error {
 		CiteURL: text.CiteURL, UsedFor: text.UsedFor, Configurations: count,
 	}
 
-	byModel := map[string][]*Row{}
-	for i := range lb.Chat {
-		r := &lb.Chat[i]
+	primary := lb.Tasks[format.PrimaryTask().ID]
+	byModel := map[string][]*leaderboard.Row{}
+	for i := range primary {
+		r := &primary[i]
 		byModel[r.ModelID] = append(byModel[r.ModelID], r)
 	}
 	type pending struct {
 		slug string
-		rows []*Row
+		rows []*leaderboard.Row
 	}
-	slugs := map[string]*Row{} // slug → first row of the model that has it
+	slugs := map[string]*leaderboard.Row{} // slug → first row of the model that has it
 	var order []pending
-	for _, id := range sortedKeys(byModel) {
+	for _, id := range slices.Sorted(maps.Keys(byModel)) {
 		rows := byModel[id]
-		m, err := newModel(lb, rows)
+		b, err := newModel(lb, rows)
 		if err != nil {
 			return err
 		}
-		if other, dup := slugs[m.Slug]; dup {
+		slug := b.File.Slug
+		if other, dup := slugs[slug]; dup {
 			return fmt.Errorf("%s: field %q: %q gives the slug %q, which model %s (nickname %q, %s) has too",
-				rows[0].Label(), fNickname, rows[0].Nickname, m.Slug, other.ModelID, other.Nickname, other.where())
+				rows[0].Label(), leaderboard.FieldNickname, rows[0].Nickname, slug, other.ModelID, other.Nickname, other.Where())
 		}
-		slugs[m.Slug] = rows[0]
-		order = append(order, pending{m.Slug, rows})
+		slugs[slug] = rows[0]
+		order = append(order, pending{slug, rows})
 	}
 	sort.Slice(order, func(i, j int) bool { return order[i].slug < order[j].slug })
 	for _, p := range order {
-		m, err := newModel(lb, p.rows) // built once already: no error
+		b, err := newModel(lb, p.rows) // built once already: no error
 		if err != nil {
 			return err
 		}
-		m.Version, m.Updated, m.DataVersion = FormatVersion, lb.Date, lb.Date
-		m.Unit, m.ITLDeadlineMS, m.Caveat, m.Boundary = text.Unit, ITLDeadlineMS, text.Caveat, text.Boundary
+		m := b.File
+		m.Version, m.Updated, m.DataVersion = format.FormatVersion, lb.Date, lb.Date
+		m.Unit, m.ITLDeadlineMS, m.Caveat, m.Boundary = text.Unit, format.ITLDeadlineMS, text.Caveat, text.Boundary
 		m.Source = src
-		if err := fn(m); err != nil {
+		if err := fn(b); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func newModel(lb *Leaderboard, rows []*Row) (*Model, error) {
+func newModel(lb *Leaderboard, rows []*leaderboard.Row) (*Built, error) {
 	first := rows[0]
 	im, ok := lb.Index.Models[first.ModelID]
 	if !ok {
 		return nil, fmt.Errorf("%s: model %q is not in leaderboard/index.json", first.Label(), first.ModelID)
 	}
 	if im.Nickname != first.Nickname {
-		return nil, fmt.Errorf("%s: field %q: %q, but leaderboard/index.json names the model %q", first.Label(), fNickname, first.Nickname, im.Nickname)
+		return nil, fmt.Errorf("%s: field %q: %q, but leaderboard/index.json names the model %q", first.Label(), leaderboard.FieldNickname, first.Nickname, im.Nickname)
 	}
-	m := &Model{
-		Slug: Slug(first.Nickname), Name: first.Nickname, ModelID: first.ModelID,
-		ParamsB: jsonnum.Float(first.TotalParams), ActiveParamsB: jsonnum.Float(first.ActiveParams),
-		Architecture: first.Architecture, Best: map[string]Config{},
+	m := &format.Model{
+		Slug: leaderboard.Slug(first.Nickname), Name: first.Nickname, ModelID: first.ModelID,
+		ParamsB: format.Float(first.TotalParams), ActiveParamsB: format.Float(first.ActiveParams),
+		Architecture: first.Architecture, Best: map[string]format.Config{},
 	}
 	if !modelIDForm.MatchString(first.ModelID) {
-		return nil, fmt.Errorf("%s: field %q: %q is not OWNER/NAME (one \"/\", no white space)", first.Label(), fModelID, first.ModelID)
+		return nil, fmt.Errorf("%s: field %q: %q is not OWNER/NAME (one \"/\", no white space)", first.Label(), leaderboard.FieldModelID, first.ModelID)
 	}
 	if m.Slug == "" {
-		return nil, fmt.Errorf("%s: field %q: %q gives an empty slug", first.Label(), fNickname, first.Nickname)
+		return nil, fmt.Errorf("%s: field %q: %q gives an empty slug", first.Label(), leaderboard.FieldNickname, first.Nickname)
 	}
 	if len(m.Slug) > MaxSlugLen {
-		return nil, fmt.Errorf("%s: field %q: the slug of %q is %d bytes long, over %d", first.Label(), fNickname, first.Nickname, len(m.Slug), MaxSlugLen)
+		return nil, fmt.Errorf("%s: field %q: the slug of %q is %d bytes long, over %d", first.Label(), leaderboard.FieldNickname, first.Nickname, len(m.Slug), MaxSlugLen)
 	}
 	for _, r := range rows[1:] {
 		if r.Nickname != first.Nickname || r.TotalParams != first.TotalParams ||
@@ -297,7 +178,7 @@ func newModel(lb *Leaderboard, rows []*Row) (*Model, error) {
 		}
 	}
 
-	sorted := append([]*Row(nil), rows...)
+	sorted := append([]*leaderboard.Row(nil), rows...)
 	sort.SliceStable(sorted, func(i, j int) bool {
 		a, b := sorted[i], sorted[j]
 		if a.GPU != b.GPU {
@@ -308,136 +189,80 @@ func newModel(lb *Leaderboard, rows []*Row) (*Model, error) {
 		}
 		return a.MaxNumSeqs < b.MaxNumSeqs
 	})
+	b := &Built{File: m}
+	task, ok := format.LookupTask(first.Task)
+	if !ok {
+		return nil, fmt.Errorf("%s: task %q is not one the index publishes", first.Label(), first.Task)
+	}
+	ceiling := task.Ceiling.Max
 	best := map[string]int{}
 	for i, r := range sorted {
-		c, err := newConfig(m.Slug, r)
+		c, err := newConfig(m.Slug, r, ceiling)
 		if err != nil {
 			return nil, err
 		}
-		if i > 0 && m.rows[i-1].GPU == r.GPU && m.rows[i-1].NumGPUs == r.NumGPUs && m.rows[i-1].MaxNumSeqs == r.MaxNumSeqs {
+		if i > 0 && b.Rows[i-1].GPU == r.GPU && b.Rows[i-1].NumGPUs == r.NumGPUs && b.Rows[i-1].MaxNumSeqs == r.MaxNumSeqs {
 			c.Repeat = m.Configurations[i-1].Repeat + 1
-			c.RowID += "/r" + strconv.Itoa(c.Repeat)
+			c.RowID = format.RowID(r.Task, m.Slug, r.GPU, r.NumGPUs, r.MaxNumSeqs, c.Repeat)
 		}
 		m.Configurations = append(m.Configurations, c)
-		m.rows = append(m.rows, r)
+		b.Rows = append(b.Rows, r)
 		if len(m.GPUs) == 0 || m.GPUs[len(m.GPUs)-1] != r.GPU {
 			m.GPUs = append(m.GPUs, r.GPU)
 		}
 		if !c.UnderITLDeadline {
 			continue
 		}
-		if j, ok := best[r.GPU]; !ok || better(r, c.Repeat, m.rows[j], m.Configurations[j].Repeat) {
+		if j, ok := best[r.GPU]; !ok || leaderboard.Better(r, c.Repeat, b.Rows[j], m.Configurations[j].Repeat) {
 			best[r.GPU] = i
 		}
 	}
 	for gpu, i := range best {
 		m.Best[gpu] = m.Configurations[i]
 	}
-	return m, nil
+	return b, nil
 }
 
-// better reports whether row a beats row b as a GPU's best row: lower
-// unrounded energy per token; ties go to fewer GPUs, the lower cap, the
-// lower repeat.
-func better(a *Row, ra int, b *Row, rb int) bool {
-	switch {
-	case *a.EnergyPerToken != *b.EnergyPerToken:
-		return *a.EnergyPerToken < *b.EnergyPerToken
-	case a.NumGPUs != b.NumGPUs:
-		return a.NumGPUs < b.NumGPUs
-	case a.MaxNumSeqs != b.MaxNumSeqs:
-		return a.MaxNumSeqs < b.MaxNumSeqs
-	}
-	return ra < rb
-}
-
-// BestWith returns the index in Configurations of the configuration the
-// index row rule picks on gpu among those with numGPUs GPUs (the lowest
-// unrounded energy per token with a median ITL under the deadline; ties as
-// for Best); false when none of them meets the deadline. Best[gpu] is
-// BestWith(gpu, Best[gpu].NumGPUs).
-func (m *Model) BestWith(gpu string, numGPUs int) (int, bool) {
-	best := -1
-	for i, c := range m.Configurations {
-		if c.GPU != gpu || c.NumGPUs != numGPUs || !c.UnderITLDeadline {
-			continue
-		}
-		if best < 0 || better(m.rows[i], c.Repeat, m.rows[best], m.Configurations[best].Repeat) {
-			best = i
-		}
-	}
-	return best, best >= 0
-}
-
-func newConfig(slug string, r *Row) (Config, error) {
-	precision, ok := Precisions[r.Precision]
+// newConfig is the published configuration of row r of the model slug: its
+// figures rounded once, and whether its median ITL is under the task's
+// ceiling.
+func newConfig(slug string, r *leaderboard.Row, ceiling float64) (format.Config, error) {
+	precision, ok := precisions[r.Precision]
 	if !ok {
-		return Config{}, fmt.Errorf("%s: field %q: unknown precision %q; the mapping to published precisions is reviewed in %s", r.Label(), fPrecision, r.Precision, PrecisionsFile)
+		return format.Config{}, fmt.Errorf("%s: field %q: unknown precision %q; the mapping to published precisions is reviewed in %s", r.Label(), leaderboard.FieldPrecision, r.Precision, PrecisionsFile)
 	}
 	e := *r.EnergyPerToken // the stability filter has checked it
 	outputTokens, err := avgOutputTokens(r)
 	if err != nil {
-		return Config{}, err
+		return format.Config{}, err
 	}
-	return Config{
+	return format.Config{
 		GPU: r.GPU, NumGPUs: r.NumGPUs, TensorParallel: r.TP, DataParallel: r.DP, ExpertParallel: r.EP,
 		Precision: precision, MaxNumSeqs: r.MaxNumSeqs,
-		AvgRequestsInFlight: jsonnum.Round(r.AvgBatch, 1),
-		WhPerMillion:        jsonnum.Round(WhPerMillion(e), 2),
-		JoulesPerToken:      jsonnum.Round(e, 7),
-		MedianITL:           jsonnum.Round(r.MedianITL, 1),
-		P90ITL:              jsonnum.Round(r.P90ITL, 1),
-		P99ITL:              jsonnum.Round(r.P99ITL, 1),
-		TokensPerSecond:     jsonnum.Round(r.Throughput, 1),
-		GPUPowerWatts:       jsonnum.RoundInt(r.Power),
+		AvgRequestsInFlight: format.Round(r.AvgBatch, 1),
+		WhPerMillion:        format.Round(leaderboard.WhPerMillion(e), 2),
+		JoulesPerToken:      format.Round(e, 7),
+		MedianITL:           format.Round(r.MedianITL, 1),
+		P90ITL:              format.Round(r.P90ITL, 1),
+		P99ITL:              format.Round(r.P99ITL, 1),
+		TokensPerSecond:     format.Round(r.Throughput, 1),
+		GPUPowerWatts:       format.RoundInt(r.Power),
 		AvgOutputTokens:     outputTokens,
-		UnderITLDeadline:    r.MedianITL <= ITLDeadlineMS,
-		AvgRunningBatch:     jsonnum.Round(r.AvgBatch, 1),
-		P95ITL:              jsonnum.Round(r.P95ITL, 1),
-		RowID:               fmt.Sprintf("%s/%s/%d/%d", slug, r.GPU, r.NumGPUs, r.MaxNumSeqs),
+		UnderITLDeadline:    r.MedianITL <= ceiling,
+		AvgRunningBatch:     format.Round(r.AvgBatch, 1),
+		P95ITL:              format.Round(r.P95ITL, 1),
+		RowID:               format.RowID(r.Task, slug, r.GPU, r.NumGPUs, r.MaxNumSeqs, 1),
 		Repeat:              1,
 	}, nil
 }
 
-// WhPerMillion converts joules per output token to Wh per million output tokens.
-func WhPerMillion(joulesPerToken float64) float64 {
-	return joulesPerToken * TokensPerMillion / JoulesPerWh
-}
-
-// OutputTokens is a row's average output length: avg_output_len where
-// upstream has it, else energy per request over energy per token (the
-// leaderboard defines the one as the other times the output length).
-func OutputTokens(r *Row) (float64, error) {
-	if r.OutputLen != nil {
-		return *r.OutputLen, nil
-	}
-	if r.EnergyPerRequest == nil || r.EnergyPerToken == nil || *r.EnergyPerToken <= 0 {
-		return 0, fmt.Errorf("%s: field %q: missing, and it cannot be derived", r.Label(), fOutputLen)
-	}
-	return *r.EnergyPerRequest / *r.EnergyPerToken, nil
-}
-
-func avgOutputTokens(r *Row) (int64, error) {
-	x, err := OutputTokens(r)
+func avgOutputTokens(r *leaderboard.Row) (int64, error) {
+	x, err := leaderboard.OutputTokens(r)
 	if err != nil {
 		return 0, err
 	}
 	if x < 0 || x > 1e12 {
 		return 0, fmt.Errorf("%s: average output length %v is out of range", r.Label(), x)
 	}
-	return jsonnum.RoundInt(x), nil
-}
-
-// Marshal returns the published bytes of a file: two-space indentation,
-// keys in the structs' order (sorted for maps), no HTML escaping, and no
-// trailing newline (encoding/json's Encoder with SetIndent).
-func Marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	return format.RoundInt(x), nil
 }

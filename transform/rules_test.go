@@ -8,27 +8,11 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/leadgreen/greentokens/internal/sourcetext"
-)
 
-func TestSlug(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"Qwen 3 32B", "qwen-3-32b"},
-		{"Llama 3.1 405B Instruct FP8", "llama-3-1-405b-instruct-fp8"},
-		{"PixArt-Σ", "pixart"},
-		{"  --Gemma__3 27B--  ", "gemma-3-27b"},
-		{"../x", "x"},
-		{"/", ""},
-		{"", ""},
-		{"A/B\\C", "a-b-c"},
-	} {
-		t.Run(tc.in, func(t *testing.T) {
-			if got := Slug(tc.in); got != tc.want {
-				t.Errorf("Slug(%q) = %q, want %q", tc.in, got, tc.want)
-			}
-		})
-	}
-}
+	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/internal/sourcetext"
+	"github.com/leadgreen/greentokens/leaderboard"
+)
 
 // row is a stable upstream row with the given fields; the rest take
 // plausible values.
@@ -45,27 +29,32 @@ func row(model string, gpu string, n, cap int, joules, medianITL float64) map[st
 }
 
 // leaderboard builds a Leaderboard from rows of the chat task.
-func leaderboard(t *testing.T, rows ...map[string]any) (*Leaderboard, []Exclusion, error) {
+func newLeaderboard(t *testing.T, rows ...map[string]any) (*Leaderboard, []leaderboard.Exclusion, error) {
 	t.Helper()
 	models := map[string]any{}
 	for _, r := range rows {
 		models[r["model_id"].(string)] = map[string]any{"nickname": r["nickname"], "weight_precision": "bfloat16"}
 	}
-	idx, _ := json.Marshal(map[string]any{"last_updated": "2026-02-16", "models": models, "tasks": []string{TaskChat}})
-	task, _ := json.Marshal(map[string]any{"task": TaskChat, "configurations": rows})
+	idx, _ := json.Marshal(map[string]any{"last_updated": "2026-02-16", "models": models, "tasks": []string{taskChat}})
+	task, _ := json.Marshal(map[string]any{"task": taskChat, "configurations": rows})
 	commits := []byte(`[{"sha":"abc","commit":{"committer":{"date":"2026-02-16T09:48:29Z"}}}]`)
-	return NewLeaderboard(LeaderboardFiles{Index: idx, Commits: commits, Chat: task, ChatURL: "https://example/chat.json"}, "2026-09-27", "2026-09-26")
+	return NewLeaderboard(LeaderboardFiles{Index: idx, Commits: commits, Primary: task, PrimaryURL: "https://example/chat.json"}, "2026-09-27", "2026-09-26")
 }
 
-func models(t *testing.T, rows ...map[string]any) []*Model {
+// models builds the model files of the rows.
+func models(t *testing.T, rows ...map[string]any) []*format.Model {
 	t.Helper()
-	lb, _, err := leaderboard(t, rows...)
+	lb, _, err := newLeaderboard(t, rows...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms, err := Models(lb)
+	built, err := Models(lb)
 	if err != nil {
 		t.Fatal(err)
+	}
+	ms := make([]*format.Model, len(built))
+	for i, b := range built {
+		ms[i] = b.File
 	}
 	return ms
 }
@@ -80,7 +69,7 @@ func TestConfigFigures(t *testing.T) {
 	m := models(t, r)[0]
 	c := m.Configurations[0]
 	got := map[string]string{}
-	b, _ := Marshal(c)
+	b, _ := format.Marshal(c)
 	var raw map[string]json.RawMessage
 	json.Unmarshal(b, &raw)
 	for k, v := range raw {
@@ -109,7 +98,7 @@ func TestOutputTokensFallback(t *testing.T) {
 		t.Errorf("avg_output_tokens = %d, want 612", got)
 	}
 	delete(r, "energy_per_request_joules")
-	if _, _, err := leaderboard(t, r); err == nil || !strings.Contains(err.Error(), `"avg_output_len"`) {
+	if _, _, err := newLeaderboard(t, r); err == nil || !strings.Contains(err.Error(), `"avg_output_len"`) {
 		t.Errorf("a row with neither field: %v; want an error naming avg_output_len", err)
 	}
 }
@@ -168,7 +157,7 @@ func TestModelErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := row("org/m", "H100", 1, 8, 0.3, 20)
 			tc.edit(r)
-			lb, _, err := leaderboard(t, r)
+			lb, _, err := newLeaderboard(t, r)
 			if err == nil {
 				_, err = Models(lb)
 			}
@@ -185,7 +174,7 @@ func TestModelErrors(t *testing.T) {
 	// Two models with one slug.
 	a, b := row("org/a", "H100", 1, 8, 0.3, 20), row("org/b", "H100", 1, 8, 0.3, 20)
 	a["nickname"], b["nickname"] = "Model X", "model-x"
-	lb, _, err := leaderboard(t, a, b)
+	lb, _, err := newLeaderboard(t, a, b)
 	if err == nil {
 		_, err = Models(lb)
 	}
@@ -219,7 +208,7 @@ func TestStabilityFilter(t *testing.T) {
 		func() map[string]any { r := row("org/m", "B200", 1, 16, 0.1, 20); return r }(),  // cascade from the B200 x1 cap 8
 		func() map[string]any { r := row("org/m", "H100", 2, 128, 0.1, 20); return r }(), // another GPU count: stable
 	}
-	lb, excluded, err := leaderboard(t, rows...)
+	lb, excluded, err := newLeaderboard(t, rows...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,13 +220,13 @@ func TestStabilityFilter(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("excluded rows by index and reason (-want +got):\n%s", diff)
 	}
-	if len(lb.Chat) != len(rows)-len(want) {
-		t.Errorf("%d stable rows, want %d", len(lb.Chat), len(rows)-len(want))
+	if n := len(lb.Tasks[taskChat]); n != len(rows)-len(want) {
+		t.Errorf("%d stable rows, want %d", n, len(rows)-len(want))
 	}
 }
 
 func TestEvidence(t *testing.T) {
-	lb, _, err := leaderboard(t, row("org/m", "H100", 1, 8, 0.3, 20))
+	lb, _, err := newLeaderboard(t, row("org/m", "H100", 1, 8, 0.3, 20))
 	if err != nil {
 		t.Fatal(err)
 	}

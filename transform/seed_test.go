@@ -8,7 +8,15 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sample"
+	"github.com/leadgreen/greentokens/leaderboard"
+)
+
+// The tasks of the sample, by the leaderboard's ids.
+const (
+	taskChat    = "lm-arena-chat"
+	taskProblem = "gpqa"
 )
 
 // readFile returns the bytes of the file below dir.
@@ -24,13 +32,13 @@ func readFile(t testing.TB, dir string, parts ...string) []byte {
 // leaderboardOf parses the leaderboard version folder dir (index.json,
 // commits.json, tasks/) with the seeds' dates, its Text Conversation file
 // named by chatURL.
-func leaderboardOf(t testing.TB, dir, chatURL string) (*Leaderboard, []Exclusion, error) {
+func leaderboardOf(t testing.TB, dir, chatURL string) (*Leaderboard, []leaderboard.Exclusion, error) {
 	t.Helper()
 	return NewLeaderboard(LeaderboardFiles{
-		Index:   readFile(t, dir, "index.json"),
-		Commits: readFile(t, dir, "commits.json"),
-		Chat:    readFile(t, dir, "tasks", "lm-arena-chat.json"),
-		ChatURL: chatURL,
+		Index:      readFile(t, dir, "index.json"),
+		Commits:    readFile(t, dir, "commits.json"),
+		Primary:    readFile(t, dir, "tasks", "lm-arena-chat.json"),
+		PrimaryURL: chatURL,
 	}, sample.SeedDate, sample.SeedRetrieved)
 }
 
@@ -57,9 +65,9 @@ func TestSeedsReproducedByteForByte(t *testing.T) {
 	if len(models) != 18 {
 		t.Errorf("got %d models, want the 18 Text Conversation models", len(models))
 	}
-	bySlug := map[string]*Model{}
+	bySlug := map[string]*format.Model{}
 	for _, m := range models {
-		bySlug[m.Slug] = m
+		bySlug[m.File.Slug] = m.File
 	}
 	for _, slug := range []string{"qwen-3-32b", "qwen-3-14b"} {
 		t.Run(slug, func(t *testing.T) {
@@ -67,7 +75,7 @@ func TestSeedsReproducedByteForByte(t *testing.T) {
 			if m == nil {
 				t.Fatalf("no model %s", slug)
 			}
-			got, err := Marshal(m)
+			got, err := format.Marshal(m)
 			if err != nil {
 				t.Fatal(err)
 			}

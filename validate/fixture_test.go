@@ -12,8 +12,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sample"
 	"github.com/leadgreen/greentokens/internal/sourcetext"
+	"github.com/leadgreen/greentokens/leaderboard"
 	"github.com/leadgreen/greentokens/transform"
 	"golang.org/x/tools/txtar"
 )
@@ -95,7 +97,7 @@ type vtFixture struct {
 	tasks []string
 	// mutate, when set, edits the built models before they are written
 	// (the manifest then lists the edited bytes).
-	mutate func(t *testing.T, models map[string]*transform.Model)
+	mutate func(t *testing.T, models map[string]*format.Model)
 }
 
 // vtBuild lays out a snapshot folder DIR/2026-09-27 in t.TempDir() the way
@@ -105,7 +107,7 @@ func vtBuild(t *testing.T, f vtFixture) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), vtDate)
 	if len(f.tasks) == 0 {
-		f.tasks = []string{transform.TaskChat}
+		f.tasks = []string{"lm-arena-chat"}
 	}
 	text, err := sourcetext.LoadLeaderboard()
 	if err != nil {
@@ -152,21 +154,21 @@ func vtBuild(t *testing.T, f vtFixture) string {
 
 	// Models, with the transform package.
 	lb, excluded, err := transform.NewLeaderboard(transform.LeaderboardFiles{
-		Index: read("index.json"), Commits: read("commits.json"), Chat: read("tasks/lm-arena-chat.json"),
-		ChatURL: vtLeaderboardBase + "tasks/lm-arena-chat.json",
+		Index: read("index.json"), Commits: read("commits.json"), Primary: read("tasks/lm-arena-chat.json"),
+		PrimaryURL: vtLeaderboardBase + "tasks/lm-arena-chat.json",
 	}, vtDate, vtRetrieved)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, task := range f.tasks {
-		if task == transform.TaskChat {
+		if task == "lm-arena-chat" {
 			continue
 		}
-		rows, err := transform.ParseTask(task, read("tasks/"+task+".json"))
+		rows, err := leaderboard.ParseTask(task, read("tasks/"+task+".json"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, ex := transform.Stable(rows)
+		_, ex := leaderboard.Stable(rows)
 		excluded = append(excluded, ex...)
 	}
 	for _, e := range excluded {
@@ -177,15 +179,15 @@ func vtBuild(t *testing.T, f vtFixture) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bySlug := map[string]*transform.Model{}
+	bySlug := map[string]*format.Model{}
 	for _, mo := range models {
-		bySlug[mo.Slug] = mo
+		bySlug[mo.File.Slug] = mo.File
 	}
 	if f.mutate != nil {
 		f.mutate(t, bySlug)
 	}
 	for slug, mo := range bySlug {
-		b, err := transform.Marshal(mo)
+		b, err := format.Marshal(mo)
 		if err != nil {
 			t.Fatal(err)
 		}

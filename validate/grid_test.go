@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sample"
 	"github.com/leadgreen/greentokens/transform/grid"
 )
@@ -35,7 +36,7 @@ var gridTestMeta = grid.SourceMeta{
 // gridTestBuild returns the archive (the CSV's bytes as published), grid.json
 // and Build's summary, for the sample's CSV and a reference year (0:
 // latest), streamed into the archive as the build streams it.
-func gridTestBuild(t *testing.T, year int) (archive, gridJSON []byte, sum grid.Summary) {
+func gridTestBuild(t *testing.T, year int) (archive, gridJSON []byte, sum format.GridSummary) {
 	t.Helper()
 	f, err := os.Open(gridTestCSV)
 	if err != nil {
@@ -55,7 +56,7 @@ func gridTestBuild(t *testing.T, year int) (archive, gridJSON []byte, sum grid.S
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := grid.Marshal(g)
+	out, err := format.Marshal(g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -364,14 +365,14 @@ func TestGridBlemishes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, _ := grid.Marshal(g)
+	out, _ := format.Marshal(g)
 	if err := gridErr(bytes.NewReader(bom), out); err != nil {
 		t.Errorf("BOM before a quoted header: %v", err)
 	}
 }
 
 // gridManifestOf is the manifest's grid block for what Build returned.
-func gridManifestOf(t *testing.T, sum grid.Summary) *ManifestGrid {
+func gridManifestOf(t *testing.T, sum format.GridSummary) *ManifestGrid {
 	t.Helper()
 	b, err := json.Marshal(sum)
 	if err != nil {

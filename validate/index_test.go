@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sample"
 	"github.com/leadgreen/greentokens/transform"
 )
@@ -51,7 +52,7 @@ func idxTryBuild(t *testing.T, dir string) (idxBuilt, error) {
 	}
 	lb, _, err := transform.NewLeaderboard(transform.LeaderboardFiles{
 		Index: idxRead(t, dir, "index.json"), Commits: idxRead(t, dir, "commits.json"),
-		Chat: b.chat, ChatURL: "https://raw.githubusercontent.com/ml-energy/leaderboard/master/public/data/tasks/lm-arena-chat.json",
+		Primary: b.chat, PrimaryURL: "https://raw.githubusercontent.com/ml-energy/leaderboard/master/public/data/tasks/lm-arena-chat.json",
 	}, idxDate, idxRetrieved)
 	if err != nil {
 		return b, err
@@ -61,22 +62,17 @@ func idxTryBuild(t *testing.T, dir string) (idxBuilt, error) {
 		return b, err
 	}
 	// The model files were built: the index must be too.
-	problem, err := transform.ParseTask(transform.TaskProblem, b.gpqa)
-	if err != nil {
+	if _, err := lb.AddTask("gpqa", b.gpqa); err != nil {
 		t.Fatal(err)
 	}
-	if err := lb.CheckIndexed(problem); err != nil {
-		t.Fatal(err)
-	}
-	stable, _ := transform.Stable(problem)
-	ib := transform.NewIndexBuilder(lb, stable)
+	ib := transform.NewIndexBuilder(lb)
 	b.models = map[string][]byte{}
 	for _, m := range models {
-		data, err := transform.Marshal(m)
+		data, err := format.Marshal(m.File)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b.models["models/"+m.Slug+".json"] = data
+		b.models["models/"+m.File.Slug+".json"] = data
 		if err := ib.Add(m); err != nil {
 			t.Fatal(err)
 		}
@@ -85,7 +81,7 @@ func idxTryBuild(t *testing.T, dir string) (idxBuilt, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.index, err = transform.Marshal(idx); err != nil {
+	if b.index, err = format.Marshal(idx); err != nil {
 		t.Fatal(err)
 	}
 	return b, nil

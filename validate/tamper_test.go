@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/leadgreen/greentokens/transform"
+	"github.com/leadgreen/greentokens/format"
 )
 
 // vtAt is a problem's position: file, row and field.
@@ -39,7 +39,7 @@ type tamperCase struct {
 }
 
 // mutate is f with its models edited by fn before they are written.
-func mutate(f vtFixture, fn func(t *testing.T, ms map[string]*transform.Model)) vtFixture {
+func mutate(f vtFixture, fn func(t *testing.T, ms map[string]*format.Model)) vtFixture {
 	f.mutate = fn
 	return f
 }
@@ -130,7 +130,7 @@ func tamperCases1(seed, stab vtFixture) []tamperCase {
 		},
 		{
 			name: "best points at the wrong configuration",
-			fix: mutate(seed, func(t *testing.T, ms map[string]*transform.Model) {
+			fix: mutate(seed, func(t *testing.T, ms map[string]*format.Model) {
 				m := ms["qwen-3-32b"]
 				m.Best["H100"] = m.Configurations[19]
 			}),
@@ -139,7 +139,7 @@ func tamperCases1(seed, stab vtFixture) []tamperCase {
 		},
 		{
 			name: "best entry differs from its configuration",
-			fix: mutate(seed, func(t *testing.T, ms map[string]*transform.Model) {
+			fix: mutate(seed, func(t *testing.T, ms map[string]*format.Model) {
 				m := ms["qwen-3-32b"]
 				b := m.Best["B200"]
 				b.TokensPerSecond += 0.1
@@ -150,7 +150,7 @@ func tamperCases1(seed, stab vtFixture) []tamperCase {
 		},
 		{
 			name: "repeat and row_id of a measured-twice run",
-			fix: mutate(seed, func(t *testing.T, ms map[string]*transform.Model) {
+			fix: mutate(seed, func(t *testing.T, ms map[string]*format.Model) {
 				m := ms["qwen-3-30b-a3b-instruct"]
 				for i, c := range m.Configurations {
 					if c.Repeat == 2 && c.MaxNumSeqs == 256 {
@@ -169,7 +169,7 @@ func tamperCases1(seed, stab vtFixture) []tamperCase {
 		},
 		{
 			name: "under_itl_deadline flipped",
-			fix: mutate(seed, func(t *testing.T, ms map[string]*transform.Model) {
+			fix: mutate(seed, func(t *testing.T, ms map[string]*format.Model) {
 				ms["qwen-3-32b"].Configurations[0].UnderITLDeadline = false
 			}),
 			want: []vtAt{{vtM32, "configurations[0] (qwen-3-32b/B200/1/8)", "under_itl_deadline"}},
@@ -177,7 +177,7 @@ func tamperCases1(seed, stab vtFixture) []tamperCase {
 		},
 		{
 			name: "configuration dropped",
-			fix: mutate(seed, func(t *testing.T, ms map[string]*transform.Model) {
+			fix: mutate(seed, func(t *testing.T, ms map[string]*format.Model) {
 				m := ms["qwen-3-32b"]
 				m.Configurations = append(m.Configurations[:5:5], m.Configurations[6:]...)
 			}),

@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/leadgreen/greentokens/catalog"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/snapshots"
-	"github.com/leadgreen/greentokens/transform/jsonnum"
 )
 
 func init() { register(newCarbonCmd) }
@@ -135,7 +135,7 @@ func carbonError(ls *snapshots.Snapshot, err error) error {
 	return usageError{msg}
 }
 
-func num(f jsonnum.Float) string {
-	s, _ := jsonnum.Format(float64(f))
+func num(f format.Float) string {
+	s, _ := format.FormatFloat(float64(f))
 	return s
 }

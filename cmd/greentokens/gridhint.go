@@ -9,12 +9,12 @@ import (
 	"strings"
 
 	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/pricing"
 	"github.com/leadgreen/greentokens/snapshots"
 	"github.com/leadgreen/greentokens/transform/grid"
-	"github.com/leadgreen/greentokens/transform/names"
 )
 
-// gridHint adds to grid.Lookup's error for a grid that grid.json lacks the
+// gridHint adds to pricing.Lookup's error for a grid that grid.json lacks the
 // years the snapshot's archived Ember CSV has it for, and how to pin one;
 // err as it is when the CSV does not have it either.
 func gridHint(s *snapshots.Snapshot, q string, err error) error {
@@ -46,11 +46,11 @@ func gridYears(s *snapshots.Snapshot, q string) (string, []int) {
 	if err != nil {
 		return "", nil
 	}
-	key := names.Key(q)
+	key := pricing.NameKey(q)
 	var area string
 	var years []int
 	for v := range t.All() {
-		if names.Key(v.Area) == key || (v.ISO3 != "" && strings.EqualFold(v.ISO3, q)) || knownAs(v.ISO3, key) {
+		if pricing.NameKey(v.Area) == key || (v.ISO3 != "" && strings.EqualFold(v.ISO3, q)) || knownAs(v.ISO3, key) {
 			area = v.Area
 			years = append(years, v.Year)
 		}
@@ -59,11 +59,11 @@ func gridYears(s *snapshots.Snapshot, q string) (string, []int) {
 	return area, slices.Compact(years)
 }
 
-// knownAs reports whether key is the names.Key of another name Ember has
-// given the area of iso3 (grid.KnownNames).
+// knownAs reports whether key is the pricing.NameKey of another name Ember has
+// given the area of iso3 (pricing.KnownNames).
 func knownAs(iso3, key string) bool {
-	for _, n := range grid.KnownNames[iso3] {
-		if names.Key(n) == key {
+	for _, n := range pricing.KnownNames(iso3) {
+		if pricing.NameKey(n) == key {
 			return true
 		}
 	}

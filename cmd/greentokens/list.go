@@ -10,10 +10,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leadgreen/greentokens/catalog"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/plural"
+	"github.com/leadgreen/greentokens/pricing"
 	"github.com/leadgreen/greentokens/snapshots"
-	"github.com/leadgreen/greentokens/transform"
-	"github.com/leadgreen/greentokens/transform/grid"
 )
 
 func init() { register(newListCmd) }
@@ -47,7 +47,7 @@ func newListCmd(e *env) *cobra.Command {
 			}
 			var near []string
 			for _, k := range cmd.ValidArgs {
-				if grid.EditDistance(strings.ToLower(args[0]), k) <= 2 {
+				if pricing.EditDistance(strings.ToLower(args[0]), k) <= 2 {
 					near = append(near, k)
 				}
 			}
@@ -134,7 +134,7 @@ func listGrids(e *env, dir string, year *int, asJSON bool) error {
 // printJSON prints v as the published files are (fixed key order, numbers
 // as the seeds print them), with a final newline.
 func printJSON(e *env, v any) error {
-	data, err := transform.Marshal(v)
+	data, err := format.Marshal(v)
 	if err != nil {
 		return err
 	}
@@ -152,13 +152,13 @@ func noGridOfYear(s *snapshots.Snapshot, dir string, year int, years map[int]int
 		have = append(have, fmt.Sprintf("%d (%s)", y, plural.Count(years[y], "grid")))
 	}
 	msg := fmt.Sprintf("no grid of %s has a value of %d; its values are of %s", dir, year, strings.Join(have, ", "))
-	_, can := gridYears(s, grid.World)
+	_, can := gridYears(s, format.World)
 	switch {
 	case slices.Contains(can, year):
 		return usagef("%s. The archived Ember CSV can give %d as the reference year: build --grid-year %d", msg, year, year)
 	case len(can) > 0:
 		return usagef("%s. The archived Ember CSV cannot give %d as the reference year: it can give %s (the years %s has a value for)",
-			msg, year, yearRanges(can), grid.World)
+			msg, year, yearRanges(can), format.World)
 	}
 	return usageError{msg}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/snapshots"
 )
 
@@ -61,7 +62,7 @@ func runRebuild(e *env, dir, out string, replace bool, logFormat string) error {
 		fmt.Fprintf(e.stdout, "%s: rebuilt from %s, byte-identical to it (%s)\n", res.Dir, dir, counts)
 	case res.OnlyGenerator:
 		fmt.Fprintf(e.stdout, "%s: rebuilt from %s, byte-identical to it except %s's generator, which names the code that wrote each: built by %s, rebuilt by %s (%s)\n",
-			res.Dir, dir, snapshots.ManifestName, res.BuiltBy, res.RebuiltBy, counts)
+			res.Dir, dir, format.ManifestPath, res.BuiltBy, res.RebuiltBy, counts)
 	default:
 		fmt.Fprintf(e.stdout, "%s: rebuilt from %s, and differs from it: %s; greentokens verify %s shows how, value by value (the rebuilt files stay in %s)\n",
 			res.Dir, dir, res.Difference, dir, res.Dir)

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/snapshots"
-	"github.com/leadgreen/greentokens/transform"
 )
 
 // TestRebuild: an auditor's rebuild of a snapshot built with a pinned
@@ -61,7 +61,7 @@ func TestRebuild(t *testing.T) {
 	t.Run("by other code", func(t *testing.T) {
 		other := filepath.Join(t.TempDir(), seedDate)
 		copyTree(t, dir, other)
-		builtBy := snapshots.Generator{Module: "github.com/leadgreen/greentokens", Version: "v0.0.0-20260926061500-0d1e2f3a4b5c",
+		builtBy := format.Generator{Module: "github.com/leadgreen/greentokens", Version: "v0.0.0-20260926061500-0d1e2f3a4b5c",
 			Revision: "0d1e2f3a4b5c6d7e8f90a1b2c3d4e5f60718293a", Go: "go1.26.0"}
 		setGenerator(t, other, builtBy)
 		code, stdout, stderr := runCLI(t, "rebuild", other, "--out", t.TempDir())
@@ -114,19 +114,19 @@ func TestRebuild(t *testing.T) {
 
 // setGenerator records g as the generator of the snapshot at dir, its
 // manifest in its canonical form: the snapshot as code g would have built it.
-func setGenerator(t *testing.T, dir string, g snapshots.Generator) {
+func setGenerator(t *testing.T, dir string, g format.Generator) {
 	t.Helper()
-	p := filepath.Join(dir, snapshots.ManifestName)
+	p := filepath.Join(dir, format.ManifestPath)
 	b, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m snapshots.Manifest
+	var m format.Manifest
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}
 	m.Generator = g
-	if b, err = transform.Marshal(&m); err != nil {
+	if b, err = format.Marshal(&m); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(p, b, 0o644); err != nil {

@@ -12,11 +12,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leadgreen/greentokens/catalog"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/plural"
 	"github.com/leadgreen/greentokens/internal/regfile"
+	"github.com/leadgreen/greentokens/pricing"
 	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/snapshots"
-	"github.com/leadgreen/greentokens/transform/grid"
 )
 
 func init() { register(newRenderCmd) }
@@ -104,7 +105,7 @@ func runRender(e *env, dir, model, out string, grids []string, gridsGiven bool) 
 		if err := interrupted(e); err != nil {
 			return err // the pages written so far are whole
 		}
-		p := filepath.Join(out, filepath.FromSlash(strings.TrimPrefix(f.Path, render.Dir+"/")))
+		p := filepath.Join(out, filepath.FromSlash(strings.TrimPrefix(f.Path, format.PagesDir)))
 		if err := writeWhole(p, f.Data); err != nil {
 			return err
 		}
@@ -125,7 +126,7 @@ func checkGrids(snap *snapshots.Snapshot, grids []string) error {
 		return usagef("--grids: %s has no grid.json (built with --no-grid)", snap.Dir)
 	}
 	for _, q := range grids {
-		if _, err := grid.Lookup(snap.Grid, q); err != nil {
+		if _, err := pricing.Lookup(snap.Grid, q); err != nil {
 			return usagef("--grids: %v", gridHint(snap, q, err))
 		}
 	}

@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/leadgreen/greentokens/internal/plural"
+	"github.com/leadgreen/greentokens/pricing"
 	"github.com/leadgreen/greentokens/snapshots"
-	"github.com/leadgreen/greentokens/transform/grid"
 )
 
 // A subcommand is one file: a constructor that returns its *cobra.Command,
@@ -166,7 +166,7 @@ func flagError(cmd *cobra.Command, err error) error {
 		cmd.InheritedFlags().VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
 		var near []string
 		for _, n := range names {
-			if grid.EditDistance(strings.ToLower(name), n) <= max(1, len(name)/3) || strings.HasPrefix(n, name) {
+			if pricing.EditDistance(strings.ToLower(name), n) <= max(1, len(name)/3) || strings.HasPrefix(n, name) {
 				near = append(near, "--"+n)
 			}
 		}

@@ -10,9 +10,9 @@ import (
 
 	"github.com/leadgreen/greentokens/api"
 	"github.com/leadgreen/greentokens/catalog"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/mcpserver"
 	"github.com/leadgreen/greentokens/site"
-	"github.com/leadgreen/greentokens/snapshots"
 )
 
 func init() { register(newServeCmd) }
@@ -77,7 +77,7 @@ func checkSnapshotsFlags(cmd *cobra.Command, dir string, rescan time.Duration) e
 	}
 	// One snapshot rather than the folder of dated snapshots: nothing
 	// would be served.
-	if _, err := os.Stat(filepath.Join(dir, snapshots.ManifestName)); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, format.ManifestPath)); err == nil {
 		return usagef("--snapshots %s is one snapshot; --snapshots wants the folder holding the dated snapshots (%s)", dir, filepath.Dir(filepath.Clean(dir)))
 	}
 	return nil

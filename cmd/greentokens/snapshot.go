@@ -9,9 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/leadgreen/greentokens/snapshots"
-	"github.com/leadgreen/greentokens/transform/grid"
 )
 
 // snapshotFlag defines a command's --snapshot DIR; the shell completes it
@@ -30,8 +30,8 @@ func checkSnapshotDir(flag, dir string) error {
 	if err := checkFolder(flag, dir); err != nil {
 		return err
 	}
-	if _, err := os.Stat(filepath.Join(dir, snapshots.ManifestName)); err != nil {
-		return usagef("%s %s is not a snapshot folder (no %s); a snapshot is %s/DATE", flag, dir, snapshots.ManifestName, defaultOut)
+	if _, err := os.Stat(filepath.Join(dir, format.ManifestPath)); err != nil {
+		return usagef("%s %s is not a snapshot folder (no %s); a snapshot is %s/DATE", flag, dir, format.ManifestPath, defaultOut)
 	}
 	return nil
 }
@@ -114,12 +114,12 @@ func completeGridList(cmd *cobra.Command, args []string, toComplete string) ([]s
 
 // readGrid reads a snapshot's grid.json without checking the manifest (for
 // completion only; a regular file only, as for every other read).
-func readGrid(dir string) (*grid.Grid, error) {
-	b, err := readFile(dir, grid.FileName)
+func readGrid(dir string) (*format.Grid, error) {
+	b, err := readFile(dir, format.GridPath)
 	if err != nil {
 		return nil, err
 	}
-	var g grid.Grid
+	var g format.Grid
 	if err := json.Unmarshal(b, &g); err != nil {
 		return nil, err
 	}

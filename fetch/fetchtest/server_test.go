@@ -32,8 +32,8 @@ func TestServerSampleLeaderboard(t *testing.T) {
 
 	tests := []struct{ source, file string }{
 		{fetch.LeaderboardIndex, filepath.Join(sampleLeaderboard, "index.json")},
-		{fetch.LeaderboardTask(fetch.TaskChat), filepath.Join(sampleLeaderboard, "tasks", "lm-arena-chat.json")},
-		{fetch.LeaderboardTask(fetch.TaskProblem), filepath.Join(sampleLeaderboard, "tasks", "gpqa.json")},
+		{fetch.LeaderboardTask("lm-arena-chat"), filepath.Join(sampleLeaderboard, "tasks", "lm-arena-chat.json")},
+		{fetch.LeaderboardTask("gpqa"), filepath.Join(sampleLeaderboard, "tasks", "gpqa.json")},
 		{fetch.LeaderboardCommits, filepath.Join(sampleLeaderboard, "commits.json")},
 		{fetch.EmberYearly, sampleEmber},
 	}

@@ -9,19 +9,25 @@ import (
 	// The packages the tests look at, imported so that a change to any of
 	// them builds this test again rather than reusing its cached result.
 	_ "github.com/leadgreen/greentokens/api"
+	_ "github.com/leadgreen/greentokens/format"
+	_ "github.com/leadgreen/greentokens/leaderboard"
 	_ "github.com/leadgreen/greentokens/mcpserver"
 	_ "github.com/leadgreen/greentokens/mcpserver/mcptest"
+	_ "github.com/leadgreen/greentokens/pricing"
+	_ "github.com/leadgreen/greentokens/render"
 	_ "github.com/leadgreen/greentokens/site"
 	_ "github.com/leadgreen/greentokens/site/chart"
 )
 
 const project = "github.com/leadgreen/greentokens/"
 
-// imports returns the project's packages each package of patterns imports
-// directly, outside its tests, by import path without the module's prefix.
-func imports(t *testing.T, patterns ...string) map[string][]string {
+// goList returns, for each package of patterns, the project's packages in
+// the list its template field gives (Imports: its direct imports outside
+// its tests; Deps: every package it depends on), by import path without
+// the module's prefix.
+func goList(t *testing.T, field string, patterns ...string) map[string][]string {
 	t.Helper()
-	args := []string{"list", "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}"}
+	args := []string{"list", "-f", "{{.ImportPath}}{{range ." + field + "}} {{.}}{{end}}"}
 	for _, p := range patterns {
 		args = append(args, project+p)
 	}
@@ -44,6 +50,13 @@ func imports(t *testing.T, patterns ...string) map[string][]string {
 		}
 	}
 	return got
+}
+
+// imports returns the project's packages each package of patterns imports
+// directly, outside its tests.
+func imports(t *testing.T, patterns ...string) map[string][]string {
+	t.Helper()
+	return goList(t, "Imports", patterns...)
 }
 
 // within reports whether pkg is root or a package under it.
@@ -72,15 +85,15 @@ func TestServingReadsThroughCatalog(t *testing.T) {
 
 // servingImports are the project's packages each serving package may import
 // outside its tests: the API and the MCP server reach the index through
-// catalog alone (its published types, encoder and wording too), the API
-// besides serves the schemas and mounts the MCP server, and mcptest checks
-// the tools' answers against catalogtest's snapshots; the site reads through
-// catalog and render and draws with site/chart.
+// catalog and print it in the published format, the API besides serves the
+// schemas and mounts the MCP server, and mcptest checks the tools' answers
+// against catalogtest's snapshots; the site reads through catalog and
+// render, prints in the published format and draws with site/chart.
 var servingImports = map[string][]string{
-	"api":               {"catalog", "mcpserver", "schemas"},
-	"mcpserver":         {"catalog", "schemas"},
-	"mcpserver/mcptest": {"catalog", "catalog/catalogtest", "schemas"},
-	"site":              {"catalog", "render", "site/chart"},
+	"api":               {"catalog", "format", "mcpserver", "schemas"},
+	"mcpserver":         {"catalog", "format", "schemas"},
+	"mcpserver/mcptest": {"catalog", "catalog/catalogtest", "format", "schemas"},
+	"site":              {"catalog", "format", "render", "site/chart"},
 	"site/chart":        {"catalog", "render"},
 }
 
@@ -94,6 +107,75 @@ func TestServingImportsOnlyCatalogAndItsOwn(t *testing.T) {
 		for _, dep := range deps {
 			if !slices.Contains(allowed, dep) {
 				t.Errorf("%s imports %s; it imports only %s of the project's packages", pkg, dep, strings.Join(allowed, ", "))
+			}
+		}
+	}
+}
+
+// transformImporters are the packages outside transform/... that may
+// import the builder, and which of its packages: snapshots holds the build;
+// the command's grid hint reads an archived Ember CSV with the build's
+// parser.
+var transformImporters = map[string][]string{
+	"snapshots":       {"transform", "transform/grid"},
+	"cmd/greentokens": {"transform/grid"},
+}
+
+// TestOnlyTheBuildImportsTransform: outside transform/..., only the
+// packages of transformImporters import the builder.
+func TestOnlyTheBuildImportsTransform(t *testing.T) {
+	for pkg, deps := range imports(t, "...") {
+		if within(pkg, "transform") {
+			continue
+		}
+		for _, dep := range deps {
+			if within(dep, "transform") && !slices.Contains(transformImporters[pkg], dep) {
+				t.Errorf("%s imports %s: outside the builder only %v import it", pkg, dep, transformImporters)
+			}
+		}
+	}
+}
+
+// readerImports are the project's packages the format and the packages
+// that read it beside the builder may import outside their tests.
+var readerImports = map[string][]string{
+	"format":      {},
+	"leaderboard": {"format"},
+	"pricing":     {"format", "leaderboard"},
+	"render":      {"format", "internal/sourcetext", "leaderboard", "pricing"},
+}
+
+func TestReadersImportOnlyTheFormat(t *testing.T) {
+	for pkg, deps := range imports(t, "format", "leaderboard", "pricing", "render") {
+		allowed := readerImports[pkg]
+		for _, dep := range deps {
+			if !slices.Contains(allowed, dep) {
+				t.Errorf("%s imports %s; it imports only %v of the project's packages", pkg, dep, allowed)
+			}
+		}
+	}
+}
+
+// TestReadersDoNotDependOnTheBuilder: nothing that format, leaderboard,
+// pricing or render depend on is of the builder or the store; catalog and
+// the serving packages reach the builder only through snapshots (whose
+// Load they read snapshots with), never through a package of their own
+// layer.
+func TestReadersDoNotDependOnTheBuilder(t *testing.T) {
+	for pkg, deps := range goList(t, "Deps", "format", "leaderboard", "pricing", "render") {
+		for _, dep := range deps {
+			if within(dep, "transform") || within(dep, "snapshots") || within(dep, "catalog") {
+				t.Errorf("%s depends on %s", pkg, dep)
+			}
+		}
+	}
+	direct := imports(t, "...")
+	for pkg, deps := range goList(t, "Deps", "catalog", "api", "mcpserver", "site/...") {
+		for _, dep := range deps {
+			for _, imp := range direct[dep] {
+				if within(imp, "transform") && dep != "snapshots" {
+					t.Errorf("%s depends on %s, which imports %s: the serving packages reach the builder only through snapshots", pkg, dep, imp)
+				}
 			}
 		}
 	}

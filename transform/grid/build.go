@@ -9,11 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leadgreen/greentokens/transform/jsonnum"
+	"github.com/leadgreen/greentokens/format"
 )
-
-// FileName is the name of the file Build's Grid is published as.
-const FileName = "grid.json"
 
 //go:embed source.json
 var configJSON []byte
@@ -57,54 +54,6 @@ type SourceMeta struct {
 	DataVersion string
 }
 
-// Grid is grid.json. Marshal writes its keys in the order of the fields.
-type Grid struct {
-	Version     string `json:"version"`      // format version, "1"
-	DataVersion string `json:"data_version"` // the snapshot's data version
-	// Year is the reference year: World and every area not marked as a
-	// fallback have a value for it.
-	Year int `json:"year"`
-	// YearPinned is false when Year is the latest complete year (YearRule),
-	// true when the build was told the year.
-	YearPinned bool   `json:"year_pinned"`
-	Unit       string `json:"unit"` // "g CO2e per kWh"
-	Source     Source `json:"source"`
-	// Areas holds every area with a value for Year or an earlier year,
-	// sorted by name (byte order of the UTF-8 names, which are unique).
-	Areas []Area `json:"areas"`
-}
-
-// Source is grid.json's source block.
-type Source struct {
-	Name       string `json:"name"`    // "Ember"
-	Title      string `json:"title"`   // "Yearly electricity data"
-	URL        string `json:"url"`     // where the CSV was fetched
-	Release    string `json:"release"` // Ember's release name, or "not stated"
-	Year       int    `json:"year"`    // the reference year, Grid.Year
-	Retrieved  string `json:"retrieved"`
-	Licence    string `json:"licence"`    // "CC BY 4.0"
-	Definition string `json:"definition"` // what the figure is
-}
-
-// Area is one area's carbon intensity.
-type Area struct {
-	Name     string `json:"name"`      // Ember's Area
-	ISO3     string `json:"iso3"`      // ISO 3166-1 alpha-3; "" for regions
-	AreaType string `json:"area_type"` // as published: "Country or economy", "Country" or "Region"
-	// Year is the year of the value: the reference year, or for a fallback
-	// the area's latest earlier year with a usable value.
-	Year int `json:"year"`
-	// Fallback is true when Year is earlier than the reference year: the
-	// area has no usable value for it. Readers show Year beside the value.
-	Fallback bool `json:"fallback"`
-	// GCO2ePerKWh is the published value: the nearest float64 to the
-	// decimal in the CSV, printed by jsonnum (shortest round-trip, ".0" when
-	// integral): "572.86" prints 572.86, "670.80" 670.8, "30" 30.0.
-	GCO2ePerKWh jsonnum.Float `json:"g_co2e_per_kwh"`
-	// Line is the CSV line the value is on; it is not written.
-	Line int `json:"-"`
-}
-
 // YearRule is the rule that picks the reference year when none is pinned,
 // as the manifest records it.
 const YearRule = "the latest complete year: World has a value, and the countries with a value number at least 90% of those with a value in the year before"
@@ -113,58 +62,28 @@ const YearRule = "the latest complete year: World has a value, and the countries
 // countries(Y-1) x completeNum, in integers.
 const completeNum, completeDen = 9, 10
 
-// YearCount is what YearRule saw of one candidate year. Countries are the
-// areas of type "Country or economy" (or "Country") with a usable value.
-type YearCount struct {
-	Year                int  `json:"year"`
-	World               bool `json:"world"` // World has a usable value
-	Countries           int  `json:"countries"`
-	CountriesYearBefore int  `json:"countries_year_before"`
-	Complete            bool `json:"complete"`
-}
-
-// Summary says what Build did, for manifest.json. Its fields are those of
-// snapshots.GridSummary, so snapshots.GridSummary(s) converts it.
-type Summary struct {
-	Year  int `json:"year"`
-	Areas int `json:"areas"` // areas listed, fallbacks included
-	// AreasWithoutYear counts the areas of the CSV with no usable value
-	// for Year: listed as fallbacks, or not listed (no earlier value).
-	AreasWithoutYear int `json:"areas_without_year"`
-	// Fallbacks counts the areas listed with an earlier year's value.
-	Fallbacks  int    `json:"fallbacks"`
-	YearRule   string `json:"year_rule"`
-	YearPinned bool   `json:"year_pinned"`
-	// YearCandidates are the years YearRule examined, latest first: from
-	// the latest year with a usable value down to the year it picks (every
-	// year when none is complete), whether or not Year was pinned.
-	YearCandidates []YearCount `json:"year_candidates"`
-	// Exclusions are the intensity rows left out (Table.Excluded).
-	Exclusions []Exclusion `json:"exclusions"`
-}
-
 // Build makes grid.json for the reference year: year, or when year is 0 the
 // latest complete year (YearRule). World must have a usable value for it.
 // Every area with a usable value for the reference year is listed with it;
 // every other area with a usable value for an earlier year is listed with
 // its latest earlier one, marked as a fallback.
-func Build(t *Table, year int, meta SourceMeta) (*Grid, Summary, error) {
+func Build(t *Table, year int, meta SourceMeta) (*format.Grid, format.GridSummary, error) {
 	if t == nil || t.Len()+len(t.Excluded) == 0 {
-		return nil, Summary{}, fmt.Errorf("grid: no intensity values")
+		return nil, format.GridSummary{}, fmt.Errorf("grid: no intensity values")
 	}
 	if meta.URL == "" {
-		return nil, Summary{}, fmt.Errorf("grid: no source URL")
+		return nil, format.GridSummary{}, fmt.Errorf("grid: no source URL")
 	}
 	for _, d := range []struct{ name, v string }{{"retrieval date", meta.Retrieved}, {"data version", meta.DataVersion}} {
 		if _, err := time.Parse(time.DateOnly, d.v); err != nil {
-			return nil, Summary{}, fmt.Errorf("grid: %s %q is not a date (YYYY-MM-DD)", d.name, d.v)
+			return nil, format.GridSummary{}, fmt.Errorf("grid: %s %q is not a date (YYYY-MM-DD)", d.name, d.v)
 		}
 	}
 	chosen, candidates := referenceYear(t)
 	pinned := year != 0
 	if !pinned {
 		if chosen == 0 {
-			return nil, Summary{}, fmt.Errorf("grid: no year is complete (%s); pin a reference year", YearRule)
+			return nil, format.GridSummary{}, fmt.Errorf("grid: no year is complete (%s); pin a reference year", YearRule)
 		}
 		year = chosen
 	}
@@ -172,13 +91,13 @@ func Build(t *Table, year int, meta SourceMeta) (*Grid, Summary, error) {
 	if release == "" {
 		release = cfg.Source.ReleaseNotStated
 	}
-	g := &Grid{
+	g := &format.Grid{
 		Version:     cfg.Version,
 		DataVersion: meta.DataVersion,
 		Year:        year,
 		YearPinned:  pinned,
 		Unit:        cfg.Unit,
-		Source: Source{
+		Source: format.GridSource{
 			Name:       cfg.Source.Name,
 			Title:      cfg.Source.Title,
 			URL:        meta.URL,
@@ -188,7 +107,7 @@ func Build(t *Table, year int, meta SourceMeta) (*Grid, Summary, error) {
 			Licence:    cfg.Source.Licence,
 			Definition: cfg.Source.Definition,
 		},
-		Areas: []Area{},
+		Areas: []format.Area{},
 	}
 	// Each area's value for year, or its latest earlier one. Parse lists
 	// one usable value at most per area and year.
@@ -207,33 +126,33 @@ func Build(t *Table, year int, meta SourceMeta) (*Grid, Summary, error) {
 	for _, x := range t.Excluded {
 		names[x.Area] = true
 	}
-	if j, ok := best[World]; !ok || int(t.rows[j].year) != year {
-		return nil, Summary{}, fmt.Errorf("grid: %s has no usable value for %d", World, year)
+	if j, ok := best[format.World]; !ok || int(t.rows[j].year) != year {
+		return nil, format.GridSummary{}, fmt.Errorf("grid: %s has no usable value for %d", format.World, year)
 	}
-	s := Summary{Year: year, YearRule: YearRule, YearPinned: pinned, YearCandidates: candidates, Exclusions: t.Excluded}
+	s := format.GridSummary{Year: year, YearRule: YearRule, YearPinned: pinned, YearCandidates: candidates, Exclusions: t.Excluded}
 	for _, i := range best {
 		v := t.Value(i)
-		a := Area{
+		a := format.Area{
 			Name: v.Area, ISO3: v.ISO3, AreaType: v.AreaType, Year: v.Year, Fallback: v.Year != year,
-			GCO2ePerKWh: jsonnum.Float(v.GCO2PerKWh), Line: v.Line,
+			GCO2ePerKWh: format.Float(v.GCO2PerKWh), Line: v.Line,
 		}
 		if a.Fallback {
 			s.Fallbacks++
 		}
 		g.Areas = append(g.Areas, a)
 	}
-	slices.SortFunc(g.Areas, func(a, b Area) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(g.Areas, func(a, b format.Area) int { return strings.Compare(a.Name, b.Name) })
 	s.Areas = len(g.Areas)
 	s.AreasWithoutYear = len(names) - (len(g.Areas) - s.Fallbacks)
 	if s.Exclusions == nil {
-		s.Exclusions = []Exclusion{}
+		s.Exclusions = []format.GridExclusion{}
 	}
 	return g, s, nil
 }
 
 // referenceYear applies YearRule to t: it returns the latest complete year
 // (0 when none is) and the years it examined, latest first.
-func referenceYear(t *Table) (int, []YearCount) {
+func referenceYear(t *Table) (int, []format.YearCount) {
 	countries := map[int]int{}
 	world := map[int]bool{}
 	latest, earliest := 0, 0
@@ -243,7 +162,7 @@ func referenceYear(t *Table) (int, []YearCount) {
 		case AreaTypeCountry, AreaTypeCountryOld:
 			countries[y]++
 		}
-		if p.area == World {
+		if p.area == format.World {
 			world[y] = true
 		}
 		if y > latest {
@@ -253,9 +172,9 @@ func referenceYear(t *Table) (int, []YearCount) {
 			earliest = y
 		}
 	}
-	var seen []YearCount
+	var seen []format.YearCount
 	for y := latest; y >= earliest && latest > 0; y-- {
-		c := YearCount{Year: y, World: world[y], Countries: countries[y], CountriesYearBefore: countries[y-1]}
+		c := format.YearCount{Year: y, World: world[y], Countries: countries[y], CountriesYearBefore: countries[y-1]}
 		c.Complete = c.World && c.Countries*completeDen >= c.CountriesYearBefore*completeNum
 		seen = append(seen, c)
 		if c.Complete {
@@ -263,17 +182,4 @@ func referenceYear(t *Table) (int, []YearCount) {
 		}
 	}
 	return 0, seen
-}
-
-// Marshal returns grid.json's bytes: keys in the order of Grid's fields,
-// two-space indent, no HTML escaping, no trailing newline.
-func Marshal(g *Grid) ([]byte, error) {
-	var b bytes.Buffer
-	e := json.NewEncoder(&b)
-	e.SetEscapeHTML(false)
-	e.SetIndent("", "  ")
-	if err := e.Encode(g); err != nil {
-		return nil, fmt.Errorf("grid: %w", err)
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }

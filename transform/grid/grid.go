@@ -1,7 +1,8 @@
 // Package grid is the Ember stage of a snapshot: it streams Ember's Yearly
 // Electricity Data into the table of grid carbon intensities, archives the
-// bytes as published, builds grid.json for one reference year, and prices a
-// model's energy on any grid.
+// bytes as published, and builds grid.json (format.Grid) for one reference
+// year. Pricing a model's energy on a grid, and finding an area by what a
+// person types, are package pricing's.
 //
 // Layouts. The header tells the layout (layout.go). Since July 2026 Ember
 // publishes release_generation_yearly_global.csv (LayoutJuly2026), one row
@@ -49,6 +50,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/leadgreen/greentokens/format"
 )
 
 // Columns the stage reads, by header name.
@@ -78,14 +81,6 @@ const (
 	AreaTypeRegion     = "Region"
 )
 
-// World is the area that must have a value in the reference year.
-const World = "World"
-
-// MaxGCO2PerKWh bounds a plausible intensity: all-coal grids are near
-// 1,100 g CO2e/kWh and no generation technology's lifecycle factor exceeds
-// about 1,000 by much. A larger value is an upstream error, never published.
-const MaxGCO2PerKWh = 2000
-
 // readBuffer is the size of the buffer the CSV is read through.
 const readBuffer = 1 << 20
 
@@ -109,21 +104,9 @@ const (
 	ReasonNonFinite = "non-finite intensity"
 )
 
-// ReasonImplausible is the reason of a value above MaxGCO2PerKWh.
-var ReasonImplausible = fmt.Sprintf("above the %d g CO2e/kWh plausibility bound", MaxGCO2PerKWh)
-
-// Exclusion is an intensity row left out of the table: an upstream blemish
-// that excludes that area and year, not the whole file. Its fields are
-// those of the manifest's grid exclusions, in that order.
-type Exclusion struct {
-	Area string `json:"area"`
-	ISO3 string `json:"iso3"`
-	Year int    `json:"year"`
-	Line int    `json:"line"` // the line the row starts on
-	// Value is the Value field as published ("" when blank).
-	Value  string `json:"value"`
-	Reason string `json:"reason"`
-}
+// ReasonImplausible is the reason of a value above format.MaxGCO2PerKWh
+// (TestReasonImplausible holds the figure to the bound).
+const ReasonImplausible = "above the 2000 g CO2e/kWh plausibility bound"
 
 // Parse reads an Ember yearly CSV, in either layout, from r. It does not
 // archive.
@@ -326,7 +309,7 @@ func (p *parser) row(sc *csvScanner, line int) error {
 	// A plain decimal too large for a float64 parses as +Inf with an
 	// error: above the bound too.
 	f, _ := strconv.ParseFloat(v.Raw, 64)
-	if f > MaxGCO2PerKWh {
+	if f > format.MaxGCO2PerKWh {
 		p.seen[k] = -1 - len(p.t.Excluded)
 		p.exclude(v, ReasonImplausible)
 		return nil
@@ -338,7 +321,7 @@ func (p *parser) row(sc *csvScanner, line int) error {
 
 // exclude lists an intensity row as excluded.
 func (p *parser) exclude(v Value, reason string) {
-	p.t.Excluded = append(p.t.Excluded, Exclusion{Area: v.Area, ISO3: v.ISO3, Year: v.Year, Line: v.Line, Value: v.Raw, Reason: reason})
+	p.t.Excluded = append(p.t.Excluded, format.GridExclusion{Area: v.Area, ISO3: v.ISO3, Year: v.Year, Line: v.Line, Value: v.Raw, Reason: reason})
 	p.excludedTypes = append(p.excludedTypes, v.AreaType)
 }
 

@@ -20,9 +20,11 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/leadgreen/greentokens/internal/sample"
-	"github.com/leadgreen/greentokens/transform/jsonnum"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/internal/sample"
+	"github.com/leadgreen/greentokens/pricing"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -52,7 +54,7 @@ func parseFile(t *testing.T, path string) *Table {
 	return tab
 }
 
-func build(t *testing.T, tab *Table, year int) (*Grid, Summary) {
+func build(t *testing.T, tab *Table, year int) (*format.Grid, format.GridSummary) {
 	t.Helper()
 	g, s, err := Build(tab, year, testMeta)
 	if err != nil {
@@ -71,21 +73,21 @@ func TestSampleFile(t *testing.T) {
 	// By the rule: 2024 and 2023 are preliminary (86 and 172 countries,
 	// against 172 and 212 the year before); 2022 is complete.
 	_, def := build(t, tab, 0)
-	wantCandidates := []YearCount{
+	wantCandidates := []format.YearCount{
 		{Year: 2024, World: true, Countries: 86, CountriesYearBefore: 172},
 		{Year: 2023, World: true, Countries: 172, CountriesYearBefore: 212},
 		{Year: 2022, World: true, Countries: 212, CountriesYearBefore: 212, Complete: true},
 	}
-	if diff := cmp.Diff(Summary{Year: 2022, Areas: 226, AreasWithoutYear: 1, Fallbacks: 1, YearRule: YearRule,
-		YearCandidates: wantCandidates, Exclusions: []Exclusion{}}, def); diff != "" {
+	if diff := cmp.Diff(format.GridSummary{Year: 2022, Areas: 226, AreasWithoutYear: 1, Fallbacks: 1, YearRule: YearRule,
+		YearCandidates: wantCandidates, Exclusions: []format.GridExclusion{}}, def); diff != "" {
 		t.Errorf("default summary (-want +got):\n%s", diff)
 	}
 
 	// Pinned to 2024, as the examples are: the 99 areas with a 2024 value
 	// and 127 fallbacks.
 	g, sum := build(t, tab, 2024)
-	if diff := cmp.Diff(Summary{Year: 2024, Areas: 226, AreasWithoutYear: 127, Fallbacks: 127, YearRule: YearRule, YearPinned: true,
-		YearCandidates: wantCandidates, Exclusions: []Exclusion{}}, sum); diff != "" {
+	if diff := cmp.Diff(format.GridSummary{Year: 2024, Areas: 226, AreasWithoutYear: 127, Fallbacks: 127, YearRule: YearRule, YearPinned: true,
+		YearCandidates: wantCandidates, Exclusions: []format.GridExclusion{}}, sum); diff != "" {
 		t.Errorf("summary (-want +got):\n%s", diff)
 	}
 	if tab.Records != 5449 || tab.Len() != 5449 || tab.ISO3Column != ColISO3 {
@@ -128,14 +130,14 @@ func TestSampleFile(t *testing.T) {
 		{"ESH", "Western Sahara", "ESH", 2009, "666.67"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a, err := Lookup(g, tc.query)
+			a, err := pricing.Lookup(g, tc.query)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if a.Name != tc.name || a.ISO3 != tc.iso3 || a.Year != tc.year || a.Fallback != (tc.year != 2024) {
 				t.Errorf("got %q %q %d fallback %v, want %q %q %d", a.Name, a.ISO3, a.Year, a.Fallback, tc.name, tc.iso3, tc.year)
 			}
-			got, err := jsonnum.Format(float64(a.GCO2ePerKWh))
+			got, err := format.FormatFloat(float64(a.GCO2ePerKWh))
 			if err != nil || got != tc.value {
 				t.Errorf("g_co2e_per_kwh prints %s (%v), want %s", got, err, tc.value)
 			}
@@ -176,12 +178,12 @@ func TestCarbon(t *testing.T) {
 		{"Norway", "30.0", "1.2"},
 	} {
 		t.Run(tc.area, func(t *testing.T) {
-			a, err := Lookup(g, tc.area)
+			a, err := pricing.Lookup(g, tc.area)
 			if err != nil {
 				t.Fatal(err)
 			}
-			gotGrid, _ := jsonnum.Format(float64(a.GCO2ePerKWh))
-			gotKg, err := jsonnum.Format(float64(KgPerBillionTokens(39.05, float64(a.GCO2ePerKWh))))
+			gotGrid, _ := format.FormatFloat(float64(a.GCO2ePerKWh))
+			gotKg, err := format.FormatFloat(float64(pricing.KgPerBillionTokens(39.05, float64(a.GCO2ePerKWh))))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -189,25 +191,6 @@ func TestCarbon(t *testing.T) {
 				t.Errorf("g/kWh and kg per billion tokens (-want +got):\n%s", diff)
 			}
 		})
-	}
-}
-
-func TestKgPerBillionTokens(t *testing.T) {
-	for _, tc := range []struct {
-		wh, g float64
-		want  string
-	}{
-		{39.05, 707, "27.6"},
-		{1, 250, "0.2"}, // 0.25 is exact in binary: half to even
-		{1, 350, "0.3"}, // 0.35 is 0.34999999999999997779...
-		{1, 450, "0.5"}, // 0.45 is 0.45000000000000001110...
-		{0, 474, "0.0"},
-		{100, 1000, "100.0"},
-	} {
-		got, err := jsonnum.Format(float64(KgPerBillionTokens(tc.wh, tc.g)))
-		if err != nil || got != tc.want {
-			t.Errorf("KgPerBillionTokens(%v, %v) = %s (%v), want %s", tc.wh, tc.g, got, err, tc.want)
-		}
 	}
 }
 
@@ -381,7 +364,7 @@ func TestBuildErrors(t *testing.T) {
 		})
 	}
 	// An empty release says so.
-	tab.add(Value{Area: World, AreaType: AreaTypeRegion, Year: 2024, GCO2PerKWh: 473.01, Raw: "473.01", Line: 3})
+	tab.add(Value{Area: format.World, AreaType: AreaTypeRegion, Year: 2024, GCO2PerKWh: 473.01, Raw: "473.01", Line: 3})
 	g, _, err := Build(tab, 2024, SourceMeta{URL: "https://example.org/e.csv", Retrieved: "2026-09-26", DataVersion: "2026-09-27"})
 	if err != nil || g.Source.Release != "not stated" || !g.YearPinned {
 		t.Errorf("pinned: %v, release %q", err, g.Source.Release)
@@ -405,14 +388,14 @@ func TestBlemishes(t *testing.T) {
 		t.Fatal(err)
 	}
 	g, sum := build(t, tab, 0)
-	got, err := Marshal(g)
+	got, err := format.Marshal(g)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(strings.TrimSuffix(files["grid.json"], "\n"), string(got)); diff != "" {
 		t.Errorf("grid.json (-want +got):\n%s", diff)
 	}
-	var want Summary
+	var want format.GridSummary
 	if err := json.Unmarshal([]byte(files["summary.json"]), &want); err != nil {
 		t.Fatal(err)
 	}
@@ -431,7 +414,7 @@ func TestBlemishes(t *testing.T) {
 		fallback bool
 		value    float64
 	}{{"Costa Rica", 2024, true, 63}, {"Palestine, State of", 2024, true, 510}, {"Bhutan", 2025, false, 0.5}, {"Kosovo", 2023, true, 912.5}} {
-		a, err := Lookup(g25, tc.area)
+		a, err := pricing.Lookup(g25, tc.area)
 		if err != nil || a.Year != tc.year || a.Fallback != tc.fallback || float64(a.GCO2ePerKWh) != tc.value {
 			t.Errorf("pinned 2025: %s is %+v (%v), want %d %v %v", tc.area, a, err, tc.year, tc.fallback, tc.value)
 		}
@@ -456,27 +439,27 @@ func TestReferenceYear(t *testing.T) {
 		rows       []string
 		pin        int
 		want       int
-		candidates []YearCount
+		candidates []format.YearCount
 		err        string
 	}{
 		{name: "one year", rows: cat(world(2024, "473.01"), countries(2024, 3)), want: 2024,
-			candidates: []YearCount{{2024, true, 3, 0, true}}},
+			candidates: []format.YearCount{{Year: 2024, World: true, Countries: 3, CountriesYearBefore: 0, Complete: true}}},
 		{name: "exactly 90%", rows: cat(world(2023, "480"), countries(2023, 10), world(2024, "473"), countries(2024, 9)), want: 2024,
-			candidates: []YearCount{{2024, true, 9, 10, true}}},
+			candidates: []format.YearCount{{Year: 2024, World: true, Countries: 9, CountriesYearBefore: 10, Complete: true}}},
 		{name: "under 90%", rows: cat(world(2023, "480"), countries(2023, 10), world(2024, "473"), countries(2024, 8)), want: 2023,
-			candidates: []YearCount{{2024, true, 8, 10, false}, {2023, true, 10, 0, true}}},
+			candidates: []format.YearCount{{Year: 2024, World: true, Countries: 8, CountriesYearBefore: 10, Complete: false}, {Year: 2023, World: true, Countries: 10, CountriesYearBefore: 0, Complete: true}}},
 		{name: "regions are not countries", rows: cat(world(2023, "480"), countries(2023, 10), world(2024, "473"), countries(2024, 8),
 			[]string{"Asia,,2024,R,560", "EU,,2024,R,213", "Africa,,2024,R,490"}), want: 2023,
-			candidates: []YearCount{{2024, true, 8, 10, false}, {2023, true, 10, 0, true}}},
+			candidates: []format.YearCount{{Year: 2024, World: true, Countries: 8, CountriesYearBefore: 10, Complete: false}, {Year: 2023, World: true, Countries: 10, CountriesYearBefore: 0, Complete: true}}},
 		{name: "no World in the latest year", rows: cat(world(2023, "480"), countries(2023, 3), countries(2024, 3)), want: 2023,
-			candidates: []YearCount{{2024, false, 3, 3, false}, {2023, true, 3, 0, true}}},
+			candidates: []format.YearCount{{Year: 2024, World: false, Countries: 3, CountriesYearBefore: 3, Complete: false}, {Year: 2023, World: true, Countries: 3, CountriesYearBefore: 0, Complete: true}}},
 		{name: "World's latest value excluded", rows: cat(world(2023, "480"), countries(2023, 3), world(2024, "-4.2"), countries(2024, 3)), want: 2023,
-			candidates: []YearCount{{2024, false, 3, 3, false}, {2023, true, 3, 0, true}}},
+			candidates: []format.YearCount{{Year: 2024, World: false, Countries: 3, CountriesYearBefore: 3, Complete: false}, {Year: 2023, World: true, Countries: 3, CountriesYearBefore: 0, Complete: true}}},
 		{name: "blank values do not count", rows: cat(world(2023, "480"), countries(2023, 10), world(2024, "473"), countries(2024, 9),
 			[]string{"Kosovo,XKX,2024,C,"}), want: 2024,
-			candidates: []YearCount{{2024, true, 9, 10, true}}},
+			candidates: []format.YearCount{{Year: 2024, World: true, Countries: 9, CountriesYearBefore: 10, Complete: true}}},
 		{name: "pinned", rows: cat(world(2023, "480"), countries(2023, 10), world(2024, "473"), countries(2024, 8)), pin: 2024, want: 2024,
-			candidates: []YearCount{{2024, true, 8, 10, false}, {2023, true, 10, 0, true}}},
+			candidates: []format.YearCount{{Year: 2024, World: true, Countries: 8, CountriesYearBefore: 10, Complete: false}, {Year: 2023, World: true, Countries: 10, CountriesYearBefore: 0, Complete: true}}},
 		{name: "pinned, World without a value", rows: cat(world(2023, "480"), countries(2023, 10), countries(2024, 10)), pin: 2024,
 			err: "grid: World has no usable value for 2024"},
 		{name: "no complete year", rows: cat(countries(2022, 10), world(2023, "480"), countries(2023, 5)),
@@ -529,7 +512,7 @@ func TestLookup(t *testing.T) {
 		{query: " ", err: "grid: empty area query"},
 	} {
 		t.Run(tc.query, func(t *testing.T) {
-			a, err := Lookup(g, tc.query)
+			a, err := pricing.Lookup(g, tc.query)
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Errorf("error %v, want %q", err, tc.err)
@@ -541,8 +524,8 @@ func TestLookup(t *testing.T) {
 			}
 		})
 	}
-	amb := &Grid{Year: 2024, Areas: []Area{{Name: "Germany", ISO3: "DEU"}, {Name: "Germany 1", ISO3: "DEU"}}}
-	if _, err := Lookup(amb, "deu"); err == nil || err.Error() != `grid: "deu" matches 2 areas: "Germany" (DEU), "Germany 1" (DEU)` {
+	amb := &format.Grid{Year: 2024, Areas: []format.Area{{Name: "Germany", ISO3: "DEU"}, {Name: "Germany 1", ISO3: "DEU"}}}
+	if _, err := pricing.Lookup(amb, "deu"); err == nil || err.Error() != `grid: "deu" matches 2 areas: "Germany" (DEU), "Germany 1" (DEU)` {
 		t.Errorf("ambiguous: error %v", err)
 	}
 }
@@ -608,7 +591,7 @@ func TestIngest(t *testing.T) {
 					t.Errorf("ingest and Parse differ (-Parse +ingest):\n%s", diff)
 				}
 				g, _ := build(t, tab, 0)
-				if grids[i], err = Marshal(g); err != nil {
+				if grids[i], err = format.Marshal(g); err != nil {
 					t.Fatal(err)
 				}
 				archives[i] = a.Bytes()
@@ -639,7 +622,7 @@ func TestIngestArchiveError(t *testing.T) {
 // file, byte for byte (go test -update rewrites it), and checks the layout.
 func TestMarshal(t *testing.T) {
 	g, _ := build(t, parseFile(t, "testdata/carbon-2024.csv"), 0)
-	got, err := Marshal(g)
+	got, err := format.Marshal(g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -661,7 +644,7 @@ func TestMarshal(t *testing.T) {
 	}
 	// No HTML escaping.
 	g.Areas[0].Name = "A & B <C>"
-	got, _ = Marshal(g)
+	got, _ = format.Marshal(g)
 	if !bytes.Contains(got, []byte(`"A & B <C>"`)) {
 		t.Error("Marshal escapes HTML")
 	}
@@ -696,7 +679,7 @@ func TestSchema(t *testing.T) {
 	}
 	for _, path := range []string{sampleCSV, "testdata/carbon-2024.csv", "testdata/old-header.csv", "testdata/quoted.csv"} {
 		g, _ := build(t, parseFile(t, path), 0)
-		b, err := Marshal(g)
+		b, err := format.Marshal(g)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -709,7 +692,7 @@ func TestSchema(t *testing.T) {
 		t.Errorf("blemishes.txtar grid.json: %v", err)
 	}
 	g, _ := build(t, parseFile(t, "testdata/carbon-2024.csv"), 0)
-	good, _ := Marshal(g)
+	good, _ := format.Marshal(g)
 	for _, tc := range []struct{ name, old, new string }{
 		{"extra key", `"year_pinned": false,`, `"year_pinned": false, "extra": 1,`},
 		{"bad iso3", `"iso3": "DEU"`, `"iso3": "De"`},
@@ -729,5 +712,13 @@ func TestSchema(t *testing.T) {
 		if valid([]byte(bad)) == nil {
 			t.Errorf("%s: schema accepts it", tc.name)
 		}
+	}
+}
+
+// TestReasonImplausible: the reason of a value above the bound names the
+// bound.
+func TestReasonImplausible(t *testing.T) {
+	if want := fmt.Sprintf("above the %d g CO2e/kWh plausibility bound", format.MaxGCO2PerKWh); ReasonImplausible != want {
+		t.Errorf("ReasonImplausible = %q, want %q", ReasonImplausible, want)
 	}
 }

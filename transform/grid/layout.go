@@ -37,17 +37,17 @@ const (
 // and is never read.
 const SourceTotal = "Total generation"
 
-// JulyAreaTypes are the area types the July 2026 layout may give a
+// julyAreaTypes are the area types the July 2026 layout may give a
 // SourceTotal row; any other is an error.
-var JulyAreaTypes = []string{AreaTypeCountry, AreaTypeRegion}
+var julyAreaTypes = []string{AreaTypeCountry, AreaTypeRegion}
 
-// LongAreaTypes are the area types the long layout may give an intensity
+// longAreaTypes are the area types the long layout may give an intensity
 // row; any other is an error.
-var LongAreaTypes = []string{AreaTypeCountry, AreaTypeCountryOld, AreaTypeRegion}
+var longAreaTypes = []string{AreaTypeCountry, AreaTypeCountryOld, AreaTypeRegion}
 
-// JulyColumns are the columns the July 2026 layout needs; any others are
+// julyColumns are the columns the July 2026 layout needs; any others are
 // ignored, wherever they stand.
-var JulyColumns = []string{ColArea, ColISO3, ColYear, ColAreaType, ColSource, ColIntensity}
+var julyColumns = []string{ColArea, ColISO3, ColYear, ColAreaType, ColSource, ColIntensity}
 
 // maxSourcesNamed bounds the Electricity source values a file without any
 // SourceTotal row is named by.
@@ -103,7 +103,7 @@ func readHeader(sc *csvScanner) (columns, error) {
 	}
 	c := columns{layout: detect(idx), header: header}
 	if c.layout == LayoutJuly2026 {
-		c.iso3Name, c.valueName, c.areaTypes = ColISO3, ColIntensity, JulyAreaTypes
+		c.iso3Name, c.valueName, c.areaTypes = ColISO3, ColIntensity, julyAreaTypes
 		for _, col := range []struct {
 			name string
 			dst  *int
@@ -113,13 +113,13 @@ func readHeader(sc *csvScanner) (columns, error) {
 		} {
 			i, ok := idx[col.name]
 			if !ok {
-				return columns{}, fmt.Errorf("ember header: no column %q (Ember's July 2026 layout needs %s)", col.name, quoted(JulyColumns))
+				return columns{}, fmt.Errorf("ember header: no column %q (Ember's July 2026 layout needs %s)", col.name, quoted(julyColumns))
 			}
 			*col.dst = i
 		}
 		return c, nil
 	}
-	c.valueName, c.areaTypes = ColValue, LongAreaTypes
+	c.valueName, c.areaTypes = ColValue, longAreaTypes
 	for _, col := range []struct {
 		name string
 		dst  *int

@@ -9,6 +9,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/pricing"
 )
 
 // TestSevenGridsEitherLayout: the seed page's seven 2024 values give the
@@ -26,8 +29,8 @@ func TestSevenGridsEitherLayout(t *testing.T) {
 	}
 	gl, sl := build(t, long, 0)
 	gj, sj := build(t, july, 0)
-	bl, _ := Marshal(gl)
-	bj, _ := Marshal(gj)
+	bl, _ := format.Marshal(gl)
+	bj, _ := format.Marshal(gj)
 	if diff := cmp.Diff(string(bl), string(bj)); diff != "" {
 		t.Errorf("grid.json from the long and the July layout (-long +july):\n%s", diff)
 	}
@@ -36,7 +39,7 @@ func TestSevenGridsEitherLayout(t *testing.T) {
 	}
 	want := map[string]float64{"IND": 707, "SAU": 692, "HKG": 676, "SRB": 668, "World": 474, "DEU": 340, "NOR": 30}
 	for q, v := range want {
-		a, err := Lookup(gj, q)
+		a, err := pricing.Lookup(gj, q)
 		if err != nil || float64(a.GCO2ePerKWh) != v {
 			t.Errorf("July layout: %s is %+v (%v), want %v", q, a, err, v)
 		}
@@ -83,7 +86,7 @@ func TestJulyLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Exclusion{{Area: "Germany", ISO3: "DEU", Year: 2024, Line: 4, Value: "", Reason: ReasonBlank}}
+	want := []format.GridExclusion{{Area: "Germany", ISO3: "DEU", Year: 2024, Line: 4, Value: "", Reason: ReasonBlank}}
 	if diff := cmp.Diff(want, tab.Excluded); diff != "" {
 		t.Errorf("exclusions (-want +got):\n%s", diff)
 	}
@@ -156,18 +159,18 @@ func TestLookupRenamed(t *testing.T) {
 	} {
 		g, _ := build(t, parseFile(t, tc.file), 2024)
 		for _, q := range []string{"TUR", "tur", "Turkey", "Türkiye", "türkiye", " TURKEY "} {
-			if a, err := Lookup(g, q); err != nil || a.Name != tc.name || a.ISO3 != "TUR" {
+			if a, err := pricing.Lookup(g, q); err != nil || a.Name != tc.name || a.ISO3 != "TUR" {
 				t.Errorf("%s: Lookup(%q) = %q (%v), want %q", tc.file, q, a.Name, err, tc.name)
 			}
 		}
 		for q, iso3 := range map[string]string{"Vietnam": "VNM", "viet nam": "VNM", "Taiwan": "TWN", "Philippines": "PHL", "bosnia and herzegovina": "BIH"} {
-			if a, err := Lookup(g, q); err != nil || a.ISO3 != iso3 {
+			if a, err := pricing.Lookup(g, q); err != nil || a.ISO3 != iso3 {
 				t.Errorf("%s: Lookup(%q) = %+v (%v), want %s", tc.file, q, a, err, iso3)
 			}
 		}
 	}
 	g, _ := build(t, parseFile(t, "testdata/renames-july.csv"), 2024)
-	if _, err := Lookup(g, "Turky"); err == nil || !strings.Contains(err.Error(), `nearest: "Türkiye"`) {
+	if _, err := pricing.Lookup(g, "Turky"); err == nil || !strings.Contains(err.Error(), `nearest: "Türkiye"`) {
 		t.Errorf("a mistyped earlier name: error %v, want the current name suggested", err)
 	}
 }

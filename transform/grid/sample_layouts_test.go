@@ -4,7 +4,9 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sample"
+	"github.com/leadgreen/greentokens/pricing"
 )
 
 // TestSampleEitherLayout: the sample's file in Ember's July 2026 layout
@@ -20,7 +22,7 @@ func TestSampleEitherLayout(t *testing.T) {
 		t.Fatalf("layouts %q and %q, want %q and %q", long.Layout, july.Layout, LayoutLong, LayoutJuly2026)
 	}
 	// Regions have no ISO 3 code, and Ember renamed none.
-	key := func(a Area) string {
+	key := func(a format.Area) string {
 		if a.ISO3 != "" {
 			return a.ISO3
 		}
@@ -29,7 +31,7 @@ func TestSampleEitherLayout(t *testing.T) {
 	for _, year := range []int{2023, 2024} {
 		gl, _ := build(t, long, year)
 		gj, _ := build(t, july, year)
-		want := map[string]Area{}
+		want := map[string]format.Area{}
 		for _, a := range gl.Areas {
 			if !a.Fallback {
 				want[key(a)] = a
@@ -47,7 +49,7 @@ func TestSampleEitherLayout(t *testing.T) {
 				t.Errorf("%d: %s (%s) has a value in the July layout only", year, a.Name, key(a))
 			case a.GCO2ePerKWh != w.GCO2ePerKWh || a.AreaType != w.AreaType:
 				t.Errorf("%d: %s is %v (%s) in the July layout, %v (%s) in the long one", year, a.Name, a.GCO2ePerKWh, a.AreaType, w.GCO2ePerKWh, w.AreaType)
-			case a.Name != w.Name && !slices.Contains(KnownNames[a.ISO3], a.Name):
+			case a.Name != w.Name && !slices.Contains(pricing.KnownNames(a.ISO3), a.Name):
 				t.Errorf("%d: %s is %q in the July layout, %q in the long one, and not a known rename", year, key(a), a.Name, w.Name)
 			}
 		}
@@ -58,7 +60,7 @@ func TestSampleEitherLayout(t *testing.T) {
 	// Renamed areas are among them, under their new names.
 	g, _ := build(t, july, 2024)
 	for _, q := range []string{"Türkiye", "Viet Nam", "Turkey"} {
-		if a, err := Lookup(g, q); err != nil || a.Fallback {
+		if a, err := pricing.Lookup(g, q); err != nil || a.Fallback {
 			t.Errorf("July layout, 2024: %q is %+v (%v)", q, a, err)
 		}
 	}

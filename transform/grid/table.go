@@ -1,6 +1,10 @@
 package grid
 
-import "iter"
+import (
+	"iter"
+
+	"github.com/leadgreen/greentokens/format"
+)
 
 // Table is what the stage read from the CSV.
 //
@@ -14,7 +18,7 @@ type Table struct {
 	// placeIDs finds a place in places.
 	placeIDs map[place]uint32
 	// Excluded holds the intensity rows left out, in file order.
-	Excluded []Exclusion
+	Excluded []format.GridExclusion
 	// Records counts the data records read, of every category.
 	Records int
 	// ISO3Column is the header the ISO 3 codes were read from: ColISO3 or

@@ -1,0 +1,13 @@
+package pricing
+
+import "github.com/leadgreen/greentokens/format"
+
+// KgPerBillionTokens is the carbon of a billion output tokens, in kg CO2e,
+// for a model that takes whPerM Wh per million output tokens on a grid of
+// gPerKWh g CO2e per kWh: whPerM x gPerKWh / 1000, rounded once to one
+// decimal, half to even on the exact binary value of the unrounded product.
+// (Wh/M x 1000 = Wh/G; / 1000 = kWh/G; x g/kWh = g/G; / 1000 = kg/G.)
+// A NaN or infinite input gives a value that Float refuses to print.
+func KgPerBillionTokens(whPerM, gPerKWh float64) format.Float {
+	return format.Round(whPerM*gPerKWh/1000, 1)
+}
