@@ -130,7 +130,7 @@ func runScale(t *testing.T, bin, what string, args ...string) (stderr, stdout []
 
 // stages lists the build's log messages (JSON lines) with the time each
 // took since the one before; the last one ("wrote the snapshot") includes
-// validate.Snapshot.
+// validate.Check.
 func stages(start time.Time, log []byte) string {
 	var b strings.Builder
 	prev := start

@@ -29,7 +29,7 @@ import (
 //     folder, to say how (verify_report.go). The rebuild is not checked
 //     again: a file byte-identical to a checked one passes the same checks,
 //     and one that is not is reported as differing.
-//   - The checker, validate.Snapshot, checks the stored files: every file
+//   - The checker, validate.Check, checks the stored files: every file
 //     against manifest.json (missing, extra, size, sha256), every output
 //     against its schema, every figure against the independent
 //     recomputation.
@@ -51,7 +51,7 @@ func Verify(ctx context.Context, dir string) (*VerifyReport, error) {
 		pause(ctx, ppRebuild)
 		rebuildErr = rebuildAndCompare(ctx, dir, rebuilt)
 	})
-	checkErr := validate.Snapshot(ctx, dir)
+	checkErr := validate.Check(ctx, regfile.DirFS(dir))
 	wg.Wait()
 	if checkErr != nil {
 		vr, ok := checkErr.(*validate.Report)

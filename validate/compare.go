@@ -228,7 +228,7 @@ func (d *modelDiff) best(got *jnode) {
 		case seen[k]:
 			d.ps.add("", "best."+k, "appears more than once")
 		case want.get(k) == nil:
-			d.ps.add("", "best."+k, "is present, but no stable configuration of %s on %s has a median inter-token latency within %d ms", d.m.modelID, k, itlDeadlineMS)
+			d.ps.add("", "best."+k, "is present, but no stable configuration of %s on %s has a median inter-token latency within %d ms", d.m.modelID, k, chatTask().itlCeilingMS)
 		default:
 			common = append(common, k)
 		}
@@ -239,7 +239,7 @@ func (d *modelDiff) best(got *jnode) {
 		g := c.gpu
 		entry := got.get(g)
 		why := fmt.Sprintf("the lowest unrounded energy per token among %s's %s configurations with median_itl_ms <= %d, from %s configurations[%d] (energy_per_token_joules %s)",
-			d.m.modelID, g, itlDeadlineMS, d.chatPath, c.index, rawText(*c.energy))
+			d.m.modelID, g, c.ceilingMS, d.chatPath, c.index, rawText(*c.energy))
 		if entry == nil {
 			d.ps.add("", "best."+g, "is missing, recomputed %s: %s", c.rowID(), why)
 			continue

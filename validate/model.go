@@ -192,7 +192,7 @@ func eachModel(in *lbInputs, chat, index *problems, emit func(*wantModel)) (brok
 		}
 		m.tree = jobj().
 			set("version", jstr(modelVersion)).set("updated", jstr(in.date)).set("data_version", jstr(in.date)).
-			set("unit", jstr(in.text.Unit)).set("itl_deadline_ms", jint(itlDeadlineMS)).set("source", src).
+			set("unit", jstr(chatTask().unit)).set("itl_deadline_ms", jint(chatTask().itlCeilingMS)).set("source", src).
 			set("caveat", jstr(in.text.Caveat)).set("boundary", jstr(in.text.Boundary)).set("slug", jstr(j.slug)).
 			set("name", jstr(first.nickname)).set("model_id", jstr(j.id)).set("params_b", jnum(floatText(first.totalParams))).
 			set("active_params_b", jnum(floatText(first.activeParams))).set("architecture", jstr(first.arch)).
@@ -204,7 +204,7 @@ func eachModel(in *lbInputs, chat, index *problems, emit func(*wantModel)) (brok
 
 func recomputeModel(chat *problems, slug string, rows []*lbRow) (*wantModel, bool) {
 	m := &wantModel{slug: slug, modelID: rows[0].modelID}
-	runs, best := sortRuns(slug, rows)
+	runs, best := sortRuns(slug, chatTask().itlCeilingMS, rows)
 	byRun := map[*run]*wantConfig{}
 	ok := true
 	for _, r := range runs {
@@ -228,12 +228,13 @@ func recomputeModel(chat *problems, slug string, rows []*lbRow) (*wantModel, boo
 }
 
 // run is a stable row as the published files list it: with its model's
-// slug and its repeat number among the model's runs on one GPU, GPU count
-// and cap (upstream measured some twice).
+// slug, its repeat number among the model's runs on one GPU, GPU count
+// and cap (upstream measured some twice), and its task's ITL ceiling.
 type run struct {
 	*lbRow
-	slug   string
-	repeat int
+	slug      string
+	repeat    int
+	ceilingMS int
 }
 
 // rowID is the run's row_id: SLUG/[TASK/]GPU/N/CAP[/rREPEAT], the task
@@ -262,22 +263,22 @@ func (r *run) outputTokens() float64 {
 // sortRuns returns one model's stable rows of one task as its file lists
 // them (by GPU, GPU count and cap, then upstream order), numbered, and the
 // best run of each GPU, by GPU: the lowest unrounded energy per token
-// among the runs with a median inter-token latency within the deadline,
-// then fewer GPUs, the lower cap, the lower repeat.
-func sortRuns(slug string, rows []*lbRow) (runs, best []*run) {
+// among the runs with a median inter-token latency within the task's
+// ceiling (ceilingMS), then fewer GPUs, the lower cap, the lower repeat.
+func sortRuns(slug string, ceilingMS int, rows []*lbRow) (runs, best []*run) {
 	sorted := slices.Clone(rows)
 	slices.SortStableFunc(sorted, func(a, b *lbRow) int {
 		return cmp.Or(strings.Compare(a.gpu, b.gpu), cmp.Compare(a.numGPUs, b.numGPUs), cmp.Compare(a.maxNumSeqs, b.maxNumSeqs))
 	})
 	for i, lr := range sorted {
-		r := &run{lbRow: lr, slug: slug, repeat: 1}
+		r := &run{lbRow: lr, slug: slug, repeat: 1, ceilingMS: ceilingMS}
 		if i > 0 {
 			if p := runs[i-1]; p.gpu == r.gpu && p.numGPUs == r.numGPUs && p.maxNumSeqs == r.maxNumSeqs {
 				r.repeat = p.repeat + 1
 			}
 		}
 		runs = append(runs, r)
-		if r.medianITL > itlDeadlineMS {
+		if !r.withinCeiling() {
 			continue
 		}
 		switch n := len(best); {
@@ -321,10 +322,14 @@ func configNode(r *run) (node *jnode, known bool) {
 		set("p99_itl_ms", jnum(roundedText(r.p99, 1))).set("tokens_per_second", jnum(roundedText(r.throughput, 1))).
 		set("gpu_power_watts_total", jnum(roundedInt(r.power))).
 		set("avg_output_tokens", jnum(roundedInt(r.outputTokens()))).
-		set("under_itl_deadline", jbool(r.medianITL <= itlDeadlineMS)).
+		set("under_itl_deadline", jbool(r.withinCeiling())).
 		set("avg_running_batch", jnum(roundedText(r.avgBatch, 1))).set("p95_itl_ms", jnum(roundedText(r.p95, 1))).
 		set("row_id", jstr(r.rowID())).set("repeat", jint(r.repeat)), true
 }
+
+// withinCeiling reports whether the run's median inter-token latency is
+// within its task's ceiling.
+func (r *run) withinCeiling() bool { return r.medianITL <= float64(r.ceilingMS) }
 
 // whPerMillion is the run's unrounded energy per million output tokens,
 // in Wh.
@@ -357,10 +362,10 @@ func (c *wantConfig) origin(key string) string {
 		return fmt.Sprintf("energy_per_request_joules %s / energy_per_token_joules %s", rawText(*r.energyRequest), rawText(*r.energy))
 	case "under_itl_deadline":
 		op := "<="
-		if !(r.medianITL <= itlDeadlineMS) {
+		if !r.withinCeiling() {
 			op = ">"
 		}
-		return fmt.Sprintf("median_itl_ms %s %s %d", rawText(r.medianITL), op, itlDeadlineMS)
+		return fmt.Sprintf("median_itl_ms %s %s %d", rawText(r.medianITL), op, r.ceilingMS)
 	}
 	return values[key]
 }

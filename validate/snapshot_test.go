@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/leadgreen/greentokens/internal/sample"
 )
 
@@ -43,7 +44,7 @@ func vtCheckGood(t *testing.T, tests []vtGood) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			dir := vtBuild(t, tt.fix)
-			if err := Snapshot(t.Context(), dir); err != nil {
+			if err := Check(t.Context(), regfile.DirFS(dir)); err != nil {
 				t.Fatal(err)
 			}
 			b, err := os.ReadFile(filepath.Join(dir, "models", tt.slug+".json"))

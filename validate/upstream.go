@@ -16,11 +16,7 @@ import (
 const (
 	lbIndexName   = "leaderboard/index.json"
 	lbCommitsName = "leaderboard/commits.json"
-	taskChat      = "lm-arena-chat"
-	taskGPQA      = "gpqa"
 )
-
-func lbTaskName(task string) string { return "leaderboard/tasks/" + task + ".json" }
 
 // Plausibility bounds of the published rule: a row beyond one is a problem,
 // never a published figure. Real values of the eight shared leaderboard
