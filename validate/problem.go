@@ -47,7 +47,9 @@ type Report struct {
 }
 
 // Error lists every problem, one per line.
-func (r *Report) Error() string { return listProblems(strings.TrimSpace("snapshot "+r.Dir), r.Problems) }
+func (r *Report) Error() string {
+	return listProblems(strings.TrimSpace("snapshot "+r.Dir), r.Problems)
+}
 
 // listProblems says how many problems what has, then lists them, one per line.
 func listProblems(what string, probs []Problem) string {
