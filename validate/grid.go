@@ -14,7 +14,6 @@ import (
 	"io"
 	"maps"
 	"math"
-	"reflect"
 	"regexp"
 	"slices"
 	"sort"
@@ -157,20 +156,13 @@ func gridManifestCheck(got, want *ManifestGrid) []Problem {
 	if got.YearRule != want.YearRule {
 		mp("grid.year_rule", "is %q, but the rule is %q", got.YearRule, want.YearRule)
 	}
-	if !reflect.DeepEqual(gridOrEmpty(got.YearCandidates), want.YearCandidates) {
+	if !slices.Equal(got.YearCandidates, want.YearCandidates) {
 		mp("grid.year_candidates", "is %+v, but the archived CSV gives %+v", got.YearCandidates, want.YearCandidates)
 	}
-	if !reflect.DeepEqual(gridOrEmpty(got.Exclusions), want.Exclusions) {
+	if !slices.Equal(got.Exclusions, want.Exclusions) {
 		mp("grid.exclusions", "is %+v, but the archived CSV gives %+v", got.Exclusions, want.Exclusions)
 	}
 	return probs
-}
-
-func gridOrEmpty[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
 }
 
 // gridRow is an intensity row of the CSV.

@@ -2,9 +2,9 @@ package validate
 
 // The index check: index.json recomputed from the task files' rows as the
 // model files read them (parseTask, filterStable, sortRuns), printed one
-// model's entries at a time and compared with the published bytes; only
-// when they differ is the published file decoded, a top-level member at a
-// time, to name each differing figure. Its unexported names start with idx.
+// list at a time and compared with the published bytes; only when they
+// differ is the published file decoded, a top-level member at a time, to
+// name each differing figure. Its unexported names start with idx.
 
 import (
 	"bytes"
@@ -132,8 +132,7 @@ func idxGroup(t *task, rows []*lbRow, slugs map[string]string) map[string]*idxMo
 var idxLists = []string{"models", "gpu_comparisons", "task_comparisons", "load_curves"}
 
 // idxPlan is the recomputed index.json, ready to be printed or compared one
-// list or model at a time: the grouped runs, and the header (the lists
-// aside).
+// list at a time: the grouped runs, and the header (the lists aside).
 type idxPlan struct {
 	chat, gpqa map[string]*idxModel
 	ids        []string // the Text Conversation models, by slug
@@ -296,47 +295,42 @@ func idxCurve(m *idxModel, best *run) *jnode {
 		set("past", pastNode)
 }
 
-// ---- printing ----
-
-// print prints the recomputed file as writeTree would, one model's entries
-// at a time; it stops at the first entry that cannot be recomputed.
+// print prints the recomputed file as writeTree would, one list at a time;
+// it stops at the first entry that cannot be recomputed.
 func (pl *idxPlan) print() ([]byte, *Problem) {
 	var b bytes.Buffer
 	b.WriteByte('{')
-	for i, k := range pl.header.keys {
+	for i, k := range append(slices.Clone(pl.header.keys), idxLists...) {
+		v, fail := pl.member(k)
+		if fail != nil {
+			return nil, fail
+		}
 		if i > 0 {
 			b.WriteByte(',')
 		}
 		b.WriteString("\n  ")
 		quoteJSON(&b, k)
 		b.WriteString(": ")
-		writeValue(&b, pl.header.vals[i], 1)
-	}
-	for _, list := range idxLists {
-		b.WriteString(",\n  ")
-		quoteJSON(&b, list)
-		b.WriteString(": [")
-		n := 0
-		for _, id := range pl.ids {
-			es, fail := pl.entries(list, pl.chat[id])
-			if fail != nil {
-				return nil, fail
-			}
-			for _, e := range es {
-				if n++; n > 1 {
-					b.WriteByte(',')
-				}
-				b.WriteString("\n    ")
-				writeValue(&b, e, 2)
-			}
-		}
-		if n > 0 {
-			b.WriteString("\n  ")
-		}
-		b.WriteByte(']')
+		writeValue(&b, v, 1)
 	}
 	b.WriteString("\n}")
 	return b.Bytes(), nil
+}
+
+// member recomputes the top-level member k (a list whole), or returns nil.
+func (pl *idxPlan) member(k string) (*jnode, *Problem) {
+	if !slices.Contains(idxLists, k) {
+		return pl.header.get(k), nil
+	}
+	list := jarr()
+	for _, id := range pl.ids {
+		es, fail := pl.entries(k, pl.chat[id])
+		if fail != nil {
+			return nil, fail
+		}
+		list.vals = append(list.vals, es...)
+	}
+	return list, nil
 }
 
 // ---- naming what differs ----
@@ -475,7 +469,7 @@ func (pl *idxPlan) compare(data []byte) []Problem {
 		if err != nil {
 			return invalid(err)
 		}
-		if want := pl.member(k); want != nil {
+		if want, _ := pl.member(k); want != nil { // print found no failure
 			c.value(want, v, []string{k})
 		} else {
 			extra = append(extra, k)
@@ -496,17 +490,4 @@ func (pl *idxPlan) compare(data []byte) []Problem {
 		return []Problem{{File: IndexPath, Msg: "has data after the top-level value"}}
 	}
 	return c.probs
-}
-
-// member is the recomputed top-level member k (a list whole), or nil.
-func (pl *idxPlan) member(k string) *jnode {
-	if !slices.Contains(idxLists, k) {
-		return pl.header.get(k)
-	}
-	list := jarr()
-	for _, id := range pl.ids {
-		es, _ := pl.entries(k, pl.chat[id]) // print found no failure
-		list.vals = append(list.vals, es...)
-	}
-	return list
 }

@@ -64,32 +64,6 @@ func (n *jnode) get(key string) *jnode {
 	return nil
 }
 
-// plain is the value as encoding/json decodes it with UseNumber:
-// map[string]any, []any, json.Number, string, bool or nil.
-func (n *jnode) plain() any {
-	switch n.kind {
-	case jObj:
-		m := make(map[string]any, len(n.keys))
-		for i, k := range n.keys {
-			m[k] = n.vals[i].plain()
-		}
-		return m
-	case jArr:
-		a := make([]any, len(n.vals))
-		for i, v := range n.vals {
-			a[i] = v.plain()
-		}
-		return a
-	case jNum:
-		return json.Number(n.text)
-	case jStr:
-		return n.text
-	case jBool:
-		return n.text == "true"
-	}
-	return nil
-}
-
 // show renders a scalar for a message; strings are quoted and long ones cut.
 func (n *jnode) show() string {
 	switch n.kind {

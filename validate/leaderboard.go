@@ -26,7 +26,7 @@ type lbRead struct {
 	excluded          map[exKey]excludedRow
 	exOrder           []exKey
 	chat              *taskData // nil when the chat task file could not be read
-	chatPS            *problems // the chat task file's problems, with the model files'
+	chatPS            *problems // the chat task file's problems, with the model files' (none when not read)
 	probs             []Problem // the sources' own, in the order they were read
 }
 
@@ -43,9 +43,9 @@ func checkLeaderboard(s *snap) []Problem {
 	switch {
 	case err != nil:
 		mp.add("", "", "cannot be checked: %v", err)
-		out = append(out, rd.chatProblems()...)
+		out = append(out, rd.chatPS.list...)
 	case rd.idx == nil || rd.commit == nil:
-		out = append(out, rd.chatProblems()...)
+		out = append(out, rd.chatPS.list...)
 	default:
 		checkEvidence(mp, m.Evidence, rd)
 		if rd.chat == nil {
@@ -54,14 +54,6 @@ func checkLeaderboard(s *snap) []Problem {
 		out = append(out, checkModelFiles(s, mp, rd, text)...)
 	}
 	return append(out, mp.list...) // the manifest's problems come last
-}
-
-// chatProblems are the chat task file's problems, nil when it was not read.
-func (rd *lbRead) chatProblems() []Problem {
-	if rd.chatPS == nil {
-		return nil
-	}
-	return rd.chatPS.list
 }
 
 // checkSelection checks the selection parameters against the published
@@ -96,7 +88,7 @@ func checkSelection(mp *problems, sel ManifestSelection) []*task {
 // readLeaderboard reads the archived index.json and commits.json, and
 // parses and filters every task of selected (snap.task).
 func readLeaderboard(s *snap, mp *problems, selected []*task) *lbRead {
-	rd := &lbRead{filtered: map[string]bool{}, excluded: map[exKey]excludedRow{}}
+	rd := &lbRead{filtered: map[string]bool{}, excluded: map[exKey]excludedRow{}, chatPS: &problems{}}
 	read := func(name string) ([]byte, string) {
 		src := s.source(name)
 		if src == nil {
