@@ -16,7 +16,7 @@ import (
 
 // TestSchemaRejections edits a good model file (or the manifest) so that
 // only its schema can object first, fixes the manifest's sha256, and checks
-// that Snapshot names the file, row and field, with the schema's reason.
+// that Check names the file, row and field, with the schema's reason.
 func TestSchemaRejections(t *testing.T) {
 	const r0 = "configurations[0] (qwen-3-32b/B200/1/8)"
 	tests := []struct {

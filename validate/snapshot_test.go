@@ -150,7 +150,7 @@ func TestReportJSON(t *testing.T) {
 }
 
 // TestSnapshotWithoutManifest: a folder without a readable manifest is one
-// problem per cause, and Snapshot never returns a nil *Report as an error.
+// problem per cause, and Check never returns a nil *Report as an error.
 func TestSnapshotWithoutManifest(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -176,5 +176,35 @@ func TestSnapshotWithoutManifest(t *testing.T) {
 				t.Errorf("problems (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestTasks: every published task is one row with its own id, a name, its
+// archived task file under sources/leaderboard/tasks/, a unit and an ITL
+// ceiling, and the two tasks the rules name are rows of it.
+func TestTasks(t *testing.T) {
+	ids := map[string]bool{}
+	for _, tk := range tasks {
+		if ids[tk.id] {
+			t.Errorf("task %s is listed twice", tk.id)
+		}
+		ids[tk.id] = true
+		if want := "sources/leaderboard/tasks/" + tk.id + ".json"; tk.file != want {
+			t.Errorf("task %s: file %q, want %q", tk.id, tk.file, want)
+		}
+		if want := "leaderboard/tasks/" + tk.id + ".json"; tk.sourceName() != want {
+			t.Errorf("task %s: source name %q, want %q", tk.id, tk.sourceName(), want)
+		}
+		if tk.name == "" || tk.unit == "" || tk.itlCeilingMS <= 0 {
+			t.Errorf("task %s: name %q, unit %q, ITL ceiling %d", tk.id, tk.name, tk.unit, tk.itlCeilingMS)
+		}
+	}
+	for _, id := range []string{taskChat, taskGPQA} {
+		if taskOf(id) == nil || taskOf(id).id != id {
+			t.Errorf("taskOf(%q) = %v", id, taskOf(id))
+		}
+	}
+	if taskOf("image-chat") != nil {
+		t.Errorf("taskOf finds a task that is not published")
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestSnapshotUpstreamRules: Snapshot itself (not only the hostile
+// TestSnapshotUpstreamRules: Check itself (not only the hostile
 // fixtures' mirror of its parse) reports a key given twice in an archived
 // task file, and a Problem Solving row whose model index.json does not
 // list, each on the file at fault, with the archived bytes' sha256 fixed in
