@@ -40,7 +40,7 @@ import (
 //
 // The checks and the rebuild run at once, on goroutines of their own:
 // they share nothing but the folder they read. (The command bounds their
-// memory together with MemoryLimit.) The report lists the checks'
+// memory together, with the checker's soft memory limit.) The report lists the checks'
 // problems, then the rebuild's.
 func Verify(ctx context.Context, dir string) (*VerifyReport, error) {
 	rep := &VerifyReport{Dir: dir, Problems: []validate.Problem{}, Diffs: []FileDiff{}, VerifiedBy: ThisGenerator()}
