@@ -222,7 +222,7 @@ func (d *modelDiff) best(got *jnode) {
 		d.ps.add("", "best", "is %s %s, recomputed an object", got.kind, got.show())
 		return
 	}
-	want := d.m.bestNode()
+	want := d.m.tree.get("best")
 	var common []string
 	seen := map[string]bool{}
 	for _, k := range got.keys {

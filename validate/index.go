@@ -225,11 +225,7 @@ func (pl *idxPlan) entries(list string, m *idxModel) ([]*jnode, *Problem) {
 // idxModelEntry recomputes a model's entry of the models list.
 func idxModelEntry(m *idxModel) (*jnode, *Problem) {
 	r0 := m.runs[0]
-	gpus := jarr()
-	for i, r := range m.runs {
-		if i == 0 || r.gpu != m.runs[i-1].gpu {
-			gpus.vals = append(gpus.vals, jstr(r.gpu))
-		}
+	for _, r := range m.runs {
 		if r.nickname != r0.nickname || r.totalParams != r0.totalParams || r.activeParams != r0.activeParams || r.arch != r0.arch {
 			return nil, &Problem{File: chatTask().file, Where: r.where(), Msg: fmt.Sprintf("name, parameters or architecture differ from %s", r0.where())}
 		}
@@ -244,7 +240,7 @@ func idxModelEntry(m *idxModel) (*jnode, *Problem) {
 	}
 	return jobj().set("slug", jstr(m.slug)).set("name", jstr(r0.nickname)).set("model_id", jstr(m.id)).
 		set("params_b", jnum(floatText(r0.totalParams))).set("active_params_b", jnum(floatText(r0.activeParams))).
-		set("architecture", jstr(r0.arch)).set("configurations", jint(len(m.runs))).set("gpus", gpus).
+		set("architecture", jstr(r0.arch)).set("configurations", jint(len(m.runs))).set("gpus", gpuList(m.runs)).
 		set("file", jstr("models/"+m.slug+".json")).set("best", best), nil
 }
 

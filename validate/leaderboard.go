@@ -135,11 +135,7 @@ func readLeaderboard(s *snap, mp *problems, selected []*task) *lbRead {
 			continue
 		}
 		if rd.idx != nil {
-			rows := append([]*lbRow(nil), td.stable...)
-			for _, e := range td.excluded {
-				rows = append(rows, e.row)
-			}
-			checkIndexed(idxPS, rd.idx, t.id, rows)
+			checkIndexed(idxPS, rd.idx, t.id, td.rows)
 		}
 		rd.probs = append(rd.probs, td.probs...)
 	}

@@ -183,29 +183,25 @@ func eachModel(in *lbInputs, chat, index *problems, emit func(*wantModel)) (brok
 	}
 	slices.SortFunc(jobs, func(a, b job) int { return strings.Compare(a.slug, b.slug) })
 	for _, j := range jobs {
-		rows := byModel[j.id]
-		first := rows[0]
-		m, good := recomputeModel(chat, j.slug, rows)
+		m, good := recomputeModel(in, src, chat, j.slug, byModel[j.id])
 		if !j.ok || !good {
 			broken[j.slug] = true
 			continue
 		}
-		m.tree = jobj().
-			set("version", jstr(modelVersion)).set("updated", jstr(in.date)).set("data_version", jstr(in.date)).
-			set("unit", jstr(chatTask().unit)).set("itl_deadline_ms", jint(chatTask().itlCeilingMS)).set("source", src).
-			set("caveat", jstr(in.text.Caveat)).set("boundary", jstr(in.text.Boundary)).set("slug", jstr(j.slug)).
-			set("name", jstr(first.nickname)).set("model_id", jstr(j.id)).set("params_b", jnum(floatText(first.totalParams))).
-			set("active_params_b", jnum(floatText(first.activeParams))).set("architecture", jstr(first.arch)).
-			set("gpus", m.gpusNode()).set("configurations", m.configsNode()).set("best", m.bestNode())
 		emit(m)
 	}
 	return broken, nil
 }
 
-func recomputeModel(chat *problems, slug string, rows []*lbRow) (*wantModel, bool) {
-	m := &wantModel{slug: slug, modelID: rows[0].modelID}
+// recomputeModel recomputes the model file of one model's stable rows,
+// with the source block src; a configuration without a published
+// precision is reported and stops it.
+func recomputeModel(in *lbInputs, src *jnode, chat *problems, slug string, rows []*lbRow) (*wantModel, bool) {
+	first := rows[0]
+	m := &wantModel{slug: slug, modelID: first.modelID}
 	runs, best := sortRuns(slug, chatTask().itlCeilingMS, rows)
 	byRun := map[*run]*wantConfig{}
+	configs, bestNode := jarr(), jobj()
 	ok := true
 	for _, r := range runs {
 		node, known := configNode(r)
@@ -217,13 +213,22 @@ func recomputeModel(chat *problems, slug string, rows []*lbRow) (*wantModel, boo
 		c := &wantConfig{run: r, node: node}
 		byRun[r] = c
 		m.configs = append(m.configs, c)
+		configs.vals = append(configs.vals, node)
 	}
 	if !ok {
 		return nil, false
 	}
 	for _, r := range best {
 		m.best = append(m.best, byRun[r])
+		bestNode.set(r.gpu, byRun[r].node)
 	}
+	m.tree = jobj().
+		set("version", jstr(modelVersion)).set("updated", jstr(in.date)).set("data_version", jstr(in.date)).
+		set("unit", jstr(chatTask().unit)).set("itl_deadline_ms", jint(chatTask().itlCeilingMS)).set("source", src).
+		set("caveat", jstr(in.text.Caveat)).set("boundary", jstr(in.text.Boundary)).set("slug", jstr(slug)).
+		set("name", jstr(first.nickname)).set("model_id", jstr(first.modelID)).set("params_b", jnum(floatText(first.totalParams))).
+		set("active_params_b", jnum(floatText(first.activeParams))).set("architecture", jstr(first.arch)).
+		set("gpus", gpuList(runs)).set("configurations", configs).set("best", bestNode)
 	return m, true
 }
 
@@ -370,30 +375,13 @@ func (c *wantConfig) origin(key string) string {
 	return values[key]
 }
 
-// gpusNode lists the GPUs of the model's configurations, which are sorted
-// by GPU.
-func (m *wantModel) gpusNode() *jnode {
+// gpuList lists the GPUs of a model's runs, which are sorted by GPU.
+func gpuList(runs []*run) *jnode {
 	n := jarr()
-	for i, c := range m.configs {
-		if i == 0 || c.gpu != m.configs[i-1].gpu {
-			n.vals = append(n.vals, jstr(c.gpu))
+	for i, r := range runs {
+		if i == 0 || r.gpu != runs[i-1].gpu {
+			n.vals = append(n.vals, jstr(r.gpu))
 		}
-	}
-	return n
-}
-
-func (m *wantModel) configsNode() *jnode {
-	n := jarr()
-	for _, c := range m.configs {
-		n.vals = append(n.vals, c.node)
-	}
-	return n
-}
-
-func (m *wantModel) bestNode() *jnode {
-	n := jobj()
-	for _, c := range m.best {
-		n.set(c.gpu, c.node)
 	}
 	return n
 }

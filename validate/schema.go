@@ -8,7 +8,6 @@ import (
 	"maps"
 	"path"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,7 +21,7 @@ import (
 )
 
 // schemaRoutes maps snapshot paths (path.Match patterns) to the schema
-// that checks them; a route whose schema does not exist is skipped.
+// that checks them.
 var schemaRoutes = []struct{ pattern, schema string }{
 	{ManifestPath, "manifest.schema.json"},
 	{"models/*.json", "model.schema.json"},
@@ -72,7 +71,7 @@ func compileSchema(name string) (*jsonschema.Schema, error) {
 // schemaFor returns the schema name for a snapshot path, or "".
 func schemaFor(p string) string {
 	for _, r := range schemaRoutes {
-		if ok, _ := path.Match(r.pattern, p); ok && schemas.Has(r.schema) {
+		if ok, _ := path.Match(r.pattern, p); ok {
 			return r.schema
 		}
 	}
@@ -85,20 +84,17 @@ func checkSchemas(s *snap) []Problem {
 	schs, out := compiledSchemas()
 	out = slices.Clone(out)
 	for _, p := range append([]string{ManifestPath}, s.files...) {
-		if name := schemaFor(p); name != "" && schs[name] != nil {
-			out = append(out, checkSchemaFile(s, schs[name], name, p)...)
+		name := schemaFor(p)
+		if schs[name] == nil {
+			continue // no schema, or one that does not compile
+		}
+		if b, err := s.read(p); err != nil {
+			out = append(out, cannotRead(p, err))
+		} else {
+			out = append(out, validateSchema(schs[name], name, p, b)...)
 		}
 	}
 	return out
-}
-
-// checkSchemaFile checks the file at p against the schema of that name.
-func checkSchemaFile(s *snap, sch *jsonschema.Schema, name, p string) []Problem {
-	b, err := s.read(p)
-	if err != nil {
-		return []Problem{cannotRead(p, err)}
-	}
-	return validateSchema(sch, name, p, b)
 }
 
 // CheckSchema checks data, the bytes of the snapshot file at the slash path
@@ -168,11 +164,8 @@ func schemaErrors(name, file string, inst any, err error) []Problem {
 
 // sortSchemaProblems orders a file's schema problems by row, then field.
 func sortSchemaProblems(out []Problem) {
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Where != out[j].Where {
-			return lessWhere(out[i].Where, out[j].Where)
-		}
-		return out[i].Field < out[j].Field
+	slices.SortStableFunc(out, func(a, b Problem) int {
+		return cmp.Or(compareWhere(a.Where, b.Where), strings.Compare(a.Field, b.Field))
 	})
 }
 
@@ -308,12 +301,12 @@ func renderPath(v any, tokens []string) string {
 	return b.String()
 }
 
-// lessWhere orders Where strings so that configurations[2] comes before
+// compareWhere orders Where strings so that configurations[2] comes before
 // configurations[10].
-func lessWhere(a, b string) bool {
+func compareWhere(a, b string) int {
 	pa, na := whereKey(a)
 	pb, nb := whereKey(b)
-	return cmp.Or(strings.Compare(pa, pb), cmp.Compare(na, nb), strings.Compare(a, b)) < 0
+	return cmp.Or(strings.Compare(pa, pb), cmp.Compare(na, nb), strings.Compare(a, b))
 }
 
 // whereKey splits "configurations[10]..." into its prefix and index (-1:

@@ -208,10 +208,7 @@ func TestLargeManifest(t *testing.T) {
 		m.Outputs = append(m.Outputs, vtFileEntry(fmt.Sprintf("pages/model-%05d.html", i), []byte(fmt.Sprint(i))))
 	}
 	vtWriteManifest(t, dir, m)
-	schs, _ := compiledSchemas()
-	check := func() []Problem {
-		return checkSchemaFile(vtSnap(t, dir, nil), schs["manifest.schema.json"], "manifest.schema.json", ManifestPath)
-	}
+	check := func() []Problem { return checkSchemas(vtSnap(t, dir, nil)) }
 	b, err := os.ReadFile(filepath.Join(dir, ManifestPath))
 	if err != nil {
 		t.Fatal(err)
@@ -234,6 +231,6 @@ func TestLargeManifest(t *testing.T) {
 		t.Fatalf("the whole check reports %v", want)
 	}
 	if diff := cmp.Diff(want, probs); diff != "" {
-		t.Errorf("problems (-whole check +checkSchemaFile):\n%s", diff)
+		t.Errorf("problems (-CheckSchema +checkSchemas):\n%s", diff)
 	}
 }

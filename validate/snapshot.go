@@ -96,6 +96,7 @@ type taskData struct {
 	task, path string
 	readErr    error // the file could not be read; nothing else is set
 
+	rows     []*lbRow // parseTask's well-formed rows, upstream order
 	stable   []*lbRow // filterStable's stable rows, upstream order
 	excluded []excludedRow
 	rowsOK   bool      // every row well-formed (parseTask's ok)
@@ -107,7 +108,7 @@ func parseTaskData(task, path string, data []byte) *taskData {
 	ps := &problems{file: path}
 	rows, ok := parseTask(ps, task, data)
 	stable, excluded := filterStable(rows)
-	return &taskData{task: task, path: path, stable: stable, excluded: excluded, rowsOK: ok, probs: ps.list}
+	return &taskData{task: task, path: path, rows: rows, stable: stable, excluded: excluded, rowsOK: ok, probs: ps.list}
 }
 
 // leaderboardReports reports whether the leaderboard check reads the task
@@ -125,20 +126,16 @@ func (s *snap) leaderboardReports(t *task, p string) bool {
 // source returns the manifest's source entry with the given upstream name
 // ("leaderboard/index.json"), or nil.
 func (s *snap) source(name string) *ManifestSource {
-	for i := range s.manifest.Sources {
-		if s.manifest.Sources[i].Name == name {
-			return &s.manifest.Sources[i]
-		}
+	if i := slices.IndexFunc(s.manifest.Sources, func(src ManifestSource) bool { return src.Name == name }); i >= 0 {
+		return &s.manifest.Sources[i]
 	}
 	return nil
 }
 
 // output returns the manifest's output entry with the given path, or nil.
 func (s *snap) output(p string) *ManifestFile {
-	for i := range s.manifest.Outputs {
-		if s.manifest.Outputs[i].Path == p {
-			return &s.manifest.Outputs[i]
-		}
+	if i := slices.IndexFunc(s.manifest.Outputs, func(f ManifestFile) bool { return f.Path == p }); i >= 0 {
+		return &s.manifest.Outputs[i]
 	}
 	return nil
 }
