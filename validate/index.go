@@ -3,13 +3,14 @@ package validate
 // The index check: index.json recomputed from the task files' rows as the
 // model files read them (parseTask, filterStable, sortRuns), printed one
 // list at a time and compared with the published bytes; only when they
-// differ is the published file decoded, a top-level member at a time, to
-// name each differing figure. Its unexported names start with idx.
+// differ is the published file decoded, and compared a top-level member at
+// a time, to name each differing figure. Its unexported names start with
+// idx.
 
 import (
 	"bytes"
 	"cmp"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -430,60 +431,37 @@ func (c *idxCompare) value(want, got *jnode, path []string) {
 	}
 }
 
-// compare decodes the published file one top-level member at a time and
-// names every figure that differs from the recomputed one; a list is
-// compared whole with its recomputation.
+// compare decodes the published file data whole and names every figure
+// that differs from the recomputed one, recomputing a top-level member (a
+// list whole) at a time.
 func (pl *idxPlan) compare(data []byte) []Problem {
-	invalid := func(err error) []Problem {
+	got, err := parseTree(data)
+	switch {
+	case errors.Is(err, errAfterValue):
+		return []Problem{{File: IndexPath, Msg: "has data after the top-level value"}}
+	case err != nil:
 		return []Problem{{File: IndexPath, Msg: fmt.Sprintf("is not valid JSON: %v", err)}}
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
 	c := &idxCompare{}
-	tok, err := dec.Token()
-	if err != nil {
-		return invalid(err)
-	}
-	if tok != json.Delim('{') {
-		v, err := parseAfter(dec, tok)
-		if err != nil {
-			return invalid(err)
-		}
-		c.fail(nil, "is %s, want an object", v.show())
+	if got.kind != jObj {
+		c.fail(nil, "is %s, want an object", got.show())
 		return c.probs
 	}
-	seen := map[string]bool{}
 	var extra []string
-	for dec.More() {
-		kt, err := dec.Token()
-		if err != nil {
-			return invalid(err)
-		}
-		k, _ := kt.(string)
-		seen[k] = true
-		v, err := parseValue(dec)
-		if err != nil {
-			return invalid(err)
-		}
+	for i, k := range got.keys {
 		if want, _ := pl.member(k); want != nil { // print found no failure
-			c.value(want, v, []string{k})
+			c.value(want, got.vals[i], []string{k})
 		} else {
 			extra = append(extra, k)
 		}
 	}
-	if _, err := dec.Token(); err != nil { // '}'
-		return invalid(err)
-	}
 	for _, k := range append(slices.Clone(pl.header.keys), idxLists...) {
-		if !seen[k] {
+		if got.get(k) == nil {
 			c.fail([]string{k}, "is missing")
 		}
 	}
 	for _, k := range extra {
 		c.fail([]string{k}, "is not a key of %s", IndexPath)
-	}
-	if dec.More() {
-		return []Problem{{File: IndexPath, Msg: "has data after the top-level value"}}
 	}
 	return c.probs
 }
