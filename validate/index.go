@@ -76,12 +76,13 @@ func idxSnapshotCheck(s *snap) []Problem {
 	if bytes.Equal(data, want) {
 		return nil
 	}
-	// They differ: name every differing figure.
+	// They differ: name every differing figure (neither file's bytes are
+	// needed meanwhile).
+	line, _ := firstDiff(data, want)
 	probs := pl.compare(data)
 	if len(probs) == 0 {
 		// Figures agree: the bytes must too (key order, indentation, number
 		// spelling, no trailing newline).
-		line, _ := firstDiff(data, want)
 		probs = append(probs, Problem{File: IndexPath, Msg: fmt.Sprintf("line %d: the layout differs from the recomputed file (key order, indentation or trailing newline)", line)})
 	}
 	return probs
