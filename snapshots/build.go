@@ -7,7 +7,7 @@ package snapshots
 //	derive   the leaderboard's rows, what is excluded and why, the evidence;
 //	write    the published files: model files, index.json, grid.json, pages;
 //	         then manifest.json, which lists every one of them;
-//	check    the staged folder with the checker, validate.Snapshot;
+//	check    the staged folder with the checker, validate.Check;
 //	publish  the stage as OUT/DATE, in one rename.
 //
 // Ember's CSV goes through fetch, archive, derive and write (emberSteps)
@@ -29,6 +29,7 @@ import (
 
 	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/leadgreen/greentokens/internal/sourcetext"
 	"github.com/leadgreen/greentokens/leaderboard"
 	"github.com/leadgreen/greentokens/render"
@@ -103,7 +104,7 @@ type Result struct {
 }
 
 // Build fetches the upstream files, derives the published files, checks
-// them with validate.Snapshot, and moves the finished snapshot to
+// them with validate.Check, and moves the finished snapshot to
 // OUT/DATE/. On any error nothing is left under OUT but what was there.
 func Build(ctx context.Context, opts BuildOptions) (*Result, error) {
 	return runBuild(ctx, opts, guardRemovals)
@@ -678,7 +679,7 @@ func archiveEmber(st *stage, body *fetch.Body, rd *grid.Reader, archive string) 
 
 // Step 5: check.
 
-// check runs the checker, validate.Snapshot, on the staged folder.
+// check runs the checker, validate.Check, on the staged folder.
 func check(ctx context.Context, st *stage) error {
 	if err := validateSnapshot(ctx, st.dir); err != nil {
 		if ctx.Err() != nil {
@@ -690,8 +691,11 @@ func check(ctx context.Context, st *stage) error {
 	return nil
 }
 
-// validateSnapshot is the checker; tests wrap it to tamper first.
-var validateSnapshot = validate.Snapshot
+// validateSnapshot is the checker on the folder dir; tests wrap it to
+// tamper first.
+var validateSnapshot = func(ctx context.Context, dir string) error {
+	return validate.Check(ctx, regfile.DirFS(dir))
+}
 
 // Step 6: publish.
 

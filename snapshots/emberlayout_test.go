@@ -12,6 +12,7 @@ import (
 
 	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/leadgreen/greentokens/transform/grid"
 	"github.com/leadgreen/greentokens/validate"
 )
@@ -153,7 +154,7 @@ func TestEmberLayoutTampered(t *testing.T) {
 			if err := os.WriteFile(p, []byte(strings.Replace(string(b), tc.old, tc.new, 1)), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			err := validate.Snapshot(t.Context(), res.Dir)
+			err := validate.Check(t.Context(), regfile.DirFS(res.Dir))
 			var rep *validate.Report
 			if !errors.As(err, &rep) {
 				t.Fatalf("validate: %v, want a report", err)

@@ -6,23 +6,19 @@ import (
 )
 
 // MemoryLimit is the Go runtime's soft memory limit for every greentokens
-// command (LimitMemory), unless GOMEMLIMIT sets one.
+// command (LimitMemory), unless GOMEMLIMIT sets one. The commands that run
+// the checker, build, rebuild and verify, raise it to the checker's own
+// (cmd/greentokens/memory.go): the checker decodes each file whole.
 //
-// A build or a verify must stay under 150 MiB peak resident memory, with
-// ten thousand models too. By default (GOGC=100) the garbage collector
-// lets the heap grow to twice the live data before it collects, so a stage
-// that holds 50 MiB can take 100 MiB and more, plus the runtime's own
-// memory. Verify runs its checks and its rebuild at once, which together
-// hold about twice what either does (70 MB live at 10,000 models): 175 to
-// 195 MiB resident without a limit, 137 to 141 MiB under this one, for 5%
-// more time. A build holds less (45 to 70 MB live at 10,000 models), but
-// its peak swings with the collector's timing; the limit caps the swing.
-// Under the limit the collector runs more often as the process nears it
-// instead of growing the heap. It is soft: live data above it is not an
-// error (the collector then spends at most about half the CPU and the
-// heap grows), so a snapshot far larger makes a command slower, not fail.
-// 120 MiB leaves room under 150 MiB for what the limit does not count (the
-// binary's code and data).
+// The other commands must stay under 150 MiB peak resident memory. By
+// default (GOGC=100) the garbage collector lets the heap grow to twice the
+// live data before it collects, so a stage that holds 50 MiB can take 100
+// MiB and more, plus the runtime's own memory. Under the limit the
+// collector runs more often as the process nears it instead of growing the
+// heap. It is soft: live data above it is not an error (the collector then
+// spends at most about half the CPU and the heap grows), so a snapshot far
+// larger makes a command slower, not fail. 120 MiB leaves room under 150
+// MiB for what the limit does not count (the binary's code and data).
 const MemoryLimit = 120 << 20
 
 // LimitMemory sets the process's soft memory limit

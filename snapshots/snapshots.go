@@ -6,7 +6,7 @@
 // them.
 //
 // A snapshot appears whole or not at all: it is built in a temporary sibling
-// folder, checked by validate.Snapshot, synced, and renamed into place. An
+// folder, checked by validate.Check, synced, and renamed into place. An
 // existing snapshot is never changed unless the caller asks to replace it,
 // and builds into one output folder take turns (a lock in OUT). The manifest
 // (format.Manifest) names the code that wrote the snapshot (ThisGenerator),

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/leadgreen/greentokens/validate"
 )
 
@@ -74,12 +75,12 @@ func TestTaskProblemsReportedOnce(t *testing.T) {
 	}
 }
 
-// reportOf returns validate.Snapshot's problems of dir.
+// reportOf returns validate.Check's problems of dir.
 func reportOf(t *testing.T, dir string) []validate.Problem {
 	t.Helper()
 	var r *validate.Report
-	if err := validate.Snapshot(t.Context(), dir); !errors.As(err, &r) {
-		t.Fatalf("validate.Snapshot: %v, want a report", err)
+	if err := validate.Check(t.Context(), regfile.DirFS(dir)); !errors.As(err, &r) {
+		t.Fatalf("validate.Check: %v, want a report", err)
 	}
 	return slices.Clone(r.Problems)
 }

@@ -29,7 +29,7 @@ import (
 //     folder, to say how (verify_report.go). The rebuild is not checked
 //     again: a file byte-identical to a checked one passes the same checks,
 //     and one that is not is reported as differing.
-//   - The checker, validate.Snapshot, checks the stored files: every file
+//   - The checker, validate.Check, checks the stored files: every file
 //     against manifest.json (missing, extra, size, sha256), every output
 //     against its schema, every figure against the independent
 //     recomputation.
@@ -40,7 +40,7 @@ import (
 //
 // The checks and the rebuild run at once, on goroutines of their own:
 // they share nothing but the folder they read. (The command bounds their
-// memory together with MemoryLimit.) The report lists the checks'
+// memory together, with the checker's soft memory limit.) The report lists the checks'
 // problems, then the rebuild's.
 func Verify(ctx context.Context, dir string) (*VerifyReport, error) {
 	rep := &VerifyReport{Dir: dir, Problems: []validate.Problem{}, Diffs: []FileDiff{}, VerifiedBy: ThisGenerator()}
@@ -51,7 +51,7 @@ func Verify(ctx context.Context, dir string) (*VerifyReport, error) {
 		pause(ctx, ppRebuild)
 		rebuildErr = rebuildAndCompare(ctx, dir, rebuilt)
 	})
-	checkErr := validate.Snapshot(ctx, dir)
+	checkErr := validate.Check(ctx, regfile.DirFS(dir))
 	wg.Wait()
 	if checkErr != nil {
 		vr, ok := checkErr.(*validate.Report)

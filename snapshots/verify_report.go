@@ -26,7 +26,7 @@ type VerifyReport struct {
 	// Rebuilt is true when the rebuild from the archived sources ran to the
 	// end, so Diffs is complete.
 	Rebuilt bool `json:"rebuilt"`
-	// Problems are what validate.Snapshot found (the manifest's listing,
+	// Problems are what validate.Check found (the manifest's listing,
 	// sizes and sha256, the schemas, the independent recomputation), and a
 	// rebuild that could not be run.
 	Problems []validate.Problem `json:"problems"`

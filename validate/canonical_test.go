@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -125,12 +126,14 @@ func variants(v any) []any {
 	return out
 }
 
-// plainJSON decodes one JSON value as parseRow does.
+// plainJSON decodes one JSON value as parseRow does (UseNumber).
 func plainJSON(t *testing.T, raw []byte) any {
 	t.Helper()
-	n, err := parseTree(raw)
-	if err != nil {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
 		t.Fatalf("%s: %v", raw, err)
 	}
-	return n.plain()
+	return v
 }

@@ -20,7 +20,7 @@ func compareModel(file, chatPath string, m *wantModel, data []byte) []Problem {
 		return ps.list
 	}
 	d := &modelDiff{ps: ps, m: m, chatPath: chatPath}
-	d.object("", "", m.tree, got, d.topField, nil)
+	d.object("", "", m.tree, got, nil, d.topField)
 	if len(ps.list) == 0 {
 		line, col := firstDiff(data, want)
 		ps.add("", "", "has the recomputed values but not the published formatting (two-space indentation, \"key\": value, no HTML escaping, no trailing newline): first difference at line %d, column %d", line, col)
@@ -45,12 +45,14 @@ func (d *modelDiff) topField(where, field, key string, want, got *jnode) {
 	case "best":
 		d.best(got)
 	default:
-		d.value(where, field, want, got, "", nil)
+		d.value(where, field, want, got, "")
 	}
 }
 
-// object compares two objects: key set, key order, then each member.
-func (d *modelDiff) object(where, field string, want, got *jnode, member fieldFunc, noteFor func(key string) string) {
+// object compares two objects: key set, key order, then each member, by
+// member (nil: value); note(key) ends a member's mismatch message (nil: no
+// note).
+func (d *modelDiff) object(where, field string, want, got *jnode, note func(key string) string, member fieldFunc) {
 	if got.kind != jObj {
 		d.ps.add(where, field, "is %s %s, recomputed an object", got.kind, got.show())
 		return
@@ -75,14 +77,16 @@ func (d *modelDiff) object(where, field string, want, got *jnode, member fieldFu
 			common = append(common, k)
 		}
 	}
+	noteOf := func(key string) string {
+		if note == nil {
+			return ""
+		}
+		return note(key)
+	}
 	var wantCommon []string
 	for i, k := range want.keys {
 		if got.get(k) == nil {
-			note := ""
-			if noteFor != nil {
-				note = noteFor(k)
-			}
-			d.ps.add(where, join(k), "is missing, recomputed %s%s", want.vals[i].show(), note)
+			d.ps.add(where, join(k), "is missing, recomputed %s%s", want.vals[i].show(), noteOf(k))
 			continue
 		}
 		wantCommon = append(wantCommon, k)
@@ -91,31 +95,31 @@ func (d *modelDiff) object(where, field string, want, got *jnode, member fieldFu
 		d.ps.add(where, field, "has its keys out of order: %s, want %s", strings.Join(common, ", "), strings.Join(wantCommon, ", "))
 	}
 	for i, k := range want.keys {
-		if g := got.get(k); g != nil {
+		switch g := got.get(k); {
+		case g != nil && member != nil:
 			member(where, join(k), k, want.vals[i], g)
+		case g != nil:
+			d.value(where, join(k), want.vals[i], g, noteOf(k))
 		}
 	}
 }
 
 // value compares two values of the same path. note ends a mismatch
-// message (provenance); member compares nested object members.
-func (d *modelDiff) value(where, field string, want, got *jnode, note string, member fieldFunc) {
+// message (provenance).
+func (d *modelDiff) value(where, field string, want, got *jnode, note string) {
 	if want.kind != got.kind {
 		d.ps.add(where, field, "is %s %s, recomputed %s %s%s", got.kind, got.show(), want.kind, want.show(), note)
 		return
 	}
 	switch want.kind {
 	case jObj:
-		if member == nil {
-			member = func(where, field, key string, w, g *jnode) { d.value(where, field, w, g, note, nil) }
-		}
-		d.object(where, field, want, got, member, nil)
+		d.object(where, field, want, got, nil, nil)
 	case jArr:
 		if len(got.vals) != len(want.vals) {
 			d.ps.add(where, field, "has %d entries, recomputed %d%s", len(got.vals), len(want.vals), note)
 		}
 		for i := 0; i < len(want.vals) && i < len(got.vals); i++ {
-			d.value(where, fmt.Sprintf("%s[%d]", field, i), want.vals[i], got.vals[i], note, nil)
+			d.value(where, fmt.Sprintf("%s[%d]", field, i), want.vals[i], got.vals[i], note)
 		}
 	case jStr:
 		if want.text != got.text {
@@ -164,9 +168,7 @@ func (d *modelDiff) provenance(c *wantConfig, key string) string {
 
 // config compares one configuration object.
 func (d *modelDiff) config(where string, c *wantConfig, got *jnode) {
-	d.object(where, "", c.node, got, func(where, field, key string, w, g *jnode) {
-		d.value(where, field, w, g, d.provenance(c, key), nil)
-	}, func(key string) string { return d.provenance(c, key) })
+	d.object(where, "", c.node, got, func(key string) string { return d.provenance(c, key) }, nil)
 }
 
 // configurations compares the configurations array; when its length is
@@ -220,7 +222,7 @@ func (d *modelDiff) best(got *jnode) {
 		d.ps.add("", "best", "is %s %s, recomputed an object", got.kind, got.show())
 		return
 	}
-	want := d.m.bestNode()
+	want := d.m.tree.get("best")
 	var common []string
 	seen := map[string]bool{}
 	for _, k := range got.keys {
@@ -228,7 +230,7 @@ func (d *modelDiff) best(got *jnode) {
 		case seen[k]:
 			d.ps.add("", "best."+k, "appears more than once")
 		case want.get(k) == nil:
-			d.ps.add("", "best."+k, "is present, but no stable configuration of %s on %s has a median inter-token latency within %d ms", d.m.modelID, k, itlDeadlineMS)
+			d.ps.add("", "best."+k, "is present, but no stable configuration of %s on %s has a median inter-token latency within %d ms", d.m.modelID, k, chatTask().itlCeilingMS)
 		default:
 			common = append(common, k)
 		}
@@ -239,7 +241,7 @@ func (d *modelDiff) best(got *jnode) {
 		g := c.gpu
 		entry := got.get(g)
 		why := fmt.Sprintf("the lowest unrounded energy per token among %s's %s configurations with median_itl_ms <= %d, from %s configurations[%d] (energy_per_token_joules %s)",
-			d.m.modelID, g, itlDeadlineMS, d.chatPath, c.index, rawText(*c.energy))
+			d.m.modelID, g, c.ceilingMS, d.chatPath, c.index, rawText(*c.energy))
 		if entry == nil {
 			d.ps.add("", "best."+g, "is missing, recomputed %s: %s", c.rowID(), why)
 			continue

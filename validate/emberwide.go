@@ -51,11 +51,11 @@ func gridLayoutOf(head []string) gridLayout {
 
 // gridEmberSource is the manifest's entry of Ember's CSV, under the name of
 // either layout, or nil.
-func gridEmberSource(s *Snap) *ManifestSource {
-	if src := s.Source(gridWideName); src != nil {
+func gridEmberSource(s *snap) *ManifestSource {
+	if src := s.source(gridWideName); src != nil {
 		return src
 	}
-	return s.Source(gridEmberName)
+	return s.source(gridEmberName)
 }
 
 // gridLayoutCheck: the manifest's entry of Ember's CSV says what the

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/leadgreen/greentokens/internal/sample"
 	"github.com/leadgreen/greentokens/internal/sourcetext"
 	"github.com/leadgreen/greentokens/leaderboard"
@@ -296,21 +297,31 @@ func vtReplace(t *testing.T, old, new string) func([]byte) []byte {
 	}
 }
 
-// vtReport returns Snapshot's problems (nil when it passes).
+// vtReport returns Check's problems on the folder dir (nil when it passes).
 func vtReport(t *testing.T, dir string) []Problem {
 	t.Helper()
-	err := Snapshot(t.Context(), dir)
+	err := Check(t.Context(), regfile.DirFS(dir))
 	if err == nil {
 		return nil
 	}
-	r, ok := err.(*Report)
-	if !ok {
-		t.Fatalf("Snapshot returned %T, want *Report: %v", err, err)
+	var r *Report
+	if !errors.As(err, &r) {
+		t.Fatalf("Check returned %T, want *Report: %v", err, err)
 	}
 	if len(r.Problems) == 0 {
-		t.Fatalf("Snapshot returned a Report with no problems")
+		t.Fatalf("Check returned a Report with no problems")
 	}
 	return r.Problems
+}
+
+// vtSnap opens the folder dir for a single check: its files listed, with
+// the manifest m.
+func vtSnap(t *testing.T, dir string, m *Manifest) *snap {
+	t.Helper()
+	s := &snap{fsys: regfile.DirFS(dir), ctx: t.Context(), tasks: map[string]*taskData{}}
+	s.list()
+	s.manifest = m
+	return s
 }
 
 func vtLoadText(t *testing.T) *sourcetext.Leaderboard {

@@ -14,7 +14,6 @@ import (
 	"io"
 	"maps"
 	"math"
-	"reflect"
 	"regexp"
 	"slices"
 	"sort"
@@ -71,9 +70,9 @@ var gridAreaTypes = map[string]bool{"Country or economy": true, "Country": true,
 // Ember's CSV needs both and the manifest's grid block; grid.json passes
 // gridCheck, and its data version, URL and retrieval date are the
 // manifest's.
-func gridSnapshotCheck(s *Snap) []Problem {
-	m := s.Manifest
-	src, out := gridEmberSource(s), s.Output(gridOutputFile)
+func gridSnapshotCheck(s *snap) []Problem {
+	m := s.manifest
+	src, out := gridEmberSource(s), s.output(gridOutputFile)
 	if src == nil && out == nil && m.Grid == nil {
 		return nil // a snapshot without a grid
 	}
@@ -90,15 +89,15 @@ func gridSnapshotCheck(s *Snap) []Problem {
 	if m.Grid == nil {
 		probs = append(probs, mp("grid", "is missing, but the snapshot has %s", gridOutputFile))
 	}
-	gj, err := s.Read(out.Path)
+	gj, err := s.read(out.Path)
 	if err != nil {
-		return append(probs, Problem{File: out.Path, Msg: fmt.Sprintf("cannot be read: %v", err)})
+		return append(probs, cannotRead(out.Path, err))
 	}
-	f, err := s.Open(src.Path)
+	f, err := s.open(src.Path)
 	if err != nil {
-		return append(probs, Problem{File: src.Path, Msg: fmt.Sprintf("cannot be read: %v", err)})
+		return append(probs, cannotRead(src.Path, err))
 	}
-	sum, more := gridCheck(s.cancellable(f), src.Path, gj)
+	sum, more := gridCheck(f, src.Path, gj)
 	f.Close()
 	probs = append(probs, more...)
 	where := fmt.Sprintf("sources (%s)", src.Path)
@@ -157,20 +156,13 @@ func gridManifestCheck(got, want *ManifestGrid) []Problem {
 	if got.YearRule != want.YearRule {
 		mp("grid.year_rule", "is %q, but the rule is %q", got.YearRule, want.YearRule)
 	}
-	if !reflect.DeepEqual(gridOrEmpty(got.YearCandidates), want.YearCandidates) {
+	if !slices.Equal(got.YearCandidates, want.YearCandidates) {
 		mp("grid.year_candidates", "is %+v, but the archived CSV gives %+v", got.YearCandidates, want.YearCandidates)
 	}
-	if !reflect.DeepEqual(gridOrEmpty(got.Exclusions), want.Exclusions) {
+	if !slices.Equal(got.Exclusions, want.Exclusions) {
 		mp("grid.exclusions", "is %+v, but the archived CSV gives %+v", got.Exclusions, want.Exclusions)
 	}
 	return probs
-}
-
-func gridOrEmpty[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
 }
 
 // gridRow is an intensity row of the CSV.

@@ -469,7 +469,7 @@ func TestGridSnapshot(t *testing.T) {
 				tc.edit(m)
 			}
 			var got []string
-			for _, p := range gridSnapshotCheck(&Snap{Dir: dir, Manifest: m}) {
+			for _, p := range gridSnapshotCheck(vtSnap(t, dir, m)) {
 				got = append(got, p.String())
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {

@@ -1,30 +1,25 @@
 package validate
 
 // The index check: index.json recomputed from the task files' rows as the
-// model files read them (parseTask, filterStable, sortRuns), printed and
-// compared with the published bytes an entry at a time; only when they
-// differ is the published file decoded, again an entry at a time, to name
-// each differing figure. Its unexported names start with idx.
+// model files read them (parseTask, filterStable, sortRuns), printed one
+// list at a time and compared with the published bytes; only when they
+// differ is the published file decoded, and compared a top-level member at
+// a time, to name each differing figure. Its unexported names start with
+// idx.
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
-	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
 	"github.com/leadgreen/greentokens/internal/sourcetext"
 )
 
-// Paths of the files the index check reads, relative to a snapshot folder.
-const (
-	IndexPath        = "index.json"
-	IndexChatTask    = "sources/leaderboard/tasks/lm-arena-chat.json"
-	IndexProblemTask = "sources/leaderboard/tasks/gpqa.json"
-)
+// IndexPath is index.json's path in a snapshot.
+const IndexPath = "index.json"
 
 // idxMaxProblems caps the mismatches one check reports.
 const idxMaxProblems = 50
@@ -35,118 +30,62 @@ func idxCannotRead(p string, err error) []Problem {
 }
 
 // idxSnapshotCheck is the snapshot check: every figure of index.json is
-// recomputed from the two task files (parsed once, Snap.task; their
-// problems are the leaderboard check's when it reads them), its header
-// from the manifest's dates and evidence and the fixed text. A mismatch
-// names the entry (list, model, GPU) and the field:
+// recomputed from the published tasks' files (parsed once, snap.task;
+// their problems are the leaderboard check's when it reads them), its
+// header from the manifest's dates and evidence and the fixed text. A
+// mismatch names the entry (list, model, GPU) and the field:
 //
 //	index.json: gpu_comparisons, model qwen-3-32b: energy_per_token_ratio is 1.64, recomputed 1.63 from the archived task files
-func idxSnapshotCheck(s *Snap) []Problem {
-	if s.Output(IndexPath) == nil && !s.OnDisk(IndexPath) {
+func idxSnapshotCheck(s *snap) []Problem {
+	if s.output(IndexPath) == nil && !s.present(IndexPath) {
 		return nil
 	}
-	chat := s.task(taskChat, IndexChatTask)
-	if chat.readErr != nil {
-		return idxCannotRead(IndexChatTask, chat.readErr)
-	}
-	gpqa := s.task(taskGPQA, IndexProblemTask)
-	if gpqa.readErr != nil {
-		return idxCannotRead(IndexProblemTask, gpqa.readErr)
+	read := make([]*taskData, len(tasks))
+	for i := range tasks {
+		t := &tasks[i]
+		if read[i] = s.task(t, t.file); read[i].readErr != nil {
+			return idxCannotRead(t.file, read[i].readErr)
+		}
 	}
 	// A task file with problems (reported here unless the leaderboard
 	// check reports them) is no ground to recompute the index from.
 	var out []Problem
-	for _, t := range []*taskData{chat, gpqa} {
-		if t.readErr != nil || len(t.probs) > 0 {
-			if !s.leaderboardReports(t.task, t.path) {
-				out = append(out, t.probs...)
+	for i, td := range read {
+		if len(td.probs) > 0 {
+			if !s.leaderboardReports(&tasks[i], td.path) {
+				out = append(out, td.probs...)
 			}
-			out = append(out, Problem{File: IndexPath, Msg: fmt.Sprintf("cannot be recomputed: %s has the problems reported above", t.path)})
+			out = append(out, Problem{File: IndexPath, Msg: fmt.Sprintf("cannot be recomputed: %s has the problems reported above", td.path)})
 		}
 	}
 	if out != nil {
 		return out
 	}
-	pl, fail := idxPrepare(s.Manifest, chat, gpqa)
+	pl, fail := idxPrepare(s.manifest, read)
 	if fail != nil {
 		return []Problem{*fail}
 	}
-	return pl.check(s)
-}
-
-// check compares the recomputed file with index.json: the bytes first,
-// then, when they differ, every figure.
-func (pl *idxPlan) check(s *Snap) []Problem {
-	r, err := s.Open(IndexPath)
+	want, fail := pl.print()
+	if fail != nil {
+		return []Problem{*fail}
+	}
+	data, err := s.read(IndexPath)
 	if err != nil {
 		return idxCannotRead(IndexPath, err)
 	}
-	cmp := &idxBytes{r: bufio.NewReaderSize(r, 64<<10), buf: make([]byte, 32<<10)}
-	pl.write(cmp)
-	r.Close()
-	if cmp.err != nil {
-		return idxCannotRead(IndexPath, cmp.err)
-	}
-	if !cmp.diff {
+	if bytes.Equal(data, want) {
 		return nil
 	}
-
-	// They differ: name every differing figure.
-	if r, err = s.Open(IndexPath); err != nil {
-		return idxCannotRead(IndexPath, err)
-	}
-	defer r.Close()
-	probs := pl.compare(r)
+	// They differ: name every differing figure (neither file's bytes are
+	// needed meanwhile).
+	line, _ := firstDiff(data, want)
+	probs := pl.compare(data)
 	if len(probs) == 0 {
 		// Figures agree: the bytes must too (key order, indentation, number
 		// spelling, no trailing newline).
-		probs = append(probs, Problem{File: IndexPath, Msg: fmt.Sprintf("line %d: the layout differs from the recomputed file (key order, indentation or trailing newline)", 1+cmp.lines)})
+		probs = append(probs, Problem{File: IndexPath, Msg: fmt.Sprintf("line %d: the layout differs from the recomputed file (key order, indentation or trailing newline)", line)})
 	}
 	return probs
-}
-
-// idxBytes compares the recomputed file, as it is printed, with the
-// published bytes as they are read.
-type idxBytes struct {
-	r     *bufio.Reader
-	buf   []byte
-	lines int  // newlines in the recomputed bytes before the first difference
-	diff  bool // a difference was found
-	err   error
-}
-
-// compare compares the next recomputed bytes p with the next published ones.
-func (c *idxBytes) compare(p []byte) {
-	for len(p) > 0 && !c.diff {
-		n := min(len(p), len(c.buf))
-		m, err := io.ReadFull(c.r, c.buf[:n])
-		i := 0
-		for i < m && c.buf[i] == p[i] {
-			i++
-		}
-		c.lines += bytes.Count(p[:i], []byte("\n"))
-		if i < n {
-			c.diff = true
-			if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-				c.err = err
-			}
-			return
-		}
-		p = p[n:]
-	}
-}
-
-// end reports a published file longer than the recomputed one.
-func (c *idxBytes) end() {
-	if c.diff {
-		return
-	}
-	if _, err := c.r.ReadByte(); err != io.EOF {
-		c.diff = true
-		if err != nil {
-			c.err = err
-		}
-	}
 }
 
 // ---- the recomputed file ----
@@ -171,9 +110,9 @@ func (m *idxModel) bestOn(gpu string) *run {
 	return nil
 }
 
-// idxGroup groups stable rows by model and names them (slug: the Text
-// Conversation slug where given, else from the nickname).
-func idxGroup(rows []*lbRow, slugs map[string]string) map[string]*idxModel {
+// idxGroup groups the stable rows of t by model and names them (slug: the
+// Text Conversation slug where given, else from the nickname).
+func idxGroup(t *task, rows []*lbRow, slugs map[string]string) map[string]*idxModel {
 	byModel := map[string][]*lbRow{}
 	for _, r := range rows {
 		byModel[r.modelID] = append(byModel[r.modelID], r)
@@ -185,7 +124,7 @@ func idxGroup(rows []*lbRow, slugs map[string]string) map[string]*idxModel {
 			slug = slugOf(rows[0].nickname)
 		}
 		m := &idxModel{id: id, slug: slug}
-		m.runs, m.best = sortRuns(slug, rows)
+		m.runs, m.best = sortRuns(slug, t.itlCeilingMS, rows)
 		out[id] = m
 	}
 	return out
@@ -195,17 +134,22 @@ func idxGroup(rows []*lbRow, slugs map[string]string) map[string]*idxModel {
 var idxLists = []string{"models", "gpu_comparisons", "task_comparisons", "load_curves"}
 
 // idxPlan is the recomputed index.json, ready to be printed or compared one
-// entry at a time: the grouped runs, and the header (the lists aside).
+// list at a time: the grouped runs, and the header (the lists aside).
 type idxPlan struct {
 	chat, gpqa map[string]*idxModel
 	ids        []string // the Text Conversation models, by slug
 	header     *jnode
 }
 
-// idxPrepare groups the rows, recomputes the header and every entry once,
-// so that whatever stops the recomputation is found before comparing.
-func idxPrepare(m *Manifest, chat, gpqa *taskData) (*idxPlan, *Problem) {
-	pl := &idxPlan{chat: idxGroup(chat.stable, nil)}
+// idxPrepare groups the rows of every task (read, in the order of tasks)
+// and recomputes the header.
+func idxPrepare(m *Manifest, read []*taskData) (*idxPlan, *Problem) {
+	chat, gpqa := chatTask(), taskOf(taskGPQA)
+	byTask := map[string]*taskData{}
+	for _, td := range read {
+		byTask[td.task] = td
+	}
+	pl := &idxPlan{chat: idxGroup(chat, byTask[chat.id].stable, nil)}
 	slugs := map[string]string{}
 	for id, m := range pl.chat {
 		slugs[id] = m.slug
@@ -214,7 +158,7 @@ func idxPrepare(m *Manifest, chat, gpqa *taskData) (*idxPlan, *Problem) {
 	slices.SortFunc(pl.ids, func(a, b string) int {
 		return cmp.Or(strings.Compare(pl.chat[a].slug, pl.chat[b].slug), strings.Compare(a, b))
 	})
-	pl.gpqa = idxGroup(gpqa.stable, slugs)
+	pl.gpqa = idxGroup(gpqa, byTask[gpqa.id].stable, slugs)
 	// The header repeats the model files' dates and source fields.
 	text, err := sourcetext.LoadLeaderboard()
 	var full *jnode
@@ -229,22 +173,16 @@ func idxPrepare(m *Manifest, chat, gpqa *taskData) (*idxPlan, *Problem) {
 	for _, k := range []string{"name", "version", "released", "compiled", "retrieved", "licence", "cite"} {
 		source.set(k, full.get(k))
 	}
-	source.set("details", jstr("each model file's source block (models/SLUG.json, key source) holds the full text: publisher, method, selection, licence evidence")).
-		set("tasks", jarr(
-			jobj().set("task", jstr(taskChat)).set("name", jstr("Text Conversation")).set("file", jstr(IndexChatTask)).
-				set("stable_configurations", jint(len(chat.stable))),
-			jobj().set("task", jstr(taskGPQA)).set("name", jstr("Problem Solving")).set("file", jstr(IndexProblemTask)).
-				set("stable_configurations", jint(len(gpqa.stable)))))
-	pl.header = jobj().set("version", jstr("1")).set("updated", jstr(m.Date)).set("data_version", jstr(m.Date)).
-		set("unit", jstr(text.Unit)).set("itl_deadline_ms", jint(itlDeadlineMS)).
-		set("source", source)
-	for _, list := range idxLists {
-		for _, id := range pl.ids {
-			if _, fail := pl.entries(list, pl.chat[id]); fail != nil {
-				return nil, fail
-			}
-		}
+	list := jarr()
+	for i, t := range tasks {
+		list.vals = append(list.vals, jobj().set("task", jstr(t.id)).set("name", jstr(t.name)).set("file", jstr(t.file)).
+			set("stable_configurations", jint(len(read[i].stable))))
 	}
+	source.set("details", jstr("each model file's source block (models/SLUG.json, key source) holds the full text: publisher, method, selection, licence evidence")).
+		set("tasks", list)
+	pl.header = jobj().set("version", jstr("1")).set("updated", jstr(m.Date)).set("data_version", jstr(m.Date)).
+		set("unit", jstr(chat.unit)).set("itl_deadline_ms", jint(chat.itlCeilingMS)).
+		set("source", source)
 	return pl, nil
 }
 
@@ -289,26 +227,22 @@ func (pl *idxPlan) entries(list string, m *idxModel) ([]*jnode, *Problem) {
 // idxModelEntry recomputes a model's entry of the models list.
 func idxModelEntry(m *idxModel) (*jnode, *Problem) {
 	r0 := m.runs[0]
-	gpus := jarr()
-	for i, r := range m.runs {
-		if i == 0 || r.gpu != m.runs[i-1].gpu {
-			gpus.vals = append(gpus.vals, jstr(r.gpu))
-		}
+	for _, r := range m.runs {
 		if r.nickname != r0.nickname || r.totalParams != r0.totalParams || r.activeParams != r0.activeParams || r.arch != r0.arch {
-			return nil, &Problem{File: IndexChatTask, Where: r.where(), Msg: fmt.Sprintf("name, parameters or architecture differ from %s", r0.where())}
+			return nil, &Problem{File: chatTask().file, Where: r.where(), Msg: fmt.Sprintf("name, parameters or architecture differ from %s", r0.where())}
 		}
 	}
 	best := jobj()
 	for _, b := range m.best {
 		c, known := configNode(b)
 		if !known {
-			return nil, &Problem{File: IndexChatTask, Where: b.where(), Field: "weight_precision", Msg: fmt.Sprintf("is %q, which has no published precision", b.precision)}
+			return nil, &Problem{File: chatTask().file, Where: b.where(), Field: "weight_precision", Msg: fmt.Sprintf("is %q, which has no published precision", b.precision)}
 		}
 		best.set(b.gpu, c)
 	}
 	return jobj().set("slug", jstr(m.slug)).set("name", jstr(r0.nickname)).set("model_id", jstr(m.id)).
 		set("params_b", jnum(floatText(r0.totalParams))).set("active_params_b", jnum(floatText(r0.activeParams))).
-		set("architecture", jstr(r0.arch)).set("configurations", jint(len(m.runs))).set("gpus", gpus).
+		set("architecture", jstr(r0.arch)).set("configurations", jint(len(m.runs))).set("gpus", gpuList(m.runs)).
 		set("file", jstr("models/"+m.slug+".json")).set("best", best), nil
 }
 
@@ -359,55 +293,42 @@ func idxCurve(m *idxModel, best *run) *jnode {
 		set("past", pastNode)
 }
 
-// ---- printing and comparing the bytes ----
-
-// write prints the recomputed file as writeTree would and compares it
-// with the published bytes as it goes, until they differ.
-func (pl *idxPlan) write(cmp *idxBytes) {
+// print prints the recomputed file as writeTree would, one list at a time;
+// it stops at the first entry that cannot be recomputed.
+func (pl *idxPlan) print() ([]byte, *Problem) {
 	var b bytes.Buffer
-	flush := func() bool {
-		cmp.compare(b.Bytes())
-		b.Reset()
-		return !cmp.diff
-	}
 	b.WriteByte('{')
-	for i, k := range pl.header.keys {
+	for i, k := range append(slices.Clone(pl.header.keys), idxLists...) {
+		v, fail := pl.member(k)
+		if fail != nil {
+			return nil, fail
+		}
 		if i > 0 {
 			b.WriteByte(',')
 		}
 		b.WriteString("\n  ")
 		quoteJSON(&b, k)
 		b.WriteString(": ")
-		writeValue(&b, pl.header.vals[i], 1)
-	}
-	for _, list := range idxLists {
-		b.WriteString(",\n  ")
-		quoteJSON(&b, list)
-		b.WriteString(": [")
-		empty := true
-		for _, id := range pl.ids {
-			es, _ := pl.entries(list, pl.chat[id]) // idxPrepare found no failure
-			for _, e := range es {
-				if !empty {
-					b.WriteByte(',')
-				}
-				empty = false
-				b.WriteString("\n    ")
-				writeValue(&b, e, 2)
-			}
-			if b.Len() >= 32<<10 && !flush() {
-				return
-			}
-		}
-		if !empty {
-			b.WriteString("\n  ")
-		}
-		b.WriteByte(']')
+		writeValue(&b, v, 1)
 	}
 	b.WriteString("\n}")
-	if flush() {
-		cmp.end()
+	return b.Bytes(), nil
+}
+
+// member recomputes the top-level member k (a list whole), or returns nil.
+func (pl *idxPlan) member(k string) (*jnode, *Problem) {
+	if !slices.Contains(idxLists, k) {
+		return pl.header.get(k), nil
 	}
+	list := jarr()
+	for _, id := range pl.ids {
+		es, fail := pl.entries(k, pl.chat[id])
+		if fail != nil {
+			return nil, fail
+		}
+		list.vals = append(list.vals, es...)
+	}
+	return list, nil
 }
 
 // ---- naming what differs ----
@@ -511,126 +432,37 @@ func (c *idxCompare) value(want, got *jnode, path []string) {
 	}
 }
 
-// compare decodes the published file a member and list entry at a time
-// and names every figure that differs from the recomputed one.
-func (pl *idxPlan) compare(r io.Reader) []Problem {
-	invalid := func(err error) []Problem {
+// compare decodes the published file data whole and names every figure
+// that differs from the recomputed one, recomputing a top-level member (a
+// list whole) at a time.
+func (pl *idxPlan) compare(data []byte) []Problem {
+	got, err := parseTree(data)
+	switch {
+	case errors.Is(err, errAfterValue):
+		return []Problem{{File: IndexPath, Msg: "has data after the top-level value"}}
+	case err != nil:
 		return []Problem{{File: IndexPath, Msg: fmt.Sprintf("is not valid JSON: %v", err)}}
 	}
-	dec := json.NewDecoder(bufio.NewReaderSize(r, 64<<10))
-	dec.UseNumber()
 	c := &idxCompare{}
-	tok, err := dec.Token()
-	if err != nil {
-		return invalid(err)
-	}
-	if tok != json.Delim('{') {
-		v, err := parseAfter(dec, tok)
-		if err != nil {
-			return invalid(err)
-		}
-		c.fail(nil, "is %s, want an object", v.show())
+	if got.kind != jObj {
+		c.fail(nil, "is %s, want an object", got.show())
 		return c.probs
 	}
-	seen := map[string]bool{}
 	var extra []string
-	for dec.More() {
-		kt, err := dec.Token()
-		if err != nil {
-			return invalid(err)
-		}
-		k, _ := kt.(string)
-		seen[k] = true
-		if slices.Contains(idxLists, k) {
-			err = pl.compareList(dec, c, k)
-		} else if want := pl.header.get(k); want != nil {
-			var v *jnode
-			if v, err = parseValue(dec); err == nil {
-				c.value(want, v, []string{k})
-			}
+	for i, k := range got.keys {
+		if want, _ := pl.member(k); want != nil { // print found no failure
+			c.value(want, got.vals[i], []string{k})
 		} else {
 			extra = append(extra, k)
-			_, err = parseValue(dec)
 		}
-		if err != nil {
-			return invalid(err)
-		}
-	}
-	if _, err := dec.Token(); err != nil { // '}'
-		return invalid(err)
 	}
 	for _, k := range append(slices.Clone(pl.header.keys), idxLists...) {
-		if !seen[k] {
+		if got.get(k) == nil {
 			c.fail([]string{k}, "is missing")
 		}
 	}
 	for _, k := range extra {
 		c.fail([]string{k}, "is not a key of %s", IndexPath)
 	}
-	if dec.More() {
-		return []Problem{{File: IndexPath, Msg: "has data after the top-level value"}}
-	}
 	return c.probs
-}
-
-// compareList compares one of the file's lists an entry at a time,
-// matched by key (model, GPU) so that a missing entry is named rather
-// than shifting every later one.
-func (pl *idxPlan) compareList(dec *json.Decoder, c *idxCompare, list string) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	if tok != json.Delim('[') {
-		v, err := parseAfter(dec, tok)
-		if err == nil {
-			c.fail([]string{list}, "is %s, want an array", v.show())
-		}
-		return err
-	}
-	type at struct {
-		m *idxModel
-		j int
-	}
-	where := map[string]at{}
-	var order []string
-	for _, id := range pl.ids {
-		es, _ := pl.entries(list, pl.chat[id])
-		for j, e := range es {
-			k := idxEntryKey(e, len(order))
-			if _, dup := where[k]; !dup {
-				where[k] = at{pl.chat[id], j}
-				order = append(order, k)
-			}
-		}
-	}
-	seen := map[string]bool{}
-	var extra []string
-	for i := 0; dec.More(); i++ {
-		x, err := parseValue(dec)
-		if err != nil {
-			return err
-		}
-		k := idxEntryKey(x, i)
-		a, ok := where[k]
-		if !ok {
-			extra = append(extra, k)
-			continue
-		}
-		seen[k] = true
-		es, _ := pl.entries(list, a.m)
-		c.value(es[a.j], x, []string{list, "[" + k + "]"})
-	}
-	if _, err := dec.Token(); err != nil { // ']'
-		return err
-	}
-	for _, k := range order {
-		if !seen[k] {
-			c.fail([]string{list, "[" + k + "]"}, "is missing: the task files give this entry")
-		}
-	}
-	for _, k := range extra {
-		c.fail([]string{list, "[" + k + "]"}, "is an entry the task files do not give")
-	}
-	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -94,14 +93,14 @@ func idxTryBuild(t *testing.T, dir string) (idxBuilt, error) {
 func indexFile(t *testing.T, chatTask, gpqaTask, indexJSON []byte, modelFiles map[string][]byte) error {
 	t.Helper()
 	dir := t.TempDir()
-	files := map[string][]byte{IndexChatTask: chatTask, IndexProblemTask: gpqaTask, IndexPath: indexJSON}
-	s := &Snap{Dir: dir, Manifest: &Manifest{Date: idxDate, Retrieved: idxRetrieved}}
+	files := map[string][]byte{taskOf(taskChat).file: chatTask, taskOf(taskGPQA).file: gpqaTask, IndexPath: indexJSON}
+	manifest := &Manifest{Date: idxDate, Retrieved: idxRetrieved}
 	for _, b := range modelFiles {
 		var m struct{ Source struct{ Compiled string } }
 		if err := json.Unmarshal(b, &m); err != nil {
 			t.Fatal(err)
 		}
-		s.Manifest.Evidence.Compiled = m.Source.Compiled
+		manifest.Evidence.Compiled = m.Source.Compiled
 	}
 	for p, b := range files {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
@@ -110,10 +109,8 @@ func indexFile(t *testing.T, chatTask, gpqaTask, indexJSON []byte, modelFiles ma
 		if err := os.WriteFile(filepath.Join(dir, p), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		s.Files = append(s.Files, p)
 	}
-	slices.Sort(s.Files)
-	return problemsError("index", idxSnapshotCheck(s))
+	return problemsError("index", idxSnapshotCheck(vtSnap(t, dir, manifest)))
 }
 
 func TestIndexFileAcceptsEveryLeaderboardVersion(t *testing.T) {
@@ -233,5 +230,50 @@ func TestIndexLayoutDifferenceLate(t *testing.T) {
 	}
 	if err := indexFile(t, b.chat, b.gpqa, bad, b.models); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("got %v; want %q", err, want)
+	}
+}
+
+// TestIndexFileWithBadTaskRow: the index is computed from the same parsed
+// rows as the model files: a bad row of a task file is reported by the
+// parser (file, row, field), and the index is not recomputed from it.
+func TestIndexFileWithBadTaskRow(t *testing.T) {
+	b := idxBuild(t, vtSeed)
+	gpqa := bytes.Replace(b.gpqa, []byte(`"max_num_seqs": `), []byte(`"max_num_seqs": "x", "was": `), 1)
+	err := indexFile(t, b.chat, gpqa, b.index, b.models)
+	if err == nil {
+		t.Fatal("a gpqa row without a number of sequences was accepted")
+	}
+	for _, w := range []string{
+		taskOf(taskGPQA).file + ": configurations[0] (", `max_num_seqs is "x", not a number`,
+		IndexPath + ": cannot be recomputed: " + taskOf(taskGPQA).file + " has the problems reported above",
+	} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("the error does not say %q:\n%v", w, err)
+		}
+	}
+}
+
+// TestIndexFileComparison: the published file is decoded, a top-level
+// member at a time, only when its bytes differ; what it finds is named.
+func TestIndexFileComparison(t *testing.T) {
+	b := idxBuild(t, vtSeed)
+	for _, tc := range []struct {
+		name     string
+		old, new string
+		want     string
+	}{
+		{"extra key", `"version": "1",`, `"version": "1", "x": 1,`, "index.json: x is not a key of index.json"},
+		{"list not a list", `"task_comparisons": [`, `"task_comparisons": {"a": 1}, "x": [`, "index.json: task_comparisons is an object, want an array"},
+		{"not JSON", `"version": "1",`, `"version": "1",,`, "index.json: is not valid JSON"},
+		{"data after", "", "\n{}", "index.json: has data after the top-level value"},
+	} {
+		data := append(append([]byte(nil), b.index...), tc.new...)
+		if tc.old != "" {
+			data = bytes.Replace(b.index, []byte(tc.old), []byte(tc.new), 1)
+		}
+		err := indexFile(t, b.chat, b.gpqa, data, b.models)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v; want %q", tc.name, err, tc.want)
+		}
 	}
 }

@@ -64,32 +64,6 @@ func (n *jnode) get(key string) *jnode {
 	return nil
 }
 
-// plain is the value as encoding/json decodes it with UseNumber:
-// map[string]any, []any, json.Number, string, bool or nil.
-func (n *jnode) plain() any {
-	switch n.kind {
-	case jObj:
-		m := make(map[string]any, len(n.keys))
-		for i, k := range n.keys {
-			m[k] = n.vals[i].plain()
-		}
-		return m
-	case jArr:
-		a := make([]any, len(n.vals))
-		for i, v := range n.vals {
-			a[i] = v.plain()
-		}
-		return a
-	case jNum:
-		return json.Number(n.text)
-	case jStr:
-		return n.text
-	case jBool:
-		return n.text == "true"
-	}
-	return nil
-}
-
 // show renders a scalar for a message; strings are quoted and long ones cut.
 func (n *jnode) show() string {
 	switch n.kind {
@@ -106,6 +80,9 @@ func (n *jnode) show() string {
 	return n.text
 }
 
+// errAfterValue is parseTree's error for data after the top-level value.
+var errAfterValue = errors.New("data after the top-level value")
+
 // parseTree decodes one JSON value, keeping key order and number text.
 func parseTree(data []byte) (*jnode, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -115,28 +92,24 @@ func parseTree(data []byte) (*jnode, error) {
 		return nil, err
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("data after the top-level value")
+		return nil, errAfterValue
 	}
 	return n, nil
 }
 
-// parseValue decodes the next value of dec, which uses UseNumber.
+// parseValue decodes the next value of dec, which uses UseNumber: io.EOF
+// when there is none, io.ErrUnexpectedEOF when the input ends within it.
 func parseValue(dec *json.Decoder) (*jnode, error) {
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, err
 	}
-	return parseAfter(dec, tok)
-}
-
-// parseAfter decodes the rest of a value whose first token, tok, has just
-// been read from dec; input that ends within it is io.ErrUnexpectedEOF.
-func parseAfter(dec *json.Decoder, tok json.Token) (_ *jnode, err error) {
-	defer func() {
+	within := func(err error) error {
 		if err == io.EOF {
-			err = io.ErrUnexpectedEOF
+			return io.ErrUnexpectedEOF
 		}
-	}()
+		return err
+	}
 	switch t := tok.(type) {
 	case json.Delim:
 		n := jobj()
@@ -148,13 +121,13 @@ func parseAfter(dec *json.Decoder, tok json.Token) (_ *jnode, err error) {
 			if t == '{' {
 				kt, err := dec.Token()
 				if err != nil {
-					return nil, err
+					return nil, within(err)
 				}
 				key = kt.(string)
 			}
 			v, err := parseValue(dec)
 			if err != nil {
-				return nil, err
+				return nil, within(err)
 			}
 			if t == '{' {
 				n.set(key, v)
@@ -163,7 +136,7 @@ func parseAfter(dec *json.Decoder, tok json.Token) (_ *jnode, err error) {
 			}
 		}
 		_, err := dec.Token() // '}' or ']'
-		return n, err
+		return n, within(err)
 	case string:
 		return jstr(t), nil
 	case json.Number:

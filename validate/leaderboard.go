@@ -26,14 +26,14 @@ type lbRead struct {
 	excluded          map[exKey]excludedRow
 	exOrder           []exKey
 	chat              *taskData // nil when the chat task file could not be read
-	chatPS            *problems // the chat task file's problems, with the model files'
+	chatPS            *problems // the chat task file's problems, with the model files' (none when not read)
 	probs             []Problem // the sources' own, in the order they were read
 }
 
 // checkLeaderboard recomputes the manifest's selection, evidence and
 // exclusions and every model file from the archived leaderboard files.
-func checkLeaderboard(s *Snap) []Problem {
-	m := s.Manifest
+func checkLeaderboard(s *snap) []Problem {
+	m := s.manifest
 	mp := &problems{file: ManifestPath}
 	tasks := checkSelection(mp, m.Selection)
 	rd := readLeaderboard(s, mp, tasks)
@@ -43,9 +43,9 @@ func checkLeaderboard(s *Snap) []Problem {
 	switch {
 	case err != nil:
 		mp.add("", "", "cannot be checked: %v", err)
-		out = append(out, rd.chatProblems()...)
+		out = append(out, rd.chatPS.list...)
 	case rd.idx == nil || rd.commit == nil:
-		out = append(out, rd.chatProblems()...)
+		out = append(out, rd.chatPS.list...)
 	default:
 		checkEvidence(mp, m.Evidence, rd)
 		if rd.chat == nil {
@@ -56,19 +56,12 @@ func checkLeaderboard(s *Snap) []Problem {
 	return append(out, mp.list...) // the manifest's problems come last
 }
 
-// chatProblems are the chat task file's problems, nil when it was not read.
-func (rd *lbRead) chatProblems() []Problem {
-	if rd.chatPS == nil {
-		return nil
-	}
-	return rd.chatPS.list
-}
-
 // checkSelection checks the selection parameters against the published
-// rule's and returns the tasks to read, Text Conversation always.
-func checkSelection(mp *problems, sel ManifestSelection) []string {
-	if sel.ITLDeadlineMS != itlDeadlineMS {
-		mp.add("", "selection.itl_deadline_ms", "is %d, but the published rule is %d", sel.ITLDeadlineMS, itlDeadlineMS)
+// rule's and returns the published tasks to read, Text Conversation always.
+func checkSelection(mp *problems, sel ManifestSelection) []*task {
+	chat := chatTask()
+	if sel.ITLDeadlineMS != chat.itlCeilingMS {
+		mp.add("", "selection.itl_deadline_ms", "is %d, but the published rule is %d", sel.ITLDeadlineMS, chat.itlCeilingMS)
 	}
 	if sel.MinSteadyStateSeconds != minSteadySeconds {
 		mp.add("", "selection.min_steady_state_seconds", "is %v, but the stability rule is %v", sel.MinSteadyStateSeconds, minSteadySeconds)
@@ -76,25 +69,33 @@ func checkSelection(mp *problems, sel ManifestSelection) []string {
 	if sel.MinBatchFraction != minBatchFraction {
 		mp.add("", "selection.min_batch_fraction", "is %v, but the stability rule is %v", sel.MinBatchFraction, minBatchFraction)
 	}
-	tasks := append([]string(nil), sel.Tasks...)
-	if !slices.Contains(tasks, taskChat) {
-		mp.add("", "selection.tasks", "lacks %s, the task the model files are built from", taskChat)
-		tasks = append(tasks, taskChat)
+	var selected []*task
+	for _, id := range sel.Tasks {
+		switch t := taskOf(id); {
+		case t == nil:
+			mp.add("", "selection.tasks", "lists %q, which is not a published task", id)
+		case !slices.Contains(selected, t):
+			selected = append(selected, t)
+		}
 	}
-	return tasks
+	if !slices.Contains(sel.Tasks, chat.id) {
+		mp.add("", "selection.tasks", "lacks %s, the task the model files are built from", chat.id)
+		selected = append(selected, chat)
+	}
+	return selected
 }
 
 // readLeaderboard reads the archived index.json and commits.json, and
-// parses and filters every task of tasks (Snap.task).
-func readLeaderboard(s *Snap, mp *problems, tasks []string) *lbRead {
-	rd := &lbRead{filtered: map[string]bool{}, excluded: map[exKey]excludedRow{}}
+// parses and filters every task of selected (snap.task).
+func readLeaderboard(s *snap, mp *problems, selected []*task) *lbRead {
+	rd := &lbRead{filtered: map[string]bool{}, excluded: map[exKey]excludedRow{}, chatPS: &problems{}}
 	read := func(name string) ([]byte, string) {
-		src := s.Source(name)
+		src := s.source(name)
 		if src == nil {
 			mp.add("", "sources", "has no entry for %s", name)
 			return nil, ""
 		}
-		b, err := s.Read(src.Path)
+		b, err := s.read(src.Path)
 		if err != nil {
 			return nil, src.Path // the manifest check reports a missing file
 		}
@@ -112,36 +113,29 @@ func readLeaderboard(s *Snap, mp *problems, tasks []string) *lbRead {
 	}
 	rd.probs = append(idxPS.list, commitsPS.list...)
 	idxPS = &problems{file: idxPath}
-	for _, task := range tasks {
-		if rd.filtered[task] {
-			continue
-		}
-		rd.filtered[task] = true
-		src := s.Source(lbTaskName(task))
+	for _, t := range selected {
+		rd.filtered[t.id] = true
+		src := s.source(t.sourceName())
 		if src == nil {
-			mp.add("", "sources", "has no entry for %s", lbTaskName(task))
+			mp.add("", "sources", "has no entry for %s", t.sourceName())
 			continue
 		}
-		td := s.task(task, src.Path)
+		td := s.task(t, src.Path)
 		if td.readErr != nil {
 			continue // the manifest check reports a missing file
 		}
 		for _, e := range td.excluded {
-			k := exKey{task, e.row.index, e.row.modelID, e.row.gpu, e.row.numGPUs, e.row.maxNumSeqs}
+			k := exKey{t.id, e.row.index, e.row.modelID, e.row.gpu, e.row.numGPUs, e.row.maxNumSeqs}
 			rd.excluded[k] = e
 			rd.exOrder = append(rd.exOrder, k)
 		}
-		if task == taskChat {
+		if t.id == taskChat {
 			rd.chat = td
 			rd.chatPS = &problems{file: td.path, list: append([]Problem(nil), td.probs...)}
 			continue
 		}
 		if rd.idx != nil {
-			rows := append([]*lbRow(nil), td.stable...)
-			for _, e := range td.excluded {
-				rows = append(rows, e.row)
-			}
-			checkIndexed(idxPS, rd.idx, task, rows)
+			checkIndexed(idxPS, rd.idx, t.id, td.rows)
 		}
 		rd.probs = append(rd.probs, td.probs...)
 	}
@@ -200,10 +194,10 @@ func checkEvidence(mp *problems, ev ManifestEvidence, rd *lbRead) {
 
 // checkModelFiles recomputes and compares every model file, one at a
 // time; a model file no model gives is reported too.
-func checkModelFiles(s *Snap, mp *problems, rd *lbRead, text *sourcetext.Leaderboard) []Problem {
-	m := s.Manifest
+func checkModelFiles(s *snap, mp *problems, rd *lbRead, text *sourcetext.Leaderboard) []Problem {
+	m := s.manifest
 	in := &lbInputs{
-		date: m.Date, dataURL: s.Source(lbTaskName(taskChat)).URL, chatPath: rd.chat.path,
+		date: m.Date, dataURL: s.source(chatTask().sourceName()).URL, chatPath: rd.chat.path,
 		index: rd.idx, commit: rd.commit, text: text, stable: rd.chat.stable,
 	}
 	if len(m.Retrieved) >= 10 && isDate(m.Retrieved[:10]) {
@@ -220,13 +214,13 @@ func checkModelFiles(s *Snap, mp *problems, rd *lbRead, text *sourcetext.Leaderb
 	broken, err := eachModel(in, rd.chatPS, idxPS, func(wm *wantModel) {
 		p := "models/" + wm.slug + ".json"
 		want[p] = true
-		if !s.OnDisk(p) {
+		if !s.present(p) {
 			modelProbs = append(modelProbs, Problem{File: p, Msg: fmt.Sprintf("is missing: %s has %d stable configurations of %s", in.chatPath, len(wm.configs), wm.modelID)})
 			return
 		}
-		data, err := s.Read(p)
+		data, err := s.read(p)
 		if err != nil {
-			modelProbs = append(modelProbs, Problem{File: p, Msg: fmt.Sprintf("cannot be read: %v", err)})
+			modelProbs = append(modelProbs, cannotRead(p, err))
 			return
 		}
 		modelProbs = append(modelProbs, compareModel(p, in.chatPath, wm, data)...)
@@ -240,7 +234,7 @@ func checkModelFiles(s *Snap, mp *problems, rd *lbRead, text *sourcetext.Leaderb
 	}
 	out = append(out, modelProbs...)
 	var extra []string
-	for _, p := range s.Files {
+	for _, p := range s.files {
 		if strings.HasPrefix(p, "models/") && !want[p] && !broken[strings.TrimSuffix(strings.TrimPrefix(p, "models/"), ".json")] {
 			extra = append(extra, p)
 		}

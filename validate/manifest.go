@@ -126,9 +126,9 @@ var dateFolder = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
 
 // decodeManifest decodes manifest.json strictly, or else leniently so that
 // the other checks can run; nil when it cannot be decoded at all.
-func decodeManifest(s *Snap) (*Manifest, []Problem) {
+func decodeManifest(s *snap) (*Manifest, []Problem) {
 	mp := &problems{file: ManifestPath}
-	b, err := s.Read(ManifestPath)
+	b, err := s.read(ManifestPath)
 	if err != nil {
 		mp.add("", "", "cannot be read: %v", err)
 		return nil, mp.list
@@ -146,7 +146,7 @@ func decodeManifest(s *Snap) (*Manifest, []Problem) {
 	} else if dec.More() {
 		mp.add("", "", "has data after the top-level value")
 	}
-	if base := filepath.Base(filepath.Clean(s.Dir)); dateFolder.MatchString(base) && base != m.Date {
+	if base := filepath.Base(filepath.Clean(s.name)); dateFolder.MatchString(base) && base != m.Date {
 		mp.add("", "date", "is %s, but the snapshot folder is named %s", m.Date, base)
 	}
 	return &m, mp.list
@@ -155,12 +155,11 @@ func decodeManifest(s *Snap) (*Manifest, []Problem) {
 // checkFiles checks the manifest's listing against the folder: every file
 // but manifest.json listed once, in the right list, with its size and
 // SHA-256, and both lists sorted by path.
-func checkFiles(s *Snap) []Problem {
-	m := s.Manifest
+func checkFiles(s *snap) []Problem {
+	m := s.manifest
 	mp := &problems{file: ManifestPath}
 	var out []Problem
 	listed := map[string]string{} // path → where it is listed
-	sums := hashFiles(s)
 
 	entry := func(where, p string, size int64, sum string, wantSource bool) {
 		if !cleanPath(p) {
@@ -182,20 +181,20 @@ func checkFiles(s *Snap) []Problem {
 		case !wantSource && isSource:
 			mp.add(where, "path", "%s is under sources/ but listed as an output", p)
 		}
-		if !s.OnDisk(p) {
+		if !s.present(p) {
 			out = append(out, Problem{File: p, Msg: fmt.Sprintf("is listed in manifest.json %s but missing from the snapshot folder", where)})
 			return
 		}
-		h := sums[p]
-		if h.err != nil {
-			out = append(out, Problem{File: p, Msg: fmt.Sprintf("cannot be read: %v", h.err)})
+		n, h, err := hashFile(s, p)
+		if err != nil {
+			out = append(out, cannotRead(p, err))
 			return
 		}
-		if h.size != size {
-			mp.add(where+" ("+p+")", "size", "is %d, but the file on disk has %d bytes", size, h.size)
+		if n != size {
+			mp.add(where+" ("+p+")", "size", "is %d, but the file on disk has %d bytes", size, n)
 		}
-		if h.sum != sum {
-			mp.add(where+" ("+p+")", "sha256", "is %s, but the file on disk hashes to %s", sum, h.sum)
+		if h != sum {
+			mp.add(where+" ("+p+")", "sha256", "is %s, but the file on disk hashes to %s", sum, h)
 		}
 	}
 
@@ -215,7 +214,7 @@ func checkFiles(s *Snap) []Problem {
 	if !sort.SliceIsSorted(m.Outputs, func(i, j int) bool { return m.Outputs[i].Path < m.Outputs[j].Path }) {
 		mp.add("", "outputs", "is not sorted by path")
 	}
-	for _, p := range s.Files {
+	for _, p := range s.files {
 		if _, ok := listed[p]; !ok {
 			kind := "outputs"
 			if strings.HasPrefix(p, sourcesPrefix) {
@@ -227,36 +226,14 @@ func checkFiles(s *Snap) []Problem {
 	return append(mp.list, out...)
 }
 
-// hashed is a file's size and hex SHA-256, or why it could not be read.
-type hashed struct {
-	size int64
-	sum  string
-	err  error
-}
-
-// hashFiles hashes every file in the folder, on a worker per CPU.
-func hashFiles(s *Snap) map[string]hashed {
-	out := make([]hashed, len(s.Files))
-	eachIndex(len(s.Files), func(i int) { out[i] = hashFile(s, s.Files[i]) })
-	sums := make(map[string]hashed, len(out))
-	for i, p := range s.Files {
-		sums[p] = out[i]
-	}
-	return sums
-}
-
-// hashFile reads the file at slash path p from disk and returns its size
-// and hex SHA-256.
-func hashFile(s *Snap, p string) hashed {
-	f, err := s.Open(p)
+// hashFile returns the size and hex SHA-256 of the file at slash path p.
+func hashFile(s *snap, p string) (int64, string, error) {
+	f, err := s.open(p)
 	if err != nil {
-		return hashed{err: err}
+		return 0, "", err
 	}
 	defer f.Close()
 	h := sha256.New()
-	n, err := io.Copy(h, s.cancellable(f))
-	if err != nil {
-		return hashed{err: err}
-	}
-	return hashed{size: n, sum: hex.EncodeToString(h.Sum(nil))}
+	n, err := io.Copy(h, f)
+	return n, hex.EncodeToString(h.Sum(nil)), err
 }

@@ -183,29 +183,25 @@ func eachModel(in *lbInputs, chat, index *problems, emit func(*wantModel)) (brok
 	}
 	slices.SortFunc(jobs, func(a, b job) int { return strings.Compare(a.slug, b.slug) })
 	for _, j := range jobs {
-		rows := byModel[j.id]
-		first := rows[0]
-		m, good := recomputeModel(chat, j.slug, rows)
+		m, good := recomputeModel(in, src, chat, j.slug, byModel[j.id])
 		if !j.ok || !good {
 			broken[j.slug] = true
 			continue
 		}
-		m.tree = jobj().
-			set("version", jstr(modelVersion)).set("updated", jstr(in.date)).set("data_version", jstr(in.date)).
-			set("unit", jstr(in.text.Unit)).set("itl_deadline_ms", jint(itlDeadlineMS)).set("source", src).
-			set("caveat", jstr(in.text.Caveat)).set("boundary", jstr(in.text.Boundary)).set("slug", jstr(j.slug)).
-			set("name", jstr(first.nickname)).set("model_id", jstr(j.id)).set("params_b", jnum(floatText(first.totalParams))).
-			set("active_params_b", jnum(floatText(first.activeParams))).set("architecture", jstr(first.arch)).
-			set("gpus", m.gpusNode()).set("configurations", m.configsNode()).set("best", m.bestNode())
 		emit(m)
 	}
 	return broken, nil
 }
 
-func recomputeModel(chat *problems, slug string, rows []*lbRow) (*wantModel, bool) {
-	m := &wantModel{slug: slug, modelID: rows[0].modelID}
-	runs, best := sortRuns(slug, rows)
+// recomputeModel recomputes the model file of one model's stable rows,
+// with the source block src; a configuration without a published
+// precision is reported and stops it.
+func recomputeModel(in *lbInputs, src *jnode, chat *problems, slug string, rows []*lbRow) (*wantModel, bool) {
+	first := rows[0]
+	m := &wantModel{slug: slug, modelID: first.modelID}
+	runs, best := sortRuns(slug, chatTask().itlCeilingMS, rows)
 	byRun := map[*run]*wantConfig{}
+	configs, bestNode := jarr(), jobj()
 	ok := true
 	for _, r := range runs {
 		node, known := configNode(r)
@@ -217,23 +213,33 @@ func recomputeModel(chat *problems, slug string, rows []*lbRow) (*wantModel, boo
 		c := &wantConfig{run: r, node: node}
 		byRun[r] = c
 		m.configs = append(m.configs, c)
+		configs.vals = append(configs.vals, node)
 	}
 	if !ok {
 		return nil, false
 	}
 	for _, r := range best {
 		m.best = append(m.best, byRun[r])
+		bestNode.set(r.gpu, byRun[r].node)
 	}
+	m.tree = jobj().
+		set("version", jstr(modelVersion)).set("updated", jstr(in.date)).set("data_version", jstr(in.date)).
+		set("unit", jstr(chatTask().unit)).set("itl_deadline_ms", jint(chatTask().itlCeilingMS)).set("source", src).
+		set("caveat", jstr(in.text.Caveat)).set("boundary", jstr(in.text.Boundary)).set("slug", jstr(slug)).
+		set("name", jstr(first.nickname)).set("model_id", jstr(first.modelID)).set("params_b", jnum(floatText(first.totalParams))).
+		set("active_params_b", jnum(floatText(first.activeParams))).set("architecture", jstr(first.arch)).
+		set("gpus", gpuList(runs)).set("configurations", configs).set("best", bestNode)
 	return m, true
 }
 
 // run is a stable row as the published files list it: with its model's
-// slug and its repeat number among the model's runs on one GPU, GPU count
-// and cap (upstream measured some twice).
+// slug, its repeat number among the model's runs on one GPU, GPU count
+// and cap (upstream measured some twice), and its task's ITL ceiling.
 type run struct {
 	*lbRow
-	slug   string
-	repeat int
+	slug      string
+	repeat    int
+	ceilingMS int
 }
 
 // rowID is the run's row_id: SLUG/[TASK/]GPU/N/CAP[/rREPEAT], the task
@@ -262,22 +268,22 @@ func (r *run) outputTokens() float64 {
 // sortRuns returns one model's stable rows of one task as its file lists
 // them (by GPU, GPU count and cap, then upstream order), numbered, and the
 // best run of each GPU, by GPU: the lowest unrounded energy per token
-// among the runs with a median inter-token latency within the deadline,
-// then fewer GPUs, the lower cap, the lower repeat.
-func sortRuns(slug string, rows []*lbRow) (runs, best []*run) {
+// among the runs with a median inter-token latency within the task's
+// ceiling (ceilingMS), then fewer GPUs, the lower cap, the lower repeat.
+func sortRuns(slug string, ceilingMS int, rows []*lbRow) (runs, best []*run) {
 	sorted := slices.Clone(rows)
 	slices.SortStableFunc(sorted, func(a, b *lbRow) int {
 		return cmp.Or(strings.Compare(a.gpu, b.gpu), cmp.Compare(a.numGPUs, b.numGPUs), cmp.Compare(a.maxNumSeqs, b.maxNumSeqs))
 	})
 	for i, lr := range sorted {
-		r := &run{lbRow: lr, slug: slug, repeat: 1}
+		r := &run{lbRow: lr, slug: slug, repeat: 1, ceilingMS: ceilingMS}
 		if i > 0 {
 			if p := runs[i-1]; p.gpu == r.gpu && p.numGPUs == r.numGPUs && p.maxNumSeqs == r.maxNumSeqs {
 				r.repeat = p.repeat + 1
 			}
 		}
 		runs = append(runs, r)
-		if r.medianITL > itlDeadlineMS {
+		if !r.withinCeiling() {
 			continue
 		}
 		switch n := len(best); {
@@ -321,10 +327,14 @@ func configNode(r *run) (node *jnode, known bool) {
 		set("p99_itl_ms", jnum(roundedText(r.p99, 1))).set("tokens_per_second", jnum(roundedText(r.throughput, 1))).
 		set("gpu_power_watts_total", jnum(roundedInt(r.power))).
 		set("avg_output_tokens", jnum(roundedInt(r.outputTokens()))).
-		set("under_itl_deadline", jbool(r.medianITL <= itlDeadlineMS)).
+		set("under_itl_deadline", jbool(r.withinCeiling())).
 		set("avg_running_batch", jnum(roundedText(r.avgBatch, 1))).set("p95_itl_ms", jnum(roundedText(r.p95, 1))).
 		set("row_id", jstr(r.rowID())).set("repeat", jint(r.repeat)), true
 }
+
+// withinCeiling reports whether the run's median inter-token latency is
+// within its task's ceiling.
+func (r *run) withinCeiling() bool { return r.medianITL <= float64(r.ceilingMS) }
 
 // whPerMillion is the run's unrounded energy per million output tokens,
 // in Wh.
@@ -357,38 +367,21 @@ func (c *wantConfig) origin(key string) string {
 		return fmt.Sprintf("energy_per_request_joules %s / energy_per_token_joules %s", rawText(*r.energyRequest), rawText(*r.energy))
 	case "under_itl_deadline":
 		op := "<="
-		if !(r.medianITL <= itlDeadlineMS) {
+		if !r.withinCeiling() {
 			op = ">"
 		}
-		return fmt.Sprintf("median_itl_ms %s %s %d", rawText(r.medianITL), op, itlDeadlineMS)
+		return fmt.Sprintf("median_itl_ms %s %s %d", rawText(r.medianITL), op, r.ceilingMS)
 	}
 	return values[key]
 }
 
-// gpusNode lists the GPUs of the model's configurations, which are sorted
-// by GPU.
-func (m *wantModel) gpusNode() *jnode {
+// gpuList lists the GPUs of a model's runs, which are sorted by GPU.
+func gpuList(runs []*run) *jnode {
 	n := jarr()
-	for i, c := range m.configs {
-		if i == 0 || c.gpu != m.configs[i-1].gpu {
-			n.vals = append(n.vals, jstr(c.gpu))
+	for i, r := range runs {
+		if i == 0 || r.gpu != runs[i-1].gpu {
+			n.vals = append(n.vals, jstr(r.gpu))
 		}
-	}
-	return n
-}
-
-func (m *wantModel) configsNode() *jnode {
-	n := jarr()
-	for _, c := range m.configs {
-		n.vals = append(n.vals, c.node)
-	}
-	return n
-}
-
-func (m *wantModel) bestNode() *jnode {
-	n := jobj()
-	for _, c := range m.best {
-		n.set(c.gpu, c.node)
 	}
 	return n
 }

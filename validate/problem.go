@@ -37,16 +37,19 @@ func (p Problem) String() string {
 	return s + p.Msg
 }
 
-// Report is the error Snapshot returns: every problem found, in a stable
+// Report is the error Check returns: every problem found, in a stable
 // order (by check, then by file and position). It marshals to JSON as is.
 type Report struct {
-	// Dir is the snapshot folder as given to Snapshot.
+	// Dir names the snapshot as its fs.FS does (NamedFS: the folder given
+	// to regfile.DirFS); empty when it does not.
 	Dir      string    `json:"dir"`
 	Problems []Problem `json:"problems"`
 }
 
 // Error lists every problem, one per line.
-func (r *Report) Error() string { return listProblems("snapshot "+r.Dir, r.Problems) }
+func (r *Report) Error() string {
+	return listProblems(strings.TrimSpace("snapshot "+r.Dir), r.Problems)
+}
 
 // listProblems says how many problems what has, then lists them, one per line.
 func listProblems(what string, probs []Problem) string {

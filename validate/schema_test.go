@@ -16,7 +16,7 @@ import (
 
 // TestSchemaRejections edits a good model file (or the manifest) so that
 // only its schema can object first, fixes the manifest's sha256, and checks
-// that Snapshot names the file, row and field, with the schema's reason.
+// that Check names the file, row and field, with the schema's reason.
 func TestSchemaRejections(t *testing.T) {
 	const r0 = "configurations[0] (qwen-3-32b/B200/1/8)"
 	tests := []struct {
@@ -197,9 +197,9 @@ func schemaDoc(t *testing.T, name string) map[string]any {
 	return doc
 }
 
-// TestLargeManifest: a manifest too large to be read whole (over 256 KiB:
-// a build of thousands of models) is streamed, and a bad entry in it is
-// reported as the whole check reports it.
+// TestLargeManifest: a manifest of thousands of files (over 256 KiB, as a
+// build of thousands of models writes) read from the snapshot is checked
+// as CheckSchema checks its bytes, a bad entry deep in it named.
 func TestLargeManifest(t *testing.T) {
 	t.Parallel()
 	dir := vtBuild(t, vtFixture{leaderboard: vtSeed})
@@ -208,8 +208,7 @@ func TestLargeManifest(t *testing.T) {
 		m.Outputs = append(m.Outputs, vtFileEntry(fmt.Sprintf("pages/model-%05d.html", i), []byte(fmt.Sprint(i))))
 	}
 	vtWriteManifest(t, dir, m)
-	schs, _ := compiledSchemas()
-	check := func() []Problem { return checkSchemaFile(&Snap{Dir: dir}, schs, ManifestPath) }
+	check := func() []Problem { return checkSchemas(vtSnap(t, dir, nil)) }
 	b, err := os.ReadFile(filepath.Join(dir, ManifestPath))
 	if err != nil {
 		t.Fatal(err)
@@ -232,6 +231,6 @@ func TestLargeManifest(t *testing.T) {
 		t.Fatalf("the whole check reports %v", want)
 	}
 	if diff := cmp.Diff(want, probs); diff != "" {
-		t.Errorf("problems (-whole check +checkSchemaFile):\n%s", diff)
+		t.Errorf("problems (-CheckSchema +checkSchemas):\n%s", diff)
 	}
 }

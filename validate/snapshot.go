@@ -3,44 +3,69 @@ package validate
 import (
 	"context"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/leadgreen/greentokens/internal/regfile"
 )
 
-// Snap is an opened snapshot folder, handed to every check.
-type Snap struct {
-	// Dir is the snapshot folder.
-	Dir string
-	// Manifest is the decoded manifest.json. Checks run only when it could
-	// be decoded, so it is never nil inside a check.
-	Manifest *Manifest
-	// Files lists every regular file under Dir except manifest.json, as
-	// slash-separated paths relative to Dir, sorted.
-	Files []string
+// NamedFS is an fs.FS that names the snapshot it holds: regfile.DirFS
+// names it by its folder. Check gives the name in its Report, and holds
+// the manifest's date to the name's last element when that is a date.
+type NamedFS interface {
+	fs.FS
+	Name() string
+}
+
+// snap is an opened snapshot, handed to every check.
+type snap struct {
+	fsys fs.FS
+	name string // the snapshot's name (NamedFS), or ""
 
 	// ctx ends the checks early (a signal): every read fails once it is
 	// done.
 	ctx context.Context
 
-	// tasks holds the archived task files, by task and snapshot path, as
-	// a func() *taskData that parses the file on its first call: the
-	// leaderboard and index checks both recompute from them (Snap.task).
-	tasks sync.Map
+	// manifest is the decoded manifest.json. Checks run only when it could
+	// be decoded, so it is never nil inside a check.
+	manifest *Manifest
+	// files lists every regular file of the snapshot except manifest.json,
+	// as slash paths, sorted.
+	files []string
+
+	// tasks holds the archived task files parsed and filtered, by task and
+	// path: the leaderboard and index checks both recompute from them
+	// (snap.task).
+	tasks map[string]*taskData
 }
 
-// Read returns the bytes of the regular file at the slash path p relative
-// to the snapshot folder.
-func (s *Snap) Read(p string) ([]byte, error) {
-	f, err := s.Open(p)
+// open opens the regular file at the slash path p of the snapshot; it
+// refuses what is not a regular file, whatever the fs.FS serves.
+func (s *snap) open(p string) (fs.File, error) {
+	if err := s.ctx.Err(); err != nil {
+		return nil, err
+	}
+	f, err := s.fsys.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = &regfile.NotRegularError{Path: p, Mode: fi.Mode()}
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// read returns the bytes of the regular file at the slash path p.
+func (s *snap) read(p string) ([]byte, error) {
+	f, err := s.open(p)
 	if err != nil {
 		return nil, err
 	}
@@ -48,53 +73,21 @@ func (s *Snap) Read(p string) ([]byte, error) {
 	return regfile.ReadAll(f)
 }
 
-// Open streams the file at the slash path p; it refuses what is not a
-// regular file (a FIFO would block the check for ever).
-func (s *Snap) Open(p string) (*os.File, error) {
-	if !fs.ValidPath(p) {
-		return nil, fmt.Errorf("%q is not a valid snapshot path", p)
+// task returns the task file of t at the snapshot path p, parsed and
+// filtered on first use (a parse read again, never a verdict kept).
+func (s *snap) task(t *task, p string) *taskData {
+	key := t.id + "\x00" + p
+	if td, ok := s.tasks[key]; ok {
+		return td
 	}
-	if err := s.cancelled(); err != nil {
-		return nil, err
+	td := &taskData{task: t.id, path: p}
+	if data, err := s.read(p); err != nil {
+		td.readErr = err
+	} else {
+		td = parseTaskData(t.id, p, data)
 	}
-	return regfile.Open(filepath.Join(s.Dir, filepath.FromSlash(p)))
-}
-
-// cancelled is the error of a check ended early, nil while it runs.
-func (s *Snap) cancelled() error {
-	if s.ctx == nil {
-		return nil
-	}
-	return s.ctx.Err()
-}
-
-// cancellable returns r, whose reads fail once the checks are ended: a
-// parse or hash of a large file stops then, not at its end.
-func (s *Snap) cancellable(r io.Reader) io.Reader { return cancellableReader{s, r} }
-
-type cancellableReader struct {
-	s *Snap
-	r io.Reader
-}
-
-func (c cancellableReader) Read(p []byte) (int, error) {
-	if err := c.s.cancelled(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
-}
-
-// task returns the task file of the given task at snapshot path p, parsed
-// and filtered on first use, once however many checks ask for it at once.
-func (s *Snap) task(task, p string) *taskData {
-	parse, _ := s.tasks.LoadOrStore(task+"\x00"+p, sync.OnceValue(func() *taskData {
-		data, err := s.Read(p)
-		if err != nil {
-			return &taskData{task: task, path: p, readErr: err}
-		}
-		return parseTaskData(task, p, data)
-	}))
-	return parse.(func() *taskData)()
+	s.tasks[key] = td
+	return td
 }
 
 // taskData is an archived task file, parsed (parseTask) and filtered
@@ -103,6 +96,7 @@ type taskData struct {
 	task, path string
 	readErr    error // the file could not be read; nothing else is set
 
+	rows     []*lbRow // parseTask's well-formed rows, upstream order
 	stable   []*lbRow // filterStable's stable rows, upstream order
 	excluded []excludedRow
 	rowsOK   bool      // every row well-formed (parseTask's ok)
@@ -114,51 +108,48 @@ func parseTaskData(task, path string, data []byte) *taskData {
 	ps := &problems{file: path}
 	rows, ok := parseTask(ps, task, data)
 	stable, excluded := filterStable(rows)
-	return &taskData{task: task, path: path, stable: stable, excluded: excluded, rowsOK: ok, probs: ps.list}
+	return &taskData{task: task, path: path, rows: rows, stable: stable, excluded: excluded, rowsOK: ok, probs: ps.list}
 }
 
 // leaderboardReports reports whether the leaderboard check reads the task
-// file at p, and so reports its parse's problems (the other checks then do
-// not): the task is Text Conversation or selected, and its source is at p.
-func (s *Snap) leaderboardReports(task, p string) bool {
-	if task != taskChat && !slices.Contains(s.Manifest.Selection.Tasks, task) {
+// file of t at p, and so reports its parse's problems (the other checks
+// then do not): the task is Text Conversation or selected, and its source
+// is at p.
+func (s *snap) leaderboardReports(t *task, p string) bool {
+	if t.id != taskChat && !slices.Contains(s.manifest.Selection.Tasks, t.id) {
 		return false
 	}
-	src := s.Source(lbTaskName(task))
+	src := s.source(t.sourceName())
 	return src != nil && src.Path == p
 }
 
-// Source returns the manifest's source entry with the given upstream name
+// source returns the manifest's source entry with the given upstream name
 // ("leaderboard/index.json"), or nil.
-func (s *Snap) Source(name string) *ManifestSource {
-	for i := range s.Manifest.Sources {
-		if s.Manifest.Sources[i].Name == name {
-			return &s.Manifest.Sources[i]
-		}
+func (s *snap) source(name string) *ManifestSource {
+	if i := slices.IndexFunc(s.manifest.Sources, func(src ManifestSource) bool { return src.Name == name }); i >= 0 {
+		return &s.manifest.Sources[i]
 	}
 	return nil
 }
 
-// Output returns the manifest's output entry with the given path, or nil.
-func (s *Snap) Output(p string) *ManifestFile {
-	for i := range s.Manifest.Outputs {
-		if s.Manifest.Outputs[i].Path == p {
-			return &s.Manifest.Outputs[i]
-		}
+// output returns the manifest's output entry with the given path, or nil.
+func (s *snap) output(p string) *ManifestFile {
+	if i := slices.IndexFunc(s.manifest.Outputs, func(f ManifestFile) bool { return f.Path == p }); i >= 0 {
+		return &s.manifest.Outputs[i]
 	}
 	return nil
 }
 
-// OnDisk reports whether the file at slash path p exists in the folder
-// (manifest.json excluded).
-func (s *Snap) OnDisk(p string) bool {
-	i := sort.SearchStrings(s.Files, p)
-	return i < len(s.Files) && s.Files[i] == p
+// present reports whether the snapshot holds the regular file at the slash
+// path p (manifest.json excluded).
+func (s *snap) present(p string) bool {
+	_, found := slices.BinarySearch(s.files, p)
+	return found
 }
 
-// checks are the checks every snapshot gets, in the order of their
-// problems; they run at once, and Snap's methods are safe for that.
-var checks = []func(s *Snap) []Problem{
+// checks are the checks every snapshot gets, in the order they run and
+// report their problems.
+var checks = []func(s *snap) []Problem{
 	checkFiles,        // manifest.go
 	checkSchemas,      // schema.go
 	checkLeaderboard,  // leaderboard.go
@@ -166,22 +157,22 @@ var checks = []func(s *Snap) []Problem{
 	idxSnapshotCheck,  // index.go
 }
 
-// Snapshot checks the snapshot folder dir (snapshots/DATE/): its manifest,
-// every file against the manifest and its schema, and every derived figure
-// against its recomputation from the archived sources. It returns nil when
+// Check checks the snapshot fsys holds (snapshots/DATE/, served by
+// regfile.DirFS): its manifest, every file against the manifest and its
+// schema, and every derived figure against its recomputation from the
+// archived sources, one check after the other. Every read goes through
+// fsys, and what is not a regular file is refused. It returns nil when
 // all is well, else a *Report listing every problem found; ended early
 // when ctx is, it returns ctx's error, not a Report.
-func Snapshot(ctx context.Context, dir string) error {
-	s, probs := open(ctx, dir)
-	if s.Manifest != nil {
-		found := make([][]Problem, len(checks))
-		var wg sync.WaitGroup
-		for i, c := range checks {
-			wg.Go(func() { found[i] = c(s) })
-		}
-		wg.Wait()
-		for _, f := range found {
-			probs = append(probs, f...)
+func Check(ctx context.Context, fsys fs.FS) error {
+	s := &snap{fsys: fsys, ctx: ctx, tasks: map[string]*taskData{}}
+	if n, ok := fsys.(NamedFS); ok {
+		s.name = n.Name()
+	}
+	probs := s.list()
+	if s.manifest != nil {
+		for _, c := range checks {
+			probs = append(probs, c(s)...)
 		}
 	}
 	if err := ctx.Err(); err != nil {
@@ -190,40 +181,32 @@ func Snapshot(ctx context.Context, dir string) error {
 	if len(probs) == 0 {
 		return nil
 	}
-	return &Report{Dir: dir, Problems: probs}
+	return &Report{Dir: s.name, Problems: probs}
 }
 
-// open lists the folder and decodes the manifest.
-func open(ctx context.Context, dir string) (*Snap, []Problem) {
-	s := &Snap{Dir: dir, ctx: ctx}
+// list lists the snapshot's files and decodes the manifest.
+func (s *snap) list() []Problem {
 	ps := &problems{file: "."}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
-		rel = filepath.ToSlash(rel)
+	err := fs.WalkDir(s.fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		switch {
+		case err != nil:
+			return err
 		case d.IsDir():
-			return nil
 		case !d.Type().IsRegular():
-			ps.list = append(ps.list, Problem{File: rel, Msg: "is not a regular file (a snapshot holds regular files only)"})
-		case rel != ManifestPath:
-			s.Files = append(s.Files, rel)
+			ps.list = append(ps.list, Problem{File: p, Msg: "is not a regular file (a snapshot holds regular files only)"})
+		case p != ManifestPath:
+			s.files = append(s.files, p)
 		}
 		return nil
 	})
 	if err != nil {
 		ps.add("", "", "cannot list the snapshot folder: %v", err)
-		return s, ps.list
+		return ps.list
 	}
-	sort.Strings(s.Files)
+	sort.Strings(s.files)
 	m, mprobs := decodeManifest(s)
-	s.Manifest = m
-	return s, append(ps.list, mprobs...)
+	s.manifest = m
+	return append(ps.list, mprobs...)
 }
 
 // sourcesPrefix is where archived upstream files live in a snapshot.
@@ -233,4 +216,9 @@ const sourcesPrefix = "sources/"
 // folder with no empty, "." or ".." element.
 func cleanPath(p string) bool {
 	return fs.ValidPath(p) && p != "." && !strings.Contains(p, `\`) && path.Clean(p) == p
+}
+
+// cannotRead is the problem of a file that cannot be read.
+func cannotRead(p string, err error) Problem {
+	return Problem{File: p, Msg: fmt.Sprintf("cannot be read: %v", err)}
 }

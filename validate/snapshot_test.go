@@ -2,12 +2,16 @@ package validate
 
 import (
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/leadgreen/greentokens/internal/sample"
 )
 
@@ -43,7 +47,7 @@ func vtCheckGood(t *testing.T, tests []vtGood) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			dir := vtBuild(t, tt.fix)
-			if err := Snapshot(t.Context(), dir); err != nil {
+			if err := Check(t.Context(), regfile.DirFS(dir)); err != nil {
 				t.Fatal(err)
 			}
 			b, err := os.ReadFile(filepath.Join(dir, "models", tt.slug+".json"))
@@ -149,7 +153,7 @@ func TestReportJSON(t *testing.T) {
 }
 
 // TestSnapshotWithoutManifest: a folder without a readable manifest is one
-// problem per cause, and Snapshot never returns a nil *Report as an error.
+// problem per cause, and Check never returns a nil *Report as an error.
 func TestSnapshotWithoutManifest(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -175,5 +179,110 @@ func TestSnapshotWithoutManifest(t *testing.T) {
 				t.Errorf("problems (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestTasks: every published task is one row with its own id, a name, its
+// archived task file under sources/leaderboard/tasks/, a unit and an ITL
+// ceiling, and the two tasks the rules name are rows of it.
+func TestTasks(t *testing.T) {
+	ids := map[string]bool{}
+	for _, tk := range tasks {
+		if ids[tk.id] {
+			t.Errorf("task %s is listed twice", tk.id)
+		}
+		ids[tk.id] = true
+		if want := "sources/leaderboard/tasks/" + tk.id + ".json"; tk.file != want {
+			t.Errorf("task %s: file %q, want %q", tk.id, tk.file, want)
+		}
+		if want := "leaderboard/tasks/" + tk.id + ".json"; tk.sourceName() != want {
+			t.Errorf("task %s: source name %q, want %q", tk.id, tk.sourceName(), want)
+		}
+		if tk.name == "" || tk.unit == "" || tk.itlCeilingMS <= 0 {
+			t.Errorf("task %s: name %q, unit %q, ITL ceiling %d", tk.id, tk.name, tk.unit, tk.itlCeilingMS)
+		}
+	}
+	for _, id := range []string{taskChat, taskGPQA} {
+		if taskOf(id) == nil || taskOf(id).id != id {
+			t.Errorf("taskOf(%q) = %v", id, taskOf(id))
+		}
+	}
+	if taskOf("image-chat") != nil {
+		t.Errorf("taskOf finds a task that is not published")
+	}
+}
+
+// TestCheckAnyFS: Check reads any fs.FS, not only a folder: a good
+// snapshot held in memory passes, unnamed; an entry of it that is not a
+// regular file is refused on the listing and on every read, whatever the
+// fs.FS would serve.
+func TestCheckAnyFS(t *testing.T) {
+	dir := vtBuild(t, vtFixture{leaderboard: vtSeed})
+	mem := fstest.MapFS{}
+	err := fs.WalkDir(os.DirFS(dir), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
+		mem[p] = &fstest.MapFile{Data: b, Mode: 0o644}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Check(t.Context(), mem); err != nil {
+		t.Fatalf("the snapshot in memory: %v", err)
+	}
+
+	mem[ManifestPath].Mode = fs.ModeNamedPipe | 0o644
+	err = Check(t.Context(), mem)
+	var r *Report
+	if !errors.As(err, &r) {
+		t.Fatalf("Check = %v, want a *Report", err)
+	}
+	want := []Problem{
+		{File: ManifestPath, Msg: "is not a regular file (a snapshot holds regular files only)"},
+		{File: ManifestPath, Msg: "cannot be read: manifest.json is a named pipe (FIFO), not a regular file; refusing to read it"},
+	}
+	if diff := cmp.Diff(want, r.Problems); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
+	}
+	if r.Dir != "" || !strings.HasPrefix(r.Error(), "validate: snapshot: 2 problems\n") {
+		t.Errorf("an unnamed snapshot's report: Dir %q, %q", r.Dir, r.Error())
+	}
+}
+
+// TestCheckRefusesLink: in a snapshot folder, a symbolic link is refused,
+// not followed, whether it points inside the folder or out of it.
+func TestCheckRefusesLink(t *testing.T) {
+	dir := vtBuild(t, vtFixture{leaderboard: vtSeed})
+	outside := filepath.Join(t.TempDir(), ManifestPath)
+	if err := os.Rename(filepath.Join(dir, ManifestPath), outside); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, ManifestPath)); err != nil {
+		t.Fatal(err)
+	}
+	want := []Problem{
+		{File: ManifestPath, Msg: "is not a regular file (a snapshot holds regular files only)"},
+		{File: ManifestPath, Msg: "cannot be read: manifest.json is a symbolic link, not a regular file; refusing to read it"},
+	}
+	if diff := cmp.Diff(want, vtReport(t, dir)); diff != "" {
+		t.Errorf("a link out of the folder (-want +got):\n%s", diff)
+	}
+
+	model := filepath.Join(dir, "models", "qwen-3-32b.json")
+	if err := os.Rename(outside, filepath.Join(dir, ManifestPath)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(model, filepath.Join(dir, "models", "real.bin")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("real.bin", model); err != nil {
+		t.Fatal(err)
+	}
+	got := vtReport(t, dir)
+	if len(got) == 0 || got[0] != (Problem{File: "models/qwen-3-32b.json", Msg: "is not a regular file (a snapshot holds regular files only)"}) {
+		t.Errorf("a link inside the folder: %v", got)
 	}
 }

@@ -16,7 +16,6 @@ import (
 const (
 	minSteadySeconds = 20.0
 	minBatchFraction = 0.85
-	itlDeadlineMS    = 500
 )
 
 // unstable returns why a run on its own is unstable, or "".

@@ -28,7 +28,7 @@ const (
 	vtChat = "sources/leaderboard/tasks/lm-arena-chat.json"
 )
 
-// tamperCase is one alteration of a good snapshot, and what Snapshot must
+// tamperCase is one alteration of a good snapshot, and what Check must
 // report of it.
 type tamperCase struct {
 	name string
@@ -54,7 +54,7 @@ func manifest(fn func(m *Manifest)) func(t *testing.T, dir string) {
 }
 
 // TestTamper alters a good snapshot in one way each and checks that
-// Snapshot reports exactly the problems it should, by file, row and field,
+// Check reports exactly the problems it should, by file, row and field,
 // and that the first one says the right thing.
 func TestTamper(t *testing.T) {
 	seed := vtFixture{leaderboard: vtSeed}
@@ -375,6 +375,13 @@ func tamperCases3(seed, stab vtFixture) []tamperCase {
 			}),
 			want: []vtAt{{ManifestPath, "exclusions[8]", ""}},
 			msg:  "which the stability filter keeps",
+		},
+		{
+			name: "unpublished task in the selection",
+			fix:  seed,
+			edit: manifest(func(m *Manifest) { m.Selection.Tasks = append(m.Selection.Tasks, "image-chat") }),
+			want: []vtAt{{ManifestPath, "", "selection.tasks"}},
+			msg:  `lists "image-chat", which is not a published task`,
 		},
 		{
 			name: "gpqa in selection but its exclusions missing",

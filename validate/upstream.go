@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -16,11 +15,7 @@ import (
 const (
 	lbIndexName   = "leaderboard/index.json"
 	lbCommitsName = "leaderboard/commits.json"
-	taskChat      = "lm-arena-chat"
-	taskGPQA      = "gpqa"
 )
-
-func lbTaskName(task string) string { return "leaderboard/tasks/" + task + ".json" }
 
 // Plausibility bounds of the published rule: a row beyond one is a problem,
 // never a published figure. Real values of the eight shared leaderboard
@@ -146,12 +141,10 @@ func parseCommits(ps *problems, data []byte) *lbCommit {
 
 // checkIndexed reports, once per model, a row of a task other than
 // lm-arena-chat whose model index.json does not list, as eachModel does
-// for Text Conversation. rows need not be in order.
+// for Text Conversation; rows are the task's, in upstream order.
 func checkIndexed(index *problems, idx *lbIndex, task string, rows []*lbRow) {
-	sorted := append([]*lbRow(nil), rows...)
-	sort.Slice(sorted, func(i, j int) bool { return sorted[i].index < sorted[j].index })
 	seen := map[string]bool{}
-	for _, r := range sorted {
+	for _, r := range rows {
 		if _, listed := idx.nicknames[r.modelID]; !listed && !seen[r.modelID] {
 			seen[r.modelID] = true
 			index.add("", "models", "has no model %q (%s %s)", r.modelID, task, r.where())

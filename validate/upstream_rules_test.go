@@ -1,11 +1,12 @@
 package validate
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
 
-// TestSnapshotUpstreamRules: Snapshot itself (not only the hostile
+// TestSnapshotUpstreamRules: Check itself (not only the hostile
 // fixtures' mirror of its parse) reports a key given twice in an archived
 // task file, and a Problem Solving row whose model index.json does not
 // list, each on the file at fault, with the archived bytes' sha256 fixed in
@@ -44,5 +45,40 @@ func TestSnapshotUpstreamRules(t *testing.T) {
 			}
 			t.Errorf("no problem %+v among:\n%s", tt.want, (&Report{Dir: dir, Problems: got}).Error())
 		})
+	}
+}
+
+// taskStructures are task files whose structure (keys, null, repeated
+// keys, types, syntax) must be read as json.Unmarshal reads it.
+var taskStructures = []string{
+	``, `null`, `{}`, `[]`, `"gpqa"`, `{"task": "gpqa"}`,
+	`{"Task": "gpqa", "CONFIGURATIONS": [{}]}`,
+	`{"task": "a", "task": "b", "configurations": [1, null, {}], "configurations": [{}]}`,
+	`{"task": null, "configurations": null}`,
+	`{"task": 1, "configurations": [{}]}`,
+	`{"task": {"a": [1]}, "configurations": [{}]}`,
+	`{"configurations": {}}`,
+	`{"configurations": "x"}`,
+	`{"x": [1, {"y": [[], {}]}], "task": "t", "z": null, "configurations": [[], "s", {"a": 1}]}`,
+	`{"task": "t"} x`, `{"task": "t"} {}`, `{"task": "t"`, `{"task": "t",}`,
+	`{"task": 1, "configurations": [NaN]}`,
+	"\n{\"task\": \"t\", \"configurations\": [{}]}\n\t ",
+}
+
+// TestParseTaskStructures: a task file whose structure json.Unmarshal
+// refuses is reported as not decoded, and one it accepts is not.
+func TestParseTaskStructures(t *testing.T) {
+	for _, in := range taskStructures {
+		var doc struct {
+			Task           *string           `json:"task"`
+			Configurations []json.RawMessage `json:"configurations"`
+		}
+		wantErr := json.Unmarshal([]byte(in), &doc)
+		ps := &problems{file: "f"}
+		parseTask(ps, "t", []byte(in))
+		decoded := len(ps.list) == 0 || !strings.HasPrefix(ps.list[0].Msg, "cannot be decoded")
+		if decoded != (wantErr == nil) {
+			t.Errorf("%q: problems %v; json.Unmarshal says %v", in, ps.list, wantErr)
+		}
 	}
 }

@@ -3,6 +3,8 @@
 package validate
 
 import (
+	"github.com/leadgreen/greentokens/internal/regfile"
+
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,7 +52,7 @@ func TestGoodSnapshotsOtherVersions(t *testing.T) {
 // the "differ" sentence.
 func TestOldestVersion(t *testing.T) {
 	dir := vtBuild(t, vtFixture{leaderboard: vtUpstream(t, vtOldestVersion)})
-	if err := Snapshot(t.Context(), dir); err != nil {
+	if err := Check(t.Context(), regfile.DirFS(dir)); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "models", "qwen-3-32b.json"))

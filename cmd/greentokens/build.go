@@ -102,6 +102,7 @@ func newBuildCmd(e *env) *cobra.Command {
 }
 
 func runBuild(f *buildFlags, e *env, now time.Time) error {
+	limitCheckerMemory()
 	if err := setLogger(e, f.logFormat); err != nil {
 		return err
 	}

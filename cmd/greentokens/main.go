@@ -14,7 +14,8 @@ import (
 
 func main() {
 	// Every command runs under the soft memory limit
-	// (snapshots.MemoryLimit); a GOMEMLIMIT of the user's wins.
+	// (snapshots.MemoryLimit), the checker's commands under a larger one
+	// (memory.go); a GOMEMLIMIT of the user's wins.
 	snapshots.LimitMemory()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }

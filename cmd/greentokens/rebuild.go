@@ -42,6 +42,7 @@ func newRebuildCmd(e *env) *cobra.Command {
 }
 
 func runRebuild(e *env, dir, out string, replace bool, logFormat string) error {
+	limitCheckerMemory()
 	if err := setLogger(e, logFormat); err != nil {
 		return err
 	}

@@ -27,9 +27,9 @@ func newVerifyCmd(e *env) *cobra.Command {
 			"It says which code built the snapshot (the manifest's generator) and which code is verifying;\n" +
 			"when they differ it still verifies, and prints the command that verifies with the code that\n" +
 			"built it. Nothing is written into DIR. Exit 0 only when all of it holds; 5 when anything fails.\n" +
-			"The checks and the rebuild run at once, under the soft memory limit of " + strconv.Itoa(snapshots.MemoryLimit>>20) + " MiB that every\n" +
-			"command runs under (the garbage collector works harder near it); a GOMEMLIMIT in the\n" +
-			"environment replaces it.",
+			"The checks and the rebuild run at once, under a soft memory limit of " + strconv.Itoa(checkerMemoryLimit>>20) + " MiB (the checker\n" +
+			"decodes each file whole; build and rebuild run under it too, the other commands under " + strconv.Itoa(snapshots.MemoryLimit>>20) + " MiB);\n" +
+			"the garbage collector works harder near it, and a GOMEMLIMIT in the environment replaces it.",
 		Args:              exactArgs(1, "one snapshot folder"),
 		ValidArgsFunction: completeDirs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -41,6 +41,7 @@ func newVerifyCmd(e *env) *cobra.Command {
 }
 
 func runVerify(e *env, dir string, asJSON bool) error {
+	limitCheckerMemory()
 	if err := checkSnapshotDir("verify", dir); err != nil {
 		return err
 	}

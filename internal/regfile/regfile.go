@@ -1,7 +1,8 @@
 // Package regfile opens files for reading only when they are regular
 // files. A named pipe (FIFO) put where a file is expected would block the
 // reader forever on open or read; a device could stream without end. Open
-// refuses both without opening them for reading.
+// refuses both without opening them for reading. DirFS serves a folder as
+// an fs.FS under the same refusals, and refuses symbolic links too.
 package regfile
 
 import (
@@ -9,7 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
+	"strings"
 	"syscall"
 )
 
@@ -25,6 +26,8 @@ func (e *NotRegularError) Error() string {
 
 func kind(m fs.FileMode) string {
 	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
 	case m&fs.ModeNamedPipe != 0:
 		return "a named pipe (FIFO)"
 	case m&fs.ModeCharDevice != 0:
@@ -58,15 +61,23 @@ func Open(name string) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	if fi, err = f.Stat(); err != nil {
-		f.Close()
+	if err := opened(f, name, false); err != nil {
 		return nil, err
 	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, &NotRegularError{Path: name, Mode: fi.Mode()}
-	}
 	return f, nil
+}
+
+// opened checks the file just opened at name again: a regular file, or a
+// folder when folders are allowed. Otherwise it closes f.
+func opened(f *os.File, name string, folders bool) error {
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() && !(folders && fi.IsDir()) {
+		err = &NotRegularError{Path: name, Mode: fi.Mode()}
+	}
+	if err != nil {
+		f.Close()
+	}
+	return err
 }
 
 // ReadFile reads the whole of a regular file, as os.ReadFile does, and
@@ -83,7 +94,7 @@ func ReadFile(name string) ([]byte, error) {
 // ReadAll reads the rest of an open file into a buffer sized once from its
 // size (io.ReadAll grows one from 512 bytes: eight allocations for a
 // 6 KB model file).
-func ReadAll(f *os.File) ([]byte, error) {
+func ReadAll(f fs.File) ([]byte, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, err
@@ -96,15 +107,57 @@ func ReadAll(f *os.File) ([]byte, error) {
 	return buf.Bytes(), err
 }
 
-// DirFS is os.DirFS(dir) for reading files: its Open refuses, as Open
-// does, anything but a regular file.
+// DirFS returns the files under the folder dir as an fs.FS, for reading a
+// snapshot. Its Open opens a regular file or a folder and refuses, with a
+// *NotRegularError naming the slash path, anything else: a FIFO, a device,
+// a socket, and a symbolic link wherever it stands in the path, whether it
+// points inside the folder or out of it (a link is refused, not followed).
+// It opens through an os.Root, so no path leaves dir even if a link is
+// swapped in meanwhile, and like Open it checks what it opened. dir itself
+// is opened as named.
+//
+// Its Name method returns dir: the name of the snapshot it holds.
 func DirFS(dir string) fs.FS { return dirFS(dir) }
 
 type dirFS string
+
+// Name is the folder, as given to DirFS.
+func (d dirFS) Name() string { return string(d) }
 
 func (d dirFS) Open(name string) (fs.File, error) {
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
 	}
-	return Open(filepath.Join(string(d), filepath.FromSlash(name)))
+	root, err := os.OpenRoot(string(d))
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	// Every element of the path, the last one included, is looked at
+	// before anything is opened: a link is never followed, and a FIFO or
+	// device never opened.
+	for i := 0; i >= 0; {
+		elem := name
+		if j := strings.IndexByte(name[i:], '/'); j >= 0 {
+			elem, i = name[:i+j], i+j+1
+		} else {
+			i = -1
+		}
+		fi, err := root.Lstat(elem)
+		if err != nil {
+			return nil, err
+		}
+		if m := fi.Mode(); m&fs.ModeSymlink != 0 || !m.IsRegular() && !m.IsDir() {
+			return nil, &NotRegularError{Path: elem, Mode: m}
+		}
+	}
+	// O_NONBLOCK, as in Open.
+	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := opened(f, name, true); err != nil {
+		return nil, err
+	}
+	return f, nil
 }
