@@ -10,6 +10,7 @@ import (
 
 	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/pricing"
 	"github.com/leadgreen/greentokens/snapshots"
 )
 
@@ -118,19 +119,24 @@ func runCarbon(e *env, dir string, req catalog.PriceRequest, asJSON bool, flags 
 }
 
 // carbonError makes a request the catalog cannot answer a usage error
-// (exit 2), in the words of the lookup that failed; a grid that grid.json
-// lacks says which years the archived Ember CSV has it for.
+// (exit 2), in the words of the lookup that failed; a grid is named as the
+// command's argument GRID, and one that grid.json lacks says which years
+// the archived Ember CSV has it for.
 func carbonError(ls *snapshots.Snapshot, err error) error {
 	var ce *catalog.Error
 	if !errors.As(err, &ce) {
 		return err
 	}
 	msg := ce.Error()
-	if ce.Cause != nil {
+	var ge *pricing.GridError
+	switch {
+	case errors.As(err, &ge):
+		msg = ge.Message("GRID")
+		if ge.NotFound() && ls.Grid != nil {
+			msg = gridHint(ls, ge.Query, msg)
+		}
+	case ce.Cause != nil:
 		msg = ce.Cause.Error()
-	}
-	if ce.What == "grid" && ce.Kind == catalog.NotFound && ls.Grid != nil {
-		msg = gridHint(ls, ce.Query, errors.New(msg)).Error()
 	}
 	return usageError{msg}
 }
