@@ -82,9 +82,8 @@ func indexRows(m *format.Model) []IndexRow {
 }
 
 // FindModel finds a model by slug, name or model id (pricing.FindModel's
-// rule). An
-// unknown one is a NotFound error naming the nearest models; a blank one
-// (spaces alone) is Invalid, a request naming no model.
+// rule). An unknown one is a NotFound error naming the nearest models; a
+// blank one (spaces alone) is Invalid, a request naming no model.
 func (s *Snapshot) FindModel(query string) (*format.Model, error) {
 	if err := checkName("model", query); err != nil {
 		return nil, err
@@ -131,8 +130,10 @@ func (s *Snapshot) ListGrids(q GridQuery) (*GridList, error) {
 	}
 	text := strings.ToLower(strings.TrimSpace(q.Text))
 	named := "" // the area the text names, as a price request names it
-	if a, err := pricing.Lookup(s.Grid, q.Text); text != "" && err == nil {
-		named = a.Name
+	if text != "" {
+		if a, err := pricing.Lookup(s.Grid, q.Text); err == nil {
+			named = a.Name
+		}
 	}
 	l := &GridList{Snapshot: s.Date, Year: s.Grid.Year, Unit: s.Grid.Unit, Areas: []format.Area{}}
 	for _, a := range s.Grid.Areas {
