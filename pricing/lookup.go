@@ -16,10 +16,11 @@ const maxSuggestions = 3
 //
 //  1. an area's name in g or its ISO 3 code, case and surrounding spaces
 //     aside;
-//  2. a code (two or three letters, or three digits): an ISO 3166-1
-//     alpha-2 or alpha-3 code or a UN M.49 number of a country or economy
-//     ("FR", "FRA", "250"; "UK" for the United Kingdom), or the code of a
-//     group of countries, the region of its English name ("EU", "150");
+//  2. a code (two or three letters, or three digits, punctuation and
+//     spaces aside): an ISO 3166-1 alpha-2 or alpha-3 code or a UN M.49
+//     number of a country or economy ("FR", "FRA", "250"; "UK" and "U.K."
+//     for the United Kingdom), or the code of a group of countries, the
+//     region of its English name ("EU", "150");
 //  3. a name, accents, case, spaces and punctuation aside: an area's name
 //     in g, a name Ember has given it before ("Turkey" finds Türkiye), its
 //     English name in ISO 3166 or a common one ("Great Britain", "Korea",
@@ -44,6 +45,9 @@ func Lookup(g *format.Grid, query string) (format.Area, error) {
 	}
 	if len(found) == 0 {
 		p, ok, code := codePlace(q)
+		if k := placeKey(q); !code && codeShaped(k) {
+			p, ok, code = codePlace(k) // a code written with stops: "U.K.", "E.U."
+		}
 		if !ok && !code {
 			// An area's name in g, accents, case, spaces and punctuation
 			// aside: "saudi-arabia", "hong kong".

@@ -101,11 +101,11 @@ func TestAliases(t *testing.T) {
 	wide := emberAreas(t, sample.EmberWide(), 2024)
 	for _, tc := range []struct{ q, want string }{
 		// The United Kingdom: never Ukraine.
-		{"UK", "GBR"}, {"uk", "GBR"}, {"GB", "GBR"}, {"GBR", "GBR"}, {"826", "GBR"}, {"United Kingdom", "GBR"},
+		{"UK", "GBR"}, {"uk", "GBR"}, {"U.K.", "GBR"}, {"the U.K.", "GBR"}, {"GB", "GBR"}, {"GBR", "GBR"}, {"826", "GBR"}, {"United Kingdom", "GBR"},
 		{"Great Britain", "GBR"}, {"Britain", "GBR"}, {"United Kingdom of Great Britain and Northern Ireland", "GBR"},
 		{"UKR", "UKR"}, {"UA", "UKR"}, {"Ukraine", "UKR"},
 		// The United States, by its codes and Ember's names old and new.
-		{"US", "USA"}, {"us", "USA"}, {"USA", "USA"}, {"840", "USA"}, {"U.S.", "USA"}, {"U.S.A.", "USA"},
+		{"US", "USA"}, {"us", "USA"}, {"USA", "USA"}, {"840", "USA"}, {"U.S.", "USA"}, {"U.S.A.", "USA"}, {"u s", "USA"},
 		{"United States", "USA"}, {"United States of America", "USA"}, {"united-states-of-america", "USA"},
 		{"Türkiye", "TUR"}, {"Turkiye", "TUR"}, {"Turkey", "TUR"}, {"TR", "TUR"}, {"türkiye", "TUR"},
 		{"Czechia", "CZE"}, {"Czech Republic", "CZE"}, {"CZ", "CZE"},
@@ -123,7 +123,7 @@ func TestAliases(t *testing.T) {
 		{"Bosnia Herzegovina", "BIH"}, {"Trinidad & Tobago", "TTO"}, {"São Tomé & Príncipe", "STP"}, {"Réunion", "REU"},
 		{"U.S. Virgin Islands", "VIR"}, {"Palestinian Territories", "PSE"}, {"Taiwan (China)", "TWN"}, {"The Gambia", "GMB"},
 		// Ember's regions, by name, other names and the codes of groups.
-		{"EU", "EU"}, {"eu", "EU"}, {"European Union", "EU"}, {"EU27", "EU"}, {"EU-27", "EU"},
+		{"EU", "EU"}, {"eu", "EU"}, {"E.U.", "EU"}, {"European Union", "EU"}, {"EU27", "EU"}, {"EU-27", "EU"},
 		{"World", "World"}, {"001", "World"}, {"Global", "World"}, {"150", "Europe"}, {"002", "Africa"}, {"142", "Asia"},
 		{"G-20", "G20"}, {"Group of Seven", "G7"}, {"Latin America & the Caribbean", "Latin America and Caribbean"},
 		{"Association of Southeast Asian Nations", "ASEAN"}, {"Organisation for Economic Co-operation and Development", "OECD"},
@@ -163,6 +163,9 @@ func TestLookupFailures(t *testing.T) {
 	}{
 		{"UK", `grid "UK": no value for United Kingdom (GBR) in the 2024 grid`, nil},
 		{"uk", `grid "uk": no value for United Kingdom (GBR) in the 2024 grid`, nil},
+		{"U.K.", `grid "U.K.": no value for United Kingdom (GBR) in the 2024 grid`, nil},
+		{"U.K", `grid "U.K": no value for United Kingdom (GBR) in the 2024 grid`, nil},
+		{"U.X.", `grid "U.X.": no area of that name or code in the 2024 grid`, nil},
 		{"GB", `grid "GB": no value for United Kingdom (GBR) in the 2024 grid`, nil},
 		{"Great Britain", `grid "Great Britain": no value for United Kingdom (GBR) in the 2024 grid`, nil},
 		{"US", `grid "US": no value for United States (USA) in the 2024 grid`, nil},
