@@ -263,7 +263,8 @@ func TestNamedErrors(t *testing.T) {
 		{PriceRequest{Batch: ptr(1e-7)}, ParamBatch, "running_batch", "running_batch must be a number from 1e-06 to 100000"},
 		{PriceRequest{Intensity: ptr(-1)}, ParamIntensity, "grid_intensity", "grid_intensity must be 0 or a number of g CO2e per kWh from 1e-06 to 2000"},
 		{PriceRequest{NumGPUs: new(0)}, ParamNumGPUs, "--num-gpus", "--num-gpus must be a whole number from 1 to 1024"},
-		{PriceRequest{Grids: []string{"Germny"}}, "grid", "grids", `no grid "Germny" in snapshot ` + catalogtest.Date + `'s grid.json (2024); nearest: "Germany"`},
+		{PriceRequest{Grids: []string{"Germny"}}, "grid", "grids", `grids "Germny": no area of that name or code in the 2024 grid; nearest: "Germany"`},
+		{PriceRequest{Grids: []string{"UK"}}, "grid", "grids", `grids "UK": no value for United Kingdom (GBR) in the 2024 grid`},
 	} {
 		tc.req.Model = "qwen-3-32b"
 		_, err := s.Price(tc.req)
@@ -276,8 +277,8 @@ func TestNamedErrors(t *testing.T) {
 		if n.What != tc.name || n.Error() != tc.want || n.Kind != e.Kind || n.Query != e.Query {
 			t.Errorf("%+v named %s: %+v (%q); want %q", tc.req, tc.name, n, n.Error(), tc.want)
 		}
-		if e.Rule != "" && own != tc.what+" "+e.Rule || e.Error() != own {
-			t.Errorf("%+v: the catalog's own text %q, after Named %q; want %q", tc.req, own, e.Error(), tc.what+" "+e.Rule)
+		if e.Rule != "" && e.Detail != tc.what+" "+e.Rule || e.Error() != own {
+			t.Errorf("%+v: the catalog's own text %q (%q), after Named %q; want %q", tc.req, e.Detail, own, e.Error(), tc.what+" "+e.Rule)
 		}
 	}
 }

@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/leadgreen/greentokens/pricing"
@@ -34,13 +33,15 @@ type Error struct {
 	Nearest []string
 	// Detail says what is wrong, in a sentence.
 	Detail string
-	// Rule, for a parameter whose value is out of its range, is what the
-	// value must be, the end of a sentence whose subject is the parameter:
-	// "must be a number from 1e-06 to 100000". Detail is then What and
+	// Rule, for a parameter whose value is refused, is the end of a
+	// sentence that starts with the parameter's name: what the value must
+	// be ("must be a number from 1e-06 to 100000"), or for a grid the name
+	// and what is wrong with it (`"FR": no value for France (FRA) in the
+	// 2024 grid`, pricing.GridError's Reason). Detail is then What and
 	// Rule, and Named words it with another name.
 	Rule string
-	// Cause is the lookup's own error, when there is one (FindModel's,
-	// pricing.Lookup's): the command line prints it as it always has.
+	// Cause is the lookup's own error, when there is one
+	// (pricing.FindModel's, pricing.Lookup's *pricing.GridError).
 	Cause error
 }
 
@@ -56,7 +57,7 @@ const (
 
 // Named returns e as a surface that calls e.What name words it: What is
 // name, and a Detail made of What and Rule names it. A Detail without a
-// Rule (an unknown grid, a name too long) does not name the parameter and
+// Rule (an unknown model, a name too long) does not name the parameter and
 // is kept.
 func (e *Error) Named(name string) *Error {
 	c := *e
@@ -74,11 +75,7 @@ func (e *Error) Error() string {
 	if len(e.Nearest) == 0 {
 		return e.Detail
 	}
-	q := make([]string, len(e.Nearest))
-	for i, n := range e.Nearest {
-		q[i] = strconv.Quote(n)
-	}
-	return e.Detail + "; nearest: " + strings.Join(q, ", ")
+	return e.Detail + "; nearest: " + pricing.Quoted(e.Nearest, ", ")
 }
 
 func notFound(what, query string, near []string) *Error {
@@ -109,13 +106,7 @@ func nearest(q string, names []string) []string {
 // nearestOf is nearest over candidates with several spellings each, the
 // first the display name.
 func nearestOf(q string, cands [][]string) []string {
-	var out []string
-	for _, s := range pricing.Nearest(q, cands, maxNearest) {
-		if u, err := strconv.Unquote(s); err == nil {
-			out = append(out, u)
-		}
-	}
-	return out
+	return pricing.Nearest(q, cands, maxNearest)
 }
 
 // MaxNameBytes is the longest name a request may give for a snapshot,

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/pricing"
 )
 
 // SnapshotInfo describes a served snapshot.
@@ -80,9 +81,9 @@ func indexRows(m *format.Model) []IndexRow {
 	return rows
 }
 
-// FindModel finds a model by slug, name or model id (FindModel's rule). An
-// unknown one is a NotFound error naming the nearest models; a blank one
-// (spaces alone) is Invalid, a request naming no model.
+// FindModel finds a model by slug, name or model id (pricing.FindModel's
+// rule). An unknown one is a NotFound error naming the nearest models; a
+// blank one (spaces alone) is Invalid, a request naming no model.
 func (s *Snapshot) FindModel(query string) (*format.Model, error) {
 	if err := checkName("model", query); err != nil {
 		return nil, err
@@ -90,7 +91,7 @@ func (s *Snapshot) FindModel(query string) (*format.Model, error) {
 	if strings.TrimSpace(query) == "" {
 		return nil, invalid("model", query, "the model name is blank: a slug, name or model id is required")
 	}
-	m, err := FindModel(s.Models, query)
+	m, err := pricing.FindModel(s.Models, query)
 	if err == nil {
 		return m, nil
 	}
@@ -114,8 +115,9 @@ type GridList struct {
 
 // GridQuery selects areas of grid.json.
 type GridQuery struct {
-	// Text is part of an area's name or ISO 3 code, ignoring case; ""
-	// selects every area.
+	// Text is part of an area's name or ISO 3 code, ignoring case, or a
+	// code or name that pricing.Lookup finds an area by ("UK" lists the
+	// United Kingdom, beside Ukraine); "" selects every area.
 	Text string
 	// Year, when not 0, selects the areas whose value is of that year.
 	Year int
@@ -127,9 +129,15 @@ func (s *Snapshot) ListGrids(q GridQuery) (*GridList, error) {
 		return nil, s.noGrid()
 	}
 	text := strings.ToLower(strings.TrimSpace(q.Text))
+	named := "" // the area the text names, as a price request names it
+	if text != "" {
+		if a, err := pricing.Lookup(s.Grid, q.Text); err == nil {
+			named = a.Name
+		}
+	}
 	l := &GridList{Snapshot: s.Date, Year: s.Grid.Year, Unit: s.Grid.Unit, Areas: []format.Area{}}
 	for _, a := range s.Grid.Areas {
-		if (text == "" || strings.Contains(strings.ToLower(a.Name), text) || strings.Contains(strings.ToLower(a.ISO3), text)) &&
+		if (text == "" || strings.Contains(strings.ToLower(a.Name), text) || strings.Contains(strings.ToLower(a.ISO3), text) || a.Name == named) &&
 			(q.Year == 0 || a.Year == q.Year) {
 			l.Areas = append(l.Areas, a)
 		}

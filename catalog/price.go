@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -28,14 +29,13 @@ const (
 	MaxNumGPUs = 1024
 )
 
-// Formula is how every price is computed.
-const Formula = "kg CO2e per billion output tokens = Wh per million output tokens x g CO2e per kWh / 1000, from the unrounded Wh/M of the archived upstream row, rounded once to 1 decimal"
-
 // PriceRequest asks for the carbon of a model's output tokens.
 type PriceRequest struct {
 	// Model is a slug, name or model id.
 	Model string
-	// Grids are ISO 3 codes or area names of grid.json (case-insensitive).
+	// Grids name areas of grid.json, as pricing.Lookup finds them: ISO
+	// 3166 codes (alpha-2, alpha-3, UN M.49), Ember's names and earlier
+	// names, English and common names (case-insensitive).
 	// With neither Grids nor Intensity, every area of grid.json is priced.
 	Grids []string
 	// Intensity, when set, prices a grid the caller states, in g CO2e per
@@ -134,7 +134,7 @@ func (s *Snapshot) Price(req PriceRequest) (*Carbon, error) {
 	if err != nil {
 		return nil, err
 	}
-	ans := &Carbon{Snapshot: s.Date, Model: m.Slug, Name: m.Name, ModelID: m.ModelID, Formula: Formula, Rows: []CarbonRow{},
+	ans := &Carbon{Snapshot: s.Date, Model: m.Slug, Name: m.Name, ModelID: m.ModelID, Formula: pricing.Formula, Rows: []CarbonRow{},
 		Selection: selection(req), NumGPUs: req.NumGPUs}
 	if req.Batch != nil {
 		b := format.Float(*req.Batch)
@@ -209,7 +209,7 @@ func (s *Snapshot) areas(req PriceRequest) ([]format.Area, error) {
 		}
 		a, err := pricing.Lookup(s.Grid, q)
 		if err != nil {
-			return nil, s.gridError(q, err)
+			return nil, gridError(err)
 		}
 		if !seen[a.Name] {
 			seen[a.Name] = true
@@ -219,31 +219,33 @@ func (s *Snapshot) areas(req PriceRequest) ([]format.Area, error) {
 	return out, nil
 }
 
-// gridError turns pricing.Lookup's error for q into an Error: NotFound with
-// the nearest names, or Invalid for a name matching several areas.
-func (s *Snapshot) gridError(q string, err error) *Error {
-	q = strings.TrimSpace(q)
-	cands := make([][]string, len(s.Grid.Areas))
-	for i, a := range s.Grid.Areas {
-		cands[i] = []string{a.Name, a.ISO3}
-		if strings.EqualFold(a.Name, q) || (a.ISO3 != "" && strings.EqualFold(a.ISO3, q)) {
-			return &Error{Kind: Invalid, What: "grid", Query: q, Detail: err.Error(), Cause: err}
-		}
+// gridError is pricing.Lookup's error for a grid as an Error: NotFound
+// for a name of no area of grid.json (with the nearest names, for a name
+// that is no code or name of a place), Invalid for a blank one or one that
+// matches several areas. Its Detail is the pricing's message for the
+// parameter "grid"; Named words it for another.
+func gridError(err error) error {
+	var ge *pricing.GridError
+	if !errors.As(err, &ge) {
+		return err
 	}
-	if q == "" {
-		return &Error{Kind: Invalid, What: "grid", Query: q, Detail: "empty grid name"}
+	kind := Invalid
+	if ge.NotFound() {
+		kind = NotFound
 	}
-	return &Error{Kind: NotFound, What: "grid", Query: q, Nearest: nearestOf(q, cands),
-		Detail: fmt.Sprintf("no grid %q in snapshot %s's grid.json (%d)", q, s.Date, s.Grid.Year), Cause: err}
+	e := &Error{Kind: kind, What: "grid", Query: ge.Query, Nearest: ge.Nearest, Rule: fmt.Sprintf("%q: %s", ge.Query, ge.Reason()), Cause: err}
+	e.Detail = e.What + " " + e.Rule
+	return e
 }
 
 // configsOf returns the configuration to price on each GPU asked for (each
 // GPU of the model, in order, when none is), as indexes in
-// m.Configurations: the index row; with NumGPUs the index row rule among
-// the configurations with that many GPUs; with Batch the configuration
-// whose average running batch is nearest, among those with NumGPUs GPUs or
-// else the index row's count. A GPU with no such configuration is left out;
-// none at all is an error saying what was measured.
+// m.Configurations, by pricing.Choice's rule: the index row; with NumGPUs
+// the index row rule among the configurations with that many GPUs; with
+// Batch the configuration whose average running batch is nearest, among
+// those with NumGPUs GPUs or else the index row's count. A GPU with no
+// such configuration is left out; none at all is an error saying what was
+// measured.
 func configsOf(m *format.Model, rows []*leaderboard.Row, req PriceRequest) ([]int, error) {
 	gpus, scope := m.GPUs, m.Slug // m.GPUs is in order
 	if req.GPU != "" {
@@ -256,20 +258,18 @@ func configsOf(m *format.Model, rows []*leaderboard.Row, req PriceRequest) ([]in
 	var out []int
 	var counts []int // the GPU counts measured on gpus
 	measured := false
+	choice := pricing.Choice{Batch: req.Batch}
+	if req.NumGPUs != nil {
+		choice.NumGPUs = *req.NumGPUs
+	}
 	for _, g := range gpus {
 		have := gpuCounts(m, g)
 		counts = append(counts, have...)
-		n := 0 // every count
-		if req.NumGPUs != nil {
-			n = *req.NumGPUs
-		} else if b, ok := m.Best[g]; ok && req.Batch != nil {
-			n = b.NumGPUs
-		}
-		if n != 0 && !slices.Contains(have, n) {
+		if n := choice.GPUs(m, g); n != 0 && !slices.Contains(have, n) {
 			continue
 		}
 		measured = true
-		if i, ok := pick(m, rows, g, n, req); ok {
+		if i, ok := choice.Pick(m, rows, g); ok {
 			out = append(out, i)
 		}
 	}
@@ -335,34 +335,4 @@ func setups(m *format.Model, gpus []string) string {
 		return s[0]
 	}
 	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
-}
-
-// pick returns the configuration to price on gpu among those with n GPUs
-// (every count for 0): the index row, the index row rule among them with
-// NumGPUs, or the one whose unrounded average running batch is nearest to
-// Batch, ties to the smaller batch, then to the first in file order (lower
-// cap, lower repeat). False when there is none.
-func pick(m *format.Model, rows []*leaderboard.Row, gpu string, n int, req PriceRequest) (int, bool) {
-	if req.Batch == nil && req.NumGPUs == nil {
-		b, ok := m.Best[gpu]
-		if !ok {
-			return -1, false
-		}
-		return slices.IndexFunc(m.Configurations, func(c format.Config) bool { return c.RowID == b.RowID }), true
-	}
-	if req.Batch == nil {
-		return pricing.BestWith(m, rows, gpu, n)
-	}
-	best := -1
-	var bestD, bestB float64
-	for i, r := range rows {
-		if r.GPU != gpu || n != 0 && r.NumGPUs != n {
-			continue
-		}
-		d := math.Abs(r.AvgBatch - *req.Batch)
-		if best < 0 || d < bestD || (d == bestD && r.AvgBatch < bestB) {
-			best, bestD, bestB = i, d, r.AvgBatch
-		}
-	}
-	return best, best >= 0
 }

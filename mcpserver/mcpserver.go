@@ -90,14 +90,14 @@ type GetModelBrief struct {
 
 // ListGridsInput is list_grids' input.
 type ListGridsInput struct {
-	Query    string `json:"query,omitempty" jsonschema:"part of an area's name or ISO 3 code, case-insensitive; every area when left out"`
+	Query    string `json:"query,omitempty" jsonschema:"part of an area's name or ISO 3 code, or a code or name price_carbon finds an area by (UK lists the United Kingdom), case-insensitive; every area when left out"`
 	Snapshot string `json:"snapshot,omitempty" jsonschema:"snapshot date, YYYY-MM-DD; the latest snapshot when left out"`
 }
 
 // PriceCarbonInput is price_carbon's input.
 type PriceCarbonInput struct {
 	Model         string   `json:"model" jsonschema:"the model's slug, name or model id"`
-	Grids         []string `json:"grids,omitempty" jsonschema:"grids by ISO 3 code or area name (case-insensitive), at most 50; give grids, grid_intensity or both"`
+	Grids         []string `json:"grids,omitempty" jsonschema:"grids by ISO 3166 code (GB, GBR, UK), area name or common name (Great Britain, European Union), case-insensitive, at most 50; give grids, grid_intensity or both"`
 	GridIntensity *float64 `json:"grid_intensity,omitempty" jsonschema:"a grid you state, in g CO2e per kWh: 0, or from 1e-06 to 2000"`
 	GPU           string   `json:"gpu,omitempty" jsonschema:"one GPU, e.g. B200 or H100; each GPU when left out"`
 	NumGPUs       *int     `json:"num_gpus,omitempty" jsonschema:"price only the configurations with this many GPUs, from 1 to 1024 (the index row rule among them, or the nearest running batch); each GPU's index row's count when left out"`
@@ -237,7 +237,7 @@ func (t tools) priceCarbon(_ context.Context, _ *mcp.CallToolRequest, in PriceCa
 	if len(in.Grids) == 0 && in.GridIntensity == nil {
 		// The HTTP API prices every grid then; in a conversation that is
 		// hundreds of kilobytes, more than an assistant's context holds.
-		return nil, nil, fmt.Errorf("name the grids to price (grids: ISO 3 codes or area names, at most %d; list_grids finds them) or state one (grid_intensity, g CO2e per kWh): all %d rows of every grid are too long an answer",
+		return nil, nil, fmt.Errorf("name the grids to price (grids: ISO 3166 codes or area names, at most %d; list_grids finds them) or state one (grid_intensity, g CO2e per kWh): all %d rows of every grid are too long an answer",
 			catalog.MaxGrids, len(ans.Rows))
 	}
 	return text(ans), ans, nil

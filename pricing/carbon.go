@@ -11,3 +11,7 @@ import "github.com/leadgreen/greentokens/format"
 func KgPerBillionTokens(whPerM, gPerKWh float64) format.Float {
 	return format.Round(whPerM*gPerKWh/1000, 1)
 }
+
+// Formula is how every price is computed, in the words the API's, the MCP
+// server's and the command line's answers give it.
+const Formula = "kg CO2e per billion output tokens = Wh per million output tokens x g CO2e per kWh / 1000, from the unrounded Wh/M of the archived upstream row, rounded once to 1 decimal"

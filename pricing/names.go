@@ -1,8 +1,8 @@
 package pricing
 
 import (
-	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -50,7 +50,7 @@ const (
 	NearDivisor = 3
 )
 
-// Nearest returns up to n quoted names near q. Each candidate is a list of
+// Nearest returns up to n names near q. Each candidate is a list of
 // spellings, the first its display name; the nearest spelling counts. A
 // candidate one of whose spellings holds all of q (case, spaces and
 // punctuation aside: "llama 3.1 8b" in "Llama 3.1 8B Instruct") comes
@@ -110,7 +110,7 @@ func Nearest(q string, candidates [][]string, n int) []string {
 	})
 	var out []string
 	for _, c := range cands[:min(n, len(cands))] {
-		out = append(out, fmt.Sprintf("%q", c.name))
+		out = append(out, c.name)
 	}
 	return out
 }
@@ -153,4 +153,14 @@ func levenshtein(a, b string) int {
 		}
 	}
 	return row[len(rb)]
+}
+
+// Quoted is names, each quoted as Go quotes a string, joined by sep:
+// `"qwen-3-32b" or "qwen-3-14b"`.
+func Quoted(names []string, sep string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	return strings.Join(q, sep)
 }

@@ -26,11 +26,11 @@ func TestNearest(t *testing.T) {
 		cands [][]string
 		want  []string
 	}{
-		{"llama 3.1 8b", models, []string{`"llama-3-1-8b-instruct"`}},
-		{"Llama-3.1", models, []string{`"llama-3-1-8b-instruct"`, `"llama-3-1-70b-instruct"`}},
-		{"qwen-3-33b", models, []string{`"qwen-3-32b"`, `"qwen-3-14b"`, `"qwen-3-8b"`}},
-		{"Germny", areas, []string{`"Germany"`}},
-		{"ind", areas, []string{`"India"`}},
+		{"llama 3.1 8b", models, []string{"llama-3-1-8b-instruct"}},
+		{"Llama-3.1", models, []string{"llama-3-1-8b-instruct", "llama-3-1-70b-instruct"}},
+		{"qwen-3-33b", models, []string{"qwen-3-32b", "qwen-3-14b", "qwen-3-8b"}},
+		{"Germny", areas, []string{"Germany"}},
+		{"ind", areas, []string{"India"}},
 		{"gpt-4", models, nil},
 		{"Norwegian", areas, nil},
 		{strings.Repeat("qwen-3-32b", 7), append(models, []string{strings.Repeat("qwen-3-32b", 7)}), nil},

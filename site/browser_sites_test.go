@@ -51,6 +51,17 @@ func TestBrowserDatePrefix(t *testing.T) {
 	if n := eval[int](t, b, `document.querySelectorAll("figure[data-chart] circle.pt, figure[data-chart] rect.bar").length`); n == 0 {
 		t.Error("the index page under the date prefix shows no chart marks")
 	}
+	// Chromium asks for the favicon after the page has loaded, when it
+	// gets to it: wait for the answer (a missing one fails below).
+	for range 100 {
+		mu.Lock()
+		_, asked := status[prefix+"favicon.svg"]
+		mu.Unlock()
+		if asked {
+			break
+		}
+		b.settle(t)
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	var paths []string

@@ -2,6 +2,7 @@ package site
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http/httptest"
 	"net/url"
@@ -9,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -18,8 +20,9 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/google/go-cmp/cmp"
 
-	"github.com/leadgreen/greentokens/pricing"
+	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/render"
 )
 
@@ -272,6 +275,10 @@ func checkScreenshots(t *testing.T, b *browser, base string) {
 		for _, w := range []int64{1280, 390} {
 			b.load(t, base+"/"+p, w)
 			screenshot(t, b, filepath.Join(dir, fmt.Sprintf("%s-%d.png", strings.TrimSuffix(filepath.Base(p), ".html"), w)))
+			if p == "grids.html" { // the calculator at a running batch
+				setCalc(t, b, "qwen-3-32b", "1 × B200", "30", "India", "")
+				screenshot(t, b, filepath.Join(dir, fmt.Sprintf("grids-batch-%d.png", w)))
+			}
 		}
 	}
 	// The dark scheme: the page follows the reader's setting.
@@ -426,66 +433,180 @@ func checkCalculator(t *testing.T, b *browser, s *Site, base string) {
 		}
 	}
 	b.load(t, base+"/grids.html", 1280)
-	const setJS = `((model, gpu, grid, own) => {
+	for _, tc := range []struct {
+		model, gpu, batch, grid, own string
+		wh, kg, config               string
+	}{
+		{"qwen-3-32b", "1 × B200", "", "Saudi Arabia", "", "39.1", "27.0", "Index row: 1 × B200, cap 384, running batch 383."},
+		{"qwen-3-32b", "1 × B200", "30", "Norway", "", "131.5", "3.9", "Nearest to a running batch of 30: 1 × B200, cap 32, running batch 32."},
+		{"qwen-3-32b", "1 × B200", "500", "Norway", "", "41.9", "1.3", "Nearest to a running batch of 500: 1 × B200, cap 512, running batch 456."},
+		{"qwen-3-32b", "1 × B200", "", "Norway", "", "39.1", "1.2", ""},
+		{"qwen-3-32b", "2 × H100", "", "India", "", "63.5", "44.9", ""},
+		{"qwen-3-32b", "1 × B200", "", "own", "100", "39.1", "3.9", ""},
+		{"qwen-3-32b", "1 × B200", "", "own", "", "39.1", "–", ""},
+		{"qwen-3-32b", "1 × B200", "", "own", "-100", "39.1", "–", ""},
+		{"qwen-3-32b", "1 × B200", "", "own", "2001", "39.1", "–", ""},
+		{"qwen-3-32b", "1 × B200", "", "own", "2000", "39.1", "78.1", ""},
+		{"qwen-3-32b", "1 × B200", "0", "India", "", "–", "–", "Type a running batch from 0.000001 to 100,000, or leave it empty for the index row."},
+		{"qwen-3-32b", "1 × B200", "100001", "India", "", "–", "–", ""},
+		{"qwen-3-32b", "1 × B200", "-3", "India", "", "–", "–", ""},
+	} {
+		got := setCalc(t, b, tc.model, tc.gpu, tc.batch, tc.grid, tc.own)
+		if got.Wh != tc.wh || got.Kg != tc.kg || tc.config != "" && got.Config != tc.config {
+			t.Errorf("%s on %s, batch %q, grid %s %s: got %+v, want Wh/M %s, %s kg, %q", tc.model, tc.gpu, tc.batch, tc.grid, tc.own, got, tc.wh, tc.kg, tc.config)
+		}
+	}
+
+	// Every model and index row on the seed page's seven grids, and at
+	// running batches: the page's figures are Go's pricing's, the API's
+	// answer (catalog's Price, as /carbon and carbon --json give it).
+	d := calcJSON(t, s)
+	var cases []calcCase
+	for _, m := range d.Models {
+		for _, r := range m.Rows {
+			cases = append(cases, calcCase{m.Slug, r.Label, ""})
+			for _, b := range batchesToTry(r.Batches) {
+				cases = append(cases, calcCase{m.Slug, r.Label, b})
+			}
+		}
+	}
+	var want []string
+	for _, c := range cases {
+		want = append(want, goCalc(t, s, d, c))
+	}
+	caseJSON, _ := json.Marshal(cases)
+	got := eval[[]string](t, b, `((cases) => {
+  const data = JSON.parse(document.getElementById("calc-data").textContent);
+  const model = document.getElementById("calc-model"), gpu = document.getElementById("calc-gpu"), batch = document.getElementById("calc-batch"), grid = document.getElementById("calc-grid");
+  const set = (e, v, ev) => { e.value = v; e.dispatchEvent(new Event(ev)); };
+  return cases.map(([slug, label, b]) => {
+    set(model, slug, "change");
+    set(gpu, Array.from(gpu.options).find(o => o.textContent === label).value, "change");
+    set(batch, b, "input");
+    const out = [slug, label, b, document.getElementById("calc-wh").value, (document.getElementById("calc-config").value.match(/cap \d+/) || [""])[0]];
+    for (const a of grid.options) {
+      if (a.value === "own") continue;
+      set(grid, a.value, "change");
+      out.push(data.grids[Number(a.value)].name + " " + document.getElementById("calc-kg").value);
+    }
+    return out.join("|");
+  });
+})(`+string(caseJSON)+`)`)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the calculator's figures differ from Go's (-Go +page):\n%s", diff)
+	}
+	if batched := len(cases) - len(d.Models); len(want) < 300 || batched < 200 {
+		t.Errorf("only %d cases, %d of them at a running batch", len(want), batched)
+	}
+
+	// The model pages' carbon tables: the calculator gives the same figure
+	// at the index row each page prices.
+	for _, m := range d.Models {
+		b.load(t, base+"/models/"+m.Slug+".html", 1280)
+		page := eval[[]string](t, b, `(() => {
+  const c = document.querySelector("#carbon p.caption").textContent.match(/on (\d+ × \S+), priced/);
+  return Array.from(document.querySelectorAll("#carbon table tbody tr")).map(r => c[1] + "|" + r.cells[0].textContent + " " + r.cells[2].textContent);
+})()`)
+		if len(page) != len(render.DefaultGrids) {
+			t.Errorf("%s: carbon table %q, want %d grids", m.Slug, page, len(render.DefaultGrids))
+			continue
+		}
+		label, _, _ := strings.Cut(page[0], "|")
+		line := goCalc(t, s, d, calcCase{m.Slug, label, ""})
+		for _, p := range page {
+			_, cell, _ := strings.Cut(p, "|")
+			if !strings.Contains(line, "|"+cell) {
+				t.Errorf("%s: the page's carbon table has %q, the calculator %s", m.Slug, cell, line)
+			}
+		}
+	}
+}
+
+// calcCase is a model, an index row's label and a running batch ("" for
+// the index row) to set the calculator to.
+type calcCase [3]string
+
+// setCalc sets the calculator's controls and returns what it shows.
+func setCalc(t *testing.T, b *browser, model, gpu, batch, grid, own string) (shown struct{ Wh, Kg, Config string }) {
+	t.Helper()
+	js := fmt.Sprintf(`((model, gpu, batch, grid, own) => {
   const set = (id, v, ev) => { const e = document.getElementById(id); e.value = v; e.dispatchEvent(new Event(ev)); };
   set("calc-model", model, "change");
   const g = Array.from(document.getElementById("calc-gpu").options).find(o => o.textContent === gpu);
   set("calc-gpu", g ? g.value : "-1", "change");
+  set("calc-batch", batch, "input");
   const a = Array.from(document.getElementById("calc-grid").options).find(o => o.textContent.startsWith(grid + " (") || o.value === grid);
   set("calc-grid", a ? a.value : "-1", "change");
   set("calc-own", own, "input");
-  return [document.getElementById("calc-wh").value, document.getElementById("calc-kg").value];
-})`
-	for _, tc := range []struct {
-		model, gpu, grid, own string
-		wh, kg                string
-	}{
-		{"qwen-3-32b", "1 × B200", "Saudi Arabia", "", "39.1", "27.0"},
-		{"qwen-3-32b", "1 × B200", "Norway", "", "39.1", "1.2"},
-		{"qwen-3-32b", "2 × H100", "India", "", "63.5", "44.9"},
-		{"qwen-3-32b", "1 × B200", "own", "100", "39.1", "3.9"},
-		{"qwen-3-32b", "1 × B200", "own", "", "39.1", "–"},
-		{"qwen-3-32b", "1 × B200", "own", "-100", "39.1", "–"},
-		{"qwen-3-32b", "1 × B200", "own", "2001", "39.1", "–"},
-		{"qwen-3-32b", "1 × B200", "own", "2000", "39.1", "78.1"},
-	} {
-		js := fmt.Sprintf("%s(%q, %q, %q, %q)", setJS, tc.model, tc.gpu, tc.grid, tc.own)
-		got := eval[[]string](t, b, js)
-		if len(got) != 2 || got[0] != tc.wh || got[1] != tc.kg {
-			t.Errorf("%s on %s, grid %s %s: got %v, want Wh/M %s and %s kg", tc.model, tc.gpu, tc.grid, tc.own, got, tc.wh, tc.kg)
+  return {Wh: document.getElementById("calc-wh").value, Kg: document.getElementById("calc-kg").value, Config: document.getElementById("calc-config").value};
+})(%q, %q, %q, %q, %q)`, model, gpu, batch, grid, own)
+	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[struct{ Wh, Kg, Config string }](js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// batchesToTry are the running batches the calculator is checked at for
+// an index row's configurations: each one's own unrounded batch, each
+// midpoint between two (a tie, which goes to the smaller), one below and
+// one above them all, and the bounds of a batch.
+func batchesToTry(cs []calcConfig) []string {
+	var bs []float64
+	for _, c := range cs {
+		bs = append(bs, c.Batch)
+	}
+	sort.Float64s(bs)
+	out := []float64{1e-6, 100000, bs[0] / 2, bs[len(bs)-1] * 2}
+	for i, b := range bs {
+		out = append(out, b)
+		if i > 0 && b != bs[i-1] {
+			out = append(out, (bs[i-1]+b)/2)
 		}
 	}
-	// Every model, index row and grid: the page's figures are Go's.
-	d := calcJSON(t, s)
-	var want []string
-	for _, m := range d.Models {
-		for _, r := range m.Rows {
-			for _, g := range d.Grids {
-				want = append(want, fmt.Sprintf("%s|%s|%s|%s|%s", m.Slug, r.Label, g.Name, render.Dec1(r.Wh), render.Dec1(float64(pricing.KgPerBillionTokens(r.Wh, g.G)))))
-			}
+	texts := make([]string, len(out))
+	for i, b := range out {
+		texts[i] = strconv.FormatFloat(b, 'g', -1, 64)
+	}
+	return texts
+}
+
+// goCalc is what the calculator must show for c, from Go's pricing: the
+// model's price on the seed page's seven grids (render.DefaultGrids) at
+// the index row, or at the batch, as catalog's Price answers the API.
+func goCalc(t *testing.T, s *Site, d calcData, c calcCase) string {
+	t.Helper()
+	slug, label, batch := c[0], c[1], c[2]
+	_, gpu, _ := strings.Cut(label, " × ")
+	req := catalog.PriceRequest{Model: slug, GPU: gpu, Grids: render.DefaultGrids}
+	if batch != "" {
+		b, err := strconv.ParseFloat(batch, 64)
+		if err != nil {
+			t.Fatal(err)
 		}
+		req.Batch = &b
 	}
-	got := eval[[]string](t, b, `(() => {
-  const out = [], model = document.getElementById("calc-model"), gpu = document.getElementById("calc-gpu"), grid = document.getElementById("calc-grid");
-  for (const m of model.options) {
-    model.value = m.value; model.dispatchEvent(new Event("change"));
-    for (const g of gpu.options) {
-      gpu.value = g.value; gpu.dispatchEvent(new Event("change"));
-      for (const a of grid.options) {
-        if (a.value === "own") continue;
-        grid.value = a.value; grid.dispatchEvent(new Event("change"));
-        out.push([m.value, g.textContent, a.textContent.replace(/ \(.*$/, ""), document.getElementById("calc-wh").value, document.getElementById("calc-kg").value].join("|"));
-      }
-    }
-  }
-  return out;
-})()`)
-	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("the calculator's figures differ from Go's:\n got %v\nwant %v", got, want)
+	ans, err := s.snap.Price(req)
+	if err != nil {
+		t.Fatalf("%v: %v", req, err)
 	}
-	if len(want) < 100 {
-		t.Errorf("only %d combinations", len(want))
+	if len(ans.Rows) != len(render.DefaultGrids) {
+		t.Fatalf("%v: %d rows", req, len(ans.Rows))
 	}
+	kg := map[string]string{}
+	for _, r := range ans.Rows {
+		kg[r.Grid] = render.Dec1(float64(r.KgPerBillion))
+	}
+	r := ans.Rows[0]
+	out := []string{slug, label, batch, render.Dec1(r.WhPerMillionUnrounded), fmt.Sprintf("cap %d", r.MaxNumSeqs)}
+	for _, g := range d.Grids { // the page's grids, in its order
+		k, ok := kg[g.Name]
+		if !ok {
+			t.Fatalf("%v: no price on %s, a grid of the page", req, g.Name)
+		}
+		out = append(out, g.Name+" "+k)
+	}
+	return strings.Join(out, "|")
 }
 
 func checkSort(t *testing.T, b *browser, s *Site, base string) {

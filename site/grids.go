@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/pricing"
 	"github.com/leadgreen/greentokens/render"
 )
 
@@ -20,6 +22,8 @@ type calcModel struct {
 	Rows []calcRow `json:"rows"`
 }
 
+// calcRow is a model's index row on one GPU, and the configurations a
+// running batch is priced among there.
 type calcRow struct {
 	Label string `json:"label"` // "1 × B200"
 	GPU   string `json:"gpu"`
@@ -27,6 +31,23 @@ type calcRow struct {
 	// Wh is the unrounded Wh/M of the archived row, as Go computes it; a
 	// JSON number parses to the same float64 in JavaScript.
 	Wh float64 `json:"wh"`
+	// Config names the index row's configuration.
+	Config string `json:"config"`
+	// Batches are the configurations a running batch is priced among on
+	// the GPU, as the command line's carbon --batch and the API's batch
+	// price it (pricing.Choice): those with the index row's GPU count, in
+	// the model file's order.
+	Batches []calcConfig `json:"batches"`
+}
+
+// calcConfig is a configuration the calculator may price at a running
+// batch: its unrounded average running batch and Wh/M, which the page's
+// script picks the nearest by and prices (pricing.NearestBatch's rule),
+// and its name.
+type calcConfig struct {
+	Batch float64 `json:"batch"`
+	Wh    float64 `json:"wh"`
+	Label string  `json:"label"` // "cap 32, running batch 30"
 }
 
 type calcGrid struct {
@@ -86,20 +107,12 @@ func (s *Site) gridsPage() ([]byte, error) {
 	d.Description = fmt.Sprintf("The lifecycle CO2 intensity of electricity generation of %d areas, %s %d, and a calculator of kg CO2e per billion output tokens of %d open language models on any grid.",
 		len(g.Areas), g.Source.Name, g.Year, len(s.pages.Index.Models))
 	for _, e := range s.pages.Index.Models {
-		m := calcModel{Slug: e.Slug, Name: e.Name}
-		for _, gpu := range s.indexGPUs() {
-			c, ok := e.Best[gpu]
-			if !ok {
-				continue
-			}
-			r, err := s.pages.IndexRow(&e, gpu)
-			if err != nil {
-				return nil, err
-			}
-			m.Rows = append(m.Rows, calcRow{Label: render.On(c.NumGPUs, gpu), GPU: gpu, N: c.NumGPUs, Wh: r.WhPerMillion()})
+		cm, err := s.calcModel(&e)
+		if err != nil {
+			return nil, err
 		}
-		if len(m.Rows) > 0 {
-			d.Calc.Models = append(d.Calc.Models, m)
+		if len(cm.Rows) > 0 {
+			d.Calc.Models = append(d.Calc.Models, cm)
 		}
 	}
 	d.Table = &render.Table{Caption: fmt.Sprintf("Every area of grid.json (reference year %d)", g.Year),
@@ -121,4 +134,46 @@ func (s *Site) gridsPage() ([]byte, error) {
 		d.Table.Rows = append(d.Table.Rows, render.TableRow{Cells: []string{a.Name, a.ISO3, a.AreaType, value, strconv.Itoa(year)}})
 	}
 	return execute("grids.tmpl", d)
+}
+
+// calcModel is the calculator's data of an index entry: each index row,
+// and the configurations a running batch is priced among on its GPU.
+func (s *Site) calcModel(e *format.IndexEntry) (calcModel, error) {
+	cm := calcModel{Slug: e.Slug, Name: e.Name}
+	m, ok := s.snap.Published[e.Slug]
+	if !ok {
+		return cm, fmt.Errorf("%s lists %s, which the snapshot has no model file of", format.IndexPath, e.Slug)
+	}
+	rows := s.pages.Rows[format.PrimaryTask().ID]
+	for _, gpu := range s.indexGPUs() {
+		c, ok := e.Best[gpu]
+		if !ok {
+			continue
+		}
+		r, err := s.pages.IndexRow(e, gpu)
+		if err != nil {
+			return cm, err
+		}
+		row := calcRow{Label: render.On(c.NumGPUs, gpu), GPU: gpu, N: c.NumGPUs, Wh: r.WhPerMillion(),
+			Config: configLabel(c.MaxNumSeqs, r.AvgBatch), Batches: []calcConfig{}}
+		n := pricing.BatchGPUs(m, gpu)
+		for _, mc := range m.Configurations {
+			if mc.GPU != gpu || n != 0 && mc.NumGPUs != n {
+				continue
+			}
+			br := rows[mc.RowID]
+			if br == nil {
+				return cm, fmt.Errorf("%s: row %s is not among the archived stable rows", format.ModelPath(m.Slug), mc.RowID)
+			}
+			row.Batches = append(row.Batches, calcConfig{Batch: br.AvgBatch, Wh: br.WhPerMillion(), Label: configLabel(mc.MaxNumSeqs, br.AvgBatch)})
+		}
+		cm.Rows = append(cm.Rows, row)
+	}
+	return cm, nil
+}
+
+// configLabel names a configuration by its cap and its running batch, as
+// the model pages' tables print them: "cap 32, running batch 30".
+func configLabel(maxNumSeqs int, avgBatch float64) string {
+	return fmt.Sprintf("cap %d, running batch %s", maxNumSeqs, render.Whole(avgBatch))
 }

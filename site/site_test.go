@@ -323,6 +323,19 @@ func TestGridsPage(t *testing.T) {
 	if qwen == nil || len(qwen.Rows) != 2 || qwen.Rows[0].Label != "1 × B200" {
 		t.Fatalf("Qwen 3 32B in the calculator: %+v", qwen)
 	}
+	// A running batch is priced among the index row's GPU count: the ten
+	// configurations on 1 x B200, and the nine on 2 x H100 (not the three
+	// on 1 x H100), each under its cap and running batch.
+	var labels []string
+	for _, r := range qwen.Rows {
+		for _, c := range r.Batches {
+			labels = append(labels, r.Label+", "+c.Label)
+		}
+	}
+	if len(labels) != 19 || labels[0] != "1 × B200, cap 8, running batch 8" || labels[9] != "1 × B200, cap 512, running batch 456" ||
+		labels[18] != "2 × H100, cap 384, running batch 340" || qwen.Rows[0].Config != "cap 384, running batch 383" {
+		t.Errorf("Qwen 3 32B's configurations at a running batch: %q; index row %q", labels, qwen.Rows[0].Config)
+	}
 	for _, tc := range []struct {
 		area, want string
 	}{{"Saudi Arabia", "27.0"}, {"Norway", "1.2"}, {"India", "27.6"}} {

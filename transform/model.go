@@ -11,6 +11,7 @@ import (
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sourcetext"
 	"github.com/leadgreen/greentokens/leaderboard"
+	"github.com/leadgreen/greentokens/pricing"
 )
 
 // reviewedGPUs are the GPU names the rules were reviewed with. Another
@@ -195,7 +196,6 @@ func newModel(lb *Leaderboard, rows []*leaderboard.Row) (*Built, error) {
 		return nil, fmt.Errorf("%s: task %q is not one the index publishes", first.Label(), first.Task)
 	}
 	ceiling := task.Ceiling.Max
-	best := map[string]int{}
 	for i, r := range sorted {
 		c, err := newConfig(m.Slug, r, ceiling)
 		if err != nil {
@@ -210,15 +210,13 @@ func newModel(lb *Leaderboard, rows []*leaderboard.Row) (*Built, error) {
 		if len(m.GPUs) == 0 || m.GPUs[len(m.GPUs)-1] != r.GPU {
 			m.GPUs = append(m.GPUs, r.GPU)
 		}
-		if !c.UnderITLDeadline {
-			continue
-		}
-		if j, ok := best[r.GPU]; !ok || leaderboard.Better(r, c.Repeat, b.Rows[j], m.Configurations[j].Repeat) {
-			best[r.GPU] = i
-		}
 	}
-	for gpu, i := range best {
-		m.Best[gpu] = m.Configurations[i]
+	// Each GPU's index row, by the one implementation of the rule, which
+	// the readers price with.
+	for _, gpu := range m.GPUs {
+		if i, ok := pricing.BestWith(m, b.Rows, gpu, 0); ok {
+			m.Best[gpu] = m.Configurations[i]
+		}
 	}
 	return b, nil
 }

@@ -159,3 +159,23 @@ func Main(m *testing.M) {
 	Cleanup()
 	os.Exit(code)
 }
+
+// GridName is a code or name a person gives for a grid: the area it finds
+// in SharedReal's grid.json (the sample's Ember file, which names Türkiye
+// Turkey), and how the pricing names the place where a grid.json has no
+// value for it, as Shared's seven grids have none.
+type GridName struct{ Query, Name, ISO3, Place string }
+
+// GridNames are the codes and names every surface is tested with: UK is the
+// United Kingdom, never Ukraine; US the United States; alpha-2 codes, an
+// earlier name of Ember's, common names and a region's name.
+var GridNames = []GridName{
+	{"UK", "United Kingdom", "GBR", "United Kingdom (GBR)"},
+	{"US", "United States", "USA", "United States (USA)"},
+	{"FR", "France", "FRA", "France (FRA)"},
+	{"GB", "United Kingdom", "GBR", "United Kingdom (GBR)"},
+	{"United States of America", "United States", "USA", "United States (USA)"},
+	{"Great Britain", "United Kingdom", "GBR", "United Kingdom (GBR)"},
+	{"European Union", "EU", "", "EU"},
+	{"Turkiye", "Turkey", "TUR", "Türkiye (TUR)"},
+}

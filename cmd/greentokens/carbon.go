@@ -10,6 +10,7 @@ import (
 
 	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/pricing"
 	"github.com/leadgreen/greentokens/snapshots"
 )
 
@@ -32,9 +33,12 @@ func newCarbonCmd(e *env) *cobra.Command {
 		Use:   "carbon --snapshot DIR MODEL [GRID...]",
 		Short: "price a model's index rows on any grid: kg CO2e per billion output tokens",
 		Long: "Prints the carbon of a billion output tokens of MODEL (slug, name or model id; case, spaces\n" +
-			"and punctuation do not count) at each of its index rows, on the named grids (ISO 3 code or\n" +
-			"name; every grid when none is named, unless --intensity is given): Wh/M x g CO2e per kWh /\n" +
-			"1000, from the snapshot's archived sources and grid.json. --gpu prices one GPU; --num-gpus\n" +
+			"and punctuation do not count) at each of its index rows, on the named grids (GRID: an ISO\n" +
+			"3166 code such as GB, GBR or UK, a name in grid.json, an earlier name of Ember's, or an\n" +
+			"English or common name such as Great Britain or European Union; every grid when none is\n" +
+			"named, unless --intensity is given): Wh/M x g CO2e per kWh / 1000, from the snapshot's\n" +
+			"archived sources and grid.json. A GRID of a place grid.json has no value for is an error\n" +
+			"saying so, never another area. --gpu prices one GPU; --num-gpus\n" +
 			"another GPU count than the index row's; --batch the measured configuration whose average\n" +
 			"running batch is nearest (with the index row's GPU count unless --num-gpus says otherwise).\n" +
 			"The answer is the HTTP API's /v1/{date}/carbon and the MCP tool price_carbon's, from the\n" +
@@ -118,19 +122,24 @@ func runCarbon(e *env, dir string, req catalog.PriceRequest, asJSON bool, flags 
 }
 
 // carbonError makes a request the catalog cannot answer a usage error
-// (exit 2), in the words of the lookup that failed; a grid that grid.json
-// lacks says which years the archived Ember CSV has it for.
+// (exit 2), in the words of the lookup that failed; a grid is named as the
+// command's argument GRID, and one that grid.json lacks says which years
+// the archived Ember CSV has it for.
 func carbonError(ls *snapshots.Snapshot, err error) error {
 	var ce *catalog.Error
 	if !errors.As(err, &ce) {
 		return err
 	}
 	msg := ce.Error()
-	if ce.Cause != nil {
+	var ge *pricing.GridError
+	switch {
+	case errors.As(err, &ge):
+		msg = ge.Message("GRID")
+		if ge.NotFound() && ls.Grid != nil {
+			msg = gridHint(ls, ge.Query, msg)
+		}
+	case ce.Cause != nil:
 		msg = ce.Cause.Error()
-	}
-	if ce.What == "grid" && ce.Kind == catalog.NotFound && ls.Grid != nil {
-		msg = gridHint(ls, ce.Query, errors.New(msg)).Error()
 	}
 	return usageError{msg}
 }

@@ -135,7 +135,7 @@ func TestReadCommands(t *testing.T) {
 		{"list with two kinds", []string{"list", "models", "grids", "--snapshot", snap}, []string{"got 2 arguments"}},
 		{"list with no kind", []string{"list", "--snapshot", snap}, []string{"got 0 arguments"}},
 		{"carbon: a grid only in later years", []string{"carbon", "--snapshot", snap, "qwen-3-32b", "Kosovo"},
-			[]string{`no grid "Kosovo"`, "reference year 2024", "Kosovo for 2025-2026", "--grid-year 2026"}},
+			[]string{`GRID "Kosovo": no value for Kosovo (XKX) in the 2024 grid`, "Kosovo for 2025-2026", "--grid-year 2026"}},
 		{"carbon on a snapshot built --no-grid", []string{"carbon", "--snapshot", noGrid, "qwen-3-32b"}, []string{"--no-grid"}},
 		{"render --grids with a grid the snapshot lacks", []string{"render", "--snapshot", snap, "qwen-3-32b", "--grids", "India,Kosovo"},
 			[]string{"--grids", "Kosovo for 2025-2026"}},

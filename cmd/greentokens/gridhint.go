@@ -9,26 +9,29 @@ import (
 	"strings"
 
 	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/pricing"
 	"github.com/leadgreen/greentokens/snapshots"
 	"github.com/leadgreen/greentokens/transform/grid"
 )
 
-// gridHint adds to pricing.Lookup's error for a grid that grid.json lacks the
-// years the snapshot's archived Ember CSV has it for, and how to pin one;
-// err as it is when the CSV does not have it either.
-func gridHint(s *snapshots.Snapshot, q string, err error) error {
+// gridHint is msg, the resolver's words for the grid q that grid.json
+// lacks, with the years the snapshot's archived Ember CSV has that area for
+// and how to pin one; msg as it is when the CSV does not have it either, or
+// has it for the reference year.
+func gridHint(s *snapshots.Snapshot, q, msg string) string {
 	area, years := gridYears(s, q)
 	if len(years) == 0 || slices.Contains(years, s.Grid.Year) {
-		return err
+		return msg
 	}
 	latest := years[len(years)-1]
-	return fmt.Errorf("no grid %q in the snapshot's grid.json (reference year %d); Ember's archived data has %s for %s: build with --grid-year %d to pin that year",
-		q, s.Grid.Year, area, yearRanges(years), latest)
+	return fmt.Sprintf("%s; Ember's archived data has %s for %s: build with --grid-year %d to pin that year",
+		msg, area, yearRanges(years), latest)
 }
 
-// gridYears returns the area of the archived Ember CSV that q names, and the
-// years it has a value for, ascending.
+// gridYears returns the area of the archived Ember CSV that q names, found
+// as pricing.Lookup finds an area of grid.json, and the years it has a
+// value for, ascending.
 func gridYears(s *snapshots.Snapshot, q string) (string, []int) {
 	src := s.Source(fetch.EmberGlobal)
 	if src == nil {
@@ -46,28 +49,27 @@ func gridYears(s *snapshots.Snapshot, q string) (string, []int) {
 	if err != nil {
 		return "", nil
 	}
-	key := pricing.NameKey(q)
-	var area string
+	// Every area the CSV names, once, as a grid lists them.
+	all := &format.Grid{Year: s.Grid.Year}
+	seen := map[format.Area]bool{}
+	for v := range t.All() {
+		if a := (format.Area{Name: v.Area, ISO3: v.ISO3}); !seen[a] {
+			seen[a] = true
+			all.Areas = append(all.Areas, a)
+		}
+	}
+	a, err := pricing.Lookup(all, q)
+	if err != nil {
+		return "", nil
+	}
 	var years []int
 	for v := range t.All() {
-		if pricing.NameKey(v.Area) == key || (v.ISO3 != "" && strings.EqualFold(v.ISO3, q)) || knownAs(v.ISO3, key) {
-			area = v.Area
+		if v.Area == a.Name && v.ISO3 == a.ISO3 {
 			years = append(years, v.Year)
 		}
 	}
 	slices.Sort(years)
-	return area, slices.Compact(years)
-}
-
-// knownAs reports whether key is the pricing.NameKey of another name Ember has
-// given the area of iso3 (pricing.KnownNames).
-func knownAs(iso3, key string) bool {
-	for _, n := range pricing.KnownNames(iso3) {
-		if pricing.NameKey(n) == key {
-			return true
-		}
-	}
-	return false
+	return a.Name, slices.Compact(years)
 }
 
 // yearRanges writes ascending years as ranges: "2000-2019, 2021".

@@ -11,7 +11,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/plural"
 	"github.com/leadgreen/greentokens/internal/regfile"
@@ -57,7 +56,7 @@ func newRenderCmd(e *env) *cobra.Command {
 	snapshotFlag(cmd, &snap)
 	cmd.Flags().BoolVar(&all, "all", false, "render every model (needs --out)")
 	cmd.Flags().StringVar(&out, "out", "", "write to `PATH` (a file, or with --all a folder; made if missing, each page written whole) instead of stdout")
-	cmd.Flags().StringSliceVar(&grids, "grids", render.DefaultGrids, "comma-separated display grids of the carbon table (names or ISO 3 codes)")
+	cmd.Flags().StringSliceVar(&grids, "grids", render.DefaultGrids, "comma-separated display grids of the carbon table (names or ISO 3166 codes, as carbon's GRID)")
 	_ = cmd.RegisterFlagCompletionFunc("grids", completeGridList)
 	return cmd
 }
@@ -82,7 +81,7 @@ func runRender(e *env, dir, model, out string, grids []string, gridsGiven bool) 
 		for i, m := range s.Index.Models {
 			cands[i] = []string{m.Slug, m.Name, m.ModelID}
 		}
-		i, err := catalog.FindName(model, cands)
+		i, err := pricing.FindName(model, cands)
 		if err != nil {
 			return usageError{err.Error()}
 		}
@@ -127,7 +126,15 @@ func checkGrids(snap *snapshots.Snapshot, grids []string) error {
 	}
 	for _, q := range grids {
 		if _, err := pricing.Lookup(snap.Grid, q); err != nil {
-			return usagef("--grids: %v", gridHint(snap, q, err))
+			var ge *pricing.GridError
+			if !errors.As(err, &ge) {
+				return err
+			}
+			msg := ge.Message("--grids")
+			if ge.NotFound() {
+				msg = gridHint(snap, ge.Query, msg)
+			}
+			return usageError{msg}
 		}
 	}
 	return nil

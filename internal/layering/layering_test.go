@@ -88,12 +88,14 @@ func TestServingReadsThroughCatalog(t *testing.T) {
 // catalog and print it in the published format, the API besides serves the
 // schemas and mounts the MCP server, and mcptest checks the tools' answers
 // against catalogtest's snapshots; the site reads through catalog and
-// render, prints in the published format and draws with site/chart.
+// render, prints in the published format, draws with site/chart, and gives
+// its calculator the configurations pricing's rule prices a running batch
+// among.
 var servingImports = map[string][]string{
 	"api":               {"catalog", "format", "mcpserver", "schemas"},
 	"mcpserver":         {"catalog", "format", "schemas"},
 	"mcpserver/mcptest": {"catalog", "catalog/catalogtest", "format", "schemas"},
-	"site":              {"catalog", "format", "render", "site/chart"},
+	"site":              {"catalog", "format", "pricing", "render", "site/chart"},
 	"site/chart":        {"catalog", "render"},
 }
 

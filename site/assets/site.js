@@ -46,9 +46,23 @@ function sortTable(table) {
   Array.from(table.tBodies[0].rows).forEach((r, i) => { r.dataset.order = String(i); });
 }
 
+// nearestBatch is the configuration of rows whose unrounded average running
+// batch is nearest to batch, ties to the smaller batch, then to the first
+// in the model file's order: Go's pricing.NearestBatch.
+function nearestBatch(rows, batch) {
+  let best = null, bestD = 0;
+  for (const c of rows) {
+    const d = Math.abs(c.batch - batch);
+    if (best === null || d < bestD || (d === bestD && c.batch < best.batch)) { best = c; bestD = d; }
+  }
+  return best;
+}
+
 function calculator(root, data) {
   const model = root.querySelector("#calc-model");
   const gpu = root.querySelector("#calc-gpu");
+  const batch = root.querySelector("#calc-batch");
+  const config = root.querySelector("#calc-config");
   const grid = root.querySelector("#calc-grid");
   const own = root.querySelector("#calc-own");
   const wh = root.querySelector("#calc-wh");
@@ -69,8 +83,22 @@ function calculator(root, data) {
   function update() {
     own.disabled = grid.value !== "own";
     const m = bySlug.get(model.value);
-    const r = m && m.rows[Number(gpu.value)];
-    if (!r) { wh.value = "–"; kg.value = "–"; at.textContent = ""; return; }
+    const idx = m && m.rows[Number(gpu.value)];
+    if (!idx) { wh.value = "–"; kg.value = "–"; at.textContent = ""; config.value = ""; return; }
+    // As the API: a running batch is a number from 1e-6 to 100000.
+    let r = { wh: idx.wh, label: idx.config };
+    config.value = "Index row: " + idx.label + ", " + idx.config + ".";
+    if (batch.value.trim() !== "" || batch.validity.badInput) {
+      const b = Number(batch.value);
+      const c = batch.value.trim() !== "" && b >= 0.000001 && b <= 100000 ? nearestBatch(idx.batches, b) : null;
+      if (!c) {
+        wh.value = "–"; kg.value = "–"; at.textContent = "";
+        config.value = "Type a running batch from 0.000001 to 100,000, or leave it empty for the index row.";
+        return;
+      }
+      r = c;
+      config.value = "Nearest to a running batch of " + batch.value.trim() + ": " + idx.label + ", " + c.label + ".";
+    }
     wh.value = dec1(r.wh);
     let g, where;
     if (grid.value === "own") {
@@ -90,6 +118,7 @@ function calculator(root, data) {
   }
   model.addEventListener("change", () => { fillGPUs(); update(); });
   gpu.addEventListener("change", update);
+  batch.addEventListener("input", update);
   grid.addEventListener("change", update);
   own.addEventListener("input", update);
   fillGPUs();

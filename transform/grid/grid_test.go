@@ -498,38 +498,6 @@ func TestReferenceYear(t *testing.T) {
 	}
 }
 
-func TestLookup(t *testing.T) {
-	g, _ := build(t, parseFile(t, sampleCSV), 2024)
-	for _, tc := range []struct{ query, want, err string }{
-		{query: "DEU", want: "Germany"},
-		{query: "deu", want: "Germany"},
-		{query: "GERMANY", want: "Germany"},
-		{query: "  world ", want: "World"},
-		{query: "latin america and caribbean", want: "Latin America and Caribbean"},
-		{query: "Germny", err: `grid: no area "Germny" in the 2024 grid; nearest: "Germany"`},
-		{query: "Norwya", err: `nearest: "Norway"`},
-		{query: "XKX", err: `grid: no area "XKX" in the 2024 grid`},
-		{query: " ", err: "grid: empty area query"},
-	} {
-		t.Run(tc.query, func(t *testing.T) {
-			a, err := pricing.Lookup(g, tc.query)
-			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) {
-					t.Errorf("error %v, want %q", err, tc.err)
-				}
-				return
-			}
-			if err != nil || a.Name != tc.want {
-				t.Errorf("got %q (%v), want %q", a.Name, err, tc.want)
-			}
-		})
-	}
-	amb := &format.Grid{Year: 2024, Areas: []format.Area{{Name: "Germany", ISO3: "DEU"}, {Name: "Germany 1", ISO3: "DEU"}}}
-	if _, err := pricing.Lookup(amb, "deu"); err == nil || err.Error() != `grid: "deu" matches 2 areas: "Germany" (DEU), "Germany 1" (DEU)` {
-		t.Errorf("ambiguous: error %v", err)
-	}
-}
-
 // published is the size and sha256 (lower-case hex) of the bytes as read,
 // that is as published upstream, which are also the bytes archived.
 type published struct {

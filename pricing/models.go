@@ -1,4 +1,4 @@
-package catalog
+package pricing
 
 import (
 	"fmt"
@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/leadgreen/greentokens/format"
-	"github.com/leadgreen/greentokens/pricing"
 )
 
 // FindModel finds a model by slug, name or model id, ignoring case, spaces
@@ -36,12 +35,12 @@ func FindName(query string, candidates [][]string) (int, error) {
 			}
 		}
 	}
-	switch found := pricing.MatchNames(q, candidates); len(found) {
+	switch found := MatchNames(q, candidates); len(found) {
 	case 1:
 		return found[0], nil
 	case 0:
-		if near := pricing.Nearest(q, candidates, 3); len(near) > 0 {
-			return -1, fmt.Errorf("no model %q; did you mean %s?", q, strings.Join(near, " or "))
+		if near := Nearest(q, candidates, maxSuggestions); len(near) > 0 {
+			return -1, fmt.Errorf("no model %q; did you mean %s?", q, Quoted(near, " or "))
 		}
 		return -1, fmt.Errorf("no model %q", q)
 	default:
