@@ -110,10 +110,7 @@ func vtBuild(t *testing.T, f vtFixture) string {
 	if len(f.tasks) == 0 {
 		f.tasks = []string{"lm-arena-chat"}
 	}
-	text, err := sourcetext.LoadLeaderboard()
-	if err != nil {
-		t.Fatal(err)
-	}
+	text := &vtLoadText(t).Leaderboard
 	read := func(rel string) []byte {
 		b, err := os.ReadFile(filepath.Join(f.leaderboard, filepath.FromSlash(rel)))
 		if err != nil {
@@ -318,15 +315,15 @@ func vtReport(t *testing.T, dir string) []Problem {
 // the manifest m.
 func vtSnap(t *testing.T, dir string, m *Manifest) *snap {
 	t.Helper()
-	s := &snap{fsys: regfile.DirFS(dir), ctx: t.Context(), tasks: map[string]*taskData{}}
+	s := &snap{fsys: regfile.DirFS(dir), ctx: t.Context(), tasks: map[string]*taskData{}, text: vtLoadText(t)}
 	s.list()
 	s.manifest = m
 	return s
 }
 
-func vtLoadText(t *testing.T) *sourcetext.Leaderboard {
+func vtLoadText(t *testing.T) *sourcetext.Text {
 	t.Helper()
-	text, err := sourcetext.LoadLeaderboard()
+	text, err := sourcetext.Load()
 	if err != nil {
 		t.Fatal(err)
 	}

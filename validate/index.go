@@ -61,7 +61,7 @@ func idxSnapshotCheck(s *snap) []Problem {
 	if out != nil {
 		return out
 	}
-	pl, fail := idxPrepare(s.manifest, read)
+	pl, fail := idxPrepare(s.manifest, s.text, read)
 	if fail != nil {
 		return []Problem{*fail}
 	}
@@ -143,7 +143,7 @@ type idxPlan struct {
 
 // idxPrepare groups the rows of every task (read, in the order of tasks)
 // and recomputes the header.
-func idxPrepare(m *Manifest, read []*taskData) (*idxPlan, *Problem) {
+func idxPrepare(m *Manifest, text *sourcetext.Text, read []*taskData) (*idxPlan, *Problem) {
 	chat, gpqa := chatTask(), taskOf(taskGPQA)
 	byTask := map[string]*taskData{}
 	for _, td := range read {
@@ -160,12 +160,8 @@ func idxPrepare(m *Manifest, read []*taskData) (*idxPlan, *Problem) {
 	})
 	pl.gpqa = idxGroup(gpqa, byTask[gpqa.id].stable, slugs)
 	// The header repeats the model files' dates and source fields.
-	text, err := sourcetext.LoadLeaderboard()
-	var full *jnode
-	if err == nil {
-		full, err = sourceBlock(&lbInputs{date: m.Date, retrieved: m.Retrieved[:min(10, len(m.Retrieved))], text: text,
-			index: &lbIndex{lastUpdated: m.Evidence.Compiled}, commit: &lbCommit{date: m.Evidence.LastCommitDate}})
-	}
+	full, err := sourceBlock(&lbInputs{date: m.Date, retrieved: m.Retrieved[:min(10, len(m.Retrieved))], text: text,
+		index: &lbIndex{lastUpdated: m.Evidence.Compiled}, commit: &lbCommit{date: m.Evidence.LastCommitDate}})
 	if err != nil {
 		return nil, &Problem{File: IndexPath, Msg: fmt.Sprintf("cannot be recomputed: %v", err)}
 	}
@@ -175,13 +171,13 @@ func idxPrepare(m *Manifest, read []*taskData) (*idxPlan, *Problem) {
 	}
 	list := jarr()
 	for i, t := range tasks {
-		list.vals = append(list.vals, jobj().set("task", jstr(t.id)).set("name", jstr(t.name)).set("file", jstr(t.file)).
+		list.vals = append(list.vals, jobj().set("task", jstr(t.id)).set("name", jstr(text.Tasks[t.id].Name)).set("file", jstr(t.file)).
 			set("stable_configurations", jint(len(read[i].stable))))
 	}
-	source.set("details", jstr("each model file's source block (models/SLUG.json, key source) holds the full text: publisher, method, selection, licence evidence")).
+	source.set("details", jstr(text.Leaderboard.IndexDetails)).
 		set("tasks", list)
 	pl.header = jobj().set("version", jstr("1")).set("updated", jstr(m.Date)).set("data_version", jstr(m.Date)).
-		set("unit", jstr(chat.unit)).set("itl_deadline_ms", jint(chat.itlCeilingMS)).
+		set("unit", jstr(text.Tasks[chat.id].Unit)).set("itl_deadline_ms", jint(chat.itlCeilingMS)).
 		set("source", source)
 	return pl, nil
 }

@@ -44,7 +44,7 @@ type lbInputs struct {
 	chatPath        string // its snapshot path, for messages
 	index           *lbIndex
 	commit          *lbCommit
-	text            *sourcetext.Leaderboard
+	text            *sourcetext.Text
 	stable          []*lbRow // the stable lm-arena-chat rows, upstream order
 }
 
@@ -79,7 +79,7 @@ func fill(template string, vars map[string]string) (string, error) {
 
 // sourceBlock recomputes the model files' source block.
 func sourceBlock(in *lbInputs) (*jnode, error) {
-	t := in.text
+	t := &in.text.Leaderboard
 	version, err := fill(t.VersionTemplate, map[string]string{
 		"leaderboard_version": t.LeaderboardVersion, "released": t.Released, "compiled": in.index.lastUpdated,
 	})
@@ -224,8 +224,8 @@ func recomputeModel(in *lbInputs, src *jnode, chat *problems, slug string, rows 
 	}
 	m.tree = jobj().
 		set("version", jstr(modelVersion)).set("updated", jstr(in.date)).set("data_version", jstr(in.date)).
-		set("unit", jstr(chatTask().unit)).set("itl_deadline_ms", jint(chatTask().itlCeilingMS)).set("source", src).
-		set("caveat", jstr(in.text.Caveat)).set("boundary", jstr(in.text.Boundary)).set("slug", jstr(slug)).
+		set("unit", jstr(in.text.Tasks[taskChat].Unit)).set("itl_deadline_ms", jint(chatTask().itlCeilingMS)).set("source", src).
+		set("caveat", jstr(in.text.Leaderboard.Caveat)).set("boundary", jstr(in.text.Leaderboard.Boundary)).set("slug", jstr(slug)).
 		set("name", jstr(first.nickname)).set("model_id", jstr(first.modelID)).set("params_b", jnum(floatText(first.totalParams))).
 		set("active_params_b", jnum(floatText(first.activeParams))).set("architecture", jstr(first.arch)).
 		set("gpus", gpuList(runs)).set("configurations", configs).set("best", bestNode)

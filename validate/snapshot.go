@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/leadgreen/greentokens/internal/regfile"
+	"github.com/leadgreen/greentokens/internal/sourcetext"
 )
 
 // NamedFS is an fs.FS that names the snapshot it holds: regfile.DirFS
@@ -35,6 +36,10 @@ type snap struct {
 	// files lists every regular file of the snapshot except manifest.json,
 	// as slash paths, sorted.
 	files []string
+
+	// text is the published fixed text (internal/sourcetext), which the
+	// recomputed files print.
+	text *sourcetext.Text
 
 	// tasks holds the archived task files parsed and filtered, by task and
 	// path: the leaderboard and index checks both recompute from them
@@ -169,6 +174,11 @@ func Check(ctx context.Context, fsys fs.FS) error {
 	if n, ok := fsys.(NamedFS); ok {
 		s.name = n.Name()
 	}
+	text, err := sourcetext.Load()
+	if err != nil {
+		return &Report{Dir: s.name, Problems: []Problem{{File: ".", Msg: fmt.Sprintf("cannot be checked: %v", err)}}}
+	}
+	s.text = text
 	probs := s.list()
 	if s.manifest != nil {
 		for _, c := range checks {

@@ -340,6 +340,15 @@ func tamperCases3(seed, stab vtFixture) []tamperCase {
 			msg:  "is empty, but index.json last_updated 2026-03-02 and the newest commit's UTC date 2026-03-03 differ",
 		},
 		{
+			name: "evidence conflict altered",
+			fix:  stab,
+			edit: manifest(func(m *Manifest) {
+				m.Evidence.Conflict = strings.Replace(m.Evidence.Conflict, "the index date is used", "the commit date is used", 1)
+			}),
+			want: []vtAt{{ManifestPath, "", "evidence.conflict"}},
+			msg:  `the commit date is used", recomputed "index.json last_updated is 2026-03-02 but the newest commit to public/data/tasks (`,
+		},
+		{
 			name: "evidence commit sha",
 			fix:  seed,
 			edit: manifest(func(m *Manifest) { m.Evidence.LastCommitSHA = strings.Repeat("0", 40) }),
