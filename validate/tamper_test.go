@@ -138,6 +138,23 @@ func tamperCases1(seed, stab vtFixture) []tamperCase {
 			msg:  "is qwen-3-32b/H100/2/192, recomputed qwen-3-32b/H100/2/256: the lowest unrounded energy per token",
 		},
 		{
+			name: "best entry of a GPU dropped",
+			fix: mutate(seed, func(t *testing.T, ms map[string]*format.Model) {
+				delete(ms["qwen-3-32b"].Best, "H100")
+			}),
+			want: []vtAt{{vtM32, "", "best.H100"}},
+			msg:  "is missing, recomputed an object (row_id qwen-3-32b/H100/2/256): the lowest unrounded energy per token among Qwen/Qwen3-32B's H100 configurations with median_itl_ms <= 500, from sources/leaderboard/tasks/lm-arena-chat.json configurations[",
+		},
+		{
+			name: "best entry of a GPU the model was not measured on",
+			fix: mutate(seed, func(t *testing.T, ms map[string]*format.Model) {
+				m := ms["qwen-3-32b"]
+				m.Best["H200"] = m.Best["H100"]
+			}),
+			want: []vtAt{{vtM32, "", "best.H200"}},
+			msg:  "is not a field of the recomputed file: no stable configuration of Qwen/Qwen3-32B on H200 has a median inter-token latency within 500 ms",
+		},
+		{
 			name: "best entry differs from its configuration",
 			fix: mutate(seed, func(t *testing.T, ms map[string]*format.Model) {
 				m := ms["qwen-3-32b"]
@@ -290,7 +307,7 @@ func tamperCases2(seed, stab vtFixture) []tamperCase {
 				vtEditFile(t, dir, vtM32, true, func(b []byte) []byte { return append(b, '\n') })
 			},
 			want: []vtAt{{vtM32, "", ""}},
-			msg:  "has the recomputed values but not the published formatting",
+			msg:  "has the recomputed values but not the published layout",
 		},
 		{
 			name: "number printed without .0",
