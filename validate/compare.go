@@ -161,8 +161,8 @@ func entryWhere(where, field string, i int, id string) string {
 }
 
 // entryID names a list's entry: the row_id of a configuration, the task of
-// index.json's source.tasks, the slug (and GPU) of index.json's lists; ""
-// for anything else.
+// index.json's source.tasks, the slug (and GPU) of index.json's lists, the
+// name of grid.json's areas; "" for anything else.
 func entryID(v *jnode) string {
 	str := func(k string) string {
 		if x := v.get(k); x != nil && x.kind == jStr {
@@ -178,7 +178,7 @@ func entryID(v *jnode) string {
 	case str("slug") != "" && str("gpu") != "":
 		return str("slug") + " on " + str("gpu")
 	}
-	return str("slug")
+	return cmp.Or(str("slug"), str("name"))
 }
 
 // stringDiff describes how a string differs from the recomputed one; long

@@ -183,6 +183,12 @@ func TestIndexFileRejectsAlteredFigures(t *testing.T) {
 			[]string{"models[16] (qwen-3-32b): configurations is 23, recomputed 22"}},
 		{"task file count", []string{`"task": "gpqa"`}, `"stable_configurations": 187`, `"stable_configurations": 186`,
 			[]string{"source.tasks[1] (gpqa): stable_configurations is 186, recomputed 187"}},
+		{"details sentence", []string{`"details"`}, `holds the full text`, `holds the text`,
+			[]string{"index.json: source.details differs from the recomputed text at character"}},
+		{"task name", []string{`"task": "gpqa"`}, `"name": "Problem Solving"`, `"name": "Problem solving"`,
+			[]string{`index.json: source.tasks[1] (gpqa): name is "Problem solving", recomputed "Problem Solving"`}},
+		{"unit", nil, `"unit": "Wh per million output tokens"`, `"unit": "Wh per million tokens"`,
+			[]string{`index.json: unit is "Wh per million tokens", recomputed "Wh per million output tokens"`}},
 		{"entry renamed", []string{`"gpu_comparisons"`}, `"slug": "qwen-3-32b"`, `"slug": "qwen-3-32c"`,
 			[]string{`index.json: gpu_comparisons[12] (qwen-3-32b): slug is "qwen-3-32c", recomputed "qwen-3-32b"`}},
 	} {

@@ -204,6 +204,18 @@ func checkFiles(s *snap) []Problem {
 		if want := sourcesPrefix + src.Name; src.Path != want {
 			mp.add(where, "name", "is %q, but its path is %q (want %q)", src.Name, src.Path, want)
 		}
+		// Who publishes an upstream file, and under what terms, is the
+		// reviewed text of its source.
+		producer, licence := s.text.Leaderboard.Producer, s.text.Leaderboard.Licence
+		if strings.HasPrefix(src.Name, "ember/") {
+			producer, licence = s.text.Ember.Producer, s.text.Ember.Licence
+		}
+		if src.Producer != producer {
+			mp.add(where+" ("+src.Path+")", "producer", "is %q, but the reviewed text (internal/sourcetext) is %q", src.Producer, producer)
+		}
+		if src.Licence != licence {
+			mp.add(where+" ("+src.Path+")", "licence", "is %q, but the reviewed text (internal/sourcetext) is %q", src.Licence, licence)
+		}
 	}
 	for i, f := range m.Outputs {
 		entry(fmt.Sprintf("outputs[%d]", i), f.Path, f.Size, f.SHA256, false)

@@ -60,7 +60,7 @@ func TestTamper(t *testing.T) {
 	seed := vtFixture{leaderboard: vtSeed}
 	stab := vtFixture{leaderboard: vtStabilityDir(t)}
 	var tests []tamperCase
-	for _, cases := range []func(seed, stab vtFixture) []tamperCase{tamperCases1, tamperCases2, tamperCases3} {
+	for _, cases := range []func(seed, stab vtFixture) []tamperCase{tamperCases1, tamperCases2, tamperCases3, tamperText} {
 		tests = append(tests, cases(seed, stab)...)
 	}
 	for _, tt := range tests {
@@ -432,5 +432,104 @@ func tamperCases3(seed, stab vtFixture) []tamperCase {
 			},
 			msg: "is 2026-09-28, but the snapshot folder is named 2026-09-27",
 		},
+	}
+}
+
+// emberSource edits the manifest's entry of Ember's CSV with fn.
+func emberSource(fn func(src *ManifestSource)) func(t *testing.T, dir string) {
+	return manifest(func(m *Manifest) {
+		for i := range m.Sources {
+			if m.Sources[i].Name == gridEmberName {
+				fn(&m.Sources[i])
+			}
+		}
+	})
+}
+
+// tamperText are cases of TestTamper: the fixed, reviewed text
+// (internal/sourcetext) that grid.json and the manifest carry, altered.
+func tamperText(seed, stab vtFixture) []tamperCase {
+	withGrid := vtFixture{leaderboard: seed.leaderboard, grid: true}
+	const emberAt = "sources[0] (" + gridSourceFile + ")"
+	editGrid := func(old, new string) func(t *testing.T, dir string) {
+		return func(t *testing.T, dir string) { vtEditFile(t, dir, gridOutputFile, true, vtReplace(t, old, new)) }
+	}
+	return []tamperCase{
+		{
+			name: "grid definition altered",
+			fix:  withGrid,
+			edit: editGrid("so upstream methane", "so no upstream methane"),
+			want: []vtAt{{gridOutputFile, "", "source.definition"}},
+			msg:  `differs from the recomputed text at character`,
+		},
+		{
+			name: "grid release spelled otherwise",
+			fix:  withGrid,
+			edit: editGrid(`"release": "not stated"`, `"release": "Not Stated"`),
+			want: []vtAt{{gridOutputFile, "", "source.release"}},
+			msg:  `is "Not Stated", recomputed "not stated" (the release name the build was told, or the reviewed text for none)`,
+		},
+		{
+			name: "grid release holding a control character",
+			fix:  withGrid,
+			edit: editGrid(`"release": "not stated"`, `"release": "September\u00072026"`),
+			want: []vtAt{{gridOutputFile, "", "source.release"}},
+			msg:  `is "September\a2026", recomputed "not stated"`,
+		},
+		{
+			// The schema holds these to their value too; the
+			// recomputation names where the text comes from.
+			name: "grid licence, unit, name, title and version altered",
+			fix:  withGrid,
+			edit: func(t *testing.T, dir string) {
+				for _, e := range [][2]string{{`"licence": "CC BY 4.0"`, `"licence": "CC BY-SA 4.0"`}, {`"unit": "g CO2e per kWh"`, `"unit": "g CO2 per kWh"`},
+					{`"name": "Ember"`, `"name": "Ember Climate"`}, {`"title": "Yearly electricity data"`, `"title": "Monthly electricity data"`}, {`"version": "1"`, `"version": "2"`}} {
+					editGrid(e[0], e[1])(t, dir)
+				}
+			},
+			want: []vtAt{
+				{gridOutputFile, "", "source.licence"}, {gridOutputFile, "", "source.name"}, {gridOutputFile, "", "source.title"},
+				{gridOutputFile, "", "unit"}, {gridOutputFile, "", "version"},
+				{gridOutputFile, "", "version"}, {gridOutputFile, "", "unit"}, {gridOutputFile, "", "source.name"},
+				{gridOutputFile, "", "source.title"}, {gridOutputFile, "", "source.licence"},
+			},
+			msg: "does not match grid.schema.json",
+		},
+		{
+			name: "Ember's producer altered in the manifest",
+			fix:  withGrid,
+			edit: emberSource(func(src *ManifestSource) { src.Producer = "Ember Climate" }),
+			want: []vtAt{{ManifestPath, emberAt, "producer"}},
+			msg:  `is "Ember Climate", but the reviewed text (internal/sourcetext) is "Ember"`,
+		},
+		{
+			name: "Ember's licence altered in the manifest",
+			fix:  withGrid,
+			edit: emberSource(func(src *ManifestSource) { src.Licence = "CC BY-SA 4.0" }),
+			want: []vtAt{{ManifestPath, emberAt, "licence"}},
+			msg:  `is "CC BY-SA 4.0", but the reviewed text (internal/sourcetext) is "CC BY 4.0"`,
+		},
+		{
+			name: "a leaderboard file's producer and licence altered in the manifest",
+			fix:  seed,
+			edit: manifest(func(m *Manifest) { m.Sources[0].Producer, m.Sources[0].Licence = "GitHub", "MIT" }),
+			want: []vtAt{{ManifestPath, "sources[0] (sources/leaderboard/commits.json)", "producer"}, {ManifestPath, "sources[0] (sources/leaderboard/commits.json)", "licence"}},
+			msg:  `is "GitHub", but the reviewed text (internal/sourcetext) is "The ML.ENERGY Initiative"`,
+		},
+		{
+			name: "the manifest's reference-year rule altered",
+			fix:  withGrid,
+			edit: manifest(func(m *Manifest) { m.Grid.YearRule = "the latest year" }),
+			want: []vtAt{{ManifestPath, "", "grid.year_rule"}, {ManifestPath, "", "grid.year_rule"}},
+			msg:  "does not match manifest.schema.json",
+		},
+	}
+}
+
+// TestFixtureWithGrid: the fixture with the sample's Ember CSV and grid.json
+// passes Check, so each tamper case's problems are its edit's.
+func TestFixtureWithGrid(t *testing.T) {
+	if ps := vtReport(t, vtBuild(t, vtFixture{leaderboard: vtSeed, grid: true})); ps != nil {
+		t.Fatalf("problems: %v", ps)
 	}
 }
