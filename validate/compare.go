@@ -26,7 +26,7 @@ type jdiff struct {
 	max int // the most problems reported; 0: no limit
 	// note ends the mismatch message of the member key of the recomputed
 	// object parent (key "": of parent itself, as a list's entry), saying
-	// where its value comes from; nil: no note.
+	// where its value comes from.
 	note func(parent *jnode, key string) string
 	// member compares a member itself and reports whether it did; nil or
 	// false: value compares it.
@@ -42,13 +42,6 @@ func (d *jdiff) add(where, field, format string, a ...any) {
 		return
 	}
 	d.ps.add(where, field, format, a...)
-}
-
-func (d *jdiff) noteOf(parent *jnode, key string) string {
-	if d.note == nil {
-		return ""
-	}
-	return d.note(parent, key)
 }
 
 // join names the member key of field.
@@ -69,7 +62,7 @@ func (d *jdiff) value(where, field string, want, got *jnode, note string) {
 		d.members(where, field, want, got)
 		for i, k := range want.keys {
 			if g := got.get(k); g != nil && (d.member == nil || !d.member(where, join(field, k), want.vals[i], g)) {
-				d.value(where, join(field, k), want.vals[i], g, d.noteOf(want, k))
+				d.value(where, join(field, k), want.vals[i], g, d.note(want, k))
 			}
 		}
 	case want.kind == jArr:
@@ -92,7 +85,7 @@ func (d *jdiff) members(where, field string, want, got *jnode) {
 		case seen[k]:
 			d.add(where, join(field, k), "appears more than once")
 		case want.get(k) == nil:
-			d.add(where, join(field, k), "is not a field of the recomputed file%s", d.noteOf(want, k))
+			d.add(where, join(field, k), "is not a field of the recomputed file%s", d.note(want, k))
 		default:
 			common = append(common, k)
 		}
@@ -100,7 +93,7 @@ func (d *jdiff) members(where, field string, want, got *jnode) {
 	}
 	for i, k := range want.keys {
 		if got.get(k) == nil {
-			d.add(where, join(field, k), "is missing, recomputed %s%s", want.vals[i].show(), d.noteOf(want, k))
+			d.add(where, join(field, k), "is missing, recomputed %s%s", want.vals[i].show(), d.note(want, k))
 		} else {
 			wantCommon = append(wantCommon, k)
 		}
@@ -130,7 +123,7 @@ func (d *jdiff) list(where, field string, want, got *jnode, note string) {
 	for _, w := range want.vals {
 		j, ok := at[entryID(w)]
 		if !ok {
-			d.add(where, field, "has no entry for %s, recomputed one%s", entryID(w), d.noteOf(w, ""))
+			d.add(where, field, "has no entry for %s, recomputed one%s", entryID(w), d.note(w, ""))
 			continue
 		}
 		matched[j] = true
@@ -206,6 +199,24 @@ func stringDiff(got, want string) string {
 	return fmt.Sprintf("differs from the recomputed text at character %d: is %s, recomputed %s", i+1, window(g), window(w))
 }
 
+// tree compares the published file data with the recomputed want: when
+// their bytes differ, each differing field, or else the first differing
+// byte.
+func (d *jdiff) tree(data []byte, want *jnode) {
+	printed := writeTree(want)
+	if bytes.Equal(data, printed) {
+		return
+	}
+	before := len(d.ps.list)
+	if got := parseFile(d.ps, data); got != nil {
+		d.value("", "", want, got, "")
+	}
+	if len(d.ps.list) == before {
+		line, col := firstDiff(data, printed)
+		layoutProblem(d.ps, line, col)
+	}
+}
+
 // parseFile decodes a published file that differs from its recomputation,
 // or reports why it cannot be.
 func parseFile(ps *problems, data []byte) *jnode {
@@ -228,21 +239,12 @@ func layoutProblem(ps *problems, line, col int) {
 // compareModel compares a model file's bytes with its recomputation and
 // reports every field that differs, or else the first differing byte.
 func compareModel(file, chatPath string, m *wantModel, data []byte) []Problem {
-	want := writeTree(m.tree)
-	if bytes.Equal(data, want) {
-		return nil
-	}
-	ps := &problems{file: file}
-	got := parseFile(ps, data)
-	if got == nil {
-		return ps.list
-	}
-	byNode := map[*jnode]*wantConfig{}
+	byNode := map[*jnode]*run{}
 	for _, c := range m.configs {
 		byNode[c.node] = c
 	}
 	best := m.tree.get("best")
-	d := &jdiff{ps: ps}
+	d := &jdiff{ps: &problems{file: file}}
 	d.note = func(parent *jnode, key string) string {
 		switch c := byNode[parent]; {
 		case c != nil:
@@ -275,12 +277,8 @@ func compareModel(file, chatPath string, m *wantModel, data []byte) []Problem {
 		}
 		return true
 	}
-	d.value("", "", m.tree, got, "")
-	if len(ps.list) == 0 {
-		line, col := firstDiff(data, want)
-		layoutProblem(ps, line, col)
-	}
-	return ps.list
+	d.tree(data, m.tree)
+	return d.ps.list
 }
 
 // whyBest says why gpu's best entry is the configuration it is, or why the

@@ -6,7 +6,6 @@ package validate
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -210,9 +209,7 @@ func gridCheck(r io.Reader, file string, gridJSON []byte, text *sourcetext.Ember
 		gp.add("", "year", "is %d, but the source has no usable %s value for it", year, gridWorld)
 	}
 	want, from := g.recompute(head, text)
-	if got := writeTree(want); !bytes.Equal(got, gridJSON) {
-		g.compare(gp, want, from, gridJSON)
-	}
+	g.compare(gp, want, from, gridJSON)
 	fallbacks := 0
 	for _, r := range from {
 		if r.year != year {
@@ -226,31 +223,25 @@ func gridCheck(r io.Reader, file string, gridJSON []byte, text *sourcetext.Ember
 }
 
 // gridReadHead reads grid.json's reference year, its pin and the build's
-// inputs; ok is false when the file gives no year to recompute it for.
-func gridReadHead(gp *problems, gridJSON []byte) (gridHead, bool) {
+// inputs; ok is false when the file gives no year to recompute it for. A
+// value of another type reads as its zero, which the comparison names.
+func gridReadHead(gp *problems, gridJSON []byte) (h gridHead, ok bool) {
 	doc := parseFile(gp, gridJSON)
-	str := func(n *jnode) string {
-		if n != nil && n.kind == jStr {
+	text := func(n *jnode, kind jkind) string {
+		if n != nil && n.kind == kind {
 			return n.text
 		}
 		return ""
 	}
 	src := doc.get("source")
-	h := gridHead{pinned: doc.get("year_pinned") != nil && doc.get("year_pinned").text == "true",
-		dataVersion: str(doc.get("data_version")), url: str(src.get("url")), retrieved: str(src.get("retrieved")), name: str(src.get("release"))}
-	y := doc.get("year")
-	if doc == nil || y == nil || y.kind != jNum {
-		if doc != nil {
-			gp.add("", "year", "is not a number: no reference year to recompute the file for")
-		}
-		return h, false
+	h = gridHead{pinned: text(doc.get("year_pinned"), jBool) == "true", dataVersion: text(doc.get("data_version"), jStr),
+		url: text(src.get("url"), jStr), retrieved: text(src.get("retrieved"), jStr), name: text(src.get("release"), jStr)}
+	year, err := strconv.Atoi(text(doc.get("year"), jNum))
+	if doc != nil && err != nil {
+		gp.add("", "year", "is not a year: no reference year to recompute the file for")
 	}
-	var err error
-	if h.year, err = strconv.Atoi(y.text); err != nil {
-		gp.add("", "year", "is %s, not a year", y.text)
-		return h, false
-	}
-	return h, true
+	h.year = year
+	return h, doc != nil && err == nil
 }
 
 // gridChecker is the check of grid.json against the CSV's rows.
@@ -365,10 +356,9 @@ func gridRelease(name string, text *sourcetext.Ember) string {
 	return name
 }
 
-// compare names every field of grid.json that differs from the recomputed
-// want, each area's with the CSV row it comes from.
+// compare compares grid.json with the recomputed want, naming each
+// differing area's field with the CSV row it comes from.
 func (g *gridChecker) compare(gp *problems, want *jnode, from []*gridRow, gridJSON []byte) {
-	got := parseFile(gp, gridJSON)
 	rows := map[*jnode]*gridRow{}
 	for i, a := range want.get("areas").vals {
 		rows[a] = from[i]
@@ -392,12 +382,7 @@ func (g *gridChecker) compare(gp *problems, want *jnode, from []*gridRow, gridJS
 		}
 		return ""
 	}}
-	before := len(gp.list)
-	d.value("", "", want, got, "")
-	if len(gp.list) == before {
-		line, col := firstDiff(gridJSON, writeTree(want))
-		layoutProblem(gp, line, col)
-	}
+	d.tree(gridJSON, want)
 }
 
 // at names a line of the CSV.

@@ -1,11 +1,9 @@
 package validate
 
 // The index check: index.json recomputed from the task files' rows as the
-// model files read them (parseTask, filterStable, sortRuns), printed one
+// model files read them (parseTask, filterStable, sortRuns), printed a
 // list at a time and compared with the published bytes; only when they
-// differ is the published file decoded, and compared a top-level member at
-// a time, to name each differing figure. Its unexported names start with
-// idx.
+// differ is the published file decoded, to name each differing figure.
 
 import (
 	"bytes"
@@ -23,27 +21,25 @@ const IndexPath = "index.json"
 // idxMaxProblems caps the mismatches one check reports.
 const idxMaxProblems = 50
 
-// idxCannotRead is the problem of an input that cannot be read.
-func idxCannotRead(p string, err error) []Problem {
-	return []Problem{{File: p, Msg: fmt.Sprintf("cannot be read (%s is computed from it): %v", IndexPath, err)}}
-}
-
 // idxSnapshotCheck is the snapshot check: every figure of index.json is
 // recomputed from the published tasks' files (parsed once, snap.task;
 // their problems are the leaderboard check's when it reads them), its
 // header from the manifest's dates and evidence and the fixed text. A
-// mismatch names the entry (list, model, GPU) and the field:
+// mismatch names the entry and the field:
 //
-//	index.json: gpu_comparisons, model qwen-3-32b: energy_per_token_ratio is 1.64, recomputed 1.63 from the archived task files
+//	index.json: gpu_comparisons[12] (qwen-3-32b): energy_per_token_ratio is 1.64, recomputed 1.63 from the archived task files
 func idxSnapshotCheck(s *snap) []Problem {
 	if s.output(IndexPath) == nil && !s.present(IndexPath) {
 		return nil
+	}
+	cannotRead := func(p string, err error) []Problem {
+		return []Problem{{File: p, Msg: fmt.Sprintf("cannot be read (%s is computed from it): %v", IndexPath, err)}}
 	}
 	read := make([]*taskData, len(tasks))
 	for i := range tasks {
 		t := &tasks[i]
 		if read[i] = s.task(t, t.file); read[i].readErr != nil {
-			return idxCannotRead(t.file, read[i].readErr)
+			return cannotRead(t.file, read[i].readErr)
 		}
 	}
 	// A task file with problems (reported here unless the leaderboard
@@ -70,7 +66,7 @@ func idxSnapshotCheck(s *snap) []Problem {
 	}
 	data, err := s.read(IndexPath)
 	if err != nil {
-		return idxCannotRead(IndexPath, err)
+		return cannotRead(IndexPath, err)
 	}
 	if bytes.Equal(data, want) {
 		return nil
@@ -87,8 +83,6 @@ func idxSnapshotCheck(s *snap) []Problem {
 	}
 	return probs
 }
-
-// ---- the recomputed file ----
 
 // idxModel is one model's stable runs of one task, as the model files
 // list them, with its best run of each GPU.

@@ -3,7 +3,6 @@ package validate
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/leadgreen/greentokens/internal/sourcetext"
@@ -235,15 +234,10 @@ func checkModelFiles(s *snap, mp *problems, rd *lbRead) []Problem {
 		out = append(out, Problem{File: "models", Msg: fmt.Sprintf("are recomputed without the rows of %s reported above", in.chatPath)})
 	}
 	out = append(out, modelProbs...)
-	var extra []string
-	for _, p := range s.files {
+	for _, p := range s.files { // sorted
 		if strings.HasPrefix(p, "models/") && !want[p] && !broken[strings.TrimSuffix(strings.TrimPrefix(p, "models/"), ".json")] {
-			extra = append(extra, p)
+			out = append(out, Problem{File: p, Msg: fmt.Sprintf("is not a recomputed model file: no Text Conversation model in %s has this slug", in.chatPath)})
 		}
-	}
-	sort.Strings(extra)
-	for _, p := range extra {
-		out = append(out, Problem{File: p, Msg: fmt.Sprintf("is not a recomputed model file: no Text Conversation model in %s has this slug", in.chatPath)})
 	}
 	return out
 }
