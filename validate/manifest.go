@@ -17,7 +17,7 @@ import (
 const ManifestPath = "manifest.json"
 
 // Manifest is manifest.json as this package reads it: a mirror of
-// snapshots.Manifest, declared here so that a field added on one side
+// format.Manifest, declared here so that a field added on one side
 // only is caught (unknown fields are refused).
 type Manifest struct {
 	Version    string              `json:"version"`

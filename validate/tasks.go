@@ -3,12 +3,11 @@ package validate
 import "strings"
 
 // task is a published leaderboard task, one row of the checker's own copy
-// of the builder's task registry (a deliberate mirror, doc.go). A task the
-// index publishes later (sourcegraph-fim, image-chat and video-chat per
-// token; text-to-image and text-to-video per image or video) is one more
-// row.
-// Its display name and unit are published text, read from
-// internal/sourcetext (snap.text.Tasks, by id).
+// of format's task registry (a deliberate mirror, doc.go); its display name
+// and unit are published text, read from internal/sourcetext
+// (snap.text.Tasks, by id). A task the index publishes later
+// (sourcegraph-fim, image-chat and video-chat per token; text-to-image and
+// text-to-video per image or video) is one more row.
 type task struct {
 	id   string // the leaderboard's task id
 	file string // the archived task file, a snapshot path
