@@ -63,8 +63,7 @@ var gridAreaTypes = map[string]bool{"Country or economy": true, "Country": true,
 
 // gridSnapshotCheck is the snapshot check: a snapshot with grid.json or
 // Ember's CSV needs both and the manifest's grid block; grid.json passes
-// gridCheck, and its data version, URL and retrieval date are the
-// manifest's.
+// gridCheck, recomputed with the manifest's date, URL and retrieval date.
 func gridSnapshotCheck(s *snap) []Problem {
 	m := s.manifest
 	src, out := gridEmberSource(s), s.output(gridOutputFile)
@@ -90,10 +89,14 @@ func gridSnapshotCheck(s *snap) []Problem {
 	if err != nil {
 		return append(mp.list, cannotRead(src.Path, err))
 	}
-	sum, probs := gridCheck(f, src.Path, gj, &s.text.Ember)
+	where := fmt.Sprintf("sources (%s)", src.Path)
+	retrieved, ok := gridRetrievalDate(src.Retrieved)
+	if !ok {
+		mp.add(where, "retrieved", "%q is neither an RFC 3339 time nor a YYYY-MM-DD date", src.Retrieved)
+	}
+	sum, probs := gridCheck(f, src.Path, gj, &gridInputs{&s.text.Ember, m.Date, src.URL, retrieved, src.Name})
 	f.Close()
 	probs = append(mp.list, probs...)
-	where := fmt.Sprintf("sources (%s)", src.Path)
 	if sum == nil {
 		return probs
 	}
@@ -101,19 +104,7 @@ func gridSnapshotCheck(s *snap) []Problem {
 	if m.Grid != nil {
 		probs = append(probs, gridManifestCheck(m.Grid, &sum.manifest)...)
 	}
-	gp := &problems{file: out.Path}
-	if sum.head.dataVersion != m.Date {
-		gp.add("", "data_version", "is %q, but the manifest's date is %q", sum.head.dataVersion, m.Date)
-	}
-	if sum.head.url != src.URL {
-		gp.add("", "source.url", "is %q, but the manifest has %s fetched from %q", sum.head.url, src.Name, src.URL)
-	}
-	if d, ok := gridRetrievalDate(src.Retrieved); !ok {
-		probs = append(probs, Problem{File: ManifestPath, Where: where, Field: "retrieved", Msg: fmt.Sprintf("%q is neither an RFC 3339 time nor a YYYY-MM-DD date", src.Retrieved)})
-	} else if sum.head.retrieved != d {
-		gp.add("", "source.retrieved", "is %q, but the manifest has %s retrieved on %s", sum.head.retrieved, src.Name, d)
-	}
-	return append(probs, gp.list...)
+	return probs
 }
 
 // gridRetrievalDate is the UTC date of a manifest retrieval time (RFC 3339),
@@ -160,19 +151,26 @@ type gridRow struct {
 	excluded string
 }
 
-// gridHead is what grid.json says that the CSV does not: the reference year
-// and whether it was pinned, and the inputs the build was given (checked
-// against the manifest by gridSnapshotCheck).
+// gridHead is what only grid.json records: the reference year, whether it
+// was pinned, and the release name the build was told.
 type gridHead struct {
-	year                              int
-	pinned                            bool
-	dataVersion, url, retrieved, name string // name: source.release
+	year    int
+	pinned  bool
+	release string
+}
+
+// gridInputs are what grid.json is recomputed from beside the CSV and its
+// head: the reviewed text, and what the manifest records of the build (its
+// date, the CSV's URL and retrieval date, and the CSV's name).
+type gridInputs struct {
+	text                        *sourcetext.Ember
+	dataVersion, url, retrieved string
+	name                        string
 }
 
 // gridSummary is what the check recomputed: the manifest's grid block.
 type gridSummary struct {
 	manifest ManifestGrid
-	head     gridHead
 	layout   gridLayout // what the CSV's header told
 }
 
@@ -185,7 +183,7 @@ type gridSummary struct {
 // that differs is named with the row it comes from:
 //
 //	grid.json: areas[81] (Germany): g_co2e_per_kwh is 341.0, recomputed 344.14 from sources/ember/yearly_full_release_long_format.csv line 1994 (Value "344.14")
-func gridCheck(r io.Reader, file string, gridJSON []byte, text *sourcetext.Ember) (*gridSummary, []Problem) {
+func gridCheck(r io.Reader, file string, gridJSON []byte, in *gridInputs) (*gridSummary, []Problem) {
 	rows, probs, lay := gridReadCSV(r, file)
 	if rows == nil {
 		return nil, probs
@@ -198,7 +196,7 @@ func gridCheck(r io.Reader, file string, gridJSON []byte, text *sourcetext.Ember
 	}
 	exclusions := g.index(rows)
 	candidates, ruleYear := g.ruleYear()
-	year := head.year
+	year, text := head.year, in.text
 	switch {
 	case !head.pinned && ruleYear == 0:
 		gp.add("", "year", "is %d and not pinned, but no year of the source is complete (%s)", year, text.YearRule)
@@ -208,8 +206,8 @@ func gridCheck(r io.Reader, file string, gridJSON []byte, text *sourcetext.Ember
 	if r := g.byArea[gridWorld][year]; r == nil || r.excluded != "" {
 		gp.add("", "year", "is %d, but the source has no usable %s value for it", year, gridWorld)
 	}
-	want, from := g.recompute(head, text)
-	g.compare(gp, want, from, gridJSON)
+	want, from := g.recompute(head, in)
+	g.compare(gp, want, from, gridJSON, in)
 	fallbacks := 0
 	for _, r := range from {
 		if r.year != year {
@@ -219,12 +217,12 @@ func gridCheck(r io.Reader, file string, gridJSON []byte, text *sourcetext.Ember
 	return &gridSummary{manifest: ManifestGrid{
 		Year: year, Areas: len(from), AreasWithoutYear: len(g.byArea) - (len(from) - fallbacks), Fallbacks: fallbacks,
 		YearRule: text.YearRule, YearPinned: head.pinned, YearCandidates: candidates, Exclusions: exclusions,
-	}, head: head, layout: lay}, append(g.probs, gp.list...)
+	}, layout: lay}, append(g.probs, gp.list...)
 }
 
-// gridReadHead reads grid.json's reference year, its pin and the build's
-// inputs; ok is false when the file gives no year to recompute it for. A
-// value of another type reads as its zero, which the comparison names.
+// gridReadHead reads grid.json's head; ok is false when the file gives no
+// year to recompute it for. A value of another type reads as its zero,
+// which the comparison names.
 func gridReadHead(gp *problems, gridJSON []byte) (h gridHead, ok bool) {
 	doc := parseFile(gp, gridJSON)
 	text := func(n *jnode, kind jkind) string {
@@ -233,9 +231,7 @@ func gridReadHead(gp *problems, gridJSON []byte) (h gridHead, ok bool) {
 		}
 		return ""
 	}
-	src := doc.get("source")
-	h = gridHead{pinned: text(doc.get("year_pinned"), jBool) == "true", dataVersion: text(doc.get("data_version"), jStr),
-		url: text(src.get("url"), jStr), retrieved: text(src.get("retrieved"), jStr), name: text(src.get("release"), jStr)}
+	h = gridHead{pinned: text(doc.get("year_pinned"), jBool) == "true", release: text(doc.get("source").get("release"), jStr)}
 	year, err := strconv.Atoi(text(doc.get("year"), jNum))
 	if doc != nil && err != nil {
 		gp.add("", "year", "is not a year: no reference year to recompute the file for")
@@ -318,7 +314,7 @@ func (g *gridChecker) ruleYear() ([]ManifestGridYear, int) {
 // a usable value up to it, by name (byte order), with its value for the
 // year or else its latest earlier one (a fallback), and the row each
 // listed area comes from.
-func (g *gridChecker) recompute(head gridHead, text *sourcetext.Ember) (*jnode, []*gridRow) {
+func (g *gridChecker) recompute(head gridHead, in *gridInputs) (*jnode, []*gridRow) {
 	var from []*gridRow
 	for _, name := range slices.Sorted(maps.Keys(g.byArea)) {
 		var best *gridRow
@@ -337,10 +333,11 @@ func (g *gridChecker) recompute(head gridHead, text *sourcetext.Ember) (*jnode, 
 		areas.vals = append(areas.vals, jobj().set("name", jstr(r.area)).set("iso3", jstr(r.iso3)).set("area_type", jstr(r.areaType)).
 			set("year", jint(r.year)).set("fallback", jbool(r.year != head.year)).set("g_co2e_per_kwh", jnum(v)))
 	}
-	return jobj().set("version", jstr("1")).set("data_version", jstr(head.dataVersion)).
+	text := in.text
+	return jobj().set("version", jstr("1")).set("data_version", jstr(in.dataVersion)).
 		set("year", jint(head.year)).set("year_pinned", jbool(head.pinned)).set("unit", jstr(text.Unit)).
-		set("source", jobj().set("name", jstr(text.Name)).set("title", jstr(text.Title)).set("url", jstr(head.url)).
-			set("release", jstr(gridRelease(head.name, text))).set("year", jint(head.year)).set("retrieved", jstr(head.retrieved)).
+		set("source", jobj().set("name", jstr(text.Name)).set("title", jstr(text.Title)).set("url", jstr(in.url)).
+			set("release", jstr(gridRelease(head.release, text))).set("year", jint(head.year)).set("retrieved", jstr(in.retrieved)).
 			set("licence", jstr(text.Licence)).set("definition", jstr(text.Definition))).
 		set("areas", areas), from
 }
@@ -358,7 +355,7 @@ func gridRelease(name string, text *sourcetext.Ember) string {
 
 // compare compares grid.json with the recomputed want, naming each
 // differing area's field with the CSV row it comes from.
-func (g *gridChecker) compare(gp *problems, want *jnode, from []*gridRow, gridJSON []byte) {
+func (g *gridChecker) compare(gp *problems, want *jnode, from []*gridRow, gridJSON []byte, in *gridInputs) {
 	rows := map[*jnode]*gridRow{}
 	for i, a := range want.get("areas").vals {
 		rows[a] = from[i]
@@ -379,6 +376,12 @@ func (g *gridChecker) compare(gp *problems, want *jnode, from []*gridRow, gridJS
 			return " (the reviewed text, internal/sourcetext/ember.json)"
 		case key == "release":
 			return " (the release name the build was told, or the reviewed text for none)"
+		case key == "data_version":
+			return " (the manifest's date)"
+		case key == "url":
+			return " (the URL the manifest records for " + in.name + ")"
+		case key == "retrieved":
+			return " (the date the manifest records " + in.name + " was retrieved on)"
 		}
 		return ""
 	}}

@@ -24,13 +24,15 @@ import (
 // The test builds grid.json with transform/grid (the code under check) and
 // rechecks it here; the check itself does not import transform/.
 
-// gridText is the published fixed text of grid.json.
-var gridText = func() *sourcetext.Ember {
+// gridTestInputs are what the test grid.json files were built with beside
+// the CSV: the published fixed text, and the date, URL and retrieval date
+// a manifest would record.
+var gridTestInputs = func() *gridInputs {
 	text, err := sourcetext.Load()
 	if err != nil {
 		panic(err)
 	}
-	return &text.Ember
+	return &gridInputs{&text.Ember, gridTestMeta.DataVersion, gridTestMeta.URL, gridTestMeta.Retrieved, gridEmberName}
 }()
 
 // gridTestCSV is the real Ember file of the repository's sample.
@@ -319,7 +321,7 @@ func TestGridBlemishes(t *testing.T) {
 		files[f.Name] = f.Data
 	}
 	gj := bytes.TrimSuffix(files["grid.json"], []byte("\n"))
-	sum, probs := gridCheck(bytes.NewReader(files["ember.csv"]), "ember.csv", gj, gridText)
+	sum, probs := gridCheck(bytes.NewReader(files["ember.csv"]), "ember.csv", gj, gridTestInputs)
 	if len(probs) != 0 {
 		t.Fatalf("problems: %v", probs)
 	}
@@ -356,7 +358,7 @@ func TestGridBlemishes(t *testing.T) {
 			if bytes.Equal(bad, gj) {
 				t.Fatalf("%q not in grid.json", tc.old)
 			}
-			_, probs := gridCheck(bytes.NewReader(files["ember.csv"]), "ember.csv", bad, gridText)
+			_, probs := gridCheck(bytes.NewReader(files["ember.csv"]), "ember.csv", bad, gridTestInputs)
 			if err := problemsError("grid", probs); err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("error %v, want %q", err, tc.err)
 			}
@@ -459,9 +461,16 @@ func TestGridSnapshot(t *testing.T) {
 				m.Sources[0].Retrieved = "2026-09-27T00:00:01Z"
 			},
 			want: []string{
-				`grid.json: data_version is "2026-09-27", but the manifest's date is "2026-09-28"`,
-				`grid.json: source.url is "` + gridTestMeta.URL + `", but the manifest has ember/yearly_full_release_long_format.csv fetched from "https://example.org/e.csv"`,
-				`grid.json: source.retrieved is "2026-09-26", but the manifest has ember/yearly_full_release_long_format.csv retrieved on 2026-09-27`,
+				`grid.json: data_version is "2026-09-27", recomputed "2026-09-28" (the manifest's date)`,
+				`grid.json: source.url differs from the recomputed text at character 9: is "https://files.ember-energy.org/public-downloads/"..., recomputed "https://example.org/e.csv" (the URL the manifest records for ember/yearly_full_release_long_format.csv)`,
+				`grid.json: source.retrieved is "2026-09-26", recomputed "2026-09-27" (the date the manifest records ember/yearly_full_release_long_format.csv was retrieved on)`,
+			},
+		},
+		{
+			name: "retrieval time unreadable", edit: func(m *Manifest) { m.Sources[0].Retrieved = "yesterday" },
+			want: []string{
+				`manifest.json: sources (sources/ember/yearly_full_release_long_format.csv): retrieved "yesterday" is neither an RFC 3339 time nor a YYYY-MM-DD date`,
+				`grid.json: source.retrieved is "2026-09-26", recomputed "yesterday" (the date the manifest records ember/yearly_full_release_long_format.csv was retrieved on)`,
 			},
 		},
 		{
@@ -492,6 +501,6 @@ func TestGridSnapshot(t *testing.T) {
 // gridErr runs the grid check on an archived CSV and grid.json, and
 // returns nil or an error listing its problems.
 func gridErr(archivedCSV io.Reader, gridJSON []byte) error {
-	_, probs := gridCheck(archivedCSV, gridSourceFile, gridJSON, gridText)
+	_, probs := gridCheck(archivedCSV, gridSourceFile, gridJSON, gridTestInputs)
 	return problemsError("grid", probs)
 }
