@@ -111,8 +111,8 @@ func TestOpenAPIEnergyScope(t *testing.T) {
 	if err := json.Unmarshal(schemas.OpenAPI, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(doc.Info.Description, format.EnergyScope) {
-		t.Errorf("info.description lacks %q", format.EnergyScope)
+	if !strings.Contains(doc.Info.Description, format.EnergyScope()) {
+		t.Errorf("info.description lacks %q", format.EnergyScope())
 	}
 }
 

@@ -1,5 +1,7 @@
 package format
 
+import "sync"
+
 // Published constants of the model files and index.json.
 const (
 	// FormatVersion is the "version" of the model files, index.json and
@@ -12,10 +14,13 @@ const (
 
 // EnergyScope says what the energy per output token covers, in the words
 // every surface uses (the pages, the site, the API's description and the
-// MCP server's instructions). The leaderboard measures the GPU energy of a
-// steady-state window, which holds the prefill of the requests in flight,
-// and divides it by the output tokens of that window alone.
-const EnergyScope = "The energy includes prompt processing (the prefill of the requests in flight); only output tokens are counted."
+// MCP server's instructions), as internal/sourcetext's pages.json holds
+// them. The leaderboard measures the GPU energy of a steady-state window,
+// which holds the prefill of the requests in flight, and divides it by the
+// output tokens of that window alone.
+func EnergyScope() string { return energyScope() }
+
+var energyScope = sync.OnceValue(func() string { return mustText().Pages.EnergyScope })
 
 // Model is a published model file, models/SLUG.json
 // (schemas/model.schema.json). Field order is the published key order.

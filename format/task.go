@@ -1,23 +1,30 @@
 package format
 
-import "strconv"
+import (
+	"strconv"
+	"sync"
+
+	"github.com/leadgreen/greentokens/internal/sourcetext"
+)
 
 // Task is a leaderboard task the index publishes: what the index calls it,
 // what its energy figures are per, where its file is, and the latency a
 // configuration must meet to be an index row. The registry (Tasks) holds
 // the tasks a snapshot archives, in the order it lists them; another task
-// of the leaderboard is added to it as one more value.
+// of the leaderboard is added to it as one more value, and its name and
+// unit to internal/sourcetext's tasks.json, the one reviewed home of the
+// published text, which the registry reads them from.
 type Task struct {
 	// ID is the leaderboard's task id: "lm-arena-chat".
 	ID string
 	// Name is the task's name as the leaderboard's web app shows it and
-	// the index prints it: "Text Conversation".
+	// the index prints it: "Text Conversation" (sourcetext's tasks.json).
 	Name string
 	// Key is the task's key in a task comparison of index.json:
 	// "text_conversation".
 	Key string
 	// Unit is the functional unit of the task's energy figures: "Wh per
-	// million output tokens".
+	// million output tokens" (sourcetext's tasks.json).
 	Unit string
 	// EnergyField is the upstream field of a configuration's energy per
 	// unit of output: "energy_per_token_joules".
@@ -54,30 +61,55 @@ func (t Task) UpstreamPath() string { return "tasks/" + t.ID + ".json" }
 
 // The token tasks' figures: energy per output token, under a median
 // inter-token latency ceiling.
-const (
-	tokenUnit        = "Wh per million output tokens"
-	tokenEnergyField = "energy_per_token_joules"
-)
+const tokenEnergyField = "energy_per_token_joules"
 
 var itlCeiling = Ceiling{Field: "median_itl_ms", Max: ITLDeadlineMS, Unit: "ms"}
 
-// tasks is the registry, in the order a snapshot lists its tasks (the
-// manifest's selection.tasks, index.json's source.tasks).
-var tasks = [...]Task{
-	{ID: "lm-arena-chat", Name: "Text Conversation", Key: "text_conversation",
-		Unit: tokenUnit, EnergyField: tokenEnergyField, Ceiling: itlCeiling, Primary: true},
-	{ID: "gpqa", Name: "Problem Solving", Key: "problem_solving",
-		Unit: tokenUnit, EnergyField: tokenEnergyField, Ceiling: itlCeiling},
+// registered are the tasks, in the order a snapshot lists them (the
+// manifest's selection.tasks, index.json's source.tasks), without their
+// published text, which registry adds.
+var registered = [...]Task{
+	{ID: "lm-arena-chat", Key: "text_conversation", EnergyField: tokenEnergyField, Ceiling: itlCeiling, Primary: true},
+	{ID: "gpqa", Key: "problem_solving", EnergyField: tokenEnergyField, Ceiling: itlCeiling},
+}
+
+// registry is the registered tasks with their names and units from
+// sourcetext. The embedded text is the binary's own: a task without its
+// text is a mistake every test meets, so it panics.
+var registry = sync.OnceValue(func() [len(registered)]Task {
+	text := mustText()
+	out := registered
+	for i := range out {
+		tt, ok := text.Tasks[out[i].ID]
+		if !ok {
+			panic("format: internal/sourcetext/tasks.json has no task " + out[i].ID)
+		}
+		out[i].Name, out[i].Unit = tt.Name, tt.Unit
+	}
+	return out
+})
+
+// mustText is the published fixed text (sourcetext.Load), which the tests
+// of sourcetext hold to load.
+func mustText() *sourcetext.Text {
+	text, err := sourcetext.Load()
+	if err != nil {
+		panic("format: " + err.Error())
+	}
+	return text
 }
 
 // Tasks returns the registered tasks, in the order a snapshot lists them,
 // the primary task first. The slice is the caller's own.
-func Tasks() []Task { return append([]Task(nil), tasks[:]...) }
+func Tasks() []Task {
+	tasks := registry()
+	return append([]Task(nil), tasks[:]...)
+}
 
 // LookupTask returns the registered task of the leaderboard's id, and
 // false when none is registered.
 func LookupTask(id string) (Task, bool) {
-	for _, t := range tasks {
+	for _, t := range registry() {
 		if t.ID == id {
 			return t, true
 		}
@@ -87,7 +119,7 @@ func LookupTask(id string) (Task, bool) {
 
 // PrimaryTask returns the task whose rows the model files publish.
 func PrimaryTask() Task {
-	for _, t := range tasks {
+	for _, t := range registry() {
 		if t.Primary {
 			return t
 		}
@@ -97,7 +129,7 @@ func PrimaryTask() Task {
 
 // taskByKey returns the registered task whose Key is key.
 func taskByKey(key string) (Task, bool) {
-	for _, t := range tasks {
+	for _, t := range registry() {
 		if t.Key == key {
 			return t, true
 		}

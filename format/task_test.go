@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // TestTasks: the registry holds the two published tasks, the primary one
@@ -56,5 +57,24 @@ func TestRowID(t *testing.T) {
 		if got := RowID(tc.task, "qwen-3-32b", "H100", tc.n, tc.cap, tc.repeat); got != tc.want {
 			t.Errorf("RowID(%s, %d, %d, %d) = %q, want %q", tc.task, tc.n, tc.cap, tc.repeat, got, tc.want)
 		}
+	}
+}
+
+// TestTaskTextRegistered: sourcetext's tasks.json names exactly the
+// registered tasks, so no task's text is left unused.
+func TestTaskTextRegistered(t *testing.T) {
+	var ids []string
+	for id := range mustText().Tasks {
+		ids = append(ids, id)
+	}
+	var registeredIDs []string
+	for _, task := range Tasks() {
+		registeredIDs = append(registeredIDs, task.ID)
+	}
+	if diff := cmp.Diff(registeredIDs, ids, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
+		t.Errorf("tasks.json's tasks (-registered +tasks.json):\n%s", diff)
+	}
+	if got := EnergyScope(); got != mustText().Pages.EnergyScope || got == "" {
+		t.Errorf("EnergyScope() = %q", got)
 	}
 }

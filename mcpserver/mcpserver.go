@@ -35,13 +35,13 @@ const (
 	Title = "Green Tokens"
 )
 
-// Instructions tells an assistant what the figures are, so it quotes them
+// instructions tell an assistant what the figures are, so it quotes them
 // correctly.
-const Instructions = `Green Tokens: the GPU energy that open language models use per million output tokens (Wh/M), from dated, verified snapshots of the ML.ENERGY Leaderboard (Text Conversation workload), and the carbon of a billion output tokens on any country's grid.
+var instructions = `Green Tokens: the GPU energy that open language models use per million output tokens (Wh/M), from dated, verified snapshots of the ML.ENERGY Leaderboard (Text Conversation workload), and the carbon of a billion output tokens on any country's grid.
 
 What the figures are:
 - GPU energy only: a floor. CPUs, memory, networking, cooling (PUE), idle capacity and embodied hardware emissions are not counted. Say "at least" or "GPU-only".
-- ` + format.EnergyScope + `
+- ` + format.EnergyScope() + `
 - A model's index row on a GPU is its lowest energy per output token among the measured configurations whose median inter-token latency is at most 500 ms (a usable chat speed), so it is a well-loaded server, not a single user. With num_gpus, price_carbon applies that rule among the configurations with that many GPUs; with running_batch, it uses the measured configuration whose average running batch is nearest instead (with num_gpus GPUs, or else the index row's count), whether or not it meets the deadline; the answer says which row it used (row_id).
 - Grid intensity is Ember's lifecycle CO2e per kWh of net generation (production-based, location-based), each value with its own year (grid_year); fallback is true when that year is earlier than the snapshot's grid reference year, and then quote the year with the value. It is for comparing places, not a Scope 2 factor to report.
 - kg CO2e per billion output tokens = Wh/M x g CO2e per kWh / 1000, from the unrounded Wh/M, rounded once to 1 decimal.
@@ -109,7 +109,7 @@ type PriceCarbonInput struct {
 // the binary's, as `greentokens version` prints it, which clients receive
 // as serverInfo.version.
 func New(cat *catalog.Catalog, version string) *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: Name, Title: Title, Version: version}, &mcp.ServerOptions{Instructions: Instructions})
+	s := mcp.NewServer(&mcp.Implementation{Name: Name, Title: Title, Version: version}, &mcp.ServerOptions{Instructions: instructions})
 	t := tools{cat}
 	mcp.AddTool(s, &mcp.Tool{Name: "list_models", Title: "List models", Annotations: readOnly("List models"),
 		InputSchema: withDetail[ListModelsInput](), OutputSchema: oneOf[catalog.ModelListBrief, catalog.ModelList](),

@@ -123,8 +123,8 @@ func TestFallback(t *testing.T) {
 func TestInstructionsEnergyScope(t *testing.T) {
 	cat, _ := openCatalog(t)
 	got := inMemory(t, cat).InitializeResult().Instructions
-	if !strings.Contains(got, format.EnergyScope) {
-		t.Errorf("the instructions lack %q:\n%s", format.EnergyScope, got)
+	if !strings.Contains(got, format.EnergyScope()) {
+		t.Errorf("the instructions lack %q:\n%s", format.EnergyScope(), got)
 	}
 	if strings.Contains(got, "prompt's tokens") {
 		t.Errorf("the instructions still speak of the prompt's tokens as not counted:\n%s", got)

@@ -1,9 +1,6 @@
 package render
 
 import (
-	"bytes"
-	_ "embed"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
@@ -38,42 +35,15 @@ func (o Options) grids() []string {
 	return o.Grids
 }
 
-//go:embed text.json
-var textJSON []byte
-
-// text is text.json: the reviewed fixed text of the pages.
-type text struct {
-	Publisher      string `json:"publisher"`
-	Title          string `json:"title"`
-	IndexURL       string `json:"index_url"`
-	CiteAs         string `json:"cite_as"`
-	ModelCardURL   string `json:"model_card_url"`
-	OwnMeasurement string `json:"own_measurement"`
-}
-
-// loadText reads text.json once.
-var loadText = sync.OnceValues(parseText)
-
-func parseText() (*text, error) {
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(textJSON, &raw); err != nil {
-		return nil, fmt.Errorf("page: text.json: %w", err)
+// loadText reads the pages' reviewed fixed text (internal/sourcetext's
+// pages.json) once: every page prints the same words.
+var loadText = sync.OnceValues(func() (*sourcetext.Pages, error) {
+	t, err := sourcetext.Load()
+	if err != nil {
+		return nil, err
 	}
-	delete(raw, "_comment")
-	clean, _ := json.Marshal(raw)
-	dec := json.NewDecoder(bytes.NewReader(clean))
-	dec.DisallowUnknownFields()
-	var t text
-	if err := dec.Decode(&t); err != nil {
-		return nil, fmt.Errorf("page: text.json: %w", err)
-	}
-	for k, v := range raw {
-		if string(v) == `""` {
-			return nil, fmt.Errorf("page: text.json: %q is empty", k)
-		}
-	}
-	return &t, nil
-}
+	return &t.Pages, nil
+})
 
 // File is one rendered page.
 type File struct {
@@ -110,7 +80,7 @@ type view struct {
 	s    *Snapshot
 	e    *format.IndexEntry
 	m    *format.Model
-	text *text
+	text *sourcetext.Pages
 	// rows are the archived rows of the model's configurations, in order.
 	rows []*leaderboard.Row
 	// best holds the index rows by GPU name; lowest is the one with the
@@ -407,7 +377,7 @@ func (v *view) configurations(d *Doc) error {
 		t.Rows = append(t.Rows, TableRow{Marked: mark != "", Cells: []string{
 			capCell, batch(r), wh(r), itl(r), tps(r), group(strconv.FormatInt(c.GPUPowerWatts, 10)), mark}})
 	}
-	d.p(fmt.Sprintf("Cap is the server's limit on requests decoded at once (vLLM's max_num_seqs). Running batch is the average number it actually decoded at once over the steady-state window (vLLM's num_requests_running); requests waiting in the queue do not count. The index row of each GPU is marked: the lowest energy per token with a median inter-token latency of %d ms or less. Wh/M comes from the source's joules per output token. %s GPU power is the average draw of all the configuration's GPUs together.", m.ITLDeadlineMS, format.EnergyScope))
+	d.p(fmt.Sprintf("Cap is the server's limit on requests decoded at once (vLLM's max_num_seqs). Running batch is the average number it actually decoded at once over the steady-state window (vLLM's num_requests_running); requests waiting in the queue do not count. The index row of each GPU is marked: the lowest energy per token with a median inter-token latency of %d ms or less. Wh/M comes from the source's joules per output token. %s GPU power is the average draw of all the configuration's GPUs together.", m.ITLDeadlineMS, format.EnergyScope()))
 	return nil
 }
 

@@ -81,7 +81,7 @@ func (s *Site) indexPage() ([]byte, error) {
 	d.Script = true
 	d.Intro = []string{
 		fmt.Sprintf("The GPU energy that %d open language models use per million output tokens (Wh/M), from the %s %s (data compiled %s, retrieved %s), %s task. Each model's index row on a GPU is its most energy-efficient configuration measured whose median inter-token latency is %d ms or less: a floor on a busy server, GPU energy only. %s",
-			len(idx.Models), src.Name, leaderboardVersion(src.Version), render.LongDate(src.Compiled), render.LongDate(src.Retrieved), format.PrimaryTask().Name, idx.ITLDeadlineMS, format.EnergyScope),
+			len(idx.Models), src.Name, leaderboardVersion(src.Version), render.LongDate(src.Compiled), render.LongDate(src.Retrieved), format.PrimaryTask().Name, idx.ITLDeadlineMS, format.EnergyScope()),
 	}
 	d.Description = firstSentence(d.Intro[0], 0)
 	if g := s.pages.Grid; g != nil {

@@ -480,8 +480,8 @@ func TestEnergyScope(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(text(string(b)), format.EnergyScope) {
-			t.Errorf("%s lacks %q", p, format.EnergyScope)
+		if !strings.Contains(text(string(b)), format.EnergyScope()) {
+			t.Errorf("%s lacks %q", p, format.EnergyScope())
 		}
 	}
 }

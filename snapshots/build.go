@@ -62,7 +62,7 @@ type BuildOptions struct {
 	// NoGrid leaves out the Ember stage: no grid.json, no carbon figures.
 	NoGrid bool
 	// GridYear pins grid.json's reference year; 0 takes the latest
-	// complete year (grid.YearRule).
+	// complete year (the rule sourcetext's Ember.YearRule words).
 	GridYear int
 	// EmberRelease names Ember's release ("September 2026"); the CSV does
 	// not carry it.
@@ -151,10 +151,11 @@ func runBuild(ctx context.Context, opts BuildOptions, guard func(*stage, BuildOp
 // cite until the pages are written. The checks then start from little
 // more than the manifest.
 func produce(ctx context.Context, st *stage, opts BuildOptions, log *slog.Logger) (*format.Manifest, error) {
-	text, err := sourcetext.LoadLeaderboard()
+	all, err := sourcetext.Load()
 	if err != nil {
 		return nil, err
 	}
+	text := &all.Leaderboard
 	up, err := fetchLeaderboard(ctx, opts)
 	if err != nil {
 		return nil, err
@@ -569,12 +570,6 @@ func writeManifest(st *stage, m *format.Manifest) error {
 
 // Steps 1 to 4 for Ember's CSV.
 
-// Ember's source facts for the manifest.
-const (
-	emberProducer = "Ember"
-	emberLicence  = "CC BY 4.0"
-)
-
 // emberName is the name Ember's CSV is archived under, sources/NAME, the
 // published bytes: one fixed name per layout, whatever the URL.
 func emberName(l grid.Layout) string {
@@ -619,9 +614,13 @@ func emberSteps(ctx context.Context, st *stage, opts BuildOptions, log *slog.Log
 	if err != nil {
 		return nil, err
 	}
+	text, err := sourcetext.Load()
+	if err != nil {
+		return nil, err
+	}
 	res := &emberOut{source: format.SourceFile{
 		File: file, Name: name, URL: url, FinalURL: body.FinalURL, Retrieved: retrieved,
-		Producer: emberProducer, Licence: emberLicence,
+		Producer: text.Ember.Producer, Licence: text.Ember.Licence,
 	}}
 	// A long-layout build writes the manifest it always wrote.
 	if rd.Layout() != grid.LayoutLong {

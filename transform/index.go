@@ -12,6 +12,7 @@ import (
 	"sort"
 
 	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/internal/sourcetext"
 	"github.com/leadgreen/greentokens/leaderboard"
 )
 
@@ -88,6 +89,10 @@ func (b *IndexBuilder) Index() (*format.IndexFile, error) {
 
 // start sets up the index from its first model.
 func (b *IndexBuilder) start(first *Built) error {
+	text, err := sourcetext.Load()
+	if err != nil {
+		return err
+	}
 	lb := b.lb
 	f := first.File
 	src := f.Source
@@ -98,7 +103,7 @@ func (b *IndexBuilder) start(first *Built) error {
 		Source: format.IndexSource{
 			Name: src.Name, Version: src.Version, Released: src.Released, Compiled: src.Compiled,
 			Retrieved: src.Retrieved, Licence: src.Licence, Cite: src.Cite,
-			Details: "each model file's source block (models/SLUG.json, key source) holds the full text: publisher, method, selection, licence evidence",
+			Details: text.Leaderboard.IndexDetails,
 		},
 		Models: []format.IndexEntry{}, GPUComparisons: []format.GPUComparison{}, TaskComparisons: []format.TaskComparison{}, LoadCurves: []format.LoadCurve{},
 	}

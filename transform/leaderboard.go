@@ -98,11 +98,13 @@ func (lb *Leaderboard) CheckIndexed(rows []leaderboard.Row) error {
 func (lb *Leaderboard) Evidence(text *sourcetext.Leaderboard) (compiled, sentence, conflict string, err error) {
 	compiled = lb.Index.LastUpdated
 	commit := lb.Commit.Date.Format("2006-01-02")
-	vars := map[string]string{"compiled": compiled, "index_date": compiled, "commit_date": commit}
+	vars := map[string]string{"compiled": compiled, "index_date": compiled, "commit_date": commit, "commit_sha": lb.Commit.SHA}
 	tmpl := text.CompiledEvidenceAgree
 	if commit != compiled {
 		tmpl = text.CompiledEvidenceDiffer
-		conflict = fmt.Sprintf("index.json last_updated is %s but the newest commit to public/data/tasks (%s) is dated %s UTC; the index date is used", compiled, lb.Commit.SHA, commit)
+		if conflict, err = sourcetext.Fill(text.ConflictTemplate, vars); err != nil {
+			return "", "", "", err
+		}
 	}
 	sentence, err = sourcetext.Fill(tmpl, vars)
 	return compiled, sentence, conflict, err

@@ -81,10 +81,11 @@ func Models(lb *Leaderboard) ([]*Built, error) {
 // then built again when its turn comes. It stops at fn's first error and
 // returns it.
 func EachModel(lb *Leaderboard, fn func(*Built) error) error {
-	text, err := sourcetext.LoadLeaderboard()
+	all, err := sourcetext.Load()
 	if err != nil {
 		return err
 	}
+	text := &all.Leaderboard
 	compiled, evidence, _, err := lb.Evidence(text)
 	if err != nil {
 		return err
@@ -140,7 +141,7 @@ func EachModel(lb *Leaderboard, fn func(*Built) error) error {
 		}
 		m := b.File
 		m.Version, m.Updated, m.DataVersion = format.FormatVersion, lb.Date, lb.Date
-		m.Unit, m.ITLDeadlineMS, m.Caveat, m.Boundary = text.Unit, format.ITLDeadlineMS, text.Caveat, text.Boundary
+		m.Unit, m.ITLDeadlineMS, m.Caveat, m.Boundary = format.PrimaryTask().Unit, format.ITLDeadlineMS, text.Caveat, text.Boundary
 		m.Source = src
 		if err := fn(b); err != nil {
 			return err

@@ -244,16 +244,17 @@ func TestEvidence(t *testing.T) {
 	lb.Commit.Date = time.Date(2026, 2, 17, 3, 0, 0, 0, time.UTC)
 	text := mustText(t)
 	compiled, sentence, conflict, err := lb.Evidence(text)
-	if err != nil || compiled != "2026-02-16" || conflict == "" || !strings.Contains(sentence, "2026-02-17") {
-		t.Errorf("Evidence = %q, %q, %q, %v; want the index date, a sentence naming both, a conflict", compiled, sentence, conflict, err)
+	wantConflict := "index.json last_updated is 2026-02-16 but the newest commit to public/data/tasks (" + lb.Commit.SHA + ") is dated 2026-02-17 UTC; the index date is used"
+	if err != nil || compiled != "2026-02-16" || conflict != wantConflict || !strings.Contains(sentence, "2026-02-17") {
+		t.Errorf("Evidence = %q, %q, %q, %v; want the index date, a sentence naming both, the conflict %q", compiled, sentence, conflict, err, wantConflict)
 	}
 }
 
 func mustText(t *testing.T) *sourcetext.Leaderboard {
 	t.Helper()
-	text, err := sourcetext.LoadLeaderboard()
+	text, err := sourcetext.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return text
+	return &text.Leaderboard
 }

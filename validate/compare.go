@@ -1,135 +1,177 @@
 package validate
 
+// One engine names what differs between a recomputed file and the
+// published one, for the model files and index.json alike (jdiff).
+
 import (
 	"bytes"
+	"cmp"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
-// compareModel compares a model file's bytes with its recomputation and
-// reports every field that differs, or else the first differing line.
-func compareModel(file, chatPath string, m *wantModel, data []byte) []Problem {
-	want := writeTree(m.tree)
-	if bytes.Equal(data, want) {
-		return nil
-	}
-	ps := &problems{file: file}
-	got, err := parseTree(data)
-	if err != nil {
-		ps.add("", "", "is not valid JSON: %v", err)
-		return ps.list
-	}
-	d := &modelDiff{ps: ps, m: m, chatPath: chatPath}
-	d.object("", "", m.tree, got, nil, d.topField)
-	if len(ps.list) == 0 {
-		line, col := firstDiff(data, want)
-		ps.add("", "", "has the recomputed values but not the published formatting (two-space indentation, \"key\": value, no HTML escaping, no trailing newline): first difference at line %d, column %d", line, col)
-	}
-	return ps.list
+// jdiff compares a recomputed JSON value with the published one and reports
+// each difference as a problem of one file, naming the entry (Where: a
+// list's object, "configurations[3] (qwen-3-32b/B200/1/64)",
+// "load_curves[5] (qwen-3-32b on B200)") and the field within it
+// ("source.licence"). An object's members are matched by key: one given
+// twice, unknown, missing or out of order is named. A list's entries are
+// matched by position, or, when the counts differ and the entries have ids
+// (entryID), by id, so that a missing entry is named rather than shifting
+// every later one.
+type jdiff struct {
+	ps  *problems
+	max int // the most problems reported; 0: no limit
+	// note ends the mismatch message of the member key of the recomputed
+	// object parent (key "": of parent itself, as a list's entry), saying
+	// where its value comes from.
+	note func(parent *jnode, key string) string
+	// member compares a member itself and reports whether it did; nil or
+	// false: value compares it.
+	member func(where, field string, want, got *jnode) bool
 }
 
-type modelDiff struct {
-	ps       *problems
-	m        *wantModel
-	chatPath string
-}
-
-// fieldFunc compares one object member.
-type fieldFunc func(where, field, key string, want, got *jnode)
-
-// topField compares the model file's top-level members.
-func (d *modelDiff) topField(where, field, key string, want, got *jnode) {
-	switch key {
-	case "configurations":
-		d.configurations(want, got)
-	case "best":
-		d.best(got)
-	default:
-		d.value(where, field, want, got, "")
-	}
-}
-
-// object compares two objects: key set, key order, then each member, by
-// member (nil: value); note(key) ends a member's mismatch message (nil: no
-// note).
-func (d *modelDiff) object(where, field string, want, got *jnode, note func(key string) string, member fieldFunc) {
-	if got.kind != jObj {
-		d.ps.add(where, field, "is %s %s, recomputed an object", got.kind, got.show())
+func (d *jdiff) add(where, field, format string, a ...any) {
+	switch n := len(d.ps.list); {
+	case d.max > 0 && n == d.max:
+		d.ps.add("", "", "more mismatches not shown")
+		return
+	case d.max > 0 && n > d.max:
 		return
 	}
-	join := func(key string) string {
-		if field == "" {
-			return key
-		}
-		return field + "." + key
+	d.ps.add(where, field, format, a...)
+}
+
+// join names the member key of field.
+func join(field, key string) string {
+	if field == "" {
+		return key
 	}
-	seen := map[string]bool{}
-	var common []string
-	for _, k := range got.keys {
-		if seen[k] {
-			d.ps.add(where, join(k), "appears more than once")
-			continue
+	return field + "." + key
+}
+
+// value compares the published got with the recomputed want; note ends a
+// mismatch message.
+func (d *jdiff) value(where, field string, want, got *jnode, note string) {
+	switch {
+	case want.kind != got.kind:
+		d.add(where, field, "is %s, recomputed %s%s", got.describe(), want.describe(), note)
+	case want.kind == jObj:
+		d.members(where, field, want, got)
+		for i, k := range want.keys {
+			if g := got.get(k); g != nil && (d.member == nil || !d.member(where, join(field, k), want.vals[i], g)) {
+				d.value(where, join(field, k), want.vals[i], g, d.note(want, k))
+			}
 		}
-		seen[k] = true
-		if want.get(k) == nil {
-			d.ps.add(where, join(k), "is not a field of the recomputed file")
-		} else {
+	case want.kind == jArr:
+		d.list(where, field, want, got, note)
+	case want.text == got.text:
+	case want.kind == jStr:
+		d.add(where, field, "%s%s", stringDiff(got.text, want.text), note)
+	default:
+		d.add(where, field, "is %s, recomputed %s%s", got.text, want.text, note)
+	}
+}
+
+// members compares two objects' keys: each given once, known, present and
+// in the recomputed order.
+func (d *jdiff) members(where, field string, want, got *jnode) {
+	seen := map[string]bool{}
+	var common, wantCommon []string
+	for _, k := range got.keys {
+		switch {
+		case seen[k]:
+			d.add(where, join(field, k), "appears more than once")
+		case want.get(k) == nil:
+			d.add(where, join(field, k), "is not a field of the recomputed file%s", d.note(want, k))
+		default:
 			common = append(common, k)
 		}
+		seen[k] = true
 	}
-	noteOf := func(key string) string {
-		if note == nil {
-			return ""
-		}
-		return note(key)
-	}
-	var wantCommon []string
 	for i, k := range want.keys {
 		if got.get(k) == nil {
-			d.ps.add(where, join(k), "is missing, recomputed %s%s", want.vals[i].show(), noteOf(k))
+			d.add(where, join(field, k), "is missing, recomputed %s%s", want.vals[i].show(), d.note(want, k))
+		} else {
+			wantCommon = append(wantCommon, k)
+		}
+	}
+	if !slices.Equal(common, wantCommon) {
+		d.add(where, field, "has its keys out of order: %s, want %s", strings.Join(common, ", "), strings.Join(wantCommon, ", "))
+	}
+}
+
+// list compares two lists' entries.
+func (d *jdiff) list(where, field string, want, got *jnode, note string) {
+	n, m := len(want.vals), len(got.vals)
+	if n != m {
+		d.add(where, field, "has %d entries, recomputed %d%s", m, n, note)
+	}
+	if n == m || n == 0 || entryID(want.vals[0]) == "" {
+		for i := range min(n, m) {
+			d.entry(where, field, i, want.vals[i], got.vals[i], note)
+		}
+		return
+	}
+	at := map[string]int{} // id → the first published entry with it
+	for j := m - 1; j >= 0; j-- {
+		at[entryID(got.vals[j])] = j
+	}
+	matched := map[int]bool{}
+	for _, w := range want.vals {
+		j, ok := at[entryID(w)]
+		if !ok {
+			d.add(where, field, "has no entry for %s, recomputed one%s", entryID(w), d.note(w, ""))
 			continue
 		}
-		wantCommon = append(wantCommon, k)
+		matched[j] = true
+		d.entry(where, field, j, w, got.vals[j], note)
 	}
-	if strings.Join(common, ",") != strings.Join(wantCommon, ",") {
-		d.ps.add(where, field, "has its keys out of order: %s, want %s", strings.Join(common, ", "), strings.Join(wantCommon, ", "))
-	}
-	for i, k := range want.keys {
-		switch g := got.get(k); {
-		case g != nil && member != nil:
-			member(where, join(k), k, want.vals[i], g)
-		case g != nil:
-			d.value(where, join(k), want.vals[i], g, noteOf(k))
+	for j, g := range got.vals {
+		if !matched[j] {
+			d.add(entryWhere(where, field, j, cmp.Or(entryID(g), "no id")), "", "is not among the recomputed entries%s", note)
 		}
 	}
 }
 
-// value compares two values of the same path. note ends a mismatch
-// message (provenance).
-func (d *modelDiff) value(where, field string, want, got *jnode, note string) {
-	if want.kind != got.kind {
-		d.ps.add(where, field, "is %s %s, recomputed %s %s%s", got.kind, got.show(), want.kind, want.show(), note)
+// entry compares the entry i of a list: an object with an id is an entry of
+// its own (Where), anything else a field.
+func (d *jdiff) entry(where, field string, i int, want, got *jnode, note string) {
+	if id := entryID(want); id != "" {
+		d.value(entryWhere(where, field, i, id), "", want, got, note)
 		return
 	}
-	switch want.kind {
-	case jObj:
-		d.object(where, field, want, got, nil, nil)
-	case jArr:
-		if len(got.vals) != len(want.vals) {
-			d.ps.add(where, field, "has %d entries, recomputed %d%s", len(got.vals), len(want.vals), note)
-		}
-		for i := 0; i < len(want.vals) && i < len(got.vals); i++ {
-			d.value(where, fmt.Sprintf("%s[%d]", field, i), want.vals[i], got.vals[i], note)
-		}
-	case jStr:
-		if want.text != got.text {
-			d.ps.add(where, field, "%s%s", stringDiff(got.text, want.text), note)
-		}
-	default:
-		if want.text != got.text {
-			d.ps.add(where, field, "is %s, recomputed %s%s", got.text, want.text, note)
-		}
+	d.value(where, fmt.Sprintf("%s[%d]", field, i), want, got, note)
+}
+
+func entryWhere(where, field string, i int, id string) string {
+	if where != "" {
+		field = where + "." + field
 	}
+	return fmt.Sprintf("%s[%d] (%s)", field, i, id)
+}
+
+// entryID names a list's entry: the row_id of a configuration, the task of
+// index.json's source.tasks, the slug (and GPU) of index.json's lists, the
+// name of grid.json's areas; "" for anything else.
+func entryID(v *jnode) string {
+	str := func(k string) string {
+		if x := v.get(k); x != nil && x.kind == jStr {
+			return x.text
+		}
+		return ""
+	}
+	switch {
+	case str("row_id") != "":
+		return str("row_id")
+	case str("task") != "":
+		return str("task")
+	case str("slug") != "" && str("gpu") != "":
+		return str("slug") + " on " + str("gpu")
+	}
+	return cmp.Or(str("slug"), str("name"))
 }
 
 // stringDiff describes how a string differs from the recomputed one; long
@@ -157,104 +199,96 @@ func stringDiff(got, want string) string {
 	return fmt.Sprintf("differs from the recomputed text at character %d: is %s, recomputed %s", i+1, window(g), window(w))
 }
 
-// provenance ends a configuration field's mismatch message.
-func (d *modelDiff) provenance(c *wantConfig, key string) string {
-	s := fmt.Sprintf(" from %s configurations[%d]", d.chatPath, c.index)
-	if o := c.origin(key); o != "" {
-		s += " (" + o + ")"
-	}
-	return s
-}
-
-// config compares one configuration object.
-func (d *modelDiff) config(where string, c *wantConfig, got *jnode) {
-	d.object(where, "", c.node, got, func(key string) string { return d.provenance(c, key) }, nil)
-}
-
-// configurations compares the configurations array; when its length is
-// wrong, entries are matched by row_id.
-func (d *modelDiff) configurations(want, got *jnode) {
-	if got.kind != jArr {
-		d.ps.add("", "configurations", "is %s %s, recomputed an array of %d", got.kind, got.show(), len(want.vals))
+// tree compares the published file data with the recomputed want: when
+// their bytes differ, each differing field, or else the first differing
+// byte.
+func (d *jdiff) tree(data []byte, want *jnode) {
+	printed := writeTree(want)
+	if bytes.Equal(data, printed) {
 		return
 	}
-	cs := d.m.configs
-	if len(got.vals) == len(cs) {
-		for i, c := range cs {
-			d.config(fmt.Sprintf("configurations[%d] (%s)", i, c.rowID()), c, got.vals[i])
+	before := len(d.ps.list)
+	if got := parseFile(d.ps, data); got != nil {
+		d.value("", "", want, got, "")
+	}
+	if len(d.ps.list) == before {
+		line, col := firstDiff(data, printed)
+		layoutProblem(d.ps, line, col)
+	}
+}
+
+// parseFile decodes a published file that differs from its recomputation,
+// or reports why it cannot be.
+func parseFile(ps *problems, data []byte) *jnode {
+	got, err := parseTree(data)
+	switch {
+	case errors.Is(err, errAfterValue):
+		ps.add("", "", "has data after the top-level value")
+	case err != nil:
+		ps.add("", "", "is not valid JSON: %v", err)
+	}
+	return got
+}
+
+// layoutProblem is the problem of a file whose values are the recomputed
+// ones but whose bytes are not: it names the first difference.
+func layoutProblem(ps *problems, line, col int) {
+	ps.add("", "", "has the recomputed values but not the published layout (two-space indentation, keys in order, \"key\": value, no HTML escaping, no trailing newline): first difference at line %d, column %d", line, col)
+}
+
+// compareModel compares a model file's bytes with its recomputation and
+// reports every field that differs, or else the first differing byte.
+func compareModel(file, chatPath string, m *wantModel, data []byte) []Problem {
+	byNode := map[*jnode]*run{}
+	for _, c := range m.configs {
+		byNode[c.node] = c
+	}
+	best := m.tree.get("best")
+	d := &jdiff{ps: &problems{file: file}}
+	d.note = func(parent *jnode, key string) string {
+		switch c := byNode[parent]; {
+		case c != nil:
+			s := fmt.Sprintf(" from %s configurations[%d]", chatPath, c.index)
+			if o := c.origin(key); o != "" {
+				s += " (" + o + ")"
+			}
+			return s
+		case parent == m.tree && key == "configurations":
+			return fmt.Sprintf(" (the stable rows of %s in %s)", m.modelID, chatPath)
+		case parent == best:
+			return m.whyBest(chatPath, key)
 		}
-		return
+		return ""
 	}
-	d.ps.add("", "configurations", "has %d entries, recomputed %d (the stable rows of %s in %s)", len(got.vals), len(cs), d.m.modelID, d.chatPath)
-	byID := map[string]int{}
-	for j, g := range got.vals {
-		if id := g.get("row_id"); id != nil && id.kind == jStr {
-			if _, dup := byID[id.text]; !dup {
-				byID[id.text] = j
+	d.member = func(where, field string, w, g *jnode) bool {
+		if where != "" || field != "best" || g.kind != jObj {
+			return false
+		}
+		// Each GPU's entry is first the configuration the rule picks, by
+		// its row_id, then that configuration.
+		d.members("", "best", w, g)
+		for _, c := range m.best {
+			entry, where := g.get(c.gpu), fmt.Sprintf("best.%s (%s)", c.gpu, c.rowID())
+			if id := entry.get("row_id"); id != nil && id.kind == jStr && id.text != c.rowID() {
+				d.add(where, "row_id", "is %s, recomputed %s%s", id.text, c.rowID(), m.whyBest(chatPath, c.gpu))
+			} else if entry != nil {
+				d.value(where, "", c.node, entry, "")
 			}
 		}
+		return true
 	}
-	matched := map[int]bool{}
-	for _, c := range cs {
-		j, ok := byID[c.rowID()]
-		if !ok {
-			d.ps.add("", "configurations", "has no entry for %s, recomputed from %s configurations[%d]", c.rowID(), d.chatPath, c.index)
-			continue
-		}
-		matched[j] = true
-		d.config(fmt.Sprintf("configurations[%d] (%s)", j, c.rowID()), c, got.vals[j])
-	}
-	for j, g := range got.vals {
-		if !matched[j] {
-			id := "no row_id"
-			if n := g.get("row_id"); n != nil {
-				id = n.show()
-			}
-			d.ps.add(fmt.Sprintf("configurations[%d] (%s)", j, id), "", "is not a recomputed configuration: no stable row of %s in %s has this row_id", d.m.modelID, d.chatPath)
-		}
-	}
+	d.tree(data, m.tree)
+	return d.ps.list
 }
 
-// best compares the best object: which configuration each GPU's entry is,
-// then the entry itself.
-func (d *modelDiff) best(got *jnode) {
-	if got.kind != jObj {
-		d.ps.add("", "best", "is %s %s, recomputed an object", got.kind, got.show())
-		return
-	}
-	want := d.m.tree.get("best")
-	var common []string
-	seen := map[string]bool{}
-	for _, k := range got.keys {
-		switch {
-		case seen[k]:
-			d.ps.add("", "best."+k, "appears more than once")
-		case want.get(k) == nil:
-			d.ps.add("", "best."+k, "is present, but no stable configuration of %s on %s has a median inter-token latency within %d ms", d.m.modelID, k, chatTask().itlCeilingMS)
-		default:
-			common = append(common, k)
+// whyBest says why gpu's best entry is the configuration it is, or why the
+// GPU has none.
+func (m *wantModel) whyBest(chatPath, gpu string) string {
+	for _, c := range m.best {
+		if c.gpu == gpu {
+			return fmt.Sprintf(": the lowest unrounded energy per token among %s's %s configurations with median_itl_ms <= %d, from %s configurations[%d] (energy_per_token_joules %s)",
+				m.modelID, gpu, c.ceilingMS, chatPath, c.index, rawText(*c.energy))
 		}
-		seen[k] = true
 	}
-	var wantCommon []string
-	for _, c := range d.m.best {
-		g := c.gpu
-		entry := got.get(g)
-		why := fmt.Sprintf("the lowest unrounded energy per token among %s's %s configurations with median_itl_ms <= %d, from %s configurations[%d] (energy_per_token_joules %s)",
-			d.m.modelID, g, c.ceilingMS, d.chatPath, c.index, rawText(*c.energy))
-		if entry == nil {
-			d.ps.add("", "best."+g, "is missing, recomputed %s: %s", c.rowID(), why)
-			continue
-		}
-		wantCommon = append(wantCommon, g)
-		where := fmt.Sprintf("best.%s (%s)", g, c.rowID())
-		if id := entry.get("row_id"); id != nil && id.kind == jStr && id.text != c.rowID() {
-			d.ps.add(where, "row_id", "is %s, recomputed %s: %s", id.text, c.rowID(), why)
-			continue
-		}
-		d.config(where, c, entry)
-	}
-	if strings.Join(common, ",") != strings.Join(wantCommon, ",") {
-		d.ps.add("", "best", "has its keys out of order: %s, want %s", strings.Join(common, ", "), strings.Join(wantCommon, ", "))
-	}
+	return fmt.Sprintf(": no stable configuration of %s on %s has a median inter-token latency within %d ms", m.modelID, gpu, chatTask().itlCeilingMS)
 }

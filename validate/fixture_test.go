@@ -18,6 +18,7 @@ import (
 	"github.com/leadgreen/greentokens/internal/sourcetext"
 	"github.com/leadgreen/greentokens/leaderboard"
 	"github.com/leadgreen/greentokens/transform"
+	"github.com/leadgreen/greentokens/transform/grid"
 	"golang.org/x/tools/txtar"
 )
 
@@ -99,6 +100,9 @@ type vtFixture struct {
 	// mutate, when set, edits the built models before they are written
 	// (the manifest then lists the edited bytes).
 	mutate func(t *testing.T, models map[string]*format.Model)
+	// grid adds the sample's Ember CSV and grid.json for 2024, built with
+	// transform/grid.
+	grid bool
 }
 
 // vtBuild lays out a snapshot folder DIR/2026-09-27 in t.TempDir() the way
@@ -110,10 +114,7 @@ func vtBuild(t *testing.T, f vtFixture) string {
 	if len(f.tasks) == 0 {
 		f.tasks = []string{"lm-arena-chat"}
 	}
-	text, err := sourcetext.LoadLeaderboard()
-	if err != nil {
-		t.Fatal(err)
-	}
+	text := &vtLoadText(t).Leaderboard
 	read := func(rel string) []byte {
 		b, err := os.ReadFile(filepath.Join(f.leaderboard, filepath.FromSlash(rel)))
 		if err != nil {
@@ -143,14 +144,18 @@ func vtBuild(t *testing.T, f vtFixture) string {
 	for _, name := range names {
 		b := read(strings.TrimPrefix(name, "leaderboard/"))
 		write("sources/"+name, b)
-		url, producer, licence := vtLeaderboardBase+strings.TrimPrefix(name, "leaderboard/"), text.Producer, text.Licence
+		url := vtLeaderboardBase + strings.TrimPrefix(name, "leaderboard/")
 		if name == "leaderboard/commits.json" {
-			url, producer, licence = vtCommitsURL, "GitHub REST API (history of github.com/ml-energy/leaderboard)", "GitHub API response: facts about a public repository's history"
+			url = vtCommitsURL
 		}
 		m.Sources = append(m.Sources, ManifestSource{
 			ManifestFile: vtFileEntry("sources/"+name, b), Name: name, URL: url,
-			Retrieved: vtRetrieved, Producer: producer, Licence: licence,
+			Retrieved: vtRetrieved, Producer: text.Producer, Licence: text.Licence,
 		})
+	}
+
+	if f.grid {
+		vtAddGrid(t, &m, write)
 	}
 
 	// Models, with the transform package.
@@ -209,6 +214,35 @@ func vtBuild(t *testing.T, f vtFixture) string {
 	}
 	vtWriteManifest(t, dir, &m)
 	return dir
+}
+
+// vtAddGrid archives the sample's Ember CSV, writes grid.json for 2024
+// (the seeds' year) built by transform/grid, and lists both in m.
+func vtAddGrid(t *testing.T, m *Manifest, write func(rel string, b []byte)) {
+	t.Helper()
+	csv, err := os.ReadFile(sample.Ember())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := grid.Parse(bytes.NewReader(csv))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, sum, err := grid.Build(tab, 2024, grid.SourceMeta{URL: gridTestMeta.URL, Retrieved: vtRetrieved, DataVersion: vtDate})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gj, err := format.Marshal(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := vtLoadText(t).Ember
+	write(gridSourceFile, csv)
+	write(gridOutputFile, gj)
+	m.Sources = append(m.Sources, ManifestSource{ManifestFile: vtFileEntry(gridSourceFile, csv), Name: gridEmberName,
+		URL: gridTestMeta.URL, Retrieved: vtRetrieved, Producer: text.Producer, Licence: text.Licence})
+	m.Outputs = append(m.Outputs, vtFileEntry(gridOutputFile, gj))
+	m.Grid = gridManifestOf(t, sum)
 }
 
 func vtFileEntry(p string, b []byte) ManifestFile {
@@ -318,15 +352,15 @@ func vtReport(t *testing.T, dir string) []Problem {
 // the manifest m.
 func vtSnap(t *testing.T, dir string, m *Manifest) *snap {
 	t.Helper()
-	s := &snap{fsys: regfile.DirFS(dir), ctx: t.Context(), tasks: map[string]*taskData{}}
+	s := &snap{fsys: regfile.DirFS(dir), ctx: t.Context(), tasks: map[string]*taskData{}, text: vtLoadText(t)}
 	s.list()
 	s.manifest = m
 	return s
 }
 
-func vtLoadText(t *testing.T) *sourcetext.Leaderboard {
+func vtLoadText(t *testing.T) *sourcetext.Text {
 	t.Helper()
-	text, err := sourcetext.LoadLeaderboard()
+	text, err := sourcetext.Load()
 	if err != nil {
 		t.Fatal(err)
 	}

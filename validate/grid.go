@@ -6,9 +6,7 @@ package validate
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -20,7 +18,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
+
+	"github.com/leadgreen/greentokens/internal/sourcetext"
 )
 
 // gridMaxIntensity bounds a plausible intensity, g CO2e/kWh (all-coal
@@ -53,12 +54,6 @@ const (
 	gridUnit     = "gCO2/kWh"
 
 	gridWorld = "World"
-
-	// gridYearRule is the specification's reference-year rule, as the
-	// manifest records it: a year is complete when World has a usable
-	// value and the countries with one number at least 90% of those with
-	// one in the year before.
-	gridYearRule = "the latest complete year: World has a value, and the countries with a value number at least 90% of those with a value in the year before"
 )
 
 // gridCountryTypes are the area types counted as countries by the rule.
@@ -68,59 +63,46 @@ var gridAreaTypes = map[string]bool{"Country or economy": true, "Country": true,
 
 // gridSnapshotCheck is the snapshot check: a snapshot with grid.json or
 // Ember's CSV needs both and the manifest's grid block; grid.json passes
-// gridCheck, and its data version, URL and retrieval date are the
-// manifest's.
+// gridCheck, recomputed with the manifest's date, URL and retrieval date.
 func gridSnapshotCheck(s *snap) []Problem {
 	m := s.manifest
 	src, out := gridEmberSource(s), s.output(gridOutputFile)
 	if src == nil && out == nil && m.Grid == nil {
 		return nil // a snapshot without a grid
 	}
-	mp := func(field, format string, a ...any) Problem {
-		return Problem{File: ManifestPath, Field: field, Msg: fmt.Sprintf(format, a...)}
-	}
+	mp := &problems{file: ManifestPath}
 	switch {
 	case src == nil:
-		return []Problem{mp("sources", "has no %s, which grid.json is built from", gridEmberName)}
+		mp.add("", "sources", "has no %s, which grid.json is built from", gridEmberName)
+		return mp.list
 	case out == nil:
-		return []Problem{mp("outputs", "lists no %s, but the snapshot archives %s", gridOutputFile, src.Name)}
-	}
-	var probs []Problem
-	if m.Grid == nil {
-		probs = append(probs, mp("grid", "is missing, but the snapshot has %s", gridOutputFile))
+		mp.add("", "outputs", "lists no %s, but the snapshot archives %s", gridOutputFile, src.Name)
+		return mp.list
+	case m.Grid == nil:
+		mp.add("", "grid", "is missing, but the snapshot has %s", gridOutputFile)
 	}
 	gj, err := s.read(out.Path)
 	if err != nil {
-		return append(probs, cannotRead(out.Path, err))
+		return append(mp.list, cannotRead(out.Path, err))
 	}
 	f, err := s.open(src.Path)
 	if err != nil {
-		return append(probs, cannotRead(src.Path, err))
+		return append(mp.list, cannotRead(src.Path, err))
 	}
-	sum, more := gridCheck(f, src.Path, gj)
-	f.Close()
-	probs = append(probs, more...)
 	where := fmt.Sprintf("sources (%s)", src.Path)
+	retrieved, ok := gridRetrievalDate(src.Retrieved)
+	if !ok {
+		mp.add(where, "retrieved", "%q is neither an RFC 3339 time nor a YYYY-MM-DD date", src.Retrieved)
+	}
+	sum, probs := gridCheck(f, src.Path, gj, &gridInputs{&s.text.Ember, m.Date, src.URL, retrieved, src.Name})
+	f.Close()
+	probs = append(mp.list, probs...)
 	if sum == nil {
 		return probs
 	}
 	probs = append(probs, gridLayoutCheck(src, sum.layout, where)...)
 	if m.Grid != nil {
 		probs = append(probs, gridManifestCheck(m.Grid, &sum.manifest)...)
-	}
-	gp := func(field, format string, a ...any) {
-		probs = append(probs, Problem{File: out.Path, Field: field, Msg: fmt.Sprintf(format, a...)})
-	}
-	if sum.doc.DataVersion != m.Date {
-		gp("data_version", "is %q, but the manifest's date is %q", sum.doc.DataVersion, m.Date)
-	}
-	if sum.doc.Source.URL != src.URL {
-		gp("source.url", "is %q, but the manifest has %s fetched from %q", sum.doc.Source.URL, src.Name, src.URL)
-	}
-	if d, ok := gridRetrievalDate(src.Retrieved); !ok {
-		probs = append(probs, Problem{File: ManifestPath, Where: where, Field: "retrieved", Msg: fmt.Sprintf("%q is neither an RFC 3339 time nor a YYYY-MM-DD date", src.Retrieved)})
-	} else if sum.doc.Source.Retrieved != d {
-		gp("source.retrieved", "is %q, but the manifest has %s retrieved on %s", sum.doc.Source.Retrieved, src.Name, d)
 	}
 	return probs
 }
@@ -131,19 +113,13 @@ func gridRetrievalDate(s string) (string, bool) {
 	if t, err := time.Parse(time.RFC3339, s); err == nil {
 		return t.UTC().Format(time.DateOnly), true
 	}
-	if _, err := time.Parse(time.DateOnly, s); err == nil {
-		return s, true
-	}
-	return "", false
+	return s, isDate(s)
 }
 
 // gridManifestCheck compares the manifest's grid block with the one the
 // archived CSV gives, part by part.
 func gridManifestCheck(got, want *ManifestGrid) []Problem {
-	var probs []Problem
-	mp := func(field, format string, a ...any) {
-		probs = append(probs, Problem{File: ManifestPath, Field: field, Msg: fmt.Sprintf(format, a...)})
-	}
+	mp := &problems{file: ManifestPath}
 	type counts struct {
 		Year, Areas, AreasWithoutYear, Fallbacks int
 		YearPinned                               bool
@@ -151,18 +127,18 @@ func gridManifestCheck(got, want *ManifestGrid) []Problem {
 	gc := counts{got.Year, got.Areas, got.AreasWithoutYear, got.Fallbacks, got.YearPinned}
 	wc := counts{want.Year, want.Areas, want.AreasWithoutYear, want.Fallbacks, want.YearPinned}
 	if gc != wc {
-		mp("grid", "is %+v, but the archived CSV gives %+v", gc, wc)
+		mp.add("", "grid", "is %+v, but the archived CSV gives %+v", gc, wc)
 	}
 	if got.YearRule != want.YearRule {
-		mp("grid.year_rule", "is %q, but the rule is %q", got.YearRule, want.YearRule)
+		mp.add("", "grid.year_rule", "is %q, but the rule is %q", got.YearRule, want.YearRule)
 	}
 	if !slices.Equal(got.YearCandidates, want.YearCandidates) {
-		mp("grid.year_candidates", "is %+v, but the archived CSV gives %+v", got.YearCandidates, want.YearCandidates)
+		mp.add("", "grid.year_candidates", "is %+v, but the archived CSV gives %+v", got.YearCandidates, want.YearCandidates)
 	}
 	if !slices.Equal(got.Exclusions, want.Exclusions) {
-		mp("grid.exclusions", "is %+v, but the archived CSV gives %+v", got.Exclusions, want.Exclusions)
+		mp.add("", "grid.exclusions", "is %+v, but the archived CSV gives %+v", got.Exclusions, want.Exclusions)
 	}
-	return probs
+	return mp.list
 }
 
 // gridRow is an intensity row of the CSV.
@@ -175,98 +151,101 @@ type gridRow struct {
 	excluded string
 }
 
-// gridDoc is grid.json as this package reads it.
-type gridDoc struct {
-	Version     string `json:"version"`
-	DataVersion string `json:"data_version"`
-	Year        int    `json:"year"`
-	YearPinned  bool   `json:"year_pinned"`
-	Unit        string `json:"unit"`
-	Source      struct {
-		Name       string `json:"name"`
-		Title      string `json:"title"`
-		URL        string `json:"url"`
-		Release    string `json:"release"`
-		Year       int    `json:"year"`
-		Retrieved  string `json:"retrieved"`
-		Licence    string `json:"licence"`
-		Definition string `json:"definition"`
-	} `json:"source"`
-	Areas []struct {
-		Name     string          `json:"name"`
-		ISO3     string          `json:"iso3"`
-		AreaType string          `json:"area_type"`
-		Year     int             `json:"year"`
-		Fallback bool            `json:"fallback"`
-		Value    json.RawMessage `json:"g_co2e_per_kwh"`
-	} `json:"areas"`
+// gridHead is what only grid.json records: the reference year, whether it
+// was pinned, and the release name the build was told.
+type gridHead struct {
+	year    int
+	pinned  bool
+	release string
+}
+
+// gridInputs are what grid.json is recomputed from beside the CSV and its
+// head: the reviewed text, and what the manifest records of the build (its
+// date, the CSV's URL and retrieval date, and the CSV's name).
+type gridInputs struct {
+	text                        *sourcetext.Ember
+	dataVersion, url, retrieved string
+	name                        string
 }
 
 // gridSummary is what the check recomputed: the manifest's grid block.
 type gridSummary struct {
 	manifest ManifestGrid
-	doc      *gridDoc
 	layout   gridLayout // what the CSV's header told
 }
 
-// gridCheck reads the CSV from r (file names it in problems) and checks
-// gridJSON against its usable rows: year is the latest complete year
-// (gridYearRule) unless pinned, World has a value for it, and every area
-// with a usable value up to it is listed once, in name order, with that
-// row's fields, the value printed as published:
+// gridCheck reads the CSV from r (file names it in problems) and recomputes
+// grid.json from its usable rows and the fixed text: year is the latest
+// complete year (the rule) unless pinned, World has a value for it, and
+// every area with a usable value up to it is listed once, in name order,
+// with that row's fields, the value printed as published. The file must
+// equal the recomputed one byte for byte; where it does not, each field
+// that differs is named with the row it comes from:
 //
-//	grid.json: areas[12] (Germany): g_co2e_per_kwh is 341.0, but sources/ember/yearly_full_release_long_format.csv line 1994 says 344.14
-func gridCheck(r io.Reader, file string, gridJSON []byte) (*gridSummary, []Problem) {
+//	grid.json: areas[81] (Germany): g_co2e_per_kwh is 341.0, recomputed 344.14 from sources/ember/yearly_full_release_long_format.csv line 1994 (Value "344.14")
+func gridCheck(r io.Reader, file string, gridJSON []byte, in *gridInputs) (*gridSummary, []Problem) {
 	rows, probs, lay := gridReadCSV(r, file)
 	if rows == nil {
 		return nil, probs
 	}
 	g := &gridChecker{file: file, probs: probs}
-	dec := json.NewDecoder(bytes.NewReader(gridJSON))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&g.doc); err != nil {
-		g.fail("", "", "cannot be decoded strictly: %v", err)
-		return nil, g.probs
-	}
-	if dec.More() {
-		g.fail("", "", "has data after the top-level value")
+	gp := &problems{file: gridOutputFile}
+	head, ok := gridReadHead(gp, gridJSON)
+	if !ok {
+		return nil, append(g.probs, gp.list...)
 	}
 	exclusions := g.index(rows)
 	candidates, ruleYear := g.ruleYear()
-	doc, year := &g.doc, g.doc.Year
+	year, text := head.year, in.text
 	switch {
-	case !doc.YearPinned && ruleYear == 0:
-		g.fail("", "year", "is %d and not pinned, but no year of the source is complete (%s)", year, gridYearRule)
-	case !doc.YearPinned && year != ruleYear:
-		g.fail("", "year", "is %d and not pinned, but the latest complete year is %d (%s; counts %+v)", year, ruleYear, gridYearRule, candidates)
+	case !head.pinned && ruleYear == 0:
+		gp.add("", "year", "is %d and not pinned, but no year of the source is complete (%s)", year, text.YearRule)
+	case !head.pinned && year != ruleYear:
+		gp.add("", "year", "is %d and not pinned, but the latest complete year is %d (%s; counts %+v)", year, ruleYear, text.YearRule, candidates)
 	}
 	if r := g.byArea[gridWorld][year]; r == nil || r.excluded != "" {
-		g.fail("", "year", "is %d, but the source has no usable %s value for it", year, gridWorld)
+		gp.add("", "year", "is %d, but the source has no usable %s value for it", year, gridWorld)
 	}
-	if doc.Source.Year != year {
-		g.fail("", "source.year", "is %d, but year is %d", doc.Source.Year, year)
+	want, from := g.recompute(head, in)
+	g.compare(gp, want, from, gridJSON, in)
+	fallbacks := 0
+	for _, r := range from {
+		if r.year != year {
+			fallbacks++
+		}
 	}
-	with, fallbacks := g.checkListed(g.checkAreas())
 	return &gridSummary{manifest: ManifestGrid{
-		Year: year, Areas: len(doc.Areas), AreasWithoutYear: len(g.byArea) - with, Fallbacks: fallbacks,
-		YearRule: gridYearRule, YearPinned: doc.YearPinned, YearCandidates: candidates, Exclusions: exclusions,
-	}, doc: doc, layout: lay}, g.probs
+		Year: year, Areas: len(from), AreasWithoutYear: len(g.byArea) - (len(from) - fallbacks), Fallbacks: fallbacks,
+		YearRule: text.YearRule, YearPinned: head.pinned, YearCandidates: candidates, Exclusions: exclusions,
+	}, layout: lay}, append(g.probs, gp.list...)
+}
+
+// gridReadHead reads grid.json's head; ok is false when the file gives no
+// year to recompute it for. A value of another type reads as its zero,
+// which the comparison names.
+func gridReadHead(gp *problems, gridJSON []byte) (h gridHead, ok bool) {
+	doc := parseFile(gp, gridJSON)
+	text := func(n *jnode, kind jkind) string {
+		if n != nil && n.kind == kind {
+			return n.text
+		}
+		return ""
+	}
+	h = gridHead{pinned: text(doc.get("year_pinned"), jBool) == "true", release: text(doc.get("source").get("release"), jStr)}
+	year, err := strconv.Atoi(text(doc.get("year"), jNum))
+	if doc != nil && err != nil {
+		gp.add("", "year", "is not a year: no reference year to recompute the file for")
+	}
+	h.year = year
+	return h, doc != nil && err == nil
 }
 
 // gridChecker is the check of grid.json against the CSV's rows.
 type gridChecker struct {
-	file   string // the CSV's path, for messages
-	doc    gridDoc
+	file   string                      // the CSV's path, for messages
 	byArea map[string]map[int]*gridRow // area → year → row
 	probs  []Problem
 }
-
-func (g *gridChecker) fail(where, field, format string, a ...any) {
-	g.probs = append(g.probs, Problem{File: gridOutputFile, Where: where, Field: field, Msg: fmt.Sprintf(format, a...)})
-}
-
-// at names a line of the CSV.
-func (g *gridChecker) at(line int) string { return fmt.Sprintf("%s line %d", g.file, line) }
 
 // index files the rows by area and year and returns the exclusions, by
 // line: a repeat is excluded, a second row that differs a problem.
@@ -331,95 +310,86 @@ func (g *gridChecker) ruleYear() ([]ManifestGridYear, int) {
 	return candidates, 0
 }
 
-// pick returns an area's row: its usable value for grid.json's year, or
-// its latest earlier one; nil when it has none.
-func (g *gridChecker) pick(area string) *gridRow {
-	var best *gridRow
-	for y, r := range g.byArea[area] {
-		if y <= g.doc.Year && r.excluded == "" && (best == nil || y > best.year) {
-			best = r
-		}
-	}
-	return best
-}
-
-// checkAreas checks each listed area against its row, and returns the
-// listed names with their index in areas.
-func (g *gridChecker) checkAreas() map[string]int {
-	areas, year := g.doc.Areas, g.doc.Year
-	listed := map[string]int{}
-	for i, a := range areas {
-		where := fmt.Sprintf("areas[%d] (%s)", i, a.Name)
-		if j, dup := listed[a.Name]; dup {
-			g.fail(where, "name", "is listed twice (also areas[%d])", j)
-			continue
-		}
-		listed[a.Name] = i
-		if i > 0 && a.Name <= areas[i-1].Name {
-			g.fail(where, "name", "is out of order: areas are sorted by name (byte order), and areas[%d] is %q", i-1, areas[i-1].Name)
-		}
-		row := g.pick(a.Name)
-		if row == nil {
-			if _, known := g.byArea[a.Name]; known {
-				g.fail(where, "name", "has no usable value up to %d in the source", year)
-			} else {
-				g.fail(where, "name", "is not an area of the source")
+// recompute is grid.json for the reference year of head: every area with
+// a usable value up to it, by name (byte order), with its value for the
+// year or else its latest earlier one (a fallback), and the row each
+// listed area comes from.
+func (g *gridChecker) recompute(head gridHead, in *gridInputs) (*jnode, []*gridRow) {
+	var from []*gridRow
+	for _, name := range slices.Sorted(maps.Keys(g.byArea)) {
+		var best *gridRow
+		for y, r := range g.byArea[name] {
+			if y <= head.year && r.excluded == "" && (best == nil || y > best.year) {
+				best = r
 			}
-			continue
 		}
-		at := g.at(row.line)
-		if a.Year != row.year {
-			g.fail(where, "year", "is %d, but the area's latest usable value up to %d is %d's (%s)", a.Year, year, row.year, at)
-		}
-		if want := row.year != year; a.Fallback != want {
-			g.fail(where, "fallback", "is %v, but the value is %d's and the reference year %d (%s)", a.Fallback, row.year, year, at)
-		}
-		if a.ISO3 != row.iso3 {
-			g.fail(where, "iso3", "is %q, but %s says %q", a.ISO3, at, row.iso3)
-		}
-		if a.AreaType != row.areaType {
-			g.fail(where, "area_type", "is %q, but %s says %q", a.AreaType, at, row.areaType)
-		}
-		got := string(a.Value)
-		want, ok := gridPrinted(row.raw)
-		switch {
-		case !ok:
-			g.fail(where, "g_co2e_per_kwh", "is %s, but %s says %q, which is not a plain decimal", got, at, row.raw)
-		case got == want:
-		case gridSameNumber(got, want):
-			g.fail(where, "g_co2e_per_kwh", "is printed %s; the published form of %q (%s) is %s", got, row.raw, at, want)
-		default:
-			g.fail(where, "g_co2e_per_kwh", "is %s, but %s says %s", got, at, row.raw)
+		if best != nil {
+			from = append(from, best)
 		}
 	}
-	return listed
+	areas := jarr()
+	for _, r := range from {
+		v, _ := gridPrinted(r.raw) // a used row's value is a plain decimal (gridExcluded)
+		areas.vals = append(areas.vals, jobj().set("name", jstr(r.area)).set("iso3", jstr(r.iso3)).set("area_type", jstr(r.areaType)).
+			set("year", jint(r.year)).set("fallback", jbool(r.year != head.year)).set("g_co2e_per_kwh", jnum(v)))
+	}
+	text := in.text
+	return jobj().set("version", jstr("1")).set("data_version", jstr(in.dataVersion)).
+		set("year", jint(head.year)).set("year_pinned", jbool(head.pinned)).set("unit", jstr(text.Unit)).
+		set("source", jobj().set("name", jstr(text.Name)).set("title", jstr(text.Title)).set("url", jstr(in.url)).
+			set("release", jstr(gridRelease(head.release, text))).set("year", jint(head.year)).set("retrieved", jstr(in.retrieved)).
+			set("licence", jstr(text.Licence)).set("definition", jstr(text.Definition))).
+		set("areas", areas), from
 }
 
-// checkListed reports every area with a usable value that areas lacks,
-// and counts those with a value for the year and those falling back.
-func (g *gridChecker) checkListed(listed map[string]int) (with, fallbacks int) {
-	var names []string
-	for name := range g.byArea {
-		row := g.pick(name)
-		if row == nil {
-			continue
-		}
-		if row.year == g.doc.Year {
-			with++
-		} else {
-			fallbacks++
-		}
-		if _, ok := listed[name]; !ok {
-			names = append(names, name)
-		}
+// gridRelease is source.release as recomputed: the release name the build
+// was told (the CSV carries none), when it is plain text and not another
+// spelling of the fixed text for none; else the fixed text.
+func gridRelease(name string, text *sourcetext.Ember) string {
+	if name == "" || !utf8.ValidString(name) || strings.IndexFunc(name, unicode.IsControl) >= 0 ||
+		strings.EqualFold(strings.TrimSpace(name), text.ReleaseNotStated) {
+		return text.ReleaseNotStated
 	}
-	sort.Strings(names)
-	for _, name := range names {
-		row := g.pick(name)
-		g.fail("", "areas", "lacks %s (%s), which has a %d value of %s on %s", name, gridOrDash(row.iso3), row.year, row.raw, g.at(row.line))
-	}
-	return with, fallbacks
+	return name
 }
+
+// compare compares grid.json with the recomputed want, naming each
+// differing area's field with the CSV row it comes from.
+func (g *gridChecker) compare(gp *problems, want *jnode, from []*gridRow, gridJSON []byte, in *gridInputs) {
+	rows := map[*jnode]*gridRow{}
+	for i, a := range want.get("areas").vals {
+		rows[a] = from[i]
+	}
+	fixed := map[string]bool{"unit": true, "name": true, "title": true, "licence": true, "definition": true}
+	d := &jdiff{ps: gp, note: func(parent *jnode, key string) string {
+		year := want.get("year").text
+		switch r := rows[parent]; {
+		case r != nil && key == "g_co2e_per_kwh":
+			return fmt.Sprintf(" from %s (Value %q)", g.at(r.line), r.raw)
+		case r != nil && (key == "year" || key == "fallback"):
+			return fmt.Sprintf(" from %s (the area's latest usable value up to %s is %d's)", g.at(r.line), year, r.year)
+		case r != nil:
+			return " from " + g.at(r.line)
+		case parent == want && key == "areas":
+			return fmt.Sprintf(" (every area with a usable value up to %s, by name)", year)
+		case fixed[key] && (parent == want || parent == want.get("source")):
+			return " (the reviewed text, internal/sourcetext/ember.json)"
+		case key == "release":
+			return " (the release name the build was told, or the reviewed text for none)"
+		case key == "data_version":
+			return " (the manifest's date)"
+		case key == "url":
+			return " (the URL the manifest records for " + in.name + ")"
+		case key == "retrieved":
+			return " (the date the manifest records " + in.name + " was retrieved on)"
+		}
+		return ""
+	}}
+	d.tree(gridJSON, want)
+}
+
+// at names a line of the CSV.
+func (g *gridChecker) at(line int) string { return fmt.Sprintf("%s line %d", g.file, line) }
 
 func gridOrDash(s string) string {
 	if s == "" {
@@ -623,10 +593,3 @@ func gridPrinted(raw string) (string, bool) {
 }
 
 var gridDecimal = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?$`)
-
-// gridSameNumber reports whether two JSON number texts are the same float64.
-func gridSameNumber(a, b string) bool {
-	x, err1 := strconv.ParseFloat(a, 64)
-	y, err2 := strconv.ParseFloat(b, 64)
-	return err1 == nil && err2 == nil && x == y
-}

@@ -17,11 +17,23 @@ import (
 
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sample"
+	"github.com/leadgreen/greentokens/internal/sourcetext"
 	"github.com/leadgreen/greentokens/transform/grid"
 )
 
 // The test builds grid.json with transform/grid (the code under check) and
 // rechecks it here; the check itself does not import transform/.
+
+// gridTestInputs are what the test grid.json files were built with beside
+// the CSV: the published fixed text, and the date, URL and retrieval date
+// a manifest would record.
+var gridTestInputs = func() *gridInputs {
+	text, err := sourcetext.Load()
+	if err != nil {
+		panic(err)
+	}
+	return &gridInputs{&text.Ember, gridTestMeta.DataVersion, gridTestMeta.URL, gridTestMeta.Retrieved, gridEmberName}
+}()
 
 // gridTestCSV is the real Ember file of the repository's sample.
 var gridTestCSV = sample.Ember()
@@ -141,22 +153,23 @@ func gridCases1(defArchive, def, archive, gj, pinnedArchive, pinned []byte) []gr
 		{
 			name: "value altered", archive: archive, json: gj,
 			edit: replace(`"g_co2e_per_kwh": 344.14`, `"g_co2e_per_kwh": 341.0`),
-			errs: []string{`grid.json: areas[81] (Germany): g_co2e_per_kwh is 341.0, but ` + src + ` line 1994 says 344.14`},
+			errs: []string{`grid.json: areas[81] (Germany): g_co2e_per_kwh is 341.0, recomputed 344.14 from ` + src + ` line 1994 (Value "344.14")`},
 		},
 		{
 			name: "value misprinted", archive: archive, json: gj,
 			edit: replace(`"g_co2e_per_kwh": 30.75`, `"g_co2e_per_kwh": 30.750`),
-			errs: []string{`grid.json: areas[153] (Norway): g_co2e_per_kwh is printed 30.750; the published form of "30.75" (` + src + ` line 3728) is 30.75`},
+			errs: []string{`grid.json: areas[153] (Norway): g_co2e_per_kwh is 30.750, recomputed 30.75 from ` + src + ` line 3728 (Value "30.75")`},
 		},
 		{
 			name: "area dropped", archive: archive, json: gj,
 			edit: func(t *testing.T, s string) string { return gridTestDrop(t, s, "Norway") },
-			errs: []string{`grid.json: areas lacks Norway (NOR), which has a 2024 value of 30.75 on ` + src + ` line 3728`},
+			errs: []string{`grid.json: areas has 225 entries, recomputed 226 (every area with a usable value up to 2024, by name)`,
+				`grid.json: areas has no entry for Norway, recomputed one from ` + src + ` line 3728`},
 		},
 		{
 			name: "region dropped", archive: archive, json: gj,
 			edit: func(t *testing.T, s string) string { return gridTestDrop(t, s, "Oceania") },
-			errs: []string{`grid.json: areas lacks Oceania (no ISO code), which has a 2024 value of 493.42 on ` + src + ` line 3778`},
+			errs: []string{`grid.json: areas has no entry for Oceania, recomputed one from ` + src + ` line 3778`},
 		},
 		{
 			name: "iso3 and area type altered", archive: archive, json: gj,
@@ -169,8 +182,8 @@ func gridCases1(defArchive, def, archive, gj, pinnedArchive, pinned []byte) []gr
       "area_type": "Country or economy"`)(t, s)
 			},
 			errs: []string{
-				`grid.json: areas[81] (Germany): iso3 is "DEX", but ` + src + ` line 1994 says "DEU"`,
-				`grid.json: areas[222] (World): area_type is "Country or economy", but ` + src + ` line 5378 says "Region"`,
+				`grid.json: areas[81] (Germany): iso3 is "DEX", recomputed "DEU" from ` + src + ` line 1994`,
+				`grid.json: areas[222] (World): area_type is "Country or economy", recomputed "Region" from ` + src + ` line 5378`,
 			},
 		},
 	}
@@ -197,14 +210,14 @@ func gridCases2(defArchive, def, archive, gj, pinnedArchive, pinned []byte) []gr
 			edit: replace(`"year": 2009,
       "fallback": true,`, `"year": 2009,
       "fallback": false,`),
-			errs: []string{`grid.json: areas[221] (Western Sahara): fallback is false, but the value is 2009's and the reference year 2024 (` + src + ` line 5353)`},
+			errs: []string{`grid.json: areas[221] (Western Sahara): fallback is false, recomputed true from ` + src + ` line 5353 (the area's latest usable value up to 2024 is 2009's)`},
 		},
 		{
 			name: "fallback year altered", archive: archive, json: gj,
 			edit: replace(`"year": 2009,
       "fallback": true,`, `"year": 2010,
       "fallback": true,`),
-			errs: []string{`grid.json: areas[221] (Western Sahara): year is 2010, but the area's latest usable value up to 2024 is 2009's (` + src + ` line 5353)`},
+			errs: []string{`grid.json: areas[221] (Western Sahara): year is 2010, recomputed 2009 from ` + src + ` line 5353 (the area's latest usable value up to 2024 is 2009's)`},
 		},
 		{
 			// An area with a reference-year value published as a fallback
@@ -222,9 +235,9 @@ func gridCases2(defArchive, def, archive, gj, pinnedArchive, pinned []byte) []gr
       "fallback": true,
       "g_co2e_per_kwh": 420.11`),
 			errs: []string{
-				`grid.json: areas[81] (Germany): year is 2022, but the area's latest usable value up to 2024 is 2024's (` + src + ` line 1994)`,
-				`grid.json: areas[81] (Germany): fallback is true, but the value is 2024's and the reference year 2024 (` + src + ` line 1994)`,
-				`grid.json: areas[81] (Germany): g_co2e_per_kwh is 420.11, but ` + src + ` line 1994 says 344.14`,
+				`grid.json: areas[81] (Germany): year is 2022, recomputed 2024 from ` + src + ` line 1994 (the area's latest usable value up to 2024 is 2024's)`,
+				`grid.json: areas[81] (Germany): fallback is true, recomputed false from ` + src + ` line 1994`,
+				`grid.json: areas[81] (Germany): g_co2e_per_kwh is 420.11, recomputed 344.14 from ` + src + ` line 1994 (Value "344.14")`,
 			},
 		},
 		{
@@ -232,21 +245,20 @@ func gridCases2(defArchive, def, archive, gj, pinnedArchive, pinned []byte) []gr
 			edit: func(t *testing.T, s string) string { return strings.ReplaceAll(s, `"year": 2010`, `"year": 1990`) },
 			errs: []string{
 				`grid.json: year is 1990, but the source has no usable World value for it`,
-				`grid.json: areas[0] (ASEAN): name has no usable value up to 1990 in the source`,
+				`grid.json: areas has 225 entries, recomputed 0 (every area with a usable value up to 1990, by name)`,
 			},
 		},
 		{
 			name: "unknown area", archive: archive, json: gj,
 			edit: replace(`"name": "Norway"`, `"name": "Norwa"`),
 			errs: []string{
-				`grid.json: areas[153] (Norwa): name is not an area of the source`,
-				`grid.json: areas lacks Norway (NOR)`,
+				`grid.json: areas[153] (Norway): name is "Norwa", recomputed "Norway" from ` + src + ` line 3728`,
 			},
 		},
 		{
 			name: "unknown key", archive: archive, json: gj,
 			edit: replace(`"year_pinned": true,`, `"year_pinned": true, "pinned_by": "me",`),
-			errs: []string{`grid.json: cannot be decoded strictly: json: unknown field "pinned_by"`},
+			errs: []string{`grid.json: pinned_by is not a field of the recomputed file`},
 		},
 		{
 			name: "not Ember's layout", archive: []byte("Area,ISO 3 code\n"), json: gj,
@@ -272,10 +284,10 @@ func TestGridSource(t *testing.T) {
 		{"not a number", strings.Replace(string(raw), "gCO2/kWh,344.14,", "gCO2/kWh,n/a,", 1), `line 1994: Value "n/a" is not a plain decimal`},
 		{"not UTF-8", strings.Replace(string(raw), "Germany,DEU,2024", "Germ\xffany,DEU,2024", 1), src + `: line 1994: field 1 (Area) has bytes that are not UTF-8`},
 		// Germany's 2024 value excluded: grid.json must fall back to 2023.
-		{"NaN", strings.Replace(string(raw), "gCO2/kWh,344.14,", "gCO2/kWh,NaN,", 1), `grid.json: areas[81] (Germany): year is 2024, but the area's latest usable value up to 2024 is 2023's (` + src + ` line 1993)`},
-		{"negative", strings.Replace(string(raw), "gCO2/kWh,344.14,", "gCO2/kWh,-3.5,", 1), `areas[81] (Germany): fallback is false, but the value is 2023's`},
-		{"blank", strings.Replace(string(raw), "gCO2/kWh,344.14,", "gCO2/kWh,,", 1), `areas[81] (Germany): g_co2e_per_kwh is 344.14, but ` + src + ` line 1993 says`},
-		{"implausible", strings.Replace(string(raw), "gCO2/kWh,344.14,", "gCO2/kWh,3441.4,", 1), `areas[81] (Germany): year is 2024, but the area's latest usable value up to 2024 is 2023's`},
+		{"NaN", strings.Replace(string(raw), "gCO2/kWh,344.14,", "gCO2/kWh,NaN,", 1), `grid.json: areas[81] (Germany): year is 2024, recomputed 2023 from ` + src + ` line 1993 (the area's latest usable value up to 2024 is 2023's)`},
+		{"negative", strings.Replace(string(raw), "gCO2/kWh,344.14,", "gCO2/kWh,-3.5,", 1), `areas[81] (Germany): fallback is false, recomputed true from ` + src + ` line 1993 (the area's latest usable value up to 2024 is 2023's)`},
+		{"blank", strings.Replace(string(raw), "gCO2/kWh,344.14,", "gCO2/kWh,,", 1), `areas[81] (Germany): g_co2e_per_kwh is 344.14, recomputed 371.31 from ` + src + ` line 1993 (Value "371.31")`},
+		{"implausible", strings.Replace(string(raw), "gCO2/kWh,344.14,", "gCO2/kWh,3441.4,", 1), `areas[81] (Germany): year is 2024, recomputed 2023 from ` + src + ` line 1993`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.csv == string(raw) {
@@ -309,7 +321,7 @@ func TestGridBlemishes(t *testing.T) {
 		files[f.Name] = f.Data
 	}
 	gj := bytes.TrimSuffix(files["grid.json"], []byte("\n"))
-	sum, probs := gridCheck(bytes.NewReader(files["ember.csv"]), "ember.csv", gj)
+	sum, probs := gridCheck(bytes.NewReader(files["ember.csv"]), "ember.csv", gj, gridTestInputs)
 	if len(probs) != 0 {
 		t.Fatalf("problems: %v", probs)
 	}
@@ -330,7 +342,7 @@ func TestGridBlemishes(t *testing.T) {
       "iso3": "XKX",
       "area_type": "Country or economy",
       "year": 2024,
-      "fallback": false,`, "grid.json: areas[10] (Kosovo): year is 2024, but the area's latest usable value up to 2024 is 2023's (ember.csv line 16)"},
+      "fallback": false,`, "grid.json: areas[10] (Kosovo): year is 2024, recomputed 2023 from ember.csv line 16 (the area's latest usable value up to 2024 is 2023's)"},
 		{"fallback dropped", `    {
       "name": "Asia",
       "iso3": "",
@@ -339,14 +351,14 @@ func TestGridBlemishes(t *testing.T) {
       "fallback": true,
       "g_co2e_per_kwh": 560.1
     },
-`, "", "grid.json: areas lacks Asia (no ISO code), which has a 2023 value of 560.1 on ember.csv line 4"},
+`, "", "grid.json: areas has no entry for Asia, recomputed one from ember.csv line 4"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			bad := bytes.Replace(gj, []byte(tc.old), []byte(tc.new), 1)
 			if bytes.Equal(bad, gj) {
 				t.Fatalf("%q not in grid.json", tc.old)
 			}
-			_, probs := gridCheck(bytes.NewReader(files["ember.csv"]), "ember.csv", bad)
+			_, probs := gridCheck(bytes.NewReader(files["ember.csv"]), "ember.csv", bad, gridTestInputs)
 			if err := problemsError("grid", probs); err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("error %v, want %q", err, tc.err)
 			}
@@ -449,9 +461,16 @@ func TestGridSnapshot(t *testing.T) {
 				m.Sources[0].Retrieved = "2026-09-27T00:00:01Z"
 			},
 			want: []string{
-				`grid.json: data_version is "2026-09-27", but the manifest's date is "2026-09-28"`,
-				`grid.json: source.url is "` + gridTestMeta.URL + `", but the manifest has ember/yearly_full_release_long_format.csv fetched from "https://example.org/e.csv"`,
-				`grid.json: source.retrieved is "2026-09-26", but the manifest has ember/yearly_full_release_long_format.csv retrieved on 2026-09-27`,
+				`grid.json: data_version is "2026-09-27", recomputed "2026-09-28" (the manifest's date)`,
+				`grid.json: source.url differs from the recomputed text at character 9: is "https://files.ember-energy.org/public-downloads/"..., recomputed "https://example.org/e.csv" (the URL the manifest records for ember/yearly_full_release_long_format.csv)`,
+				`grid.json: source.retrieved is "2026-09-26", recomputed "2026-09-27" (the date the manifest records ember/yearly_full_release_long_format.csv was retrieved on)`,
+			},
+		},
+		{
+			name: "retrieval time unreadable", edit: func(m *Manifest) { m.Sources[0].Retrieved = "yesterday" },
+			want: []string{
+				`manifest.json: sources (sources/ember/yearly_full_release_long_format.csv): retrieved "yesterday" is neither an RFC 3339 time nor a YYYY-MM-DD date`,
+				`grid.json: source.retrieved is "2026-09-26", recomputed "yesterday" (the date the manifest records ember/yearly_full_release_long_format.csv was retrieved on)`,
 			},
 		},
 		{
@@ -482,6 +501,6 @@ func TestGridSnapshot(t *testing.T) {
 // gridErr runs the grid check on an archived CSV and grid.json, and
 // returns nil or an error listing its problems.
 func gridErr(archivedCSV io.Reader, gridJSON []byte) error {
-	_, probs := gridCheck(archivedCSV, gridSourceFile, gridJSON)
+	_, probs := gridCheck(archivedCSV, gridSourceFile, gridJSON, gridTestInputs)
 	return problemsError("grid", probs)
 }

@@ -1,16 +1,13 @@
 package validate
 
 // The index check: index.json recomputed from the task files' rows as the
-// model files read them (parseTask, filterStable, sortRuns), printed one
+// model files read them (parseTask, filterStable, sortRuns), printed a
 // list at a time and compared with the published bytes; only when they
-// differ is the published file decoded, and compared a top-level member at
-// a time, to name each differing figure. Its unexported names start with
-// idx.
+// differ is the published file decoded, to name each differing figure.
 
 import (
 	"bytes"
 	"cmp"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -24,27 +21,25 @@ const IndexPath = "index.json"
 // idxMaxProblems caps the mismatches one check reports.
 const idxMaxProblems = 50
 
-// idxCannotRead is the problem of an input that cannot be read.
-func idxCannotRead(p string, err error) []Problem {
-	return []Problem{{File: p, Msg: fmt.Sprintf("cannot be read (%s is computed from it): %v", IndexPath, err)}}
-}
-
 // idxSnapshotCheck is the snapshot check: every figure of index.json is
 // recomputed from the published tasks' files (parsed once, snap.task;
 // their problems are the leaderboard check's when it reads them), its
 // header from the manifest's dates and evidence and the fixed text. A
-// mismatch names the entry (list, model, GPU) and the field:
+// mismatch names the entry and the field:
 //
-//	index.json: gpu_comparisons, model qwen-3-32b: energy_per_token_ratio is 1.64, recomputed 1.63 from the archived task files
+//	index.json: gpu_comparisons[12] (qwen-3-32b): energy_per_token_ratio is 1.64, recomputed 1.63 from the archived task files
 func idxSnapshotCheck(s *snap) []Problem {
 	if s.output(IndexPath) == nil && !s.present(IndexPath) {
 		return nil
+	}
+	cannotRead := func(p string, err error) []Problem {
+		return []Problem{{File: p, Msg: fmt.Sprintf("cannot be read (%s is computed from it): %v", IndexPath, err)}}
 	}
 	read := make([]*taskData, len(tasks))
 	for i := range tasks {
 		t := &tasks[i]
 		if read[i] = s.task(t, t.file); read[i].readErr != nil {
-			return idxCannotRead(t.file, read[i].readErr)
+			return cannotRead(t.file, read[i].readErr)
 		}
 	}
 	// A task file with problems (reported here unless the leaderboard
@@ -61,7 +56,7 @@ func idxSnapshotCheck(s *snap) []Problem {
 	if out != nil {
 		return out
 	}
-	pl, fail := idxPrepare(s.manifest, read)
+	pl, fail := idxPrepare(s.manifest, s.text, read)
 	if fail != nil {
 		return []Problem{*fail}
 	}
@@ -71,24 +66,23 @@ func idxSnapshotCheck(s *snap) []Problem {
 	}
 	data, err := s.read(IndexPath)
 	if err != nil {
-		return idxCannotRead(IndexPath, err)
+		return cannotRead(IndexPath, err)
 	}
 	if bytes.Equal(data, want) {
 		return nil
 	}
 	// They differ: name every differing figure (neither file's bytes are
 	// needed meanwhile).
-	line, _ := firstDiff(data, want)
+	line, col := firstDiff(data, want)
 	probs := pl.compare(data)
 	if len(probs) == 0 {
-		// Figures agree: the bytes must too (key order, indentation, number
-		// spelling, no trailing newline).
-		probs = append(probs, Problem{File: IndexPath, Msg: fmt.Sprintf("line %d: the layout differs from the recomputed file (key order, indentation or trailing newline)", line)})
+		// Figures agree: the bytes must too.
+		ps := &problems{file: IndexPath}
+		layoutProblem(ps, line, col)
+		probs = ps.list
 	}
 	return probs
 }
-
-// ---- the recomputed file ----
 
 // idxModel is one model's stable runs of one task, as the model files
 // list them, with its best run of each GPU.
@@ -143,7 +137,7 @@ type idxPlan struct {
 
 // idxPrepare groups the rows of every task (read, in the order of tasks)
 // and recomputes the header.
-func idxPrepare(m *Manifest, read []*taskData) (*idxPlan, *Problem) {
+func idxPrepare(m *Manifest, text *sourcetext.Text, read []*taskData) (*idxPlan, *Problem) {
 	chat, gpqa := chatTask(), taskOf(taskGPQA)
 	byTask := map[string]*taskData{}
 	for _, td := range read {
@@ -160,12 +154,8 @@ func idxPrepare(m *Manifest, read []*taskData) (*idxPlan, *Problem) {
 	})
 	pl.gpqa = idxGroup(gpqa, byTask[gpqa.id].stable, slugs)
 	// The header repeats the model files' dates and source fields.
-	text, err := sourcetext.LoadLeaderboard()
-	var full *jnode
-	if err == nil {
-		full, err = sourceBlock(&lbInputs{date: m.Date, retrieved: m.Retrieved[:min(10, len(m.Retrieved))], text: text,
-			index: &lbIndex{lastUpdated: m.Evidence.Compiled}, commit: &lbCommit{date: m.Evidence.LastCommitDate}})
-	}
+	full, err := sourceBlock(&lbInputs{date: m.Date, retrieved: m.Retrieved[:min(10, len(m.Retrieved))], text: text,
+		index: &lbIndex{lastUpdated: m.Evidence.Compiled}, commit: &lbCommit{date: m.Evidence.LastCommitDate}})
 	if err != nil {
 		return nil, &Problem{File: IndexPath, Msg: fmt.Sprintf("cannot be recomputed: %v", err)}
 	}
@@ -175,13 +165,13 @@ func idxPrepare(m *Manifest, read []*taskData) (*idxPlan, *Problem) {
 	}
 	list := jarr()
 	for i, t := range tasks {
-		list.vals = append(list.vals, jobj().set("task", jstr(t.id)).set("name", jstr(t.name)).set("file", jstr(t.file)).
+		list.vals = append(list.vals, jobj().set("task", jstr(t.id)).set("name", jstr(text.Tasks[t.id].Name)).set("file", jstr(t.file)).
 			set("stable_configurations", jint(len(read[i].stable))))
 	}
-	source.set("details", jstr("each model file's source block (models/SLUG.json, key source) holds the full text: publisher, method, selection, licence evidence")).
+	source.set("details", jstr(text.Leaderboard.IndexDetails)).
 		set("tasks", list)
 	pl.header = jobj().set("version", jstr("1")).set("updated", jstr(m.Date)).set("data_version", jstr(m.Date)).
-		set("unit", jstr(chat.unit)).set("itl_deadline_ms", jint(chat.itlCeilingMS)).
+		set("unit", jstr(text.Tasks[chat.id].Unit)).set("itl_deadline_ms", jint(chat.itlCeilingMS)).
 		set("source", source)
 	return pl, nil
 }
@@ -331,138 +321,34 @@ func (pl *idxPlan) member(k string) (*jnode, *Problem) {
 	return list, nil
 }
 
-// ---- naming what differs ----
-
-type idxCompare struct{ probs []Problem }
-
-func (c *idxCompare) fail(path []string, format string, a ...any) {
-	switch {
-	case len(c.probs) == idxMaxProblems:
-		c.probs = append(c.probs, Problem{File: IndexPath, Msg: "more mismatches not shown"})
-		return
-	case len(c.probs) > idxMaxProblems:
-		return
-	}
-	where, field := idxPlace(path)
-	c.probs = append(c.probs, Problem{File: IndexPath, Where: where, Field: field, Msg: fmt.Sprintf(format, a...)})
-}
-
-// idxPlace names a place in the file: the list and its entry (model, GPU)
-// as Where, then the field within the entry.
-func idxPlace(path []string) (where, field string) {
-	if len(path) >= 2 && strings.HasPrefix(path[1], "[") {
-		where = path[0] + ", " + strings.Trim(path[1], "[]")
-		path = path[2:]
-	}
-	var f strings.Builder
-	for _, p := range path {
-		if f.Len() > 0 && !strings.HasPrefix(p, "[") {
-			f.WriteByte('.')
-		}
-		f.WriteString(p)
-	}
-	return where, f.String()
-}
-
-// idxEntryKey names an array element: "model SLUG" or "model SLUG on GPU"
-// for the index's entries, the task id for the task list.
-func idxEntryKey(v *jnode, i int) string {
-	if t := v.get("task"); t != nil && t.kind == jStr {
-		return "task " + t.text
-	}
-	slug := v.get("slug")
-	if slug == nil || slug.kind != jStr {
-		return fmt.Sprintf("item %d", i)
-	}
-	if gpu := v.get("gpu"); gpu != nil && gpu.kind == jStr {
-		return "model " + slug.text + " on " + gpu.text
-	}
-	return "model " + slug.text
-}
-
-// value compares a recomputed value with the published one at path.
-func (c *idxCompare) value(want, got *jnode, path []string) {
-	at := func(k string) []string { return append(path[:len(path):len(path)], k) }
-	switch {
-	case want.kind == jObj && got.kind != jObj:
-		c.fail(path, "is %s, want an object", got.show())
-	case want.kind == jObj:
-		for i, k := range want.keys {
-			if v := got.get(k); v != nil {
-				c.value(want.vals[i], v, at(k))
-			} else {
-				c.fail(at(k), "is missing")
-			}
-		}
-		for _, k := range got.keys {
-			if want.get(k) == nil {
-				c.fail(at(k), "is not a key of %s", IndexPath)
-			}
-		}
-	case want.kind == jArr && got.kind != jArr:
-		c.fail(path, "is %s, want an array", got.show())
-	case want.kind == jArr:
-		// Elements are matched by their key (model, GPU), so a missing
-		// entry is named rather than shifting every later one.
-		byKey := map[string]*jnode{}
-		for i, x := range got.vals {
-			byKey[idxEntryKey(x, i)] = x
-		}
-		seen := map[string]bool{}
-		for i, x := range want.vals {
-			k := idxEntryKey(x, i)
-			seen[k] = true
-			switch v, ok := byKey[k]; {
-			case ok:
-				c.value(x, v, at("["+k+"]"))
-			case x.kind == jObj:
-				c.fail(at("["+k+"]"), "is missing: the task files give this entry")
-			default:
-				c.fail(path, "is %s, recomputed %s", got.show(), want.show())
-				return
-			}
-		}
-		for i, x := range got.vals {
-			if k := idxEntryKey(x, i); !seen[k] {
-				c.fail(at("["+k+"]"), "is an entry the task files do not give")
-			}
-		}
-	case want.kind != got.kind || want.text != got.text:
-		c.fail(path, "is %s, recomputed %s from the archived task files", got.show(), want.show())
-	}
-}
-
 // compare decodes the published file data whole and names every figure
 // that differs from the recomputed one, recomputing a top-level member (a
 // list whole) at a time.
 func (pl *idxPlan) compare(data []byte) []Problem {
-	got, err := parseTree(data)
+	d := &jdiff{ps: &problems{file: IndexPath}, max: idxMaxProblems,
+		note: func(*jnode, string) string { return " from the archived task files" }}
+	got := parseFile(d.ps, data)
 	switch {
-	case errors.Is(err, errAfterValue):
-		return []Problem{{File: IndexPath, Msg: "has data after the top-level value"}}
-	case err != nil:
-		return []Problem{{File: IndexPath, Msg: fmt.Sprintf("is not valid JSON: %v", err)}}
+	case got == nil:
+		return d.ps.list
+	case got.kind != jObj:
+		d.add("", "", "is %s, recomputed an object", got.describe())
+		return d.ps.list
 	}
-	c := &idxCompare{}
-	if got.kind != jObj {
-		c.fail(nil, "is %s, want an object", got.show())
-		return c.probs
-	}
-	var extra []string
+	keys := append(slices.Clone(pl.header.keys), idxLists...)
 	for i, k := range got.keys {
-		if want, _ := pl.member(k); want != nil { // print found no failure
-			c.value(want, got.vals[i], []string{k})
+		if !slices.Contains(keys, k) {
+			d.add("", k, "is not a field of the recomputed file")
+		} else if want, _ := pl.member(k); slices.Index(got.keys, k) == i { // print found no failure
+			d.value("", k, want, got.vals[i], d.note(nil, k))
 		} else {
-			extra = append(extra, k)
+			d.add("", k, "appears more than once")
 		}
 	}
-	for _, k := range append(slices.Clone(pl.header.keys), idxLists...) {
+	for _, k := range keys {
 		if got.get(k) == nil {
-			c.fail([]string{k}, "is missing")
+			d.add("", k, "is missing")
 		}
 	}
-	for _, k := range extra {
-		c.fail([]string{k}, "is not a key of %s", IndexPath)
-	}
-	return c.probs
+	return d.ps.list
 }

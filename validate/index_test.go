@@ -164,27 +164,33 @@ func TestIndexFileRejectsAlteredFigures(t *testing.T) {
 		want     []string // every one must be in the error
 	}{
 		{"GPU ratio", []string{`"gpu_comparisons"`, `"slug": "qwen-3-32b"`}, `"energy_per_token_ratio": 1.63`, `"energy_per_token_ratio": 1.64`,
-			[]string{"index.json", "gpu_comparisons, model qwen-3-32b", "energy_per_token_ratio is", "is 1.64, recomputed 1.63"}},
+			[]string{"index.json: gpu_comparisons[12] (qwen-3-32b): energy_per_token_ratio is 1.64, recomputed 1.63 from the archived task files"}},
 		{"task ratio per response", []string{`"row_id": "qwen-3-32b/gpqa/B200`}, `"energy_per_response_ratio": 24.6`, `"energy_per_response_ratio": 24.5`,
-			[]string{"task_comparisons, model qwen-3-32b on B200", "energy_per_response_ratio is", "is 24.5, recomputed 24.6"}},
+			[]string{"task_comparisons[7] (qwen-3-32b on B200): energy_per_response_ratio is 24.5, recomputed 24.6"}},
 		{"task ratio spelled with 4 figures", []string{`"row_id": "qwen-3-32b/gpqa/H100`}, `"energy_per_token_ratio": 2.35`, `"energy_per_token_ratio": 2.350`,
-			[]string{"task_comparisons, model qwen-3-32b on H100", "is 2.350, recomputed 2.35"}},
+			[]string{"task_comparisons[8] (qwen-3-32b on H100): energy_per_token_ratio is 2.350, recomputed 2.35"}},
 		{"gpqa output tokens", []string{`"row_id": "qwen-3-32b/gpqa/B200`}, `"avg_output_tokens": 7035`, `"avg_output_tokens": 7036`,
-			[]string{"task_comparisons, model qwen-3-32b on B200", "problem_solving.avg_output_tokens is", "is 7036, recomputed 7035"}},
+			[]string{"task_comparisons[7] (qwen-3-32b on B200): problem_solving.avg_output_tokens is 7036, recomputed 7035"}},
 		{"load curve fall", []string{`"load_curves"`, `"slug": "qwen-3-32b"`}, `"energy_per_token_fall": 11.0`, `"energy_per_token_fall": 11.1`,
-			[]string{"load_curves, model qwen-3-32b on B200", "energy_per_token_fall is"}},
+			[]string{"load_curves[28] (qwen-3-32b on B200): energy_per_token_fall is 11.1, recomputed 11.0"}},
 		{"load curve power", []string{`"load_curves"`, `"slug": "qwen-3-32b"`}, `"gpu_power_rise_percent": 13`, `"gpu_power_rise_percent": 14`,
-			[]string{"load_curves, model qwen-3-32b on B200", "gpu_power_rise_percent is", "is 14, recomputed 13"}},
+			[]string{"load_curves[28] (qwen-3-32b on B200): gpu_power_rise_percent is 14, recomputed 13"}},
 		{"load curve past row", []string{`"load_curves"`, `"row_id": "qwen-3-32b/B200/1/512"`}, `"median_itl_ms": 57.6`, `"median_itl_ms": 56.7`,
-			[]string{"load_curves, model qwen-3-32b on B200", "past.median_itl_ms is"}},
+			[]string{"load_curves[28] (qwen-3-32b on B200): past.median_itl_ms is 56.7, recomputed 57.6"}},
 		{"index row", []string{`"slug": "qwen-3-32b"`}, `"wh_per_million_output_tokens": 39.05`, `"wh_per_million_output_tokens": 39.06`,
-			[]string{"models, model qwen-3-32b", "best.B200.wh_per_million_output_tokens is", "is 39.06, recomputed 39.05"}},
+			[]string{"models[16] (qwen-3-32b): best.B200.wh_per_million_output_tokens is 39.06, recomputed 39.05"}},
 		{"configuration count", []string{`"slug": "qwen-3-32b"`}, `"configurations": 22`, `"configurations": 23`,
-			[]string{"models, model qwen-3-32b", "configurations is"}},
+			[]string{"models[16] (qwen-3-32b): configurations is 23, recomputed 22"}},
 		{"task file count", []string{`"task": "gpqa"`}, `"stable_configurations": 187`, `"stable_configurations": 186`,
-			[]string{"source.tasks[task gpqa].stable_configurations is"}},
-		{"dropped entry", []string{`"gpu_comparisons"`}, `"slug": "qwen-3-32b"`, `"slug": "qwen-3-32c"`,
-			[]string{"index.json: gpu_comparisons, model qwen-3-32b: is missing", "index.json: gpu_comparisons, model qwen-3-32c: is an entry the task files do not give"}},
+			[]string{"source.tasks[1] (gpqa): stable_configurations is 186, recomputed 187"}},
+		{"details sentence", []string{`"details"`}, `holds the full text`, `holds the text`,
+			[]string{"index.json: source.details differs from the recomputed text at character"}},
+		{"task name", []string{`"task": "gpqa"`}, `"name": "Problem Solving"`, `"name": "Problem solving"`,
+			[]string{`index.json: source.tasks[1] (gpqa): name is "Problem solving", recomputed "Problem Solving"`}},
+		{"unit", nil, `"unit": "Wh per million output tokens"`, `"unit": "Wh per million tokens"`,
+			[]string{`index.json: unit is "Wh per million tokens", recomputed "Wh per million output tokens"`}},
+		{"entry renamed", []string{`"gpu_comparisons"`}, `"slug": "qwen-3-32b"`, `"slug": "qwen-3-32c"`,
+			[]string{`index.json: gpu_comparisons[12] (qwen-3-32b): slug is "qwen-3-32c", recomputed "qwen-3-32b"`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			bad := idxReplaceOnce(t, b.index, tc.anchors, tc.old, tc.new)
@@ -208,7 +214,7 @@ func TestIndexFileRejectsLayout(t *testing.T) {
 		"tab indentation":  bytes.ReplaceAll(b.index, []byte("\n  \"updated\""), []byte("\n\t\"updated\"")),
 	} {
 		err := indexFile(t, b.chat, b.gpqa, bad, b.models)
-		if err == nil || !strings.Contains(err.Error(), "layout differs") {
+		if err == nil || !strings.Contains(err.Error(), "index.json: has the recomputed values but not the published layout") {
 			t.Errorf("%s: got %v; want a layout error", name, err)
 		}
 	}
@@ -224,7 +230,7 @@ func TestIndexLayoutDifferenceLate(t *testing.T) {
 		t.Fatal("no load curve in index.json")
 	}
 	bad := append(append(append([]byte(nil), b.index[:i]...), `"throughput_rise":  `...), b.index[i+len(`"throughput_rise": `):]...)
-	want := fmt.Sprintf("line %d: the layout differs", 1+bytes.Count(b.index[:i], []byte("\n")))
+	want := fmt.Sprintf("first difference at line %d, column %d", 1+bytes.Count(b.index[:i], []byte("\n")), i-bytes.LastIndexByte(b.index[:i], '\n')+len(`"throughput_rise": `))
 	if err := indexFile(t, b.chat, b.gpqa, b.index, b.models); err != nil {
 		t.Errorf("the published index.json: %v", err)
 	}
@@ -262,8 +268,10 @@ func TestIndexFileComparison(t *testing.T) {
 		old, new string
 		want     string
 	}{
-		{"extra key", `"version": "1",`, `"version": "1", "x": 1,`, "index.json: x is not a key of index.json"},
-		{"list not a list", `"task_comparisons": [`, `"task_comparisons": {"a": 1}, "x": [`, "index.json: task_comparisons is an object, want an array"},
+		{"extra key", `"version": "1",`, `"version": "1", "x": 1,`, "index.json: x is not a field of the recomputed file"},
+		{"key twice", `"version": "1",`, `"version": "1", "version": "1",`, "index.json: version appears more than once"},
+		{"key missing", `"version": "1",`, ``, "index.json: version is missing"},
+		{"list not a list", `"task_comparisons": [`, `"task_comparisons": {"a": 1}, "x": [`, "index.json: task_comparisons is an object, recomputed an array of 11 from the archived task files"},
 		{"not JSON", `"version": "1",`, `"version": "1",,`, "index.json: is not valid JSON"},
 		{"data after", "", "\n{}", "index.json: has data after the top-level value"},
 	} {
@@ -275,5 +283,29 @@ func TestIndexFileComparison(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: got %v; want %q", tc.name, err, tc.want)
 		}
+	}
+}
+
+// TestIndexFileDroppedEntry: when a list of index.json has fewer entries
+// than recomputed, its entries are matched by slug and GPU, so the one
+// missing is named and the ones after it are not.
+func TestIndexFileDroppedEntry(t *testing.T) {
+	b := idxBuild(t, vtSeed)
+	start := bytes.Index(b.index, []byte(`"gpu_comparisons"`))
+	i := bytes.Index(b.index[start:], []byte("\n    {\n      \"slug\": \"qwen-3-32b\","))
+	j := bytes.Index(b.index[start+i:], []byte("\n    },"))
+	if start < 0 || i < 0 || j < 0 {
+		t.Fatal("no gpu_comparisons entry of qwen-3-32b in index.json")
+	}
+	bad := append(append([]byte(nil), b.index[:start+i]...), b.index[start+i+j+len("\n    },"):]...)
+	err := indexFile(t, b.chat, b.gpqa, bad, b.models)
+	if err == nil {
+		t.Fatal("index.json without a GPU comparison was accepted")
+	}
+	want := "validate: index: 2 problems\n" +
+		"  index.json: gpu_comparisons has 13 entries, recomputed 14 from the archived task files\n" +
+		"  index.json: gpu_comparisons has no entry for qwen-3-32b, recomputed one from the archived task files"
+	if err.Error() != want {
+		t.Errorf("got\n%v\nwant\n%s", err, want)
 	}
 }

@@ -75,9 +75,20 @@ func (n *jnode) show() string {
 	case jArr:
 		return fmt.Sprintf("an array of %d", len(n.vals))
 	case jObj:
+		if id := n.get("row_id"); id != nil && id.kind == jStr {
+			return "an object (row_id " + id.text + ")"
+		}
 		return "an object"
 	}
 	return n.text
+}
+
+// describe renders a value with its kind, for a message.
+func (n *jnode) describe() string {
+	if n.kind == jObj || n.kind == jArr || n.kind == jNull {
+		return n.show()
+	}
+	return n.kind.String() + " " + n.show()
 }
 
 // errAfterValue is parseTree's error for data after the top-level value.

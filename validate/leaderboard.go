@@ -3,7 +3,6 @@ package validate
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/leadgreen/greentokens/internal/sourcetext"
@@ -39,19 +38,15 @@ func checkLeaderboard(s *snap) []Problem {
 	rd := readLeaderboard(s, mp, tasks)
 	out := rd.probs
 	checkExclusions(mp, m.Exclusions, rd)
-	text, err := sourcetext.LoadLeaderboard()
 	switch {
-	case err != nil:
-		mp.add("", "", "cannot be checked: %v", err)
-		out = append(out, rd.chatPS.list...)
 	case rd.idx == nil || rd.commit == nil:
 		out = append(out, rd.chatPS.list...)
 	default:
-		checkEvidence(mp, m.Evidence, rd)
+		checkEvidence(mp, m.Evidence, rd, &s.text.Leaderboard)
 		if rd.chat == nil {
 			break
 		}
-		out = append(out, checkModelFiles(s, mp, rd, text)...)
+		out = append(out, checkModelFiles(s, mp, rd)...)
 	}
 	return append(out, mp.list...) // the manifest's problems come last
 }
@@ -172,8 +167,9 @@ func checkExclusions(mp *problems, exclusions []ManifestExclusion, rd *lbRead) {
 	}
 }
 
-// checkEvidence recomputes the manifest's evidence block.
-func checkEvidence(mp *problems, ev ManifestEvidence, rd *lbRead) {
+// checkEvidence recomputes the manifest's evidence block, its conflict
+// from the fixed text's template.
+func checkEvidence(mp *problems, ev ManifestEvidence, rd *lbRead, text *sourcetext.Leaderboard) {
 	idx, commit := rd.idx, rd.commit
 	check := func(field, got, want, from string) {
 		if got != want {
@@ -184,21 +180,26 @@ func checkEvidence(mp *problems, ev ManifestEvidence, rd *lbRead) {
 	check("compiled", ev.Compiled, idx.lastUpdated, rd.idxPath+" last_updated")
 	check("last_commit_sha", ev.LastCommitSHA, commit.sha, rd.commPath+" [0].sha")
 	check("last_commit_date", ev.LastCommitDate, commit.date, rd.commPath+" [0].commit.committer.date (UTC)")
+	conflict, err := fill(text.ConflictTemplate, map[string]string{"compiled": idx.lastUpdated, "commit_sha": commit.sha, "commit_date": commit.date})
 	switch differ := commit.date != idx.lastUpdated; {
+	case err != nil:
+		mp.add("", "evidence.conflict", "cannot be recomputed: %v", err)
 	case differ && strings.TrimSpace(ev.Conflict) == "":
 		mp.add("", "evidence.conflict", "is empty, but index.json last_updated %s and the newest commit's UTC date %s differ", idx.lastUpdated, commit.date)
 	case !differ && ev.Conflict != "":
 		mp.add("", "evidence.conflict", "is %q, but index.json last_updated and the newest commit's UTC date agree (%s)", ev.Conflict, idx.lastUpdated)
+	case differ:
+		check("conflict", ev.Conflict, conflict, rd.idxPath+" last_updated, "+rd.commPath+" [0] and the fixed text")
 	}
 }
 
 // checkModelFiles recomputes and compares every model file, one at a
 // time; a model file no model gives is reported too.
-func checkModelFiles(s *snap, mp *problems, rd *lbRead, text *sourcetext.Leaderboard) []Problem {
+func checkModelFiles(s *snap, mp *problems, rd *lbRead) []Problem {
 	m := s.manifest
 	in := &lbInputs{
 		date: m.Date, dataURL: s.source(chatTask().sourceName()).URL, chatPath: rd.chat.path,
-		index: rd.idx, commit: rd.commit, text: text, stable: rd.chat.stable,
+		index: rd.idx, commit: rd.commit, text: s.text, stable: rd.chat.stable,
 	}
 	if len(m.Retrieved) >= 10 && isDate(m.Retrieved[:10]) {
 		in.retrieved = m.Retrieved[:10]
@@ -233,15 +234,10 @@ func checkModelFiles(s *snap, mp *problems, rd *lbRead, text *sourcetext.Leaderb
 		out = append(out, Problem{File: "models", Msg: fmt.Sprintf("are recomputed without the rows of %s reported above", in.chatPath)})
 	}
 	out = append(out, modelProbs...)
-	var extra []string
-	for _, p := range s.files {
+	for _, p := range s.files { // sorted
 		if strings.HasPrefix(p, "models/") && !want[p] && !broken[strings.TrimSuffix(strings.TrimPrefix(p, "models/"), ".json")] {
-			extra = append(extra, p)
+			out = append(out, Problem{File: p, Msg: fmt.Sprintf("is not a recomputed model file: no Text Conversation model in %s has this slug", in.chatPath)})
 		}
-	}
-	sort.Strings(extra)
-	for _, p := range extra {
-		out = append(out, Problem{File: p, Msg: fmt.Sprintf("is not a recomputed model file: no Text Conversation model in %s has this slug", in.chatPath)})
 	}
 	return out
 }

@@ -17,7 +17,7 @@ import (
 const ManifestPath = "manifest.json"
 
 // Manifest is manifest.json as this package reads it: a mirror of
-// snapshots.Manifest, declared here so that a field added on one side
+// format.Manifest, declared here so that a field added on one side
 // only is caught (unknown fields are refused).
 type Manifest struct {
 	Version    string              `json:"version"`
@@ -203,6 +203,18 @@ func checkFiles(s *snap) []Problem {
 		entry(where, src.Path, src.Size, src.SHA256, true)
 		if want := sourcesPrefix + src.Name; src.Path != want {
 			mp.add(where, "name", "is %q, but its path is %q (want %q)", src.Name, src.Path, want)
+		}
+		// Who publishes an upstream file, and under what terms, is the
+		// reviewed text of its source.
+		producer, licence := s.text.Leaderboard.Producer, s.text.Leaderboard.Licence
+		if strings.HasPrefix(src.Name, "ember/") {
+			producer, licence = s.text.Ember.Producer, s.text.Ember.Licence
+		}
+		if src.Producer != producer {
+			mp.add(where+" ("+src.Path+")", "producer", "is %q, but the reviewed text (internal/sourcetext) is %q", src.Producer, producer)
+		}
+		if src.Licence != licence {
+			mp.add(where+" ("+src.Path+")", "licence", "is %q, but the reviewed text (internal/sourcetext) is %q", src.Licence, licence)
 		}
 	}
 	for i, f := range m.Outputs {

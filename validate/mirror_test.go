@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/internal/sourcetext"
 	"github.com/leadgreen/greentokens/transform/grid"
 	"github.com/leadgreen/greentokens/validate"
 )
@@ -84,6 +85,10 @@ func TestManifestMirrorsSnapshots(t *testing.T) {
 // format.Manifest passes manifest.schema.json.
 func TestManifestSchemaAcceptsSnapshotsManifest(t *testing.T) {
 	const sum = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+	text, err := sourcetext.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
 	m := format.Manifest{
 		Version: "1", Date: "2026-09-27", Retrieved: "2026-09-26", Generator: format.Generator{Module: "github.com/leadgreen/greentokens", Version: "(devel)",
 			Revision: "0123456789abcdef0123456789abcdef01234567", Modified: true, Go: "go1.26.0"},
@@ -100,7 +105,7 @@ func TestManifestSchemaAcceptsSnapshotsManifest(t *testing.T) {
 		Evidence: format.Evidence{IndexLastUpdated: "2025-12-17", LastCommitSHA: "281c69e3ec33ea2ceff53e180e41edd48fe8f991",
 			LastCommitDate: "2025-12-18", Compiled: "2025-12-17", Conflict: "dates differ"},
 		Exclusions: []format.Exclusion{{Task: "gpqa", Row: 3, ModelID: "a/b", GPU: "H100", NumGPUs: 1, MaxNumSeqs: 64, Reason: "cascade"}},
-		Grid: &format.GridSummary{Year: 2024, Areas: 226, AreasWithoutYear: 127, Fallbacks: 127, YearRule: grid.YearRule, YearPinned: true,
+		Grid: &format.GridSummary{Year: 2024, Areas: 226, AreasWithoutYear: 127, Fallbacks: 127, YearRule: text.Ember.YearRule, YearPinned: true,
 			YearCandidates: []format.YearCount{
 				{Year: 2025, World: true, Countries: 80, CountriesYearBefore: 212},
 				{Year: 2024, World: true, Countries: 212, CountriesYearBefore: 213, Complete: true},

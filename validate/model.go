@@ -3,9 +3,9 @@ package validate
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -44,7 +44,7 @@ type lbInputs struct {
 	chatPath        string // its snapshot path, for messages
 	index           *lbIndex
 	commit          *lbCommit
-	text            *sourcetext.Leaderboard
+	text            *sourcetext.Text
 	stable          []*lbRow // the stable lm-arena-chat rows, upstream order
 }
 
@@ -52,14 +52,8 @@ type lbInputs struct {
 type wantModel struct {
 	slug, modelID string
 	tree          *jnode
-	configs       []*wantConfig
-	best          []*wantConfig // the best configuration of each GPU that has one, by GPU
-}
-
-// wantConfig is one recomputed configuration.
-type wantConfig struct {
-	*run
-	node *jnode
+	configs       []*run
+	best          []*run // the best configuration of each GPU that has one, by GPU
 }
 
 // fill replaces each {key} in template with vars[key]. A placeholder with
@@ -79,23 +73,20 @@ func fill(template string, vars map[string]string) (string, error) {
 
 // sourceBlock recomputes the model files' source block.
 func sourceBlock(in *lbInputs) (*jnode, error) {
-	t := in.text
-	version, err := fill(t.VersionTemplate, map[string]string{
-		"leaderboard_version": t.LeaderboardVersion, "released": t.Released, "compiled": in.index.lastUpdated,
-	})
-	if err != nil {
-		return nil, err
+	t, compiled := &in.text.Leaderboard, in.index.lastUpdated
+	var err error
+	filled := func(template string, vars map[string]string) string {
+		s, e := fill(template, vars)
+		err = cmp.Or(err, e)
+		return s
 	}
+	version := filled(t.VersionTemplate, map[string]string{"leaderboard_version": t.LeaderboardVersion, "released": t.Released, "compiled": compiled})
 	tmpl := t.CompiledEvidenceAgree
-	if in.commit.date != in.index.lastUpdated {
+	if in.commit.date != compiled {
 		tmpl = t.CompiledEvidenceDiffer
 	}
-	evidence, err := fill(tmpl, map[string]string{
-		"compiled": in.index.lastUpdated, "index_date": in.index.lastUpdated, "commit_date": in.commit.date})
-	if err != nil {
-		return nil, err
-	}
-	count, err := fill(t.ConfigurationsTemplate, map[string]string{"count": strconv.Itoa(len(in.stable))})
+	evidence := filled(tmpl, map[string]string{"compiled": compiled, "index_date": compiled, "commit_date": in.commit.date})
+	count := filled(t.ConfigurationsTemplate, map[string]string{"count": strconv.Itoa(len(in.stable))})
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +97,7 @@ func sourceBlock(in *lbInputs) (*jnode, error) {
 	return jobj().
 		set("name", jstr(t.Name)).set("publisher", jstr(t.Publisher)).set("url", jstr(t.URL)).
 		set("data_url", jstr(in.dataURL)).set("version", jstr(version)).set("released", jstr(t.Released)).
-		set("compiled", jstr(in.index.lastUpdated)).set("compiled_evidence", jstr(evidence)).
+		set("compiled", jstr(compiled)).set("compiled_evidence", jstr(evidence)).
 		set("retrieved", jstr(in.retrieved)).
 		set("licence", jstr(t.Licence)).set("licence_evidence", licence).set("workload", jstr(t.Workload)).
 		set("method", jstr(t.Method)).set("selection", jstr(t.Selection)).set("cite", jstr(t.Cite)).
@@ -126,25 +117,14 @@ func eachModel(in *lbInputs, chat, index *problems, emit func(*wantModel)) (brok
 	}
 	broken = map[string]bool{}
 	byModel := map[string][]*lbRow{}
-	var ids []string
 	for _, r := range in.stable {
-		if _, seen := byModel[r.modelID]; !seen {
-			ids = append(ids, r.modelID)
-		}
 		byModel[r.modelID] = append(byModel[r.modelID], r)
 	}
-	sort.Strings(ids)
-	type job struct {
-		slug, id string
-		ok       bool
-	}
-	var jobs []job
-	slugOwner := map[string]string{}
-	for _, id := range ids {
+	ids, ok := map[string]string{}, map[string]bool{} // by slug: the model id, and whether it can be built
+	for _, id := range slices.Sorted(maps.Keys(byModel)) {
 		rows := byModel[id]
 		first := rows[0]
 		slug := slugOf(first.nickname)
-		ok := true
 		if !modelIDForm.MatchString(id) {
 			chat.add(first.where(), "model_id", "is %q, not OWNER/NAME (one \"/\", no white space)", id)
 			continue
@@ -157,35 +137,32 @@ func eachModel(in *lbInputs, chat, index *problems, emit func(*wantModel)) (brok
 			chat.add(first.where(), "nickname", "%q gives a slug of %d bytes, over %d", first.nickname, len(slug), maxSlugLen)
 			continue
 		}
-		if other, dup := slugOwner[slug]; dup {
+		if other, dup := ids[slug]; dup {
 			chat.add(first.where(), "nickname", "%q gives the slug %q, which %s has too", first.nickname, slug, other)
 			broken[slug] = true
 			continue
 		}
-		slugOwner[slug] = id
-		nick, listed := in.index.nicknames[id]
-		switch {
+		ids[slug], ok[slug] = id, true
+		switch nick, listed := in.index.nicknames[id]; {
 		case !listed:
 			index.add("", "models", "has no model %q (lm-arena-chat %s)", id, first.where())
-			ok = false
+			ok[slug] = false
 		case nick != first.nickname:
 			index.add("", "models."+id+".nickname", "is %q, but lm-arena-chat %s names the model %q", nick, first.where(), first.nickname)
-			ok = false
+			ok[slug] = false
 		}
 		for _, r := range rows[1:] {
 			if r.nickname != first.nickname || r.totalParams != first.totalParams ||
 				r.activeParams != first.activeParams || r.arch != first.arch {
 				chat.add(r.where(), "", "nickname, total_params_billions, activated_params_billions or architecture differ from %s of the same model", first.where())
-				ok = false
+				ok[slug] = false
 			}
 		}
-		jobs = append(jobs, job{slug, id, ok})
 	}
-	slices.SortFunc(jobs, func(a, b job) int { return strings.Compare(a.slug, b.slug) })
-	for _, j := range jobs {
-		m, good := recomputeModel(in, src, chat, j.slug, byModel[j.id])
-		if !j.ok || !good {
-			broken[j.slug] = true
+	for _, slug := range slices.Sorted(maps.Keys(ids)) {
+		m, good := recomputeModel(in, src, chat, slug, byModel[ids[slug]])
+		if !ok[slug] || !good {
+			broken[slug] = true
 			continue
 		}
 		emit(m)
@@ -200,32 +177,27 @@ func recomputeModel(in *lbInputs, src *jnode, chat *problems, slug string, rows 
 	first := rows[0]
 	m := &wantModel{slug: slug, modelID: first.modelID}
 	runs, best := sortRuns(slug, chatTask().itlCeilingMS, rows)
-	byRun := map[*run]*wantConfig{}
 	configs, bestNode := jarr(), jobj()
 	ok := true
 	for _, r := range runs {
-		node, known := configNode(r)
-		if !known {
+		var known bool
+		if r.node, known = configNode(r); !known {
 			chat.add(r.where(), "weight_precision", "is %q, which has no published precision (the mapping is reviewed in transform/model.go, Precisions)", r.precision)
 			ok = false
-			continue
 		}
-		c := &wantConfig{run: r, node: node}
-		byRun[r] = c
-		m.configs = append(m.configs, c)
-		configs.vals = append(configs.vals, node)
+		configs.vals = append(configs.vals, r.node)
 	}
 	if !ok {
 		return nil, false
 	}
 	for _, r := range best {
-		m.best = append(m.best, byRun[r])
-		bestNode.set(r.gpu, byRun[r].node)
+		bestNode.set(r.gpu, r.node)
 	}
+	m.configs, m.best = runs, best
 	m.tree = jobj().
 		set("version", jstr(modelVersion)).set("updated", jstr(in.date)).set("data_version", jstr(in.date)).
-		set("unit", jstr(chatTask().unit)).set("itl_deadline_ms", jint(chatTask().itlCeilingMS)).set("source", src).
-		set("caveat", jstr(in.text.Caveat)).set("boundary", jstr(in.text.Boundary)).set("slug", jstr(slug)).
+		set("unit", jstr(in.text.Tasks[taskChat].Unit)).set("itl_deadline_ms", jint(chatTask().itlCeilingMS)).set("source", src).
+		set("caveat", jstr(in.text.Leaderboard.Caveat)).set("boundary", jstr(in.text.Leaderboard.Boundary)).set("slug", jstr(slug)).
 		set("name", jstr(first.nickname)).set("model_id", jstr(first.modelID)).set("params_b", jnum(floatText(first.totalParams))).
 		set("active_params_b", jnum(floatText(first.activeParams))).set("architecture", jstr(first.arch)).
 		set("gpus", gpuList(runs)).set("configurations", configs).set("best", bestNode)
@@ -237,6 +209,7 @@ func recomputeModel(in *lbInputs, src *jnode, chat *problems, slug string, rows 
 // and cap (upstream measured some twice), and its task's ITL ceiling.
 type run struct {
 	*lbRow
+	node      *jnode // as the model files print it (recomputeModel)
 	slug      string
 	repeat    int
 	ceilingMS int
@@ -342,8 +315,7 @@ func (r *run) whPerMillion() float64 { return *r.energy * 1e6 / 3600 }
 
 // origin says which upstream values a configuration's published field
 // comes from, for a mismatch's message.
-func (c *wantConfig) origin(key string) string {
-	r := c.run
+func (r *run) origin(key string) string {
 	values := map[string]string{
 		"gpu": "gpu_model " + strconv.Quote(r.gpu), "precision": "weight_precision " + strconv.Quote(r.precision),
 		"num_gpus": "num_gpus " + strconv.Itoa(r.numGPUs), "max_num_seqs": "max_num_seqs " + strconv.Itoa(r.maxNumSeqs),

@@ -232,73 +232,42 @@ func findKey(v any, key string) []string {
 // the path to the innermost array element or configuration (named by its
 // row_id or path when it has one), Field the rest, dot-separated.
 func splitLocation(inst any, tokens []string) (where, field string) {
-	cut := -1
-	cur := inst
-	for i, tok := range tokens {
-		_, inArray := cur.([]any)
-		cur = step(cur, tok)
-		if inArray || idOf(cur) != "" {
-			cut = i
+	cur, at, cut := inst, "", 0 // at: the path so far, as a.b[3].c; cut: its length at Where
+	for _, tok := range tokens {
+		list, inArray := cur.([]any)
+		if inArray {
+			at += "[" + tok + "]"
+			n, err := strconv.Atoi(tok)
+			cur = nil
+			if err == nil && n >= 0 && n < len(list) {
+				cur = list[n]
+			}
+		} else {
+			if at != "" {
+				at += "."
+			}
+			obj, _ := cur.(map[string]any)
+			at, cur = at+tok, obj[tok]
+		}
+		if id := idOf(cur); inArray || id != "" {
+			where, cut = at, len(at)
+			if id != "" {
+				where += " (" + id + ")"
+			}
 		}
 	}
-	if cut < 0 {
-		return "", renderPath(inst, tokens)
-	}
-	elem := inst
-	for _, tok := range tokens[:cut+1] {
-		elem = step(elem, tok)
-	}
-	where = renderPath(inst, tokens[:cut+1])
-	if id := idOf(elem); id != "" {
-		where += " (" + id + ")"
-	}
-	return where, renderPath(elem, tokens[cut+1:])
+	return where, strings.TrimPrefix(at[cut:], ".")
 }
 
 // idOf returns the row_id (or path) of an object, or "".
 func idOf(v any) string {
-	obj, ok := v.(map[string]any)
-	if !ok {
-		return ""
-	}
+	obj, _ := v.(map[string]any)
 	for _, key := range []string{"row_id", "path"} {
 		if id, ok := obj[key].(string); ok && id != "" {
 			return id
 		}
 	}
 	return ""
-}
-
-// step moves one pointer token down from v (nil when there is nothing).
-func step(v any, tok string) any {
-	switch c := v.(type) {
-	case []any:
-		n, err := strconv.Atoi(tok)
-		if err != nil || n < 0 || n >= len(c) {
-			return nil
-		}
-		return c[n]
-	case map[string]any:
-		return c[tok]
-	}
-	return nil
-}
-
-// renderPath renders pointer tokens below v as a.b[3].c.
-func renderPath(v any, tokens []string) string {
-	var b strings.Builder
-	for _, tok := range tokens {
-		if _, ok := v.([]any); ok {
-			b.WriteString("[" + tok + "]")
-		} else {
-			if b.Len() > 0 {
-				b.WriteString(".")
-			}
-			b.WriteString(tok)
-		}
-		v = step(v, tok)
-	}
-	return b.String()
 }
 
 // compareWhere orders Where strings so that configurations[2] comes before

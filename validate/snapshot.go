@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/leadgreen/greentokens/internal/regfile"
+	"github.com/leadgreen/greentokens/internal/sourcetext"
 )
 
 // NamedFS is an fs.FS that names the snapshot it holds: regfile.DirFS
@@ -35,6 +36,10 @@ type snap struct {
 	// files lists every regular file of the snapshot except manifest.json,
 	// as slash paths, sorted.
 	files []string
+
+	// text is the published fixed text (internal/sourcetext), which the
+	// recomputed files print.
+	text *sourcetext.Text
 
 	// tasks holds the archived task files parsed and filtered, by task and
 	// path: the leaderboard and index checks both recompute from them
@@ -81,10 +86,12 @@ func (s *snap) task(t *task, p string) *taskData {
 		return td
 	}
 	td := &taskData{task: t.id, path: p}
-	if data, err := s.read(p); err != nil {
-		td.readErr = err
-	} else {
-		td = parseTaskData(t.id, p, data)
+	data, err := s.read(p)
+	if td.readErr = err; err == nil {
+		ps := &problems{file: p}
+		td.rows, td.rowsOK = parseTask(ps, t.id, data)
+		td.stable, td.excluded = filterStable(td.rows)
+		td.probs = ps.list
 	}
 	s.tasks[key] = td
 	return td
@@ -103,14 +110,6 @@ type taskData struct {
 	probs    []Problem // the parse's problems, on path
 }
 
-// parseTaskData parses and filters a task file's bytes (the file at path).
-func parseTaskData(task, path string, data []byte) *taskData {
-	ps := &problems{file: path}
-	rows, ok := parseTask(ps, task, data)
-	stable, excluded := filterStable(rows)
-	return &taskData{task: task, path: path, rows: rows, stable: stable, excluded: excluded, rowsOK: ok, probs: ps.list}
-}
-
 // leaderboardReports reports whether the leaderboard check reads the task
 // file of t at p, and so reports its parse's problems (the other checks
 // then do not): the task is Text Conversation or selected, and its source
@@ -124,20 +123,23 @@ func (s *snap) leaderboardReports(t *task, p string) bool {
 }
 
 // source returns the manifest's source entry with the given upstream name
-// ("leaderboard/index.json"), or nil.
+// ("leaderboard/index.json"), or nil; output its output entry with the
+// path p, or nil.
 func (s *snap) source(name string) *ManifestSource {
-	if i := slices.IndexFunc(s.manifest.Sources, func(src ManifestSource) bool { return src.Name == name }); i >= 0 {
-		return &s.manifest.Sources[i]
-	}
-	return nil
+	i := slices.IndexFunc(s.manifest.Sources, func(src ManifestSource) bool { return src.Name == name })
+	return elem(s.manifest.Sources, i)
 }
 
-// output returns the manifest's output entry with the given path, or nil.
 func (s *snap) output(p string) *ManifestFile {
-	if i := slices.IndexFunc(s.manifest.Outputs, func(f ManifestFile) bool { return f.Path == p }); i >= 0 {
-		return &s.manifest.Outputs[i]
+	return elem(s.manifest.Outputs, slices.IndexFunc(s.manifest.Outputs, func(f ManifestFile) bool { return f.Path == p }))
+}
+
+// elem is &list[i], or nil for i < 0.
+func elem[T any](list []T, i int) *T {
+	if i < 0 {
+		return nil
 	}
-	return nil
+	return &list[i]
 }
 
 // present reports whether the snapshot holds the regular file at the slash
@@ -169,6 +171,11 @@ func Check(ctx context.Context, fsys fs.FS) error {
 	if n, ok := fsys.(NamedFS); ok {
 		s.name = n.Name()
 	}
+	text, err := sourcetext.Load()
+	if err != nil {
+		return &Report{Dir: s.name, Problems: []Problem{{File: ".", Msg: fmt.Sprintf("cannot be checked: %v", err)}}}
+	}
+	s.text = text
 	probs := s.list()
 	if s.manifest != nil {
 		for _, c := range checks {

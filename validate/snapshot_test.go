@@ -182,9 +182,9 @@ func TestSnapshotWithoutManifest(t *testing.T) {
 	}
 }
 
-// TestTasks: every published task is one row with its own id, a name, its
-// archived task file under sources/leaderboard/tasks/, a unit and an ITL
-// ceiling, and the two tasks the rules name are rows of it.
+// TestTasks: every published task is one row with its own id, its
+// archived task file under sources/leaderboard/tasks/ and an ITL ceiling,
+// a name and a unit in the published text, and the two tasks the rules name are rows of it.
 func TestTasks(t *testing.T) {
 	ids := map[string]bool{}
 	for _, tk := range tasks {
@@ -198,8 +198,8 @@ func TestTasks(t *testing.T) {
 		if want := "leaderboard/tasks/" + tk.id + ".json"; tk.sourceName() != want {
 			t.Errorf("task %s: source name %q, want %q", tk.id, tk.sourceName(), want)
 		}
-		if tk.name == "" || tk.unit == "" || tk.itlCeilingMS <= 0 {
-			t.Errorf("task %s: name %q, unit %q, ITL ceiling %d", tk.id, tk.name, tk.unit, tk.itlCeilingMS)
+		if text := vtLoadText(t).Tasks[tk.id]; text.Name == "" || text.Unit == "" || tk.itlCeilingMS <= 0 {
+			t.Errorf("task %s: name %q, unit %q (internal/sourcetext), ITL ceiling %d", tk.id, text.Name, text.Unit, tk.itlCeilingMS)
 		}
 	}
 	for _, id := range []string{taskChat, taskGPQA} {

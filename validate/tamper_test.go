@@ -60,7 +60,7 @@ func TestTamper(t *testing.T) {
 	seed := vtFixture{leaderboard: vtSeed}
 	stab := vtFixture{leaderboard: vtStabilityDir(t)}
 	var tests []tamperCase
-	for _, cases := range []func(seed, stab vtFixture) []tamperCase{tamperCases1, tamperCases2, tamperCases3} {
+	for _, cases := range []func(seed, stab vtFixture) []tamperCase{tamperCases1, tamperCases2, tamperCases3, tamperText} {
 		tests = append(tests, cases(seed, stab)...)
 	}
 	for _, tt := range tests {
@@ -136,6 +136,23 @@ func tamperCases1(seed, stab vtFixture) []tamperCase {
 			}),
 			want: []vtAt{{vtM32, "best.H100 (qwen-3-32b/H100/2/256)", "row_id"}},
 			msg:  "is qwen-3-32b/H100/2/192, recomputed qwen-3-32b/H100/2/256: the lowest unrounded energy per token",
+		},
+		{
+			name: "best entry of a GPU dropped",
+			fix: mutate(seed, func(t *testing.T, ms map[string]*format.Model) {
+				delete(ms["qwen-3-32b"].Best, "H100")
+			}),
+			want: []vtAt{{vtM32, "", "best.H100"}},
+			msg:  "is missing, recomputed an object (row_id qwen-3-32b/H100/2/256): the lowest unrounded energy per token among Qwen/Qwen3-32B's H100 configurations with median_itl_ms <= 500, from sources/leaderboard/tasks/lm-arena-chat.json configurations[",
+		},
+		{
+			name: "best entry of a GPU the model was not measured on",
+			fix: mutate(seed, func(t *testing.T, ms map[string]*format.Model) {
+				m := ms["qwen-3-32b"]
+				m.Best["H200"] = m.Best["H100"]
+			}),
+			want: []vtAt{{vtM32, "", "best.H200"}},
+			msg:  "is not a field of the recomputed file: no stable configuration of Qwen/Qwen3-32B on H200 has a median inter-token latency within 500 ms",
 		},
 		{
 			name: "best entry differs from its configuration",
@@ -290,7 +307,7 @@ func tamperCases2(seed, stab vtFixture) []tamperCase {
 				vtEditFile(t, dir, vtM32, true, func(b []byte) []byte { return append(b, '\n') })
 			},
 			want: []vtAt{{vtM32, "", ""}},
-			msg:  "has the recomputed values but not the published formatting",
+			msg:  "has the recomputed values but not the published layout",
 		},
 		{
 			name: "number printed without .0",
@@ -338,6 +355,15 @@ func tamperCases3(seed, stab vtFixture) []tamperCase {
 			edit: manifest(func(m *Manifest) { m.Evidence.Conflict = "" }),
 			want: []vtAt{{ManifestPath, "", "evidence.conflict"}},
 			msg:  "is empty, but index.json last_updated 2026-03-02 and the newest commit's UTC date 2026-03-03 differ",
+		},
+		{
+			name: "evidence conflict altered",
+			fix:  stab,
+			edit: manifest(func(m *Manifest) {
+				m.Evidence.Conflict = strings.Replace(m.Evidence.Conflict, "the index date is used", "the commit date is used", 1)
+			}),
+			want: []vtAt{{ManifestPath, "", "evidence.conflict"}},
+			msg:  `the commit date is used", recomputed "index.json last_updated is 2026-03-02 but the newest commit to public/data/tasks (`,
 		},
 		{
 			name: "evidence commit sha",
@@ -406,5 +432,104 @@ func tamperCases3(seed, stab vtFixture) []tamperCase {
 			},
 			msg: "is 2026-09-28, but the snapshot folder is named 2026-09-27",
 		},
+	}
+}
+
+// emberSource edits the manifest's entry of Ember's CSV with fn.
+func emberSource(fn func(src *ManifestSource)) func(t *testing.T, dir string) {
+	return manifest(func(m *Manifest) {
+		for i := range m.Sources {
+			if m.Sources[i].Name == gridEmberName {
+				fn(&m.Sources[i])
+			}
+		}
+	})
+}
+
+// tamperText are cases of TestTamper: the fixed, reviewed text
+// (internal/sourcetext) that grid.json and the manifest carry, altered.
+func tamperText(seed, stab vtFixture) []tamperCase {
+	withGrid := vtFixture{leaderboard: seed.leaderboard, grid: true}
+	const emberAt = "sources[0] (" + gridSourceFile + ")"
+	editGrid := func(old, new string) func(t *testing.T, dir string) {
+		return func(t *testing.T, dir string) { vtEditFile(t, dir, gridOutputFile, true, vtReplace(t, old, new)) }
+	}
+	return []tamperCase{
+		{
+			name: "grid definition altered",
+			fix:  withGrid,
+			edit: editGrid("so upstream methane", "so no upstream methane"),
+			want: []vtAt{{gridOutputFile, "", "source.definition"}},
+			msg:  `differs from the recomputed text at character`,
+		},
+		{
+			name: "grid release spelled otherwise",
+			fix:  withGrid,
+			edit: editGrid(`"release": "not stated"`, `"release": "Not Stated"`),
+			want: []vtAt{{gridOutputFile, "", "source.release"}},
+			msg:  `is "Not Stated", recomputed "not stated" (the release name the build was told, or the reviewed text for none)`,
+		},
+		{
+			name: "grid release holding a control character",
+			fix:  withGrid,
+			edit: editGrid(`"release": "not stated"`, `"release": "September\u00072026"`),
+			want: []vtAt{{gridOutputFile, "", "source.release"}},
+			msg:  `is "September\a2026", recomputed "not stated"`,
+		},
+		{
+			// The schema holds these to their value too; the
+			// recomputation names where the text comes from.
+			name: "grid licence, unit, name, title and version altered",
+			fix:  withGrid,
+			edit: func(t *testing.T, dir string) {
+				for _, e := range [][2]string{{`"licence": "CC BY 4.0"`, `"licence": "CC BY-SA 4.0"`}, {`"unit": "g CO2e per kWh"`, `"unit": "g CO2 per kWh"`},
+					{`"name": "Ember"`, `"name": "Ember Climate"`}, {`"title": "Yearly electricity data"`, `"title": "Monthly electricity data"`}, {`"version": "1"`, `"version": "2"`}} {
+					editGrid(e[0], e[1])(t, dir)
+				}
+			},
+			want: []vtAt{
+				{gridOutputFile, "", "source.licence"}, {gridOutputFile, "", "source.name"}, {gridOutputFile, "", "source.title"},
+				{gridOutputFile, "", "unit"}, {gridOutputFile, "", "version"},
+				{gridOutputFile, "", "version"}, {gridOutputFile, "", "unit"}, {gridOutputFile, "", "source.name"},
+				{gridOutputFile, "", "source.title"}, {gridOutputFile, "", "source.licence"},
+			},
+			msg: "does not match grid.schema.json",
+		},
+		{
+			name: "Ember's producer altered in the manifest",
+			fix:  withGrid,
+			edit: emberSource(func(src *ManifestSource) { src.Producer = "Ember Climate" }),
+			want: []vtAt{{ManifestPath, emberAt, "producer"}},
+			msg:  `is "Ember Climate", but the reviewed text (internal/sourcetext) is "Ember"`,
+		},
+		{
+			name: "Ember's licence altered in the manifest",
+			fix:  withGrid,
+			edit: emberSource(func(src *ManifestSource) { src.Licence = "CC BY-SA 4.0" }),
+			want: []vtAt{{ManifestPath, emberAt, "licence"}},
+			msg:  `is "CC BY-SA 4.0", but the reviewed text (internal/sourcetext) is "CC BY 4.0"`,
+		},
+		{
+			name: "a leaderboard file's producer and licence altered in the manifest",
+			fix:  seed,
+			edit: manifest(func(m *Manifest) { m.Sources[0].Producer, m.Sources[0].Licence = "GitHub", "MIT" }),
+			want: []vtAt{{ManifestPath, "sources[0] (sources/leaderboard/commits.json)", "producer"}, {ManifestPath, "sources[0] (sources/leaderboard/commits.json)", "licence"}},
+			msg:  `is "GitHub", but the reviewed text (internal/sourcetext) is "The ML.ENERGY Initiative"`,
+		},
+		{
+			name: "the manifest's reference-year rule altered",
+			fix:  withGrid,
+			edit: manifest(func(m *Manifest) { m.Grid.YearRule = "the latest year" }),
+			want: []vtAt{{ManifestPath, "", "grid.year_rule"}, {ManifestPath, "", "grid.year_rule"}},
+			msg:  "does not match manifest.schema.json",
+		},
+	}
+}
+
+// TestFixtureWithGrid: the fixture with the sample's Ember CSV and grid.json
+// passes Check, so each tamper case's problems are its edit's.
+func TestFixtureWithGrid(t *testing.T) {
+	if ps := vtReport(t, vtBuild(t, vtFixture{leaderboard: vtSeed, grid: true})); ps != nil {
+		t.Fatalf("problems: %v", ps)
 	}
 }

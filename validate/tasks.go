@@ -3,15 +3,14 @@ package validate
 import "strings"
 
 // task is a published leaderboard task, one row of the checker's own copy
-// of the builder's task registry (a deliberate mirror, doc.go). A task the
-// index publishes later (sourcegraph-fim, image-chat and video-chat per
-// token; text-to-image and text-to-video per image or video) is one more
-// row.
+// of format's task registry (a deliberate mirror, doc.go); its display name
+// and unit are published text, read from internal/sourcetext
+// (snap.text.Tasks, by id). A task the index publishes later
+// (sourcegraph-fim, image-chat and video-chat per token; text-to-image and
+// text-to-video per image or video) is one more row.
 type task struct {
 	id   string // the leaderboard's task id
-	name string // the published display name
 	file string // the archived task file, a snapshot path
-	unit string // the published unit of its energy figures
 	// itlCeilingMS is the median inter-token latency, in ms, within which
 	// a configuration may be a best one; 0 for a task without one.
 	itlCeilingMS int
@@ -26,10 +25,8 @@ const (
 
 // tasks are the published tasks, in the order index.json lists them.
 var tasks = []task{
-	{id: taskChat, name: "Text Conversation", file: "sources/leaderboard/tasks/lm-arena-chat.json",
-		unit: "Wh per million output tokens", itlCeilingMS: 500},
-	{id: taskGPQA, name: "Problem Solving", file: "sources/leaderboard/tasks/gpqa.json",
-		unit: "Wh per million output tokens", itlCeilingMS: 500},
+	{id: taskChat, file: "sources/leaderboard/tasks/lm-arena-chat.json", itlCeilingMS: 500},
+	{id: taskGPQA, file: "sources/leaderboard/tasks/gpqa.json", itlCeilingMS: 500},
 }
 
 // taskOf returns the published task with the id, or nil.

@@ -43,11 +43,7 @@ func checkUTF8(ps *problems, data []byte) bool {
 		return true
 	}
 	off := 0
-	for off < len(data) {
-		r, size := utf8.DecodeRune(data[off:])
-		if r == utf8.RuneError && size == 1 {
-			break
-		}
+	for r, size := utf8.DecodeRune(data); r != utf8.RuneError || size != 1; r, size = utf8.DecodeRune(data[off:]) {
 		off += size
 	}
 	line, col := lineCol(data, off)
@@ -194,12 +190,10 @@ func parseTask(ps *problems, task string, data []byte) ([]*lbRow, bool) {
 	if !decodeSource(ps, data, &doc) {
 		return nil, false
 	}
-	if doc.Task == nil || *doc.Task != task {
-		got := "missing"
-		if doc.Task != nil {
-			got = strconv.Quote(*doc.Task)
-		}
-		ps.add("", "task", "is %s, want %q", got, task)
+	if doc.Task == nil {
+		ps.add("", "task", "is missing, want %q", task)
+	} else if *doc.Task != task {
+		ps.add("", "task", "is %q, want %q", *doc.Task, task)
 	}
 	if len(doc.Configurations) == 0 {
 		ps.add("", "configurations", "is missing or empty")
@@ -308,21 +302,17 @@ func rowContent(m map[string]any) [sha256.Size]byte {
 }
 
 // canonical is a decoded JSON value with each number as its float64, or
-// as written when it is out of float64's range.
+// as written when it is out of float64's range; it changes v in place.
 func canonical(v any) any {
 	switch v := v.(type) {
 	case map[string]any:
-		out := make(map[string]any, len(v))
 		for k, x := range v {
-			out[k] = canonical(x)
+			v[k] = canonical(x)
 		}
-		return out
 	case []any:
-		out := make([]any, len(v))
 		for i, x := range v {
-			out[i] = canonical(x)
+			v[i] = canonical(x)
 		}
-		return out
 	case json.Number:
 		if x, err := strconv.ParseFloat(string(v), 64); err == nil {
 			return x
@@ -431,21 +421,19 @@ func (rp *rowParser) opt(key string) *float64 {
 	return &x
 }
 
-// num returns a required finite, non-negative number.
+// num returns a required finite, non-negative number, or NaN.
 func (rp *rowParser) num(key string) float64 {
-	if v, present := rp.m[key]; !present || v == nil {
-		rp.fail(key, "is missing")
-		return math.NaN()
-	}
 	p := rp.opt(key)
-	if p == nil {
-		return math.NaN()
-	}
-	if !finite(*p) || *p < 0 {
+	switch {
+	case p == nil && rp.m[key] == nil: // absent or null
+		rp.fail(key, "is missing")
+	case p == nil: // reported by opt
+	case !finite(*p) || *p < 0:
 		rp.fail(key, "is %v, not a finite, non-negative number", *p)
-		return math.NaN()
+	default:
+		return *p
 	}
-	return *p
+	return math.NaN()
 }
 
 // whole returns a required whole number from least to 2^20.

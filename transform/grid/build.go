@@ -1,44 +1,14 @@
 package grid
 
 import (
-	"bytes"
-	_ "embed"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/internal/sourcetext"
 )
-
-//go:embed source.json
-var configJSON []byte
-
-// config is source.json: every fixed text of grid.json.
-type config struct {
-	Version string `json:"version"`
-	Unit    string `json:"unit"`
-	Source  struct {
-		Name             string `json:"name"`
-		Title            string `json:"title"`
-		Licence          string `json:"licence"`
-		ReleaseNotStated string `json:"release_not_stated"`
-		Definition       string `json:"definition"`
-	} `json:"source"`
-}
-
-var cfg = mustConfig()
-
-func mustConfig() config {
-	var c config
-	d := json.NewDecoder(bytes.NewReader(configJSON))
-	d.DisallowUnknownFields()
-	if err := d.Decode(&c); err != nil {
-		panic("grid: source.json: " + err.Error())
-	}
-	return c
-}
 
 // SourceMeta is what Build needs to know about the CSV and the snapshot that
 // the CSV itself does not say.
@@ -48,22 +18,21 @@ type SourceMeta struct {
 	// Retrieved is the retrieval date, YYYY-MM-DD.
 	Retrieved string
 	// Release names Ember's release ("September 2026"). The CSV does not
-	// carry it; "" is written as source.json's release_not_stated ("not stated").
+	// carry it; "" is written as sourcetext's ReleaseNotStated ("not stated").
 	Release string
 	// DataVersion is the snapshot's data version, YYYY-MM-DD.
 	DataVersion string
 }
 
-// YearRule is the rule that picks the reference year when none is pinned,
-// as the manifest records it.
-const YearRule = "the latest complete year: World has a value, and the countries with a value number at least 90% of those with a value in the year before"
-
-// Completeness threshold of YearRule: countries(Y) x completeDen >=
+// The reference-year rule picks the reference year when none is pinned: the
+// latest complete year, as sourcetext's Ember.YearRule words it for the
+// manifest. Its completeness threshold: countries(Y) x completeDen >=
 // countries(Y-1) x completeNum, in integers.
 const completeNum, completeDen = 9, 10
 
 // Build makes grid.json for the reference year: year, or when year is 0 the
-// latest complete year (YearRule). World must have a usable value for it.
+// latest complete year (the reference-year rule). World must have a usable
+// value for it.
 // Every area with a usable value for the reference year is listed with it;
 // every other area with a usable value for an earlier year is listed with
 // its latest earlier one, marked as a fallback.
@@ -79,33 +48,38 @@ func Build(t *Table, year int, meta SourceMeta) (*format.Grid, format.GridSummar
 			return nil, format.GridSummary{}, fmt.Errorf("grid: %s %q is not a date (YYYY-MM-DD)", d.name, d.v)
 		}
 	}
+	all, err := sourcetext.Load()
+	if err != nil {
+		return nil, format.GridSummary{}, err
+	}
+	text := all.Ember
 	chosen, candidates := referenceYear(t)
 	pinned := year != 0
 	if !pinned {
 		if chosen == 0 {
-			return nil, format.GridSummary{}, fmt.Errorf("grid: no year is complete (%s); pin a reference year", YearRule)
+			return nil, format.GridSummary{}, fmt.Errorf("grid: no year is complete (%s); pin a reference year", text.YearRule)
 		}
 		year = chosen
 	}
 	release := meta.Release
 	if release == "" {
-		release = cfg.Source.ReleaseNotStated
+		release = text.ReleaseNotStated
 	}
 	g := &format.Grid{
-		Version:     cfg.Version,
+		Version:     format.FormatVersion,
 		DataVersion: meta.DataVersion,
 		Year:        year,
 		YearPinned:  pinned,
-		Unit:        cfg.Unit,
+		Unit:        text.Unit,
 		Source: format.GridSource{
-			Name:       cfg.Source.Name,
-			Title:      cfg.Source.Title,
+			Name:       text.Name,
+			Title:      text.Title,
 			URL:        meta.URL,
 			Release:    release,
 			Year:       year,
 			Retrieved:  meta.Retrieved,
-			Licence:    cfg.Source.Licence,
-			Definition: cfg.Source.Definition,
+			Licence:    text.Licence,
+			Definition: text.Definition,
 		},
 		Areas: []format.Area{},
 	}
@@ -129,7 +103,7 @@ func Build(t *Table, year int, meta SourceMeta) (*format.Grid, format.GridSummar
 	if j, ok := best[format.World]; !ok || int(t.rows[j].year) != year {
 		return nil, format.GridSummary{}, fmt.Errorf("grid: %s has no usable value for %d", format.World, year)
 	}
-	s := format.GridSummary{Year: year, YearRule: YearRule, YearPinned: pinned, YearCandidates: candidates, Exclusions: t.Excluded}
+	s := format.GridSummary{Year: year, YearRule: text.YearRule, YearPinned: pinned, YearCandidates: candidates, Exclusions: t.Excluded}
 	for _, i := range best {
 		v := t.Value(i)
 		a := format.Area{
@@ -150,7 +124,7 @@ func Build(t *Table, year int, meta SourceMeta) (*format.Grid, format.GridSummar
 	return g, s, nil
 }
 
-// referenceYear applies YearRule to t: it returns the latest complete year
+// referenceYear applies the reference-year rule to t: it returns the latest complete year
 // (0 when none is) and the years it examined, latest first.
 func referenceYear(t *Table) (int, []format.YearCount) {
 	countries := map[int]int{}

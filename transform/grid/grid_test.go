@@ -27,6 +27,9 @@ import (
 	"github.com/leadgreen/greentokens/pricing"
 )
 
+// wantYearRule is the reference-year rule as the manifest words it.
+const wantYearRule = "the latest complete year: World has a value, and the countries with a value number at least 90% of those with a value in the year before"
+
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // sampleCSV holds the real intensity rows in Ember's layout (the
@@ -78,7 +81,7 @@ func TestSampleFile(t *testing.T) {
 		{Year: 2023, World: true, Countries: 172, CountriesYearBefore: 212},
 		{Year: 2022, World: true, Countries: 212, CountriesYearBefore: 212, Complete: true},
 	}
-	if diff := cmp.Diff(format.GridSummary{Year: 2022, Areas: 226, AreasWithoutYear: 1, Fallbacks: 1, YearRule: YearRule,
+	if diff := cmp.Diff(format.GridSummary{Year: 2022, Areas: 226, AreasWithoutYear: 1, Fallbacks: 1, YearRule: wantYearRule,
 		YearCandidates: wantCandidates, Exclusions: []format.GridExclusion{}}, def); diff != "" {
 		t.Errorf("default summary (-want +got):\n%s", diff)
 	}
@@ -86,7 +89,7 @@ func TestSampleFile(t *testing.T) {
 	// Pinned to 2024, as the examples are: the 99 areas with a 2024 value
 	// and 127 fallbacks.
 	g, sum := build(t, tab, 2024)
-	if diff := cmp.Diff(format.GridSummary{Year: 2024, Areas: 226, AreasWithoutYear: 127, Fallbacks: 127, YearRule: YearRule, YearPinned: true,
+	if diff := cmp.Diff(format.GridSummary{Year: 2024, Areas: 226, AreasWithoutYear: 127, Fallbacks: 127, YearRule: wantYearRule, YearPinned: true,
 		YearCandidates: wantCandidates, Exclusions: []format.GridExclusion{}}, sum); diff != "" {
 		t.Errorf("summary (-want +got):\n%s", diff)
 	}
@@ -350,7 +353,7 @@ func TestBuildErrors(t *testing.T) {
 		meta SourceMeta
 		err  string
 	}{
-		{"no World", tab, 0, testMeta, "grid: no year is complete (" + YearRule + "); pin a reference year"},
+		{"no World", tab, 0, testMeta, "grid: no year is complete (" + wantYearRule + "); pin a reference year"},
 		{"pinned, no World", tab, 2024, testMeta, "grid: World has no usable value for 2024"},
 		{"bad date", tab, 2024, SourceMeta{URL: "u", Retrieved: "26 Sep 2026", DataVersion: "2026-09-27"}, `grid: retrieval date "26 Sep 2026" is not a date (YYYY-MM-DD)`},
 		{"no URL", tab, 2024, SourceMeta{Retrieved: "2026-09-26", DataVersion: "2026-09-27"}, "grid: no source URL"},
@@ -488,7 +491,7 @@ func TestReferenceYear(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if g.Year != tc.want || g.YearPinned != (tc.pin != 0) || sum.YearRule != YearRule {
+			if g.Year != tc.want || g.YearPinned != (tc.pin != 0) || sum.YearRule != wantYearRule {
 				t.Errorf("year %d pinned %v rule %q, want %d", g.Year, g.YearPinned, sum.YearRule, tc.want)
 			}
 			if diff := cmp.Diff(tc.candidates, sum.YearCandidates); diff != "" {
