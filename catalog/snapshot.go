@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/leadgreen/greentokens/internal/failure"
+
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/leaderboard"
 	"github.com/leadgreen/greentokens/pricing"
@@ -70,10 +72,10 @@ func leaderboardSources() []string {
 		format.PrimaryTask().ArchivedPath()}
 }
 
-// ErrConflict is snapshots.ErrConflict, the same error value, for a surface
+// ErrConflict is failure.ErrConflict, the same error value, for a surface
 // that writes what it serves into a folder (the site): a folder it must not
 // replace. The command exits 6 on it, as on a build's.
-var ErrConflict = snapshots.ErrConflict
+var ErrConflict = failure.ErrConflict
 
 // File returns a file held in memory by its slash path: format.ManifestPath,
 // format.IndexPath, format.GridPath, format.ModelPath(slug), or an archived JSON source
@@ -126,17 +128,17 @@ func load(dir, date string) (*Snapshot, error) {
 // snapshots.Load checked (its files against the manifest): its files are
 // checked against their schemas and its models derived, for a command that
 // prices, lists or makes a site from it (carbon, list, site), whatever its
-// folder's name. Its errors wrap snapshots.ErrValidation.
+// folder's name. Its errors wrap failure.ErrValidation.
 func FromLoaded(ls *snapshots.Snapshot) (*Snapshot, error) {
 	s, err := fromLoaded(ls, "")
 	return s, invalidSnapshot(ls.Dir, err)
 }
 
 // invalidSnapshot makes an error of loading the snapshot folder dir wrap
-// snapshots.ErrValidation; nil stays nil.
+// failure.ErrValidation; nil stays nil.
 func invalidSnapshot(dir string, err error) error {
-	if err != nil && !errors.Is(err, snapshots.ErrValidation) {
-		err = fmt.Errorf("%w: %s: %w", snapshots.ErrValidation, filepath.Base(dir), err)
+	if err != nil && !errors.Is(err, failure.ErrValidation) {
+		err = fmt.Errorf("%w: %s: %w", failure.ErrValidation, filepath.Base(dir), err)
 	}
 	return err
 }

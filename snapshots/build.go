@@ -27,6 +27,8 @@ import (
 	"sort"
 	"time"
 
+	"github.com/leadgreen/greentokens/internal/failure"
+
 	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/regfile"
@@ -54,7 +56,7 @@ type BuildOptions struct {
 	// Source hands out the upstream files.
 	Source fetch.Source
 	// Replace lets a build replace an existing snapshot of the same date
-	// whose content differs. Without it that is an ErrConflict.
+	// whose content differs. Without it that is an failure.ErrConflict.
 	Replace bool
 	// Logger receives progress; nil discards it.
 	Logger *slog.Logger
@@ -72,9 +74,9 @@ type BuildOptions struct {
 	PageGrids []string
 
 	// LockTimeout bounds the wait for another build that holds the output
-	// folder's lock: past it the build fails with ErrConflict, naming the
+	// folder's lock: past it the build fails with failure.ErrConflict, naming the
 	// holder's PID. Zero waits as long as it takes. A cancelled ctx ends
-	// the wait at once (ErrInterrupted).
+	// the wait at once (failure.ErrInterrupted).
 	LockTimeout time.Duration
 
 	// AllowRemoval names models (by slug or model id) that this build may
@@ -119,7 +121,7 @@ func runBuild(ctx context.Context, opts BuildOptions, guard func(*stage, BuildOp
 		return nil, err
 	}
 	if opts.Out == "" || opts.Source == nil {
-		return nil, fmt.Errorf("%w: no output folder or no source", ErrUsage)
+		return nil, fmt.Errorf("%w: no output folder or no source", failure.ErrUsage)
 	}
 	st, release, err := openStage(ctx, opts.Out, opts.Date, opts.LockTimeout, log)
 	if err != nil {
@@ -134,7 +136,7 @@ func runBuild(ctx context.Context, opts BuildOptions, guard func(*stage, BuildOp
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("%w before publishing: %v", ErrInterrupted, err)
+		return nil, fmt.Errorf("%w before publishing: %v", failure.ErrInterrupted, err)
 	}
 	if guard != nil {
 		if err := guard(st, opts, log); err != nil {
@@ -246,16 +248,16 @@ func fetchFailure(err error, parsing bool) error {
 	var fe *fetch.Error
 	var pe *fs.PathError
 	switch {
-	case errors.Is(err, ErrConflict):
+	case errors.Is(err, failure.ErrConflict):
 		return err
 	case errors.Is(err, context.Canceled):
-		return fmt.Errorf("%w: %v", ErrInterrupted, err)
+		return fmt.Errorf("%w: %v", failure.ErrInterrupted, err)
 	case errors.Is(err, fetch.ErrNotJSON), errors.Is(err, fetch.ErrEmpty), errors.Is(err, fetch.ErrTooLarge):
-		return fmt.Errorf("%w: %v", ErrUpstreamData, err)
+		return fmt.Errorf("%w: %v", failure.ErrUpstreamData, err)
 	case parsing && !errors.As(err, &fe) && !errors.As(err, &pe):
-		return fmt.Errorf("%w: %v", ErrUpstreamData, err)
+		return fmt.Errorf("%w: %v", failure.ErrUpstreamData, err)
 	}
-	return fmt.Errorf("%w: %v", ErrUpstream, err)
+	return fmt.Errorf("%w: %v", failure.ErrUpstream, err)
 }
 
 // retrievedAt is what a manifest source entry says of when the file was
@@ -268,7 +270,7 @@ func retrievedAt(opts BuildOptions, name string, fetched time.Time) (string, err
 	case opts.Retrieved != "":
 		return opts.Retrieved, nil
 	}
-	return "", fmt.Errorf("%w: %s carries no retrieval date; give --retrieved", ErrUsage, name)
+	return "", fmt.Errorf("%w: %s carries no retrieval date; give --retrieved", failure.ErrUsage, name)
 }
 
 // Step 2: archive.
@@ -324,7 +326,7 @@ func derive(up upstream, opts BuildOptions, text *sourcetext.Leaderboard, log *s
 		Index: index.Data, Commits: commits.Data, Primary: primary.Data, PrimaryURL: primary.URL,
 	}, opts.Date, rec.retrieved)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
+		return nil, fmt.Errorf("%w: %v", failure.ErrUpstreamData, err)
 	}
 	index.Data, commits.Data, primary.Data = nil, nil, nil
 	d := &derived{lb: lb}
@@ -335,7 +337,7 @@ func derive(up upstream, opts BuildOptions, text *sourcetext.Leaderboard, log *s
 		f := up.file(t.File())
 		ex, err := lb.AddTask(t.ID, f.Data)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
+			return nil, fmt.Errorf("%w: %v", failure.ErrUpstreamData, err)
 		}
 		f.Data = nil
 		excluded = append(excluded, ex...)
@@ -366,7 +368,7 @@ func evidence(lb *transform.Leaderboard, text *sourcetext.Leaderboard, retrieved
 		log.Warn("the compiled-date evidence disagrees", "conflict", conflict)
 	}
 	if len(retrieved) >= len(time.DateOnly) && compiled > retrieved[:len(time.DateOnly)] {
-		return format.Evidence{}, fmt.Errorf("%w: the leaderboard data was compiled on %s, after the retrieval date %s: the retrieval date (--retrieved) cannot be true", ErrUsage, compiled, retrieved[:len(time.DateOnly)])
+		return format.Evidence{}, fmt.Errorf("%w: the leaderboard data was compiled on %s, after the retrieval date %s: the retrieval date (--retrieved) cannot be true", failure.ErrUsage, compiled, retrieved[:len(time.DateOnly)])
 	}
 	return format.Evidence{
 		IndexLastUpdated: lb.Index.LastUpdated, LastCommitSHA: lb.Commit.SHA,
@@ -444,12 +446,12 @@ func writeModels(st *stage, d *derived, log *slog.Logger) ([]format.File, *forma
 	case writeErr != nil:
 		return nil, nil, writeErr
 	case modelErr != nil:
-		return nil, nil, fmt.Errorf("%w: %v", ErrUpstreamData, modelErr)
+		return nil, nil, fmt.Errorf("%w: %v", failure.ErrUpstreamData, modelErr)
 	}
 	log.Info("built model files", "models", n, "configurations", len(d.lb.Tasks[format.PrimaryTask().ID]), "excluded", len(d.record.exclusions))
 	idx, err := ib.Index()
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
+		return nil, nil, fmt.Errorf("%w: %v", failure.ErrUpstreamData, err)
 	}
 	return files, idx, nil
 }
@@ -458,7 +460,7 @@ func writeModels(st *stage, d *derived, log *slog.Logger) ([]format.File, *forma
 func writeModel(st *stage, rel string, model *format.Model) (format.File, error) {
 	data, err := format.Marshal(model)
 	if err != nil {
-		return format.File{}, fmt.Errorf("%w: %s: %v", ErrUpstreamData, rel, err)
+		return format.File{}, fmt.Errorf("%w: %s: %v", failure.ErrUpstreamData, rel, err)
 	}
 	return st.write(rel, data)
 }
@@ -475,7 +477,7 @@ func pageRows(idx *format.IndexFile, d *derived) (map[string]map[string]*leaderb
 	for _, t := range idx.Source.Tasks {
 		var err error
 		if rows[t.Task], err = leaderboard.RowIDs(t.Task, d.lb.Tasks[t.Task]); err != nil {
-			return nil, fmt.Errorf("%w: loading the staged files for the pages: %s: %v", ErrValidation, t.File, err)
+			return nil, fmt.Errorf("%w: loading the staged files for the pages: %s: %v", failure.ErrValidation, t.File, err)
 		}
 	}
 	return rows, nil
@@ -495,10 +497,10 @@ func writeIndex(st *stage, idx *format.IndexFile) (format.File, error) {
 	}
 	if err != nil {
 		w.abort()
-		if errors.Is(err, ErrConflict) { // the disk's, not the data's
+		if errors.Is(err, failure.ErrConflict) { // the disk's, not the data's
 			return format.File{}, err
 		}
-		return format.File{}, fmt.Errorf("%w: %s: %v", ErrUpstreamData, format.IndexPath, err)
+		return format.File{}, fmt.Errorf("%w: %s: %v", failure.ErrUpstreamData, format.IndexPath, err)
 	}
 	return w.commit()
 }
@@ -510,13 +512,13 @@ func writeIndex(st *stage, idx *format.IndexFile) (format.File, error) {
 func writePages(st *stage, opts BuildOptions, idx *format.IndexFile, rows map[string]map[string]*leaderboard.Row) ([]format.File, error) {
 	s, err := render.New(st.fsys(), idx, rows)
 	if err != nil {
-		return nil, fmt.Errorf("%w: loading the staged files for the pages: %v", ErrValidation, err)
+		return nil, fmt.Errorf("%w: loading the staged files for the pages: %v", failure.ErrValidation, err)
 	}
 	files := make([]format.File, 0, len(idx.Models))
 	for _, e := range idx.Models {
 		b, err := render.Render(s, e.Slug, render.Options{Grids: opts.PageGrids})
 		if err != nil {
-			return nil, fmt.Errorf("%w: rendering the pages: %v", ErrValidation, err)
+			return nil, fmt.Errorf("%w: rendering the pages: %v", failure.ErrValidation, err)
 		}
 		f, err := st.write(format.PagePath(e.Slug), b)
 		if err != nil {
@@ -634,14 +636,14 @@ func emberSteps(ctx context.Context, st *stage, opts BuildOptions, log *slog.Log
 		URL: url, Retrieved: retrieved[:len(time.DateOnly)], Release: opts.EmberRelease, DataVersion: opts.Date,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrUpstreamData, err)
+		return nil, fmt.Errorf("%w: %v", failure.ErrUpstreamData, err)
 	}
 	for _, x := range summary.Exclusions {
 		log.Warn("excluded", "source", name, "area", x.Area, "year", x.Year, "line", x.Line, "value", x.Value, "reason", x.Reason)
 	}
 	data, err := format.Marshal(g)
 	if err != nil {
-		return nil, fmt.Errorf("%w: grid: %v", ErrUpstreamData, err)
+		return nil, fmt.Errorf("%w: grid: %v", failure.ErrUpstreamData, err)
 	}
 	if res.output, err = st.write(format.GridPath, data); err != nil {
 		return nil, err
@@ -672,7 +674,7 @@ func archiveEmber(st *stage, body *fetch.Body, rd *grid.Reader, archive string) 
 	}
 	if file.Size != size {
 		return nil, format.File{}, fmt.Errorf("%w: %s written (%d bytes) is not what was read (%d bytes)",
-			ErrConflict, archive, file.Size, size)
+			failure.ErrConflict, archive, file.Size, size)
 	}
 	return table, file, nil
 }
@@ -683,9 +685,9 @@ func archiveEmber(st *stage, body *fetch.Body, rd *grid.Reader, archive string) 
 func check(ctx context.Context, st *stage) error {
 	if err := validateSnapshot(ctx, st.dir); err != nil {
 		if ctx.Err() != nil {
-			return fmt.Errorf("%w while validating: %w", ErrInterrupted, ctx.Err())
+			return fmt.Errorf("%w while validating: %w", failure.ErrInterrupted, ctx.Err())
 		}
-		return fmt.Errorf("%w: %v", ErrValidation, err)
+		return fmt.Errorf("%w: %v", failure.ErrValidation, err)
 	}
 	checkpoint(cpValidated)
 	return nil

@@ -8,20 +8,22 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/leadgreen/greentokens/internal/failure"
+
 	"github.com/leadgreen/greentokens/format"
 )
 
 // ErrRemoval: a build drops a model that the latest earlier snapshot has,
-// and BuildOptions.AllowRemoval does not name it. It wraps ErrConflict (a
+// and BuildOptions.AllowRemoval does not name it. It wraps failure.ErrConflict (a
 // conflict with what is already published; exit code 6).
-var ErrRemoval = fmt.Errorf("%w: a published model would be dropped", ErrConflict)
+var ErrRemoval = fmt.Errorf("%w: a published model would be dropped", failure.ErrConflict)
 
 // ErrGridShrink: grid.json would lose more than MaxGridLossPercent of the
 // areas of the latest earlier snapshot's grid.json, and
-// BuildOptions.AllowGridShrink does not allow it. It wraps ErrConflict
+// BuildOptions.AllowGridShrink does not allow it. It wraps failure.ErrConflict
 // (exit code 6), like ErrRemoval: an upstream file that collapsed (a cut or
 // reshaped release) must not silently unpublish most grids.
-var ErrGridShrink = fmt.Errorf("%w: grid.json would lose areas", ErrConflict)
+var ErrGridShrink = fmt.Errorf("%w: grid.json would lose areas", failure.ErrConflict)
 
 // MaxGridLossPercent is the share of the earlier grid.json's areas a build
 // may drop without AllowGridShrink.
@@ -56,7 +58,7 @@ func LatestBefore(out, date string) (string, error) {
 // snapshot under opts.Out. It logs the diff's summary line either way, and
 // fails with ErrRemoval when a model of the earlier snapshot is missing
 // from the stage and opts.AllowRemoval names it neither by slug nor by
-// model id. An earlier snapshot that cannot be read is an ErrConflict: the
+// model id. An earlier snapshot that cannot be read is an failure.ErrConflict: the
 // build cannot tell what it would drop.
 //
 // Its memory does not grow with the snapshots' files: Load holds each
@@ -67,7 +69,7 @@ func LatestBefore(out, date string) (string, error) {
 func guardRemovals(st *stage, opts BuildOptions, log *slog.Logger) error {
 	earlier, err := LatestBefore(opts.Out, opts.Date)
 	if err != nil {
-		return fmt.Errorf("%w: looking for an earlier snapshot: %v", ErrConflict, err)
+		return fmt.Errorf("%w: looking for an earlier snapshot: %v", failure.ErrConflict, err)
 	}
 	// A replace drops what the published snapshot of the same date has.
 	if target := filepath.Join(opts.Out, opts.Date); opts.Replace {
@@ -80,11 +82,11 @@ func guardRemovals(st *stage, opts BuildOptions, log *slog.Logger) error {
 	}
 	old, err := Load(earlier)
 	if err != nil {
-		return fmt.Errorf("%w: the latest earlier snapshot cannot be read to check for dropped models: %v", ErrConflict, err)
+		return fmt.Errorf("%w: the latest earlier snapshot cannot be read to check for dropped models: %v", failure.ErrConflict, err)
 	}
 	cur, err := Load(st.dir)
 	if err != nil {
-		return fmt.Errorf("%w: reading back the new snapshot: %v", ErrValidation, err)
+		return fmt.Errorf("%w: reading back the new snapshot: %v", failure.ErrValidation, err)
 	}
 	rep := Diff(old, cur)
 	allowed := map[string]bool{}

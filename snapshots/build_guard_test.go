@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leadgreen/greentokens/internal/failure"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadgreen/greentokens/fetch"
@@ -59,8 +61,8 @@ func TestRemovalGuard(t *testing.T) {
 
 	// Dropping a model is refused, naming it; nothing is written.
 	log, err := buildLater()
-	if !errors.Is(err, ErrRemoval) || !errors.Is(err, ErrConflict) {
-		t.Fatalf("a build dropping a model: %v; want ErrRemoval (an ErrConflict)", err)
+	if !errors.Is(err, ErrRemoval) || !errors.Is(err, failure.ErrConflict) {
+		t.Fatalf("a build dropping a model: %v; want ErrRemoval (an failure.ErrConflict)", err)
 	}
 	for _, want := range []string{"qwen-3-14b", "Qwen/Qwen3-14B", "--allow-removal", earlier} {
 		if !strings.Contains(err.Error(), want) {
@@ -176,7 +178,7 @@ func TestRemovalGuardOnReplace(t *testing.T) {
 
 // TestGridShrinkGuard: grid.json may lose up to a tenth of the areas of the
 // latest earlier snapshot's (226 here); more is refused like a removed model
-// (ErrGridShrink, an ErrConflict: exit 6), naming the count and the first
+// (ErrGridShrink, an failure.ErrConflict: exit 6), naming the count and the first
 // areas, unless AllowGridShrink.
 func TestGridShrinkGuard(t *testing.T) {
 	earlier := seedSnapshot(t)
@@ -235,8 +237,8 @@ func TestGridShrinkGuard(t *testing.T) {
 				}
 				return
 			}
-			if !errors.Is(err, ErrGridShrink) || !errors.Is(err, ErrConflict) {
-				t.Fatalf("error %v; want ErrGridShrink (an ErrConflict)", err)
+			if !errors.Is(err, ErrGridShrink) || !errors.Is(err, failure.ErrConflict) {
+				t.Fatalf("error %v; want ErrGridShrink (an failure.ErrConflict)", err)
 			}
 			for _, want := range []string{tc.err, gone[0], "--allow-grid-shrink", filepath.Join(out, seedDate, "grid.json")} {
 				if !strings.Contains(err.Error(), want) {

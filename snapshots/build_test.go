@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leadgreen/greentokens/internal/failure"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadgreen/greentokens/fetch"
@@ -151,8 +153,8 @@ func TestExistingSnapshot(t *testing.T) {
 
 	// Other content for the same date is a conflict, and the old snapshot stays.
 	_, err = build(t, out, other)
-	if !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "--replace") {
-		t.Fatalf("building other content over a snapshot: %v; want ErrConflict naming --replace", err)
+	if !errors.Is(err, failure.ErrConflict) || !strings.Contains(err.Error(), "--replace") {
+		t.Fatalf("building other content over a snapshot: %v; want failure.ErrConflict naming --replace", err)
 	}
 	if diff := cmp.Diff(before, tree(t, filepath.Join(out, seedDate))); diff != "" {
 		t.Errorf("a refused build changed the snapshot:\n%s", diff)
@@ -194,8 +196,8 @@ func TestFailedValidationWritesNothing(t *testing.T) {
 		return real(ctx, dir)
 	}
 	_, err := build(t, out, seedSource())
-	if !errors.Is(err, ErrValidation) || !strings.Contains(err.Error(), "qwen-3-32b") {
-		t.Fatalf("build with a tampered file: %v; want ErrValidation naming the model", err)
+	if !errors.Is(err, failure.ErrValidation) || !strings.Contains(err.Error(), "qwen-3-32b") {
+		t.Fatalf("build with a tampered file: %v; want failure.ErrValidation naming the model", err)
 	}
 	assertEmpty(t, out)
 }
@@ -211,8 +213,8 @@ func TestBadUpstreamWritesNothing(t *testing.T) {
 
 	out := t.TempDir()
 	_, err := build(t, out, sourceOf(dir))
-	if !errors.Is(err, ErrUpstreamData) {
-		t.Fatalf("got %v; want ErrUpstreamData", err)
+	if !errors.Is(err, failure.ErrUpstreamData) {
+		t.Fatalf("got %v; want failure.ErrUpstreamData", err)
 	}
 	for _, want := range []string{"lm-arena-chat.json", "configurations[0]", `"median_itl_ms"`, "missing"} {
 		if !strings.Contains(err.Error(), want) {
@@ -225,8 +227,8 @@ func TestBadUpstreamWritesNothing(t *testing.T) {
 func TestRetrievedIsRequiredForLocalSources(t *testing.T) {
 	out := t.TempDir()
 	_, err := Build(context.Background(), BuildOptions{Out: out, Date: seedDate, Source: seedSource()})
-	if !errors.Is(err, ErrUsage) {
-		t.Fatalf("got %v; want ErrUsage", err)
+	if !errors.Is(err, failure.ErrUsage) {
+		t.Fatalf("got %v; want failure.ErrUsage", err)
 	}
 	assertEmpty(t, out)
 }

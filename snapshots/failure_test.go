@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/leadgreen/greentokens/internal/failure"
+
 	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/fetch/fetchtest"
 )
@@ -21,17 +23,17 @@ func TestFetchFailureKinds(t *testing.T) {
 		ctx   func() context.Context
 		want  error
 	}{
-		{name: "Ember over the size cap", opts: fetch.HTTPOptions{MaxBytesCSV: 1000}, want: ErrUpstreamData},
-		{name: "task file over the size cap", opts: fetch.HTTPOptions{MaxBytes: 1000}, want: ErrUpstreamData},
-		{name: "Ember 404", fault: func() { srv.Fault(fetchtest.EmberPath, fetchtest.Fault{Status: 404}) }, want: ErrUpstream},
+		{name: "Ember over the size cap", opts: fetch.HTTPOptions{MaxBytesCSV: 1000}, want: failure.ErrUpstreamData},
+		{name: "task file over the size cap", opts: fetch.HTTPOptions{MaxBytes: 1000}, want: failure.ErrUpstreamData},
+		{name: "Ember 404", fault: func() { srv.Fault(fetchtest.EmberPath, fetchtest.Fault{Status: 404}) }, want: failure.ErrUpstream},
 		{name: "Ember not in Ember's layout", fault: func() {
 			srv.Fault(fetchtest.EmberPath, fetchtest.Fault{Body: []byte("Area,Year\nWorld,2024\n")})
-		}, want: ErrUpstreamData},
+		}, want: failure.ErrUpstreamData},
 		{name: "cancelled", ctx: func() context.Context {
 			ctx, cancel := context.WithCancel(context.Background())
 			cancel()
 			return ctx
-		}, want: ErrInterrupted},
+		}, want: failure.ErrInterrupted},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.fault != nil {

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leadgreen/greentokens/internal/failure"
+
 	"golang.org/x/tools/txtar"
 
 	"github.com/leadgreen/greentokens/fetch"
@@ -31,7 +33,7 @@ type hostileCase struct {
 
 // hostileWant is one line of a fixture's want section, "KIND: TEXT":
 //
-//	error: TEXT               the build fails with ErrUpstreamData, its error holding TEXT
+//	error: TEXT               the build fails with failure.ErrUpstreamData, its error holding TEXT
 //	exclusion: TASK ROW: TEXT the manifest lists row ROW of TASK, its reason holding TEXT
 //	                          (a successful build lists exactly these), and the log has it
 //	file: PATH                the snapshot holds PATH
@@ -151,7 +153,7 @@ func (c *hostileCase) build(t *testing.T, lb, out, date string) (*Result, string
 }
 
 // TestHostileUpstream builds every fixture of testdata/hostile: each ends
-// in a clear error of kind ErrUpstreamData that names the source, row and
+// in a clear error of kind failure.ErrUpstreamData that names the source, row and
 // field, with nothing written but the lock; or in a snapshot whose manifest
 // lists (and whose log reports) the rows left out, and nothing else.
 func TestHostileUpstream(t *testing.T) {
@@ -176,8 +178,8 @@ func TestHostileUpstream(t *testing.T) {
 				if err == nil {
 					t.Fatalf("the build succeeded; want an error holding %q", wantErr)
 				}
-				if !errors.Is(err, ErrUpstreamData) {
-					t.Errorf("error is not ErrUpstreamData: %v", err)
+				if !errors.Is(err, failure.ErrUpstreamData) {
+					t.Errorf("error is not failure.ErrUpstreamData: %v", err)
 				}
 				for _, w := range wantErr {
 					if !strings.Contains(err.Error(), w) {

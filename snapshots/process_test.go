@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/leadgreen/greentokens/internal/failure"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadgreen/greentokens/fetch"
@@ -161,8 +163,8 @@ func TestUnusableOutputFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := build(t, file, seedSource())
-	if !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "not-a-folder") {
-		t.Errorf("got %v; want ErrConflict naming the folder", err)
+	if !errors.Is(err, failure.ErrConflict) || !strings.Contains(err.Error(), "not-a-folder") {
+		t.Errorf("got %v; want failure.ErrConflict naming the folder", err)
 	}
 }
 
@@ -191,7 +193,7 @@ func TestFullDisk(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = build(t, out, seedSource())
-	if !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "no space left on device") {
+	if !errors.Is(err, failure.ErrConflict) || !strings.Contains(err.Error(), "no space left on device") {
 		t.Fatalf("build on a full disk: %v; want a clear out-of-space error", err)
 	}
 	if diff := cmp.Diff(before, tree(t, earlier.Dir)); diff != "" {

@@ -33,32 +33,15 @@
 package snapshots
 
 import (
-	"errors"
 	"fmt"
 	"time"
-)
 
-// Kinds of failure, for callers that map them to exit codes. Errors returned
-// by this package wrap one of them where the kind is known.
-var (
-	// ErrUsage: the caller's options are wrong.
-	ErrUsage = errors.New("usage")
-	// ErrUpstream: an upstream file could not be fetched.
-	ErrUpstream = errors.New("upstream unreachable")
-	// ErrUpstreamData: an upstream file was fetched but is not usable.
-	ErrUpstreamData = errors.New("upstream data invalid")
-	// ErrValidation: the built snapshot failed its checks.
-	ErrValidation = errors.New("validation failed")
-	// ErrConflict: the snapshot folder exists with other content, or
-	// the output folder cannot hold it (not a folder, a full disk).
-	ErrConflict = errors.New("output conflict")
-	// ErrInterrupted: the build was cancelled (SIGINT, SIGTERM).
-	ErrInterrupted = errors.New("interrupted")
+	"github.com/leadgreen/greentokens/internal/failure"
 )
 
 func checkDate(flag, s string) error {
 	if _, err := time.Parse(time.DateOnly, s); err != nil {
-		return fmt.Errorf("%w: %s %q is not a YYYY-MM-DD date", ErrUsage, flag, s)
+		return fmt.Errorf("%w: %s %q is not a YYYY-MM-DD date", failure.ErrUsage, flag, s)
 	}
 	return nil
 }

@@ -3,6 +3,8 @@ package snapshots
 import (
 	"fmt"
 
+	"github.com/leadgreen/greentokens/internal/failure"
+
 	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/transform"
@@ -12,7 +14,7 @@ import (
 // leaderboard sources, so that a caller works from the unrounded upstream
 // rows (carbon prices the unrounded Wh/M). Each source is read through
 // Bytes, so it is the one the manifest lists, byte for byte; a source that
-// has changed since Load is an ErrValidation.
+// has changed since Load is an failure.ErrValidation.
 func (s *Snapshot) DeriveModels() ([]*transform.Built, error) {
 	var files transform.LeaderboardFiles
 	for _, src := range []struct {
@@ -26,13 +28,13 @@ func (s *Snapshot) DeriveModels() ([]*transform.Built, error) {
 		rel := "sources/" + src.name
 		b, ok := s.Bytes(rel)
 		if !ok {
-			return nil, fmt.Errorf("%w: %s: %s is missing or no longer matches %s", ErrValidation, s.Dir, rel, format.ManifestPath)
+			return nil, fmt.Errorf("%w: %s: %s is missing or no longer matches %s", failure.ErrValidation, s.Dir, rel, format.ManifestPath)
 		}
 		*src.dst = b
 	}
 	lb, _, err := transform.NewLeaderboard(files, "", "")
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: archived sources: %v", ErrValidation, s.Dir, err)
+		return nil, fmt.Errorf("%w: %s: archived sources: %v", failure.ErrValidation, s.Dir, err)
 	}
 	return transform.Models(lb)
 }

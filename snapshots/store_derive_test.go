@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leadgreen/greentokens/internal/failure"
+
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -51,7 +53,7 @@ func TestDeriveModels(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = s.DeriveModels()
-	if !errors.Is(err, ErrValidation) || !strings.Contains(err.Error(), "no longer matches manifest.json") {
-		t.Errorf("DeriveModels after changing %s: err = %v, want ErrValidation naming the manifest", chat, err)
+	if !errors.Is(err, failure.ErrValidation) || !strings.Contains(err.Error(), "no longer matches manifest.json") {
+		t.Errorf("DeriveModels after changing %s: err = %v, want failure.ErrValidation naming the manifest", chat, err)
 	}
 }

@@ -17,6 +17,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/leadgreen/greentokens/internal/failure"
+
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/jsondecode"
 	"github.com/leadgreen/greentokens/internal/regfile"
@@ -60,7 +62,7 @@ type Snapshot struct {
 // manifest), when a file the manifest lists is missing or differs from its
 // listed size or sha256, or when a published file does not decode (a model
 // file, grid.json, index.json: index.json is checked as it is read, never
-// held). Errors wrap ErrValidation.
+// held). Errors wrap failure.ErrValidation.
 //
 // Load does not look for files the manifest leaves out, nor recompute any
 // figure: Verify does.
@@ -70,14 +72,14 @@ type Snapshot struct {
 func Load(dir string) (*Snapshot, error) { return LoadContext(context.Background(), dir) }
 
 // LoadContext is Load, ended early when ctx is (a signal): it then fails
-// with ErrInterrupted. The Snapshot keeps ctx for the files it reads
+// with failure.ErrInterrupted. The Snapshot keeps ctx for the files it reads
 // later (Model, Bytes, Diff).
 func LoadContext(ctx context.Context, dir string) (*Snapshot, error) {
 	fail := func(format string, a ...any) error {
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("%w: loading the snapshot %s: %w", ErrInterrupted, dir, err)
+			return fmt.Errorf("%w: loading the snapshot %s: %w", failure.ErrInterrupted, dir, err)
 		}
-		return fmt.Errorf("%w: snapshot %s: %s", ErrValidation, dir, fmt.Sprintf(format, a...))
+		return fmt.Errorf("%w: snapshot %s: %s", failure.ErrValidation, dir, fmt.Sprintf(format, a...))
 	}
 	m, err := readManifest(dir)
 	if err != nil {

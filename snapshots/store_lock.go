@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/leadgreen/greentokens/internal/failure"
 )
 
 // lockName is the lock file that keeps two builds out of one output folder.
@@ -36,7 +38,7 @@ var errLockGone = errors.New("the lock file was replaced")
 // lock takes the output folder's lock. While another build holds it, it
 // says so once through waiting (with the holder's PID when the lock file
 // names it) and tries again every lockPoll, until it gets it, ctx ends
-// (ErrInterrupted), or timeout passes when it is positive (ErrConflict,
+// (failure.ErrInterrupted), or timeout passes when it is positive (failure.ErrConflict,
 // naming the holder).
 func lock(ctx context.Context, out string, timeout time.Duration, waiting func(holder string)) (*outLock, error) {
 	p := filepath.Join(out, lockName)
@@ -56,7 +58,7 @@ func lock(ctx context.Context, out string, timeout time.Duration, waiting func(h
 		case errors.Is(err, errLockGone):
 			continue
 		case !errors.Is(err, syscall.EWOULDBLOCK):
-			return nil, fmt.Errorf("%w: %v", ErrConflict, err)
+			return nil, fmt.Errorf("%w: %v", failure.ErrConflict, err)
 		}
 		if tick == nil {
 			holder = lockHolder(p)
@@ -66,10 +68,10 @@ func lock(ctx context.Context, out string, timeout time.Duration, waiting func(h
 		}
 		select {
 		case <-ctx.Done():
-			return nil, fmt.Errorf("%w while waiting for the lock of %s, held by %s: %w", ErrInterrupted, out, holder, ctx.Err())
+			return nil, fmt.Errorf("%w while waiting for the lock of %s, held by %s: %w", failure.ErrInterrupted, out, holder, ctx.Err())
 		case <-expired:
 			return nil, fmt.Errorf("%w: another build (%s) still holds the lock of %s after %v (--lock-timeout); nothing written",
-				ErrConflict, lockHolder(p), out, timeout)
+				failure.ErrConflict, lockHolder(p), out, timeout)
 		case <-tick.C:
 		}
 	}

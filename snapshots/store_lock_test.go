@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leadgreen/greentokens/internal/failure"
+
 	"golang.org/x/sys/unix"
 
 	"github.com/leadgreen/greentokens/fetch"
@@ -29,7 +31,7 @@ func holdLock(t *testing.T, out string) *outLock {
 
 // TestLockNamesItsHolder: the lock file holds the holder's PID, and a
 // build that gives up waiting (LockTimeout) names it, with exit-code kind
-// ErrConflict, and writes nothing.
+// failure.ErrConflict, and writes nothing.
 func TestLockNamesItsHolder(t *testing.T) {
 	out := t.TempDir()
 	holdLock(t, out)
@@ -39,8 +41,8 @@ func TestLockNamesItsHolder(t *testing.T) {
 	}
 	_, err = Build(context.Background(), BuildOptions{Out: out, Date: seedDate, Retrieved: seedFetched,
 		Source: seedSource(), LockTimeout: 100 * time.Millisecond})
-	if !errors.Is(err, ErrConflict) {
-		t.Fatalf("got %v; want ErrConflict", err)
+	if !errors.Is(err, failure.ErrConflict) {
+		t.Fatalf("got %v; want failure.ErrConflict", err)
 	}
 	for _, want := range []string{"another build (PID " + strconv.Itoa(os.Getpid()) + ") still holds the lock of " + out, "100ms (--lock-timeout)"} {
 		if !strings.Contains(err.Error(), want) {
@@ -51,7 +53,7 @@ func TestLockNamesItsHolder(t *testing.T) {
 }
 
 // TestLockWaitCancelled: a build waiting for the lock ends as soon as its
-// context does (a signal), with ErrInterrupted, and writes nothing.
+// context does (a signal), with failure.ErrInterrupted, and writes nothing.
 func TestLockWaitCancelled(t *testing.T) {
 	out := t.TempDir()
 	holdLock(t, out)
@@ -68,8 +70,8 @@ func TestLockWaitCancelled(t *testing.T) {
 		done <- err
 	}()
 	err := <-done
-	if !errors.Is(err, ErrInterrupted) || !errors.Is(err, context.Canceled) {
-		t.Errorf("got %v; want ErrInterrupted", err)
+	if !errors.Is(err, failure.ErrInterrupted) || !errors.Is(err, context.Canceled) {
+		t.Errorf("got %v; want failure.ErrInterrupted", err)
 	}
 	assertEmpty(t, out)
 }

@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/leadgreen/greentokens/internal/failure"
+
 	"golang.org/x/sys/unix"
 
 	"github.com/leadgreen/greentokens/internal/regfile"
@@ -32,7 +34,7 @@ import (
 // failed says whether the build failed.
 func openStage(ctx context.Context, out, date string, lockTimeout time.Duration, log *slog.Logger) (_ *stage, release func(failed bool), err error) {
 	if err := os.MkdirAll(out, dirMode); err != nil {
-		return nil, nil, fmt.Errorf("%w: creating %s: %v", ErrConflict, out, err)
+		return nil, nil, fmt.Errorf("%w: creating %s: %v", failure.ErrConflict, out, err)
 	}
 	held, err := lock(ctx, out, lockTimeout, func(holder string) {
 		log.Warn("another build holds the output folder; waiting", "out", out, "holder", holder)
@@ -50,11 +52,11 @@ func openStage(ctx context.Context, out, date string, lockTimeout time.Duration,
 		log.Warn("removed the leftover of an interrupted build", "folder", r)
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: %v", ErrConflict, err)
+		return nil, nil, fmt.Errorf("%w: %v", failure.ErrConflict, err)
 	}
 	st, err := newStage(out, date)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: %v", ErrConflict, err)
+		return nil, nil, fmt.Errorf("%w: %v", failure.ErrConflict, err)
 	}
 	return st, func(failed bool) {
 		st.close()
@@ -81,40 +83,40 @@ func (s *stage) publish(out, date string, replace bool) (target string, how publ
 	if _, err := os.Stat(target); err == nil {
 		same, d, err := sameTree(target, s.dir)
 		if err != nil {
-			return "", 0, "", fmt.Errorf("%w: comparing with %s: %v", ErrConflict, target, err)
+			return "", 0, "", fmt.Errorf("%w: comparing with %s: %v", failure.ErrConflict, target, err)
 		}
 		if same {
 			return target, publishedSame, "", nil
 		}
 		if !replace {
-			return "", 0, "", fmt.Errorf("%w: %s exists with other content (%s); pass --replace to replace it", ErrConflict, target, d)
+			return "", 0, "", fmt.Errorf("%w: %s exists with other content (%s); pass --replace to replace it", failure.ErrConflict, target, d)
 		}
 		// Swap the two folders in one step: at every instant OUT/DATE is a
 		// whole snapshot. The old one is left in the stage and removed.
 		if err := s.sync(); err != nil {
-			return "", 0, "", fmt.Errorf("%w: %v", ErrConflict, err)
+			return "", 0, "", fmt.Errorf("%w: %v", failure.ErrConflict, err)
 		}
 		checkpoint(cpRename)
 		if err := unix.Renameat2(unix.AT_FDCWD, s.dir, unix.AT_FDCWD, target, unix.RENAME_EXCHANGE); err != nil {
-			return "", 0, "", fmt.Errorf("%w: replacing %s: %v", ErrConflict, target, err)
+			return "", 0, "", fmt.Errorf("%w: replacing %s: %v", failure.ErrConflict, target, err)
 		}
 		os.RemoveAll(s.dir)
 		how, diff = publishedOver, d
 	} else {
 		// Every byte of the stage is on disk before it becomes OUT/DATE.
 		if err := s.sync(); err != nil {
-			return "", 0, "", fmt.Errorf("%w: %v", ErrConflict, err)
+			return "", 0, "", fmt.Errorf("%w: %v", failure.ErrConflict, err)
 		}
 		checkpoint(cpRename)
 		// NOREPLACE: the kernel refuses if OUT/DATE appeared meanwhile
 		// (even as an empty folder, which a plain rename would replace).
 		if err := unix.Renameat2(unix.AT_FDCWD, s.dir, unix.AT_FDCWD, target, unix.RENAME_NOREPLACE); err != nil {
-			return "", 0, "", fmt.Errorf("%w: publishOutcome %s: %v", ErrConflict, target, err)
+			return "", 0, "", fmt.Errorf("%w: publishOutcome %s: %v", failure.ErrConflict, target, err)
 		}
 	}
 	checkpoint(cpRenamed)
 	if err := syncDir(out); err != nil {
-		return "", 0, "", fmt.Errorf("%w: %v", ErrConflict, err)
+		return "", 0, "", fmt.Errorf("%w: %v", failure.ErrConflict, err)
 	}
 	return target, how, diff, nil
 }

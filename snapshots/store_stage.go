@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/leadgreen/greentokens/internal/failure"
+
 	"golang.org/x/sys/unix"
 
 	"github.com/leadgreen/greentokens/format"
@@ -166,14 +168,14 @@ func (s *stage) open(rel string) (*stageFile, error) {
 	}
 	f, err := s.create(rel)
 	if err != nil {
-		return nil, fmt.Errorf("%w: writing %s: %w", ErrConflict, rel, err)
+		return nil, fmt.Errorf("%w: writing %s: %w", failure.ErrConflict, rel, err)
 	}
 	return &stageFile{s: s, rel: rel, f: f, h: sha256.New()}, nil
 }
 
 // stageFile is a file being written into the stage. Its size and sha256
 // are those of the bytes written, counted as they go: the file is not read
-// back. A write error (a full disk) is an ErrConflict naming the file.
+// back. A write error (a full disk) is an failure.ErrConflict naming the file.
 type stageFile struct {
 	s   *stage
 	rel string
@@ -200,7 +202,7 @@ func (w *stageFile) Write(p []byte) (int, error) {
 	w.h.Write(p[:n])
 	w.n += int64(n)
 	if err != nil {
-		return n, fmt.Errorf("%w: writing %s: %w", ErrConflict, w.rel, err)
+		return n, fmt.Errorf("%w: writing %s: %w", failure.ErrConflict, w.rel, err)
 	}
 	return n, nil
 }
@@ -216,7 +218,7 @@ func (w *stageFile) commit() (format.File, error) {
 		}
 	}
 	if err := w.f.Close(); err != nil {
-		return format.File{}, fmt.Errorf("%w: writing %s: %w", ErrConflict, w.rel, err)
+		return format.File{}, fmt.Errorf("%w: writing %s: %w", failure.ErrConflict, w.rel, err)
 	}
 	return w.s.record(format.File{Path: w.rel, Size: w.n, SHA256: hex.EncodeToString(w.h.Sum(nil))}), nil
 }

@@ -7,18 +7,20 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/leadgreen/greentokens/internal/failure"
+
 	"golang.org/x/sys/unix"
 )
 
 // TestSyncErrorFailsTheBuild: an error in syncing the stage, after the
-// checks have passed, fails the build (ErrConflict) with nothing
+// checks have passed, fails the build (failure.ErrConflict) with nothing
 // published.
 func TestSyncErrorFailsTheBuild(t *testing.T) {
 	t.Cleanup(func() { syncfs = unix.Syncfs })
 	syncfs = func(int) error { return syscall.EIO }
 	out := t.TempDir()
-	if _, err := build(t, out, seedSource()); !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), syscall.EIO.Error()) {
-		t.Fatalf("build whose sync fails: %v; want ErrConflict with the sync's error", err)
+	if _, err := build(t, out, seedSource()); !errors.Is(err, failure.ErrConflict) || !strings.Contains(err.Error(), syscall.EIO.Error()) {
+		t.Fatalf("build whose sync fails: %v; want failure.ErrConflict with the sync's error", err)
 	}
 	assertEmpty(t, out)
 }
@@ -33,8 +35,8 @@ func TestFailedBuildDoesNotSync(t *testing.T) {
 	syncfs = func(int) error { synced = true; return nil }
 	validateSnapshot = func(context.Context, string) error { return errors.New("a check failed") }
 	out := t.TempDir()
-	if _, err := build(t, out, seedSource()); !errors.Is(err, ErrValidation) {
-		t.Errorf("build: %v; want ErrValidation", err)
+	if _, err := build(t, out, seedSource()); !errors.Is(err, failure.ErrValidation) {
+		t.Errorf("build: %v; want failure.ErrValidation", err)
 	}
 	if synced {
 		t.Error("the failed build synced the stage it removes")

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/leadgreen/greentokens/internal/failure"
+
 	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/regfile"
@@ -56,7 +58,7 @@ func Verify(ctx context.Context, dir string) (*VerifyReport, error) {
 	if checkErr != nil {
 		vr, ok := checkErr.(*validate.Report)
 		if !ok {
-			return nil, fmt.Errorf("%w: verify: %w", ErrInterrupted, checkErr)
+			return nil, fmt.Errorf("%w: verify: %w", failure.ErrInterrupted, checkErr)
 		}
 		rep.Problems = append(rep.Problems, vr.Problems...)
 	}
@@ -101,14 +103,14 @@ func rebuildAndCompare(ctx context.Context, dir string, rep *VerifyReport) error
 	st, err := rebuildStage(ctx, tmp, dir, opts)
 	if err != nil {
 		if ctx.Err() != nil {
-			return fmt.Errorf("%w: verify: %w", ErrInterrupted, ctx.Err())
+			return fmt.Errorf("%w: verify: %w", failure.ErrInterrupted, ctx.Err())
 		}
 		problem("the rebuild from the archived sources failed: %v", err)
 		return nil
 	}
 	defer st.close()
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("%w: verify: %w", ErrInterrupted, err)
+		return fmt.Errorf("%w: verify: %w", failure.ErrInterrupted, err)
 	}
 	rep.Rebuilt = true
 	diffs, err := comparedDiffs(st)

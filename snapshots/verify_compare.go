@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/leadgreen/greentokens/internal/failure"
+
 	"github.com/leadgreen/greentokens/internal/regfile"
 )
 
@@ -40,7 +42,7 @@ func rebuildStage(ctx context.Context, tmp, stored string, opts BuildOptions) (*
 	}
 	st, err := newStage(tmp, opts.Date)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrConflict, err)
+		return nil, fmt.Errorf("%w: %v", failure.ErrConflict, err)
 	}
 	st.stored = stored
 	if _, err := produce(ctx, st, opts, slog.New(slog.DiscardHandler)); err != nil {
@@ -57,12 +59,12 @@ func (s *stage) comparing() bool { return s.stored != "" }
 // unless its bytes differ from the stored one's.
 func (s *stage) openCompared(rel string) (*stageFile, error) {
 	if err := s.checkNew(rel); err != nil {
-		return nil, fmt.Errorf("%w: writing %s: %w", ErrConflict, rel, err)
+		return nil, fmt.Errorf("%w: writing %s: %w", failure.ErrConflict, rel, err)
 	}
 	dup := s.opened[rel]
 	s.opened[rel] = true
 	if dup {
-		return nil, fmt.Errorf("%w: writing %s: %s written twice", ErrConflict, rel, rel)
+		return nil, fmt.Errorf("%w: writing %s: %s written twice", failure.ErrConflict, rel, rel)
 	}
 	w := &stageFile{s: s, rel: rel, h: sha256.New()}
 	w.openStored()
@@ -113,13 +115,13 @@ func (w *stageFile) diverge() error {
 	f, err := w.s.create(w.rel)
 	if err != nil {
 		w.closeStored()
-		return fmt.Errorf("%w: writing %s: %w", ErrConflict, w.rel, err)
+		return fmt.Errorf("%w: writing %s: %w", failure.ErrConflict, w.rel, err)
 	}
 	if w.n > 0 {
 		if n, err := io.Copy(f, io.NewSectionReader(w.cmp, 0, w.n)); err != nil || n != w.n {
 			f.Close()
 			w.closeStored()
-			return fmt.Errorf("%w: copying the stored %s's first %d bytes: %d copied: %v", ErrConflict, w.rel, w.n, n, err)
+			return fmt.Errorf("%w: copying the stored %s's first %d bytes: %d copied: %v", failure.ErrConflict, w.rel, w.n, n, err)
 		}
 	}
 	w.closeStored()

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/leadgreen/greentokens/internal/failure"
+
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/regfile"
 )
@@ -56,23 +58,23 @@ type RebuildResult struct {
 //
 // Before anything is built the snapshot's manifest must decode strictly
 // and be in its canonical form, and every source it lists, and grid.json,
-// must be there with the listed size and sha256: else ErrValidation,
+// must be there with the listed size and sha256: else failure.ErrValidation,
 // naming the file. The rebuilt folder is then compared with dir; a
 // rebuild by other code records that code in its manifest, and compares
 // the manifest as verify's rebuild writes it too (compare).
 func Rebuild(ctx context.Context, dir string, opts RebuildOptions) (*RebuildResult, error) {
 	m, err := readManifest(dir)
 	if err != nil {
-		return nil, fmt.Errorf("%w: snapshot %s: %v", ErrValidation, dir, err)
+		return nil, fmt.Errorf("%w: snapshot %s: %v", failure.ErrValidation, dir, err)
 	}
 	if err := checkInputs(ctx, dir, m); err != nil {
 		return nil, err
 	}
 	if opts.Out == "" {
-		return nil, fmt.Errorf("%w: no output folder", ErrUsage)
+		return nil, fmt.Errorf("%w: no output folder", failure.ErrUsage)
 	}
 	if same, _ := sameFolder(filepath.Join(opts.Out, m.Date), dir); same {
-		return nil, fmt.Errorf("%w: %s is the snapshot being rebuilt; rebuild into another output folder", ErrUsage, filepath.Join(opts.Out, m.Date))
+		return nil, fmt.Errorf("%w: %s is the snapshot being rebuilt; rebuild into another output folder", failure.ErrUsage, filepath.Join(opts.Out, m.Date))
 	}
 	bo := rebuildOptions(dir, m)
 	bo.Out, bo.Replace, bo.Logger = opts.Out, opts.Replace, opts.Logger
@@ -87,7 +89,7 @@ func Rebuild(ctx context.Context, dir string, opts RebuildOptions) (*RebuildResu
 	}
 	res.Result = *built
 	if err := res.compare(dir, asVerified); err != nil {
-		return nil, fmt.Errorf("%w: comparing %s with %s: %v", ErrConflict, built.Dir, dir, err)
+		return nil, fmt.Errorf("%w: comparing %s with %s: %v", failure.ErrConflict, built.Dir, dir, err)
 	}
 	return res, nil
 }
@@ -149,13 +151,13 @@ func checkInputs(ctx context.Context, dir string, m *format.Manifest) error {
 	r := newFileReader(ctx)
 	for _, f := range files {
 		if !fs.ValidPath(f.Path) || f.Path == format.ManifestPath {
-			return fmt.Errorf("%w: snapshot %s: %s lists the path %q", ErrValidation, dir, format.ManifestPath, f.Path)
+			return fmt.Errorf("%w: snapshot %s: %s lists the path %q", failure.ErrValidation, dir, format.ManifestPath, f.Path)
 		}
 		if err := r.stream(dir, f, nil); err != nil {
 			if ctx.Err() != nil {
-				return fmt.Errorf("%w: rebuilding %s: %w", ErrInterrupted, dir, ctx.Err())
+				return fmt.Errorf("%w: rebuilding %s: %w", failure.ErrInterrupted, dir, ctx.Err())
 			}
-			return fmt.Errorf("%w: snapshot %s: %v", ErrValidation, dir, err)
+			return fmt.Errorf("%w: snapshot %s: %v", failure.ErrValidation, dir, err)
 		}
 	}
 	return nil

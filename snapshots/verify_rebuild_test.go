@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leadgreen/greentokens/internal/failure"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadgreen/greentokens/fetch"
@@ -157,10 +159,10 @@ func TestRebuildRefusesWhatTheManifestDoesNotVouchFor(t *testing.T) {
 	}{
 		{"no manifest", func(t *testing.T, dir string) {
 			os.Remove(filepath.Join(dir, format.ManifestPath))
-		}, ErrValidation, "no such file"},
+		}, failure.ErrValidation, "no such file"},
 		{"manifest not canonical", func(t *testing.T, dir string) {
 			edit(t, filepath.Join(dir, format.ManifestPath), func(b []byte) []byte { return append(b, '\n') })
-		}, ErrValidation, "canonical"},
+		}, failure.ErrValidation, "canonical"},
 		{"manifest's sha256 of a source", func(t *testing.T, dir string) {
 			editManifest(t, dir, func(m *format.Manifest) {
 				for i := range m.Sources {
@@ -169,17 +171,17 @@ func TestRebuildRefusesWhatTheManifestDoesNotVouchFor(t *testing.T) {
 					}
 				}
 			})
-		}, ErrValidation, chat},
+		}, failure.ErrValidation, chat},
 		{"source bytes", func(t *testing.T, dir string) {
 			edit(t, filepath.Join(dir, filepath.FromSlash(chat)), func(b []byte) []byte {
 				return []byte(strings.Replace(string(b), `"median_itl_ms": 7`, `"median_itl_ms": 8`, 1))
 			})
-		}, ErrValidation, chat},
+		}, failure.ErrValidation, chat},
 		{"grid.json, which names the release", func(t *testing.T, dir string) {
 			edit(t, filepath.Join(dir, format.GridPath), func(b []byte) []byte {
 				return []byte(strings.Replace(string(b), `"release": "`, `"release": "x`, 1))
 			})
-		}, ErrValidation, format.GridPath},
+		}, failure.ErrValidation, format.GridPath},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := copySnapshot(t)
@@ -196,8 +198,8 @@ func TestRebuildRefusesWhatTheManifestDoesNotVouchFor(t *testing.T) {
 	}
 	t.Run("into itself", func(t *testing.T) {
 		dir := copySnapshot(t)
-		if _, err := rebuild(dir, filepath.Dir(dir)); !errors.Is(err, ErrUsage) {
-			t.Errorf("a rebuild into the snapshot's own folder: %v; want ErrUsage", err)
+		if _, err := rebuild(dir, filepath.Dir(dir)); !errors.Is(err, failure.ErrUsage) {
+			t.Errorf("a rebuild into the snapshot's own folder: %v; want failure.ErrUsage", err)
 		}
 	})
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/leadgreen/greentokens/internal/failure"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadgreen/greentokens/format"
@@ -80,12 +82,12 @@ type Change struct {
 const maxChanges = 40
 
 // Err returns nil when the snapshot verified, else an error wrapping
-// ErrValidation that counts what was found.
+// failure.ErrValidation that counts what was found.
 func (r *VerifyReport) Err() error {
 	if r.OK {
 		return nil
 	}
-	return fmt.Errorf("%w: snapshot %s: %s", ErrValidation, r.Dir, r.counts())
+	return fmt.Errorf("%w: snapshot %s: %s", failure.ErrValidation, r.Dir, r.counts())
 }
 
 func (r *VerifyReport) counts() string {

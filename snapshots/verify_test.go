@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leadgreen/greentokens/internal/failure"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadgreen/greentokens/fetch"
@@ -448,8 +450,8 @@ func TestLoadIndex(t *testing.T) {
 			if uerr == nil {
 				t.Fatalf("test setup: json.Unmarshal takes it")
 			}
-			if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !errors.Is(err, ErrValidation) {
-				t.Errorf("Load: %v\nwant an ErrValidation saying %q (json.Unmarshal: %v)", err, tc.wantErr, uerr)
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !errors.Is(err, failure.ErrValidation) {
+				t.Errorf("Load: %v\nwant an failure.ErrValidation saying %q (json.Unmarshal: %v)", err, tc.wantErr, uerr)
 			}
 		})
 	}

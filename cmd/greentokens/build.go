@@ -102,7 +102,7 @@ func newBuildCmd(e *env) *cobra.Command {
 }
 
 func runBuild(f *buildFlags, e *env, now time.Time) error {
-	limitCheckerMemory()
+	limitMemory(checkerMemoryLimit)
 	if err := setLogger(e, f.logFormat); err != nil {
 		return err
 	}

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 
+	"github.com/leadgreen/greentokens/internal/failure"
+
 	"github.com/spf13/cobra"
 
 	"github.com/leadgreen/greentokens/format"
@@ -42,7 +44,7 @@ func newRebuildCmd(e *env) *cobra.Command {
 }
 
 func runRebuild(e *env, dir, out string, replace bool, logFormat string) error {
-	limitCheckerMemory()
+	limitMemory(checkerMemoryLimit)
 	if err := setLogger(e, logFormat); err != nil {
 		return err
 	}
@@ -67,7 +69,7 @@ func runRebuild(e *env, dir, out string, replace bool, logFormat string) error {
 	default:
 		fmt.Fprintf(e.stdout, "%s: rebuilt from %s, and differs from it: %s; greentokens verify %s shows how, value by value (the rebuilt files stay in %s)\n",
 			res.Dir, dir, res.Difference, dir, res.Dir)
-		return fmt.Errorf("%w: the rebuild of %s differs from it (%s)", snapshots.ErrValidation, dir, res.Difference)
+		return fmt.Errorf("%w: the rebuild of %s differs from it (%s)", failure.ErrValidation, dir, res.Difference)
 	}
 	return nil
 }

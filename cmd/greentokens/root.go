@@ -25,7 +25,7 @@ import (
 //			Short: "one line for the command list",
 //			Args:  noArgs,
 //			RunE: func(cmd *cobra.Command, args []string) error {
-//				return serve(cmd.Context(), addr, e) // errors: usagef(...) for exit 2, snapshots.Err* kinds
+//				return serve(cmd.Context(), addr, e) // errors: usagef(...) for exit 2, failure.Err* kinds
 //			},
 //		}
 //		cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "listen `ADDR`")
