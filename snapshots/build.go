@@ -27,6 +27,8 @@ import (
 	"sort"
 	"time"
 
+	"github.com/leadgreen/greentokens/internal/crashtest"
+
 	"github.com/leadgreen/greentokens/internal/failure"
 
 	"github.com/leadgreen/greentokens/fetch"
@@ -290,7 +292,7 @@ func archiveLeaderboard(st *stage, up upstream, text *sourcetext.Leaderboard, lo
 			File: file, Name: u.name, URL: f.URL, FinalURL: f.FinalURL, Retrieved: u.retrieved,
 			Producer: text.Producer, Licence: text.Licence,
 		})
-		checkpoint(cpSourceArchived)
+		crashtest.Kill(crashtest.SourceArchived)
 	}
 	return sources, nil
 }
@@ -462,6 +464,15 @@ func writeModel(st *stage, rel string, model *format.Model) (format.File, error)
 	if err != nil {
 		return format.File{}, fmt.Errorf("%w: %s: %v", failure.ErrUpstreamData, rel, err)
 	}
+	if crashtest.Armed(crashtest.MidFile) {
+		// The crash tests' build: half the file on disk, then killed.
+		w, err := st.open(rel)
+		if err != nil {
+			return format.File{}, err
+		}
+		w.Write(data[:len(data)/2])
+		crashtest.Kill(crashtest.MidFile)
+	}
 	return st.write(rel, data)
 }
 
@@ -564,7 +575,7 @@ func writeManifest(st *stage, m *format.Manifest) error {
 	if err != nil {
 		return err
 	}
-	checkpoint(cpManifest)
+	crashtest.Kill(crashtest.Manifest)
 	_, err = st.write(format.ManifestPath, data)
 	return err
 }
@@ -689,7 +700,7 @@ func check(ctx context.Context, st *stage) error {
 		}
 		return fmt.Errorf("%w: %v", failure.ErrValidation, err)
 	}
-	checkpoint(cpValidated)
+	crashtest.Kill(crashtest.Validated)
 	return nil
 }
 

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/leadgreen/greentokens/internal/crashtest"
+
 	"github.com/leadgreen/greentokens/internal/failure"
 
 	"github.com/google/go-cmp/cmp"
@@ -62,10 +64,10 @@ func TestKilledBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := tree(t, reference.Dir)
-	for _, point := range []string{cpSourceArchived, cpMidFile, cpManifest, cpValidated, cpRename, cpRenamed} {
+	for _, point := range []string{crashtest.SourceArchived, crashtest.MidFile, crashtest.Manifest, crashtest.Validated, crashtest.Rename, crashtest.Renamed} {
 		t.Run(point, func(t *testing.T) {
 			out := t.TempDir()
-			cmd := buildCmd(bin, out, seedSource(), CrashEnv+"="+point)
+			cmd := buildCmd(bin, out, seedSource(), crashtest.KillEnv+"="+point)
 			err := cmd.Run()
 			var ee *exec.ExitError
 			if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
@@ -73,7 +75,7 @@ func TestKilledBuild(t *testing.T) {
 			}
 			snap := filepath.Join(out, seedDate)
 			_, statErr := os.Stat(snap)
-			if point == cpRenamed {
+			if point == crashtest.Renamed {
 				if diff := cmp.Diff(want, tree(t, snap)); diff != "" {
 					t.Errorf("the snapshot after a kill at %s is not the complete one:\n%s", point, diff)
 				}
@@ -88,7 +90,7 @@ func TestKilledBuild(t *testing.T) {
 			if err := next.Run(); err != nil {
 				t.Fatalf("the build after the kill failed: %v\n%s", err, stderr.String())
 			}
-			if point != cpRenamed && !strings.Contains(stderr.String(), "leftover") {
+			if point != crashtest.Renamed && !strings.Contains(stderr.String(), "leftover") {
 				t.Errorf("the next build did not say it removed the leftover:\n%s", stderr.String())
 			}
 			if diff := cmp.Diff(want, tree(t, snap)); diff != "" {

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/leadgreen/greentokens/internal/crashtest"
 )
 
 // hangGuard is how long a signal test lets a process run before it kills
@@ -107,7 +109,7 @@ func TestSignalWhileWaitingForTheLock(t *testing.T) {
 }
 
 // TestSignalEndsReadCommands: verify, diff, carbon and render end at
-// SIGINT or SIGTERM mid-way (at a pause point, PauseEnv), exit 1, with no
+// SIGINT or SIGTERM mid-way (at a pause point, crashtest.PauseEnv), exit 1, with no
 // report on stdout, and verify leaves no rebuild behind.
 func TestSignalEndsReadCommands(t *testing.T) {
 	t.Parallel() // independent of the other tests, and among the package's longest
@@ -120,16 +122,16 @@ func TestSignalEndsReadCommands(t *testing.T) {
 		args  []string
 		point string
 	}{
-		{[]string{"verify", res.Dir}, ppRebuild},
-		{[]string{"diff", res.Dir, res.Dir}, ppLoaded},
-		{[]string{"carbon", "--snapshot", res.Dir, "qwen-3-32b", "IND"}, ppLoaded},
-		{[]string{"render", "--snapshot", res.Dir, "qwen-3-32b"}, ppLoaded},
+		{[]string{"verify", res.Dir}, crashtest.Rebuild},
+		{[]string{"diff", res.Dir, res.Dir}, crashtest.Loaded},
+		{[]string{"carbon", "--snapshot", res.Dir, "qwen-3-32b", "IND"}, crashtest.Loaded},
+		{[]string{"render", "--snapshot", res.Dir, "qwen-3-32b"}, crashtest.Loaded},
 	} {
 		for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 			t.Run(tc.args[0]+" "+sig.String(), func(t *testing.T) {
 				tmp := t.TempDir()
 				cmd := exec.Command(bin, tc.args...)
-				cmd.Env = append(os.Environ(), PauseEnv+"="+tc.point, "TMPDIR="+tmp)
+				cmd.Env = append(os.Environ(), crashtest.PauseEnv+"="+tc.point, "TMPDIR="+tmp)
 				var stdout strings.Builder
 				cmd.Stdout = &stdout
 				code, stderr := signalWhen(t, cmd, "paused at "+tc.point, sig)

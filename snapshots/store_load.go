@@ -17,6 +17,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/leadgreen/greentokens/internal/crashtest"
+
 	"github.com/leadgreen/greentokens/internal/failure"
 
 	"github.com/leadgreen/greentokens/format"
@@ -91,7 +93,7 @@ func LoadContext(ctx context.Context, dir string) (*Snapshot, error) {
 		listed = append(listed, src.File)
 	}
 	listed = append(listed, m.Outputs...)
-	pause(ctx, ppLoaded)
+	crashtest.Pause(ctx, crashtest.Loaded)
 	r := newFileReader(ctx)
 	for i, f := range listed {
 		output := i >= len(m.Sources)

@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/leadgreen/greentokens/internal/crashtest"
+
 	"github.com/leadgreen/greentokens/internal/failure"
 
 	"golang.org/x/sys/unix"
@@ -96,7 +98,7 @@ func (s *stage) publish(out, date string, replace bool) (target string, how publ
 		if err := s.sync(); err != nil {
 			return "", 0, "", fmt.Errorf("%w: %v", failure.ErrConflict, err)
 		}
-		checkpoint(cpRename)
+		crashtest.Kill(crashtest.Rename)
 		if err := unix.Renameat2(unix.AT_FDCWD, s.dir, unix.AT_FDCWD, target, unix.RENAME_EXCHANGE); err != nil {
 			return "", 0, "", fmt.Errorf("%w: replacing %s: %v", failure.ErrConflict, target, err)
 		}
@@ -107,14 +109,14 @@ func (s *stage) publish(out, date string, replace bool) (target string, how publ
 		if err := s.sync(); err != nil {
 			return "", 0, "", fmt.Errorf("%w: %v", failure.ErrConflict, err)
 		}
-		checkpoint(cpRename)
+		crashtest.Kill(crashtest.Rename)
 		// NOREPLACE: the kernel refuses if OUT/DATE appeared meanwhile
 		// (even as an empty folder, which a plain rename would replace).
 		if err := unix.Renameat2(unix.AT_FDCWD, s.dir, unix.AT_FDCWD, target, unix.RENAME_NOREPLACE); err != nil {
 			return "", 0, "", fmt.Errorf("%w: publishOutcome %s: %v", failure.ErrConflict, target, err)
 		}
 	}
-	checkpoint(cpRenamed)
+	crashtest.Kill(crashtest.Renamed)
 	if err := syncDir(out); err != nil {
 		return "", 0, "", fmt.Errorf("%w: %v", failure.ErrConflict, err)
 	}

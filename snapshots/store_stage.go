@@ -145,15 +145,7 @@ func (s *stage) write(rel string, data []byte) (format.File, error) {
 	if err != nil {
 		return format.File{}, err
 	}
-	half := len(data) / 2
-	if _, err := w.Write(data[:half]); err != nil {
-		w.abort()
-		return format.File{}, err
-	}
-	if strings.HasPrefix(rel, format.ModelsDir) {
-		checkpoint(cpMidFile)
-	}
-	if _, err := w.Write(data[half:]); err != nil {
+	if _, err := w.Write(data); err != nil {
 		w.abort()
 		return format.File{}, err
 	}

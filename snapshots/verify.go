@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/leadgreen/greentokens/internal/crashtest"
+
 	"github.com/leadgreen/greentokens/internal/failure"
 
 	"github.com/leadgreen/greentokens/fetch"
@@ -50,7 +52,7 @@ func Verify(ctx context.Context, dir string) (*VerifyReport, error) {
 	var rebuildErr error
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		pause(ctx, ppRebuild)
+		crashtest.Pause(ctx, crashtest.Rebuild)
 		rebuildErr = rebuildAndCompare(ctx, dir, rebuilt)
 	})
 	checkErr := validate.Check(ctx, regfile.DirFS(dir))
