@@ -79,11 +79,11 @@ BENCH_OUT ?= $(or $(TMPDIR),/tmp)/greentokens-bench.txt
 BENCH = $(GO) test -tags scale -run '^$$' -benchmem
 
 bench:
-	$(BENCH) -bench 'Floor' -benchtime 5x ./snapshots > $(BENCH_OUT)
-	$(BENCH) -bench 'TenThousandModels' -benchtime 1x ./snapshots >> $(BENCH_OUT)
-	$(BENCH) -bench 'ThousandModelsSynth' -benchtime 3x ./snapshots >> $(BENCH_OUT)
+	$(BENCH) -bench 'Floor' -benchtime 5x ./snapshots/verify > $(BENCH_OUT)
+	$(BENCH) -bench 'TenThousandModels' -benchtime 1x ./snapshots/verify >> $(BENCH_OUT)
+	$(BENCH) -bench 'ThousandModelsSynth' -benchtime 3x ./snapshots/verify >> $(BENCH_OUT)
 	$(BENCH) -bench 'Ingest' -benchtime 5x ./transform/grid >> $(BENCH_OUT)
-	$(BENCH) -bench 'Offline' -benchtime 3x ./snapshots >> $(BENCH_OUT)
+	$(BENCH) -bench 'Offline' -benchtime 3x ./snapshots/verify >> $(BENCH_OUT)
 	$(BENCH) -bench CarbonHandler ./api >> $(BENCH_OUT)
 	$(BENCH) -bench Loopback -benchtime 1x ./api >> $(BENCH_OUT)
 	$(BENCH) -bench 'Serve(IdleAndMCP|ThirtyReleases)' -benchtime 1x ./cmd/greentokens >> $(BENCH_OUT)

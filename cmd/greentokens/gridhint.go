@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,7 +9,7 @@ import (
 	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/pricing"
-	"github.com/leadgreen/greentokens/snapshots"
+	"github.com/leadgreen/greentokens/snapshots/store"
 	"github.com/leadgreen/greentokens/transform/grid"
 )
 
@@ -19,7 +17,7 @@ import (
 // lacks, with the years the snapshot's archived Ember CSV has that area for
 // and how to pin one; msg as it is when the CSV does not have it either, or
 // has it for the reference year.
-func gridHint(s *snapshots.Snapshot, q, msg string) string {
+func gridHint(s *store.Release, q, msg string) string {
 	area, years := gridYears(s, q)
 	if len(years) == 0 || slices.Contains(years, s.Grid.Year) {
 		return msg
@@ -32,7 +30,7 @@ func gridHint(s *snapshots.Snapshot, q, msg string) string {
 // gridYears returns the area of the archived Ember CSV that q names, found
 // as pricing.Lookup finds an area of grid.json, and the years it has a
 // value for, ascending.
-func gridYears(s *snapshots.Snapshot, q string) (string, []int) {
+func gridYears(s *store.Release, q string) (string, []int) {
 	src := s.Source(fetch.EmberGlobal)
 	if src == nil {
 		src = s.Source(fetch.EmberYearly)
@@ -40,7 +38,7 @@ func gridYears(s *snapshots.Snapshot, q string) (string, []int) {
 	if src == nil {
 		return "", nil
 	}
-	f, err := os.Open(filepath.Join(s.Dir, filepath.FromSlash(src.Path)))
+	f, err := store.OpenRegular(s, src.Path)
 	if err != nil {
 		return "", nil
 	}

@@ -8,7 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leadgreen/greentokens/format"
-	"github.com/leadgreen/greentokens/snapshots"
+	"github.com/leadgreen/greentokens/internal/regfile"
+	"github.com/leadgreen/greentokens/snapshots/verify"
 )
 
 func init() { register(newRebuildCmd) }
@@ -54,7 +55,7 @@ func runRebuild(e *env, dir, out string, replace bool, logFormat string) error {
 	if out == "" {
 		return usagef("rebuild needs --out FOLDER: the folder that receives the rebuilt snapshot")
 	}
-	res, err := snapshots.Rebuild(e.ctx, dir, snapshots.RebuildOptions{Out: out, Replace: replace, Logger: e.log})
+	res, err := verify.Rebuild(e.ctx, regfile.DirFS(dir), verify.RebuildOptions{Out: out, Replace: replace, Logger: e.log})
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/leadgreen/greentokens/pricing"
 	"github.com/leadgreen/greentokens/render"
-	"github.com/leadgreen/greentokens/snapshots"
+	"github.com/leadgreen/greentokens/snapshots/store"
 )
 
 func init() { register(newRenderCmd) }
@@ -120,9 +120,9 @@ func runRender(e *env, dir, model, out string, grids []string, gridsGiven bool) 
 // checkGrids refuses a --grids name the snapshot's grid.json lacks: a
 // mistake in the command line (exit 2, with the years hint of carbon), not
 // a note on a page.
-func checkGrids(snap *snapshots.Snapshot, grids []string) error {
+func checkGrids(snap *store.Release, grids []string) error {
 	if snap.Grid == nil {
-		return usagef("--grids: %s has no grid.json (built with --no-grid)", snap.Dir)
+		return usagef("--grids: %s has no grid.json (built with --no-grid)", snap.Name())
 	}
 	for _, q := range grids {
 		if _, err := pricing.Lookup(snap.Grid, q); err != nil {

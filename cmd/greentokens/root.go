@@ -10,7 +10,7 @@ import (
 
 	"github.com/leadgreen/greentokens/internal/plural"
 	"github.com/leadgreen/greentokens/pricing"
-	"github.com/leadgreen/greentokens/snapshots"
+	"github.com/leadgreen/greentokens/snapshots/build"
 )
 
 // A subcommand is one file: a constructor that returns its *cobra.Command,
@@ -43,7 +43,7 @@ func newRoot(e *env) *cobra.Command {
 		Short: "Dated, versioned, auditable snapshots of the Green Tokens index",
 		Long: "greentokens builds dated, versioned, auditable snapshots of the Green Tokens index: the GPU\n" +
 			"energy open language models use per million output tokens, with grid carbon per country.",
-		Version:       snapshots.ThisGenerator().String(),
+		Version:       build.ThisGenerator().String(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		// "greentokens" alone lists the commands and is a usage mistake.

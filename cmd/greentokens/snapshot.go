@@ -10,8 +10,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/internal/crashtest"
 	"github.com/leadgreen/greentokens/internal/regfile"
-	"github.com/leadgreen/greentokens/snapshots"
+	"github.com/leadgreen/greentokens/snapshots/store"
 )
 
 // snapshotFlag defines a command's --snapshot DIR; the shell completes it
@@ -48,14 +49,25 @@ func checkFolder(flag, dir string) error {
 	return nil
 }
 
-// loadSnapshot checks every file of the snapshot against its manifest
-// (exit 5 when one has changed) and returns it: figures are taken from a
-// snapshot only as it was published.
-func loadSnapshot(e *env, dir string) (*snapshots.Snapshot, error) {
+// loadSnapshot checks every file of the snapshot --snapshot names against
+// its manifest (exit 5 when one has changed) and returns it: figures are
+// taken from a snapshot only as it was published.
+func loadSnapshot(e *env, dir string) (*store.Release, error) {
 	if err := checkSnapshotDir("--snapshot", dir); err != nil {
 		return nil, err
 	}
-	return snapshots.LoadContext(e.ctx, dir)
+	return loadRelease(e, dir)
+}
+
+// loadRelease reads the snapshot folder dir through regfile.DirFS: its
+// manifest, then every file it lists, checked against it.
+func loadRelease(e *env, dir string) (*store.Release, error) {
+	rel, err := store.Open(e.ctx, regfile.DirFS(dir), dir)
+	if err != nil {
+		return nil, err
+	}
+	crashtest.Pause(e.ctx, crashtest.Loaded)
+	return rel, rel.Load(e.ctx)
 }
 
 // completeDirs completes snapshot folders.

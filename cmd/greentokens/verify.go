@@ -10,7 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/leadgreen/greentokens/snapshots"
+	"github.com/leadgreen/greentokens/internal/regfile"
+	"github.com/leadgreen/greentokens/snapshots/verify"
 )
 
 func init() { register(newVerifyCmd) }
@@ -47,7 +48,7 @@ func runVerify(e *env, dir string, asJSON bool) error {
 	if err := checkSnapshotDir("verify", dir); err != nil {
 		return err
 	}
-	rep, err := snapshots.Verify(e.ctx, dir)
+	rep, err := verify.Verify(e.ctx, regfile.DirFS(dir))
 	switch {
 	case errors.Is(err, failure.ErrInterrupted), errors.Is(err, context.Canceled):
 		return fmt.Errorf("%w: verify %s did not finish: %w", failure.ErrInterrupted, dir, err)

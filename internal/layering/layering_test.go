@@ -119,7 +119,7 @@ func TestServingImportsOnlyCatalogAndItsOwn(t *testing.T) {
 // the command's grid hint reads an archived Ember CSV with the build's
 // parser.
 var transformImporters = map[string][]string{
-	"snapshots":       {"transform", "transform/grid"},
+	"snapshots/build": {"transform", "transform/grid"},
 	"cmd/greentokens": {"transform/grid"},
 }
 
@@ -175,7 +175,7 @@ func TestReadersDoNotDependOnTheBuilder(t *testing.T) {
 	for pkg, deps := range goList(t, "Deps", "catalog", "api", "mcpserver", "site/...") {
 		for _, dep := range deps {
 			for _, imp := range direct[dep] {
-				if within(imp, "transform") && dep != "snapshots" {
+				if within(imp, "transform") && dep != "snapshots/build" {
 					t.Errorf("%s depends on %s, which imports %s: the serving packages reach the builder only through snapshots", pkg, dep, imp)
 				}
 			}
