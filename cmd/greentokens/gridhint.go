@@ -6,11 +6,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/pricing"
+	"github.com/leadgreen/greentokens/snapshots/build"
 	"github.com/leadgreen/greentokens/snapshots/store"
-	"github.com/leadgreen/greentokens/transform/grid"
 )
 
 // gridHint is msg, the resolver's words for the grid q that grid.json
@@ -31,43 +30,25 @@ func gridHint(s *store.Release, q, msg string) string {
 // as pricing.Lookup finds an area of grid.json, and the years it has a
 // value for, ascending.
 func gridYears(s *store.Release, q string) (string, []int) {
-	src := s.Source(fetch.EmberGlobal)
-	if src == nil {
-		src = s.Source(fetch.EmberYearly)
-	}
-	if src == nil {
-		return "", nil
-	}
-	f, err := store.OpenRegular(s, src.Path)
-	if err != nil {
-		return "", nil
-	}
-	defer f.Close()
-	t, err := grid.Parse(f)
+	areas, err := build.EmberYears(s)
 	if err != nil {
 		return "", nil
 	}
 	// Every area the CSV names, once, as a grid lists them.
 	all := &format.Grid{Year: s.Grid.Year}
-	seen := map[format.Area]bool{}
-	for v := range t.All() {
-		if a := (format.Area{Name: v.Area, ISO3: v.ISO3}); !seen[a] {
-			seen[a] = true
-			all.Areas = append(all.Areas, a)
-		}
+	for _, a := range areas {
+		all.Areas = append(all.Areas, format.Area{Name: a.Area, ISO3: a.ISO3})
 	}
 	a, err := pricing.Lookup(all, q)
 	if err != nil {
 		return "", nil
 	}
-	var years []int
-	for v := range t.All() {
-		if v.Area == a.Name && v.ISO3 == a.ISO3 {
-			years = append(years, v.Year)
+	for _, ay := range areas {
+		if ay.Area == a.Name && ay.ISO3 == a.ISO3 {
+			return a.Name, ay.Years
 		}
 	}
-	slices.Sort(years)
-	return a.Name, slices.Compact(years)
+	return "", nil
 }
 
 // yearRanges writes ascending years as ranges: "2000-2019, 2021".

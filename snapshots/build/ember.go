@@ -8,11 +8,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/failure"
+	"github.com/leadgreen/greentokens/snapshots/store"
 	"github.com/leadgreen/greentokens/transform/grid"
 )
 
@@ -121,4 +123,52 @@ func archiveEmber(sink Sink, body *fetch.Body, rd *grid.Reader, archive string) 
 			failure.ErrConflict, archive, file.Size, size)
 	}
 	return table, file, nil
+}
+
+// AreaYears is an area of Ember's CSV and the years it has an intensity
+// value for, ascending.
+type AreaYears struct {
+	Area, ISO3 string
+	Years      []int
+}
+
+// EmberYears reads the archived Ember CSV of rel, checked against its
+// manifest, with the build's own parser, and returns each of its areas
+// with the years it has a value for, in the CSV's order of areas; nil when
+// rel archives no Ember CSV. The command's grid hint says with it which
+// years an area missing from grid.json has.
+func EmberYears(rel *store.Release) ([]AreaYears, error) {
+	src := rel.Source(fetch.EmberGlobal)
+	if src == nil {
+		src = rel.Source(fetch.EmberYearly)
+	}
+	if src == nil {
+		return nil, nil
+	}
+	var t *grid.Table
+	err := rel.Reader().StreamListed(src.Path, func(r io.Reader) error {
+		var err error
+		t, err = grid.Parse(r)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []AreaYears
+	at := map[[2]string]int{}
+	for v := range t.All() {
+		k := [2]string{v.Area, v.ISO3}
+		i, ok := at[k]
+		if !ok {
+			i = len(out)
+			at[k] = i
+			out = append(out, AreaYears{Area: v.Area, ISO3: v.ISO3})
+		}
+		out[i].Years = append(out[i].Years, v.Year)
+	}
+	for i := range out {
+		slices.Sort(out[i].Years)
+		out[i].Years = slices.Compact(out[i].Years)
+	}
+	return out, nil
 }

@@ -30,14 +30,15 @@ import (
 // Release holds no file's bytes: a listed file is read again when asked
 // for (ReadListed, Model, Reader), and checked against the manifest once
 // more. A release of ten thousand models is a few megabytes loaded (the
-// manifest, and the index entry of each model), not the hundreds its
+// manifest, and the names and sizes of each model), not the hundreds its
 // files take decoded.
 type Release struct {
 	// ID is the release's identity: its manifest's date and the sha256 of
 	// manifest.json, which fixes every byte the release holds.
 	ID       format.Release
 	Manifest *format.Manifest
-	// Models are the model files' index entries, by slug; Grid is
+	// Models are the model files' index entries (format.Model.Entry), by
+	// slug, without their Best (Model reads a model file whole); Grid is
 	// grid.json, nil when the release has none. Load sets both; they are
 	// empty after Open alone.
 	Models map[string]format.IndexEntry
@@ -129,7 +130,9 @@ func (r *Release) Load(ctx context.Context) error {
 				} else if want := format.ModelPath(model.Slug); want != f.Path {
 					err = fmt.Errorf("%s: slug %q does not match the file name", f.Path, model.Slug)
 				} else {
-					r.Models[model.Slug] = model.Entry()
+					e := model.Entry()
+					e.Best = nil // Model reads it: ten thousand entries hold no index rows
+					r.Models[model.Slug] = e
 				}
 			}
 		case f.Path == format.GridPath && output:
