@@ -169,7 +169,8 @@ func runChild(b *testing.B, job benchJob) (benchReport, childUsage) {
 	out, err := cmd.Output()
 	if err != nil {
 		stderr := ""
-		if ee, ok := err.(*exec.ExitError); ok {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
 			stderr = string(ee.Stderr)
 		}
 		b.Fatalf("%s: %v\n%s", job.Op, err, stderr)
