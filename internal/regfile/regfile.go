@@ -7,6 +7,7 @@ package regfile
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -145,6 +146,12 @@ func (d dirFS) Open(name string) (fs.File, error) {
 		}
 		fi, err := root.Lstat(elem)
 		if err != nil {
+			// As os.DirFS says it: "open models/x.json: no such file or
+			// directory", not the root's "statat".
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = &fs.PathError{Op: "open", Path: name, Err: pe.Err}
+			}
 			return nil, err
 		}
 		if m := fi.Mode(); m&fs.ModeSymlink != 0 || !m.IsRegular() && !m.IsDir() {
