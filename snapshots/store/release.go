@@ -252,32 +252,13 @@ func DecodeManifest(data []byte) (*format.Manifest, error) {
 	return &m, nil
 }
 
-// openRegular is OpenRegular of the release's file p, once its context is
-// not done.
+// openRegular opens the release's file p (regfile.OpenFS: a regular file
+// only, whatever the fs.FS serves), once its context is not done.
 func (r *Release) openRegular(p string) (fs.File, error) {
 	if err := r.ctx.Err(); err != nil {
 		return nil, err
 	}
-	return OpenRegular(r.fsys, p)
-}
-
-// OpenRegular opens the file at the slash path p of fsys, refusing what is
-// not a regular file (a *regfile.NotRegularError), whatever the fs.FS
-// serves.
-func OpenRegular(fsys fs.FS, p string) (fs.File, error) {
-	f, err := fsys.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	fi, err := f.Stat()
-	if err == nil && !fi.Mode().IsRegular() {
-		err = &regfile.NotRegularError{Path: p, Mode: fi.Mode()}
-	}
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
+	return regfile.OpenFS(r.fsys, p)
 }
 
 // Listed returns the manifest's entry of a listed output or source, by

@@ -73,7 +73,7 @@ func (c *comparingSink) WriteStream(rel string, fn func(w io.Writer) error) (for
 	c.writing = rel
 	defer func() { c.writing = "" }()
 	w := &comparingWriter{c: c, rel: rel, h: sha256.New()}
-	w.cmp, _ = store.OpenRegular(c.stored, rel) // none: w differs from its first byte
+	w.cmp, _ = regfile.OpenFS(c.stored, rel) // none: w differs from its first byte
 	defer w.close()
 	defer func() {
 		if w.f != nil { // a stream that failed
@@ -166,7 +166,7 @@ func (w *comparingWriter) diverge() error {
 	if w.n == 0 {
 		return nil
 	}
-	stored, err := store.OpenRegular(w.c.stored, w.rel)
+	stored, err := regfile.OpenFS(w.c.stored, w.rel)
 	if err != nil {
 		return fmt.Errorf("%w: copying the stored %s's first %d bytes: %w", failure.ErrConflict, w.rel, w.n, err)
 	}
@@ -215,7 +215,7 @@ func (fsys comparedFS) Open(name string) (fs.File, error) {
 	case fsys.c.differs[name]:
 		return os.Open(fsys.c.path(name))
 	}
-	return store.OpenRegular(fsys.c.stored, name)
+	return regfile.OpenFS(fsys.c.stored, name)
 }
 
 // diffs lists how the files the build wrote differ from the stored
@@ -268,7 +268,7 @@ func (c *comparingSink) diffs() ([]FileDiff, error) {
 
 // readStored reads the whole of the regular file p of fsys.
 func readStored(fsys fs.FS, p string) ([]byte, error) {
-	f, err := store.OpenRegular(fsys, p)
+	f, err := regfile.OpenFS(fsys, p)
 	if err != nil {
 		return nil, err
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/crashtest"
 	"github.com/leadgreen/greentokens/internal/failure"
+	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/leadgreen/greentokens/snapshots/build"
 	"github.com/leadgreen/greentokens/snapshots/store"
 	"github.com/leadgreen/greentokens/validate"
@@ -203,7 +204,7 @@ func (a *archiveSource) Open(ctx context.Context, name string) (*fetch.Body, err
 	if !strings.HasPrefix(e.Path, format.SourcesDir) {
 		return nil, fmt.Errorf("%s: the manifest's path %q is not under %s", name, e.Path, format.SourcesDir)
 	}
-	f, err := store.OpenRegular(a.rel, e.Path)
+	f, err := regfile.OpenFS(a.rel, e.Path)
 	if err != nil {
 		return nil, err
 	}
