@@ -13,7 +13,6 @@ import (
 
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/plural"
-	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/leadgreen/greentokens/pricing"
 	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/snapshots/store"
@@ -66,7 +65,7 @@ func runRender(e *env, dir, model, out string, grids []string, gridsGiven bool) 
 	if err != nil {
 		return err
 	}
-	s, err := render.Load(regfile.DirFS(dir))
+	s, err := render.Load(snap) // the release, read through its fs.FS
 	if err != nil {
 		return fmt.Errorf("reading the snapshot %s: %w", dir, err)
 	}
