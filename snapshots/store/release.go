@@ -213,7 +213,10 @@ func (r *Release) CheckListed(ctx context.Context, err error) error {
 // readManifest reads, decodes and checks manifest.json into r.Manifest,
 // and returns its bytes.
 func (r *Release) readManifest() ([]byte, error) {
-	f, err := r.openRegular(format.ManifestPath)
+	if err := r.ctx.Err(); err != nil {
+		return nil, err
+	}
+	f, err := regfile.OpenFS(r.fsys, format.ManifestPath)
 	if err != nil {
 		return nil, err
 	}
@@ -250,15 +253,6 @@ func DecodeManifest(data []byte) (*format.Manifest, error) {
 		return nil, fmt.Errorf("data after the top-level value")
 	}
 	return &m, nil
-}
-
-// openRegular opens the release's file p (regfile.OpenFS: a regular file
-// only, whatever the fs.FS serves), once its context is not done.
-func (r *Release) openRegular(p string) (fs.File, error) {
-	if err := r.ctx.Err(); err != nil {
-		return nil, err
-	}
-	return regfile.OpenFS(r.fsys, p)
 }
 
 // Listed returns the manifest's entry of a listed output or source, by
@@ -396,7 +390,7 @@ func (rd *Reader) stream(path string, fn func(size int64, r io.Reader) error) er
 	if err := rd.ctx.Err(); err != nil {
 		return err
 	}
-	file, err := rd.rel.openRegular(path)
+	file, err := regfile.OpenFS(rd.rel.fsys, path)
 	if err != nil {
 		return &FileError{File: f, Err: err}
 	}
