@@ -50,7 +50,7 @@ func (f Folder) Entries(ctx context.Context) ([]Entry, error) {
 	var out []Entry
 	for _, de := range des {
 		date := de.Name()
-		if !IsDate(date) {
+		if !isDate(date) {
 			continue
 		}
 		e := Entry{Date: date}
@@ -73,8 +73,8 @@ func (f Folder) FS(date string) fs.FS { return regfile.DirFS(f.Name(date)) }
 // Name is the folder OUT/DATE.
 func (f Folder) Name(date string) string { return filepath.Join(string(f), date) }
 
-// IsDate reports whether name is a release's name: a date, YYYY-MM-DD.
-func IsDate(name string) bool {
+// isDate reports whether name is a release's name: a date, YYYY-MM-DD.
+func isDate(name string) bool {
 	if len(name) != len(time.DateOnly) {
 		return false
 	}

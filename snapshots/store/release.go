@@ -225,7 +225,7 @@ func (r *Release) readManifest() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := DecodeManifest(data)
+	m, err := decodeManifest(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", format.ManifestPath, err)
 	}
@@ -240,9 +240,9 @@ func (r *Release) readManifest() ([]byte, error) {
 	return data, nil
 }
 
-// DecodeManifest decodes manifest.json strictly: no unknown field, nothing
+// decodeManifest decodes manifest.json strictly: no unknown field, nothing
 // after the top-level value.
-func DecodeManifest(data []byte) (*format.Manifest, error) {
+func decodeManifest(data []byte) (*format.Manifest, error) {
 	var m format.Manifest
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

@@ -302,12 +302,12 @@ func EditManifest(t testing.TB, dir string, edit func(*format.Manifest)) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	man, err := store.DecodeManifest(mb)
-	if err != nil {
+	var man format.Manifest
+	if err := json.Unmarshal(mb, &man); err != nil {
 		t.Fatal(err)
 	}
-	edit(man)
-	if mb, err = format.Marshal(man); err != nil {
+	edit(&man)
+	if mb, err = format.Marshal(&man); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, format.ManifestPath), mb, 0o644); err != nil {
