@@ -45,7 +45,7 @@ import (
 //
 // Each build or verify runs in a child process (this test binary, run
 // again with benchChildEnv set), so that its peak resident memory is its
-// own: the child runs the stage (snapshots.Build, snapshots.Verify, as the
+// own: the child runs the stage (build.Build, Verify, as the
 // command does) and reports its allocations; the parent reports the
 // child's peak RSS (peak-RSS-MiB) and its allocations (allocs/op). The
 // time is the child's, from start to exit.
