@@ -11,16 +11,21 @@
 // the archived upstream row behind it. Nothing is read from disk to answer
 // a request.
 //
-// A served date is immutable: once loaded, its verified copy is what every
-// surface answers for that date until the process restarts. A served folder
-// that changes on disk (replaced by build --replace, a file edited, the
-// folder turned into a symbolic link) is logged and not loaded again; a
-// deleted one stops being served, and a folder that later reappears under
-// that date is served again only with the same manifest. A folder that
-// fails its checks is logged and tried again once anything in it changes,
-// so a folder copied in any order of files is served once it is complete.
-// A symbolic link, named pipe, device or socket anywhere in a dated folder
-// (or as the dated folder itself) is refused and logged. "latest" names the
+// The snapshots are the releases of a store (snapshots/store: a folder of
+// dated folders), each known by its manifest's sha256 (format.Release): a
+// rescan reads each dated folder's manifest.json, and loads a release only
+// when its manifest is new. A served date is immutable: once loaded, its
+// verified copy is what every surface answers for that date until the
+// process restarts. A served folder whose manifest changes on disk
+// (replaced by build --replace, the folder turned into a symbolic link) is
+// logged and not loaded again; a deleted one stops being served, and a
+// folder that later reappears under that date is served again only with
+// the same manifest. A folder that fails its checks is logged and tried
+// again once its manifest changes, or, when a file the manifest lists was
+// missing or not as listed, once that file is in place: so a folder copied
+// in any order of files is served once it is complete. A symbolic link,
+// named pipe, device or socket as a dated folder, as its manifest.json or
+// at a path the manifest lists is refused and logged. "latest" names the
 // greatest date served.
 //
 // Prices come from the archived upstream rows, unrounded, with the index's
@@ -30,14 +35,15 @@ package catalog
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/leadgreen/greentokens/snapshots/store"
 )
 
 // Latest is the name that stands for the greatest date served.
@@ -46,8 +52,9 @@ const Latest = "latest"
 // Catalog is the set of snapshots served from one directory. It is safe for
 // concurrent use; a *Snapshot never changes.
 type Catalog struct {
-	dir string
-	log *slog.Logger
+	dir   string
+	store store.Store
+	log   *slog.Logger
 
 	scan sync.Mutex // one Rescan at a time
 
@@ -58,8 +65,17 @@ type Catalog struct {
 	// Guarded by scan: what the last scans saw of each dated entry, and the
 	// manifest sha256 of each date served since the start (a date stays
 	// bound to those bytes until restart, even once its folder is deleted).
-	seen  map[string]string // date: folder fingerprint, or the refusal
+	seen  map[string]seen
 	bound map[string]string
+}
+
+// seen is what a scan saw of a dated entry: its manifest's sha256, or why
+// it could not be opened; and, when its load failed on a listed file that
+// was missing or not as listed (a *store.FileError), that error, so that
+// the file alone is checked again at the next scans.
+type seen struct {
+	key     string
+	missing error
 }
 
 // New is a catalog of the dated folders under dir that serves nothing until
@@ -68,7 +84,7 @@ func New(dir string, log *slog.Logger) *Catalog {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Catalog{dir: dir, log: log, snaps: map[string]*Snapshot{}, seen: map[string]string{}, bound: map[string]string{}}
+	return &Catalog{dir: dir, store: store.Folder(dir), log: log, snaps: map[string]*Snapshot{}, seen: map[string]seen{}, bound: map[string]string{}}
 }
 
 // Open is New and Load. A folder that fails its checks is logged and left
@@ -102,28 +118,25 @@ func (c *Catalog) Load() ([]string, error) {
 }
 
 // Rescan looks at every dated entry (YYYY-MM-DD) of the directory, loads
-// the folders that appeared or changed since the last scan and are not
+// the folders whose manifest is new since the last scan and that are not
 // served yet, stops serving the dates whose folder is gone, and returns the
-// dates it added. An entry is looked at again only when its fingerprint
-// (every file's path, kind, size and modification time) changed; one bad
-// folder never stops the scan of the others.
+// dates it added. An entry is loaded again only when its manifest.json's
+// sha256 changed, or when the listed file that failed its last load is in
+// place now; one bad folder never stops the scan of the others.
 func (c *Catalog) Rescan() ([]string, error) {
 	c.scan.Lock()
 	defer c.scan.Unlock()
-	entries, err := os.ReadDir(c.dir)
+	ctx := context.Background()
+	entries, err := c.store.Entries(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("catalog: reading the snapshots folder: %w", err)
 	}
 	var added []string
 	present := map[string]bool{}
 	for _, e := range entries {
-		date := e.Name()
-		if !isDate(date) {
-			continue
-		}
-		present[date] = true
-		if c.look(date) {
-			added = append(added, date)
+		present[e.Date] = true
+		if c.look(ctx, e) {
+			added = append(added, e.Date)
 		}
 	}
 	for date := range c.seen {
@@ -142,43 +155,49 @@ func (c *Catalog) Rescan() ([]string, error) {
 	return added, nil
 }
 
-// look examines the dated entry date and serves it when it is new, complete
+// look examines the dated entry e and serves it when it is new, complete
 // and passes its checks; it reports whether it began serving it. c.scan is
 // held.
-func (c *Catalog) look(date string) bool {
-	dir := filepath.Join(c.dir, date)
-	fp, refusal := fingerprint(dir)
-	key := fp
-	if refusal != nil {
+func (c *Catalog) look(ctx context.Context, e store.Entry) bool {
+	date := e.Date
+	var rel *store.Release
+	refusal := e.Err
+	if refusal == nil {
+		rel, refusal = store.Open(ctx, c.store.FS(date), c.store.Name(date))
+	}
+	var key string
+	if rel != nil {
+		key = rel.ID.ManifestSHA256
+	} else {
 		key = "refused: " + refusal.Error()
 	}
-	if c.seen[date] == key {
-		return false
+	last := c.seen[date]
+	if last.key == key && (last.missing == nil || rel.CheckListed(ctx, last.missing) != nil) {
+		return false // the same manifest, and the file its load missed still missing
 	}
-	c.seen[date] = key
+	c.seen[date] = seen{key: key}
 	c.mu.RLock()
 	old, served := c.snaps[date]
 	c.mu.RUnlock()
 	switch {
 	case served:
+		change := "its manifest.json changed"
+		if refusal != nil {
+			change = refusal.Error()
+		}
 		c.log.Warn("snapshot folder changed on disk; still serving the copy verified when it was loaded (a served date is immutable: restart to serve the new folder)",
-			"date", date, "manifest_sha256", old.Info().Manifest, "change", changeOf(refusal))
+			"date", date, "manifest_sha256", old.Info().Manifest, "change", change)
 		return false
 	case refusal != nil:
 		c.log.Error("snapshot not served", "date", date, "err", refusal)
 		return false
 	}
-	s, err := load(dir, date)
-	if err == nil {
-		// A folder being written (copied, built) while it was read is read
-		// again once it settles.
-		if again, _ := fingerprint(dir); again != fp {
-			c.seen[date] = ""
-			c.log.Info("snapshot folder changed while it was loaded; trying again at the next scan", "date", date)
-			return false
-		}
-	}
+	s, err := load(ctx, rel, date)
 	if err != nil {
+		var fe *store.FileError
+		if errors.As(err, &fe) {
+			c.seen[date] = seen{key: key, missing: err}
+		}
 		c.log.Error("snapshot not served", "date", date, "err", err)
 		return false
 	}
@@ -197,11 +216,15 @@ func (c *Catalog) look(date string) bool {
 	return true
 }
 
-func changeOf(refusal error) string {
-	if refusal != nil {
-		return refusal.Error()
+// load checks every file the release rel lists against its manifest
+// (through the store's regular-file guard) and against its schemas, and
+// reads its published files and archived JSON sources into memory. The
+// manifest's date must be date.
+func load(ctx context.Context, rel *store.Release, date string) (*Snapshot, error) {
+	if err := rel.Load(ctx); err != nil {
+		return nil, err
 	}
-	return "files added, removed or modified"
+	return fromLoaded(rel, date)
 }
 
 // drop stops serving date, if it is served; c.mu is held.
@@ -276,12 +299,4 @@ func (c *Catalog) Snapshot(date string) (*Snapshot, error) {
 		return s, nil
 	}
 	return nil, notFound("snapshot", date, nearest(date, c.dates))
-}
-
-func isDate(name string) bool {
-	if len(name) != len(time.DateOnly) {
-		return false
-	}
-	_, err := time.Parse(time.DateOnly, name)
-	return err == nil
 }

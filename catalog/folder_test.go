@@ -15,7 +15,7 @@ import (
 	"github.com/leadgreen/greentokens/catalog/catalogtest"
 	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/format"
-	"github.com/leadgreen/greentokens/snapshots"
+	"github.com/leadgreen/greentokens/snapshots/build"
 )
 
 // rescan rescans c and fails the test on an error.
@@ -42,7 +42,7 @@ func TestReplacedSnapshot(t *testing.T) {
 	}
 
 	// Replaced by a build without grid.json: a different manifest.
-	res, err := snapshots.Build(context.Background(), snapshots.BuildOptions{
+	res, err := build.Build(context.Background(), build.Options{
 		Out: out, Date: catalogtest.Date, Retrieved: catalogtest.Retrieved, NoGrid: true, Replace: true,
 		Source: fetch.Dir{Leaderboard: catalogtest.Leaderboard(), Origins: fetch.DefaultOrigins()},
 	})

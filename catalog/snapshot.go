@@ -12,10 +12,12 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/leadgreen/greentokens/internal/failure"
+
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/leaderboard"
 	"github.com/leadgreen/greentokens/pricing"
-	"github.com/leadgreen/greentokens/snapshots"
+	"github.com/leadgreen/greentokens/snapshots/store"
 	"github.com/leadgreen/greentokens/validate"
 )
 
@@ -70,10 +72,10 @@ func leaderboardSources() []string {
 		format.PrimaryTask().ArchivedPath()}
 }
 
-// ErrConflict is snapshots.ErrConflict, the same error value, for a surface
+// ErrConflict is failure.ErrConflict, the same error value, for a surface
 // that writes what it serves into a folder (the site): a folder it must not
 // replace. The command exits 6 on it, as on a build's.
-var ErrConflict = snapshots.ErrConflict
+var ErrConflict = failure.ErrConflict
 
 // File returns a file held in memory by its slash path: format.ManifestPath,
 // format.IndexPath, format.GridPath, format.ModelPath(slug), or an archived JSON source
@@ -110,40 +112,28 @@ func schemaOf(path string) string {
 	return ""
 }
 
-// load checks the snapshot folder dir against its manifest (every file's
-// size and sha256, through the regular-file guard) and its schemas, and
-// reads its published files and archived JSON sources into memory. The
-// manifest's date must be date, unless date is "".
-func load(dir, date string) (*Snapshot, error) {
-	ls, err := snapshots.Load(dir)
-	if err != nil {
-		return nil, err
-	}
-	return fromLoaded(ls, date)
-}
-
-// FromLoaded reads into memory, as the catalog serves it, a snapshot that
-// snapshots.Load checked (its files against the manifest): its files are
+// FromLoaded reads into memory, as the catalog serves it, a release that
+// store.Load checked (its files against the manifest): its files are
 // checked against their schemas and its models derived, for a command that
 // prices, lists or makes a site from it (carbon, list, site), whatever its
-// folder's name. Its errors wrap snapshots.ErrValidation.
-func FromLoaded(ls *snapshots.Snapshot) (*Snapshot, error) {
+// folder's name. Its errors wrap failure.ErrValidation.
+func FromLoaded(ls *store.Release) (*Snapshot, error) {
 	s, err := fromLoaded(ls, "")
-	return s, invalidSnapshot(ls.Dir, err)
+	return s, invalidSnapshot(ls.Name(), err)
 }
 
 // invalidSnapshot makes an error of loading the snapshot folder dir wrap
-// snapshots.ErrValidation; nil stays nil.
+// failure.ErrValidation; nil stays nil.
 func invalidSnapshot(dir string, err error) error {
-	if err != nil && !errors.Is(err, snapshots.ErrValidation) {
-		err = fmt.Errorf("%w: %s: %w", snapshots.ErrValidation, filepath.Base(dir), err)
+	if err != nil && !errors.Is(err, failure.ErrValidation) {
+		err = fmt.Errorf("%w: %s: %w", failure.ErrValidation, filepath.Base(dir), err)
 	}
 	return err
 }
 
 // fromLoaded is FromLoaded of a folder whose manifest's date must be date,
 // unless date is "".
-func fromLoaded(ls *snapshots.Snapshot, date string) (*Snapshot, error) {
+func fromLoaded(ls *store.Release, date string) (*Snapshot, error) {
 	m := ls.Manifest
 	if date == "" {
 		date = m.Date
@@ -168,9 +158,10 @@ func fromLoaded(ls *snapshots.Snapshot, date string) (*Snapshot, error) {
 			paths = append(paths, src.Path)
 		}
 	}
+	rd := ls.Reader()
 	for _, p := range paths {
-		b, ok := ls.Bytes(p)
-		if !ok {
+		b, err := rd.ReadListed(p)
+		if err != nil {
 			return nil, fmt.Errorf("snapshot %s: %s is missing or no longer matches %s", date, p, format.ManifestPath)
 		}
 		s.files[p] = &File{Path: p, Bytes: append([]byte(nil), b...), SHA256: sum(b)}

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -11,12 +12,12 @@ import (
 
 	"github.com/leadgreen/greentokens/catalog/catalogtest"
 	"github.com/leadgreen/greentokens/format"
-	"github.com/leadgreen/greentokens/snapshots"
+	"github.com/leadgreen/greentokens/snapshots/store"
 )
 
 // republish rewrites the model file of slug in the snapshot folder dir
 // with edit applied, and the manifest so that it lists the new bytes: the
-// snapshot then loads (snapshots.Load), and only the agreement of the
+// snapshot then loads (store.Load), and only the agreement of the
 // model file with the archived rows can refuse it.
 func republish(t *testing.T, dir, slug string, edit func(*format.Model)) {
 	t.Helper()
@@ -85,7 +86,7 @@ func TestPublishedAgreesWithArchivedRows(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := catalogtest.Copy(t, filepath.Join(catalogtest.Shared(t), catalogtest.Date), t.TempDir())
 			republish(t, dir, slug, tc.edit)
-			ls, err := snapshots.Load(dir)
+			ls, err := store.LoadDir(context.Background(), dir)
 			if err != nil {
 				t.Fatalf("the republished snapshot does not load: %v", err)
 			}
@@ -94,7 +95,7 @@ func TestPublishedAgreesWithArchivedRows(t *testing.T) {
 			}
 		})
 	}
-	ls, err := snapshots.Load(filepath.Join(catalogtest.Shared(t), catalogtest.Date))
+	ls, err := store.LoadDir(context.Background(), filepath.Join(catalogtest.Shared(t), catalogtest.Date))
 	if err != nil {
 		t.Fatal(err)
 	}

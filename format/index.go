@@ -69,6 +69,16 @@ type IndexEntry struct {
 	Best map[string]Config `json:"best"`
 }
 
+// Entry is the model file's entry in index.json: its names and sizes, the
+// count of its configurations, its file and its index rows.
+func (m *Model) Entry() IndexEntry {
+	return IndexEntry{
+		Slug: m.Slug, Name: m.Name, ModelID: m.ModelID, ParamsB: m.ParamsB, ActiveParamsB: m.ActiveParamsB,
+		Architecture: m.Architecture, Configurations: len(m.Configurations), GPUs: m.GPUs,
+		File: ModelPath(m.Slug), Best: m.Best,
+	}
+}
+
 // RowRef names a configuration and repeats its main figures, rounded as in
 // the model files.
 type RowRef struct {

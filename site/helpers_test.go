@@ -9,7 +9,8 @@ import (
 	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/internal/sample"
-	"github.com/leadgreen/greentokens/snapshots"
+	"github.com/leadgreen/greentokens/snapshots/build"
+	"github.com/leadgreen/greentokens/snapshots/store"
 )
 
 const (
@@ -36,8 +37,8 @@ func seedSnapshot(t testing.TB) string {
 		if seed.err != nil {
 			return
 		}
-		var res *snapshots.Result
-		res, seed.err = snapshots.Build(context.Background(), snapshots.BuildOptions{
+		var res *build.Result
+		res, seed.err = build.Build(context.Background(), build.Options{
 			Out: seed.root, Date: seedDate, Retrieved: "2026-09-26", GridYear: 2024, EmberRelease: "September 2026",
 			Source: fetch.Dir{Leaderboard: sample.Leaderboard(), Ember: seedGrid, Origins: fetch.DefaultOrigins()},
 		})
@@ -61,11 +62,11 @@ func openSeed(t testing.TB) *Site {
 }
 
 // newSeed makes the site of the seed snapshot with opts, the snapshot
-// loaded as the site command loads it (snapshots.Load, then
+// loaded as the site command loads it (store.Load, then
 // catalog.FromLoaded).
 func newSeed(t testing.TB, opts Options) (*Site, error) {
 	t.Helper()
-	ls, err := snapshots.Load(seedSnapshot(t))
+	ls, err := store.LoadDir(context.Background(), seedSnapshot(t))
 	if err != nil {
 		t.Fatal(err)
 	}

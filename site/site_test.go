@@ -17,10 +17,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/pricing"
 	"github.com/leadgreen/greentokens/render"
-	"github.com/leadgreen/greentokens/snapshots"
 )
 
 var (
@@ -422,7 +422,7 @@ func TestWriteDir(t *testing.T) {
 	os.MkdirAll(foreign, 0o755)
 	os.WriteFile(filepath.Join(foreign, "notes.txt"), []byte("mine"), 0o644)
 	err := s.WriteDir(foreign)
-	if !errors.Is(err, snapshots.ErrConflict) || !strings.Contains(err.Error(), "choose a new or empty folder") {
+	if !errors.Is(err, catalog.ErrConflict) || !strings.Contains(err.Error(), "choose a new or empty folder") {
 		t.Errorf("writing into a folder of other files: %v; want a conflict", err)
 	}
 	entries, _ := os.ReadDir(foreign)

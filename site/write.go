@@ -15,7 +15,7 @@ import (
 // page at a time, and it takes out's place only when every file is there.
 // out may be missing, an empty folder, or a site an earlier WriteDir wrote
 // (it is replaced); any other existing out is refused with an error
-// wrapping catalog.ErrConflict (snapshots.ErrConflict), and left as it is.
+// wrapping catalog.ErrConflict (exit 6), and left as it is.
 func (s *Site) WriteDir(out string) (err error) {
 	out = filepath.Clean(out)
 	kind, err := outKind(out)

@@ -143,11 +143,7 @@ func (b *IndexBuilder) add(built *Built) error {
 	if len(built.Rows) != len(m.Configurations) {
 		return fmt.Errorf("%s: models/%s.json was not built by Models (no upstream rows)", format.IndexPath, m.Slug)
 	}
-	idx.Models = append(idx.Models, format.IndexEntry{
-		Slug: m.Slug, Name: m.Name, ModelID: m.ModelID, ParamsB: m.ParamsB, ActiveParamsB: m.ActiveParamsB,
-		Architecture: m.Architecture, Configurations: len(m.Configurations), GPUs: m.GPUs,
-		File: format.ModelPath(m.Slug), Best: m.Best,
-	})
+	idx.Models = append(idx.Models, m.Entry())
 
 	best := map[string]int{} // GPU -> index in m.Configurations
 	for gpu, c := range m.Best {

@@ -53,19 +53,7 @@ func (s *snap) open(p string) (fs.File, error) {
 	if err := s.ctx.Err(); err != nil {
 		return nil, err
 	}
-	f, err := s.fsys.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	fi, err := f.Stat()
-	if err == nil && !fi.Mode().IsRegular() {
-		err = &regfile.NotRegularError{Path: p, Mode: fi.Mode()}
-	}
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
+	return regfile.OpenFS(s.fsys, p)
 }
 
 // read returns the bytes of the regular file at the slash path p.

@@ -14,7 +14,7 @@ import (
 
 	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/internal/sample"
-	"github.com/leadgreen/greentokens/snapshots"
+	"github.com/leadgreen/greentokens/snapshots/build"
 )
 
 // Dates and sources of the test snapshots.
@@ -54,7 +54,7 @@ func SampleEmber() string { return sample.Ember() }
 // folder.
 func Build(tb testing.TB, out, date, ember string) string {
 	tb.Helper()
-	res, err := snapshots.Build(context.Background(), snapshots.BuildOptions{
+	res, err := build.Build(context.Background(), build.Options{
 		Out: out, Date: date, Retrieved: Retrieved, GridYear: GridYear, NoGrid: ember == "",
 		Source: fetch.Dir{Leaderboard: Leaderboard(), Ember: ember, Origins: fetch.DefaultOrigins()},
 	})

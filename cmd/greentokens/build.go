@@ -15,7 +15,7 @@ import (
 
 	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/internal/plural"
-	"github.com/leadgreen/greentokens/snapshots"
+	"github.com/leadgreen/greentokens/snapshots/build"
 )
 
 // Environment variables that override the upstream base URLs.
@@ -102,7 +102,7 @@ func newBuildCmd(e *env) *cobra.Command {
 }
 
 func runBuild(f *buildFlags, e *env, now time.Time) error {
-	limitCheckerMemory()
+	limitMemory(checkerMemoryLimit)
 	if err := setLogger(e, f.logFormat); err != nil {
 		return err
 	}
@@ -133,7 +133,7 @@ func runBuild(f *buildFlags, e *env, now time.Time) error {
 		e.log.Warn("--from without --grid-year takes the latest complete year, which need not be the one the snapshot pinned; " +
 			"greentokens rebuild DIR --out FOLDER takes every input from what the snapshot records")
 	}
-	res, err := snapshots.Build(e.ctx, snapshots.BuildOptions{
+	res, err := build.Build(e.ctx, build.Options{
 		Out: f.out, Date: f.date, Retrieved: f.retrieved, Source: src, Replace: f.replace, Logger: e.log, LockTimeout: f.lockTimeout,
 		NoGrid: f.noGrid, GridYear: f.gridYear, EmberRelease: f.emberRelease,
 		AllowRemoval: f.allowRemoval, AllowGridShrink: f.allowGridShrink,
@@ -237,7 +237,7 @@ func (f *buildFlags) checkLocal() error {
 }
 
 // checkDates refuses dates that cannot be true: a --date more than a day
-// ahead of now, a --retrieved after --date. (snapshots.Build refuses
+// ahead of now, a --retrieved after --date. (build.Build refuses
 // upstream data compiled after the retrieval date.)
 func checkDates(date, retrieved string, now time.Time) error {
 	d, err := time.Parse(time.DateOnly, date)

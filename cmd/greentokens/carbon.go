@@ -11,7 +11,7 @@ import (
 	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/pricing"
-	"github.com/leadgreen/greentokens/snapshots"
+	"github.com/leadgreen/greentokens/snapshots/store"
 )
 
 func init() { register(newCarbonCmd) }
@@ -125,7 +125,7 @@ func runCarbon(e *env, dir string, req catalog.PriceRequest, asJSON bool, flags 
 // (exit 2), in the words of the lookup that failed; a grid is named as the
 // command's argument GRID, and one that grid.json lacks says which years
 // the archived Ember CSV has it for.
-func carbonError(ls *snapshots.Snapshot, err error) error {
+func carbonError(ls *store.Release, err error) error {
 	var ce *catalog.Error
 	if !errors.As(err, &ce) {
 		return err

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/leadgreen/greentokens/snapshots"
+	"github.com/leadgreen/greentokens/internal/failure"
 )
 
 // Exit codes, distinct per kind of failure, so the release job can tell them apart.
@@ -71,17 +71,17 @@ func exitCode(err error) int {
 		return exitOK
 	case errors.As(err, &es):
 		return int(es)
-	case errors.As(err, &ue), errors.Is(err, snapshots.ErrUsage):
+	case errors.As(err, &ue), errors.Is(err, failure.ErrUsage):
 		return exitUsage
-	case errors.Is(err, snapshots.ErrInterrupted):
+	case errors.Is(err, failure.ErrInterrupted):
 		return exitFailure
-	case errors.Is(err, snapshots.ErrValidation):
+	case errors.Is(err, failure.ErrValidation):
 		return exitValidation
-	case errors.Is(err, snapshots.ErrConflict):
+	case errors.Is(err, failure.ErrConflict):
 		return exitConflict
-	case errors.Is(err, snapshots.ErrUpstreamData):
+	case errors.Is(err, failure.ErrUpstreamData):
 		return exitUpstreamBad
-	case errors.Is(err, snapshots.ErrUpstream):
+	case errors.Is(err, failure.ErrUpstream):
 		return exitUpstream
 	}
 	return exitFailure
@@ -129,7 +129,7 @@ func oneLine(s string) string {
 // nil.
 func interrupted(e *env) error {
 	if err := e.ctx.Err(); err != nil {
-		return fmt.Errorf("%w: %w", snapshots.ErrInterrupted, err)
+		return fmt.Errorf("%w: %w", failure.ErrInterrupted, err)
 	}
 	return nil
 }

@@ -13,9 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leadgreen/greentokens/internal/failure"
+
 	"github.com/leadgreen/greentokens/fetch/fetchtest"
 	"github.com/leadgreen/greentokens/internal/sample"
-	"github.com/leadgreen/greentokens/snapshots"
 )
 
 // The seeds' leaderboard version and Ember's values, from the repository's
@@ -339,12 +340,12 @@ func TestExitCode(t *testing.T) {
 	}{
 		{"nil", nil, exitOK},
 		{"usage", usagef("x"), exitUsage},
-		{"wrapped usage", fmt.Errorf("a: %w", snapshots.ErrUsage), exitUsage},
-		{"interrupted verify is not a failed check", fmt.Errorf("%w: verify x did not finish: %w", snapshots.ErrInterrupted, context.Canceled), exitFailure},
-		{"validation", fmt.Errorf("%w: x", snapshots.ErrValidation), exitValidation},
-		{"conflict", fmt.Errorf("%w: x", snapshots.ErrConflict), exitConflict},
-		{"upstream data", fmt.Errorf("%w: x", snapshots.ErrUpstreamData), exitUpstreamBad},
-		{"upstream", fmt.Errorf("%w: x", snapshots.ErrUpstream), exitUpstream},
+		{"wrapped usage", fmt.Errorf("a: %w", failure.ErrUsage), exitUsage},
+		{"interrupted verify is not a failed check", fmt.Errorf("%w: verify x did not finish: %w", failure.ErrInterrupted, context.Canceled), exitFailure},
+		{"validation", fmt.Errorf("%w: x", failure.ErrValidation), exitValidation},
+		{"conflict", fmt.Errorf("%w: x", failure.ErrConflict), exitConflict},
+		{"upstream data", fmt.Errorf("%w: x", failure.ErrUpstreamData), exitUpstreamBad},
+		{"upstream", fmt.Errorf("%w: x", failure.ErrUpstream), exitUpstream},
 		{"diff --exit-code", exitStatus(exitFailure), exitFailure},
 		{"other", errors.New("x"), exitFailure},
 	} {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/leadgreen/greentokens/snapshots"
+	"github.com/leadgreen/greentokens/snapshots/diff"
 )
 
 func init() { register(newDiffCmd) }
@@ -32,15 +32,15 @@ func newDiffCmd(e *env) *cobra.Command {
 					return err
 				}
 			}
-			old, err := snapshots.LoadContext(e.ctx, args[0])
+			old, err := loadRelease(e, args[0])
 			if err != nil {
 				return err
 			}
-			cur, err := snapshots.LoadContext(e.ctx, args[1])
+			cur, err := loadRelease(e, args[1])
 			if err != nil {
 				return err
 			}
-			rep := snapshots.Diff(old, cur)
+			rep := diff.Diff(old, cur)
 			if err := interrupted(e); err != nil {
 				return err // the report is partial: print none
 			}

@@ -2,24 +2,21 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/pricing"
-	"github.com/leadgreen/greentokens/snapshots"
-	"github.com/leadgreen/greentokens/transform/grid"
+	"github.com/leadgreen/greentokens/snapshots/build"
+	"github.com/leadgreen/greentokens/snapshots/store"
 )
 
 // gridHint is msg, the resolver's words for the grid q that grid.json
 // lacks, with the years the snapshot's archived Ember CSV has that area for
 // and how to pin one; msg as it is when the CSV does not have it either, or
 // has it for the reference year.
-func gridHint(s *snapshots.Snapshot, q, msg string) string {
+func gridHint(s *store.Release, q, msg string) string {
 	area, years := gridYears(s, q)
 	if len(years) == 0 || slices.Contains(years, s.Grid.Year) {
 		return msg
@@ -32,44 +29,26 @@ func gridHint(s *snapshots.Snapshot, q, msg string) string {
 // gridYears returns the area of the archived Ember CSV that q names, found
 // as pricing.Lookup finds an area of grid.json, and the years it has a
 // value for, ascending.
-func gridYears(s *snapshots.Snapshot, q string) (string, []int) {
-	src := s.Source(fetch.EmberGlobal)
-	if src == nil {
-		src = s.Source(fetch.EmberYearly)
-	}
-	if src == nil {
-		return "", nil
-	}
-	f, err := os.Open(filepath.Join(s.Dir, filepath.FromSlash(src.Path)))
-	if err != nil {
-		return "", nil
-	}
-	defer f.Close()
-	t, err := grid.Parse(f)
+func gridYears(s *store.Release, q string) (string, []int) {
+	areas, err := build.EmberYears(s)
 	if err != nil {
 		return "", nil
 	}
 	// Every area the CSV names, once, as a grid lists them.
 	all := &format.Grid{Year: s.Grid.Year}
-	seen := map[format.Area]bool{}
-	for v := range t.All() {
-		if a := (format.Area{Name: v.Area, ISO3: v.ISO3}); !seen[a] {
-			seen[a] = true
-			all.Areas = append(all.Areas, a)
-		}
+	for _, a := range areas {
+		all.Areas = append(all.Areas, format.Area{Name: a.Area, ISO3: a.ISO3})
 	}
 	a, err := pricing.Lookup(all, q)
 	if err != nil {
 		return "", nil
 	}
-	var years []int
-	for v := range t.All() {
-		if v.Area == a.Name && v.ISO3 == a.ISO3 {
-			years = append(years, v.Year)
+	for _, ay := range areas {
+		if ay.Area == a.Name && ay.ISO3 == a.ISO3 {
+			return a.Name, ay.Years
 		}
 	}
-	slices.Sort(years)
-	return a.Name, slices.Compact(years)
+	return "", nil
 }
 
 // yearRanges writes ascending years as ranges: "2000-2019, 2021".

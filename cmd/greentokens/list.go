@@ -13,7 +13,7 @@ import (
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/plural"
 	"github.com/leadgreen/greentokens/pricing"
-	"github.com/leadgreen/greentokens/snapshots"
+	"github.com/leadgreen/greentokens/snapshots/store"
 )
 
 func init() { register(newListCmd) }
@@ -62,7 +62,7 @@ func newListCmd(e *env) *cobra.Command {
 
 // loadCatalogSnapshot loads the snapshot folder dir as loadSnapshot does,
 // and reads it as the catalog serves it, to list and price from.
-func loadCatalogSnapshot(e *env, dir string) (*snapshots.Snapshot, *catalog.Snapshot, error) {
+func loadCatalogSnapshot(e *env, dir string) (*store.Release, *catalog.Snapshot, error) {
 	ls, err := loadSnapshot(e, dir)
 	if err != nil {
 		return nil, nil, err
@@ -146,7 +146,7 @@ func printJSON(e *env, v any) error {
 // of grid.json has (years counts the areas of each year it has). It names
 // the reference years the snapshot's archived Ember CSV can give (those
 // with a World value) and suggests another build only for one of them.
-func noGridOfYear(s *snapshots.Snapshot, dir string, year int, years map[int]int) error {
+func noGridOfYear(s *store.Release, dir string, year int, years map[int]int) error {
 	var have []string
 	for _, y := range slices.Sorted(maps.Keys(years)) {
 		have = append(have, fmt.Sprintf("%d (%s)", y, plural.Count(years[y], "grid")))

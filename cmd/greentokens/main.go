@@ -6,16 +6,12 @@
 // Run "greentokens help" for the commands and exit codes.
 package main
 
-import (
-	"os"
-
-	"github.com/leadgreen/greentokens/snapshots"
-)
+import "os"
 
 func main() {
-	// Every command runs under the soft memory limit
-	// (snapshots.MemoryLimit), the checker's commands under a larger one
-	// (memory.go); a GOMEMLIMIT of the user's wins.
-	snapshots.LimitMemory()
+	// Every command runs under the soft memory limit, the checker's
+	// commands under a larger one (memory.go); a GOMEMLIMIT of the user's
+	// wins.
+	limitMemory(defaultMemoryLimit)
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }

@@ -3,10 +3,13 @@ package main
 import (
 	"fmt"
 
+	"github.com/leadgreen/greentokens/internal/failure"
+
 	"github.com/spf13/cobra"
 
 	"github.com/leadgreen/greentokens/format"
-	"github.com/leadgreen/greentokens/snapshots"
+	"github.com/leadgreen/greentokens/internal/regfile"
+	"github.com/leadgreen/greentokens/snapshots/verify"
 )
 
 func init() { register(newRebuildCmd) }
@@ -42,7 +45,7 @@ func newRebuildCmd(e *env) *cobra.Command {
 }
 
 func runRebuild(e *env, dir, out string, replace bool, logFormat string) error {
-	limitCheckerMemory()
+	limitMemory(checkerMemoryLimit)
 	if err := setLogger(e, logFormat); err != nil {
 		return err
 	}
@@ -52,7 +55,7 @@ func runRebuild(e *env, dir, out string, replace bool, logFormat string) error {
 	if out == "" {
 		return usagef("rebuild needs --out FOLDER: the folder that receives the rebuilt snapshot")
 	}
-	res, err := snapshots.Rebuild(e.ctx, dir, snapshots.RebuildOptions{Out: out, Replace: replace, Logger: e.log})
+	res, err := verify.Rebuild(e.ctx, regfile.DirFS(dir), verify.RebuildOptions{Out: out, Replace: replace, Logger: e.log})
 	if err != nil {
 		return err
 	}
@@ -67,7 +70,7 @@ func runRebuild(e *env, dir, out string, replace bool, logFormat string) error {
 	default:
 		fmt.Fprintf(e.stdout, "%s: rebuilt from %s, and differs from it: %s; greentokens verify %s shows how, value by value (the rebuilt files stay in %s)\n",
 			res.Dir, dir, res.Difference, dir, res.Dir)
-		return fmt.Errorf("%w: the rebuild of %s differs from it (%s)", snapshots.ErrValidation, dir, res.Difference)
+		return fmt.Errorf("%w: the rebuild of %s differs from it (%s)", failure.ErrValidation, dir, res.Difference)
 	}
 	return nil
 }

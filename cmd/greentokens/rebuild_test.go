@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/leadgreen/greentokens/format"
-	"github.com/leadgreen/greentokens/snapshots"
+	"github.com/leadgreen/greentokens/snapshots/build"
 )
 
 // TestRebuild: an auditor's rebuild of a snapshot built with a pinned
@@ -66,7 +66,7 @@ func TestRebuild(t *testing.T) {
 		setGenerator(t, other, builtBy)
 		code, stdout, stderr := runCLI(t, "rebuild", other, "--out", t.TempDir())
 		want := "byte-identical to it except manifest.json's generator, which names the code that wrote each: built by " +
-			builtBy.String() + ", rebuilt by " + snapshots.ThisGenerator().String()
+			builtBy.String() + ", rebuilt by " + build.ThisGenerator().String()
 		if code != exitOK || !strings.Contains(stdout, want) {
 			t.Errorf("rebuild by other code: exit %d, want %d saying %q\nstdout: %s\nstderr: %s", code, exitOK, want, stdout, stderr)
 		}

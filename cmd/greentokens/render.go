@@ -13,10 +13,9 @@ import (
 
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/plural"
-	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/leadgreen/greentokens/pricing"
 	"github.com/leadgreen/greentokens/render"
-	"github.com/leadgreen/greentokens/snapshots"
+	"github.com/leadgreen/greentokens/snapshots/store"
 )
 
 func init() { register(newRenderCmd) }
@@ -66,7 +65,7 @@ func runRender(e *env, dir, model, out string, grids []string, gridsGiven bool) 
 	if err != nil {
 		return err
 	}
-	s, err := render.Load(regfile.DirFS(dir))
+	s, err := render.Load(snap) // the release, read through its fs.FS
 	if err != nil {
 		return fmt.Errorf("reading the snapshot %s: %w", dir, err)
 	}
@@ -120,9 +119,9 @@ func runRender(e *env, dir, model, out string, grids []string, gridsGiven bool) 
 // checkGrids refuses a --grids name the snapshot's grid.json lacks: a
 // mistake in the command line (exit 2, with the years hint of carbon), not
 // a note on a page.
-func checkGrids(snap *snapshots.Snapshot, grids []string) error {
+func checkGrids(snap *store.Release, grids []string) error {
 	if snap.Grid == nil {
-		return usagef("--grids: %s has no grid.json (built with --no-grid)", snap.Dir)
+		return usagef("--grids: %s has no grid.json (built with --no-grid)", snap.Name())
 	}
 	for _, q := range grids {
 		if _, err := pricing.Lookup(snap.Grid, q); err != nil {

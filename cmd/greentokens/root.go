@@ -10,7 +10,7 @@ import (
 
 	"github.com/leadgreen/greentokens/internal/plural"
 	"github.com/leadgreen/greentokens/pricing"
-	"github.com/leadgreen/greentokens/snapshots"
+	"github.com/leadgreen/greentokens/snapshots/build"
 )
 
 // A subcommand is one file: a constructor that returns its *cobra.Command,
@@ -25,7 +25,7 @@ import (
 //			Short: "one line for the command list",
 //			Args:  noArgs,
 //			RunE: func(cmd *cobra.Command, args []string) error {
-//				return serve(cmd.Context(), addr, e) // errors: usagef(...) for exit 2, snapshots.Err* kinds
+//				return serve(cmd.Context(), addr, e) // errors: usagef(...) for exit 2, failure.Err* kinds
 //			},
 //		}
 //		cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "listen `ADDR`")
@@ -43,7 +43,7 @@ func newRoot(e *env) *cobra.Command {
 		Short: "Dated, versioned, auditable snapshots of the Green Tokens index",
 		Long: "greentokens builds dated, versioned, auditable snapshots of the Green Tokens index: the GPU\n" +
 			"energy open language models use per million output tokens, with grid carbon per country.",
-		Version:       snapshots.ThisGenerator().String(),
+		Version:       build.ThisGenerator().String(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		// "greentokens" alone lists the commands and is a usage mistake.

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"encoding/json"
+	"context"
 	"os"
 	"path/filepath"
 	"sort"
@@ -10,8 +10,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/internal/crashtest"
 	"github.com/leadgreen/greentokens/internal/regfile"
-	"github.com/leadgreen/greentokens/snapshots"
+	"github.com/leadgreen/greentokens/snapshots/store"
 )
 
 // snapshotFlag defines a command's --snapshot DIR; the shell completes it
@@ -48,14 +49,25 @@ func checkFolder(flag, dir string) error {
 	return nil
 }
 
-// loadSnapshot checks every file of the snapshot against its manifest
-// (exit 5 when one has changed) and returns it: figures are taken from a
-// snapshot only as it was published.
-func loadSnapshot(e *env, dir string) (*snapshots.Snapshot, error) {
+// loadSnapshot checks every file of the snapshot --snapshot names against
+// its manifest (exit 5 when one has changed) and returns it: figures are
+// taken from a snapshot only as it was published.
+func loadSnapshot(e *env, dir string) (*store.Release, error) {
 	if err := checkSnapshotDir("--snapshot", dir); err != nil {
 		return nil, err
 	}
-	return snapshots.LoadContext(e.ctx, dir)
+	return loadRelease(e, dir)
+}
+
+// loadRelease reads the snapshot folder dir through regfile.DirFS: its
+// manifest, then every file it lists, checked against it.
+func loadRelease(e *env, dir string) (*store.Release, error) {
+	rel, err := store.Open(e.ctx, regfile.DirFS(dir), dir)
+	if err != nil {
+		return nil, err
+	}
+	crashtest.Pause(e.ctx, crashtest.Loaded)
+	return rel, rel.Load(e.ctx)
 }
 
 // completeDirs completes snapshot folders.
@@ -63,17 +75,31 @@ func completeDirs(cmd *cobra.Command, args []string, toComplete string) ([]strin
 	return nil, cobra.ShellCompDirectiveFilterDirs
 }
 
-// completeModels completes model slugs from the --snapshot given (no
-// file completion otherwise).
-func completeModels(cmd *cobra.Command, toComplete string) []string {
+// completionRelease is the snapshot --snapshot names, its manifest read
+// (nothing else), for completion; nil when there is none.
+func completionRelease(cmd *cobra.Command) *store.Release {
 	dir, _ := cmd.Flags().GetString("snapshot")
-	entries, err := os.ReadDir(filepath.Join(dir, "models"))
-	if dir == "" || err != nil {
+	if dir == "" {
+		return nil
+	}
+	rel, err := store.Open(context.Background(), regfile.DirFS(dir), dir)
+	if err != nil {
+		return nil
+	}
+	return rel
+}
+
+// completeModels completes model slugs from the model files the
+// --snapshot given lists (no file completion otherwise).
+func completeModels(cmd *cobra.Command, toComplete string) []string {
+	rel := completionRelease(cmd)
+	if rel == nil {
 		return nil
 	}
 	var out []string
-	for _, e := range entries {
-		if slug, ok := strings.CutSuffix(e.Name(), ".json"); ok && strings.HasPrefix(slug, strings.ToLower(toComplete)) {
+	for _, f := range rel.Manifest.Outputs {
+		name, ok := strings.CutPrefix(f.Path, format.ModelsDir)
+		if slug, json := strings.CutSuffix(name, ".json"); ok && json && strings.HasPrefix(slug, strings.ToLower(toComplete)) {
 			out = append(out, slug)
 		}
 	}
@@ -83,9 +109,12 @@ func completeModels(cmd *cobra.Command, toComplete string) []string {
 // completeGrids completes grid names and ISO 3 codes from the --snapshot's
 // grid.json.
 func completeGrids(cmd *cobra.Command, toComplete string) []string {
-	dir, _ := cmd.Flags().GetString("snapshot")
-	g, err := readGrid(dir)
-	if dir == "" || err != nil {
+	rel := completionRelease(cmd)
+	if rel == nil {
+		return nil
+	}
+	g, err := rel.ReadGrid()
+	if err != nil {
 		return nil
 	}
 	var out []string
@@ -110,23 +139,4 @@ func completeGridList(cmd *cobra.Command, args []string, toComplete string) ([]s
 		out[j] = toComplete[:i] + out[j]
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp
-}
-
-// readGrid reads a snapshot's grid.json without checking the manifest (for
-// completion only; a regular file only, as for every other read).
-func readGrid(dir string) (*format.Grid, error) {
-	b, err := readFile(dir, format.GridPath)
-	if err != nil {
-		return nil, err
-	}
-	var g format.Grid
-	if err := json.Unmarshal(b, &g); err != nil {
-		return nil, err
-	}
-	return &g, nil
-}
-
-// readFile reads the file at the slash path rel of a snapshot folder.
-func readFile(dir, rel string) ([]byte, error) {
-	return regfile.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
 }

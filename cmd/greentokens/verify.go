@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/leadgreen/greentokens/internal/failure"
+
 	"github.com/spf13/cobra"
 
-	"github.com/leadgreen/greentokens/snapshots"
+	"github.com/leadgreen/greentokens/internal/regfile"
+	"github.com/leadgreen/greentokens/snapshots/verify"
 )
 
 func init() { register(newVerifyCmd) }
@@ -28,7 +31,7 @@ func newVerifyCmd(e *env) *cobra.Command {
 			"when they differ it still verifies, and prints the command that verifies with the code that\n" +
 			"built it. Nothing is written into DIR. Exit 0 only when all of it holds; 5 when anything fails.\n" +
 			"The checks and the rebuild run at once, under a soft memory limit of " + strconv.Itoa(checkerMemoryLimit>>20) + " MiB (the checker\n" +
-			"decodes each file whole; build and rebuild run under it too, the other commands under " + strconv.Itoa(snapshots.MemoryLimit>>20) + " MiB);\n" +
+			"decodes each file whole; build and rebuild run under it too, the other commands under " + strconv.Itoa(defaultMemoryLimit>>20) + " MiB);\n" +
 			"the garbage collector works harder near it, and a GOMEMLIMIT in the environment replaces it.",
 		Args:              exactArgs(1, "one snapshot folder"),
 		ValidArgsFunction: completeDirs,
@@ -41,17 +44,17 @@ func newVerifyCmd(e *env) *cobra.Command {
 }
 
 func runVerify(e *env, dir string, asJSON bool) error {
-	limitCheckerMemory()
+	limitMemory(checkerMemoryLimit)
 	if err := checkSnapshotDir("verify", dir); err != nil {
 		return err
 	}
-	rep, err := snapshots.Verify(e.ctx, dir)
+	rep, err := verify.Verify(e.ctx, regfile.DirFS(dir))
 	switch {
-	case errors.Is(err, snapshots.ErrInterrupted), errors.Is(err, context.Canceled):
-		return fmt.Errorf("%w: verify %s did not finish: %w", snapshots.ErrInterrupted, dir, err)
+	case errors.Is(err, failure.ErrInterrupted), errors.Is(err, context.Canceled):
+		return fmt.Errorf("%w: verify %s did not finish: %w", failure.ErrInterrupted, dir, err)
 	case err != nil:
 		// What could not be checked is not verified: exit 5, not 1.
-		return fmt.Errorf("%w: %s could not be verified: %v", snapshots.ErrValidation, dir, err)
+		return fmt.Errorf("%w: %s could not be verified: %v", failure.ErrValidation, dir, err)
 	}
 	if asJSON {
 		err = rep.WriteJSON(e.stdout)

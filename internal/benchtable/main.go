@@ -4,7 +4,7 @@
 // the peak resident memory its stage reported (peak-RSS-MiB), any other
 // figure it reported (req/s, p99-ms, ...), and its time
 // over the floor measured in the same run: a read with sha256 of the same
-// number of bytes at the rate of snapshots' BenchmarkFloor/read+sha256 (at
+// number of bytes at the rate of snapshots/verify's BenchmarkFloor/read+sha256 (at
 // the benchmark's scale when its name has one, else at scale 1). `make
 // bench` pipes its benchmarks through it; a benchmark added to that target
 // gets its row with no change here. Below the table: the time of each

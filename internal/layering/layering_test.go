@@ -1,7 +1,9 @@
 package layering
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -17,6 +19,10 @@ import (
 	_ "github.com/leadgreen/greentokens/render"
 	_ "github.com/leadgreen/greentokens/site"
 	_ "github.com/leadgreen/greentokens/site/chart"
+	_ "github.com/leadgreen/greentokens/snapshots/build"
+	_ "github.com/leadgreen/greentokens/snapshots/diff"
+	_ "github.com/leadgreen/greentokens/snapshots/store"
+	_ "github.com/leadgreen/greentokens/snapshots/verify"
 )
 
 const project = "github.com/leadgreen/greentokens/"
@@ -115,12 +121,11 @@ func TestServingImportsOnlyCatalogAndItsOwn(t *testing.T) {
 }
 
 // transformImporters are the packages outside transform/... that may
-// import the builder, and which of its packages: snapshots holds the build;
-// the command's grid hint reads an archived Ember CSV with the build's
-// parser.
+// import the builder, and which of its packages: snapshots/build holds the
+// build (verify rebuilds through it, and the command's grid hint reads an
+// archived Ember CSV with its parser, build.EmberYears).
 var transformImporters = map[string][]string{
-	"snapshots":       {"transform", "transform/grid"},
-	"cmd/greentokens": {"transform/grid"},
+	"snapshots/build": {"transform", "transform/grid"},
 }
 
 // TestOnlyTheBuildImportsTransform: outside transform/..., only the
@@ -161,10 +166,9 @@ func TestReadersImportOnlyTheFormat(t *testing.T) {
 }
 
 // TestReadersDoNotDependOnTheBuilder: nothing that format, leaderboard,
-// pricing or render depend on is of the builder or the store; catalog and
-// the serving packages reach the builder only through snapshots (whose
-// Load they read snapshots with), never through a package of their own
-// layer.
+// pricing or render depend on is of the builder or the store; nothing that
+// catalog, the serving packages and diff depend on is of the builder
+// (they read releases through snapshots/store, in the published format).
 func TestReadersDoNotDependOnTheBuilder(t *testing.T) {
 	for pkg, deps := range goList(t, "Deps", "format", "leaderboard", "pricing", "render") {
 		for _, dep := range deps {
@@ -173,13 +177,62 @@ func TestReadersDoNotDependOnTheBuilder(t *testing.T) {
 			}
 		}
 	}
-	direct := imports(t, "...")
-	for pkg, deps := range goList(t, "Deps", "catalog", "api", "mcpserver", "site/...") {
+	for pkg, deps := range goList(t, "Deps", "catalog", "api", "mcpserver", "site/...", "snapshots/diff", "snapshots/store") {
 		for _, dep := range deps {
-			for _, imp := range direct[dep] {
-				if within(imp, "transform") && dep != "snapshots" {
-					t.Errorf("%s depends on %s, which imports %s: the serving packages reach the builder only through snapshots", pkg, dep, imp)
-				}
+			if within(dep, "transform") || dep == "snapshots/build" || dep == "snapshots/verify" {
+				t.Errorf("%s depends on %s: it reads releases in the published format, not through the builder", pkg, dep)
+			}
+		}
+	}
+}
+
+// snapshotsImports are the packages of snapshots/... that each package of
+// it may import: the store below diff, diff below the build (its removal
+// guard diffs), the build below verify (which rebuilds through it); no
+// package imports one above it, and the store calls no test hook of the
+// build's (internal/crashtest).
+var snapshotsImports = map[string][]string{
+	"snapshots/store":             {},
+	"snapshots/diff":              {"snapshots/store"},
+	"snapshots/build":             {"snapshots/store", "snapshots/diff", "internal/crashtest"},
+	"snapshots/verify":            {"snapshots/store", "snapshots/build", "internal/crashtest"},
+	"snapshots/internal/snaptest": {"snapshots/store", "snapshots/build"},
+}
+
+func TestSnapshotsLayers(t *testing.T) {
+	for pkg, deps := range imports(t, "snapshots/...") {
+		allowed, ok := snapshotsImports[pkg]
+		if !ok {
+			t.Errorf("%s: a new package of snapshots/; say in snapshotsImports which of its siblings it may import", pkg)
+			continue
+		}
+		for _, dep := range deps {
+			if (within(dep, "snapshots") || dep == "internal/crashtest") && !slices.Contains(allowed, dep) {
+				t.Errorf("%s imports %s; of snapshots/... and the test hooks it imports only %v", pkg, dep, allowed)
+			}
+		}
+	}
+}
+
+// TestMemoryLimitIsTheCommands: the soft memory limit is the command's
+// policy (cmd/greentokens/memory.go): no other package sets one.
+func TestMemoryLimitIsTheCommands(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{.Dir}}{{range .GoFiles}} {{.}}{{end}}`, project+"...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		if strings.HasSuffix(filepath.ToSlash(f[0]), "/cmd/greentokens") {
+			continue
+		}
+		for _, name := range f[1:] {
+			b, err := os.ReadFile(filepath.Join(f[0], name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(string(b), "SetMemoryLimit(") {
+				t.Errorf("%s sets a memory limit: that is the command's policy", filepath.Join(f[0], name))
 			}
 		}
 	}

@@ -7,6 +7,7 @@ package regfile
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -80,6 +81,26 @@ func opened(f *os.File, name string, folders bool) error {
 	return err
 }
 
+// OpenFS opens the file name of fsys for reading when it is a regular
+// file, and fails with a *NotRegularError otherwise, whatever fsys serves
+// (DirFS refuses the others before opening them; another fs.FS is held to
+// it here).
+func OpenFS(fsys fs.FS, name string) (fs.File, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = &NotRegularError{Path: name, Mode: fi.Mode()}
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
 // ReadFile reads the whole of a regular file, as os.ReadFile does, and
 // refuses any other kind of file as Open does.
 func ReadFile(name string) ([]byte, error) {
@@ -145,6 +166,12 @@ func (d dirFS) Open(name string) (fs.File, error) {
 		}
 		fi, err := root.Lstat(elem)
 		if err != nil {
+			// As os.DirFS says it: "open models/x.json: no such file or
+			// directory", not the root's "statat".
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = &fs.PathError{Op: "open", Path: name, Err: pe.Err}
+			}
 			return nil, err
 		}
 		if m := fi.Mode(); m&fs.ModeSymlink != 0 || !m.IsRegular() && !m.IsDir() {

@@ -142,3 +142,27 @@ func TestDirFS(t *testing.T) {
 		t.Errorf("Open(.) of a missing folder = %v, want fs.ErrNotExist", err)
 	}
 }
+
+// TestOpenFS: whatever an fs.FS serves, only a regular file is opened; a
+// named pipe or a folder it serves is refused, naming the path.
+func TestOpenFS(t *testing.T) {
+	fsys := fstest.MapFS{
+		"a.json":     {Data: []byte("{}")},
+		"pipe":       {Mode: fs.ModeNamedPipe},
+		"models/b.x": {Data: []byte("x")},
+	}
+	f, err := OpenFS(fsys, "a.json")
+	if err != nil {
+		t.Fatalf("a regular file: %v", err)
+	}
+	f.Close()
+	for _, name := range []string{"pipe", "models"} {
+		var nr *NotRegularError
+		if _, err := OpenFS(fsys, name); !errors.As(err, &nr) || nr.Path != name {
+			t.Errorf("OpenFS(%q): %v; want a *NotRegularError naming it", name, err)
+		}
+	}
+	if _, err := OpenFS(fsys, "missing"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a missing file: %v", err)
+	}
+}

@@ -1,5 +1,6 @@
 // Package testbin builds the greentokens command once per test run, for
-// the tests that run it as a process.
+// the tests that run it as a process, with the "crashtest" build tag: its
+// kill and pause points (internal/crashtest) are armed by the environment.
 package testbin
 
 import (
@@ -17,14 +18,15 @@ type Builder struct {
 	err  error
 }
 
-// Build builds the package pkg (a path as go build takes it) into dir,
+// Build builds the package pkg (a path as go build takes it), with the
+// "crashtest" tag, into dir,
 // the first time it is called, and returns the binary's path (or the
 // first call's error) every time: a build links the whole command, about
 // 2 s of CPU, so it is done once per test binary, not once per test.
 func (b *Builder) Build(dir, pkg string) (string, error) {
 	b.once.Do(func() {
 		b.bin = filepath.Join(dir, "greentokens")
-		if out, err := exec.Command("go", "build", "-o", b.bin, pkg).CombinedOutput(); err != nil {
+		if out, err := exec.Command("go", "build", "-tags", "crashtest", "-o", b.bin, pkg).CombinedOutput(); err != nil {
 			b.err = fmt.Errorf("building greentokens: %v\n%s", err, out)
 		}
 	})

@@ -1,0 +1,34 @@
+//go:build crashtest
+
+package crashtest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"syscall"
+)
+
+var (
+	killAt  = os.Getenv(KillEnv)
+	pauseAt = os.Getenv(PauseEnv)
+)
+
+// Armed reports whether KillEnv names point.
+func Armed(point string) bool { return killAt == point }
+
+// Kill kills the process when KillEnv names point.
+func Kill(point string) {
+	if Armed(point) {
+		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		select {} // the signal is on its way
+	}
+}
+
+// Pause waits for ctx to end when PauseEnv names point.
+func Pause(ctx context.Context, point string) {
+	if pauseAt == point {
+		fmt.Fprintf(os.Stderr, "greentokens: paused at %s\n", point)
+		<-ctx.Done()
+	}
+}

@@ -1,0 +1,152 @@
+package store_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/internal/failure"
+	"github.com/leadgreen/greentokens/internal/regfile"
+	"github.com/leadgreen/greentokens/internal/sample"
+	"github.com/leadgreen/greentokens/snapshots/internal/snaptest"
+	"github.com/leadgreen/greentokens/snapshots/store"
+)
+
+func TestMain(m *testing.M) { snaptest.Main(m) }
+
+func TestLoad(t *testing.T) {
+	dir := snaptest.CopySnapshot(t)
+	s := snaptest.Load(t, dir)
+	if len(s.Models) != 18 || s.Models["qwen-3-32b"].ModelID != "Qwen/Qwen3-32B" {
+		t.Errorf("loaded %d models; qwen-3-32b: %+v", len(s.Models), s.Models["qwen-3-32b"])
+	}
+	if s.Grid == nil || len(s.Grid.Areas) == 0 {
+		t.Errorf("grid.json not loaded")
+	}
+	mb, _ := os.ReadFile(filepath.Join(dir, format.ManifestPath))
+	if s.ID.Date != snaptest.SeedDate || s.ID.ManifestSHA256 != sum(mb) || s.Name() != dir {
+		t.Errorf("the release is %+v named %q; want the manifest's date and sha256, named %s", s.ID, s.Name(), dir)
+	}
+	seed, _ := os.ReadFile(sample.Seed("qwen-3-32b.json"))
+	if b, err := s.ReadListed("models/qwen-3-32b.json"); err != nil || !bytes.Equal(b, seed) {
+		t.Errorf("ReadListed(models/qwen-3-32b.json) is not the file: %v", err)
+	}
+	if src := s.Source(fetch.LeaderboardIndex); src == nil || src.Path != "sources/leaderboard/index.json" {
+		t.Errorf("Source(%s) = %+v", fetch.LeaderboardIndex, src)
+	}
+
+	// A manifest with the same content in another form is refused.
+	mp := filepath.Join(dir, format.ManifestPath)
+	b, _ := os.ReadFile(mp)
+	os.WriteFile(mp, append(b, '\n'), 0o644)
+	if _, err := store.LoadDir(context.Background(), dir); err == nil || !strings.Contains(err.Error(), "canonical") {
+		t.Errorf("Load of a non-canonical manifest: %v", err)
+	}
+	os.WriteFile(mp, b, 0o644)
+
+	// So is a listed file whose bytes changed, naming it (a
+	// *store.FileError: another file there may pass); and once loaded, a
+	// file read again (ReadListed, Model) is checked again.
+	snaptest.FlipDigit(t, filepath.Join(dir, "models", "qwen-3-14b.json"), `"wh_per_million_output_tokens": [0-9]+\.[0-9]+`)
+	_, err := store.LoadDir(context.Background(), dir)
+	var fe *store.FileError
+	if !errors.As(err, &fe) || fe.File.Path != "models/qwen-3-14b.json" || !errors.Is(err, failure.ErrValidation) || !strings.Contains(err.Error(), "models/qwen-3-14b.json") {
+		t.Errorf("Load of a changed model file: %v", err)
+	}
+	if _, err := s.ReadListed("models/qwen-3-14b.json"); err == nil {
+		t.Errorf("ReadListed of a file changed since Load")
+	}
+	if _, err := s.Model("qwen-3-14b"); err == nil || !strings.Contains(err.Error(), "sha256") {
+		t.Errorf("Model of a file changed since Load: %v", err)
+	}
+	if m, err := s.Model("qwen-3-32b"); err != nil || m.ModelID != "Qwen/Qwen3-32B" || len(m.Configurations) == 0 {
+		t.Errorf("Model(qwen-3-32b): %v", err)
+	}
+	if _, err := s.ReadListed("notes.txt"); err == nil || !strings.Contains(err.Error(), "not listed") {
+		t.Errorf("ReadListed of an unlisted file: %v", err)
+	}
+}
+
+// TestCheckListed: a release whose load missed a listed file is read again
+// once that file is in place, and not before; a fault the manifest fixes
+// (a file that does not decode) is never one to wait for.
+func TestCheckListed(t *testing.T) {
+	ctx := context.Background()
+	dir := snaptest.CopySnapshot(t)
+	p := filepath.Join(dir, "models", "qwen-3-14b.json")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(p)
+	rel, err := store.Open(ctx, regfile.DirFS(dir), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loadErr := rel.Load(ctx)
+	if loadErr == nil || rel.CheckListed(ctx, loadErr) == nil {
+		t.Fatalf("Load with a model file missing: %v; CheckListed passes", loadErr)
+	}
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := rel.CheckListed(ctx, loadErr); err != nil {
+		t.Errorf("CheckListed with the file back: %v", err)
+	}
+	fixed := errors.New("a model file does not decode")
+	if err := rel.CheckListed(ctx, fixed); err != fixed {
+		t.Errorf("CheckListed of an error naming no file: %v, want it as it is", err)
+	}
+}
+
+// Load checks that index.json decodes, as it streams in: a value of the
+// wrong type anywhere in it fails; a field it does not know is ignored.
+func TestLoadIndex(t *testing.T) {
+	idx, err := os.ReadFile(filepath.Join(snaptest.SeedSnapshot(t), format.IndexPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, old, new string
+		wantErr        string
+	}{
+		{"a field it does not know", `"models": [`, `"extra": {"a": [1, 2]}, "models": [`, ""},
+		{"a number as a string in a list", `"configurations": `, `"configurations": "many", "x": `, "index.json: field models[0]"},
+		{"a list as an object", `"load_curves": [`, `"load_curves": {"a": 1}, "x": [`, "index.json: field \"load_curves\""},
+		{"a string as a number", `"itl_deadline_ms": `, `"itl_deadline_ms": "x", "y": `, "index.json: field itl_deadline_ms"},
+		{"data after it", "", "", "index.json: invalid JSON after the top-level value"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := append([]byte{}, idx...)
+			if tc.old == "" {
+				data = append(data, " []"...)
+			} else if data = bytes.Replace(data, []byte(tc.old), []byte(tc.new), 1); bytes.Equal(data, idx) {
+				t.Fatalf("test setup: no %s in index.json", tc.old)
+			}
+			var v format.IndexFile
+			uerr := json.Unmarshal(data, &v)
+			dir := snaptest.CopySnapshot(t)
+			snaptest.Relist(t, dir, format.IndexPath, data)
+			_, err := store.LoadDir(context.Background(), dir)
+			if tc.wantErr == "" {
+				if err != nil || uerr != nil {
+					t.Fatalf("Load: %v (json.Unmarshal: %v)", err, uerr)
+				}
+				return
+			}
+			if uerr == nil {
+				t.Fatalf("test setup: json.Unmarshal takes it")
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !errors.Is(err, failure.ErrValidation) {
+				t.Errorf("Load: %v\nwant an ErrValidation saying %q (json.Unmarshal: %v)", err, tc.wantErr, uerr)
+			}
+		})
+	}
+}
