@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"net"
 	"net/url"
 	"os"
@@ -143,11 +142,11 @@ func runBuild(f *buildFlags, e *env, now time.Time) error {
 	}
 	switch {
 	case res.Unchanged:
-		fmt.Fprintf(e.stdout, "%s: an identical snapshot is already there; nothing written\n", res.Dir)
+		e.printf("%s: an identical snapshot is already there; nothing written\n", res.Dir)
 	case res.Replaced:
-		fmt.Fprintf(e.stdout, "%s: replaced (%s)\n", res.Dir, plural.Count(len(res.Manifest.Outputs), "file"))
+		e.printf("%s: replaced (%s)\n", res.Dir, plural.Count(len(res.Manifest.Outputs), "file"))
 	default:
-		fmt.Fprintf(e.stdout, "%s: written (%s, %s)\n", res.Dir, plural.Count(len(res.Manifest.Outputs), "output"), plural.Count(len(res.Manifest.Sources), "source"))
+		e.printf("%s: written (%s, %s)\n", res.Dir, plural.Count(len(res.Manifest.Outputs), "output"), plural.Count(len(res.Manifest.Sources), "source"))
 	}
 	return nil
 }
@@ -188,7 +187,7 @@ func (f *buildFlags) check(now time.Time) error {
 	if f.retries < 0 || f.timeout <= 0 || f.deadline <= 0 || f.lockTimeout < 0 || f.maxJSONMiB <= 0 || f.maxCSVMiB <= 0 {
 		return usagef("--retries must be 0 or more, --timeout, --deadline, --max-json-mib and --max-csv-mib more than 0, --lock-timeout not negative")
 	}
-	if err := plainText("ember-release", f.emberRelease); err != nil {
+	if err := checkEmberRelease(f.emberRelease); err != nil {
 		return err
 	}
 	for _, h := range f.redirectHosts {

@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/leadgreen/greentokens/internal/failure"
+	"github.com/leadgreen/greentokens/internal/printable"
 )
 
 // Exit codes, distinct per kind of failure, so the release job can tell them apart.
@@ -113,11 +114,18 @@ func report(e *env, name string, err error) int {
 	}
 	// The message may quote upstream names (a nearest model or area):
 	// no control character of theirs reaches the terminal.
-	fmt.Fprintf(e.stderr, "greentokens: %s\n", termText(oneLine(err.Error())))
+	fmt.Fprintf(e.stderr, "greentokens: %s\n", printable.String(oneLine(err.Error())))
 	if code == exitUsage {
 		fmt.Fprintf(e.stderr, "Run '%s --help' for usage.\n", name)
 	}
 	return code
+}
+
+// printf prints one of the command's messages on stdout as
+// printable.Lines shows it: a folder's name, or a generator a snapshot
+// records, never brings a control character to the terminal.
+func (e *env) printf(format string, a ...any) {
+	fmt.Fprint(e.stdout, printable.Lines(fmt.Sprintf(format, a...)))
 }
 
 // oneLine joins a multi-line message into one line.
@@ -134,13 +142,16 @@ func interrupted(e *env) error {
 	return nil
 }
 
-// setLogger applies --log-format.
+// setLogger applies --log-format. Both handlers show upstream text
+// escaped: the text handler quotes every value that is not printable
+// (strconv.Quote), and the JSON one writes through printable.JSON, which
+// escapes the runes JSON may carry raw (DEL, C1 controls, bidi overrides).
 func setLogger(e *env, format string) error {
 	switch strings.ToLower(format) {
 	case "text", "":
 		e.log = slog.New(slog.NewTextHandler(e.stderr, nil))
 	case "json":
-		e.log = slog.New(slog.NewJSONHandler(e.stderr, nil))
+		e.log = slog.New(slog.NewJSONHandler(printable.JSON(e.stderr), nil))
 	default:
 		return usagef("--log-format %q: want text or json", format)
 	}
