@@ -11,7 +11,7 @@ import (
 func ThisGenerator() format.Generator {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
-		return format.Generator{Module: "unknown", Version: "unknown"}
+		return format.Generator{Module: "unknown", Version: "(devel)"}
 	}
 	return generatorOf(bi)
 }
