@@ -78,7 +78,7 @@ func Verify(ctx context.Context, fsys fs.FS) (*Report, error) {
 	}
 	rep.Problems = append(rep.Problems, rebuilt.Problems...)
 	rep.Diffs = append(rep.Diffs, rebuilt.Diffs...)
-	rep.Rebuilt, rep.BuiltBy, rep.SameCode, rep.Rerun = rebuilt.Rebuilt, rebuilt.BuiltBy, rebuilt.SameCode, rebuilt.Rerun
+	rep.Rebuilt, rep.BuiltBy, rep.SameCode, rep.Rerun, rep.RerunGit = rebuilt.Rebuilt, rebuilt.BuiltBy, rebuilt.SameCode, rebuilt.Rerun, rebuilt.RerunGit
 	rep.OK = len(rep.Problems) == 0 && len(rep.Diffs) == 0
 	return rep, nil
 }
@@ -112,6 +112,7 @@ func rebuildAndCompare(ctx context.Context, fsys fs.FS, name string, rep *Report
 	rep.SameCode = sameCode(m.Generator, rep.VerifiedBy)
 	if !rep.SameCode {
 		rep.Rerun = rerunCommand(m.Generator, "verify", name)
+		rep.RerunGit = rerunFromGit(m.Generator, "verify", name)
 	}
 	tmp, err := os.MkdirTemp("", "greentokens-verify-")
 	if err != nil {
