@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/leadgreen/greentokens/format"
 )
 
 func TestVerifyAndDiffUsage(t *testing.T) {
@@ -218,5 +220,41 @@ func TestGridShrinkFlag(t *testing.T) {
 	}
 	if code, stderr := build("2026-09-27", sevenGrids, "--allow-grid-shrink"); code != exitOK {
 		t.Errorf("--allow-grid-shrink: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestVerifyReproduction: verify prints the way to run the code that built
+// a snapshot, through the module proxy and through a git clone, each line
+// shell-quoted; a manifest whose generator is not in the shapes Go writes
+// fails (exit 5) with the value quoted, and gets no line to paste.
+func TestVerifyReproduction(t *testing.T) {
+	out := t.TempDir()
+	if code, _, stderr := runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
+		"--from-leaderboard", seedLB, "--from-ember", ember); code != exitOK {
+		t.Fatalf("build: exit %d\n%s", code, stderr)
+	}
+	const rev = "0d1e2f3a4b5c6d7e8f90a1b2c3d4e5f60718293a"
+	dir := filepath.Join(t.TempDir(), "green tokens; $(touch pwned)", seedDate)
+	copyTree(t, filepath.Join(out, seedDate), dir)
+	setGenerator(t, dir, format.Generator{Module: "github.com/leadgreen/greentokens", Version: "v0.0.0-20260926061500-0d1e2f3a4b5c", Revision: rev, Go: "go1.26.0"})
+	code, stdout, stderr := runCLI(t, "verify", dir)
+	quoted := "'" + dir + "'"
+	for _, want := range []string{
+		"    go run github.com/leadgreen/greentokens/cmd/greentokens@" + rev + " verify " + quoted + "\n",
+		"    git clone https://github.com/leadgreen/greentokens && cd greentokens && git checkout " + rev +
+			" && go run -buildvcs=true ./cmd/greentokens verify " + quoted + "\n",
+	} {
+		if code != exitOK || !strings.Contains(stdout, want) {
+			t.Errorf("verify: exit %d, want 0 and the line %q\nstdout: %s\nstderr: %s", code, want, stdout, stderr)
+		}
+	}
+
+	setGenerator(t, dir, format.Generator{Module: "github.com/leadgreen/greentokens", Version: "v1.0.0 verify x; touch pwned; true", Go: "go1.26.0"})
+	code, stdout, stderr = runCLI(t, "verify", dir)
+	if want := `manifest.json: generator: version is "v1.0.0 verify x; touch pwned; true", not a module version`; code != exitValidation || !strings.Contains(stdout, want) {
+		t.Errorf("verify of a command for a version: exit %d, want %d and %q\nstdout: %s\nstderr: %s", code, exitValidation, want, stdout, stderr)
+	}
+	if strings.Contains(stdout, "go run") || !strings.Contains(stdout, "not in the shapes Go writes") {
+		t.Errorf("verify of a command for a version prints a command to paste, or not why none:\n%s", stdout)
 	}
 }
