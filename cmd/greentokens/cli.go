@@ -19,7 +19,7 @@ import (
 const (
 	exitOK          = 0
 	exitFailure     = 1 // anything not named below, and an interrupted command
-	exitUsage       = 2 // wrong command, flag or argument; a date that cannot be true
+	exitUsage       = 2 // wrong command, flag or argument; a date that cannot be true; --require-revision unmet
 	exitUpstream    = 3 // an upstream file could not be fetched
 	exitUpstreamBad = 4 // an upstream file was fetched but is not usable
 	exitValidation  = 5 // the snapshot failed its checks; nothing was written
@@ -29,7 +29,8 @@ const (
 const exitCodesHelp = `Exit codes:
   0  success (including "an identical snapshot is already there")
   1  an unexpected failure, or interrupted (SIGINT, SIGTERM); diff --exit-code: something changed
-  2  usage: an unknown command, flag or argument, a missing path, a date that cannot be true
+  2  usage: an unknown command, flag or argument, a missing path, a date that cannot be true;
+     build --require-revision by a binary that records no unmodified VCS revision
   3  upstream unreachable: a source could not be fetched (after bounded retries)
   4  upstream data invalid: a source was fetched but is malformed or breaks a rule
   5  validation failed: a built file failed its schema or its independent recomputation
