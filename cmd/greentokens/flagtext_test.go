@@ -149,3 +149,20 @@ func TestLogsShowNoControlCharacters(t *testing.T) {
 		}
 	}
 }
+
+// TestCompletionOffersNoControlCharacters: a grid name holding a control
+// character is not offered for completion (the shell would show it raw);
+// its ISO 3 code is.
+func TestCompletionOffersNoControlCharacters(t *testing.T) {
+	dir := controlSnapshot(t)
+	code, stdout, stderr := runCLI(t, "__complete", "carbon", "--snapshot", dir, "qwen-3-32b", "")
+	if code != exitOK {
+		t.Fatalf("__complete: exit %d: %s", code, stderr)
+	}
+	if stdout != printable.Lines(stdout) || strings.Contains(stdout, "Ger\x1b") {
+		t.Errorf("completion offers a name with a control character:\n%q", stdout)
+	}
+	if lines := strings.Split(stdout, "\n"); !slices.Contains(lines, "DEU") || !slices.Contains(lines, "India") {
+		t.Errorf("completion does not offer DEU and India:\n%s", stdout)
+	}
+}
