@@ -31,9 +31,10 @@ const exitCodesHelp = `Exit codes:
   1  an unexpected failure, or interrupted (SIGINT, SIGTERM); diff --exit-code: something changed
   2  usage: an unknown command, flag or argument, a missing path, a date that cannot be true;
      build --require-revision by a binary that records no unmodified VCS revision
-  3  upstream unreachable: a source could not be fetched (after bounded retries)
+  3  upstream unreachable: a source could not be fetched (after bounded retries; build, verify --upstream)
   4  upstream data invalid: a source was fetched but is malformed or breaks a rule
-  5  validation failed: a built file failed its schema or its independent recomputation
+  5  validation failed: a built file failed its schema or its independent recomputation;
+     verify: a snapshot failed a check, or --upstream found a source upstream gives otherwise
   6  output conflict: the snapshot exists with other content, the output folder is unusable,
      or another build holds its lock past --lock-timeout
 `

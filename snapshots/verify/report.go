@@ -10,15 +10,12 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/leadgreen/greentokens/snapshots/store"
-
-	"github.com/leadgreen/greentokens/internal/failure"
-
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/plural"
 	"github.com/leadgreen/greentokens/internal/printable"
+	"github.com/leadgreen/greentokens/snapshots/store"
 	"github.com/leadgreen/greentokens/validate"
 )
 
@@ -57,6 +54,9 @@ type Report struct {
 	// (validate.CheckGenerator).
 	Rerun    string `json:"rerun,omitempty"`
 	RerunGit string `json:"rerun_git,omitempty"`
+	// Upstream are the archived sources fetched again from upstream
+	// (verify --upstream: CheckUpstream); absent otherwise.
+	Upstream []UpstreamFile `json:"upstream,omitempty"`
 }
 
 // FileDiff is one file that differs between a snapshot and its rebuild.
@@ -91,19 +91,28 @@ type Change struct {
 // maxChanges caps the changes listed per file.
 const maxChanges = 40
 
-// Err returns nil when the snapshot verified, else an error wrapping
-// failure.ErrValidation that counts what was found.
+// Err returns nil when the snapshot verified, else an error that counts
+// what was found, wrapping failure.ErrValidation, or failure.ErrUpstream
+// when all that failed is the fetch of sources from upstream
+// (CheckUpstream).
 func (r *Report) Err() error {
 	if r.OK {
 		return nil
 	}
-	return fmt.Errorf("%w: snapshot %s: %s", failure.ErrValidation, r.Dir, r.counts())
+	return fmt.Errorf("%w: snapshot %s: %s", r.upstreamErr(), r.Dir, r.counts())
 }
 
 func (r *Report) counts() string {
 	s := plural.Count(len(r.Problems), "problem") + ", " + plural.Count(len(r.Diffs), "file") + " differing from the rebuild"
 	if !r.Rebuilt {
 		s += " (not rebuilt)"
+	}
+	if r.Upstream != nil {
+		differ, unfetched := r.upstreamCounts()
+		s += ", " + plural.Count(differ, "source") + " differing from upstream"
+		if unfetched > 0 {
+			s += ", " + strconv.Itoa(unfetched) + " not fetched"
+		}
 	}
 	return s
 }
@@ -149,8 +158,34 @@ func (r *Report) WriteText(w io.Writer) error {
 			}
 		}
 	}
+	r.writeUpstream(&t)
 	_, err := io.WriteString(w, t.String())
 	return err
+}
+
+// writeUpstream lists the sources fetched again from upstream.
+func (r *Report) writeUpstream(t *textLines) {
+	if r.Upstream == nil {
+		return
+	}
+	t.line("")
+	t.line("Fetched again from upstream (sha256 archived -> upstream's):")
+	for _, f := range r.Upstream {
+		at := f.URL
+		if f.Commit != "" {
+			at += " (commit " + f.Commit + ")"
+		}
+		switch {
+		case f.Err != "":
+			t.line("  %s: not fetched from %s: %s", f.Path, at, f.Err)
+		case f.Same && f.Note == "":
+			t.line("  %s: the same as %s", f.Path, at)
+		case f.Same:
+			t.line("  %s: the same source as %s: %s (%s -> %s)", f.Path, at, f.Note, f.Stored, f.Fetched)
+		default:
+			t.line("  %s: DIFFERS from %s: %s -> %s: %s", f.Path, at, f.Stored, f.Fetched, f.Note)
+		}
+	}
 }
 
 // textLines is a text report, each line shown by printable.String.
