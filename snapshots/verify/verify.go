@@ -6,7 +6,10 @@
 // value by value. Rebuild (rebuild.go) is the auditor's rebuild into a
 // folder of its own, from the same options, published as a build is.
 // Both read the snapshot through an fs.FS (regfile.DirFS for a folder),
-// its manifest decoded once (store.Open).
+// its manifest decoded once (store.Open). Upstream (upstream.go) is verify
+// --upstream: each archived source fetched again from upstream and its
+// sha256 compared; code.go says whether two generators are the same code
+// and how to run the one that built a snapshot.
 package verify
 
 import (
