@@ -123,11 +123,16 @@ func report(e *env, name string, err error) int {
 	return code
 }
 
-// printf prints one of the command's messages on stdout as
-// printable.Lines shows it: a folder's name, or a generator a snapshot
-// records, never brings a control character to the terminal.
+// printf prints one of the command's messages on stdout, each of its
+// arguments (%s, %v) as printable.String shows it: a folder's name, or a
+// generator a snapshot records, never brings a control character to the
+// terminal nor starts a line of its own.
 func (e *env) printf(format string, a ...any) {
-	fmt.Fprint(e.stdout, printable.Lines(fmt.Sprintf(format, a...)))
+	shown := make([]any, len(a))
+	for i, v := range a {
+		shown[i] = printable.String(fmt.Sprint(v))
+	}
+	fmt.Fprintf(e.stdout, format, shown...)
 }
 
 // oneLine joins a multi-line message into one line.

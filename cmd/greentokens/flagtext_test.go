@@ -166,3 +166,18 @@ func TestCompletionOffersNoControlCharacters(t *testing.T) {
 		t.Errorf("completion does not offer DEU and India:\n%s", stdout)
 	}
 }
+
+// TestMessagesShowNoControlCharacters: the command's messages show a
+// folder's name escaped, on one line, whatever it holds.
+func TestMessagesShowNoControlCharacters(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out\x1b[31m\rforged\n: written")
+	code, stdout, stderr := runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
+		"--from-leaderboard", seedLB, "--no-grid")
+	if code != exitOK {
+		t.Fatalf("build: exit %d: %s", code, stderr)
+	}
+	want := printable.String(filepath.Join(out, seedDate)) + ": written ("
+	if strings.Count(stdout, "\n") != 1 || stdout != printable.Lines(stdout) || !strings.HasPrefix(stdout, want) {
+		t.Errorf("build prints %q; want one line starting %q", stdout, want)
+	}
+}
