@@ -44,6 +44,16 @@ func sameCode(g, o format.Generator) bool {
 	return g.Version == o.Version && g.Version != "(devel)" && g.Version != "" && !strings.HasSuffix(g.Version, "+dirty")
 }
 
+// verifyArgs are the arguments that verify the snapshot folder dir: a
+// folder whose name starts with "-" is given as "./-...", never read as a
+// flag.
+func verifyArgs(dir string) []string {
+	if strings.HasPrefix(dir, "-") {
+		dir = "./" + dir
+	}
+	return []string{"verify", dir}
+}
+
 // rerunCommand is the command that runs the code g names on args
 // ("verify DIR") through the module proxy, "go run MODULE/cmd/greentokens@REF
 // ARGS...", every argument shell-quoted (shellQuote); "" when g does not

@@ -117,8 +117,8 @@ git() { p git "$@"; }; cd() { p cd "$@"; }; go() { p go "$@"; }
 }
 
 // TestRerunThroughAShell: a shell reads both printed commands back as the
-// arguments meant, whatever the folder's name holds, and runs nothing
-// else.
+// arguments meant, whatever the folder's name holds (one that starts with
+// "-" given as "./-..."), and runs nothing else.
 func TestRerunThroughAShell(t *testing.T) {
 	const rev = "aabf57cb9fad6ce251d98316393be669bb7c5027"
 	g := format.Generator{Module: "github.com/leadgreen/greentokens", Version: "v0.0.0-20261130183850-aabf57cb9fad", Revision: rev}
@@ -128,8 +128,12 @@ func TestRerunThroughAShell(t *testing.T) {
 			t.Fatal(err)
 		}
 		nul := func(args ...string) string { return strings.Join(args, "\x00") }
-		want := []string{nul("go", "run", "github.com/leadgreen/greentokens/cmd/greentokens@"+rev, "verify", dir)}
-		if diff := cmp.Diff(want, shellArgs(t, rerunCommand(g, "verify", dir))); diff != "" {
+		arg := dir
+		if strings.HasPrefix(dir, "-") {
+			arg = "./" + dir
+		}
+		want := []string{nul("go", "run", "github.com/leadgreen/greentokens/cmd/greentokens@"+rev, "verify", arg)}
+		if diff := cmp.Diff(want, shellArgs(t, rerunCommand(g, verifyArgs(dir)...))); diff != "" {
 			t.Errorf("go run for %q (-want +got):\n%s", dir, diff)
 		}
 		want = []string{
@@ -138,7 +142,7 @@ func TestRerunThroughAShell(t *testing.T) {
 			nul("git", "checkout", rev),
 			nul("go", "run", "-buildvcs=true", "./cmd/greentokens", "verify", abs),
 		}
-		if diff := cmp.Diff(want, shellArgs(t, rerunFromGit(g, "verify", dir))); diff != "" {
+		if diff := cmp.Diff(want, shellArgs(t, rerunFromGit(g, verifyArgs(dir)...))); diff != "" {
 			t.Errorf("git path for %q (-want +got):\n%s", dir, diff)
 		}
 	}

@@ -114,8 +114,8 @@ func rebuildAndCompare(ctx context.Context, fsys fs.FS, name string, rep *Report
 	rep.BuiltBy = &m.Generator
 	rep.SameCode = sameCode(m.Generator, rep.VerifiedBy)
 	if !rep.SameCode {
-		rep.Rerun = rerunCommand(m.Generator, "verify", name)
-		rep.RerunGit = rerunFromGit(m.Generator, "verify", name)
+		rep.Rerun = rerunCommand(m.Generator, verifyArgs(name)...)
+		rep.RerunGit = rerunFromGit(m.Generator, verifyArgs(name)...)
 	}
 	tmp, err := os.MkdirTemp("", "greentokens-verify-")
 	if err != nil {
