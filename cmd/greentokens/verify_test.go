@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/leadgreen/greentokens/fetch/fetchtest"
 	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/internal/regfile"
+	"github.com/leadgreen/greentokens/snapshots/store"
 )
 
 func TestVerifyAndDiffUsage(t *testing.T) {
@@ -273,15 +276,11 @@ func TestVerifyUpstream(t *testing.T) {
 		t.Fatalf("build: exit %d\n%s", code, stderr)
 	}
 	dir := filepath.Join(out, seedDate)
-	m, err := os.ReadFile(filepath.Join(dir, format.ManifestPath))
+	rel, err := store.Open(context.Background(), regfile.DirFS(dir), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var man format.Manifest
-	if err := json.Unmarshal(m, &man); err != nil {
-		t.Fatal(err)
-	}
-	commit := man.Evidence.LastCommitSHA
+	commit := rel.Manifest.Evidence.LastCommitSHA
 	lb := filepath.Join(dir, "sources", "leaderboard")
 	s := fetchtest.NewServer(t, lb)
 	s.MapDir("/"+commit+"/public/data/", lb)
