@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -68,6 +69,13 @@ const (
 	// LongEmberURL is where Ember published its yearly CSV in the long
 	// layout (EmberYearly): --ember-url pins it.
 	LongEmberURL = "https://files.ember-energy.org/public-downloads/yearly_full_release_long_format.csv"
+	// LeaderboardAtCommit is the leaderboard's public/data/ at a commit,
+	// CommitPlaceholder standing for it (Origins.Commit): where verify
+	// --upstream fetches the leaderboard's files a snapshot archives.
+	LeaderboardAtCommit = "https://raw.githubusercontent.com/ml-energy/leaderboard/" + CommitPlaceholder + "/public/data/"
+	// CommitPlaceholder, in an Origins' LeaderboardBase, stands for its
+	// Commit.
+	CommitPlaceholder = "{commit}"
 	// commitsQuery asks GitHub for the newest commit to the task files.
 	commitsQuery = "/repos/ml-energy/leaderboard/commits?path=public/data/tasks&per_page=1"
 )
@@ -77,6 +85,12 @@ type Origins struct {
 	LeaderboardBase string // ends in "/"; index.json and tasks/ are below it
 	GitHubAPI       string // no trailing "/"
 	EmberURL        string
+	// Commit, when set, is the leaderboard's commit the files are asked
+	// at: CommitPlaceholder in LeaderboardBase stands for it, and GitHub's
+	// list of commits is asked from it ("&sha=COMMIT": its first entry is
+	// the newest commit to the task files at or before it). Empty: the
+	// files as they are now, and a LeaderboardBase without the placeholder.
+	Commit string
 }
 
 // DefaultOrigins are the real upstream URLs.
@@ -87,12 +101,16 @@ func DefaultOrigins() Origins {
 // URL returns the URL that the named source file is fetched from.
 func (o Origins) URL(name string) (string, error) {
 	switch {
+	case name == LeaderboardCommits && o.Commit != "":
+		return strings.TrimSuffix(o.GitHubAPI, "/") + commitsQuery + "&sha=" + url.QueryEscape(o.Commit), nil
 	case name == LeaderboardCommits:
 		return strings.TrimSuffix(o.GitHubAPI, "/") + commitsQuery, nil
 	case IsEmber(name):
 		return o.EmberURL, nil
+	case strings.HasPrefix(name, "leaderboard/") && o.Commit == "" && strings.Contains(o.LeaderboardBase, CommitPlaceholder):
+		return "", fmt.Errorf("fetch: the leaderboard's base URL %s stands for a commit (%s), and none is given", o.LeaderboardBase, CommitPlaceholder)
 	case strings.HasPrefix(name, "leaderboard/"):
-		base := o.LeaderboardBase
+		base := strings.ReplaceAll(o.LeaderboardBase, CommitPlaceholder, url.PathEscape(o.Commit))
 		if !strings.HasSuffix(base, "/") {
 			base += "/"
 		}

@@ -485,3 +485,30 @@ func TestEnergyScope(t *testing.T) {
 		}
 	}
 }
+
+// TestSourcesPageShowsNoControlCharacters: text of the snapshot that the
+// sources page shows (the generator, a source's URL, an exclusion's model
+// id and reason) reaches the page HTML-escaped and with every control
+// character and bidi override shown as its escape, none raw.
+func TestSourcesPageShowsNoControlCharacters(t *testing.T) {
+	const hostile = "<b>x</b>\x1b[31m\r\x00\u202e\u0085"
+	s := openSeed(t)
+	m := s.snap.Manifest
+	m.Generator.Module += hostile
+	m.Sources[0].URL += hostile
+	m.Exclusions = append(m.Exclusions, format.Exclusion{Task: "lm-arena-chat", ModelID: "org/x" + hostile, GPU: "H100", NumGPUs: 1, MaxNumSeqs: 8, Reason: "unstable" + hostile})
+	b, err := s.sourcesPage()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := string(b)
+	if strings.ContainsAny(h, "\x1b\r\x00\u202e\u0085") {
+		t.Errorf("sources.html carries a control character raw")
+	}
+	shown := `&lt;b&gt;x&lt;/b&gt;\x1b[31m\r\x00\u202e\u0085`
+	for _, want := range []string{"greentokens" + shown, "org/x" + shown, "unstable" + shown} {
+		if !strings.Contains(h, want) {
+			t.Errorf("sources.html does not show %q", want)
+		}
+	}
+}

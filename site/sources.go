@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/internal/printable"
 	"github.com/leadgreen/greentokens/render"
 )
 
@@ -34,16 +35,32 @@ type sourcesData struct {
 	Sections []sourcesSection
 }
 
+// facts are the page's name and value pairs, each value as
+// printable.String shows it.
 func facts(kv ...string) []fact {
 	var out []fact
 	for i := 0; i+1 < len(kv); i += 2 {
 		if kv[i+1] != "" {
-			out = append(out, fact{Name: kv[i], Segs: segs(kv[i+1])})
+			out = append(out, fact{Name: kv[i], Segs: segs(printable.String(kv[i+1]))})
 		}
 	}
 	return out
 }
 
+// shownCells are a table's cells as printable.String shows them.
+func shownCells(cells ...string) render.TableRow {
+	for i, c := range cells {
+		cells[i] = printable.String(c)
+	}
+	return render.TableRow{Cells: cells}
+}
+
+// sourcesPage is sources.html: where the snapshot's data come from, and
+// every file it holds. The text it shows from the manifest, the model files
+// and grid.json (URLs, names, the generator, the exclusions) is
+// HTML-escaped by html/template, and shown by printable.String before
+// that: a control character (an escape sequence, a NUL) or a bidi override
+// is shown as its escape (\x1b, \u202e), never carried into the page.
 func (s *Site) sourcesPage() ([]byte, error) {
 	d := sourcesData{frame: s.frame("Sources", "", "sources")}
 	m := s.snap.Manifest
@@ -76,7 +93,7 @@ func (s *Site) sourcesPage() ([]byte, error) {
 	d.Sections = append(d.Sections, lb)
 
 	if g := s.pages.Grid; g != nil {
-		sec := sourcesSection{ID: "ember", Title: g.Source.Name + ": " + g.Source.Title}
+		sec := sourcesSection{ID: "ember", Title: printable.String(g.Source.Name + ": " + g.Source.Title)}
 		release := g.Source.Release
 		areas := strconv.Itoa(len(g.Areas)) + " areas"
 		if m.Grid != nil && m.Grid.AreasWithoutYear > 0 {
@@ -114,7 +131,7 @@ func (s *Site) sourcesPage() ([]byte, error) {
 	if len(m.Exclusions) > 0 {
 		t := &render.Table{Caption: "Upstream rows the build left out, with the reason", Head: []string{"Task", "Row", "Model", "GPUs", "Cap", "Reason"}}
 		for _, x := range m.Exclusions {
-			t.Rows = append(t.Rows, render.TableRow{Cells: []string{x.Task, strconv.Itoa(x.Row), x.ModelID, render.On(x.NumGPUs, x.GPU), strconv.Itoa(x.MaxNumSeqs), x.Reason}})
+			t.Rows = append(t.Rows, shownCells(x.Task, strconv.Itoa(x.Row), x.ModelID, render.On(x.NumGPUs, x.GPU), strconv.Itoa(x.MaxNumSeqs), x.Reason))
 		}
 		snap.Tables = append(snap.Tables, t)
 	}
@@ -123,7 +140,7 @@ func (s *Site) sourcesPage() ([]byte, error) {
 	srcSec := sourcesSection{ID: "archived", Title: "Archived sources"}
 	t := &render.Table{Caption: "Upstream files as archived under sources/", Head: []string{"Name", "URL", "Retrieved", "Producer", "Licence"}}
 	for _, src := range m.Sources {
-		t.Rows = append(t.Rows, render.TableRow{Cells: []string{src.Name, src.URL, src.Retrieved, src.Producer, src.Licence}})
+		t.Rows = append(t.Rows, shownCells(src.Name, src.URL, src.Retrieved, src.Producer, src.Licence))
 	}
 	srcSec.Tables = append(srcSec.Tables, t)
 	srcSec.FilesCaption = "Archived files; the JSON ones are linked, the Ember CSV is at its URL above"
@@ -150,7 +167,7 @@ func (s *Site) sourcesPage() ([]byte, error) {
 // fileRow is the row of a file the manifest lists, linked when the site
 // serves it under data/.
 func (s *Site) fileRow(path string, size int64, sha256 string) fileRow {
-	r := fileRow{Path: path, Size: render.Whole(float64(size)), SHA256: sha256}
+	r := fileRow{Path: printable.String(path), Size: render.Whole(float64(size)), SHA256: printable.String(sha256)}
 	if _, ok := s.data["data/"+path]; ok {
 		r.Href = dataHref("", path)
 	}

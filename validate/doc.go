@@ -7,14 +7,17 @@
 // file read whole and checked whole against its schema, and no caches or
 // hooks into the build. It imports golang.org/x/text/message and /language
 // only to print the jsonschema library's messages, whose ErrorKind prints
-// through a message.Printer (schema.go; allowed by
-// TestIndependentOfTransform).
+// through a message.Printer (schema.go), and golang.org/x/mod/semver and
+// /module, the reference parsers of Go's module versions and paths, for
+// the manifest's generator (generator.go); TestIndependentOfTransform
+// allows both.
 //
 // Check reads the snapshot through an fs.FS (regfile.DirFS for a folder)
 // and refuses what is not a regular file, whatever the fs.FS serves. It
 // runs five checks in turn and reports every problem, naming the file, the
 // row and the field: manifest (manifest.go: every file listed once, with
-// its size and SHA-256, and each archived file's producer and licence),
+// its size and SHA-256, and each archived file's producer and licence;
+// generator.go: the generator in the shapes Go writes),
 // schemas (schema.go), leaderboard (leaderboard.go, upstream.go,
 // stability.go, model.go: the archived task files parsed, filtered and
 // every model file recomputed; the manifest's selection, evidence and

@@ -133,7 +133,7 @@ func vtBuild(t *testing.T, f vtFixture) string {
 	}
 
 	var m Manifest
-	m.Version, m.Date, m.Retrieved, m.Generator = "1", vtDate, vtRetrieved, ManifestGenerator{Module: "validate test fixture", Version: "(devel)"}
+	m.Version, m.Date, m.Retrieved, m.Generator = "1", vtDate, vtRetrieved, ManifestGenerator{Module: "github.com/leadgreen/greentokens", Version: "(devel)"}
 	m.Selection = ManifestSelection{ITLDeadlineMS: 500, MinSteadyStateSeconds: 20, MinBatchFraction: 0.85, Tasks: f.tasks}
 
 	// Sources.

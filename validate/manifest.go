@@ -125,7 +125,8 @@ type ManifestGridExclusion struct {
 var dateFolder = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
 
 // decodeManifest decodes manifest.json strictly, or else leniently so that
-// the other checks can run; nil when it cannot be decoded at all.
+// the other checks can run; nil when it cannot be decoded at all. It
+// checks the generator's shape (CheckGenerator) as it goes.
 func decodeManifest(s *snap) (*Manifest, []Problem) {
 	mp := &problems{file: ManifestPath}
 	b, err := s.read(ManifestPath)
@@ -149,7 +150,7 @@ func decodeManifest(s *snap) (*Manifest, []Problem) {
 	if base := filepath.Base(filepath.Clean(s.name)); dateFolder.MatchString(base) && base != m.Date {
 		mp.add("", "date", "is %s, but the snapshot folder is named %s", m.Date, base)
 	}
-	return &m, mp.list
+	return &m, append(mp.list, CheckGenerator(m.Generator)...)
 }
 
 // checkFiles checks the manifest's listing against the folder: every file

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"net"
 	"net/url"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/plural"
 	"github.com/leadgreen/greentokens/snapshots/build"
 )
@@ -42,6 +42,7 @@ type buildFlags struct {
 	replace                 bool
 	allowRemoval            []string
 	allowGridShrink         bool
+	requireRevision         bool
 	lbURL, apiURL, emberURL string
 	allowHTTP               bool
 	redirectHosts           []string
@@ -65,6 +66,7 @@ func (f *buildFlags) define(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.replace, "replace", false, "replace an existing snapshot of the same date whose content differs")
 	fs.StringArrayVar(&f.allowRemoval, "allow-removal", nil, "let the build drop `MODEL` (slug or model id), which the latest earlier snapshot under --out has; repeatable")
 	fs.BoolVar(&f.allowGridShrink, "allow-grid-shrink", false, "let grid.json lose more than 10% of the areas of the latest earlier snapshot's")
+	fs.BoolVar(&f.requireRevision, "require-revision", false, "refuse to build (exit 2) unless this binary records an unmodified VCS revision, which the snapshot's generator then names (built from a git clone with -buildvcs=true: make build)")
 	fs.StringVar(&f.lbURL, "leaderboard-url", envOr(envLeaderboardURL, fetch.DefaultLeaderboardBase), "base `URL` of the leaderboard's public/data/ (env "+envLeaderboardURL+")")
 	fs.StringVar(&f.apiURL, "github-api-url", envOr(envGitHubAPI, fetch.DefaultGitHubAPI), "GitHub API base `URL` (env "+envGitHubAPI+")")
 	fs.StringVar(&f.emberURL, "ember-url", envOr(envEmberURL, fetch.DefaultEmberURL), "`URL` of Ember's yearly CSV, in the July 2026 layout or the long one (pin "+fetch.LongEmberURL+" for the long one; env "+envEmberURL+")")
@@ -109,6 +111,10 @@ func runBuild(f *buildFlags, e *env, now time.Time) error {
 	if err := f.check(now); err != nil {
 		return err
 	}
+	gen := build.ThisGenerator()
+	if err := checkProvenance(e, gen, f.requireRevision); err != nil {
+		return err
+	}
 	retries := f.retries
 	if retries == 0 {
 		retries = -1 // fetch reads 0 as "the default"; -1 is no retries
@@ -136,18 +142,35 @@ func runBuild(f *buildFlags, e *env, now time.Time) error {
 	res, err := build.Build(e.ctx, build.Options{
 		Out: f.out, Date: f.date, Retrieved: f.retrieved, Source: src, Replace: f.replace, Logger: e.log, LockTimeout: f.lockTimeout,
 		NoGrid: f.noGrid, GridYear: f.gridYear, EmberRelease: f.emberRelease,
-		AllowRemoval: f.allowRemoval, AllowGridShrink: f.allowGridShrink,
+		AllowRemoval: f.allowRemoval, AllowGridShrink: f.allowGridShrink, Generator: &gen,
 	})
 	if err != nil {
 		return err
 	}
 	switch {
 	case res.Unchanged:
-		fmt.Fprintf(e.stdout, "%s: an identical snapshot is already there; nothing written\n", res.Dir)
+		e.printf("%s: an identical snapshot is already there; nothing written\n", res.Dir)
 	case res.Replaced:
-		fmt.Fprintf(e.stdout, "%s: replaced (%s)\n", res.Dir, plural.Count(len(res.Manifest.Outputs), "file"))
+		e.printf("%s: replaced (%s)\n", res.Dir, plural.Count(len(res.Manifest.Outputs), "file"))
 	default:
-		fmt.Fprintf(e.stdout, "%s: written (%s, %s)\n", res.Dir, plural.Count(len(res.Manifest.Outputs), "output"), plural.Count(len(res.Manifest.Sources), "source"))
+		e.printf("%s: written (%s, %s)\n", res.Dir, plural.Count(len(res.Manifest.Outputs), "output"), plural.Count(len(res.Manifest.Sources), "source"))
+	}
+	return nil
+}
+
+// checkProvenance refuses, with requireRevision, a binary that records no
+// unmodified VCS revision, before anything is fetched or written (a usage
+// error: the binary, not the data, is wrong); without it, it warns once on
+// stderr (the log, text or JSON) when the snapshot's generator will not
+// name the code that builds it, saying what is missing and how to fix it.
+func checkProvenance(e *env, gen format.Generator, requireRevision bool) error {
+	const fix = "build the command from a git clone with -buildvcs=true (make build)"
+	if missing := build.MissingRevision(gen); requireRevision && missing != "" {
+		return usagef("--require-revision: this binary records %s; %s, then build again", missing, fix)
+	}
+	if missing := build.MissingProvenance(gen); missing != "" {
+		e.log.Warn("this binary cannot name its code: the snapshot's generator will not say which code built it",
+			"missing", missing, "fix", fix, "generator", gen.String())
 	}
 	return nil
 }
@@ -188,7 +211,7 @@ func (f *buildFlags) check(now time.Time) error {
 	if f.retries < 0 || f.timeout <= 0 || f.deadline <= 0 || f.lockTimeout < 0 || f.maxJSONMiB <= 0 || f.maxCSVMiB <= 0 {
 		return usagef("--retries must be 0 or more, --timeout, --deadline, --max-json-mib and --max-csv-mib more than 0, --lock-timeout not negative")
 	}
-	if err := plainText("ember-release", f.emberRelease); err != nil {
+	if err := checkEmberRelease(f.emberRelease); err != nil {
 		return err
 	}
 	for _, h := range f.redirectHosts {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/internal/printable"
 	"github.com/leadgreen/greentokens/pricing"
 	"github.com/leadgreen/greentokens/snapshots/store"
 )
@@ -100,7 +101,7 @@ func runCarbon(e *env, dir string, req catalog.PriceRequest, asJSON bool, flags 
 	if asJSON {
 		return printJSON(e, ans)
 	}
-	fmt.Fprintf(e.stdout, "%s (%s), snapshot %s\n", termText(ans.Name), ans.Model, ans.Snapshot)
+	fmt.Fprintf(e.stdout, "%s (%s), snapshot %s\n", printable.String(ans.Name), ans.Model, ans.Snapshot)
 	if req.Batch != nil || req.NumGPUs != nil {
 		fmt.Fprintf(e.stdout, "Configurations: %s.\n", ans.Selection)
 	}
@@ -116,7 +117,7 @@ func runCarbon(e *env, dir string, req catalog.PriceRequest, asJSON bool, flags 
 		if r.Fallback {
 			g += fmt.Sprintf(" (%d)", *r.GridYear)
 		}
-		fmt.Fprintf(tw, "%d x %s\t%s\t%s\t%s\t%s\t\n", r.NumGPUs, r.GPU, num(r.WhPerMillion), termText(r.Grid), g, num(r.KgPerBillion))
+		fmt.Fprintf(tw, "%d x %s\t%s\t%s\t%s\t%s\t\n", r.NumGPUs, r.GPU, num(r.WhPerMillion), printable.String(r.Grid), g, num(r.KgPerBillion))
 	}
 	return tw.Flush()
 }

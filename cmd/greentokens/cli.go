@@ -12,13 +12,14 @@ import (
 	"syscall"
 
 	"github.com/leadgreen/greentokens/internal/failure"
+	"github.com/leadgreen/greentokens/internal/printable"
 )
 
 // Exit codes, distinct per kind of failure, so the release job can tell them apart.
 const (
 	exitOK          = 0
 	exitFailure     = 1 // anything not named below, and an interrupted command
-	exitUsage       = 2 // wrong command, flag or argument; a date that cannot be true
+	exitUsage       = 2 // wrong command, flag or argument; a date that cannot be true; --require-revision unmet
 	exitUpstream    = 3 // an upstream file could not be fetched
 	exitUpstreamBad = 4 // an upstream file was fetched but is not usable
 	exitValidation  = 5 // the snapshot failed its checks; nothing was written
@@ -28,10 +29,12 @@ const (
 const exitCodesHelp = `Exit codes:
   0  success (including "an identical snapshot is already there")
   1  an unexpected failure, or interrupted (SIGINT, SIGTERM); diff --exit-code: something changed
-  2  usage: an unknown command, flag or argument, a missing path, a date that cannot be true
-  3  upstream unreachable: a source could not be fetched (after bounded retries)
+  2  usage: an unknown command, flag or argument, a missing path, a date that cannot be true;
+     build --require-revision by a binary that records no unmodified VCS revision
+  3  upstream unreachable: a source could not be fetched (after bounded retries; build, verify --upstream)
   4  upstream data invalid: a source was fetched but is malformed or breaks a rule
-  5  validation failed: a built file failed its schema or its independent recomputation
+  5  validation failed: a built file failed its schema or its independent recomputation;
+     verify: a snapshot failed a check, or --upstream found a source upstream gives otherwise
   6  output conflict: the snapshot exists with other content, the output folder is unusable,
      or another build holds its lock past --lock-timeout
 `
@@ -113,11 +116,23 @@ func report(e *env, name string, err error) int {
 	}
 	// The message may quote upstream names (a nearest model or area):
 	// no control character of theirs reaches the terminal.
-	fmt.Fprintf(e.stderr, "greentokens: %s\n", termText(oneLine(err.Error())))
+	fmt.Fprintf(e.stderr, "greentokens: %s\n", printable.String(oneLine(err.Error())))
 	if code == exitUsage {
 		fmt.Fprintf(e.stderr, "Run '%s --help' for usage.\n", name)
 	}
 	return code
+}
+
+// printf prints one of the command's messages on stdout, each of its
+// arguments (%s, %v) as printable.String shows it: a folder's name, or a
+// generator a snapshot records, never brings a control character to the
+// terminal nor starts a line of its own.
+func (e *env) printf(format string, a ...any) {
+	shown := make([]any, len(a))
+	for i, v := range a {
+		shown[i] = printable.String(fmt.Sprint(v))
+	}
+	fmt.Fprintf(e.stdout, format, shown...)
 }
 
 // oneLine joins a multi-line message into one line.
@@ -134,13 +149,16 @@ func interrupted(e *env) error {
 	return nil
 }
 
-// setLogger applies --log-format.
+// setLogger applies --log-format. Both handlers show upstream text
+// escaped: the text handler quotes every value that is not printable
+// (strconv.Quote), and the JSON one writes through printable.JSON, which
+// escapes the runes JSON may carry raw (DEL, C1 controls, bidi overrides).
 func setLogger(e *env, format string) error {
 	switch strings.ToLower(format) {
 	case "text", "":
 		e.log = slog.New(slog.NewTextHandler(e.stderr, nil))
 	case "json":
-		e.log = slog.New(slog.NewJSONHandler(e.stderr, nil))
+		e.log = slog.New(slog.NewJSONHandler(printable.JSON(e.stderr), nil))
 	default:
 		return usagef("--log-format %q: want text or json", format)
 	}

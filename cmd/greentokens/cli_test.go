@@ -98,6 +98,10 @@ func TestUsageAndHelp(t *testing.T) {
 		{"line break in the Ember release", []string{"build", "--ember-release", "June 2026\n# Injected"}, exitUsage, "holds the control character U+000A at byte 9"},
 		{"escape sequence in the Ember release", []string{"build", "--ember-release", "June\x1b[31m"}, exitUsage, "control character U+001B"},
 		{"Ember release not UTF-8", []string{"build", "--ember-release", "June \xff"}, exitUsage, "is not UTF-8 text"},
+		{"bidi override in the Ember release", []string{"build", "--ember-release", "June \u202e6202"}, exitUsage, "holds the invisible character U+202E at byte 5"},
+		{"NEL in the Ember release", []string{"build", "--ember-release", "June\u00852026"}, exitUsage, "holds the control character U+0085 at byte 4"},
+		{"Ember release spelt as none", []string{"build", "--ember-release", "Not stated"}, exitUsage, `--ember-release "Not stated" is another spelling of "not stated"`},
+		{"Ember release spelt as none, with spaces", []string{"build", "--ember-release", " not stated "}, exitUsage, "leave the flag out"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := runCLI(t, tc.args...)

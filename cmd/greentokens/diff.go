@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/leadgreen/greentokens/internal/printable"
 	"github.com/leadgreen/greentokens/snapshots/diff"
 )
 
@@ -45,13 +46,13 @@ func newDiffCmd(e *env) *cobra.Command {
 				return err // the report is partial: print none
 			}
 			if asJSON {
-				err = rep.WriteJSON(e.stdout)
+				err = rep.WriteJSON(printable.JSON(e.stdout))
 			} else {
 				// Upstream names are shown as text: no control character
 				// of theirs reaches the terminal.
 				var b strings.Builder
 				if err = rep.WriteText(&b); err == nil {
-					_, err = io.WriteString(e.stdout, termLines(b.String()))
+					_, err = io.WriteString(e.stdout, printable.Lines(b.String()))
 				}
 			}
 			if err == nil && exitCode && rep.Changed() {

@@ -6,19 +6,48 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/leadgreen/greentokens/internal/printable"
+	"github.com/leadgreen/greentokens/internal/sourcetext"
 )
 
 // plainText refuses a flag value that pages, grid.json or logs would show
-// and that holds a control character (a line break, a tab, an escape
-// sequence) or bytes that are not UTF-8. Markup characters are accepted:
-// the pages escape them.
+// and that holds a character printable.String would escape (a control
+// character such as a line break, a tab or an escape sequence; a format
+// character such as a bidi override) or bytes that are not UTF-8. Markup
+// characters are accepted: the pages escape them.
 func plainText(flag, value string) error {
 	if !utf8.ValidString(value) {
 		return usageError{fmt.Sprintf("--%s %q is not UTF-8 text", flag, value)}
 	}
-	if i := strings.IndexFunc(value, unicode.IsControl); i >= 0 {
-		r, _ := utf8.DecodeRuneInString(value[i:])
-		return usageError{fmt.Sprintf("--%s %q holds the control character %U at byte %d", flag, value, r, i)}
+	if printable.Plain(value) {
+		return nil
+	}
+	i := strings.IndexFunc(value, func(r rune) bool { return !printable.Plain(string(r)) })
+	r, _ := utf8.DecodeRuneInString(value[i:])
+	kind := "control"
+	if !unicode.IsControl(r) {
+		kind = "invisible"
+	}
+	return usageError{fmt.Sprintf("--%s %q holds the %s character %U at byte %d", flag, value, kind, r, i)}
+}
+
+// checkEmberRelease refuses an --ember-release that grid.json could not
+// record as given: text that is not plain (plainText), or another spelling
+// of the reviewed words grid.json records when no release is named ("Not
+// stated", " not stated"), which the checker reads as those words
+// (validate's gridRelease) and so would fail the build at its check.
+func checkEmberRelease(name string) error {
+	if err := plainText("ember-release", name); err != nil {
+		return err
+	}
+	text, err := sourcetext.Load()
+	if err != nil {
+		return err
+	}
+	none := text.Ember.ReleaseNotStated
+	if name != none && strings.EqualFold(strings.TrimSpace(name), none) {
+		return usagef("--ember-release %q is another spelling of %q, which grid.json records when no release is named: leave the flag out", name, none)
 	}
 	return nil
 }
@@ -44,29 +73,3 @@ func (y yearValue) Set(s string) error {
 }
 
 func (y yearValue) Type() string { return "YEAR" }
-
-// termText is upstream text (a model's name or id, a grid's name) as a
-// table on the terminal shows it: each control character becomes U+FFFD,
-// so that an escape sequence cannot drive the operator's terminal and a
-// tab or line break cannot break the table's columns. Upstream JSON may
-// carry them (a nickname is data); the JSON output keeps them, escaped.
-func termText(s string) string { return replaceControls(s, "") }
-
-// termLines is termText for a text of several lines (diff's report): its
-// line breaks stay.
-func termLines(s string) string { return replaceControls(s, "\n") }
-
-// replaceControls replaces each control character of s but those in keep
-// with U+FFFD.
-func replaceControls(s, keep string) string {
-	control := func(r rune) bool { return unicode.IsControl(r) && !strings.ContainsRune(keep, r) }
-	if strings.IndexFunc(s, control) < 0 {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		if control(r) {
-			return utf8.RuneError
-		}
-		return r
-	}, s)
-}

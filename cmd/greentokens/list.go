@@ -12,6 +12,7 @@ import (
 	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/plural"
+	"github.com/leadgreen/greentokens/internal/printable"
 	"github.com/leadgreen/greentokens/pricing"
 	"github.com/leadgreen/greentokens/snapshots/store"
 )
@@ -91,7 +92,7 @@ func listModels(e *env, dir string, asJSON bool) error {
 		for _, r := range m.IndexRows {
 			priced = append(priced, r.GPU)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.Slug, termText(m.Name), termText(m.ModelID), strings.Join(m.GPUs, ","), strings.Join(priced, ","))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.Slug, printable.String(m.Name), printable.String(m.ModelID), strings.Join(m.GPUs, ","), strings.Join(priced, ","))
 	}
 	return tw.Flush()
 }
@@ -126,19 +127,21 @@ func listGrids(e *env, dir string, year *int, asJSON bool) error {
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "NAME\tISO3\tTYPE\tYEAR\tG CO2E/KWH\n")
 	for _, g := range l.Areas {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", termText(g.Name), g.ISO3, g.AreaType, g.Year, num(g.GCO2ePerKWh))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", printable.String(g.Name), g.ISO3, g.AreaType, g.Year, num(g.GCO2ePerKWh))
 	}
 	return tw.Flush()
 }
 
 // printJSON prints v as the published files are (fixed key order, numbers
-// as the seeds print them), with a final newline.
+// as the seeds print them), with a final newline, through printable.JSON:
+// upstream text keeps its value, and no control character of it reaches
+// the terminal raw.
 func printJSON(e *env, v any) error {
 	data, err := format.Marshal(v)
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(e.stdout, "%s\n", data)
+	_, err = fmt.Fprintf(printable.JSON(e.stdout), "%s\n", data)
 	return err
 }
 

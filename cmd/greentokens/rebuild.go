@@ -59,16 +59,16 @@ func runRebuild(e *env, dir, out string, replace bool, logFormat string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "  built by:   %s\n  rebuilt by: %s\n", res.BuiltBy, res.RebuiltBy)
+	e.printf("  built by:   %s\n  rebuilt by: %s\n", res.BuiltBy, res.RebuiltBy)
 	counts := fmt.Sprintf("%d outputs, %d sources", len(res.Manifest.Outputs), len(res.Manifest.Sources))
 	switch {
 	case res.Identical:
-		fmt.Fprintf(e.stdout, "%s: rebuilt from %s, byte-identical to it (%s)\n", res.Dir, dir, counts)
+		e.printf("%s: rebuilt from %s, byte-identical to it (%s)\n", res.Dir, dir, counts)
 	case res.OnlyGenerator:
-		fmt.Fprintf(e.stdout, "%s: rebuilt from %s, byte-identical to it except %s's generator, which names the code that wrote each: built by %s, rebuilt by %s (%s)\n",
+		e.printf("%s: rebuilt from %s, byte-identical to it except %s's generator, which names the code that wrote each: built by %s, rebuilt by %s (%s)\n",
 			res.Dir, dir, format.ManifestPath, res.BuiltBy, res.RebuiltBy, counts)
 	default:
-		fmt.Fprintf(e.stdout, "%s: rebuilt from %s, and differs from it: %s; greentokens verify %s shows how, value by value (the rebuilt files stay in %s)\n",
+		e.printf("%s: rebuilt from %s, and differs from it: %s; greentokens verify %s shows how, value by value (the rebuilt files stay in %s)\n",
 			res.Dir, dir, res.Difference, dir, res.Dir)
 		return fmt.Errorf("%w: the rebuild of %s differs from it (%s)", failure.ErrValidation, dir, res.Difference)
 	}

@@ -112,7 +112,7 @@ func runRender(e *env, dir, model, out string, grids []string, gridsGiven bool) 
 	}); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "%s: %s\n", out, plural.Count(n, "page"))
+	e.printf("%s: %s\n", out, plural.Count(n, "page"))
 	return nil
 }
 

@@ -53,7 +53,7 @@ func newSiteCmd(e *env) *cobra.Command {
 			if err := s.WriteDir(out); err != nil {
 				return fmt.Errorf("writing the site into %s: %w", out, err)
 			}
-			fmt.Fprintf(e.stdout, "%s: %s\n", out, plural.Count(len(s.Paths()), "file"))
+			e.printf("%s: %s\n", out, plural.Count(len(s.Paths()), "file"))
 			return nil
 		},
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/crashtest"
+	"github.com/leadgreen/greentokens/internal/printable"
 	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/leadgreen/greentokens/snapshots/store"
 )
@@ -107,7 +108,9 @@ func completeModels(cmd *cobra.Command, toComplete string) []string {
 }
 
 // completeGrids completes grid names and ISO 3 codes from the --snapshot's
-// grid.json.
+// grid.json. A name that printable.String would escape (a control
+// character, a bidi override) is not offered: the shell would show it raw,
+// and a line break would add a candidate of its own; its ISO 3 code is.
 func completeGrids(cmd *cobra.Command, toComplete string) []string {
 	rel := completionRelease(cmd)
 	if rel == nil {
@@ -121,7 +124,7 @@ func completeGrids(cmd *cobra.Command, toComplete string) []string {
 	low := strings.ToLower(toComplete)
 	for _, a := range g.Areas {
 		for _, s := range []string{a.Name, a.ISO3} {
-			if s != "" && strings.HasPrefix(strings.ToLower(s), low) {
+			if s != "" && printable.Plain(s) && strings.HasPrefix(strings.ToLower(s), low) {
 				out = append(out, s)
 			}
 		}

@@ -2,11 +2,17 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/leadgreen/greentokens/fetch/fetchtest"
+	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/internal/regfile"
+	"github.com/leadgreen/greentokens/snapshots/store"
 )
 
 func TestVerifyAndDiffUsage(t *testing.T) {
@@ -17,7 +23,7 @@ func TestVerifyAndDiffUsage(t *testing.T) {
 		want     string
 	}{
 		{"verify --help", []string{"verify", "--help"}, exitOK, "--json"},
-		{"help verify", []string{"help", "verify"}, exitOK, "greentokens verify [--json] DIR"},
+		{"help verify", []string{"help", "verify"}, exitOK, "greentokens verify [--json] [--upstream] DIR"},
 		{"verify without a folder", []string{"verify"}, exitUsage, "one snapshot folder"},
 		{"verify with two folders", []string{"verify", "a", "b"}, exitUsage, "one snapshot folder"},
 		{"verify bad flag", []string{"verify", "--nope", "a"}, exitUsage, "unknown flag: --nope"},
@@ -218,5 +224,122 @@ func TestGridShrinkFlag(t *testing.T) {
 	}
 	if code, stderr := build("2026-09-27", sevenGrids, "--allow-grid-shrink"); code != exitOK {
 		t.Errorf("--allow-grid-shrink: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestVerifyReproduction: verify prints the way to run the code that built
+// a snapshot, through the module proxy and through a git clone, each line
+// shell-quoted; a manifest whose generator is not in the shapes Go writes
+// fails (exit 5) with the value quoted, and gets no line to paste.
+func TestVerifyReproduction(t *testing.T) {
+	out := t.TempDir()
+	if code, _, stderr := runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
+		"--from-leaderboard", seedLB, "--from-ember", ember); code != exitOK {
+		t.Fatalf("build: exit %d\n%s", code, stderr)
+	}
+	const rev = "0d1e2f3a4b5c6d7e8f90a1b2c3d4e5f60718293a"
+	dir := filepath.Join(t.TempDir(), "green tokens; $(touch pwned)", seedDate)
+	copyTree(t, filepath.Join(out, seedDate), dir)
+	setGenerator(t, dir, format.Generator{Module: "github.com/leadgreen/greentokens", Version: "v0.0.0-20260926061500-0d1e2f3a4b5c", Revision: rev, Go: "go1.26.0"})
+	code, stdout, stderr := runCLI(t, "verify", dir)
+	quoted := "'" + dir + "'"
+	for _, want := range []string{
+		"    go run github.com/leadgreen/greentokens/cmd/greentokens@" + rev + " verify " + quoted + "\n",
+		"    git clone https://github.com/leadgreen/greentokens && cd greentokens && git checkout " + rev +
+			" && go run -buildvcs=true ./cmd/greentokens verify " + quoted + "\n",
+	} {
+		if code != exitOK || !strings.Contains(stdout, want) {
+			t.Errorf("verify: exit %d, want 0 and the line %q\nstdout: %s\nstderr: %s", code, want, stdout, stderr)
+		}
+	}
+
+	setGenerator(t, dir, format.Generator{Module: "github.com/leadgreen/greentokens", Version: "v1.0.0 verify x; touch pwned; true", Go: "go1.26.0"})
+	code, stdout, stderr = runCLI(t, "verify", dir)
+	if want := `manifest.json: generator: version is "v1.0.0 verify x; touch pwned; true", not a module version`; code != exitValidation || !strings.Contains(stdout, want) {
+		t.Errorf("verify of a command for a version: exit %d, want %d and %q\nstdout: %s\nstderr: %s", code, exitValidation, want, stdout, stderr)
+	}
+	if strings.Contains(stdout, "go run") || !strings.Contains(stdout, "not in the shapes Go writes") {
+		t.Errorf("verify of a command for a version prints a command to paste, or not why none:\n%s", stdout)
+	}
+}
+
+// TestVerifyUpstream: verify --upstream fetches each archived source again
+// from the URLs its flags give (here a fake upstream on 127.0.0.1: the
+// leaderboard at the recorded commit, GitHub's list of commits, Ember's
+// CSV), exit 0 when upstream gives the archived bytes, 5 naming the file,
+// both sha256 and the URL when it does not; its flags need --upstream, and
+// plain http --allow-http.
+func TestVerifyUpstream(t *testing.T) {
+	out := t.TempDir()
+	if code, _, stderr := runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
+		"--from-leaderboard", seedLB, "--from-ember", ember); code != exitOK {
+		t.Fatalf("build: exit %d\n%s", code, stderr)
+	}
+	dir := filepath.Join(out, seedDate)
+	rel, err := store.Open(context.Background(), regfile.DirFS(dir), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	commit := rel.Manifest.Evidence.LastCommitSHA
+	lb := filepath.Join(dir, "sources", "leaderboard")
+	s := fetchtest.NewServer(t, lb)
+	s.MapDir("/"+commit+"/public/data/", lb)
+	s.Map(fetchtest.EmberPath, filepath.Join(dir, "sources", "ember", "yearly_full_release_long_format.csv"))
+	args := []string{"verify", "--upstream", "--allow-http", "--leaderboard-url", s.URL + "/{commit}/public/data/",
+		"--github-api-url", s.URL, "--ember-url", s.URL + fetchtest.EmberPath, dir}
+
+	code, stdout, stderr := runCLI(t, args...)
+	if code != exitOK || !strings.Contains(stdout, "Fetched again from upstream") || strings.Count(stdout, ": the same as ") != 5 {
+		t.Fatalf("verify --upstream: exit %d, want 0 and 5 sources the same\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
+
+	changed := filepath.Join(t.TempDir(), "lm-arena-chat.json")
+	b, err := os.ReadFile(filepath.Join(lb, "tasks", "lm-arena-chat.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(changed, bytes.Replace(b, []byte(`"Qwen/Qwen3-32B"`), []byte(`"Qwen/Qwen3-32B-x"`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s.Map("/"+commit+"/public/data/tasks/lm-arena-chat.json", changed)
+	code, stdout, stderr = runCLI(t, append([]string{"verify", "--json"}, args[1:]...)...)
+	var rep struct {
+		OK       bool `json:"ok"`
+		Upstream []struct {
+			Path, URL string
+			Stored    string `json:"stored_sha256"`
+			Fetched   string `json:"fetched_sha256"`
+			Same      bool
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || code != exitValidation || rep.OK {
+		t.Fatalf("verify --upstream of a changed task file: exit %d, want %d; %v\nstdout: %s\nstderr: %s", code, exitValidation, err, stdout, stderr)
+	}
+	code, text, _ := runCLI(t, args...)
+	found := false
+	for _, f := range rep.Upstream {
+		if f.Path != "sources/leaderboard/tasks/lm-arena-chat.json" {
+			continue
+		}
+		found = true
+		want := f.Path + ": DIFFERS from " + s.URL + "/" + commit + "/public/data/tasks/lm-arena-chat.json (commit " + commit + "): " + f.Stored + " -> " + f.Fetched
+		if f.Same || f.Stored == f.Fetched || code != exitValidation || !strings.Contains(text, want) {
+			t.Errorf("exit %d; the text report does not say %q:\n%s", code, want, text)
+		}
+	}
+	if !found {
+		t.Errorf("the JSON report lists no lm-arena-chat.json: %+v", rep.Upstream)
+	}
+
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"verify", "--ember-url", s.URL, dir}, "--ember-url is an option of --upstream"},
+		{[]string{"verify", "--upstream", "--github-api-url", s.URL, dir}, "is plain http; only https is fetched unless --allow-http"},
+	} {
+		if code, _, stderr := runCLI(t, tc.args...); code != exitUsage || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%q: exit %d, want %d and %q: %s", tc.args, code, exitUsage, tc.want, stderr)
+		}
 	}
 }

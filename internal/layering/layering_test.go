@@ -94,14 +94,15 @@ func TestServingReadsThroughCatalog(t *testing.T) {
 // catalog and print it in the published format, the API besides serves the
 // schemas and mounts the MCP server, and mcptest checks the tools' answers
 // against catalogtest's snapshots; the site reads through catalog and
-// render, prints in the published format, draws with site/chart, and gives
+// render, prints in the published format, draws with site/chart, gives
 // its calculator the configurations pricing's rule prices a running batch
-// among.
+// among, and shows a snapshot's text on its sources page as
+// internal/printable does.
 var servingImports = map[string][]string{
 	"api":               {"catalog", "format", "mcpserver", "schemas"},
 	"mcpserver":         {"catalog", "format", "schemas"},
 	"mcpserver/mcptest": {"catalog", "catalog/catalogtest", "format", "schemas"},
-	"site":              {"catalog", "format", "pricing", "render", "site/chart"},
+	"site":              {"catalog", "format", "internal/printable", "pricing", "render", "site/chart"},
 	"site/chart":        {"catalog", "render"},
 }
 

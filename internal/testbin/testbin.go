@@ -1,6 +1,9 @@
 // Package testbin builds the greentokens command once per test run, for
 // the tests that run it as a process, with the "crashtest" build tag: its
 // kill and pause points (internal/crashtest) are armed by the environment.
+// It builds with -buildvcs=false, so that the binary records no VCS
+// revision wherever the tests run (a git clone would stamp one, a worktree
+// not): the tests of a build's provenance run such a binary.
 package testbin
 
 import (
@@ -19,14 +22,14 @@ type Builder struct {
 }
 
 // Build builds the package pkg (a path as go build takes it), with the
-// "crashtest" tag, into dir,
+// "crashtest" tag and -buildvcs=false, into dir,
 // the first time it is called, and returns the binary's path (or the
 // first call's error) every time: a build links the whole command, about
 // 2 s of CPU, so it is done once per test binary, not once per test.
 func (b *Builder) Build(dir, pkg string) (string, error) {
 	b.once.Do(func() {
 		b.bin = filepath.Join(dir, "greentokens")
-		if out, err := exec.Command("go", "build", "-tags", "crashtest", "-o", b.bin, pkg).CombinedOutput(); err != nil {
+		if out, err := exec.Command("go", "build", "-tags", "crashtest", "-buildvcs=false", "-o", b.bin, pkg).CombinedOutput(); err != nil {
 			b.err = fmt.Errorf("building greentokens: %v\n%s", err, out)
 		}
 	})

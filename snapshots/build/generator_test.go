@@ -2,6 +2,7 @@ package build
 
 import (
 	"runtime/debug"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -62,5 +63,34 @@ func TestThisGenerator(t *testing.T) {
 	g := ThisGenerator()
 	if g.Module == "" || g.Version == "" || g.Go == "" {
 		t.Errorf("ThisGenerator() = %+v; want module, version and Go version", g)
+	}
+}
+
+// TestMissingProvenance: what a build's binary lacks to name its code,
+// and what build --require-revision asks of it, for each way Go builds it.
+func TestMissingProvenance(t *testing.T) {
+	const rev = "4c91eaa0123456789abcdef0123456789abcdef0"
+	const m = "github.com/leadgreen/greentokens"
+	for _, tc := range []struct {
+		name                string
+		g                   format.Generator
+		provenance, revNote string // "" when nothing is missing
+	}{
+		{"go build in a clone", format.Generator{Module: m, Version: "v0.0.0-20261130175648-4c91eaa01234", Revision: rev}, "", ""},
+		{"an older Go in a clone", format.Generator{Module: m, Version: "(devel)", Revision: rev}, "", ""},
+		{"go install MODULE@VERSION", format.Generator{Module: m, Version: "v1.2.3"}, "", "only the module version v1.2.3"},
+		{"go run MODULE@REV", format.Generator{Module: m, Version: "v0.0.0-20261130175648-4c91eaa01234"}, "", "only the module version"},
+		{"a clone with changes", format.Generator{Module: m, Version: "v0.0.0-20261130175648-4c91eaa01234+dirty", Revision: rev, Modified: true}, "uncommitted changes", "uncommitted changes"},
+		{"go run, a worktree, -buildvcs=false", format.Generator{Module: m, Version: "(devel)"}, "no VCS revision", "no VCS revision"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			check := func(what, got, want string) {
+				if want == "" && got != "" || want != "" && !strings.Contains(got, want) {
+					t.Errorf("%s = %q, want %q", what, got, want)
+				}
+			}
+			check("MissingProvenance", MissingProvenance(tc.g), tc.provenance)
+			check("MissingRevision", MissingRevision(tc.g), tc.revNote)
+		})
 	}
 }

@@ -10,14 +10,12 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/leadgreen/greentokens/snapshots/store"
-
-	"github.com/leadgreen/greentokens/internal/failure"
-
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/plural"
+	"github.com/leadgreen/greentokens/internal/printable"
+	"github.com/leadgreen/greentokens/snapshots/store"
 	"github.com/leadgreen/greentokens/validate"
 )
 
@@ -47,8 +45,18 @@ type Report struct {
 	// ran, with the verifying code's rules.
 	SameCode bool `json:"same_code"`
 	// Rerun is the command that verifies the snapshot with the code that
-	// built it, when that is other code and can be fetched.
-	Rerun string `json:"rerun,omitempty"`
+	// built it, when that is other code and can be fetched, through the
+	// module proxy (go run MODULE/cmd/greentokens@REF verify DIR), and
+	// RerunGit the same from a clone of its repository (git clone ... &&
+	// go run ./cmd/greentokens verify DIR), when the module names one. Each
+	// is one line of shell-quoted arguments, and there is none when the
+	// manifest's generator is not in the shapes Go writes
+	// (validate.CheckGenerator).
+	Rerun    string `json:"rerun,omitempty"`
+	RerunGit string `json:"rerun_git,omitempty"`
+	// Upstream are the archived sources fetched again from upstream
+	// (verify --upstream: CheckUpstream); absent otherwise.
+	Upstream []UpstreamFile `json:"upstream,omitempty"`
 }
 
 // FileDiff is one file that differs between a snapshot and its rebuild.
@@ -83,13 +91,15 @@ type Change struct {
 // maxChanges caps the changes listed per file.
 const maxChanges = 40
 
-// Err returns nil when the snapshot verified, else an error wrapping
-// failure.ErrValidation that counts what was found.
+// Err returns nil when the snapshot verified, else an error that counts
+// what was found, wrapping failure.ErrValidation, or failure.ErrUpstream
+// when all that failed is the fetch of sources from upstream
+// (CheckUpstream).
 func (r *Report) Err() error {
 	if r.OK {
 		return nil
 	}
-	return fmt.Errorf("%w: snapshot %s: %s", failure.ErrValidation, r.Dir, r.counts())
+	return fmt.Errorf("%w: snapshot %s: %s", r.upstreamErr(), r.Dir, r.counts())
 }
 
 func (r *Report) counts() string {
@@ -97,76 +107,131 @@ func (r *Report) counts() string {
 	if !r.Rebuilt {
 		s += " (not rebuilt)"
 	}
+	if r.Upstream != nil {
+		differ, unfetched := r.upstreamCounts()
+		s += ", " + plural.Count(differ, "source") + " differing from upstream"
+		if unfetched > 0 {
+			s += ", " + strconv.Itoa(unfetched) + " not fetched"
+		}
+	}
 	return s
 }
 
-// WriteText renders the report for a person.
+// WriteText renders the report for a person, one line at a time, each
+// shown by printable.String: a value of the snapshot (a generator, a path,
+// an upstream name) can neither bring a control character to the terminal
+// nor break a line into lines of its own.
 func (r *Report) WriteText(w io.Writer) error {
-	var b strings.Builder
+	var t textLines
 	if r.OK {
-		fmt.Fprintf(&b, "verify %s: OK: every file matches manifest.json and its schema, every figure its recomputation, and a rebuild from sources/ is byte-identical\n", r.Dir)
+		t.line("verify %s: OK: every file matches manifest.json and its schema, every figure its recomputation, and a rebuild from sources/ is byte-identical", r.Dir)
 	} else {
-		fmt.Fprintf(&b, "verify %s: FAILED: %s\n", r.Dir, r.counts())
+		t.line("verify %s: FAILED: %s", r.Dir, r.counts())
 	}
-	r.writeCode(&b)
+	r.writeCode(&t)
 	if len(r.Problems) > 0 {
-		b.WriteString("\nProblems:\n")
+		t.line("")
+		t.line("Problems:")
 		for _, p := range r.Problems {
-			fmt.Fprintf(&b, "  %s\n", p)
+			t.line("  %s", p)
 		}
 	}
 	if len(r.Diffs) > 0 {
-		b.WriteString("\nRebuilt from sources/, these files differ (stored -> rebuilt):\n")
+		t.line("")
+		t.line("Rebuilt from sources/, these files differ (stored -> rebuilt):")
 		for _, d := range r.Diffs {
-			switch d.Kind {
-			case "missing":
-				fmt.Fprintf(&b, "  %s: missing from the snapshot (the rebuild has it)\n", d.Path)
-			case "extra":
-				fmt.Fprintf(&b, "  %s: in the snapshot but not in the rebuild\n", d.Path)
+			switch {
+			case d.Kind == "missing":
+				t.line("  %s: missing from the snapshot (the rebuild has it)", d.Path)
+			case d.Kind == "extra":
+				t.line("  %s: in the snapshot but not in the rebuild", d.Path)
+			case d.Note != "":
+				t.line("  %s: differs: %s", d.Path, d.Note)
 			default:
-				fmt.Fprintf(&b, "  %s: differs", d.Path)
-				if d.Note != "" {
-					fmt.Fprintf(&b, ": %s", d.Note)
-				}
-				b.WriteString("\n")
-				for _, c := range d.Changes {
-					fmt.Fprintf(&b, "    %s: %s -> %s\n", c.Path, orAbsent(c.Stored), orAbsent(c.Rebuilt))
-				}
-				if d.More > 0 {
-					fmt.Fprintf(&b, "    ... and %s\n", plural.Count(d.More, "more change"))
-				}
+				t.line("  %s: differs", d.Path)
+			}
+			for _, c := range d.Changes {
+				t.line("    %s: %s -> %s", c.Path, orAbsent(c.Stored), orAbsent(c.Rebuilt))
+			}
+			if d.More > 0 {
+				t.line("    ... and %s", plural.Count(d.More, "more change"))
 			}
 		}
 	}
-	_, err := io.WriteString(w, b.String())
+	r.writeUpstream(&t)
+	_, err := io.WriteString(w, t.String())
 	return err
 }
 
+// writeUpstream lists the sources fetched again from upstream.
+func (r *Report) writeUpstream(t *textLines) {
+	if r.Upstream == nil {
+		return
+	}
+	t.line("")
+	t.line("Fetched again from upstream (sha256 archived -> upstream's):")
+	for _, f := range r.Upstream {
+		at := f.URL
+		if f.Commit != "" {
+			at += " (commit " + f.Commit + ")"
+		}
+		switch {
+		case f.Err != "":
+			t.line("  %s: not fetched from %s: %s", f.Path, at, f.Err)
+		case f.Same && f.Note == "":
+			t.line("  %s: the same as %s", f.Path, at)
+		case f.Same:
+			t.line("  %s: the same source as %s: %s (%s -> %s)", f.Path, at, f.Note, f.Stored, f.Fetched)
+		default:
+			t.line("  %s: DIFFERS from %s: %s -> %s: %s", f.Path, at, f.Stored, f.Fetched, f.Note)
+		}
+	}
+}
+
+// textLines is a text report, each line shown by printable.String.
+type textLines struct{ strings.Builder }
+
+func (t *textLines) line(format string, a ...any) {
+	t.WriteString(printable.String(fmt.Sprintf(format, a...)))
+	t.WriteByte('\n')
+}
+
 // writeCode says which code built the snapshot and which verified it.
-func (r *Report) writeCode(b *strings.Builder) {
+func (r *Report) writeCode(t *textLines) {
 	built := "unknown (manifest.json cannot be read)"
 	if r.BuiltBy != nil {
 		built = r.BuiltBy.String()
 	}
-	fmt.Fprintf(b, "  built by:    %s\n  verified by: %s\n", built, r.VerifiedBy)
+	t.line("  built by:    %s", built)
+	t.line("  verified by: %s", r.VerifiedBy)
 	switch {
 	case r.SameCode || r.BuiltBy == nil:
 		return
 	case *r.BuiltBy == r.VerifiedBy:
-		b.WriteString("  Neither records a VCS revision: that the same code built and verifies the snapshot cannot be shown.\n")
+		t.line("  Neither records a VCS revision: that the same code built and verifies the snapshot cannot be shown.")
 		return
 	}
-	b.WriteString("  The verifying code is not the code that built the snapshot; it verified with its own rules.\n")
-	if r.Rerun != "" {
-		fmt.Fprintf(b, "  To verify with the code that built it:\n    %s\n", r.Rerun)
-	} else {
-		b.WriteString("  The code that built it cannot be fetched by revision (a modified checkout or no revision recorded).\n")
+	t.line("  The verifying code is not the code that built the snapshot; it verified with its own rules.")
+	switch {
+	case r.Rerun != "":
+		t.line("  To verify with the code that built it, through the Go module proxy:")
+		t.line("    %s", r.Rerun)
+		if r.RerunGit != "" {
+			t.line("  or from a clone of its repository, without a module proxy:")
+			t.line("    %s", r.RerunGit)
+		}
+	case !wellFormed(*r.BuiltBy):
+		t.line("  manifest.json's generator is not in the shapes Go writes (see the problems): no command to fetch its code is printed.")
+	default:
+		t.line("  The code that built it cannot be fetched by revision (a modified checkout or no revision recorded).")
 	}
 }
 
-// WriteJSON renders the report as indented JSON with a final newline.
+// WriteJSON renders the report as indented JSON with a final newline,
+// through printable.JSON: the snapshot's text keeps its value, and no
+// control character of it is written raw.
 func (r *Report) WriteJSON(w io.Writer) error {
-	return writeJSON(w, r)
+	return writeJSON(printable.JSON(w), r)
 }
 
 func writeJSON(w io.Writer, v any) error {

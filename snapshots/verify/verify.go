@@ -6,7 +6,10 @@
 // value by value. Rebuild (rebuild.go) is the auditor's rebuild into a
 // folder of its own, from the same options, published as a build is.
 // Both read the snapshot through an fs.FS (regfile.DirFS for a folder),
-// its manifest decoded once (store.Open).
+// its manifest decoded once (store.Open). Upstream (upstream.go) is verify
+// --upstream: each archived source fetched again from upstream and its
+// sha256 compared; code.go says whether two generators are the same code
+// and how to run the one that built a snapshot.
 package verify
 
 import (
@@ -78,7 +81,7 @@ func Verify(ctx context.Context, fsys fs.FS) (*Report, error) {
 	}
 	rep.Problems = append(rep.Problems, rebuilt.Problems...)
 	rep.Diffs = append(rep.Diffs, rebuilt.Diffs...)
-	rep.Rebuilt, rep.BuiltBy, rep.SameCode, rep.Rerun = rebuilt.Rebuilt, rebuilt.BuiltBy, rebuilt.SameCode, rebuilt.Rerun
+	rep.Rebuilt, rep.BuiltBy, rep.SameCode, rep.Rerun, rep.RerunGit = rebuilt.Rebuilt, rebuilt.BuiltBy, rebuilt.SameCode, rebuilt.Rerun, rebuilt.RerunGit
 	rep.OK = len(rep.Problems) == 0 && len(rep.Diffs) == 0
 	return rep, nil
 }
@@ -111,7 +114,8 @@ func rebuildAndCompare(ctx context.Context, fsys fs.FS, name string, rep *Report
 	rep.BuiltBy = &m.Generator
 	rep.SameCode = sameCode(m.Generator, rep.VerifiedBy)
 	if !rep.SameCode {
-		rep.Rerun = rerunCommand(m.Generator, "verify", name)
+		rep.Rerun = rerunCommand(m.Generator, verifyArgs(name)...)
+		rep.RerunGit = rerunFromGit(m.Generator, verifyArgs(name)...)
 	}
 	tmp, err := os.MkdirTemp("", "greentokens-verify-")
 	if err != nil {
