@@ -13,6 +13,7 @@ import (
 	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
+	"gocloud.dev/blob"
 
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/failure"
@@ -481,4 +482,41 @@ func sorted(s []string) []string {
 	out := slices.Clone(s)
 	slices.Sort(out)
 	return out
+}
+
+// testSwap: a pointer's write is a compare-and-swap on the version read,
+// for a new object and an existing one; other writes to the key in
+// between make it fail with ErrLost and change nothing.
+func testSwap(t *testing.T, b *bucket.Bucket, bb *blob.Bucket) {
+	t.Helper()
+	ctx := context.Background()
+	const key = format.LatestPath
+	_, absent, err := b.ReadPointer(ctx, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bb.WriteAll(ctx, key, []byte("a"), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.SwapPointer(ctx, key, []byte("x"), absent); !errors.Is(err, bucket.ErrLost) {
+		t.Errorf("a swap of an absent pointer that another wrote meanwhile: %v; want ErrLost", err)
+	}
+	got, v, err := b.ReadPointer(ctx, key)
+	if err != nil || string(got) != "a" {
+		t.Fatalf("the pointer holds %q, %v; want a", got, err)
+	}
+	if err := b.SwapPointer(ctx, key, []byte("b"), v); err != nil {
+		t.Errorf("a swap on the version read: %v", err)
+	}
+	if err := b.SwapPointer(ctx, key, []byte("c"), v); !errors.Is(err, bucket.ErrLost) {
+		t.Errorf("a second swap on the version read before the first: %v; want ErrLost", err)
+	}
+	if got, _, _ := b.ReadPointer(ctx, key); string(got) != "b" {
+		t.Errorf("the pointer holds %q, want b", got)
+	}
+}
+
+func TestSwap(t *testing.T) {
+	b, bb := memBucket(t)
+	testSwap(t, b, bb)
 }

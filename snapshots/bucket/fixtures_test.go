@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"io"
+	"os"
 	"path/filepath"
 	"sort"
 	"sync"
@@ -20,7 +21,22 @@ import (
 	"github.com/leadgreen/greentokens/snapshots/store"
 )
 
-func TestMain(m *testing.M) { snaptest.Main(m) }
+// TestMain runs the tests, then stops what they started for the whole
+// binary (atExit: the S3 tests' gateway) and removes the snapshots built
+// once.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, stop := range atExit {
+		stop()
+	}
+	if dir, err := snaptest.Root(); err == nil {
+		os.RemoveAll(dir)
+	}
+	os.Exit(code)
+}
+
+// atExit stops what the tests started for the whole binary.
+var atExit []func()
 
 // The dates of the tests' releases: the seeds', and a week later.
 const (
