@@ -53,7 +53,7 @@ func TestUsageAndHelp(t *testing.T) {
 		{"no command", nil, exitUsage, "Available Commands:"},
 		{"help", []string{"help"}, exitOK, "Exit codes:"},
 		{"--help", []string{"--help"}, exitOK, "Available Commands:"},
-		{"unknown command", []string{"publish"}, exitUsage, `unknown command "publish"`},
+		{"unknown command", []string{"deploy"}, exitUsage, `unknown command "deploy"`},
 		{"build --help", []string{"build", "--help"}, exitOK, "--from-leaderboard DIR"},
 		{"help build", []string{"help", "build"}, exitOK, "--retrieved string"},
 		{"bad flag", []string{"build", "--nope"}, exitUsage, "unknown flag: --nope"},

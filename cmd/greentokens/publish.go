@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log"
+	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -97,6 +100,7 @@ func runPublish(e *env, f *publishFlags) error {
 	}
 	ctx, cancel := context.WithTimeout(e.ctx, f.deadline)
 	defer cancel()
+	defer logThrough(e.log)()
 	err := publish(ctx, e, f)
 	switch {
 	case err == nil:
@@ -143,17 +147,39 @@ func publish(ctx context.Context, e *env, f *publishFlags) error {
 	if err != nil {
 		return err
 	}
-	what := "published"
-	if res.Written == 0 && !res.Listed {
-		what = "already published; nothing written"
-	}
 	latest := "latest.json names it"
 	if res.Latest.Date != rel.ID.Date {
 		latest = "latest.json names the later " + res.Latest.Date
 	}
-	fmt.Fprintf(e.stdout, "%s: %s (%s written, %d bytes; %s already there); %s\n", b.Name(rel.ID.Date), what,
+	name := b.Name(rel.ID.Date)
+	if res.Written == 0 && !res.Listed && !res.Pointed {
+		fmt.Fprintf(e.stdout, "%s: already published; nothing written (%s checked); %s\n", name, plural.Count(res.Present, "object"), latest)
+		return nil
+	}
+	fmt.Fprintf(e.stdout, "%s: published (%s written, %d bytes; %s already there); %s\n", name,
 		plural.Count(res.Written, "object"), res.Bytes, plural.Count(res.Present, "object"), latest)
 	return nil
+}
+
+// logThrough sends what the standard log package prints (the AWS SDK's
+// transfer manager prints to it) through the command's logger, as
+// warnings, so that --log-format json logs JSON alone; the function it
+// returns restores the package's writer.
+func logThrough(l *slog.Logger) (restore func()) {
+	w, flags := log.Writer(), log.Flags()
+	log.SetOutput(logWriter{l})
+	log.SetFlags(0)
+	return func() {
+		log.SetOutput(w)
+		log.SetFlags(flags)
+	}
+}
+
+type logWriter struct{ l *slog.Logger }
+
+func (w logWriter) Write(p []byte) (int, error) {
+	w.l.Warn(strings.TrimSpace(string(p)))
+	return len(p), nil
 }
 
 // guard compares rel with the bucket's latest release before its date, as

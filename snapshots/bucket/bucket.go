@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/failure"
+	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/leadgreen/greentokens/snapshots/store"
 )
 
@@ -81,6 +83,7 @@ type Bucket struct {
 	name        string // the bucket as messages name it
 	kind        driverKind
 	dir         string // the folder of a file:// bucket, for its lock
+	prefix      string // its prefix parameter: the keys' folder in it
 	ctx         context.Context
 	readTimeout time.Duration
 	lockTimeout time.Duration
@@ -129,7 +132,7 @@ func Open(ctx context.Context, raw string, opts Options) (*Bucket, error) {
 		return nil, fmt.Errorf("%w: opening the bucket %s: %v", failure.ErrUsage, display(u), err)
 	}
 	b := New(ctx, bb, display(u), opts)
-	b.dir = dir
+	b.dir, b.prefix = dir, u.Query().Get("prefix")
 	return b, nil
 }
 
@@ -253,15 +256,57 @@ func (b *Bucket) releasesName() string { return b.name + "/" + format.ReleasesPa
 
 // storeErr makes err, of an operation on the bucket (what), an error of
 // its kind: failure.ErrInterrupted once ctx is cancelled (a signal), else
-// ErrStore, with the context's error when its deadline passed.
+// ErrStore, with the context's error when its deadline passed; a file of
+// a file:// bucket that is not a regular file is that error alone.
 func storeErr(ctx context.Context, what string, err error) error {
+	var nr *regfile.NotRegularError
+	if errors.As(err, &nr) {
+		return err // no fault of the store's
+	}
 	switch cerr := ctx.Err(); {
 	case errors.Is(cerr, context.Canceled):
 		return fmt.Errorf("%w: %s: %w", failure.ErrInterrupted, what, cerr)
 	case cerr != nil:
 		return fmt.Errorf("%w: %s: %w", ErrStore, what, cerr)
 	}
-	return fmt.Errorf("%w: %s: %w", ErrStore, what, err)
+	return fmt.Errorf("%w: %s: %w", ErrStore, what, redacted{err})
+}
+
+// redacted is a driver's error, printed without the value of any query
+// parameter that carries a secret (secretParams, secretWords): a client
+// that authenticates with a signed URL (an Azure SAS token from the
+// environment) may name it in its errors.
+type redacted struct{ err error }
+
+func (r redacted) Error() string { return redactURLs(r.err.Error()) }
+func (r redacted) Unwrap() error { return r.err }
+
+// newReader opens the object at key for reading. In a file:// bucket it
+// must be a regular file: fileblob would open a FIFO and wait for a
+// writer, past any deadline, or follow a symbolic link out of the folder.
+func (b *Bucket) newReader(ctx context.Context, key string) (*blob.Reader, error) {
+	if b.dir != "" {
+		p := filepath.Join(b.dir, filepath.FromSlash(b.prefix+key))
+		if fi, err := os.Lstat(p); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+			return nil, &regfile.NotRegularError{Path: b.name + "/" + key, Mode: fi.Mode()}
+		}
+	}
+	var opts *blob.ReaderOptions
+	if b.kind == kindS3 {
+		opts = &blob.ReaderOptions{BeforeRead: quietS3Read}
+	}
+	return b.bb.NewReader(ctx, key, opts)
+}
+
+// quietS3Read keeps the AWS SDK from printing on stderr, beside the
+// command's log, that it did not check the checksum of an object written
+// in parts (Ember's CSV): every reader here checks each object's sha256.
+func quietS3Read(as func(any) bool) error {
+	var fns *[]func(*s3.Options)
+	if as(&fns) {
+		*fns = append(*fns, func(o *s3.Options) { o.DisableLogOutputChecksumValidationSkipped = true })
+	}
+	return nil
 }
 
 func isNotFound(err error) bool { return gcerrors.Code(err) == gcerrors.NotFound }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"testing/fstest"
 
@@ -519,4 +520,33 @@ func testSwap(t *testing.T, b *bucket.Bucket, bb *blob.Bucket) {
 func TestSwap(t *testing.T) {
 	b, bb := memBucket(t)
 	testSwap(t, b, bb)
+}
+
+// TestFolderBucketRefusesIrregularFiles: in a file:// bucket, a FIFO or a
+// symbolic link where an object should be is refused, never opened (a
+// FIFO would block the read past any deadline).
+func TestFolderBucketRefusesIrregularFiles(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	b, err := bucket.Open(ctx, "file://"+dir, bucket.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	publish(t, b, "A", bucket.PublishOptions{})
+	model := filepath.Join(dir, dateA, "models", "qwen-3-32b.json")
+	for name, plant := range map[string]func() error{
+		"named pipe":    func() error { return syscall.Mkfifo(model, 0o644) },
+		"symbolic link": func() error { return os.Symlink(filepath.Join(dir, dateA, "index.json"), model) },
+	} {
+		os.Remove(model)
+		if err := plant(); err != nil {
+			t.Fatal(err)
+		}
+		_, err := store.Load(ctx, b.FS(dateA), b.Name(dateA))
+		var nr *regfile.NotRegularError
+		if !errors.As(err, &nr) || !strings.Contains(err.Error(), name) || errors.Is(err, bucket.ErrStore) {
+			t.Errorf("a %s in the bucket: %v; want a NotRegularError", name, err)
+		}
+	}
 }

@@ -14,3 +14,5 @@ func (b *Bucket) ReadPointer(ctx context.Context, key string) ([]byte, Version, 
 func (b *Bucket) SwapPointer(ctx context.Context, key string, data []byte, v Version) error {
 	return b.swap(ctx, key, data, v)
 }
+
+var RedactURLs = redactURLs

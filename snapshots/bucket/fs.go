@@ -128,7 +128,7 @@ func (f *releaseFS) Open(name string) (fs.File, error) {
 	}
 	key, limit := f.key(name)
 	ctx, cancel := context.WithTimeout(f.b.ctx, f.b.readTimeout)
-	r, err := f.b.bb.NewReader(ctx, key, nil)
+	r, err := f.b.newReader(ctx, key)
 	if isNotFound(err) {
 		cancel()
 		if _, ok := f.listed[name]; !ok {

@@ -191,7 +191,7 @@ func (b *Bucket) put(ctx context.Context, o *object) (written bool, err error) {
 func (b *Bucket) holds(ctx context.Context, o *object) (bool, error) {
 	rctx, cancel := context.WithTimeout(ctx, b.readTimeout)
 	defer cancel()
-	r, err := b.bb.NewReader(rctx, o.key, nil)
+	r, err := b.newReader(rctx, o.key)
 	if err != nil {
 		return false, storeErr(ctx, "reading "+o.name(b), err)
 	}
@@ -213,7 +213,7 @@ func (b *Bucket) check(ctx context.Context, fsys *releaseFS, o *object, what str
 	if o.site {
 		rctx, cancel := context.WithTimeout(ctx, b.readTimeout)
 		defer cancel()
-		f, err = b.bb.NewReader(rctx, o.key, nil)
+		f, err = b.newReader(rctx, o.key)
 		if isNotFound(err) {
 			err = fs.ErrNotExist
 		}

@@ -56,7 +56,7 @@ type version struct {
 func (b *Bucket) readVersioned(ctx context.Context, key string, limit int64) ([]byte, version, error) {
 	rctx, cancel := context.WithTimeout(ctx, b.readTimeout)
 	defer cancel()
-	r, err := b.bb.NewReader(rctx, key, nil)
+	r, err := b.newReader(rctx, key)
 	if isNotFound(err) {
 		return nil, version{}, nil
 	}
@@ -307,36 +307,36 @@ func (b *Bucket) list(ctx context.Context, id format.Release) (listed bool, err 
 }
 
 // point makes latest.json name id unless it names a later date already;
-// it returns what latest.json names then.
-func (b *Bucket) point(ctx context.Context, id format.Release) (format.Release, error) {
+// it returns what latest.json names then, and whether it wrote it.
+func (b *Bucket) point(ctx context.Context, id format.Release) (format.Release, bool, error) {
 	for attempt := 1; ; attempt++ {
 		l, v, err := b.readLatest(ctx)
 		if err != nil {
-			return format.Release{}, conflictIfInvalid(err)
+			return format.Release{}, false, conflictIfInvalid(err)
 		}
 		if l != nil && l.Date >= id.Date {
 			if l.Date == id.Date && l.ManifestSHA256 != id.ManifestSHA256 {
-				return l.Release, fmt.Errorf("%w: %s/%s names %s with the manifest sha256 %s, not this release's %s",
+				return l.Release, false, fmt.Errorf("%w: %s/%s names %s with the manifest sha256 %s, not this release's %s",
 					failure.ErrConflict, b.name, format.LatestPath, id.Date, l.ManifestSHA256, id.ManifestSHA256)
 			}
-			return l.Release, nil
+			return l.Release, false, nil
 		}
 		data, err := format.Marshal(format.Latest{Version: format.PointersVersion, Release: id})
 		if err != nil {
-			return format.Release{}, err
+			return format.Release{}, false, err
 		}
 		err = b.swap(ctx, format.LatestPath, data, v)
 		if errors.Is(err, errLost) && attempt < maxSwaps {
 			b.log.Info("latest.json changed meanwhile; reading it again", "attempt", attempt)
 			if err := backoff(ctx, attempt); err != nil {
-				return format.Release{}, err
+				return format.Release{}, false, err
 			}
 			continue
 		}
 		if err != nil {
-			return format.Release{}, b.lostTooOften(err, format.LatestPath)
+			return format.Release{}, false, b.lostTooOften(err, format.LatestPath)
 		}
-		return id, nil
+		return id, true, nil
 	}
 }
 

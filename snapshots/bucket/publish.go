@@ -40,8 +40,10 @@ type Result struct {
 	// (false: it was listed already).
 	Listed bool
 	// Latest is the release latest.json names after the publish: this
-	// one, or a later one already published.
-	Latest format.Release
+	// one, or a later one already published; Pointed is true when this
+	// publish wrote latest.json.
+	Latest  format.Release
+	Pointed bool
 }
 
 // object is one object of a release to publish.
@@ -220,7 +222,7 @@ func (b *Bucket) publish(ctx context.Context, rel *store.Release, opts PublishOp
 		return nil, err
 	}
 	crashtest.Kill(crashtest.Listed)
-	if res.Latest, err = b.point(ctx, id); err != nil {
+	if res.Latest, res.Pointed, err = b.point(ctx, id); err != nil {
 		return nil, err
 	}
 	crashtest.Kill(crashtest.Pointed)

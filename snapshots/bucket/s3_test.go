@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"gocloud.dev/blob"
+	"gocloud.dev/gcerrors"
 
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/crashtest"
@@ -320,4 +321,37 @@ func TestS3KilledPublish(t *testing.T) {
 		}
 		assertLatest(t, url, dateA)
 	})
+}
+
+// TestS3LargeObjectWrittenOnce: an object larger than the driver's part
+// size (8 MiB: a multipart upload, as Ember's CSV of 16 to 50 MB is)
+// written IfNotExist by two writers at once is written once, whole, with
+// the winner's bytes; the loser's write fails its precondition, as the
+// publish relies on.
+func TestS3LargeObjectWrittenOnce(t *testing.T) {
+	gw := s3Gateway(t)
+	ctx := context.Background()
+	_, url := newS3Bucket(t, gw, gw.addr)
+	bb := rawS3(t, url)
+	datas := [2][]byte{bytes.Repeat([]byte("a"), 20<<20), bytes.Repeat([]byte("b"), 20<<20)}
+	var errs [2]error
+	var wg sync.WaitGroup
+	for i := range datas {
+		wg.Go(func() { errs[i] = bb.WriteAll(ctx, "large", datas[i], &blob.WriterOptions{IfNotExist: true}) })
+	}
+	wg.Wait()
+	won := 0
+	if errs[0] != nil {
+		won = 1
+	}
+	if errs[won] != nil || gcerrors.Code(errs[1-won]) != gcerrors.FailedPrecondition {
+		t.Fatalf("two IfNotExist writes of 20 MiB at once: %v; want one success and one failed precondition", errs)
+	}
+	got, err := bb.ReadAll(ctx, "large")
+	if err != nil || !bytes.Equal(got, datas[won]) {
+		t.Errorf("the object is not the winner's bytes whole (%d bytes): %v", len(got), err)
+	}
+	if err := bb.WriteAll(ctx, "large", datas[1-won], &blob.WriterOptions{IfNotExist: true}); gcerrors.Code(err) != gcerrors.FailedPrecondition {
+		t.Errorf("a later IfNotExist write: %v; want a failed precondition", err)
+	}
 }

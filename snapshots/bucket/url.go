@@ -3,6 +3,7 @@ package bucket
 import (
 	"fmt"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -108,6 +109,22 @@ func isSecret(name string) bool {
 		}
 	}
 	return false
+}
+
+// queryParam is a query parameter in a URL in a message, or a NAME=VALUE
+// after a space: its name, then its value.
+var queryParam = regexp.MustCompile(`((?:^|[?&;\s])([A-Za-z0-9_.-]+)=)([^&;#\s"'<>]*)`)
+
+// redactURLs replaces the value of every query parameter in msg whose
+// name is a secret's with "REDACTED".
+func redactURLs(msg string) string {
+	return queryParam.ReplaceAllStringFunc(msg, func(m string) string {
+		sub := queryParam.FindStringSubmatch(m)
+		if !isSecret(strings.ReplaceAll(strings.ToLower(sub[2]), "-", "_")) {
+			return m
+		}
+		return sub[1] + "REDACTED"
+	})
 }
 
 // display is a bucket URL as messages name it: without its query but for

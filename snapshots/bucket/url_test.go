@@ -76,3 +76,13 @@ func TestSplitRelease(t *testing.T) {
 		}
 	}
 }
+
+// TestStoreErrorsRedacted: an error of the store that names a signed URL
+// is printed without the signature.
+func TestStoreErrorsRedacted(t *testing.T) {
+	got := bucket.RedactURLs(`GET https://acct.blob.core.windows.net/c/k?se=2026-01-01&sig=SECRETVALUE&sp=r: 403; X-Amz-Signature=SECRETVALUE2&x=1`)
+	want := `GET https://acct.blob.core.windows.net/c/k?se=2026-01-01&sig=REDACTED&sp=r: 403; X-Amz-Signature=REDACTED&x=1`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
