@@ -136,6 +136,27 @@ func Open(ctx context.Context, raw string, opts Options) (*Bucket, error) {
 	return b, nil
 }
 
+// OpenRelease opens the bucket of a release's URL, URL/DATE or URL/latest
+// (SplitRelease), and resolves the release it names (Release): FS of its
+// date is then held to the manifest sha256 it returns. A release that is
+// not published is a failure.ErrUsage.
+func OpenRelease(ctx context.Context, raw string, opts Options) (*Bucket, format.Release, error) {
+	bucketURL, name, err := SplitRelease(raw)
+	if err != nil {
+		return nil, format.Release{}, err
+	}
+	b, err := Open(ctx, bucketURL, opts)
+	if err != nil {
+		return nil, format.Release{}, err
+	}
+	rel, err := b.Release(ctx, name)
+	if err != nil {
+		b.Close()
+		return nil, format.Release{}, err
+	}
+	return b, rel, nil
+}
+
 // New makes a Bucket of a bucket opened by the caller (memblob's, in a
 // test), named name in messages. A bucket whose driver is not S3's,
 // Google Cloud Storage's or Azure's is taken to be one process's: its

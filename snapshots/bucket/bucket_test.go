@@ -474,6 +474,20 @@ func TestFolderBucket(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, store.LockFile)); err != nil {
 		t.Errorf("no lock file in the bucket's folder: %v", err)
 	}
+	for name, want := range map[string]string{bucket.Latest: dateB, dateA: dateA} {
+		ob, r, err := bucket.OpenRelease(ctx, url+"/"+name, bucket.Options{})
+		if err != nil || r.Date != want {
+			t.Errorf("OpenRelease(%s/%s): %+v, %v; want %s", url, name, r, err, want)
+			continue
+		}
+		if _, err := store.Load(ctx, ob.FS(r.Date), ob.Name(r.Date)); err != nil {
+			t.Error(err)
+		}
+		ob.Close()
+	}
+	if _, _, err := bucket.OpenRelease(ctx, url+"/2026-09-28", bucket.Options{}); !errors.Is(err, failure.ErrUsage) {
+		t.Errorf("OpenRelease of a date not published: %v; want ErrUsage", err)
+	}
 	if _, err := bucket.Open(ctx, "file://"+filepath.Join(dir, "missing"), bucket.Options{}); !errors.Is(err, failure.ErrUsage) {
 		t.Errorf("a missing folder: %v", err)
 	}

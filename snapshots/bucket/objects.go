@@ -220,10 +220,13 @@ func (b *Bucket) check(ctx context.Context, fsys *releaseFS, o *object, what str
 	} else {
 		f, err = regfile.OpenFS(fsys, o.path)
 	}
-	if errors.Is(err, fs.ErrNotExist) {
+	var nr *regfile.NotRegularError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("%w: %s is not in the bucket after it was written", ErrStore, o.name(b))
-	}
-	if err != nil {
+	case errors.As(err, &nr):
+		return fmt.Errorf("%w: %v", failure.ErrConflict, err)
+	case err != nil:
 		return storeErr(ctx, "reading "+o.name(b), err)
 	}
 	defer f.Close()
