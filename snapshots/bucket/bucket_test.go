@@ -292,7 +292,7 @@ func TestReadFromBucket(t *testing.T) {
 	}
 
 	// Each source is read from its content object, through the manifest:
-	// changed there, the release no longer loads, naming the source.
+	// changed there, the release does not load, and the error names the source.
 	src := local.Source(format.LeaderboardIndex)
 	bb.WriteAll(ctx, format.ContentPath(src.SHA256), []byte("{}"), nil)
 	_, err = store.Load(ctx, b.FS(dateA), b.Name(dateA))
