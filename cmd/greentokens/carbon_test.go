@@ -36,12 +36,7 @@ func buildSevenGrids(t *testing.T) string {
 // returns the snapshot folder.
 func buildOnGrids(t *testing.T, ember string) string {
 	t.Helper()
-	out := t.TempDir()
-	if code, _, stderr := runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
-		"--from-leaderboard", seedLB, "--from-ember", ember); code != exitOK {
-		t.Fatalf("build: exit %d: %s", code, stderr)
-	}
-	return filepath.Join(out, seedDate)
+	return buildAt(t, seedDate, ember)
 }
 
 // TestCarbonSevenGrids prices Qwen 3 32B's B200 index row (39.05 Wh/M) on

@@ -30,6 +30,16 @@ const (
 	Renamed        = "renamed"         // just after it
 )
 
+// The kill points of a publish to a bucket, in order (snapshots/bucket).
+// Uploaded is armed for its Nth object by KillAfter: KillEnv "uploaded:N".
+const (
+	Claimed  = "claimed"   // the release's manifest is in the bucket, none of its other files
+	Uploaded = "uploaded"  // the Nth object written (KillAfter); others may be on their way
+	ReadBack = "read-back" // every object was read back and checked; no pointer written
+	Listed   = "listed"    // releases.json lists the release; latest.json not written
+	Pointed  = "pointed"   // latest.json names the release
+)
+
 // The pause points.
 const (
 	Loaded  = "loaded"  // a command has read a snapshot's manifest, not the files it lists

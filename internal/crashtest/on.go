@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
 	"syscall"
 )
 
@@ -24,6 +25,10 @@ func Kill(point string) {
 		select {} // the signal is on its way
 	}
 }
+
+// KillAfter kills the process when KillEnv names point and n, "point:n":
+// a point passed many times (the Nth object of a publish).
+func KillAfter(point string, n int) { Kill(point + ":" + strconv.Itoa(n)) }
 
 // Pause waits for ctx to end when PauseEnv names point.
 func Pause(ctx context.Context, point string) {

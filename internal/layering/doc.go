@@ -13,9 +13,10 @@
 // The readers of a snapshot depend on the published format (format), the
 // leaderboard's rows (leaderboard) and pricing, never on the builder:
 // format, leaderboard, pricing and render have no path to it or to the
-// store, and catalog, the serving packages, snapshots/diff and
-// snapshots/store none to the builder. The packages of snapshots/ import
-// one another in one direction (store, diff, build, verify), and only the
-// build and verify reach the test hooks (internal/crashtest). No package
+// store, and catalog, the serving packages, snapshots/diff,
+// snapshots/store and snapshots/bucket none to the builder. The packages
+// of snapshots/ import one another in one direction (store, diff, build,
+// verify; the bucket on the store alone), and only the build, verify and
+// the bucket's publish reach the test hooks (internal/crashtest). No package
 // but the command sets a memory limit: it is the command's policy.
 package layering

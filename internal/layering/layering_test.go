@@ -178,7 +178,7 @@ func TestReadersDoNotDependOnTheBuilder(t *testing.T) {
 			}
 		}
 	}
-	for pkg, deps := range goList(t, "Deps", "catalog", "api", "mcpserver", "site/...", "snapshots/diff", "snapshots/store") {
+	for pkg, deps := range goList(t, "Deps", "catalog", "api", "mcpserver", "site/...", "snapshots/diff", "snapshots/store", "snapshots/bucket") {
 		for _, dep := range deps {
 			if within(dep, "transform") || dep == "snapshots/build" || dep == "snapshots/verify" {
 				t.Errorf("%s depends on %s: it reads releases in the published format, not through the builder", pkg, dep)
@@ -189,14 +189,16 @@ func TestReadersDoNotDependOnTheBuilder(t *testing.T) {
 
 // snapshotsImports are the packages of snapshots/... that each package of
 // it may import: the store below diff, diff below the build (its removal
-// guard diffs), the build below verify (which rebuilds through it); no
-// package imports one above it, and the store calls no test hook of the
-// build's (internal/crashtest).
+// guard diffs), the build below verify (which rebuilds through it); the
+// bucket on the store alone, so that the catalog can read a bucket with no
+// path to the builder; no package imports one above it, and the store
+// calls no test hook of the build's (internal/crashtest).
 var snapshotsImports = map[string][]string{
 	"snapshots/store":             {},
 	"snapshots/diff":              {"snapshots/store"},
 	"snapshots/build":             {"snapshots/store", "snapshots/diff", "internal/crashtest"},
 	"snapshots/verify":            {"snapshots/store", "snapshots/build", "internal/crashtest"},
+	"snapshots/bucket":            {"snapshots/store", "internal/crashtest"},
 	"snapshots/internal/snaptest": {"snapshots/store", "snapshots/build"},
 }
 

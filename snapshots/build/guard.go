@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/leadgreen/greentokens/snapshots/diff"
@@ -80,6 +79,18 @@ func guardRemovals(ctx context.Context, st *store.Stage, opts Options, log *slog
 	return fmt.Errorf("%w: the latest earlier snapshot cannot be read to check for dropped models: %v", failure.ErrConflict, err)
 }
 
+// Guard is the removal guard for a release published elsewhere than a
+// build's folder (a bucket): cur, compared with old, the latest earlier
+// release where cur goes (named earlier in messages), as a build compares
+// its stage with the latest earlier snapshot of its folder. It fails with
+// ErrRemoval when cur drops a model of old that allowRemoval names
+// neither by slug nor by model id, and with ErrGridShrink when grid.json
+// loses more than MaxGridLossPercent of old's areas and allowGridShrink
+// is false; it logs the diff's summary line either way.
+func Guard(old, cur *store.Release, earlier string, allowRemoval []string, allowGridShrink bool, log *slog.Logger) error {
+	return judge(diff.Diff(old, cur), earlier, Options{AllowRemoval: allowRemoval, AllowGridShrink: allowGridShrink}, log)
+}
+
 // judge fails the build when rep, the diff of the latest earlier snapshot
 // and the stage, drops a model or shrinks the grid that opts do not allow,
 // and logs its summary line either way.
@@ -143,7 +154,7 @@ func gridShrink(g diff.GridChange, earlier string) string {
 		names = append(names, "...")
 	}
 	return fmt.Sprintf("it would list %d areas, losing %d of the %d (more than %d%%) of %s: %s",
-		g.New.Areas, len(g.Removed), g.Old.Areas, MaxGridLossPercent, filepath.Join(earlier, format.GridPath), strings.Join(names, ", "))
+		g.New.Areas, len(g.Removed), g.Old.Areas, MaxGridLossPercent, earlier+"/"+format.GridPath, strings.Join(names, ", "))
 }
 
 func isAre(n int) string {
