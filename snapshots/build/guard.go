@@ -8,12 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/internal/failure"
 	"github.com/leadgreen/greentokens/snapshots/diff"
 	"github.com/leadgreen/greentokens/snapshots/store"
-
-	"github.com/leadgreen/greentokens/internal/failure"
-
-	"github.com/leadgreen/greentokens/format"
 )
 
 // The removal guard, the step between check and publish: a build does not
@@ -65,19 +63,36 @@ func guardRemovals(ctx context.Context, st *store.Stage, opts Options, log *slog
 	}
 	earlier := folder.Name(date)
 	old, err := store.Load(ctx, folder.FS(date), earlier)
-	if err == nil {
-		var cur *store.Release
-		if cur, err = store.LoadDir(ctx, st.Dir()); err != nil {
-			return fmt.Errorf("reading back the new snapshot: %w", err)
+	if err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return fmt.Errorf("%w: comparing with the latest earlier snapshot: %w", failure.ErrInterrupted, cerr)
 		}
-		return judge(diff.Diff(old, cur), earlier, opts, log)
+		// Not ErrValidation: the new snapshot is sound, the earlier one
+		// cannot be compared with it.
+		return fmt.Errorf("%w: the latest earlier snapshot cannot be read to check for dropped models: %v", failure.ErrConflict, err)
 	}
-	if cerr := ctx.Err(); cerr != nil {
-		return fmt.Errorf("%w: comparing with the latest earlier snapshot: %w", failure.ErrInterrupted, cerr)
+	cur, err := store.LoadDir(ctx, st.Dir())
+	if err != nil {
+		return fmt.Errorf("reading back the new snapshot: %w", err)
 	}
-	// Not ErrValidation: the new snapshot is sound, the earlier one cannot
-	// be compared with it.
-	return fmt.Errorf("%w: the latest earlier snapshot cannot be read to check for dropped models: %v", failure.ErrConflict, err)
+	// Diff checks ctx between models: a signal ends the guard, and the
+	// build, before anything is published.
+	rep, err := diff.Diff(ctx, old, cur)
+	if err != nil {
+		return err
+	}
+	for _, p := range rep.Problems {
+		if p.Snapshot == cur.Name() { // the checker passed it: a rule the two disagree on
+			return fmt.Errorf("%w: the new snapshot, compared with %s: %s", failure.ErrValidation, earlier, p)
+		}
+	}
+	if len(rep.Problems) > 0 {
+		// The guard needs the earlier snapshot's models, which Load
+		// checked; its figures are verify's to judge.
+		log.Warn("the latest earlier snapshot has figures that are not the rounding of its archived upstream values; greentokens verify it",
+			"earlier", earlier, "figures", len(rep.Problems), "first", rep.Problems[0].String())
+	}
+	return judge(rep, earlier, opts, log)
 }
 
 // judge fails the build when rep, the diff of the latest earlier snapshot
