@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/internal/crashtest"
 	"github.com/leadgreen/greentokens/internal/failure"
 	"github.com/leadgreen/greentokens/snapshots/diff"
 	"github.com/leadgreen/greentokens/snapshots/store"
@@ -75,6 +76,7 @@ func guardRemovals(ctx context.Context, st *store.Stage, opts Options, log *slog
 	if err != nil {
 		return fmt.Errorf("reading back the new snapshot: %w", err)
 	}
+	crashtest.Pause(ctx, crashtest.Guard)
 	// Diff checks ctx between models: a signal ends the guard, and the
 	// build, before anything is published.
 	rep, err := diff.Diff(ctx, old, cur)
