@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // ManifestPath is the manifest's path in a snapshot folder.
@@ -124,14 +126,31 @@ type ManifestGridExclusion struct {
 
 var dateFolder = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
 
+// Bounds of manifest.json, held before it is decoded: its size, and the
+// length of each string of its generator (format.MaxManifestBytes and
+// format.MaxGeneratorBytes, mirrored).
+const (
+	manifestMaxBytes     = 16 << 20
+	manifestMaxGenerator = 256
+)
+
 // decodeManifest decodes manifest.json strictly, or else leniently so that
-// the other checks can run; nil when it cannot be decoded at all.
+// the other checks can run; nil when it cannot be decoded at all, or is
+// over manifestMaxBytes (then it is not read, or read no further than the
+// bound).
 func decodeManifest(s *snap) (*Manifest, []Problem) {
 	mp := &problems{file: ManifestPath}
-	b, err := s.read(ManifestPath)
+	b, err := readManifestBounded(s)
 	if err != nil {
 		mp.add("", "", "cannot be read: %v", err)
 		return nil, mp.list
+	}
+	if b == nil {
+		mp.add("", "", "is over the %d MiB bound on its size; not read", manifestMaxBytes>>20)
+		return nil, mp.list
+	}
+	for _, f := range manifestLongGenerator(b) {
+		mp.add("", "generator."+f.name, "is %d bytes of JSON, over the %d-byte bound", f.n, manifestMaxGenerator)
 	}
 	var m Manifest
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -150,6 +169,85 @@ func decodeManifest(s *snap) (*Manifest, []Problem) {
 		mp.add("", "date", "is %s, but the snapshot folder is named %s", m.Date, base)
 	}
 	return &m, mp.list
+}
+
+// readManifestBounded reads manifest.json whole when it is at most
+// manifestMaxBytes: nil when its size is over the bound (then it is not
+// read) or when it has more bytes than the bound (then no more than one
+// byte past it is read).
+func readManifestBounded(s *snap) ([]byte, error) {
+	f, err := s.open(ManifestPath)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if fi.Size() > manifestMaxBytes {
+		return nil, nil
+	}
+	b, err := io.ReadAll(io.LimitReader(f, manifestMaxBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > manifestMaxBytes {
+		return nil, nil
+	}
+	return b, nil
+}
+
+// manifestGeneratorKeys are the generator's strings; another key is the
+// strict decoding's to report.
+var manifestGeneratorKeys = map[string]bool{"module": true, "version": true, "revision": true, "go": true}
+
+// longField is a string of the generator over its bound: its key and its
+// length in JSON, quotes left out.
+type longField struct {
+	name string
+	n    int
+}
+
+// manifestLongGenerator reads the manifest's top-level object as JSON
+// tokens, its values skipped but the generator's, and returns each string
+// of the generator over manifestMaxGenerator, without decoding any. What
+// is not JSON is left to the decoding to report.
+func manifestLongGenerator(b []byte) []longField {
+	dec := jsontext.NewDecoder(bytes.NewReader(b))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return nil
+	}
+	var long []longField
+	for dec.PeekKind() == '"' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return long
+		}
+		if key := tok.String(); key != "generator" || dec.PeekKind() != '{' {
+			if dec.SkipValue() != nil {
+				return long
+			}
+			continue
+		}
+		dec.ReadToken()
+		for dec.PeekKind() == '"' {
+			tok, err := dec.ReadToken()
+			if err != nil {
+				return long
+			}
+			name := tok.String() // the token is valid until the next read
+			v, err := dec.ReadValue()
+			if err != nil {
+				return long
+			}
+			if manifestGeneratorKeys[name] && v.Kind() == '"' && len(v)-2 > manifestMaxGenerator {
+				long = append(long, longField{name, len(v) - 2})
+			}
+		}
+		return long
+	}
+	return long
 }
 
 // checkFiles checks the manifest's listing against the folder: every file
