@@ -1,7 +1,10 @@
 package validate
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -10,6 +13,7 @@ import (
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/boundtest"
 	"github.com/leadgreen/greentokens/internal/regfile"
+	"github.com/leadgreen/greentokens/transform/grid"
 )
 
 // TestBoundsMirrored: the checker's bounds on its inputs are the
@@ -21,6 +25,7 @@ func TestBoundsMirrored(t *testing.T) {
 	}{
 		{"manifest.json's size", manifestMaxBytes, format.MaxManifestBytes},
 		{"a generator string", manifestMaxGenerator, format.MaxGeneratorBytes},
+		{"a line of Ember's CSV", gridMaxLine, grid.MaxLineBytes},
 	} {
 		if b.checker != b.reader {
 			t.Errorf("%s: the checker's bound is %d, the readers' %d", b.name, b.checker, b.reader)
@@ -79,5 +84,77 @@ func TestManifestBounds(t *testing.T) {
 		if d := cmp.Diff(want, got); d != "" {
 			t.Errorf("a generator module of %d bytes (-want +got):\n%s", n, d)
 		}
+	}
+}
+
+// endless reads head, then fill bytes without end, counting the bytes
+// read.
+type endless struct {
+	head string
+	fill byte
+	n    int64
+}
+
+func (e *endless) Read(p []byte) (int, error) {
+	for i := range p {
+		if at := e.n + int64(i); at < int64(len(e.head)) {
+			p[i] = e.head[at]
+		} else {
+			p[i] = e.fill
+		}
+	}
+	e.n += int64(len(p))
+	return len(p), nil
+}
+
+// TestGridLineBound: a record of the archived Ember CSV over the bound on
+// a line (8 MB without a line end, or a quoted field of line ends) is a
+// problem naming the line it starts on, once no more than the bound and
+// the read buffer have been read of it; a snapshot that archives one
+// fails its checks, naming the file and the line.
+func TestGridLineBound(t *testing.T) {
+	header := "Area,ISO 3 code,Year,Area type,Category,Subcategory,Variable,Unit,Value\n"
+	record := "World,,2024,Region,Electricity generation,"
+	for _, tc := range []struct {
+		name string
+		head string
+		fill byte
+		line int
+	}{
+		{"no line end", header + record, 'x', 2},
+		{"a quoted field of line ends", header + record + "Fuel,Coal,TWh,1.0\n" + record + `"`, '\n', 3},
+		{"a header without a line end", "Area,", 'x', 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := &endless{head: tc.head, fill: tc.fill}
+			rows, probs, _ := gridReadCSV(io.LimitReader(src, 8<<20), gridSourceFile)
+			where := "header"
+			if tc.line > 1 {
+				where = fmt.Sprintf("line %d", tc.line)
+			}
+			want := []Problem{{File: gridSourceFile, Where: where, Msg: "has a record of over 65536 bytes before its line end (the bound on a line); not read further"}}
+			if d := cmp.Diff(want, probs); d != "" || rows != nil {
+				t.Errorf("%d rows, problems (-want +got):\n%s", len(rows), d)
+			}
+			if limit := int64(len(tc.head) + gridMaxLine + 1<<20); src.n > limit {
+				t.Errorf("read %d bytes of an 8 MB record; at most %d", src.n, limit)
+			}
+		})
+	}
+
+	dir := vtBuild(t, vtFixture{leaderboard: vtSeed, grid: true})
+	vtEditFile(t, dir, gridSourceFile, true, func(b []byte) []byte {
+		first, _, _ := bytes.Cut(b, []byte("\n"))
+		return append(append(first, '\n'), bytes.Repeat([]byte("x"), 1<<20)...)
+	})
+	var got []Problem
+	for _, p := range vtReport(t, dir) {
+		if p.File == gridSourceFile {
+			got = append(got, p)
+		}
+	}
+	want := []Problem{{File: gridSourceFile, Where: "line 2", Msg: "has a record of over 65536 bytes before its line end (the bound on a line); not read further"}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("a snapshot archiving a 1 MB record (-want +got):\n%s", d)
 	}
 }

@@ -22,7 +22,8 @@
 // newlines inside). Every line is checked to be UTF-8, whatever row it
 // belongs to. The file is never held whole in memory; the memory the stage
 // uses grows with the intensity rows it keeps, not with the file (see
-// TestMemoryFlat).
+// TestMemoryFlat): a record's line over MaxLineBytes is an error before
+// encoding/csv holds it (TestLineBound).
 //
 // Blemishes are exclusions: an intensity row whose value is blank, negative,
 // non-finite ("NaN", "Inf") or above MaxGCO2PerKWh is left out of the table
@@ -45,6 +46,7 @@ package grid
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -111,7 +113,7 @@ const ReasonImplausible = "above the 2000 g CO2e/kWh plausibility bound"
 // Parse reads an Ember yearly CSV, in either layout, from r. It does not
 // archive.
 func Parse(r io.Reader) (*Table, error) {
-	p, sc, err := start(bufio.NewReaderSize(r, readBuffer))
+	p, sc, err := start(bufio.NewReaderSize(newLineBound(r), readBuffer))
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +153,7 @@ func start(r *bufio.Reader) (*parser, *csvScanner, error) {
 	case err == nil && string(b) == bom:
 		r.Discard(len(bom))
 	case err != nil && err != io.EOF:
-		return nil, nil, fmt.Errorf("ember: reading: %w", err)
+		return nil, nil, lineError(err) // a header over MaxLineBytes names its line
 	}
 	sc := newCSVScanner(r)
 	_, err := sc.next()
@@ -223,7 +225,8 @@ func (p *parser) sawSource(b string) {
 
 // lineError names the line of a malformed record (csvError.Line).
 func lineError(err error) error {
-	if ce, ok := err.(*csvError); ok {
+	var ce *csvError
+	if errors.As(err, &ce) {
 		return fmt.Errorf("ember line %d: %w", ce.Line, err)
 	}
 	return fmt.Errorf("ember: reading: %w", err)
