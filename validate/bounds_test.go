@@ -26,6 +26,7 @@ func TestBoundsMirrored(t *testing.T) {
 		{"manifest.json's size", manifestMaxBytes, format.MaxManifestBytes},
 		{"a generator string", manifestMaxGenerator, format.MaxGeneratorBytes},
 		{"a line of Ember's CSV", gridMaxLine, grid.MaxLineBytes},
+		{"an area's name", gridMaxArea, grid.MaxAreaBytes},
 	} {
 		if b.checker != b.reader {
 			t.Errorf("%s: the checker's bound is %d, the readers' %d", b.name, b.checker, b.reader)
@@ -156,5 +157,27 @@ func TestGridLineBound(t *testing.T) {
 	want := []Problem{{File: gridSourceFile, Where: "line 2", Msg: "has a record of over 65536 bytes before its line end (the bound on a line); not read further"}}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("a snapshot archiving a 1 MB record (-want +got):\n%s", d)
+	}
+}
+
+// TestGridAreaNameBound: an intensity row of the archived Ember CSV whose
+// Area is over the bound on an area name is a problem naming the line; a
+// name at the bound is none of its own.
+func TestGridAreaNameBound(t *testing.T) {
+	header := "Area,ISO 3 code,Year,Area type,Category,Subcategory,Variable,Unit,Value\n"
+	row := "%s,,2024,Region,Power sector emissions,CO2 intensity,CO2 intensity,gCO2/kWh,474.0\n"
+	for _, n := range []int{gridMaxArea, gridMaxArea + 1} {
+		in := header + fmt.Sprintf(row, "World") + fmt.Sprintf(row, strings.Repeat("a", n))
+		rows, probs, _ := gridReadCSV(strings.NewReader(in), gridSourceFile)
+		var want []Problem
+		if n > gridMaxArea {
+			want = []Problem{{File: gridSourceFile, Where: "line 3", Msg: "Area is 201 bytes, over the 200-byte bound on an area name"}}
+		}
+		if d := cmp.Diff(want, probs); d != "" {
+			t.Errorf("an area name of %d bytes (-want +got):\n%s", n, d)
+		}
+		if wantRows := 2 - len(want); len(rows) != wantRows {
+			t.Errorf("an area name of %d bytes: %d rows, want %d", n, len(rows), wantRows)
+		}
 	}
 }

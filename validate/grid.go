@@ -28,6 +28,10 @@ import (
 // grids are near 1,100).
 const gridMaxIntensity = 2000
 
+// gridMaxArea bounds an area's name, as a model's slug is bounded
+// (grid.MaxAreaBytes, mirrored).
+const gridMaxArea = 200
+
 // Where the grid lives in a snapshot.
 const (
 	gridEmberName  = "ember/yearly_full_release_long_format.csv" // upstream name
@@ -479,6 +483,10 @@ func gridReadCSV(r io.Reader, file string) ([]gridRow, []Problem, gridLayout) {
 		line, _ := cr.FieldPos(0)
 		if unit := rec[col[gridColUnit]]; !lay.wide() && unit != gridUnit {
 			bad(line, "has CO2 intensity in %q, not %q", unit, gridUnit)
+			continue
+		}
+		if area := rec[col[gridColArea]]; len(area) > gridMaxArea {
+			bad(line, "Area is %d bytes, over the %d-byte bound on an area name", len(area), gridMaxArea)
 			continue
 		}
 		// A row keeps copies of the few fields it needs, not the record's

@@ -89,3 +89,36 @@ func TestLineBound(t *testing.T) {
 		}
 	})
 }
+
+// TestAreaNameBound: an intensity row whose Area is over MaxAreaBytes is
+// an error naming the line and the field, in either layout; a name at the
+// bound is read, and published as it is.
+func TestAreaNameBound(t *testing.T) {
+	for _, tc := range []struct {
+		layout, header, row string
+	}{
+		{"long", "Area,ISO 3 code,Year,Area type,Category,Subcategory,Variable,Unit,Value\n",
+			"%s,,2024,Region,Power sector emissions,CO2 intensity,CO2 intensity,gCO2/kWh,474.0\n"},
+		{"July 2026", "Area,ISO 3 code,Year,Area type,Electricity source,Emissions intensity (gCO2e/kWh)\n",
+			"%s,,2024,Region,Total generation,474.0\n"},
+	} {
+		t.Run(tc.layout, func(t *testing.T) {
+			csv := func(name string) string {
+				return tc.header + fmt.Sprintf(tc.row, "World") + fmt.Sprintf(tc.row, name)
+			}
+			at := strings.Repeat("a", MaxAreaBytes)
+			table, err := Parse(strings.NewReader(csv(at)))
+			if err != nil {
+				t.Fatalf("a name of %d bytes: %v", MaxAreaBytes, err)
+			}
+			if got := table.Value(1).Area; got != at {
+				t.Errorf("the name at the bound is read as %d bytes", len(got))
+			}
+			_, err = Parse(strings.NewReader(csv(at + "a")))
+			want := `ember line 3: field "Area": 201 bytes ("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"...), over the 200-byte bound on an area name (grid.MaxAreaBytes)`
+			if err == nil || err.Error() != want {
+				t.Errorf("a name of %d bytes: %v; want %q", MaxAreaBytes+1, err, want)
+			}
+		})
+	}
+}
