@@ -196,7 +196,7 @@ var snapshotsImports = map[string][]string{
 	"snapshots/diff":              {"snapshots/store"},
 	"snapshots/build":             {"snapshots/store", "snapshots/diff", "internal/crashtest"},
 	"snapshots/verify":            {"snapshots/store", "snapshots/build", "internal/crashtest"},
-	"snapshots/internal/snaptest": {"snapshots/store", "snapshots/build"},
+	"snapshots/internal/snaptest": {"snapshots/store", "snapshots/diff", "snapshots/build"},
 }
 
 func TestSnapshotsLayers(t *testing.T) {
