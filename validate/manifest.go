@@ -149,9 +149,7 @@ func decodeManifest(s *snap) (*Manifest, []Problem) {
 		mp.add("", "", "is over the %d MiB bound on its size; not read", manifestMaxBytes>>20)
 		return nil, mp.list
 	}
-	for _, f := range manifestLongGenerator(b) {
-		mp.add("", "generator."+f.name, "is %d bytes of JSON, over the %d-byte bound", f.n, manifestMaxGenerator)
-	}
+	manifestLongGenerator(mp, b)
 	var m Manifest
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
@@ -172,28 +170,20 @@ func decodeManifest(s *snap) (*Manifest, []Problem) {
 }
 
 // readManifestBounded reads manifest.json whole when it is at most
-// manifestMaxBytes: nil when its size is over the bound (then it is not
-// read) or when it has more bytes than the bound (then no more than one
-// byte past it is read).
+// manifestMaxBytes, else returns nil: unread when its size says so, read
+// no further than one byte past the bound when it does not.
 func readManifestBounded(s *snap) ([]byte, error) {
 	f, err := s.open(ManifestPath)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
+	if fi, err := f.Stat(); err != nil || fi.Size() > manifestMaxBytes {
 		return nil, err
-	}
-	if fi.Size() > manifestMaxBytes {
-		return nil, nil
 	}
 	b, err := io.ReadAll(io.LimitReader(f, manifestMaxBytes+1))
-	if err != nil {
+	if err != nil || len(b) > manifestMaxBytes {
 		return nil, err
-	}
-	if len(b) > manifestMaxBytes {
-		return nil, nil
 	}
 	return b, nil
 }
@@ -202,31 +192,23 @@ func readManifestBounded(s *snap) ([]byte, error) {
 // strict decoding's to report.
 var manifestGeneratorKeys = map[string]bool{"module": true, "version": true, "revision": true, "go": true}
 
-// longField is a string of the generator over its bound: its key and its
-// length in JSON, quotes left out.
-type longField struct {
-	name string
-	n    int
-}
-
-// manifestLongGenerator reads the manifest's top-level object as JSON
-// tokens, its values skipped but the generator's, and returns each string
-// of the generator over manifestMaxGenerator, without decoding any. What
-// is not JSON is left to the decoding to report.
-func manifestLongGenerator(b []byte) []longField {
+// manifestLongGenerator adds a problem for each string of the manifest's
+// generator over manifestMaxGenerator, reading b as JSON tokens (every
+// other value skipped) before anything is decoded; what is not JSON is
+// the decoding's to report.
+func manifestLongGenerator(mp *problems, b []byte) {
 	dec := jsontext.NewDecoder(bytes.NewReader(b))
 	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
-		return nil
+		return
 	}
-	var long []longField
 	for dec.PeekKind() == '"' {
 		tok, err := dec.ReadToken()
 		if err != nil {
-			return long
+			return
 		}
-		if key := tok.String(); key != "generator" || dec.PeekKind() != '{' {
+		if tok.String() != "generator" || dec.PeekKind() != '{' {
 			if dec.SkipValue() != nil {
-				return long
+				return
 			}
 			continue
 		}
@@ -234,20 +216,19 @@ func manifestLongGenerator(b []byte) []longField {
 		for dec.PeekKind() == '"' {
 			tok, err := dec.ReadToken()
 			if err != nil {
-				return long
+				return
 			}
 			name := tok.String() // the token is valid until the next read
 			v, err := dec.ReadValue()
 			if err != nil {
-				return long
+				return
 			}
 			if manifestGeneratorKeys[name] && v.Kind() == '"' && len(v)-2 > manifestMaxGenerator {
-				long = append(long, longField{name, len(v) - 2})
+				mp.add("", "generator."+name, "is %d bytes of JSON, over the %d-byte bound", len(v)-2, manifestMaxGenerator)
 			}
 		}
-		return long
+		return
 	}
-	return long
 }
 
 // checkFiles checks the manifest's listing against the folder: every file
