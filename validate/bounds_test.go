@@ -88,26 +88,6 @@ func TestManifestBounds(t *testing.T) {
 	}
 }
 
-// endless reads head, then fill bytes without end, counting the bytes
-// read.
-type endless struct {
-	head string
-	fill byte
-	n    int64
-}
-
-func (e *endless) Read(p []byte) (int, error) {
-	for i := range p {
-		if at := e.n + int64(i); at < int64(len(e.head)) {
-			p[i] = e.head[at]
-		} else {
-			p[i] = e.fill
-		}
-	}
-	e.n += int64(len(p))
-	return len(p), nil
-}
-
 // TestGridLineBound: a record of the archived Ember CSV over the bound on
 // a line (8 MB without a line end, or a quoted field of line ends) is a
 // problem naming the line it starts on, once no more than the bound and
@@ -127,7 +107,7 @@ func TestGridLineBound(t *testing.T) {
 		{"a header without a line end", "Area,", 'x', 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			src := &endless{head: tc.head, fill: tc.fill}
+			src := &boundtest.Reader{Head: []byte(tc.head), Fill: tc.fill}
 			rows, probs, _ := gridReadCSV(io.LimitReader(src, 8<<20), gridSourceFile)
 			where := "header"
 			if tc.line > 1 {
@@ -137,8 +117,8 @@ func TestGridLineBound(t *testing.T) {
 			if d := cmp.Diff(want, probs); d != "" || rows != nil {
 				t.Errorf("%d rows, problems (-want +got):\n%s", len(rows), d)
 			}
-			if limit := int64(len(tc.head) + gridMaxLine + 1<<20); src.n > limit {
-				t.Errorf("read %d bytes of an 8 MB record; at most %d", src.n, limit)
+			if limit := int64(len(tc.head) + gridMaxLine + 1<<20); src.N() > limit {
+				t.Errorf("read %d bytes of an 8 MB record; at most %d", src.N(), limit)
 			}
 		})
 	}

@@ -121,22 +121,7 @@ func TestRebuild(t *testing.T) {
 // manifest in its canonical form: the snapshot as code g would have built it.
 func setGenerator(t *testing.T, dir string, g format.Generator) {
 	t.Helper()
-	p := filepath.Join(dir, format.ManifestPath)
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m format.Manifest
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	m.Generator = g
-	if b, err = format.Marshal(&m); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	editManifest(t, dir, func(m *format.Manifest) { m.Generator = g })
 }
 
 // TestRebuildExitCodes maps each kind of failure of rebuild to its exit

@@ -1,8 +1,8 @@
 // Package boundtest serves the tests of the input bounds: a file far
 // larger than a bound, made up as it is read (never held), inside an
-// fs.FS that counts the bytes its readers take. A reader that holds a
-// file to its bound before reading it takes none, or no more than the
-// bound, of a file of hundreds of megabytes.
+// fs.FS that counts the bytes its readers take (FS), and a stream without
+// end (Reader). A reader that holds its input to a bound before reading
+// it takes none, or no more than the bound, of hundreds of megabytes.
 package boundtest
 
 import (
@@ -35,7 +35,7 @@ func (f *FS) Open(name string) (fs.File, error) {
 	if name != f.Name {
 		return f.Base.Open(name)
 	}
-	return &file{fs: f}, nil
+	return &file{fs: f, r: Reader{Head: f.Head, Fill: f.Fill}}, nil
 }
 
 // ReadDir lists Base's folder, with the big file at Name listed at its
@@ -43,29 +43,45 @@ func (f *FS) Open(name string) (fs.File, error) {
 func (f *FS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(f.Base, name) }
 
 type file struct {
-	fs  *FS
-	off int64
+	fs *FS
+	r  Reader
 }
 
 func (b *file) Stat() (fs.FileInfo, error) { return info{b.fs}, nil }
 func (b *file) Close() error               { return nil }
 
 func (b *file) Read(p []byte) (int, error) {
-	if b.off >= b.fs.Size {
+	if b.r.n >= b.fs.Size {
 		return 0, io.EOF
 	}
-	p = p[:min(int64(len(p)), b.fs.Size-b.off)]
+	n, _ := b.r.Read(p[:min(int64(len(p)), b.fs.Size-b.r.n)])
+	b.fs.read.Add(int64(n))
+	return n, nil
+}
+
+// Reader reads Head, then Fill bytes without end (a record without a line
+// end, a field that never closes), counting the bytes read.
+type Reader struct {
+	Head []byte
+	Fill byte
+	n    int64
+}
+
+// Read fills p.
+func (r *Reader) Read(p []byte) (int, error) {
 	for i := range p {
-		if at := b.off + int64(i); at < int64(len(b.fs.Head)) {
-			p[i] = b.fs.Head[at]
+		if at := r.n + int64(i); at < int64(len(r.Head)) {
+			p[i] = r.Head[at]
 		} else {
-			p[i] = b.fs.Fill
+			p[i] = r.Fill
 		}
 	}
-	b.off += int64(len(p))
-	b.fs.read.Add(int64(len(p)))
+	r.n += int64(len(p))
 	return len(p), nil
 }
+
+// N is the number of bytes read so far.
+func (r *Reader) N() int64 { return r.n }
 
 type info struct{ fs *FS }
 

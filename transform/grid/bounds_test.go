@@ -6,27 +6,9 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/leadgreen/greentokens/internal/boundtest"
 )
-
-// endless reads head, then fill bytes without end, counting the bytes
-// read.
-type endless struct {
-	head string
-	fill byte
-	n    int64
-}
-
-func (e *endless) Read(p []byte) (int, error) {
-	for i := range p {
-		if at := e.n + int64(i); at < int64(len(e.head)) {
-			p[i] = e.head[at]
-		} else {
-			p[i] = e.fill
-		}
-	}
-	e.n += int64(len(p))
-	return len(p), nil
-}
 
 const longHeader = "Area,ISO 3 code,Year,Area type,Continent,Ember region,EU,OECD,G20,G7,ASEAN,Category,Subcategory,Variable,Unit,Value,YoY absolute change,YoY % change\n"
 
@@ -51,7 +33,7 @@ func TestLineBound(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, how := range []string{"Parse", "Stream"} {
-				src := &endless{head: tc.head, fill: tc.fill}
+				src := &boundtest.Reader{Head: []byte(tc.head), Fill: tc.fill}
 				in := io.LimitReader(src, 8<<20)
 				var before, after runtime.MemStats
 				runtime.ReadMemStats(&before)
@@ -68,8 +50,8 @@ func TestLineBound(t *testing.T) {
 				if err == nil || err.Error() != want {
 					t.Errorf("%s: %v; want %q", how, err, want)
 				}
-				if limit := int64(len(tc.head) + MaxLineBytes + readBuffer); src.n > limit {
-					t.Errorf("%s read %d bytes of an 8 MB record; at most %d", how, src.n, limit)
+				if limit := int64(len(tc.head) + MaxLineBytes + readBuffer); src.N() > limit {
+					t.Errorf("%s read %d bytes of an 8 MB record; at most %d", how, src.N(), limit)
 				}
 				if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4*readBuffer {
 					t.Errorf("%s allocated %d bytes for an 8 MB record; at most %d", how, alloc, 4*readBuffer)
