@@ -499,3 +499,26 @@ func TestFallbackArea(t *testing.T) {
 		t.Errorf("grid year %d, info %d; want 2024", s.GridYear, *s.Info().GridYear)
 	}
 }
+
+// TestOversizedManifestNotServed: a dated folder whose manifest.json is
+// 145 MB (a sparse file: its size says so) is not served, and logged with
+// the bound it is over, before a byte of it is read or decoded; the
+// others are served, by the API, the site and the MCP server alike.
+func TestOversizedManifestNotServed(t *testing.T) {
+	out := t.TempDir()
+	catalogtest.Copy(t, filepath.Join(catalogtest.Shared(t), catalogtest.Date), out)
+	big := filepath.Join(out, "2026-10-04")
+	if err := os.Rename(catalogtest.Copy(t, filepath.Join(catalogtest.Shared(t), catalogtest.Date), t.TempDir()), big); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(filepath.Join(big, format.ManifestPath), 145e6); err != nil {
+		t.Fatal(err)
+	}
+	c, logs := open(t, out)
+	if d := cmp.Diff([]string{catalogtest.Date}, c.Dates()); d != "" {
+		t.Errorf("served (-want +got):\n%s", d)
+	}
+	if want := "manifest.json is 145000000 bytes, over the 16 MiB bound"; !strings.Contains(logs.String(), "snapshot not served") || !strings.Contains(logs.String(), want) {
+		t.Errorf("the oversized manifest is not logged saying %q:\n%s", want, logs)
+	}
+}

@@ -3,6 +3,22 @@ package format
 // ManifestVersion is the manifest format's version.
 const ManifestVersion = "1"
 
+// Bounds of manifest.json, which every reader holds it to before it
+// decodes it (the store's Open, and so verify's rebuild, rebuild, diff,
+// the catalog behind serve and mcp; the checker mirrors them): a larger
+// file, or a longer string, is refused unread or undecoded.
+const (
+	// MaxManifestBytes bounds manifest.json's size. A manifest lists
+	// each model's file and page and the archived sources, some 320 bytes
+	// a model: 3.2 MB at ten thousand models (TestTenThousandModels); the
+	// bound leaves five times that.
+	MaxManifestBytes = 16 << 20
+	// MaxGeneratorBytes bounds each string of the manifest's generator
+	// (module, version, revision, go): a module path, a pseudo-version
+	// and a 64-hex revision are well under it.
+	MaxGeneratorBytes = 256
+)
+
 // Manifest is a snapshot's manifest.json: where every byte came from and
 // what every output file is. It lists every file in the snapshot but itself.
 // Its schema is schemas/manifest.schema.json.

@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // ManifestPath is the manifest's path in a snapshot folder.
@@ -124,16 +126,30 @@ type ManifestGridExclusion struct {
 
 var dateFolder = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
 
+// Bounds of manifest.json, held before it is decoded: its size, and the
+// length of each string of its generator (format.MaxManifestBytes and
+// format.MaxGeneratorBytes, mirrored).
+const (
+	manifestMaxBytes     = 16 << 20
+	manifestMaxGenerator = 256
+)
+
 // decodeManifest decodes manifest.json strictly, or else leniently so that
-// the other checks can run; nil when it cannot be decoded at all. It
-// checks the generator's shape (CheckGenerator) as it goes.
+// the other checks can run; nil when it cannot be decoded at all, or is
+// over manifestMaxBytes (then it is not read, or read no further than the
+// bound). It checks the generator's shape (CheckGenerator) as it goes.
 func decodeManifest(s *snap) (*Manifest, []Problem) {
 	mp := &problems{file: ManifestPath}
-	b, err := s.read(ManifestPath)
+	b, err := readManifestBounded(s)
 	if err != nil {
 		mp.add("", "", "cannot be read: %v", err)
 		return nil, mp.list
 	}
+	if b == nil {
+		mp.add("", "", "is over the %d MiB bound on its size; not read", manifestMaxBytes>>20)
+		return nil, mp.list
+	}
+	manifestLongGenerator(mp, b)
 	var m Manifest
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
@@ -151,6 +167,68 @@ func decodeManifest(s *snap) (*Manifest, []Problem) {
 		mp.add("", "date", "is %s, but the snapshot folder is named %s", m.Date, base)
 	}
 	return &m, append(mp.list, CheckGenerator(m.Generator)...)
+}
+
+// readManifestBounded reads manifest.json whole when it is at most
+// manifestMaxBytes, else returns nil: unread when its size says so, read
+// no further than one byte past the bound when it does not.
+func readManifestBounded(s *snap) ([]byte, error) {
+	f, err := s.open(ManifestPath)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || fi.Size() > manifestMaxBytes {
+		return nil, err
+	}
+	b, err := io.ReadAll(io.LimitReader(f, manifestMaxBytes+1))
+	if err != nil || len(b) > manifestMaxBytes {
+		return nil, err
+	}
+	return b, nil
+}
+
+// manifestGeneratorKeys are the generator's strings; another key is the
+// strict decoding's to report.
+var manifestGeneratorKeys = map[string]bool{"module": true, "version": true, "revision": true, "go": true}
+
+// manifestLongGenerator adds a problem for each string of the manifest's
+// generator over manifestMaxGenerator, reading b as JSON tokens (every
+// other value skipped) before anything is decoded; what is not JSON is
+// the decoding's to report.
+func manifestLongGenerator(mp *problems, b []byte) {
+	dec := jsontext.NewDecoder(bytes.NewReader(b))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return
+	}
+	for dec.PeekKind() == '"' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return
+		}
+		if tok.String() != "generator" || dec.PeekKind() != '{' {
+			if dec.SkipValue() != nil {
+				return
+			}
+			continue
+		}
+		dec.ReadToken()
+		for dec.PeekKind() == '"' {
+			tok, err := dec.ReadToken()
+			if err != nil {
+				return
+			}
+			name := tok.String() // the token is valid until the next read
+			v, err := dec.ReadValue()
+			if err != nil {
+				return
+			}
+			if manifestGeneratorKeys[name] && v.Kind() == '"' && len(v)-2 > manifestMaxGenerator {
+				mp.add("", "generator."+name, "is %d bytes of JSON, over the %d-byte bound", len(v)-2, manifestMaxGenerator)
+			}
+		}
+		return
+	}
 }
 
 // checkFiles checks the manifest's listing against the folder: every file

@@ -41,9 +41,12 @@ func newDiffCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			rep := diff.Diff(old, cur)
-			if err := interrupted(e); err != nil {
-				return err // the report is partial: print none
+			rep, err := diff.Diff(e.ctx, old, cur)
+			if err != nil {
+				return err // interrupted: the report is partial, print none
+			}
+			if err := rep.Err(); err != nil {
+				return err // a snapshot fails its checks: the report does not hold
 			}
 			if asJSON {
 				err = rep.WriteJSON(printable.JSON(e.stdout))

@@ -201,5 +201,5 @@ func guard(ctx context.Context, e *env, b *bucket.Bucket, rel *store.Release, f 
 		}
 		return fmt.Errorf("%w: the bucket's latest release before %s cannot be read to check for dropped models: %v", failure.ErrConflict, rel.ID.Date, err)
 	}
-	return build.Guard(old, rel, earlier, f.allowRemoval, f.allowGridShrink, e.log)
+	return build.Guard(ctx, old, rel, earlier, f.allowRemoval, f.allowGridShrink, e.log)
 }

@@ -23,8 +23,10 @@ func newRebuildCmd(e *env) *cobra.Command {
 		Long: "An auditor's rebuild: builds the snapshot folder DIR (" + defaultOut + "/DATE) again into FOLDER/DATE from\n" +
 			"DIR/sources alone, taking every input from what the snapshot records: the date and retrieval\n" +
 			"dates (manifest.json), the reference year when it was pinned (the manifest's grid summary),\n" +
-			"Ember's release (grid.json). manifest.json must be in its canonical form, and every source\n" +
-			"and grid.json must match its size and sha256 there (else exit 5, nothing written).\n" +
+			"Ember's release (grid.json). manifest.json must be in its canonical form, DIR must hold\n" +
+			"regular files and folders only (a symbolic link is refused, never followed), and every\n" +
+			"source and grid.json must match its size and sha256 there (else exit 5, nothing written);\n" +
+			"a snapshot that cannot be rebuilt from what it records is exit 5 too.\n" +
 			"The rebuild is checked and published as build does (FOLDER/DATE appears whole or not at all),\n" +
 			"then compared with DIR byte for byte. Its manifest.json names the code that built DIR when\n" +
 			"that is the code rebuilding it, else the code rebuilding it: exit 0 when every file is\n" +
