@@ -149,7 +149,7 @@ func decodeManifest(s *snap) (*Manifest, []Problem) {
 		mp.add("", "", "is over the %d MiB bound on its size; not read", manifestMaxBytes>>20)
 		return nil, mp.list
 	}
-	manifestLongGenerator(mp, b)
+	long := manifestLongGenerator(mp, b)
 	var m Manifest
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
@@ -165,6 +165,9 @@ func decodeManifest(s *snap) (*Manifest, []Problem) {
 	}
 	if base := filepath.Base(filepath.Clean(s.name)); dateFolder.MatchString(base) && base != m.Date {
 		mp.add("", "date", "is %s, but the snapshot folder is named %s", m.Date, base)
+	}
+	if long { // its shape is not checked: the check would quote the string
+		return &m, mp.list
 	}
 	return &m, append(mp.list, CheckGenerator(m.Generator)...)
 }
@@ -194,9 +197,9 @@ var manifestGeneratorKeys = map[string]bool{"module": true, "version": true, "re
 
 // manifestLongGenerator adds a problem for each string of the manifest's
 // generator over manifestMaxGenerator, reading b as JSON tokens (every
-// other value skipped) before anything is decoded; what is not JSON is
-// the decoding's to report.
-func manifestLongGenerator(mp *problems, b []byte) {
+// other value skipped) before anything is decoded, and reports whether it
+// found one; what is not JSON is the decoding's to report.
+func manifestLongGenerator(mp *problems, b []byte) (long bool) {
 	dec := jsontext.NewDecoder(bytes.NewReader(b))
 	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
 		return
@@ -225,10 +228,12 @@ func manifestLongGenerator(mp *problems, b []byte) {
 			}
 			if manifestGeneratorKeys[name] && v.Kind() == '"' && len(v)-2 > manifestMaxGenerator {
 				mp.add("", "generator."+name, "is %d bytes of JSON, over the %d-byte bound", len(v)-2, manifestMaxGenerator)
+				long = true
 			}
 		}
-		return
+		return long
 	}
+	return long
 }
 
 // checkFiles checks the manifest's listing against the folder: every file
