@@ -109,7 +109,7 @@ func (s *Site) sourcesPage() ([]byte, error) {
 		d.Sections = append(d.Sections, sec)
 	}
 
-	cite, err := render.CiteAs(m.Date)
+	cite, err := render.CiteAs(m.Date, "")
 	if err != nil {
 		return nil, err
 	}
