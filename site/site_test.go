@@ -254,7 +254,7 @@ func TestHandler(t *testing.T) {
 func TestEscaping(t *testing.T) {
 	s := openSeed(t)
 	hostile := `<script>alert("x")</script> & <b>bold</b>`
-	d := modelData{frame: s.frame(hostile, "../", ""), GPUs: hostile, Blocks: []htmlBlock{
+	d := modelData{frame: s.frame(hostile, "models/x.html", ""), GPUs: hostile, Blocks: []htmlBlock{
 		{Kind: "h1", Text: hostile},
 		{Kind: "p", Segs: append(segs("see https://example.org/a?b=<c> and "), seg{Text: "x", URL: "javascript:alert(1)"})},
 		{Kind: "table", Table: &render.Table{Caption: hostile, Head: []string{hostile}, Rows: []render.TableRow{{Cells: []string{hostile}}}}},
@@ -458,7 +458,7 @@ func TestMarkdownEscapesBecomePlainText(t *testing.T) {
 		t.Fatalf("%v, section open %v", err, open)
 	}
 	s := openSeed(t)
-	b, err := execute("model.tmpl", modelData{frame: s.frame("t", "../", ""), Blocks: blocks, Open: open})
+	b, err := execute("model.tmpl", modelData{frame: s.frame("t", "models/t.html", ""), Blocks: blocks, Open: open})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,7 +62,7 @@ func shownCells(cells ...string) render.TableRow {
 // that: a control character (an escape sequence, a NUL) or a bidi override
 // is shown as its escape (\x1b, \u202e), never carried into the page.
 func (s *Site) sourcesPage() ([]byte, error) {
-	d := sourcesData{frame: s.frame("Sources", "", "sources")}
+	d := sourcesData{frame: s.frame("Sources", "sources.html", "sources")}
 	m := s.snap.Manifest
 	idx := s.pages.Index
 	from := idx.Source.Name
@@ -109,7 +109,7 @@ func (s *Site) sourcesPage() ([]byte, error) {
 		d.Sections = append(d.Sections, sec)
 	}
 
-	cite, err := render.CiteAs(m.Date, "")
+	cite, err := render.CiteAs(m.Date, s.baseURL())
 	if err != nil {
 		return nil, err
 	}
