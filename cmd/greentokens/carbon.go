@@ -47,6 +47,10 @@ func newCarbonCmd(e *env) *cobra.Command {
 			"or NaN) and --num-gpus a whole number in decimal (2, not 0x2 or 2.0), as the API reads them.\n" +
 			"The snapshot is checked against its manifest first; without --snapshot it is the newest under\n" +
 			defaultOut + ", named on stderr.",
+		Example: "  greentokens carbon qwen-3-32b                 # every grid, the newest snapshot under out\n" +
+			"  greentokens carbon \"Qwen 3 32B\" SAU Norway --gpu B200 --snapshot out/2026-09-27\n" +
+			"  greentokens carbon qwen-3-32b DEU --batch 64 --json\n" +
+			"  greentokens carbon Qwen/Qwen3-32B --intensity 350",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) < 1 {
 				return usagef("carbon needs a MODEL")

@@ -27,6 +27,9 @@ func newDiffCmd(e *env) *cobra.Command {
 			"or not anything changed; with --exit-code, 1 when anything changed.\n" +
 			"With OLD alone, NEW is the newest snapshot under " + defaultOut + "; with neither, OLD and NEW are its two\n" +
 			"newest; which is said on stderr.",
+		Example: "  greentokens diff out/2026-09-20 out/2026-09-27\n" +
+			"  greentokens diff --json out/2026-09-20   # against the newest snapshot under out\n" +
+			"  greentokens diff --exit-code            # the two newest snapshots under out",
 		Args:              maxArgs(2, "two snapshot folders, OLD and NEW"),
 		ValidArgsFunction: completeDirs,
 		RunE: func(cmd *cobra.Command, args []string) error {

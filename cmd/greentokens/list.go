@@ -30,6 +30,8 @@ func newListCmd(e *env) *cobra.Command {
 			"carbon prices), or its grids (name, ISO 3 code, area type, the year of the value, g CO2e per\n" +
 			"kWh). --year lists the grids whose value is of that year. The snapshot is checked against\n" +
 			"its manifest first; without --snapshot it is the newest under " + defaultOut + ", named on stderr.",
+		Example: "  greentokens list models\n" +
+			"  greentokens list grids --year 2024 --snapshot out/2026-09-27 --json",
 		Args:      exactArgs(1, "what to list, models or grids"),
 		ValidArgs: []string{"models", "grids"},
 		RunE: func(cmd *cobra.Command, args []string) error {

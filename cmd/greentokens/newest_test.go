@@ -15,7 +15,7 @@ import (
 // is a usage error saying so; a snapshot named is used as given, without a
 // word.
 func TestNewestSnapshotByDefault(t *testing.T) {
-	withGrid, noGrid := builtSnapshots(t)
+	withGrid, noGrid := builtSnapshots(t) // before the folder changes: they are built from testdata/
 	t.Chdir(t.TempDir())
 
 	for _, tc := range []struct {
@@ -36,10 +36,8 @@ func TestNewestSnapshotByDefault(t *testing.T) {
 		t.Errorf("carbon with an empty out: exit %d, stderr %q", code, stderr)
 	}
 
-	// out/2026-09-20 has no grid, out/2026-09-27 has one; out/2026-10-04
-	// is a symbolic link, which no reader follows.
-	copyTree(t, noGrid, filepath.Join("out", "2026-09-20"))
-	copyTree(t, withGrid, filepath.Join("out", seedDate))
+	// out/2026-10-04 is a symbolic link, which no reader follows.
+	twoSnapshotsUnderOut(t, withGrid, noGrid)
 	if err := os.Symlink(seedDate, filepath.Join("out", "2026-10-04")); err != nil {
 		t.Fatal(err)
 	}
@@ -97,4 +95,13 @@ func TestNewestSnapshotByDefault(t *testing.T) {
 	if code, _, stderr := runCLI(t, "diff"); code != exitUsage || !strings.Contains(stderr, "and out holds only one snapshot, out/"+seedDate) {
 		t.Errorf("diff with one snapshot under out: exit %d, stderr %q", code, stderr)
 	}
+}
+
+// twoSnapshotsUnderOut lays out out/ in the current folder with two
+// snapshots (builtSnapshots'): out/2026-09-20, a copy of noGrid, and
+// out/2026-09-27, of withGrid (the newest).
+func twoSnapshotsUnderOut(t *testing.T, withGrid, noGrid string) {
+	t.Helper()
+	copyTree(t, noGrid, filepath.Join("out", "2026-09-20"))
+	copyTree(t, withGrid, filepath.Join("out", seedDate))
 }

@@ -34,6 +34,8 @@ func newRebuildCmd(e *env) *cobra.Command {
 			"not the code that built DIR; both are named), as verify DIR finds; 5 when anything else\n" +
 			"differs (the rebuilt snapshot stays in FOLDER; verify DIR shows how a file differs).\n" +
 			"Without DIR it rebuilds the newest snapshot under " + defaultOut + ", and says which on stderr.",
+		Example: "  greentokens rebuild out/2026-09-27 --out /tmp/audit\n" +
+			"  greentokens rebuild --out /tmp/audit --log-format json  # the newest snapshot under out",
 		Args:              maxArgs(1, "one snapshot folder"),
 		ValidArgsFunction: completeDirs,
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -32,6 +32,8 @@ func newRenderCmd(e *env) *cobra.Command {
 			"A build already renders every page into the snapshot's pages/ folder, listed in its\n" +
 			"manifest; render re-creates them, e.g. with other display grids, without editing the snapshot.\n" +
 			"Without --snapshot it reads the newest snapshot under " + defaultOut + ", named on stderr.",
+		Example: "  greentokens render qwen-3-32b --grids India,Norway\n" +
+			"  greentokens render --all --out /tmp/pages --snapshot out/2026-09-27",
 		Args: maxArgs(1, "one MODEL"),
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 			if len(args) > 0 {

@@ -25,6 +25,8 @@ func newSiteCmd(e *env) *cobra.Command {
 			"web server. Every file of the snapshot is checked against its manifest first. The site is\n" +
 			"written whole or not at all; --out may be missing, empty or an earlier site (replaced).\n" +
 			"Without --snapshot it is the newest snapshot under " + defaultOut + ", named on stderr.",
+		Example: "  greentokens site --out /tmp/web\n" +
+			"  greentokens site --snapshot out/2026-09-27 --out /tmp/web --base-url https://example.org/greentokens/",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {

@@ -79,6 +79,10 @@ func newVerifyCmd(e *env) *cobra.Command {
 			"The checks and the rebuild run at once, under a soft memory limit of " + strconv.Itoa(checkerMemoryLimit>>20) + " MiB (the checker\n" +
 			"decodes each file whole; build and rebuild run under it too, the other commands under " + strconv.Itoa(defaultMemoryLimit>>20) + " MiB);\n" +
 			"the garbage collector works harder near it, and a GOMEMLIMIT in the environment replaces it.",
+		Example: "  greentokens verify                       # the newest snapshot under out\n" +
+			"  greentokens verify out/2026-09-27\n" +
+			"  greentokens verify --json out/2026-09-27\n" +
+			"  greentokens verify --upstream out/2026-09-27  # and each source fetched again from upstream",
 		Args:              maxArgs(1, "one snapshot folder"),
 		ValidArgsFunction: completeDirs,
 		RunE: func(cmd *cobra.Command, args []string) error {
