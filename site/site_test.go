@@ -378,6 +378,8 @@ func TestSourcesPage(t *testing.T) {
 	for _, want := range []string{
 		"ML.ENERGY Leaderboard", "Apache-2.0 per the ml-energy/benchmark-v3 dataset card", "Ember: Yearly electricity data",
 		"September 2026", "CC BY 4.0", "Chung et al.", "Cite the index", "328 stable configurations", "38 files derived",
+		// The snapshot's own licence, from its manifest.
+		"Creative Commons Attribution 4.0 International (CC-BY-4.0, https://creativecommons.org/licenses/by/4.0/): the files this snapshot derives",
 	} {
 		if !strings.Contains(h, want) {
 			t.Errorf("sources.html lacks %q", want)

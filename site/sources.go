@@ -122,7 +122,11 @@ func (s *Site) sourcesPage() ([]byte, error) {
 	if ev.Conflict != "" {
 		evidence += "; conflict: " + ev.Conflict
 	}
-	snap.Facts = facts("Date", m.Date, "Retrieved", m.Retrieved, "Generator", m.Generator.String(),
+	licence := ""
+	if l := m.Licence; l != nil {
+		licence = fmt.Sprintf("%s (%s, %s): %s", l.Name, l.ID, l.URL, l.Scope)
+	}
+	snap.Facts = facts("Date", m.Date, "Retrieved", m.Retrieved, "Licence", licence, "Generator", m.Generator.String(),
 		"Selection", fmt.Sprintf("median ITL ceiling %d ms; a run is unstable under %s s of steady state or a running batch under %s of its cap; tasks %s",
 			sel.ITLDeadlineMS, strconv.FormatFloat(sel.MinSteadyStateSeconds, 'f', -1, 64), strconv.FormatFloat(sel.MinBatchFraction, 'f', -1, 64), strings.Join(sel.Tasks, ", ")),
 		"Compiled-date evidence", evidence,
