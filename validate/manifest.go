@@ -347,26 +347,25 @@ func hashFile(s *snap, p string) (int64, string, error) {
 	return n, hex.EncodeToString(h.Sum(nil)), err
 }
 
-// checkLicence holds the manifest's licence block to the reviewed text:
-// the index's own licence (sourcetext's licence.json), and as its
-// attribution the pages' cite_as filled for the release of date.
+// checkLicence holds the manifest's licence block to the reviewed text
+// (sourcetext's licence.json), its attribution to the pages' cite_as for
+// the release of date; a value that differs is shown around its first
+// difference (stringDiff), never whole.
 func checkLicence(mp *problems, l *ManifestLicence, date string, text *sourcetext.Text) {
-	if l == nil {
-		mp.add("", "licence", "is missing: a snapshot records the index's own licence, %s (internal/sourcetext)", text.Licence.ID)
-		return
-	}
 	t, pg := text.Licence, text.Pages
-	for _, f := range [][3]string{{"id", l.ID, t.ID}, {"name", l.Name, t.Name}, {"url", l.URL, t.URL}, {"scope", l.Scope, t.Scope}} {
-		if f[1] != f[2] {
-			mp.add("", "licence."+f[0], "is %q, but the reviewed text (internal/sourcetext) is %q", f[1], f[2])
-		}
+	if l == nil {
+		mp.add("", "licence", "is missing: a snapshot records the index's own licence, %s (internal/sourcetext)", t.ID)
+		return
 	}
 	cite, err := fill(pg.CiteAs, map[string]string{"publisher": pg.Publisher, "title": pg.Title, "index_url": pg.IndexURL,
 		"release": date, "year": date[:min(4, len(date))]})
-	switch {
-	case err != nil:
-		mp.add("", "licence.attribution", "cannot be recomputed: %v", err)
-	case l.Attribution != cite:
-		mp.add("", "licence.attribution", "is %q, recomputed %q (the pages' cite_as of internal/sourcetext, for release %s)", l.Attribution, cite, date)
+	for _, f := range [][4]string{{"id", l.ID, t.ID, "licence.json"}, {"name", l.Name, t.Name, "licence.json"}, {"url", l.URL, t.URL, "licence.json"},
+		{"scope", l.Scope, t.Scope, "licence.json"}, {"attribution", l.Attribution, cite, "the pages' cite_as, for release " + date}} {
+		if f[1] != f[2] && err == nil {
+			mp.add("", "licence."+f[0], "%s (internal/sourcetext: %s)", stringDiff(f[1], f[2]), f[3])
+		}
+	}
+	if err != nil {
+		mp.add("", "licence", "cannot be recomputed: %v", err)
 	}
 }

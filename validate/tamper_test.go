@@ -529,7 +529,7 @@ func tamperText(seed, stab vtFixture) []tamperCase {
 			fix:  seed,
 			edit: manifest(func(m *Manifest) { m.Licence.Name, m.Licence.Scope = "CC BY-NC 4.0", "every file" }),
 			want: []vtAt{{ManifestPath, "", "licence.name"}, {ManifestPath, "", "licence.scope"}},
-			msg:  `is "CC BY-NC 4.0", but the reviewed text (internal/sourcetext) is "Creative Commons Attribution 4.0 International"`,
+			msg:  `is "CC BY-NC 4.0", recomputed "Creative Commons Attribution 4.0 International" (internal/sourcetext: licence.json)`,
 		},
 		{
 			// The schema holds the id and the deed to their value too.
@@ -539,7 +539,7 @@ func tamperText(seed, stab vtFixture) []tamperCase {
 				m.Licence.ID, m.Licence.URL = "CC-BY-NC-4.0", "https://creativecommons.org/licenses/by-nc/4.0/"
 			}),
 			want: []vtAt{{ManifestPath, "", "licence.id"}, {ManifestPath, "", "licence.url"}, {ManifestPath, "", "licence.id"}, {ManifestPath, "", "licence.url"}},
-			msg:  `is "CC-BY-NC-4.0", but the reviewed text (internal/sourcetext) is "CC-BY-4.0"`,
+			msg:  `is "CC-BY-NC-4.0", recomputed "CC-BY-4.0" (internal/sourcetext: licence.json)`,
 		},
 		{
 			name: "the snapshot's attribution altered",
@@ -548,7 +548,15 @@ func tamperText(seed, stab vtFixture) []tamperCase {
 				m.Licence.Attribution = strings.Replace(m.Licence.Attribution, "; state whether you changed any rows or columns", "", 1)
 			}),
 			want: []vtAt{{ManifestPath, "", "licence.attribution"}},
-			msg:  `offered as-is and without warranty.", recomputed "Lead Green, a Katonic project. Green Tokens: GPU energy per million output tokens. https://leadgreen.ai/index/, release 2026-09-27,`,
+			msg:  `differs from the recomputed text at character 239: is ..."and without warranty.", recomputed ..."and without warranty; state whether you changed any rows or "... (internal/sourcetext: the pages' cite_as, for release 2026-09-27)`,
+		},
+		{
+			// A value of any length is shown around its first difference.
+			name: "the snapshot's attribution a megabyte long",
+			fix:  seed,
+			edit: manifest(func(m *Manifest) { m.Licence.Attribution += strings.Repeat("x", 1<<20) }),
+			want: []vtAt{{ManifestPath, "", "licence.attribution"}},
+			msg:  `differs from the recomputed text at character 287: is ..."any rows or columns.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"..., recomputed ..."any rows or columns." (internal/sourcetext`,
 		},
 		{
 			name: "the manifest's reference-year rule altered",
