@@ -16,7 +16,7 @@ import (
 )
 
 // The commands that read one snapshot (verify, rebuild, diff, carbon,
-// list, render, site) take the newest one under ./out, the build's default
+// list, render, site, publish) take the newest one under ./out, the build's default
 // output folder, when none is named, and say which on stderr. "Newest" is
 // the latest dated folder that the store can read as a release (a dated
 // entry that is a symbolic link or a file does not count, as for the

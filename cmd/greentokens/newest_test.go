@@ -24,6 +24,7 @@ func TestNewestSnapshotByDefault(t *testing.T) {
 	}{
 		{[]string{"list", "models"}, "no snapshot folder given (--snapshot DIR), and there is no out folder here to take the newest snapshot from"},
 		{[]string{"verify"}, "no snapshot folder given (DIR), and there is no out folder here"},
+		{[]string{"publish", "--to", "file:///nonexistent/bucket"}, "no snapshot folder given (--snapshot DIR), and there is no out folder here"},
 	} {
 		if code, _, stderr := runCLI(t, tc.args...); code != exitUsage || !strings.Contains(stderr, tc.want) {
 			t.Errorf("%q without out: exit %d, stderr %q; want exit 2 saying %q", tc.args, code, stderr, tc.want)
