@@ -522,3 +522,31 @@ func TestOversizedManifestNotServed(t *testing.T) {
 		t.Errorf("the oversized manifest is not logged saying %q:\n%s", want, logs)
 	}
 }
+
+// TestServesASnapshotWithoutLicence: a snapshot whose manifest records no
+// licence of its own (built by code that does not write the field) is
+// served: the field is the checker's to require, not the schema's.
+func TestServesASnapshotWithoutLicence(t *testing.T) {
+	out := t.TempDir()
+	dir := catalogtest.Copy(t, filepath.Join(catalogtest.Shared(t), catalogtest.Date), out)
+	mp := filepath.Join(dir, format.ManifestPath)
+	b, err := os.ReadFile(mp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m format.Manifest
+	if err := json.Unmarshal(b, &m); err != nil || m.Licence == nil {
+		t.Fatalf("the built manifest: %v, licence %v", err, m.Licence)
+	}
+	m.Licence = nil
+	if b, err = format.Marshal(&m); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(mp, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, logs := open(t, out)
+	if s, err := c.Snapshot(catalogtest.Date); err != nil || s.Manifest.Licence != nil {
+		t.Errorf("not served: %v\n%s", err, logs)
+	}
+}

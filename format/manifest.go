@@ -29,6 +29,11 @@ type Manifest struct {
 	Date string `json:"date"`
 	// Retrieved is the retrieval date the build was given or observed.
 	Retrieved string `json:"retrieved"`
+	// Licence is the terms the snapshot's derived files are published
+	// under. Every build writes it and the checker requires it; it is a
+	// pointer, absent when nil, so that a manifest that has none still
+	// decodes and re-encodes to its own bytes (store.Open's canonical form).
+	Licence *Licence `json:"licence,omitempty"`
 	// Generator is the code that wrote the snapshot.
 	Generator Generator `json:"generator"`
 	// Selection holds the parameters of the selection rules.
@@ -43,6 +48,20 @@ type Manifest struct {
 	Exclusions []Exclusion `json:"exclusions"`
 	// Grid holds counts from the grid stage (absent when there is no grid).
 	Grid *GridSummary `json:"grid,omitempty"`
+}
+
+// Licence is the index's own licence as a manifest records it (the
+// reviewed text of internal/sourcetext's licence.json), with the
+// attribution to give: the pages' "Cite as" for the snapshot's release.
+type Licence struct {
+	// ID is the SPDX identifier: "CC-BY-4.0".
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	URL  string `json:"url"`
+	// Scope says which files of the snapshot the licence covers.
+	Scope string `json:"scope"`
+	// Attribution is the citation to give with the data.
+	Attribution string `json:"attribution"`
 }
 
 // Selection holds the parameters of the selection and stability rules.

@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/leadgreen/greentokens/internal/sourcetext"
 )
 
 // ManifestPath is the manifest's path in a snapshot folder.
@@ -25,6 +27,7 @@ type Manifest struct {
 	Version    string              `json:"version"`
 	Date       string              `json:"date"`
 	Retrieved  string              `json:"retrieved"`
+	Licence    *ManifestLicence    `json:"licence,omitempty"`
 	Generator  ManifestGenerator   `json:"generator"`
 	Selection  ManifestSelection   `json:"selection"`
 	Sources    []ManifestSource    `json:"sources"`
@@ -32,6 +35,15 @@ type Manifest struct {
 	Evidence   ManifestEvidence    `json:"evidence"`
 	Exclusions []ManifestExclusion `json:"exclusions"`
 	Grid       *ManifestGrid       `json:"grid,omitempty"`
+}
+
+// ManifestLicence is the index's own licence, with its attribution.
+type ManifestLicence struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	URL         string `json:"url"`
+	Scope       string `json:"scope"`
+	Attribution string `json:"attribution"`
 }
 
 // ManifestGenerator is the code that wrote the snapshot.
@@ -304,6 +316,7 @@ func checkFiles(s *snap) []Problem {
 	for i, f := range m.Outputs {
 		entry(fmt.Sprintf("outputs[%d]", i), f.Path, f.Size, f.SHA256, false)
 	}
+	checkLicence(mp, m.Licence, m.Date, s.text)
 	if !sort.SliceIsSorted(m.Sources, func(i, j int) bool { return m.Sources[i].Path < m.Sources[j].Path }) {
 		mp.add("", "sources", "is not sorted by path")
 	}
@@ -332,4 +345,27 @@ func hashFile(s *snap, p string) (int64, string, error) {
 	h := sha256.New()
 	n, err := io.Copy(h, f)
 	return n, hex.EncodeToString(h.Sum(nil)), err
+}
+
+// checkLicence holds the manifest's licence block to the reviewed text
+// (sourcetext's licence.json), its attribution to the pages' cite_as for
+// the release of date; a value that differs is shown around its first
+// difference (stringDiff), never whole.
+func checkLicence(mp *problems, l *ManifestLicence, date string, text *sourcetext.Text) {
+	t, pg := text.Licence, text.Pages
+	if l == nil {
+		mp.add("", "licence", "is missing: a snapshot records the index's own licence, %s (internal/sourcetext)", t.ID)
+		return
+	}
+	cite, err := fill(pg.CiteAs, map[string]string{"publisher": pg.Publisher, "title": pg.Title, "index_url": pg.IndexURL,
+		"release": date, "year": date[:min(4, len(date))]})
+	for _, f := range [][4]string{{"id", l.ID, t.ID, "licence.json"}, {"name", l.Name, t.Name, "licence.json"}, {"url", l.URL, t.URL, "licence.json"},
+		{"scope", l.Scope, t.Scope, "licence.json"}, {"attribution", l.Attribution, cite, "the pages' cite_as, for release " + date}} {
+		if f[1] != f[2] && err == nil {
+			mp.add("", "licence."+f[0], "%s (internal/sourcetext: %s)", stringDiff(f[1], f[2]), f[3])
+		}
+	}
+	if err != nil {
+		mp.add("", "licence", "cannot be recomputed: %v", err)
+	}
 }

@@ -15,7 +15,7 @@ func init() { register(newDiffCmd) }
 func newDiffCmd(e *env) *cobra.Command {
 	var asJSON, exitCode bool
 	cmd := &cobra.Command{
-		Use:   "diff [--json] [--exit-code] OLD NEW",
+		Use:   "diff [--json] [--exit-code] [OLD [NEW]]",
 		Short: "report what changed from one snapshot to another",
 		Long: "Reports what changed from the snapshot folder OLD to NEW, for a maintainer: the upstream\n" +
 			"versions, compiled dates, commits and sha256 of the archived sources; models added and\n" +
@@ -24,20 +24,29 @@ func newDiffCmd(e *env) *cobra.Command {
 			"areas added, removed or changed. The first line is a summary. Figures are compared on the\n" +
 			"unrounded upstream values: a change in rounding only is not a change.\n" +
 			"Both folders must pass the manifest's size and sha256 checks (else exit 5). Exit 0 whether\n" +
-			"or not anything changed; with --exit-code, 1 when anything changed.",
-		Args:              exactArgs(2, "two snapshot folders, OLD and NEW"),
+			"or not anything changed; with --exit-code, 1 when anything changed.\n" +
+			"With OLD alone, NEW is the newest snapshot under " + defaultOut + "; with neither, OLD and NEW are its two\n" +
+			"newest; which is said on stderr.",
+		Example: "  greentokens diff out/2026-09-20 out/2026-09-27\n" +
+			"  greentokens diff --json out/2026-09-20   # against the newest snapshot under out\n" +
+			"  greentokens diff --exit-code            # the two newest snapshots under out",
+		Args:              maxArgs(2, "two snapshot folders, OLD and NEW"),
 		ValidArgsFunction: completeDirs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			for _, dir := range args {
+			oldDir, curDir, err := diffPair(e, args)
+			if err != nil {
+				return err
+			}
+			for _, dir := range []string{oldDir, curDir} {
 				if err := checkSnapshotDir("diff", dir); err != nil {
 					return err
 				}
 			}
-			old, err := loadRelease(e, args[0])
+			old, err := loadRelease(e, oldDir)
 			if err != nil {
 				return err
 			}
-			cur, err := loadRelease(e, args[1])
+			cur, err := loadRelease(e, curDir)
 			if err != nil {
 				return err
 			}

@@ -24,12 +24,14 @@ func newListCmd(e *env) *cobra.Command {
 	var asJSON bool
 	var year int
 	cmd := &cobra.Command{
-		Use:   "list (models|grids) --snapshot DIR [--json] [--year YEAR]",
+		Use:   "list (models|grids) [--snapshot DIR] [--json] [--year YEAR]",
 		Short: "list what a snapshot can price and render: its models, or its grids",
 		Long: "Lists a snapshot's models (slug, name, model id, GPUs, and the GPUs with an index row, which\n" +
 			"carbon prices), or its grids (name, ISO 3 code, area type, the year of the value, g CO2e per\n" +
 			"kWh). --year lists the grids whose value is of that year. The snapshot is checked against\n" +
-			"its manifest first.",
+			"its manifest first; without --snapshot it is the newest under " + defaultOut + ", named on stderr.",
+		Example: "  greentokens list models\n" +
+			"  greentokens list grids --year 2024 --snapshot out/2026-09-27 --json",
 		Args:      exactArgs(1, "what to list, models or grids"),
 		ValidArgs: []string{"models", "grids"},
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -42,9 +44,17 @@ func newListCmd(e *env) *cobra.Command {
 				if y != nil {
 					return usagef("--year is for list grids")
 				}
-				return listModels(e, snap, asJSON)
+				dir, err := snapshotFlagOrNewest(e, cmd, snap)
+				if err != nil {
+					return err
+				}
+				return listModels(e, dir, asJSON)
 			case "grids":
-				return listGrids(e, snap, y, asJSON)
+				dir, err := snapshotFlagOrNewest(e, cmd, snap)
+				if err != nil {
+					return err
+				}
+				return listGrids(e, dir, y, asJSON)
 			}
 			var near []string
 			for _, k := range cmd.ValidArgs {

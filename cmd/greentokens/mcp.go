@@ -19,6 +19,9 @@ func newMCPCmd(e *env) *cobra.Command {
 		Long: "Runs the MCP server over stdio (stdin and stdout carry the protocol; logs go to stderr),\n" +
 			"answering from the dated snapshots under --snapshots that pass their manifest check.\n" +
 			"Tools: list_models, get_model, list_grids, price_carbon.",
+		Example: "  greentokens mcp --snapshots out\n" +
+			"  # in an assistant's configuration (Claude Desktop):\n" +
+			"  #   {\"mcpServers\": {\"greentokens\": {\"command\": \"greentokens\", \"args\": [\"mcp\", \"--snapshots\", \"/path/to/out\"]}}}",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkSnapshotsFlags(cmd, dir, rescan); err != nil {

@@ -29,18 +29,21 @@ const defaultPublishDeadline = 30 * time.Minute
 
 type publishFlags struct {
 	snapshot, to, site string
-	allowRemoval       []string
-	allowGridShrink    bool
-	jobs               int
-	deadline           time.Duration
-	lockTimeout        time.Duration
-	logFormat          string
+	// snapshotGiven is false when --snapshot is not given: the newest
+	// snapshot under out is published.
+	snapshotGiven   bool
+	allowRemoval    []string
+	allowGridShrink bool
+	jobs            int
+	deadline        time.Duration
+	lockTimeout     time.Duration
+	logFormat       string
 }
 
 func newPublishCmd(e *env) *cobra.Command {
 	var f publishFlags
 	cmd := &cobra.Command{
-		Use:   "publish --snapshot DIR --to URL [flags]",
+		Use:   "publish [--snapshot DIR] --to URL [flags]",
 		Short: "publish a verified snapshot to a bucket: sources by content, write-once files, the pointers last",
 		Long: "Publishes the snapshot folder DIR (" + defaultOut + "/DATE) to the bucket at URL: file:///PATH,\n" +
 			"s3://BUCKET?endpoint=...&use_path_style=true&region=... (any S3-compatible store), gs://BUCKET,\n" +
@@ -55,10 +58,15 @@ func newPublishCmd(e *env) *cobra.Command {
 			"a published date are refused (exit 6) and nothing is changed. Every object is read back and\n" +
 			"its sha256 checked before releases.json lists the release and latest.json names it (unless it\n" +
 			"names a later date), each by a compare-and-swap. Run again after any failure, it completes\n" +
-			"the release. Logs go to stderr.",
+			"the release. Without --snapshot it publishes the newest snapshot under " + defaultOut + ", named on\n" +
+			"stderr. Logs go to stderr.",
+		Example: "  greentokens publish --to file:///srv/greentokens   # the newest snapshot under out\n" +
+			"  greentokens publish --snapshot out/2026-09-27 --site /tmp/web --log-format json \\\n" +
+			"    --to 's3://greentokens?endpoint=https://s3.example.org&use_path_style=true&region=auto'",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			e.logErrors = true
+			f.snapshotGiven = cmd.Flags().Changed("snapshot")
 			return runPublish(e, &f)
 		},
 	}
@@ -86,6 +94,12 @@ func runPublish(e *env, f *publishFlags) error {
 	}
 	if err := bucket.CheckURL(f.to); err != nil {
 		return err
+	}
+	if !f.snapshotGiven {
+		var err error
+		if f.snapshot, err = newestSnapshot(e, "--snapshot DIR"); err != nil {
+			return err
+		}
 	}
 	if err := checkSnapshotDir("--snapshot", f.snapshot); err != nil {
 		return err

@@ -18,7 +18,7 @@ func newRebuildCmd(e *env) *cobra.Command {
 	var out, logFormat string
 	var replace bool
 	cmd := &cobra.Command{
-		Use:   "rebuild DIR --out FOLDER",
+		Use:   "rebuild [DIR] --out FOLDER",
 		Short: "build a snapshot again from its own sources/, every input taken from what it records",
 		Long: "An auditor's rebuild: builds the snapshot folder DIR (" + defaultOut + "/DATE) again into FOLDER/DATE from\n" +
 			"DIR/sources alone, taking every input from what the snapshot records: the date and retrieval\n" +
@@ -32,12 +32,22 @@ func newRebuildCmd(e *env) *cobra.Command {
 			"that is the code rebuilding it, else the code rebuilding it: exit 0 when every file is\n" +
 			"identical, or when manifest.json's generator is the only difference (the rebuilding code is\n" +
 			"not the code that built DIR; both are named), as verify DIR finds; 5 when anything else\n" +
-			"differs (the rebuilt snapshot stays in FOLDER; verify DIR shows how a file differs).",
-		Args:              exactArgs(1, "one snapshot folder"),
+			"differs (the rebuilt snapshot stays in FOLDER; verify DIR shows how a file differs).\n" +
+			"Without DIR it rebuilds the newest snapshot under " + defaultOut + ", and says which on stderr.",
+		Example: "  greentokens rebuild out/2026-09-27 --out /tmp/audit\n" +
+			"  greentokens rebuild --out /tmp/audit --log-format json  # the newest snapshot under out",
+		Args:              maxArgs(1, "one snapshot folder"),
 		ValidArgsFunction: completeDirs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if out == "" {
+				return usagef("rebuild needs --out FOLDER: the folder that receives the rebuilt snapshot")
+			}
+			dir, err := argOrNewest(e, args)
+			if err != nil {
+				return err
+			}
 			e.logErrors = true
-			return runRebuild(e, args[0], out, replace, logFormat)
+			return runRebuild(e, dir, out, replace, logFormat)
 		},
 	}
 	cmd.Flags().StringVar(&out, "out", "", "folder that receives the rebuilt snapshot (FOLDER/DATE); required")
@@ -53,9 +63,6 @@ func runRebuild(e *env, dir, out string, replace bool, logFormat string) error {
 	}
 	if err := checkSnapshotDir("rebuild", dir); err != nil {
 		return err
-	}
-	if out == "" {
-		return usagef("rebuild needs --out FOLDER: the folder that receives the rebuilt snapshot")
 	}
 	res, err := verify.Rebuild(e.ctx, regfile.DirFS(dir), verify.RebuildOptions{Out: out, Replace: replace, Logger: e.log})
 	if err != nil {

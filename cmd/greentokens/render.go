@@ -25,12 +25,15 @@ func newRenderCmd(e *env) *cobra.Command {
 	var all bool
 	var grids []string
 	cmd := &cobra.Command{
-		Use:   "render --snapshot DIR (MODEL | --all --out FOLDER)",
+		Use:   "render [--snapshot DIR] (MODEL | --all --out FOLDER)",
 		Short: "write a model's page as Markdown from a snapshot alone",
 		Long: "Writes a model's page as Markdown from a snapshot alone (its published files and archived\n" +
 			"sources), to stdout or --out. With --all, writes every model's page into the --out folder.\n" +
 			"A build already renders every page into the snapshot's pages/ folder, listed in its\n" +
-			"manifest; render re-creates them, e.g. with other display grids, without editing the snapshot.",
+			"manifest; render re-creates them, e.g. with other display grids, without editing the snapshot.\n" +
+			"Without --snapshot it reads the newest snapshot under " + defaultOut + ", named on stderr.",
+		Example: "  greentokens render qwen-3-32b --grids India,Norway\n" +
+			"  greentokens render --all --out /tmp/pages --snapshot out/2026-09-27",
 		Args: maxArgs(1, "one MODEL"),
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 			if len(args) > 0 {
@@ -49,7 +52,11 @@ func newRenderCmd(e *env) *cobra.Command {
 			if len(args) == 1 {
 				model = args[0]
 			}
-			return runRender(e, snap, model, out, grids, cmd.Flags().Changed("grids"))
+			dir, err := snapshotFlagOrNewest(e, cmd, snap)
+			if err != nil {
+				return err
+			}
+			return runRender(e, dir, model, out, grids, cmd.Flags().Changed("grids"))
 		},
 	}
 	snapshotFlag(cmd, &snap)

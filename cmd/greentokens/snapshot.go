@@ -19,7 +19,7 @@ import (
 // snapshotFlag defines a command's --snapshot DIR; the shell completes it
 // with folders.
 func snapshotFlag(cmd *cobra.Command, dir *string) {
-	cmd.Flags().StringVar(dir, "snapshot", "", "snapshot folder `DIR` ("+defaultOut+"/DATE)")
+	cmd.Flags().StringVar(dir, "snapshot", "", "snapshot folder `DIR` ("+defaultOut+"/DATE); the newest under "+defaultOut+" when not given")
 	_ = cmd.MarkFlagDirname("snapshot")
 }
 
@@ -76,11 +76,12 @@ func completeDirs(cmd *cobra.Command, args []string, toComplete string) ([]strin
 	return nil, cobra.ShellCompDirectiveFilterDirs
 }
 
-// completionRelease is the snapshot --snapshot names, its manifest read
-// (nothing else), for completion; nil when there is none.
+// completionRelease is the snapshot the command reads (--snapshot, or the
+// newest under defaultOut), its manifest read (nothing else), for
+// completion; nil when there is none.
 func completionRelease(cmd *cobra.Command) *store.Release {
 	dir, _ := cmd.Flags().GetString("snapshot")
-	if dir == "" {
+	if dir = completionSnapshot(dir); dir == "" {
 		return nil
 	}
 	rel, err := store.Open(context.Background(), regfile.DirFS(dir), dir)

@@ -223,6 +223,9 @@ func produce(ctx context.Context, sink Sink, opts Options, log *slog.Logger) (*f
 		return nil, err
 	}
 	m := newManifest(opts, rec, append(sources, out.sources...), out.files, out.grid)
+	if m.Licence, err = licence(all.Licence, opts.Date); err != nil {
+		return nil, err
+	}
 	return m, writeManifest(sink, m)
 }
 
