@@ -17,7 +17,9 @@ import (
 	"github.com/leadgreen/greentokens/catalog/catalogtest"
 	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/snapshots/bucket"
 	"github.com/leadgreen/greentokens/snapshots/build"
+	"github.com/leadgreen/greentokens/snapshots/store"
 )
 
 // The model, GPU and row the edits are made to.
@@ -202,4 +204,33 @@ func copyDir(tb testing.TB, from, to string) {
 	if err != nil {
 		tb.Fatal(err)
 	}
+}
+
+// Publish publishes every release of Store into the bucket b, by date.
+func Publish(tb testing.TB, b *bucket.Bucket) {
+	tb.Helper()
+	out := Store(tb)
+	for _, r := range Releases {
+		rel, err := store.LoadDir(context.Background(), filepath.Join(out, r.Date))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if _, err := b.Publish(context.Background(), rel, bucket.PublishOptions{}); err != nil {
+			tb.Fatalf("publishing %s: %v", r.Date, err)
+		}
+	}
+}
+
+// FileBucket returns the URL of a file:// bucket in a new folder of the
+// test's holding every release of Store.
+func FileBucket(tb testing.TB) string {
+	tb.Helper()
+	url := "file://" + filepath.Join(tb.TempDir(), "bucket")
+	b, err := bucket.Open(context.Background(), url, bucket.Options{Create: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer b.Close()
+	Publish(tb, b)
+	return url
 }
