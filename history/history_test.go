@@ -173,7 +173,7 @@ func TestHistoryGPUAndTask(t *testing.T) {
 		nearest []string
 	}{
 		{Request{Model: "qwen-3-32b", GPU: "A100"}, catalog.NotFound, "gpu", []string{"B200", "H100", "H200"}},
-		{Request{Model: "qwen-3-32b", Task: "sourcegraph-fim"}, catalog.NotFound, "task", []string{"lm-arena-chat", "gpqa"}},
+		{Request{Model: "qwen-3-32b", Task: "sourcegraph-fim"}, catalog.Invalid, "task", []string{"lm-arena-chat", "gpqa"}},
 		{Request{Model: "qwen-3-32b", Task: strings.Repeat("x", catalog.MaxNameBytes+1)}, catalog.Invalid, "task", nil},
 		{Request{Model: "qwen-3-33b"}, catalog.NotFound, "model", []string{"qwen-3-32b", "qwen-3-14b", "qwen-3-8b"}},
 	} {
