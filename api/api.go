@@ -10,6 +10,7 @@
 //	GET /v1/{date|latest}/manifest             manifest.json, byte for byte
 //	GET /v1/{date|latest}/carbon?model=M&grid=G[&grid=G2...][&gpu=B200][&num_gpus=N][&batch=B][&intensity=X]
 //	GET /v1/{date|latest}/history/{model}[?gpu=B200][&task=gpqa]  the model's index rows across the releases served up to date, each change with why
+//	GET /v1/feed.atom                          the releases served, as an Atom feed
 //	GET /healthz, /readyz
 //	/mcp                                       the MCP server (streamable HTTP), when mounted
 //
@@ -82,6 +83,7 @@ func New(cat *catalog.Catalog, opts Options) http.Handler {
 	get("/v1/{date}/manifest", a.file(format.ManifestPath))
 	get("/v1/{date}/carbon", a.carbon)
 	get("/v1/{date}/history/{model}", a.history)
+	get("/v1/feed.atom", a.feed)
 	get("/v1/", notFoundRoute)
 	get("/healthz", a.healthz)
 	get("/readyz", a.readyz)

@@ -47,3 +47,19 @@ func (a *api) history(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", cacheShort)
 	writeJSON(w, r, h)
 }
+
+// feed answers the releases served as an Atom feed: GET /v1/feed.atom,
+// each entry linked to its manifest under /v1/DATE/.
+func (a *api) feed(w http.ResponseWriter, r *http.Request) {
+	if r.URL.RawQuery != "" {
+		badParam(w, r, "query", "", "the feed takes no parameters")
+		return
+	}
+	b, err := a.hist.Feed(r.Context(), "", history.FeedOptions{})
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	w.Header().Set("Cache-Control", cacheShort)
+	writeBytes(w, r, b, "application/atom+xml", "")
+}

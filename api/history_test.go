@@ -71,3 +71,24 @@ func TestHistory(t *testing.T) {
 		t.Errorf("POST: %d", a.status)
 	}
 }
+
+// TestFeed: /v1/feed.atom is the history's feed of the releases served.
+func TestFeedEndpoint(t *testing.T) {
+	dir := historytest.Store(t)
+	base, _ := server(t, dir)
+	cat, err := catalog.Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := history.Feed(context.Background(), cat.Snapshots(), history.FeedOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := get(t, base+"/v1/feed.atom")
+	if a.status != 200 || a.body != string(want) || a.header.Get("Content-Type") != "application/atom+xml" {
+		t.Errorf("%d %s:\n%.300s", a.status, a.header.Get("Content-Type"), a.body)
+	}
+	if a := get(t, base+"/v1/feed.atom?x=1"); a.status != 400 {
+		t.Errorf("a query: %d", a.status)
+	}
+}

@@ -45,7 +45,7 @@ func TestOpenAPI(t *testing.T) {
 		t.Errorf("openapi %q", doc.OpenAPI)
 	}
 	for _, p := range []string{"/v1/snapshots", "/v1/openapi.json", "/v1/{date}/models", "/v1/{date}/models/{slug}", "/v1/{date}/index",
-		"/v1/{date}/grid", "/v1/{date}/manifest", "/v1/{date}/carbon", "/v1/{date}/history/{model}", "/healthz", "/readyz", "/mcp"} {
+		"/v1/{date}/grid", "/v1/{date}/manifest", "/v1/{date}/carbon", "/v1/{date}/history/{model}", "/v1/feed.atom", "/healthz", "/readyz", "/mcp"} {
 		if _, ok := doc.Paths[p]; !ok {
 			t.Errorf("the document lacks %s", p)
 		}
