@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -65,5 +66,38 @@ func TestHistoryCommand(t *testing.T) {
 		if code != exitUsage || !strings.Contains(errOut, tc.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tc.args, code, errOut, exitUsage, tc.want)
 		}
+	}
+}
+
+// TestSiteHistory: site --history charts each model's releases and lists
+// them in feed.atom; a --history folder without the snapshot's release is
+// a usage error.
+func TestSiteHistory(t *testing.T) {
+	dir := historytest.Store(t)
+	t.Cleanup(historytest.Cleanup)
+	out := t.TempDir() + "/web"
+	snap := dir + "/" + historytest.Releases[4].Date
+	code, _, errOut := runCLI(t, "site", "--snapshot", snap, "--out", out, "--history", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	page, err := os.ReadFile(out + "/models/qwen-3-32b.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), `id="fig-history"`) || !strings.Contains(string(page), "5 releases up to 2026-04-05") {
+		t.Errorf("the model page has no history of the 5 releases up to its date")
+	}
+	feed, err := os.ReadFile(out + "/feed.atom")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(feed), "<entry>"); n != 5 {
+		t.Errorf("feed.atom has %d entries, want 5", n)
+	}
+	other := t.TempDir()
+	code, _, errOut = runCLI(t, "site", "--snapshot", snap, "--out", t.TempDir()+"/web", "--history", other)
+	if code != exitUsage || !strings.Contains(errOut, "does not hold the release 2026-04-05") {
+		t.Errorf("exit %d: %s", code, errOut)
 	}
 }
