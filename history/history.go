@@ -299,13 +299,12 @@ func (b *Builder) Add(s *catalog.Snapshot) error {
 		return fmt.Errorf("history: release %s given after %s", s.Date, b.last.info.Date)
 	}
 	b.h.Releases = append(b.h.Releases, info(s))
-	slug := b.slug
 	if m, err := s.FindModel(b.req.Model); err != nil {
 		b.lastErr = err
-	} else if slug = m.Slug; slug != b.slug {
+	} else if m.Slug != b.slug {
 		// The newest release that has the model names it: a query that
 		// named another model in earlier releases follows this one.
-		b.slug, b.views = slug, nil
+		b.slug, b.views = m.Slug, nil
 		if b.last != nil {
 			prev, err := b.view(b.last.snap)
 			if err != nil {
