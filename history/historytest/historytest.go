@@ -78,8 +78,7 @@ func Store(tb testing.TB) string {
 	}
 	out := filepath.Join(root, "out")
 	for i, r := range Releases {
-		lb := filepath.Join(root, "upstream-"+r.Date)
-		copyDir(tb, catalogtest.Leaderboard(), lb)
+		lb := catalogtest.Copy(tb, catalogtest.Leaderboard(), filepath.Join(root, "upstream-"+r.Date))
 		edit(tb, lb, i, r.Compiled)
 		gen := format.Generator{Module: "github.com/leadgreen/greentokens", Version: r.Code, Revision: revisions[r.Code], Go: "go1.26.0"}
 		_, err := build.Build(context.Background(), build.Options{
@@ -180,28 +179,6 @@ func editJSON(tb testing.TB, path string, f func(v any)) {
 		tb.Fatal(err)
 	}
 	if err := os.WriteFile(path, out, 0o644); err != nil {
-		tb.Fatal(err)
-	}
-}
-
-func copyDir(tb testing.TB, from, to string) {
-	tb.Helper()
-	err := filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		dst := filepath.Join(to, rel)
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, b, 0o644)
-	})
-	if err != nil {
 		tb.Fatal(err)
 	}
 }
