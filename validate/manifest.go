@@ -12,8 +12,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/go-json-experiment/json/jsontext"
-
 	"github.com/leadgreen/greentokens/internal/sourcetext"
 )
 
@@ -203,47 +201,24 @@ func readManifestBounded(s *snap) ([]byte, error) {
 	return b, nil
 }
 
-// manifestGeneratorKeys are the generator's strings; another key is the
-// strict decoding's to report.
-var manifestGeneratorKeys = map[string]bool{"module": true, "version": true, "revision": true, "go": true}
-
 // manifestLongGenerator adds a problem for each string of the manifest's
-// generator over manifestMaxGenerator, reading b as JSON tokens (every
-// other value skipped) before anything is decoded, and reports whether it
-// found one; what is not JSON is the decoding's to report.
+// generator over manifestMaxGenerator bytes of JSON, read raw (never
+// unquoted), and reports whether it found one; what does not decode is
+// decodeManifest's to report.
 func manifestLongGenerator(mp *problems, b []byte) (long bool) {
-	dec := jsontext.NewDecoder(bytes.NewReader(b))
-	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
-		return
+	var raw struct {
+		Generator struct{ Module, Version, Revision, Go json.RawMessage }
 	}
-	for dec.PeekKind() == '"' {
-		tok, err := dec.ReadToken()
-		if err != nil {
-			return
+	_ = json.Unmarshal(b, &raw)
+	g := raw.Generator
+	for _, f := range []struct {
+		name  string
+		value json.RawMessage
+	}{{"module", g.Module}, {"version", g.Version}, {"revision", g.Revision}, {"go", g.Go}} {
+		if n := len(f.value) - 2; n > manifestMaxGenerator && f.value[0] == '"' {
+			mp.add("", "generator."+f.name, "is %d bytes of JSON, over the %d-byte bound", n, manifestMaxGenerator)
+			long = true
 		}
-		if tok.String() != "generator" || dec.PeekKind() != '{' {
-			if dec.SkipValue() != nil {
-				return
-			}
-			continue
-		}
-		dec.ReadToken()
-		for dec.PeekKind() == '"' {
-			tok, err := dec.ReadToken()
-			if err != nil {
-				return
-			}
-			name := tok.String() // the token is valid until the next read
-			v, err := dec.ReadValue()
-			if err != nil {
-				return
-			}
-			if manifestGeneratorKeys[name] && v.Kind() == '"' && len(v)-2 > manifestMaxGenerator {
-				mp.add("", "generator."+name, "is %d bytes of JSON, over the %d-byte bound", len(v)-2, manifestMaxGenerator)
-				long = true
-			}
-		}
-		return long
 	}
 	return long
 }
