@@ -106,7 +106,7 @@ func gridSnapshotCheck(s *snap) []Problem {
 	}
 	probs = append(probs, gridLayoutCheck(src, sum.layout, where)...)
 	if m.Grid != nil {
-		probs = append(probs, gridManifestCheck(m.Grid, &sum.manifest)...)
+		probs = append(probs, gridManifestCheck(m.Grid, &sum.manifest, src.Path)...)
 	}
 	return probs
 }
@@ -121,27 +121,18 @@ func gridRetrievalDate(s string) (string, bool) {
 }
 
 // gridManifestCheck compares the manifest's grid block with the one the
-// archived CSV gives, part by part.
-func gridManifestCheck(got, want *ManifestGrid) []Problem {
+// archived CSV at csvPath gives.
+func gridManifestCheck(got, want *ManifestGrid, csvPath string) []Problem {
 	mp := &problems{file: ManifestPath}
-	type counts struct {
-		Year, Areas, AreasWithoutYear, Fallbacks int
-		YearPinned                               bool
-	}
-	gc := counts{got.Year, got.Areas, got.AreasWithoutYear, got.Fallbacks, got.YearPinned}
-	wc := counts{want.Year, want.Areas, want.AreasWithoutYear, want.Fallbacks, want.YearPinned}
-	if gc != wc {
-		mp.add("", "grid", "is %+v, but the archived CSV gives %+v", gc, wc)
-	}
-	if got.YearRule != want.YearRule {
-		mp.add("", "grid.year_rule", "is %q, but the rule is %q", got.YearRule, want.YearRule)
-	}
-	if !slices.Equal(got.YearCandidates, want.YearCandidates) {
-		mp.add("", "grid.year_candidates", "is %+v, but the archived CSV gives %+v", got.YearCandidates, want.YearCandidates)
-	}
-	if !slices.Equal(got.Exclusions, want.Exclusions) {
-		mp.add("", "grid.exclusions", "is %+v, but the archived CSV gives %+v", got.Exclusions, want.Exclusions)
-	}
+	compareBlock(mp, "grid", got, want, func(key string) string {
+		switch key {
+		case "year", "year_pinned":
+			return " (grid.json's reference year)"
+		case "year_rule":
+			return " (the reviewed text, internal/sourcetext/ember.json)"
+		}
+		return " from " + csvPath
+	})
 	return mp.list
 }
 

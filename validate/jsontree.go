@@ -64,20 +64,32 @@ func (n *jnode) get(key string) *jnode {
 	return nil
 }
 
-// show renders a scalar for a message; strings are quoted and long ones cut.
+// str returns the string value of an object's member key, or "".
+func (n *jnode) str(key string) string {
+	if v := n.get(key); v != nil && v.kind == jStr {
+		return v.text
+	}
+	return ""
+}
+
+// show renders a value for a message: strings quoted and long ones cut, a
+// list or object as compact JSON when that is short, else by its size or
+// row_id.
 func (n *jnode) show() string {
-	switch n.kind {
-	case jStr:
+	var compact bytes.Buffer
+	switch short := n.kind >= jArr && json.Compact(&compact, writeTree(n)) == nil && compact.Len() <= 120; {
+	case short:
+		return compact.String()
+	case n.kind == jStr:
 		if r := []rune(n.text); len(r) > 80 {
 			return fmt.Sprintf("%q...", string(r[:80]))
 		}
 		return strconv.Quote(n.text)
-	case jArr:
+	case n.kind == jArr:
 		return fmt.Sprintf("an array of %d", len(n.vals))
-	case jObj:
-		if id := n.get("row_id"); id != nil && id.kind == jStr {
-			return "an object (row_id " + id.text + ")"
-		}
+	case n.kind == jObj && n.str("row_id") != "":
+		return "an object (row_id " + n.str("row_id") + ")"
+	case n.kind == jObj:
 		return "an object"
 	}
 	return n.text

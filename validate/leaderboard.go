@@ -54,16 +54,9 @@ func checkLeaderboard(s *snap) []Problem {
 // checkSelection checks the selection parameters against the published
 // rule's and returns the published tasks to read, Text Conversation always.
 func checkSelection(mp *problems, sel ManifestSelection) []*task {
-	chat := chatTask()
-	if sel.ITLDeadlineMS != chat.itlCeilingMS {
-		mp.add("", "selection.itl_deadline_ms", "is %d, but the published rule is %d", sel.ITLDeadlineMS, chat.itlCeilingMS)
-	}
-	if sel.MinSteadyStateSeconds != minSteadySeconds {
-		mp.add("", "selection.min_steady_state_seconds", "is %v, but the stability rule is %v", sel.MinSteadyStateSeconds, minSteadySeconds)
-	}
-	if sel.MinBatchFraction != minBatchFraction {
-		mp.add("", "selection.min_batch_fraction", "is %v, but the stability rule is %v", sel.MinBatchFraction, minBatchFraction)
-	}
+	chat, rule := chatTask(), sel
+	rule.ITLDeadlineMS, rule.MinSteadyStateSeconds, rule.MinBatchFraction = chat.itlCeilingMS, minSteadySeconds, minBatchFraction
+	compareBlock(mp, "selection", sel, rule, func(string) string { return " (the published rule)" })
 	var selected []*task
 	for _, id := range sel.Tasks {
 		switch t := taskOf(id); {
@@ -168,29 +161,27 @@ func checkExclusions(mp *problems, exclusions []ManifestExclusion, rd *lbRead) {
 }
 
 // checkEvidence recomputes the manifest's evidence block, its conflict
-// from the fixed text's template.
+// from the fixed text's template when the two dates differ.
 func checkEvidence(mp *problems, ev ManifestEvidence, rd *lbRead, text *sourcetext.Leaderboard) {
 	idx, commit := rd.idx, rd.commit
-	check := func(field, got, want, from string) {
-		if got != want {
-			mp.add("", "evidence."+field, "is %q, recomputed %q from %s", got, want, from)
+	want := ManifestEvidence{IndexLastUpdated: idx.lastUpdated, LastCommitSHA: commit.sha, LastCommitDate: commit.date, Compiled: idx.lastUpdated}
+	dates := fmt.Sprintf(" (none: %s last_updated and the newest commit's UTC date agree, %s)", rd.idxPath, idx.lastUpdated)
+	if commit.date != idx.lastUpdated {
+		conflict, err := fill(text.ConflictTemplate, map[string]string{"compiled": idx.lastUpdated, "commit_sha": commit.sha, "commit_date": commit.date})
+		if err != nil {
+			mp.add("", "evidence.conflict", "cannot be recomputed: %v", err)
+			return
 		}
+		want.Conflict = conflict
+		dates = fmt.Sprintf(" from the fixed text's template, as %s last_updated %s and the newest commit's UTC date %s (%s [0]) differ",
+			rd.idxPath, idx.lastUpdated, commit.date, rd.commPath)
 	}
-	check("index_last_updated", ev.IndexLastUpdated, idx.lastUpdated, rd.idxPath+" last_updated")
-	check("compiled", ev.Compiled, idx.lastUpdated, rd.idxPath+" last_updated")
-	check("last_commit_sha", ev.LastCommitSHA, commit.sha, rd.commPath+" [0].sha")
-	check("last_commit_date", ev.LastCommitDate, commit.date, rd.commPath+" [0].commit.committer.date (UTC)")
-	conflict, err := fill(text.ConflictTemplate, map[string]string{"compiled": idx.lastUpdated, "commit_sha": commit.sha, "commit_date": commit.date})
-	switch differ := commit.date != idx.lastUpdated; {
-	case err != nil:
-		mp.add("", "evidence.conflict", "cannot be recomputed: %v", err)
-	case differ && strings.TrimSpace(ev.Conflict) == "":
-		mp.add("", "evidence.conflict", "is empty, but index.json last_updated %s and the newest commit's UTC date %s differ", idx.lastUpdated, commit.date)
-	case !differ && ev.Conflict != "":
-		mp.add("", "evidence.conflict", "is %q, but index.json last_updated and the newest commit's UTC date agree (%s)", ev.Conflict, idx.lastUpdated)
-	case differ:
-		check("conflict", ev.Conflict, conflict, rd.idxPath+" last_updated, "+rd.commPath+" [0] and the fixed text")
+	from := map[string]string{
+		"index_last_updated": " from " + rd.idxPath + " last_updated", "compiled": " from " + rd.idxPath + " last_updated",
+		"last_commit_sha": " from " + rd.commPath + " [0].sha", "last_commit_date": " from " + rd.commPath + " [0].commit.committer.date (UTC)",
+		"conflict": dates,
 	}
+	compareBlock(mp, "evidence", ev, want, func(key string) string { return from[key] })
 }
 
 // checkModelFiles recomputes and compares every model file, one at a

@@ -334,13 +334,15 @@ func checkLicence(mp *problems, l *ManifestLicence, date string, text *sourcetex
 	}
 	cite, err := fill(pg.CiteAs, map[string]string{"publisher": pg.Publisher, "title": pg.Title, "index_url": pg.IndexURL,
 		"release": date, "year": date[:min(4, len(date))]})
-	for _, f := range [][4]string{{"id", l.ID, t.ID, "licence.json"}, {"name", l.Name, t.Name, "licence.json"}, {"url", l.URL, t.URL, "licence.json"},
-		{"scope", l.Scope, t.Scope, "licence.json"}, {"attribution", l.Attribution, cite, "the pages' cite_as, for release " + date}} {
-		if f[1] != f[2] && err == nil {
-			mp.add("", "licence."+f[0], "%s (internal/sourcetext: %s)", stringDiff(f[1], f[2]), f[3])
-		}
-	}
 	if err != nil {
 		mp.add("", "licence", "cannot be recomputed: %v", err)
+		return
 	}
+	want := ManifestLicence{ID: t.ID, Name: t.Name, URL: t.URL, Scope: t.Scope, Attribution: cite}
+	compareBlock(mp, "licence", l, &want, func(key string) string {
+		if key == "attribution" {
+			return " (internal/sourcetext: the pages' cite_as, for release " + date + ")"
+		}
+		return " (internal/sourcetext: licence.json)"
+	})
 }
