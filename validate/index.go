@@ -47,7 +47,10 @@ func idxSnapshotCheck(s *snap) []Problem {
 	var out []Problem
 	for i, td := range read {
 		if len(td.probs) > 0 {
-			if !s.leaderboardReports(&tasks[i], td.path) {
+			// The leaderboard check reports the file it reads: Text
+			// Conversation's and the selected tasks', at their source.
+			t, src := &tasks[i], s.source(tasks[i].sourceName())
+			if t.id != taskChat && !slices.Contains(s.manifest.Selection.Tasks, t.id) || src == nil || src.Path != td.path {
 				out = append(out, td.probs...)
 			}
 			out = append(out, Problem{File: IndexPath, Msg: fmt.Sprintf("cannot be recomputed: %s has the problems reported above", td.path)})

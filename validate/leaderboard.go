@@ -8,22 +8,14 @@ import (
 	"github.com/leadgreen/greentokens/internal/sourcetext"
 )
 
-// exKey identifies an excluded row as the manifest lists it.
-type exKey struct {
-	task                string
-	row                 int
-	model, gpu          string
-	numGPUs, maxNumSeqs int
-}
-
 // lbRead is what the leaderboard check read of the archived sources.
 type lbRead struct {
 	idx               *lbIndex
 	commit            *lbCommit
 	idxPath, commPath string
-	filtered          map[string]bool // the tasks read
-	excluded          map[exKey]excludedRow
-	exOrder           []exKey
+	filtered          map[string]bool                   // the tasks read
+	excluded          map[ManifestExclusion]excludedRow // by the row as the manifest lists it, Reason empty
+	exOrder           []ManifestExclusion
 	chat              *taskData // nil when the chat task file could not be read
 	chatPS            *problems // the chat task file's problems, with the model files' (none when not read)
 	probs             []Problem // the sources' own, in the order they were read
@@ -76,7 +68,7 @@ func checkSelection(mp *problems, sel ManifestSelection) []*task {
 // readLeaderboard reads the archived index.json and commits.json, and
 // parses and filters every task of selected (snap.task).
 func readLeaderboard(s *snap, mp *problems, selected []*task) *lbRead {
-	rd := &lbRead{filtered: map[string]bool{}, excluded: map[exKey]excludedRow{}, chatPS: &problems{}}
+	rd := &lbRead{filtered: map[string]bool{}, excluded: map[ManifestExclusion]excludedRow{}, chatPS: &problems{}}
 	read := func(name string) ([]byte, string) {
 		src := s.source(name)
 		if src == nil {
@@ -113,7 +105,7 @@ func readLeaderboard(s *snap, mp *problems, selected []*task) *lbRead {
 			continue // the manifest check reports a missing file
 		}
 		for _, e := range td.excluded {
-			k := exKey{t.id, e.row.index, e.row.modelID, e.row.gpu, e.row.numGPUs, e.row.maxNumSeqs}
+			k := ManifestExclusion{Task: t.id, Row: e.row.index, ModelID: e.row.modelID, GPU: e.row.gpu, NumGPUs: e.row.numGPUs, MaxNumSeqs: e.row.maxNumSeqs}
 			rd.excluded[k] = e
 			rd.exOrder = append(rd.exOrder, k)
 		}
@@ -134,10 +126,10 @@ func readLeaderboard(s *snap, mp *problems, selected []*task) *lbRead {
 // checkExclusions checks that the manifest lists exactly the rows the
 // stability filter excludes.
 func checkExclusions(mp *problems, exclusions []ManifestExclusion, rd *lbRead) {
-	listed := map[exKey]bool{}
+	listed := map[ManifestExclusion]bool{}
 	for i, e := range exclusions {
-		where := fmt.Sprintf("exclusions[%d]", i)
-		k := exKey{e.Task, e.Row, e.ModelID, e.GPU, e.NumGPUs, e.MaxNumSeqs}
+		where, k := fmt.Sprintf("exclusions[%d]", i), e
+		k.Reason = ""
 		desc := fmt.Sprintf("%s configurations[%d] (%s on %d x %s, max_num_seqs %d)", e.Task, e.Row, e.ModelID, e.NumGPUs, e.GPU, e.MaxNumSeqs)
 		switch {
 		case listed[k]:
@@ -155,7 +147,7 @@ func checkExclusions(mp *problems, exclusions []ManifestExclusion, rd *lbRead) {
 	for _, k := range rd.exOrder {
 		if !listed[k] {
 			e := rd.excluded[k]
-			mp.add("", "exclusions", "lacks %s %s, which the stability filter excludes: %s", k.task, e.row.where(), e.reason)
+			mp.add("", "exclusions", "lacks %s %s, which the stability filter excludes: %s", k.Task, e.row.where(), e.reason)
 		}
 	}
 }

@@ -98,36 +98,25 @@ type taskData struct {
 	probs    []Problem // the parse's problems, on path
 }
 
-// leaderboardReports reports whether the leaderboard check reads the task
-// file of t at p, and so reports its parse's problems (the other checks
-// then do not): the task is Text Conversation or selected, and its source
-// is at p.
-func (s *snap) leaderboardReports(t *task, p string) bool {
-	if t.id != taskChat && !slices.Contains(s.manifest.Selection.Tasks, t.id) {
-		return false
-	}
-	src := s.source(t.sourceName())
-	return src != nil && src.Path == p
-}
-
 // source returns the manifest's source entry with the given upstream name
-// ("leaderboard/index.json"), or nil; output its output entry with the
-// path p, or nil.
+// ("leaderboard/index.json"), or nil.
 func (s *snap) source(name string) *ManifestSource {
-	i := slices.IndexFunc(s.manifest.Sources, func(src ManifestSource) bool { return src.Name == name })
-	return elem(s.manifest.Sources, i)
-}
-
-func (s *snap) output(p string) *ManifestFile {
-	return elem(s.manifest.Outputs, slices.IndexFunc(s.manifest.Outputs, func(f ManifestFile) bool { return f.Path == p }))
-}
-
-// elem is &list[i], or nil for i < 0.
-func elem[T any](list []T, i int) *T {
-	if i < 0 {
-		return nil
+	for i, src := range s.manifest.Sources {
+		if src.Name == name {
+			return &s.manifest.Sources[i]
+		}
 	}
-	return &list[i]
+	return nil
+}
+
+// output returns the manifest's output entry with the path p, or nil.
+func (s *snap) output(p string) *ManifestFile {
+	for i, f := range s.manifest.Outputs {
+		if f.Path == p {
+			return &s.manifest.Outputs[i]
+		}
+	}
+	return nil
 }
 
 // present reports whether the snapshot holds the regular file at the slash
