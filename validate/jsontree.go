@@ -134,29 +134,24 @@ func parseValue(dec *json.Decoder) (*jnode, error) {
 		return err
 	}
 	switch t := tok.(type) {
-	case json.Delim:
+	case json.Delim: // '{' or '['
 		n := jobj()
 		if t == '[' {
 			n = jarr()
 		}
 		for dec.More() {
-			var key string
-			if t == '{' {
-				kt, err := dec.Token()
+			if n.kind == jObj {
+				key, err := dec.Token()
 				if err != nil {
 					return nil, within(err)
 				}
-				key = kt.(string)
+				n.keys = append(n.keys, key.(string))
 			}
 			v, err := parseValue(dec)
 			if err != nil {
 				return nil, within(err)
 			}
-			if t == '{' {
-				n.set(key, v)
-			} else {
-				n.vals = append(n.vals, v)
-			}
+			n.vals = append(n.vals, v)
 		}
 		_, err := dec.Token() // '}' or ']'
 		return n, within(err)
