@@ -198,21 +198,21 @@ func stringDiff(got, want string) string {
 	return fmt.Sprintf("differs from the recomputed text at character %d: is %s, recomputed %s", i+1, window(g), window(w))
 }
 
-// tree compares the published file data with the recomputed want: when
-// their bytes differ, each differing field, or else the first differing
-// byte.
-func (d *jdiff) tree(data []byte, want *jnode) {
-	printed := writeTree(want)
+// tree compares the published file data with printed, the recomputed
+// file's bytes: when they differ, the decoded file goes to values, which
+// names each differing field, or else the first differing byte is named.
+// printed is not held while values runs.
+func (d *jdiff) tree(data, printed []byte, values func(got *jnode)) {
 	if bytes.Equal(data, printed) {
 		return
 	}
+	line, col := firstDiff(data, printed)
 	before := len(d.ps.list)
 	if got := parseFile(d.ps, data); got != nil {
-		d.value("", "", want, got, "")
+		values(got)
 	}
 	if len(d.ps.list) == before {
-		line, col := firstDiff(data, printed)
-		layoutProblem(d.ps, line, col)
+		d.ps.add("", "", "has the recomputed values but not the published layout (two-space indentation, keys in order, \"key\": value, no HTML escaping, no trailing newline): first difference at line %d, column %d", line, col)
 	}
 }
 
@@ -227,12 +227,6 @@ func parseFile(ps *problems, data []byte) *jnode {
 		ps.add("", "", "is not valid JSON: %v", err)
 	}
 	return got
-}
-
-// layoutProblem is the problem of a file whose values are the recomputed
-// ones but whose bytes are not: it names the first difference.
-func layoutProblem(ps *problems, line, col int) {
-	ps.add("", "", "has the recomputed values but not the published layout (two-space indentation, keys in order, \"key\": value, no HTML escaping, no trailing newline): first difference at line %d, column %d", line, col)
 }
 
 // compareBlock compares a block of manifest.json, got as decoded, with its
@@ -292,7 +286,7 @@ func compareModel(file, chatPath string, m *wantModel, data []byte) []Problem {
 		}
 		return true
 	}
-	d.tree(data, m.tree)
+	d.tree(data, writeTree(m.tree), func(got *jnode) { d.value("", "", m.tree, got, "") })
 	return d.ps.list
 }
 

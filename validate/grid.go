@@ -324,7 +324,7 @@ func (g *gridChecker) compare(gp *problems, want *jnode, from []*gridRow, gridJS
 		}
 		return ""
 	}}
-	d.tree(gridJSON, want)
+	d.tree(gridJSON, writeTree(want), func(got *jnode) { d.value("", "", want, got, "") })
 }
 
 // at names a line of the CSV.

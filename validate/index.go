@@ -71,20 +71,10 @@ func idxSnapshotCheck(s *snap) []Problem {
 	if err != nil {
 		return cannotRead(IndexPath, err)
 	}
-	if bytes.Equal(data, want) {
-		return nil
-	}
-	// They differ: name every differing figure (neither file's bytes are
-	// needed meanwhile).
-	line, col := firstDiff(data, want)
-	probs := pl.compare(data)
-	if len(probs) == 0 {
-		// Figures agree: the bytes must too.
-		ps := &problems{file: IndexPath}
-		layoutProblem(ps, line, col)
-		probs = ps.list
-	}
-	return probs
+	d := &jdiff{ps: &problems{file: IndexPath}, max: idxMaxProblems,
+		note: func(*jnode, string) string { return " from the archived task files" }}
+	d.tree(data, want, func(got *jnode) { pl.compare(d, got) })
+	return d.ps.list
 }
 
 // idxModel is one model's stable runs of one task, as the model files
@@ -324,19 +314,13 @@ func (pl *idxPlan) member(k string) (*jnode, *Problem) {
 	return list, nil
 }
 
-// compare decodes the published file data whole and names every figure
-// that differs from the recomputed one, recomputing a top-level member (a
-// list whole) at a time.
-func (pl *idxPlan) compare(data []byte) []Problem {
-	d := &jdiff{ps: &problems{file: IndexPath}, max: idxMaxProblems,
-		note: func(*jnode, string) string { return " from the archived task files" }}
-	got := parseFile(d.ps, data)
-	switch {
-	case got == nil:
-		return d.ps.list
-	case got.kind != jObj:
+// compare names every figure of the published file, got, that differs
+// from the recomputed one, recomputing a top-level member (a list whole) at
+// a time.
+func (pl *idxPlan) compare(d *jdiff, got *jnode) {
+	if got.kind != jObj {
 		d.add("", "", "is %s, recomputed an object", got.describe())
-		return d.ps.list
+		return
 	}
 	keys := append(slices.Clone(pl.header.keys), idxLists...)
 	for i, k := range got.keys {
@@ -353,5 +337,4 @@ func (pl *idxPlan) compare(data []byte) []Problem {
 			d.add("", k, "is missing")
 		}
 	}
-	return d.ps.list
 }
