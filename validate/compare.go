@@ -56,7 +56,7 @@ func join(field, key string) string {
 // value compares the published got with the recomputed want; note ends a
 // mismatch message.
 func (d *jdiff) value(where, field string, want, got *jnode, note string) {
-	switch {
+	switch want = want.value(); {
 	case want.kind != got.kind:
 		d.add(where, field, "is %s, recomputed %s%s", got.describe(), want.describe(), note)
 	case want.kind == jObj:

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -33,6 +34,17 @@ type jnode struct {
 	text string   // bool, null and number: the literal text; string: the value
 	keys []string // object keys, in order
 	vals []*jnode // object values (parallel to keys) or array elements
+	// lazy, when set, computes the value each time it is read (value), for
+	// a list too large to hold beside the others: index.json's.
+	lazy func() *jnode
+}
+
+// value is n, or the value a lazy n computes, kept by no one.
+func (n *jnode) value() *jnode {
+	if n.lazy != nil {
+		return n.lazy()
+	}
+	return n
 }
 
 func jnull() *jnode               { return &jnode{kind: jNull, text: "null"} }
@@ -73,12 +85,14 @@ func (n *jnode) str(key string) string {
 }
 
 // show renders a value for a message: strings quoted and long ones cut, a
-// list or object as compact JSON when that is short, else by its size or
+// short list or object of scalars as compact JSON, else by its size or
 // row_id.
 func (n *jnode) show() string {
+	n = n.value()
+	flat := n.kind >= jArr && len(n.vals) <= 8 && !slices.ContainsFunc(n.vals, func(v *jnode) bool { return v.kind >= jArr })
 	var compact bytes.Buffer
-	switch short := n.kind >= jArr && json.Compact(&compact, writeTree(n)) == nil && compact.Len() <= 120; {
-	case short:
+	switch {
+	case flat && json.Compact(&compact, writeTree(n)) == nil && compact.Len() <= 120:
 		return compact.String()
 	case n.kind == jStr:
 		if r := []rune(n.text); len(r) > 80 {
@@ -174,7 +188,7 @@ func writeTree(n *jnode) []byte {
 }
 
 func writeValue(b *bytes.Buffer, n *jnode, depth int) {
-	switch n.kind {
+	switch n = n.value(); n.kind {
 	case jStr:
 		quoteJSON(b, n.text)
 	case jObj, jArr:
