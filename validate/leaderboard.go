@@ -69,30 +69,23 @@ func checkSelection(mp *problems, sel ManifestSelection) []*task {
 // parses and filters every task of selected (snap.task).
 func readLeaderboard(s *snap, mp *problems, selected []*task) *lbRead {
 	rd := &lbRead{filtered: map[string]bool{}, excluded: map[ManifestExclusion]excludedRow{}, chatPS: &problems{}}
-	read := func(name string) ([]byte, string) {
+	// read parses the source named name with parse, and returns its path.
+	read := func(name string, parse func(ps *problems, data []byte)) string {
 		src := s.source(name)
 		if src == nil {
 			mp.add("", "sources", "has no entry for %s", name)
-			return nil, ""
+			return ""
 		}
-		b, err := s.read(src.Path)
-		if err != nil {
-			return nil, src.Path // the manifest check reports a missing file
+		ps := &problems{file: src.Path}
+		if b, err := s.read(src.Path); err == nil { // else the manifest check reports a missing file
+			parse(ps, b)
 		}
-		return b, src.Path
+		rd.probs = append(rd.probs, ps.list...)
+		return src.Path
 	}
-	idxData, idxPath := read(lbIndexName)
-	commitsData, commitsPath := read(lbCommitsName)
-	rd.idxPath, rd.commPath = idxPath, commitsPath
-	idxPS, commitsPS := &problems{file: idxPath}, &problems{file: commitsPath}
-	if idxData != nil {
-		rd.idx = parseIndex(idxPS, idxData)
-	}
-	if commitsData != nil {
-		rd.commit = parseCommits(commitsPS, commitsData)
-	}
-	rd.probs = append(idxPS.list, commitsPS.list...)
-	idxPS = &problems{file: idxPath}
+	rd.idxPath = read(lbIndexName, func(ps *problems, b []byte) { rd.idx = parseIndex(ps, b) })
+	rd.commPath = read(lbCommitsName, func(ps *problems, b []byte) { rd.commit = parseCommits(ps, b) })
+	idxPS := &problems{file: rd.idxPath}
 	for _, t := range selected {
 		rd.filtered[t.id] = true
 		src := s.source(t.sourceName())

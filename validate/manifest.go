@@ -232,18 +232,16 @@ func checkFiles(s *snap) []Problem {
 	var out []Problem
 	listed := map[string]string{} // path → where it is listed
 
-	entry := func(where, p string, size int64, sum string, wantSource bool) {
-		if !cleanPath(p) {
+	entry := func(where string, f ManifestFile, wantSource bool) {
+		p := f.Path
+		prev, dup := listed[p]
+		switch isSource := strings.HasPrefix(p, sourcesPrefix); {
+		case !cleanPath(p):
 			mp.add(where, "path", "%q is not a clean slash path relative to the snapshot folder", p)
 			return
-		}
-		if prev, dup := listed[p]; dup {
+		case dup:
 			mp.add(where, "path", "%s is listed twice (also at %s)", p, prev)
 			return
-		}
-		listed[p] = where
-		isSource := strings.HasPrefix(p, sourcesPrefix)
-		switch {
 		case p == ManifestPath:
 			mp.add(where, "path", "lists manifest.json, which never lists itself")
 			return
@@ -252,6 +250,7 @@ func checkFiles(s *snap) []Problem {
 		case !wantSource && isSource:
 			mp.add(where, "path", "%s is under sources/ but listed as an output", p)
 		}
+		listed[p] = where
 		if !s.present(p) {
 			out = append(out, Problem{File: p, Msg: fmt.Sprintf("is listed in manifest.json %s but missing from the snapshot folder", where)})
 			return
@@ -261,17 +260,17 @@ func checkFiles(s *snap) []Problem {
 			out = append(out, cannotRead(p, err))
 			return
 		}
-		if n != size {
-			mp.add(where+" ("+p+")", "size", "is %d, but the file on disk has %d bytes", size, n)
+		if n != f.Size {
+			mp.add(where+" ("+p+")", "size", "is %d, but the file on disk has %d bytes", f.Size, n)
 		}
-		if h != sum {
-			mp.add(where+" ("+p+")", "sha256", "is %s, but the file on disk hashes to %s", sum, h)
+		if h != f.SHA256 {
+			mp.add(where+" ("+p+")", "sha256", "is %s, but the file on disk hashes to %s", f.SHA256, h)
 		}
 	}
 
 	for i, src := range m.Sources {
 		where := fmt.Sprintf("sources[%d]", i)
-		entry(where, src.Path, src.Size, src.SHA256, true)
+		entry(where, src.ManifestFile, true)
 		if want := sourcesPrefix + src.Name; src.Path != want {
 			mp.add(where, "name", "is %q, but its path is %q (want %q)", src.Name, src.Path, want)
 		}
@@ -289,7 +288,7 @@ func checkFiles(s *snap) []Problem {
 		}
 	}
 	for i, f := range m.Outputs {
-		entry(fmt.Sprintf("outputs[%d]", i), f.Path, f.Size, f.SHA256, false)
+		entry(fmt.Sprintf("outputs[%d]", i), f, false)
 	}
 	checkLicence(mp, m.Licence, m.Date, s.text)
 	if !sort.SliceIsSorted(m.Sources, func(i, j int) bool { return m.Sources[i].Path < m.Sources[j].Path }) {
