@@ -9,9 +9,9 @@ import (
 )
 
 // describe returns the description of each named field of the JSON
-// Schema's object at the JSON pointer at ("/$defs/configuration"), or
-// of the definition a field refers to when it has none of its own: the
-// descriptions the exports' Table Schemas repeat.
+// Schema's object at the JSON pointer at ("/$defs/configuration"): the
+// descriptions the exports' Table Schemas repeat. A field without one is
+// an error.
 func describe(schema, at string, fields []string) (map[string]string, error) {
 	b, err := schemas.Read(schema)
 	if err != nil {
@@ -27,10 +27,6 @@ func describe(schema, at string, fields []string) (map[string]string, error) {
 	for _, f := range fields {
 		p, _ := props[f].(map[string]any)
 		d, _ := p["description"].(string)
-		if ref, ok := p["$ref"].(string); ok && d == "" {
-			def, _ := pointer(doc, strings.TrimPrefix(ref, "#")).(map[string]any)
-			d, _ = def["description"].(string)
-		}
 		if d == "" {
 			return nil, fmt.Errorf("schemas/%s: %s has no description of %s", schema, at, f)
 		}
