@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leadgreen/greentokens/format"
-	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/leadgreen/greentokens/snapshots/verify"
 )
 
@@ -18,7 +17,7 @@ func newRebuildCmd(e *env) *cobra.Command {
 	var out, logFormat string
 	var replace bool
 	cmd := &cobra.Command{
-		Use:   "rebuild DIR --out FOLDER",
+		Use:   "rebuild (DIR | URL/DATE) --out FOLDER",
 		Short: "build a snapshot again from its own sources/, every input taken from what it records",
 		Long: "An auditor's rebuild: builds the snapshot folder DIR (" + defaultOut + "/DATE) again into FOLDER/DATE from\n" +
 			"DIR/sources alone, taking every input from what the snapshot records: the date and retrieval\n" +
@@ -30,8 +29,9 @@ func newRebuildCmd(e *env) *cobra.Command {
 			"that is the code rebuilding it, else the code rebuilding it: exit 0 when every file is\n" +
 			"identical, or when manifest.json's generator is the only difference (the rebuilding code is\n" +
 			"not the code that built DIR; both are named), as verify DIR finds; 5 when anything else\n" +
-			"differs (the rebuilt snapshot stays in FOLDER; verify DIR shows how a file differs).",
-		Args:              exactArgs(1, "one snapshot folder"),
+			"differs (the rebuilt snapshot stays in FOLDER; verify DIR shows how a file differs).\n" +
+			"A bucket's release (URL/DATE, URL/latest) is rebuilt the same way from the bucket's sources.",
+		Args:              exactArgs(1, "one snapshot folder or release URL"),
 		ValidArgsFunction: completeDirs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			e.logErrors = true
@@ -44,18 +44,20 @@ func newRebuildCmd(e *env) *cobra.Command {
 	return cmd
 }
 
-func runRebuild(e *env, dir, out string, replace bool, logFormat string) error {
+func runRebuild(e *env, arg, out string, replace bool, logFormat string) error {
 	limitMemory(checkerMemoryLimit)
 	if err := setLogger(e, logFormat); err != nil {
 		return err
 	}
-	if err := checkSnapshotDir("rebuild", dir); err != nil {
+	ref, err := resolveSnapshot(e, "rebuild", arg)
+	if err != nil {
 		return err
 	}
 	if out == "" {
 		return usagef("rebuild needs --out FOLDER: the folder that receives the rebuilt snapshot")
 	}
-	res, err := verify.Rebuild(e.ctx, regfile.DirFS(dir), verify.RebuildOptions{Out: out, Replace: replace, Logger: e.log})
+	dir := ref.Arg
+	res, err := verify.Rebuild(e.ctx, reproducible(ref), verify.RebuildOptions{Out: out, Replace: replace, Logger: e.log})
 	if err != nil {
 		return err
 	}

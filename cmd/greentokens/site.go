@@ -16,7 +16,7 @@ func newSiteCmd(e *env) *cobra.Command {
 	var snap, out, baseURL string
 	var grids []string
 	cmd := &cobra.Command{
-		Use:   "site --snapshot DIR --out FOLDER [flags]",
+		Use:   "site --snapshot (DIR | URL/DATE) --out FOLDER [flags]",
 		Short: "write a snapshot's website: index, model pages with charts, grids, sources",
 		Long: "Writes a snapshot's website into --out: index.html (every model's index rows, sortable; the\n" +
 			"GPU comparison; the task pairs), models/SLUG.html (each model's page with its charts),\n" +
@@ -28,9 +28,6 @@ func newSiteCmd(e *env) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if snap == "" || out == "" {
 				return usagef("site needs --snapshot DIR and --out FOLDER")
-			}
-			if err := checkSnapshotDir("--snapshot", snap); err != nil {
-				return err
 			}
 			if baseURL != "" {
 				if err := site.CheckBaseURL(baseURL); err != nil {
