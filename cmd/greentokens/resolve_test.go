@@ -2,13 +2,20 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"io"
 	"io/fs"
+	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/format"
@@ -213,4 +220,64 @@ func TestServeStoreOfBucket(t *testing.T) {
 	if _, err := fs.Stat(st.FS(seedDate), format.ManifestPath); err != nil {
 		t.Errorf("the bucket's release: %v", err)
 	}
+}
+
+// TestServeBucketProcess runs serve --snapshots URL over a file:// bucket:
+// it serves the published release, and, once a later release is
+// published, picks it up at a rescan of releases.json; mcp --snapshots URL
+// answers from the same releases.
+func TestServeBucketProcess(t *testing.T) {
+	snap, _ := builtSnapshots(t)
+	url, _ := publishedBucket(t, snap)
+	cmd := exec.Command(binary(t), "serve", "--snapshots", url, "--addr", "127.0.0.1:0", "--rescan", "50ms", "--log-format", "json")
+	addr, logs := startServe(t, cmd)
+	get := func(path string) (int, string) {
+		resp, err := http.Get("http://" + addr + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, body := get("/v1/" + seedDate + "/models/qwen-3-32b"); code != 200 || !strings.Contains(body, `"slug": "qwen-3-32b"`) {
+		t.Errorf("a model of the bucket's release: %d %.200s", code, body)
+	}
+
+	later := "2026-10-04"
+	if code, _, stderr := runCLI(t, "publish", "--snapshot", buildAt(t, later, ember), "--to", url); code != exitOK {
+		t.Fatalf("publish %s: exit %d: %s", later, code, stderr)
+	}
+	deadline := time.Now().Add(time.Minute) // a guard against a hang, not a measure of speed
+	for {
+		if code, body := get("/v1/snapshots"); code == 200 && strings.Contains(body, `"date": "`+later+`"`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("serve did not pick up the release published after it started")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if code, body := get("/" + later + "/models/qwen-3-32b.html"); code != 200 || !strings.Contains(body, "Qwen") {
+		t.Errorf("the later release's site: %d", code)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	all := logs()
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("serve after SIGTERM: %v\n%s", err, all)
+	}
+
+	mcpCmd := exec.Command(binary(t), "mcp", "--snapshots", url, "--rescan", "0")
+	var stderr strings.Builder
+	mcpCmd.Stderr = &stderr
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).
+		Connect(context.Background(), &mcp.CommandTransport{Command: mcpCmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_model", Arguments: map[string]any{"model": "qwen-3-32b", "snapshot": later}})
+	if err != nil || res.IsError {
+		t.Errorf("mcp get_model from the bucket: %+v, %v\n%s", res, err, &stderr)
+	}
+	cs.Close()
 }
