@@ -274,9 +274,6 @@ func checkRange(t *testing.T, param string, p docParam, b map[string]any, try fu
 		}
 	}
 	m := regexp.MustCompile(`of at most (\d+) characters`).FindStringSubmatch(p.Description)
-	if p.Schema["type"] == "integer" {
-		return
-	}
 	if m == nil {
 		t.Errorf("%s: the description does not say how long the number may be: %q", param, p.Description)
 		return
@@ -285,8 +282,12 @@ func checkRange(t *testing.T, param string, p docParam, b map[string]any, try fu
 	if n != catalog.MaxNumberBytes {
 		t.Errorf("%s: the document says at most %d characters; the server reads %d", param, n, catalog.MaxNumberBytes)
 	}
-	// 8.000...: 8 at n characters, in every range here but intensity's 0.
-	long := "8." + strings.Repeat("0", n-2)
+	// 8.000...: 8 at n characters, in every range here but intensity's 0;
+	// 0...01: a count of 1 at n characters.
+	long, longer := "8."+strings.Repeat("0", n-2), "8."+strings.Repeat("0", n-1)
+	if p.Schema["type"] == "integer" {
+		long, longer = strings.Repeat("0", n-1)+"1", strings.Repeat("0", n)+"1"
+	}
 	try(long, true)
-	try(long+"0", false)
+	try(longer, false)
 }

@@ -499,3 +499,54 @@ func TestFallbackArea(t *testing.T) {
 		t.Errorf("grid year %d, info %d; want 2024", s.GridYear, *s.Info().GridYear)
 	}
 }
+
+// TestOversizedManifestNotServed: a dated folder whose manifest.json is
+// 145 MB (a sparse file: its size says so) is not served, and logged with
+// the bound it is over, before a byte of it is read or decoded; the
+// others are served, by the API, the site and the MCP server alike.
+func TestOversizedManifestNotServed(t *testing.T) {
+	out := t.TempDir()
+	catalogtest.Copy(t, filepath.Join(catalogtest.Shared(t), catalogtest.Date), out)
+	big := filepath.Join(out, "2026-10-04")
+	if err := os.Rename(catalogtest.Copy(t, filepath.Join(catalogtest.Shared(t), catalogtest.Date), t.TempDir()), big); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(filepath.Join(big, format.ManifestPath), 145e6); err != nil {
+		t.Fatal(err)
+	}
+	c, logs := open(t, out)
+	if d := cmp.Diff([]string{catalogtest.Date}, c.Dates()); d != "" {
+		t.Errorf("served (-want +got):\n%s", d)
+	}
+	if want := "manifest.json is 145000000 bytes, over the 16 MiB bound"; !strings.Contains(logs.String(), "snapshot not served") || !strings.Contains(logs.String(), want) {
+		t.Errorf("the oversized manifest is not logged saying %q:\n%s", want, logs)
+	}
+}
+
+// TestServesASnapshotWithoutLicence: a snapshot whose manifest records no
+// licence of its own (built by code that does not write the field) is
+// served: the field is the checker's to require, not the schema's.
+func TestServesASnapshotWithoutLicence(t *testing.T) {
+	out := t.TempDir()
+	dir := catalogtest.Copy(t, filepath.Join(catalogtest.Shared(t), catalogtest.Date), out)
+	mp := filepath.Join(dir, format.ManifestPath)
+	b, err := os.ReadFile(mp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m format.Manifest
+	if err := json.Unmarshal(b, &m); err != nil || m.Licence == nil {
+		t.Fatalf("the built manifest: %v, licence %v", err, m.Licence)
+	}
+	m.Licence = nil
+	if b, err = format.Marshal(&m); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(mp, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, logs := open(t, out)
+	if s, err := c.Snapshot(catalogtest.Date); err != nil || s.Manifest.Licence != nil {
+		t.Errorf("not served: %v\n%s", err, logs)
+	}
+}

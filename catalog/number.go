@@ -7,7 +7,8 @@ import (
 )
 
 // MaxNumberBytes is the longest number a price request may give as text
-// (a batch or an intensity), spaces around it not counted.
+// (a batch, an intensity or a GPU count), spaces around it not counted: on
+// the API, the command line's flags and the MCP server's arguments alike.
 const MaxNumberBytes = 32
 
 // decimal is the syntax of a number a price request gives as text: digits
@@ -52,9 +53,14 @@ func ParseNumber(s string) (float64, error) {
 
 // ParseGPUCount reads a GPU count given as text: a whole number in
 // decimal (2, 02 and +2 are 2; 0x2 and 2.0 are not counts), spaces around
-// it ignored. Its range is Price's to check. The error is a *NumberError.
+// it ignored, at most MaxNumberBytes long. Its range is Price's to check.
+// The error is a *NumberError.
 func ParseGPUCount(s string) (int, error) {
-	n, err := strconv.Atoi(strings.TrimSpace(s))
+	v := strings.TrimSpace(s)
+	if len(v) > MaxNumberBytes {
+		return 0, &NumberError{s, "is over " + strconv.Itoa(MaxNumberBytes) + " characters"}
+	}
+	n, err := strconv.Atoi(v)
 	if err != nil {
 		return 0, &NumberError{s, "is not a whole number"}
 	}

@@ -46,7 +46,7 @@ func TestParseNumber(t *testing.T) {
 }
 
 // TestParseGPUCount: a GPU count given as text is a whole number in
-// decimal.
+// decimal, at most MaxNumberBytes long, spaces around it ignored.
 func TestParseGPUCount(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
@@ -64,7 +64,11 @@ func TestParseGPUCount(t *testing.T) {
 		{"1_0", 0, `"1_0" is not a whole number`},
 		{"2.0", 0, `"2.0" is not a whole number`},
 		{"2e0", 0, `"2e0" is not a whole number`},
-		{strings.Repeat("9", 40), 0, `"` + strings.Repeat("9", 40) + `" is not a whole number`},
+		{strings.Repeat("9", 40), 0, `"` + strings.Repeat("9", 40) + `" is over 32 characters`},
+		{strings.Repeat("9", 20), 0, `"` + strings.Repeat("9", 20) + `" is not a whole number`}, // out of an int's range
+		{strings.Repeat("0", MaxNumberBytes-1) + "2", 2, ""},
+		{" " + strings.Repeat("0", MaxNumberBytes-1) + "2 ", 2, ""},
+		{strings.Repeat("0", MaxNumberBytes) + "2", 0, `"` + strings.Repeat("0", MaxNumberBytes) + `2" is over 32 characters`},
 	} {
 		t.Run(tc.in, func(t *testing.T) {
 			got, err := ParseGPUCount(tc.in)

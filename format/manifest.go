@@ -3,6 +3,22 @@ package format
 // ManifestVersion is the manifest format's version.
 const ManifestVersion = "1"
 
+// Bounds of manifest.json, which every reader holds it to before it
+// decodes it (the store's Open, and so verify's rebuild, rebuild, diff,
+// the catalog behind serve and mcp; the checker mirrors them): a larger
+// file, or a longer string, is refused unread or undecoded.
+const (
+	// MaxManifestBytes bounds manifest.json's size. A manifest lists
+	// each model's file and page and the archived sources, some 320 bytes
+	// a model: 3.2 MB at ten thousand models (TestTenThousandModels); the
+	// bound leaves five times that.
+	MaxManifestBytes = 16 << 20
+	// MaxGeneratorBytes bounds each string of the manifest's generator
+	// (module, version, revision, go): a module path, a pseudo-version
+	// and a 64-hex revision are well under it.
+	MaxGeneratorBytes = 256
+)
+
 // Manifest is a snapshot's manifest.json: where every byte came from and
 // what every output file is. It lists every file in the snapshot but itself.
 // Its schema is schemas/manifest.schema.json.
@@ -13,6 +29,11 @@ type Manifest struct {
 	Date string `json:"date"`
 	// Retrieved is the retrieval date the build was given or observed.
 	Retrieved string `json:"retrieved"`
+	// Licence is the terms the snapshot's derived files are published
+	// under. Every build writes it and the checker requires it; it is a
+	// pointer, absent when nil, so that a manifest that has none still
+	// decodes and re-encodes to its own bytes (store.Open's canonical form).
+	Licence *Licence `json:"licence,omitempty"`
 	// Generator is the code that wrote the snapshot.
 	Generator Generator `json:"generator"`
 	// Selection holds the parameters of the selection rules.
@@ -27,6 +48,20 @@ type Manifest struct {
 	Exclusions []Exclusion `json:"exclusions"`
 	// Grid holds counts from the grid stage (absent when there is no grid).
 	Grid *GridSummary `json:"grid,omitempty"`
+}
+
+// Licence is the index's own licence as a manifest records it (the
+// reviewed text of internal/sourcetext's licence.json), with the
+// attribution to give: the pages' "Cite as" for the snapshot's release.
+type Licence struct {
+	// ID is the SPDX identifier: "CC-BY-4.0".
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	URL  string `json:"url"`
+	// Scope says which files of the snapshot the licence covers.
+	Scope string `json:"scope"`
+	// Attribution is the citation to give with the data.
+	Attribution string `json:"attribution"`
 }
 
 // Selection holds the parameters of the selection and stability rules.

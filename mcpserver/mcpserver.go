@@ -223,7 +223,10 @@ func (t tools) listGrids(_ context.Context, _ *mcp.CallToolRequest, in ListGrids
 	return text(l), l, nil
 }
 
-func (t tools) priceCarbon(_ context.Context, _ *mcp.CallToolRequest, in PriceCarbonInput) (*mcp.CallToolResult, *catalog.Carbon, error) {
+func (t tools) priceCarbon(_ context.Context, req *mcp.CallToolRequest, in PriceCarbonInput) (*mcp.CallToolResult, *catalog.Carbon, error) {
+	if err := checkNumberText(req.Params.Arguments); err != nil {
+		return nil, nil, err
+	}
 	s, err := t.cat.Snapshot(in.Snapshot)
 	if err != nil {
 		return nil, nil, err
@@ -240,6 +243,34 @@ func (t tools) priceCarbon(_ context.Context, _ *mcp.CallToolRequest, in PriceCa
 			catalog.MaxGrids, len(ans.Rows))
 	}
 	return text(ans), ans, nil
+}
+
+// numberArgs are price_carbon's number arguments.
+var numberArgs = []string{"grid_intensity", "num_gpus", "running_batch"}
+
+// checkNumberText holds each number argument of price_carbon, as its JSON
+// text in the call's arguments (raw), to catalog.MaxNumberBytes, as the
+// API holds a number's text in its query and the command line a flag's:
+// "2.000...0" is not a GPU count of 2 on one surface only. The error
+// says it in the catalog's words, the argument named as the tool names
+// it (num_gpus "2.0000000000000000000000000000000000" is over 32
+// characters), the text shortened as the API shortens it. Arguments that
+// are not an object of JSON values are the SDK's to refuse.
+func checkNumberText(raw json.RawMessage) error {
+	var args map[string]json.RawMessage
+	if json.Unmarshal(raw, &args) != nil {
+		return nil
+	}
+	for _, name := range numberArgs {
+		v := bytes.TrimSpace(args[name])
+		if len(v) == 0 || v[0] != '-' && (v[0] < '0' || v[0] > '9') {
+			continue // absent, or not a number: the SDK's schema refuses it
+		}
+		if len(v) > catalog.MaxNumberBytes {
+			return fmt.Errorf("%s %q is over %d characters", name, truncate(string(v)), catalog.MaxNumberBytes)
+		}
+	}
+	return nil
 }
 
 // priceCarbonArgs are price_carbon's names of the catalog's parameters

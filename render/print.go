@@ -35,17 +35,23 @@ func On(n int, gpu string) string { return strconv.Itoa(n) + " × " + gpu }
 // List joins names the English way: "a, b and c".
 func List(items []string) string { return list(items) }
 
-// CiteAs is the index's citation for a release (a model file's updated date).
-func CiteAs(updated string) (string, error) {
+// CiteAs is the index's citation for a release (a model file's updated
+// date), naming the index at indexURL: where a site of it is published
+// (site.Options.BaseURL); "" names the index's own address (internal/
+// sourcetext's index_url), which the snapshot's pages and manifest name.
+func CiteAs(updated, indexURL string) (string, error) {
 	t, err := loadText()
 	if err != nil {
 		return "", err
+	}
+	if indexURL == "" {
+		indexURL = t.IndexURL
 	}
 	year := updated
 	if len(year) >= 4 {
 		year = year[:4]
 	}
 	return sourcetext.Fill(t.CiteAs, map[string]string{
-		"publisher": t.Publisher, "title": t.Title, "index_url": t.IndexURL, "release": updated, "year": year,
+		"publisher": t.Publisher, "title": t.Title, "index_url": indexURL, "release": updated, "year": year,
 	})
 }

@@ -26,6 +26,10 @@ type Options struct {
 	// A grid that grid.json does not list is left out and named under the
 	// table; a snapshot without grid.json gets a carbon section that says so.
 	Grids []string
+	// IndexURL is the address the page's "Cite as" names: where the site
+	// the page belongs to is published. "" names the index's own address
+	// (internal/sourcetext's index_url), as the snapshot's pages do.
+	IndexURL string
 }
 
 func (o Options) grids() []string {
@@ -81,6 +85,8 @@ type view struct {
 	e    *format.IndexEntry
 	m    *format.Model
 	text *sourcetext.Pages
+	// indexURL is Options.IndexURL: the address the citation names.
+	indexURL string
 	// rows are the archived rows of the model's configurations, in order.
 	rows []*leaderboard.Row
 	// best holds the index rows by GPU name; lowest is the one with the
@@ -146,7 +152,7 @@ func newView(s *Snapshot, slug string, opts Options) (*view, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &view{s: s, text: t, curves: map[string]*format.LoadCurve{}}
+	v := &view{s: s, text: t, indexURL: opts.IndexURL, curves: map[string]*format.LoadCurve{}}
 	at := s.entries(slug)
 	if at.entry < 0 {
 		return nil, fmt.Errorf("no model %q in %s", slug, format.IndexPath)
@@ -717,7 +723,7 @@ func (v *view) sources(d *Doc) error {
 		return err
 	}
 	d.p(fmt.Sprintf("Model card: %s.", card))
-	cite, err := CiteAs(m.Updated)
+	cite, err := CiteAs(m.Updated, v.indexURL)
 	if err != nil {
 		return err
 	}

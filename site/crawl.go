@@ -37,6 +37,17 @@ func (s *Site) baseURL() string {
 	return s.opts.BaseURL + "/"
 }
 
+// pageURL is the absolute URL of the site's file at the slash path p under
+// Options.BaseURL (index.html is the base URL itself, as the sitemap lists
+// it); "" without a base URL, where the site does not know its address.
+func (s *Site) pageURL(p string) string {
+	base := s.baseURL()
+	if base == "" || p == "index.html" {
+		return base
+	}
+	return base + p
+}
+
 // robots is robots.txt: every page may be crawled; the sitemap is named
 // when there is one.
 func (s *Site) robots() []byte {
@@ -59,16 +70,10 @@ func (s *Site) sitemap() ([]byte, error) {
 		NS      string   `xml:"xmlns,attr"`
 		URLs    []loc    `xml:"url"`
 	}{NS: "http://www.sitemaps.org/schemas/sitemap/0.9"}
-	base := s.baseURL()
 	for _, p := range s.paths {
-		if !strings.HasSuffix(p, ".html") {
-			continue
+		if strings.HasSuffix(p, ".html") {
+			set.URLs = append(set.URLs, loc{Loc: s.pageURL(p), LastMod: s.Date()})
 		}
-		u := base + p
-		if p == "index.html" {
-			u = base
-		}
-		set.URLs = append(set.URLs, loc{Loc: u, LastMod: s.Date()})
 	}
 	var b bytes.Buffer
 	b.WriteString(xml.Header)

@@ -111,3 +111,57 @@ func TestRobotsAndSitemap(t *testing.T) {
 		}
 	}
 }
+
+var canonicalRE = regexp.MustCompile(`<link rel="canonical" href="([^"]*)">`)
+
+// TestCitationAndCanonicalAtBaseURL: with a base URL, the citation of the
+// sources page and of every model page names the site's own address, and
+// every page has a canonical link to its absolute URL (the one sitemap.xml
+// lists); without one, the citation names the index's documented address
+// (sourcetext's index_url) and no page claims an address.
+func TestCitationAndCanonicalAtBaseURL(t *testing.T) {
+	const index = "https://leadgreen.ai/index/" // docs/site.md: the default address
+	const base = "https://example.org/greentokens/"
+	for _, tc := range []struct {
+		opts     Options
+		cites    string
+		notCites string
+	}{
+		{Options{}, index, base},
+		{Options{BaseURL: strings.TrimSuffix(base, "/")}, base, index},
+	} {
+		s, err := newSeed(t, tc.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range s.Paths() {
+			if !strings.HasSuffix(p, ".html") {
+				continue
+			}
+			b, err := s.Page(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			page := text(string(b))
+			if p == "sources.html" || strings.HasPrefix(p, "models/") {
+				if want := tc.cites + ", release " + seedDate + ", retrieved [date]."; !strings.Contains(page, want) {
+					t.Errorf("base URL %q: %s does not cite %q", tc.opts.BaseURL, p, want)
+				}
+				if strings.Contains(page, tc.notCites) {
+					t.Errorf("base URL %q: %s names %s", tc.opts.BaseURL, p, tc.notCites)
+				}
+			}
+			got := canonicalRE.FindAllStringSubmatch(string(b), -1)
+			want := base + p
+			if p == "index.html" {
+				want = base
+			}
+			switch {
+			case tc.opts.BaseURL == "" && len(got) != 0:
+				t.Errorf("%s: canonical links %q without a base URL", p, got)
+			case tc.opts.BaseURL != "" && (len(got) != 1 || got[0][1] != want):
+				t.Errorf("%s: canonical links %q, want one to %s", p, got, want)
+			}
+		}
+	}
+}

@@ -79,7 +79,7 @@ func areaYear(ref, year int) string {
 
 func (s *Site) gridsPage() ([]byte, error) {
 	g := s.pages.Grid
-	d := gridsData{frame: s.frame("Carbon on every grid", "", "grids"), HasGrid: g != nil}
+	d := gridsData{frame: s.frame("Carbon on every grid", "grids.html", "grids"), HasGrid: g != nil}
 	d.Script = d.HasGrid
 	if g == nil {
 		d.Description = fmt.Sprintf("The Green Tokens snapshot of %s has no grid intensities, so no carbon figures.", d.Date)

@@ -77,7 +77,7 @@ func (s *Site) indexGPUs() []string {
 func (s *Site) indexPage() ([]byte, error) {
 	idx := s.pages.Index
 	src := idx.Source
-	d := indexData{frame: s.frame("GPU energy per million output tokens", "", "index"), Deadline: idx.ITLDeadlineMS}
+	d := indexData{frame: s.frame("GPU energy per million output tokens", "index.html", "index"), Deadline: idx.ITLDeadlineMS}
 	d.Script = true
 	d.Intro = []string{
 		fmt.Sprintf("The GPU energy that %d open language models use per million output tokens (Wh/M), from the %s %s (data compiled %s, retrieved %s), %s task. Each model's index row on a GPU is its most energy-efficient configuration measured whose median inter-token latency is %d ms or less: a floor on a busy server, GPU energy only. %s",

@@ -68,12 +68,12 @@ type modelData struct {
 // modelPage writes the page of slug as HTML from the same render.Doc the
 // Markdown page is written from.
 func (s *Site) modelPage(slug string) ([]byte, error) {
-	d, err := render.Build(s.pages, slug, render.Options{Grids: s.opts.Grids})
+	d, err := render.Build(s.pages, slug, render.Options{Grids: s.opts.Grids, IndexURL: s.baseURL()})
 	if err != nil {
 		return nil, err
 	}
 	e := s.pages.Entry(slug)
-	data := modelData{frame: s.frame(e.Name, "../", ""), GPUs: render.List(e.GPUs)}
+	data := modelData{frame: s.frame(e.Name, modelPath(slug), ""), GPUs: render.List(e.GPUs)}
 	for _, b := range d.Blocks {
 		if p, ok := b.(*render.Para); ok { // the headline
 			data.Description = firstSentence(render.Plain(p.Text), len(e.Name))

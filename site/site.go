@@ -55,8 +55,11 @@ type Options struct {
 	Grids []string
 	// BaseURL is the absolute URL the site is published at
 	// ("https://example.org/greentokens/"); when set, the site has a
-	// sitemap.xml of its pages at that address, named by robots.txt. See
-	// CheckBaseURL.
+	// sitemap.xml of its pages at that address, named by robots.txt, each
+	// page a canonical link to its URL there, and the citation of the
+	// sources page and the model pages names it. Without it the citation
+	// names the index's own address (internal/sourcetext's index_url) and
+	// no page claims an address. See CheckBaseURL.
 	BaseURL string
 	// Logger receives the errors of a served site (Sites); nil discards
 	// them.
@@ -194,18 +197,22 @@ func etagOf(b []byte) string {
 func (s *Site) hasModel(slug string) bool { return s.pages.Entry(slug) != nil }
 
 // frame is what every page's layout needs. Description is the page's
-// meta description, from its own content.
+// meta description, from its own content. Canonical is the page's absolute
+// URL under Options.BaseURL, "" without one.
 type frame struct {
-	Title, Description, Root, Nav, Date, Credit string
-	Script                                      bool
+	Title, Description, Root, Nav, Date, Credit, Canonical string
+	Script                                                 bool
 }
 
-func (s *Site) frame(title, root, nav string) frame {
+// frame is the frame of the site's page at the slash path page
+// ("index.html", "models/qwen-3-32b.html"): its links are relative to it.
+func (s *Site) frame(title, page, nav string) frame {
+	root := strings.Repeat("../", strings.Count(page, "/"))
 	credit := fmt.Sprintf("%s %s, data compiled %s.", s.pages.Index.Source.Name, leaderboardVersion(s.pages.Index.Source.Version), render.LongDate(s.pages.Index.Source.Compiled))
 	if g := s.pages.Grid; g != nil {
 		credit += fmt.Sprintf(" Grid intensity: %s, %d.", g.Source.Name, g.Year)
 	}
-	return frame{Title: title, Root: root, Nav: nav, Date: render.LongDate(s.snap.Date), Credit: credit}
+	return frame{Title: title, Root: root, Nav: nav, Date: render.LongDate(s.snap.Date), Credit: credit, Canonical: s.pageURL(page)}
 }
 
 func execute(name string, data any) ([]byte, error) {

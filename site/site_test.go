@@ -254,7 +254,7 @@ func TestHandler(t *testing.T) {
 func TestEscaping(t *testing.T) {
 	s := openSeed(t)
 	hostile := `<script>alert("x")</script> & <b>bold</b>`
-	d := modelData{frame: s.frame(hostile, "../", ""), GPUs: hostile, Blocks: []htmlBlock{
+	d := modelData{frame: s.frame(hostile, "models/x.html", ""), GPUs: hostile, Blocks: []htmlBlock{
 		{Kind: "h1", Text: hostile},
 		{Kind: "p", Segs: append(segs("see https://example.org/a?b=<c> and "), seg{Text: "x", URL: "javascript:alert(1)"})},
 		{Kind: "table", Table: &render.Table{Caption: hostile, Head: []string{hostile}, Rows: []render.TableRow{{Cells: []string{hostile}}}}},
@@ -378,6 +378,8 @@ func TestSourcesPage(t *testing.T) {
 	for _, want := range []string{
 		"ML.ENERGY Leaderboard", "Apache-2.0 per the ml-energy/benchmark-v3 dataset card", "Ember: Yearly electricity data",
 		"September 2026", "CC BY 4.0", "Chung et al.", "Cite the index", "328 stable configurations", "38 files derived",
+		// The snapshot's own licence, from its manifest.
+		"Creative Commons Attribution 4.0 International (CC-BY-4.0, https://creativecommons.org/licenses/by/4.0/): the files this snapshot derives",
 	} {
 		if !strings.Contains(h, want) {
 			t.Errorf("sources.html lacks %q", want)
@@ -458,7 +460,7 @@ func TestMarkdownEscapesBecomePlainText(t *testing.T) {
 		t.Fatalf("%v, section open %v", err, open)
 	}
 	s := openSeed(t)
-	b, err := execute("model.tmpl", modelData{frame: s.frame("t", "../", ""), Blocks: blocks, Open: open})
+	b, err := execute("model.tmpl", modelData{frame: s.frame("t", "models/t.html", ""), Blocks: blocks, Open: open})
 	if err != nil {
 		t.Fatal(err)
 	}

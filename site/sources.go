@@ -62,7 +62,7 @@ func shownCells(cells ...string) render.TableRow {
 // that: a control character (an escape sequence, a NUL) or a bidi override
 // is shown as its escape (\x1b, \u202e), never carried into the page.
 func (s *Site) sourcesPage() ([]byte, error) {
-	d := sourcesData{frame: s.frame("Sources", "", "sources")}
+	d := sourcesData{frame: s.frame("Sources", "sources.html", "sources")}
 	m := s.snap.Manifest
 	idx := s.pages.Index
 	from := idx.Source.Name
@@ -109,7 +109,7 @@ func (s *Site) sourcesPage() ([]byte, error) {
 		d.Sections = append(d.Sections, sec)
 	}
 
-	cite, err := render.CiteAs(m.Date)
+	cite, err := render.CiteAs(m.Date, s.baseURL())
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +122,11 @@ func (s *Site) sourcesPage() ([]byte, error) {
 	if ev.Conflict != "" {
 		evidence += "; conflict: " + ev.Conflict
 	}
-	snap.Facts = facts("Date", m.Date, "Retrieved", m.Retrieved, "Generator", m.Generator.String(),
+	licence := ""
+	if l := m.Licence; l != nil {
+		licence = fmt.Sprintf("%s (%s, %s): %s", l.Name, l.ID, l.URL, l.Scope)
+	}
+	snap.Facts = facts("Date", m.Date, "Retrieved", m.Retrieved, "Licence", licence, "Generator", m.Generator.String(),
 		"Selection", fmt.Sprintf("median ITL ceiling %d ms; a run is unstable under %s s of steady state or a running batch under %s of its cap; tasks %s",
 			sel.ITLDeadlineMS, strconv.FormatFloat(sel.MinSteadyStateSeconds, 'f', -1, 64), strconv.FormatFloat(sel.MinBatchFraction, 'f', -1, 64), strings.Join(sel.Tasks, ", ")),
 		"Compiled-date evidence", evidence,

@@ -67,5 +67,8 @@
 //   - the manifest's shape (manifest.go; format.Manifest and its
 //     GridSummary), held field for field by TestManifestMirrorsSnapshots;
 //   - the rounding and printing of figures (number.go): once, half to
-//     even, from the unrounded upstream value.
+//     even, from the unrounded upstream value;
+//   - the bounds on an input (manifest.json's size and its generator's
+//     strings, a line of Ember's CSV), held to the readers' and the
+//     builder's constants by TestBoundsMirrored.
 package validate

@@ -17,6 +17,7 @@ import (
 	"github.com/leadgreen/greentokens/internal/sample"
 	"github.com/leadgreen/greentokens/internal/sourcetext"
 	"github.com/leadgreen/greentokens/leaderboard"
+	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
 	"golang.org/x/tools/txtar"
@@ -135,6 +136,7 @@ func vtBuild(t *testing.T, f vtFixture) string {
 	var m Manifest
 	m.Version, m.Date, m.Retrieved, m.Generator = "1", vtDate, vtRetrieved, ManifestGenerator{Module: "github.com/leadgreen/greentokens", Version: "(devel)"}
 	m.Selection = ManifestSelection{ITLDeadlineMS: 500, MinSteadyStateSeconds: 20, MinBatchFraction: 0.85, Tasks: f.tasks}
+	m.Licence = vtLicence(t)
 
 	// Sources.
 	names := []string{"leaderboard/index.json", "leaderboard/commits.json", "leaderboard/tasks/lm-arena-chat.json"}
@@ -214,6 +216,19 @@ func vtBuild(t *testing.T, f vtFixture) string {
 	}
 	vtWriteManifest(t, dir, &m)
 	return dir
+}
+
+// vtLicence is the licence block a build of the fixture's release writes:
+// the reviewed licence, and the pages' citation (render.CiteAs, the
+// builder's) as its attribution.
+func vtLicence(t *testing.T) *ManifestLicence {
+	t.Helper()
+	l := vtLoadText(t).Licence
+	cite, err := render.CiteAs(vtDate, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &ManifestLicence{ID: l.ID, Name: l.Name, URL: l.URL, Scope: l.Scope, Attribution: cite}
 }
 
 // vtAddGrid archives the sample's Ember CSV, writes grid.json for 2024

@@ -28,6 +28,10 @@ import (
 // grids are near 1,100).
 const gridMaxIntensity = 2000
 
+// gridMaxArea bounds an area's name, as a model's slug is bounded
+// (grid.MaxAreaBytes, mirrored).
+const gridMaxArea = 200
+
 // Where the grid lives in a snapshot.
 const (
 	gridEmberName  = "ember/yearly_full_release_long_format.csv" // upstream name
@@ -414,7 +418,7 @@ func gridReadCSV(r io.Reader, file string) ([]gridRow, []Problem, gridLayout) {
 		}
 		probs = append(probs, Problem{File: file, Where: where, Msg: fmt.Sprintf(format, a...)})
 	}
-	br := bufio.NewReaderSize(r, 1<<20)
+	br := bufio.NewReaderSize(&gridLineBound{r: r, line: 1, start: 1}, 1<<20)
 	// A byte order mark may stand before a quoted header.
 	if b, err := br.Peek(3); err == nil && string(b) == "\ufeff" {
 		br.Discard(3)
@@ -422,7 +426,12 @@ func gridReadCSV(r io.Reader, file string) ([]gridRow, []Problem, gridLayout) {
 	cr := csv.NewReader(br)
 	cr.ReuseRecord = true
 	head, err := cr.Read()
-	if err != nil {
+	var long *gridLineTooLong
+	switch {
+	case errors.As(err, &long):
+		bad(long.line, "%v", long)
+		return nil, probs, gridLayout{}
+	case err != nil:
 		bad(1, "has no header: %v", err)
 		return nil, probs, gridLayout{}
 	}
@@ -445,9 +454,12 @@ func gridReadCSV(r io.Reader, file string) ([]gridRow, []Problem, gridLayout) {
 		}
 		if err != nil {
 			var pe *csv.ParseError
-			if errors.As(err, &pe) {
+			switch {
+			case errors.As(err, &pe):
 				bad(pe.StartLine, "is not valid CSV: %v", pe.Err)
-			} else {
+			case errors.As(err, &long):
+				bad(long.line, "%v", long)
+			default:
 				bad(0, "cannot be read: %v", err)
 			}
 			return nil, probs, lay
@@ -471,6 +483,10 @@ func gridReadCSV(r io.Reader, file string) ([]gridRow, []Problem, gridLayout) {
 		line, _ := cr.FieldPos(0)
 		if unit := rec[col[gridColUnit]]; !lay.wide() && unit != gridUnit {
 			bad(line, "has CO2 intensity in %q, not %q", unit, gridUnit)
+			continue
+		}
+		if area := rec[col[gridColArea]]; len(area) > gridMaxArea {
+			bad(line, "Area is %d bytes, over the %d-byte bound on an area name", len(area), gridMaxArea)
 			continue
 		}
 		// A row keeps copies of the few fields it needs, not the record's
@@ -506,6 +522,55 @@ func gridReadCSV(r io.Reader, file string) ([]gridRow, []Problem, gridLayout) {
 		bad(0, "has no rows with %s %q (its sources: %s)", gridColSource, gridTotal, strings.Join(seen, ", "))
 	}
 	return nil, probs, lay
+}
+
+// gridMaxLine bounds a line of the CSV as a record is read: its bytes up
+// to the line end that ends the record, a quoted field's line ends
+// counted with the rest (grid.MaxLineBytes, mirrored). encoding/csv holds
+// a record whole; past the bound the CSV is not read further.
+const gridMaxLine = 64 << 10
+
+// gridLineBound passes r's bytes on until a record's line is over
+// gridMaxLine, then fails with a *gridLineTooLong, before encoding/csv
+// reads it. A line end ends the record when the quotes before it since
+// the record began are even.
+type gridLineBound struct {
+	r           io.Reader
+	line, start int // the line read, and the line the record starts on, from 1
+	run         int // the record's bytes so far
+	quoted      bool
+	err         error
+}
+
+// gridLineTooLong is a record over gridMaxLine, by the line it starts on.
+type gridLineTooLong struct{ line int }
+
+func (e *gridLineTooLong) Error() string {
+	return fmt.Sprintf("has a record of over %d bytes before its line end (the bound on a line); not read further", gridMaxLine)
+}
+
+func (b *gridLineBound) Read(p []byte) (int, error) {
+	if b.err != nil {
+		return 0, b.err
+	}
+	n, err := b.r.Read(p)
+	for i := 0; i < n; i++ {
+		switch p[i] {
+		case '"':
+			b.quoted = !b.quoted
+		case '\n':
+			b.line++
+			if !b.quoted {
+				b.start, b.run = b.line, 0
+				continue
+			}
+		}
+		if b.run++; b.run > gridMaxLine {
+			b.err = &gridLineTooLong{line: b.start}
+			return i, b.err
+		}
+	}
+	return n, err
 }
 
 // gridColumns finds the columns of the specification by header name (the

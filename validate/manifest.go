@@ -11,6 +11,10 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/leadgreen/greentokens/internal/sourcetext"
 )
 
 // ManifestPath is the manifest's path in a snapshot folder.
@@ -23,6 +27,7 @@ type Manifest struct {
 	Version    string              `json:"version"`
 	Date       string              `json:"date"`
 	Retrieved  string              `json:"retrieved"`
+	Licence    *ManifestLicence    `json:"licence,omitempty"`
 	Generator  ManifestGenerator   `json:"generator"`
 	Selection  ManifestSelection   `json:"selection"`
 	Sources    []ManifestSource    `json:"sources"`
@@ -30,6 +35,15 @@ type Manifest struct {
 	Evidence   ManifestEvidence    `json:"evidence"`
 	Exclusions []ManifestExclusion `json:"exclusions"`
 	Grid       *ManifestGrid       `json:"grid,omitempty"`
+}
+
+// ManifestLicence is the index's own licence, with its attribution.
+type ManifestLicence struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	URL         string `json:"url"`
+	Scope       string `json:"scope"`
+	Attribution string `json:"attribution"`
 }
 
 // ManifestGenerator is the code that wrote the snapshot.
@@ -124,16 +138,30 @@ type ManifestGridExclusion struct {
 
 var dateFolder = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
 
+// Bounds of manifest.json, held before it is decoded: its size, and the
+// length of each string of its generator (format.MaxManifestBytes and
+// format.MaxGeneratorBytes, mirrored).
+const (
+	manifestMaxBytes     = 16 << 20
+	manifestMaxGenerator = 256
+)
+
 // decodeManifest decodes manifest.json strictly, or else leniently so that
-// the other checks can run; nil when it cannot be decoded at all. It
-// checks the generator's shape (CheckGenerator) as it goes.
+// the other checks can run; nil when it cannot be decoded at all, or is
+// over manifestMaxBytes (then it is not read, or read no further than the
+// bound). It checks the generator's shape (CheckGenerator) as it goes.
 func decodeManifest(s *snap) (*Manifest, []Problem) {
 	mp := &problems{file: ManifestPath}
-	b, err := s.read(ManifestPath)
+	b, err := readManifestBounded(s)
 	if err != nil {
 		mp.add("", "", "cannot be read: %v", err)
 		return nil, mp.list
 	}
+	if b == nil {
+		mp.add("", "", "is over the %d MiB bound on its size; not read", manifestMaxBytes>>20)
+		return nil, mp.list
+	}
+	long := manifestLongGenerator(mp, b)
 	var m Manifest
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
@@ -150,7 +178,74 @@ func decodeManifest(s *snap) (*Manifest, []Problem) {
 	if base := filepath.Base(filepath.Clean(s.name)); dateFolder.MatchString(base) && base != m.Date {
 		mp.add("", "date", "is %s, but the snapshot folder is named %s", m.Date, base)
 	}
+	if long { // its shape is not checked: the check would quote the string
+		return &m, mp.list
+	}
 	return &m, append(mp.list, CheckGenerator(m.Generator)...)
+}
+
+// readManifestBounded reads manifest.json whole when it is at most
+// manifestMaxBytes, else returns nil: unread when its size says so, read
+// no further than one byte past the bound when it does not.
+func readManifestBounded(s *snap) ([]byte, error) {
+	f, err := s.open(ManifestPath)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || fi.Size() > manifestMaxBytes {
+		return nil, err
+	}
+	b, err := io.ReadAll(io.LimitReader(f, manifestMaxBytes+1))
+	if err != nil || len(b) > manifestMaxBytes {
+		return nil, err
+	}
+	return b, nil
+}
+
+// manifestGeneratorKeys are the generator's strings; another key is the
+// strict decoding's to report.
+var manifestGeneratorKeys = map[string]bool{"module": true, "version": true, "revision": true, "go": true}
+
+// manifestLongGenerator adds a problem for each string of the manifest's
+// generator over manifestMaxGenerator, reading b as JSON tokens (every
+// other value skipped) before anything is decoded, and reports whether it
+// found one; what is not JSON is the decoding's to report.
+func manifestLongGenerator(mp *problems, b []byte) (long bool) {
+	dec := jsontext.NewDecoder(bytes.NewReader(b))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return
+	}
+	for dec.PeekKind() == '"' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return
+		}
+		if tok.String() != "generator" || dec.PeekKind() != '{' {
+			if dec.SkipValue() != nil {
+				return
+			}
+			continue
+		}
+		dec.ReadToken()
+		for dec.PeekKind() == '"' {
+			tok, err := dec.ReadToken()
+			if err != nil {
+				return
+			}
+			name := tok.String() // the token is valid until the next read
+			v, err := dec.ReadValue()
+			if err != nil {
+				return
+			}
+			if manifestGeneratorKeys[name] && v.Kind() == '"' && len(v)-2 > manifestMaxGenerator {
+				mp.add("", "generator."+name, "is %d bytes of JSON, over the %d-byte bound", len(v)-2, manifestMaxGenerator)
+				long = true
+			}
+		}
+		return long
+	}
+	return long
 }
 
 // checkFiles checks the manifest's listing against the folder: every file
@@ -221,6 +316,7 @@ func checkFiles(s *snap) []Problem {
 	for i, f := range m.Outputs {
 		entry(fmt.Sprintf("outputs[%d]", i), f.Path, f.Size, f.SHA256, false)
 	}
+	checkLicence(mp, m.Licence, m.Date, s.text)
 	if !sort.SliceIsSorted(m.Sources, func(i, j int) bool { return m.Sources[i].Path < m.Sources[j].Path }) {
 		mp.add("", "sources", "is not sorted by path")
 	}
@@ -249,4 +345,27 @@ func hashFile(s *snap, p string) (int64, string, error) {
 	h := sha256.New()
 	n, err := io.Copy(h, f)
 	return n, hex.EncodeToString(h.Sum(nil)), err
+}
+
+// checkLicence holds the manifest's licence block to the reviewed text
+// (sourcetext's licence.json), its attribution to the pages' cite_as for
+// the release of date; a value that differs is shown around its first
+// difference (stringDiff), never whole.
+func checkLicence(mp *problems, l *ManifestLicence, date string, text *sourcetext.Text) {
+	t, pg := text.Licence, text.Pages
+	if l == nil {
+		mp.add("", "licence", "is missing: a snapshot records the index's own licence, %s (internal/sourcetext)", t.ID)
+		return
+	}
+	cite, err := fill(pg.CiteAs, map[string]string{"publisher": pg.Publisher, "title": pg.Title, "index_url": pg.IndexURL,
+		"release": date, "year": date[:min(4, len(date))]})
+	for _, f := range [][4]string{{"id", l.ID, t.ID, "licence.json"}, {"name", l.Name, t.Name, "licence.json"}, {"url", l.URL, t.URL, "licence.json"},
+		{"scope", l.Scope, t.Scope, "licence.json"}, {"attribution", l.Attribution, cite, "the pages' cite_as, for release " + date}} {
+		if f[1] != f[2] && err == nil {
+			mp.add("", "licence."+f[0], "%s (internal/sourcetext: %s)", stringDiff(f[1], f[2]), f[3])
+		}
+	}
+	if err != nil {
+		mp.add("", "licence", "cannot be recomputed: %v", err)
+	}
 }

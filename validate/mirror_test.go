@@ -90,7 +90,9 @@ func TestManifestSchemaAcceptsSnapshotsManifest(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := format.Manifest{
-		Version: "1", Date: "2026-09-27", Retrieved: "2026-09-26", Generator: format.Generator{Module: "github.com/leadgreen/greentokens", Version: "(devel)",
+		Version: "1", Date: "2026-09-27", Retrieved: "2026-09-26",
+		Licence: &format.Licence{ID: text.Licence.ID, Name: text.Licence.Name, URL: text.Licence.URL, Scope: text.Licence.Scope, Attribution: "Lead Green. Green Tokens."},
+		Generator: format.Generator{Module: "github.com/leadgreen/greentokens", Version: "(devel)",
 			Revision: "0123456789abcdef0123456789abcdef01234567", Modified: true, Go: "go1.26.0"},
 		Selection: format.Selection{ITLDeadlineMS: 500, MinSteadyStateSeconds: 20, MinBatchFraction: 0.85, Tasks: []string{"lm-arena-chat", "gpqa"}},
 		Sources: []format.SourceFile{

@@ -121,6 +121,7 @@ func TestSchemasStrict(t *testing.T) {
 	optional := map[string]bool{
 		"manifest.schema.json#/properties/evidence/conflict": true,
 		"manifest.schema.json#/properties/grid":              true,
+		"manifest.schema.json#/properties/licence":           true, // the checker requires it; the catalog reads manifests without
 		"manifest.schema.json#/$defs/source/final_url":       true, // absent for a local file
 		"manifest.schema.json#/$defs/source/layout":          true, // Ember's July 2026 layout only
 		"manifest.schema.json#/$defs/source/header":          true, // with layout

@@ -428,7 +428,8 @@ func tamperCases3(seed, stab vtFixture) []tamperCase {
 			fix:  seed,
 			edit: manifest(func(m *Manifest) { m.Date = "2026-09-28" }),
 			want: []vtAt{
-				{ManifestPath, "", "date"},
+				// The attribution names the release the manifest says.
+				{ManifestPath, "", "date"}, {ManifestPath, "", "licence.attribution"},
 			},
 			msg: "is 2026-09-28, but the snapshot folder is named 2026-09-27",
 		},
@@ -515,6 +516,47 @@ func tamperText(seed, stab vtFixture) []tamperCase {
 			edit: manifest(func(m *Manifest) { m.Sources[0].Producer, m.Sources[0].Licence = "GitHub", "MIT" }),
 			want: []vtAt{{ManifestPath, "sources[0] (sources/leaderboard/commits.json)", "producer"}, {ManifestPath, "sources[0] (sources/leaderboard/commits.json)", "licence"}},
 			msg:  `is "GitHub", but the reviewed text (internal/sourcetext) is "The ML.ENERGY Initiative"`,
+		},
+		{
+			name: "the snapshot's licence missing",
+			fix:  seed,
+			edit: manifest(func(m *Manifest) { m.Licence = nil }),
+			want: []vtAt{{ManifestPath, "", "licence"}},
+			msg:  `is missing: a snapshot records the index's own licence, CC-BY-4.0`,
+		},
+		{
+			name: "the snapshot's licence named otherwise",
+			fix:  seed,
+			edit: manifest(func(m *Manifest) { m.Licence.Name, m.Licence.Scope = "CC BY-NC 4.0", "every file" }),
+			want: []vtAt{{ManifestPath, "", "licence.name"}, {ManifestPath, "", "licence.scope"}},
+			msg:  `is "CC BY-NC 4.0", recomputed "Creative Commons Attribution 4.0 International" (internal/sourcetext: licence.json)`,
+		},
+		{
+			// The schema holds the id and the deed to their value too.
+			name: "the snapshot's licence id and deed altered",
+			fix:  seed,
+			edit: manifest(func(m *Manifest) {
+				m.Licence.ID, m.Licence.URL = "CC-BY-NC-4.0", "https://creativecommons.org/licenses/by-nc/4.0/"
+			}),
+			want: []vtAt{{ManifestPath, "", "licence.id"}, {ManifestPath, "", "licence.url"}, {ManifestPath, "", "licence.id"}, {ManifestPath, "", "licence.url"}},
+			msg:  `is "CC-BY-NC-4.0", recomputed "CC-BY-4.0" (internal/sourcetext: licence.json)`,
+		},
+		{
+			name: "the snapshot's attribution altered",
+			fix:  seed,
+			edit: manifest(func(m *Manifest) {
+				m.Licence.Attribution = strings.Replace(m.Licence.Attribution, "; state whether you changed any rows or columns", "", 1)
+			}),
+			want: []vtAt{{ManifestPath, "", "licence.attribution"}},
+			msg:  `differs from the recomputed text at character 239: is ..."and without warranty.", recomputed ..."and without warranty; state whether you changed any rows or "... (internal/sourcetext: the pages' cite_as, for release 2026-09-27)`,
+		},
+		{
+			// A value of any length is shown around its first difference.
+			name: "the snapshot's attribution a megabyte long",
+			fix:  seed,
+			edit: manifest(func(m *Manifest) { m.Licence.Attribution += strings.Repeat("x", 1<<20) }),
+			want: []vtAt{{ManifestPath, "", "licence.attribution"}},
+			msg:  `differs from the recomputed text at character 287: is ..."any rows or columns.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"..., recomputed ..."any rows or columns." (internal/sourcetext`,
 		},
 		{
 			name: "the manifest's reference-year rule altered",

@@ -93,6 +93,14 @@ func newBuildCmd(e *env) *cobra.Command {
 		Long: "Fetches the ML.ENERGY Leaderboard's task files (and Ember's yearly electricity CSV),\n" +
 			"derives the model files, checks every one against its schema and an independent\n" +
 			"recomputation, and only then writes OUT/DATE/ in one atomic step. Logs go to stderr.",
+		Example: "  # today's snapshot from the real upstream, into out/DATE\n" +
+			"  greentokens build --out out\n" +
+			"  # the release job: JSON logs, and a binary that names its code\n" +
+			"  greentokens build --out out --require-revision --log-format json\n" +
+			"  # offline, from the repository's sample (make sample)\n" +
+			"  greentokens build --out out --date 2026-09-27 --retrieved 2026-09-26 --grid-year 2024 \\\n" +
+			"    --from-leaderboard testdata/upstream/leaderboard/2026-02-16-7885788 \\\n" +
+			"    --from-ember testdata/upstream/ember/co2-intensity-long-format.csv",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			e.logErrors = true

@@ -31,7 +31,7 @@ func newCarbonCmd(e *env) *cobra.Command {
 	var asJSON bool
 	var f carbonFlags
 	cmd := &cobra.Command{
-		Use:   "carbon --snapshot DIR MODEL [GRID...]",
+		Use:   "carbon [--snapshot DIR] MODEL [GRID...]",
 		Short: "price a model's index rows on any grid: kg CO2e per billion output tokens",
 		Long: "Prints the carbon of a billion output tokens of MODEL (slug, name or model id; case, spaces\n" +
 			"and punctuation do not count) at each of its index rows, on the named grids (GRID: an ISO\n" +
@@ -45,7 +45,12 @@ func newCarbonCmd(e *env) *cobra.Command {
 			"The answer is the HTTP API's /v1/{date}/carbon and the MCP tool price_carbon's, from the\n" +
 			"same code. --batch and --intensity are decimal numbers (8, 0.5, 2e3; not 0x10, 1_000, Inf\n" +
 			"or NaN) and --num-gpus a whole number in decimal (2, not 0x2 or 2.0), as the API reads them.\n" +
-			"The snapshot is checked against its manifest first.",
+			"The snapshot is checked against its manifest first; without --snapshot it is the newest under\n" +
+			defaultOut + ", named on stderr.",
+		Example: "  greentokens carbon qwen-3-32b                 # every grid, the newest snapshot under out\n" +
+			"  greentokens carbon \"Qwen 3 32B\" SAU Norway --gpu B200 --snapshot out/2026-09-27\n" +
+			"  greentokens carbon qwen-3-32b DEU --batch 64 --json\n" +
+			"  greentokens carbon Qwen/Qwen3-32B --intensity 350",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) < 1 {
 				return usagef("carbon needs a MODEL")
@@ -69,7 +74,11 @@ func newCarbonCmd(e *env) *cobra.Command {
 			if cmd.Flags().Changed("intensity") {
 				req.Intensity = &f.intensity
 			}
-			return runCarbon(e, snap, req, asJSON, cmd.Flags())
+			ref, err := snapshotFlagOrNewest(e, cmd, snap)
+			if err != nil {
+				return err
+			}
+			return runCarbon(e, ref, req, asJSON, cmd.Flags())
 		},
 	}
 	snapshotFlag(cmd, &snap)
@@ -81,15 +90,15 @@ func newCarbonCmd(e *env) *cobra.Command {
 	return cmd
 }
 
-// runCarbon prices req from the snapshot at dir; flags are the ones req
+// runCarbon prices req from the release ref names; flags are the ones req
 // was read from, which a number out of range is refused as.
-func runCarbon(e *env, dir string, req catalog.PriceRequest, asJSON bool, flags *pflag.FlagSet) error {
-	ls, s, err := loadCatalogSnapshot(e, dir)
+func runCarbon(e *env, ref *snapshotRef, req catalog.PriceRequest, asJSON bool, flags *pflag.FlagSet) error {
+	ls, s, err := loadCatalogSnapshot(e, ref)
 	if err != nil {
 		return err
 	}
 	if ls.Grid == nil && req.Intensity == nil {
-		return usagef("%s has no grid.json: it was built with --no-grid, so it holds no carbon figures; build one without --no-grid, or state an intensity (--intensity)", dir)
+		return usagef("%s has no grid.json: it was built with --no-grid, so it holds no carbon figures; build one without --no-grid, or state an intensity (--intensity)", printable.String(ref.Name))
 	}
 	ans, err := s.Price(req)
 	if err != nil {

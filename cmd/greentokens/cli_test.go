@@ -66,7 +66,7 @@ func TestUsageAndHelp(t *testing.T) {
 		{"completion of an unknown shell", []string{"completion", "zhs"}, exitUsage, `unknown shell "zhs" of completion (want bash, fish, powershell, zsh); did you mean zsh?`},
 		{"completion without a shell", []string{"completion"}, exitUsage, "completion needs a shell: bash, fish, powershell, zsh"},
 		{"flag after arguments", []string{"carbon", "qwen-3-32b", "--snapshot", "/nonexistent/x"}, exitUsage, "--snapshot /nonexistent/x: no such folder"},
-		{"one argument of two", []string{"diff", "/nonexistent/x"}, exitUsage, "diff takes two snapshot folders or release URLs, OLD and NEW; got 1 argument\n"},
+		{"one argument of two, no out folder", []string{"diff", "/nonexistent/x"}, exitUsage, "no snapshot folder given (NEW), and there is no out folder here to take the newest snapshot from"},
 		{"three arguments of two", []string{"diff", "a", "b", "c"}, exitUsage, "got 3 arguments\n"},
 		{"--from is not a sources folder", []string{"build", "--from", "/nonexistent", "--retrieved", seedReadOn, "--date", seedDate}, exitUsage, "--from wants a snapshot's sources/ folder"},
 		{"--from with --from-leaderboard", []string{"build", "--from", "x", "--from-leaderboard", seedLB, "--retrieved", seedReadOn}, exitUsage, "give it alone"},

@@ -300,3 +300,33 @@ func TestDiffExitCode(t *testing.T) {
 		t.Errorf("gemma-3-27b's changed configurations, in order (-want +got):\n%s", diff)
 	}
 }
+
+// TestDiffTamperedFigure: a snapshot whose model file says 3.05 where the
+// archived upstream row gives 39.05 Wh/M (its manifest entry updated, so
+// the snapshot loads) is reported, exit 5 with or without --exit-code or
+// --json, naming the file and the field; no report calls it rounding.
+func TestDiffTamperedFigure(t *testing.T) {
+	a, _ := builtSnapshots(t)
+	tampered := filepath.Join(t.TempDir(), seedDate)
+	copyTree(t, a, tampered)
+	p := filepath.Join(tampered, "models", "qwen-3-32b.json")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.ReplaceAll(string(b), `"wh_per_million_output_tokens": 39.05,`, `"wh_per_million_output_tokens": 3.05,`)
+	if strings.Count(string(b), `"wh_per_million_output_tokens": 39.05,`) != 2 {
+		t.Fatalf("test setup: %s has not one configuration and its index row at 39.05 Wh/M", p)
+	}
+	replaceListed(t, tampered, "models/qwen-3-32b.json", []byte(edited))
+	for _, args := range [][]string{{"diff", a, tampered}, {"diff", "--exit-code", a, tampered}, {"diff", "--json", tampered, a}} {
+		code, stdout, stderr := runCLI(t, args...)
+		want := tampered + ": models/qwen-3-32b.json: best.B200: wh_per_million_output_tokens is 3.05, which is no rounding of 39.05"
+		if code != exitValidation || !strings.Contains(stderr, want) {
+			t.Errorf("%q: exit %d, want %d saying %q\nstdout: %s\nstderr: %s", args, code, exitValidation, want, stdout, stderr)
+		}
+		if stdout != "" {
+			t.Errorf("%q printed a report of a snapshot that fails its checks:\n%s", args, stdout)
+		}
+	}
+}

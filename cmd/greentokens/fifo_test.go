@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/leadgreen/greentokens/format"
 )
 
 // TestNonRegularFileRefused puts a named pipe (FIFO) at a path the
@@ -61,6 +63,53 @@ func TestNonRegularFileRefused(t *testing.T) {
 					f.Close()
 				}
 				t.Fatalf("%s blocked on the FIFO at %s", args[0], tc.fifo)
+			}
+		})
+	}
+}
+
+// TestOversizedManifestRefused: a manifest.json of 145 MB (a sparse file:
+// its size says so) is refused by verify, diff, rebuild and carbon before
+// it is read or decoded, exit 5, naming its bound; so are a generator
+// string over its bound, and a snapshot of the two served (serve and mcp
+// read through the catalog, whose test holds it to the same).
+func TestOversizedManifestRefused(t *testing.T) {
+	built := buildSevenGrids(t)
+	big := func(t *testing.T, dir string) {
+		p := filepath.Join(dir, "manifest.json")
+		if err := os.WriteFile(p, []byte(`{"version": "1", "generator": {"version": "`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Truncate(p, 145e6); err != nil {
+			t.Fatal(err)
+		}
+	}
+	long := func(t *testing.T, dir string) {
+		editManifest(t, dir, func(m *format.Manifest) { m.Generator.Version = strings.Repeat("v", 100<<10) })
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(t *testing.T, dir string)
+		args func(dir string) []string
+		want string
+	}{
+		{"verify", big, func(dir string) []string { return []string{"verify", dir} }, "manifest.json: is over the 16 MiB bound on its size; not read"},
+		{"diff", big, func(dir string) []string { return []string{"diff", built, dir} }, "manifest.json is 145000000 bytes, over the 16 MiB bound"},
+		{"rebuild", big, func(dir string) []string { return []string{"rebuild", dir, "--out", t.TempDir()} }, "manifest.json is 145000000 bytes, over the 16 MiB bound"},
+		{"carbon", big, func(dir string) []string { return []string{"carbon", "--snapshot", dir, "qwen-3-32b", "IND"} }, "over the 16 MiB bound"},
+		{"verify a long generator", long, func(dir string) []string { return []string{"verify", dir} }, "generator.version is 102400 bytes of JSON, over the 256-byte bound"},
+		{"diff a long generator", long, func(dir string) []string { return []string{"diff", dir, built} }, "generator.version is 102400 bytes of JSON, over the 256-byte bound"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), seedDate)
+			copyTree(t, built, dir)
+			tc.edit(t, dir)
+			code, stdout, stderr := runCLI(t, tc.args(dir)...)
+			if code != exitValidation || !strings.Contains(stdout+stderr, tc.want) {
+				t.Errorf("exit %d, want %d saying %q\nstdout: %.2000s\nstderr: %.2000s", code, exitValidation, tc.want, stdout, stderr)
+			}
+			if strings.Contains(stdout+stderr, strings.Repeat("v", 300)) {
+				t.Error("the long generator string was echoed")
 			}
 		})
 	}

@@ -24,12 +24,14 @@ func newListCmd(e *env) *cobra.Command {
 	var asJSON bool
 	var year int
 	cmd := &cobra.Command{
-		Use:   "list (models|grids) --snapshot DIR [--json] [--year YEAR]",
+		Use:   "list (models|grids) [--snapshot DIR] [--json] [--year YEAR]",
 		Short: "list what a snapshot can price and render: its models, or its grids",
 		Long: "Lists a snapshot's models (slug, name, model id, GPUs, and the GPUs with an index row, which\n" +
 			"carbon prices), or its grids (name, ISO 3 code, area type, the year of the value, g CO2e per\n" +
 			"kWh). --year lists the grids whose value is of that year. The snapshot is checked against\n" +
-			"its manifest first.",
+			"its manifest first; without --snapshot it is the newest under " + defaultOut + ", named on stderr.",
+		Example: "  greentokens list models\n" +
+			"  greentokens list grids --year 2024 --snapshot out/2026-09-27 --json",
 		Args:      exactArgs(1, "what to list, models or grids"),
 		ValidArgs: []string{"models", "grids"},
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -42,9 +44,17 @@ func newListCmd(e *env) *cobra.Command {
 				if y != nil {
 					return usagef("--year is for list grids")
 				}
-				return listModels(e, snap, asJSON)
+				ref, err := snapshotFlagOrNewest(e, cmd, snap)
+				if err != nil {
+					return err
+				}
+				return listModels(e, ref, asJSON)
 			case "grids":
-				return listGrids(e, snap, y, asJSON)
+				ref, err := snapshotFlagOrNewest(e, cmd, snap)
+				if err != nil {
+					return err
+				}
+				return listGrids(e, ref, y, asJSON)
 			}
 			var near []string
 			for _, k := range cmd.ValidArgs {
@@ -61,10 +71,10 @@ func newListCmd(e *env) *cobra.Command {
 	return cmd
 }
 
-// loadCatalogSnapshot loads the snapshot folder dir as loadSnapshot does,
+// loadCatalogSnapshot loads the release ref names as loadRelease does,
 // and reads it as the catalog serves it, to list and price from.
-func loadCatalogSnapshot(e *env, dir string) (*store.Release, *catalog.Snapshot, error) {
-	ls, err := loadSnapshot(e, dir)
+func loadCatalogSnapshot(e *env, ref *snapshotRef) (*store.Release, *catalog.Snapshot, error) {
+	ls, err := loadRelease(e, ref)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -75,8 +85,8 @@ func loadCatalogSnapshot(e *env, dir string) (*store.Release, *catalog.Snapshot,
 	return ls, s, interrupted(e)
 }
 
-func listModels(e *env, dir string, asJSON bool) error {
-	_, s, err := loadCatalogSnapshot(e, dir)
+func listModels(e *env, ref *snapshotRef, asJSON bool) error {
+	_, s, err := loadCatalogSnapshot(e, ref)
 	if err != nil {
 		return err
 	}
@@ -97,13 +107,13 @@ func listModels(e *env, dir string, asJSON bool) error {
 	return tw.Flush()
 }
 
-func listGrids(e *env, dir string, year *int, asJSON bool) error {
-	ls, s, err := loadCatalogSnapshot(e, dir)
+func listGrids(e *env, ref *snapshotRef, year *int, asJSON bool) error {
+	ls, s, err := loadCatalogSnapshot(e, ref)
 	if err != nil {
 		return err
 	}
 	if s.Grid == nil {
-		return usagef("%s has no grid.json: it was built with --no-grid", dir)
+		return usagef("%s has no grid.json: it was built with --no-grid", printable.String(ref.Name))
 	}
 	q := catalog.GridQuery{}
 	if year != nil {
@@ -118,7 +128,7 @@ func listGrids(e *env, dir string, year *int, asJSON bool) error {
 		for _, a := range s.Grid.Areas {
 			years[a.Year]++
 		}
-		return noGridOfYear(ls, dir, *year, years)
+		return noGridOfYear(ls, ref.Name, *year, years)
 	}
 	if asJSON {
 		return printJSON(e, l)

@@ -21,6 +21,9 @@ func newMCPCmd(e *env) *cobra.Command {
 			"answering from the dated snapshots under --snapshots that pass their manifest check (a folder,\n" +
 			"or a bucket's URL: the releases its releases.json lists, as serve reads them).\n" +
 			"Tools: list_models, get_model, list_grids, price_carbon.",
+		Example: "  greentokens mcp --snapshots out\n" +
+			"  # in an assistant's configuration (Claude Desktop):\n" +
+			"  #   {\"mcpServers\": {\"greentokens\": {\"command\": \"greentokens\", \"args\": [\"mcp\", \"--snapshots\", \"/path/to/out\"]}}}",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkSnapshotsFlags(cmd, dir, rescan); err != nil {

@@ -84,6 +84,8 @@ func TestNumberSyntax(t *testing.T) {
 		{"num_gpus", "-2", false, gpusRange},
 		{"num_gpus", "1025", false, gpusRange},
 		{"num_gpus", "4", false, ""}, // a count not measured: no flag named
+		{"num_gpus", strings.Repeat("0", catalog.MaxNumberBytes-1) + "1", true, ""},
+		{"num_gpus", strings.Repeat("0", catalog.MaxNumberBytes) + "1", false, ""},
 	} {
 		t.Run(tc.param+"="+tc.value, func(t *testing.T) {
 			code, stdout, stderr := runCLI(t, "carbon", "--json", "--snapshot", snap, "qwen-3-32b", "NOR", flags[tc.param], tc.value)

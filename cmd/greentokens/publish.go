@@ -29,18 +29,21 @@ const defaultPublishDeadline = 30 * time.Minute
 
 type publishFlags struct {
 	snapshot, to, site string
-	allowRemoval       []string
-	allowGridShrink    bool
-	jobs               int
-	deadline           time.Duration
-	lockTimeout        time.Duration
-	logFormat          string
+	// snapshotGiven is false when --snapshot is not given: the newest
+	// snapshot under out is published.
+	snapshotGiven   bool
+	allowRemoval    []string
+	allowGridShrink bool
+	jobs            int
+	deadline        time.Duration
+	lockTimeout     time.Duration
+	logFormat       string
 }
 
 func newPublishCmd(e *env) *cobra.Command {
 	var f publishFlags
 	cmd := &cobra.Command{
-		Use:   "publish --snapshot DIR --to URL [flags]",
+		Use:   "publish [--snapshot DIR] --to URL [flags]",
 		Short: "publish a verified snapshot to a bucket: sources by content, write-once files, the pointers last",
 		Long: "Publishes the snapshot folder DIR (" + defaultOut + "/DATE) to the bucket at URL: file:///PATH,\n" +
 			"s3://BUCKET?endpoint=...&use_path_style=true&region=... (any S3-compatible store), gs://BUCKET,\n" +
@@ -55,15 +58,21 @@ func newPublishCmd(e *env) *cobra.Command {
 			"a published date are refused (exit 6) and nothing is changed. Every object is read back and\n" +
 			"its sha256 checked before releases.json lists the release and latest.json names it (unless it\n" +
 			"names a later date), each by a compare-and-swap. Run again after any failure, it completes\n" +
-			"the release. Logs go to stderr.",
+			"the release. Without --snapshot it publishes the newest snapshot under " + defaultOut + ", named on\n" +
+			"stderr. Logs go to stderr.",
+		Example: "  greentokens publish --to file:///srv/greentokens   # the newest snapshot under out\n" +
+			"  greentokens publish --snapshot out/2026-09-27 --site /tmp/web --log-format json \\\n" +
+			"    --to 's3://greentokens?endpoint=https://s3.example.org&use_path_style=true&region=auto'",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			e.logErrors = true
+			f.snapshotGiven = cmd.Flags().Changed("snapshot")
 			return runPublish(e, &f)
 		},
 	}
 	fl := cmd.Flags()
-	snapshotFlag(cmd, &f.snapshot)
+	fl.StringVar(&f.snapshot, "snapshot", "", "the snapshot folder `DIR` ("+defaultOut+"/DATE; a folder of snapshots for its newest); the newest under "+defaultOut+" when not given")
+	_ = cmd.MarkFlagDirname("snapshot")
 	fl.StringVar(&f.to, "to", "", "publish to the bucket at `URL` (file:///PATH, s3://, gs://, azblob://, mem://)")
 	fl.StringVar(&f.site, "site", "", "publish the snapshot's website from `DIR` (greentokens site --out DIR) under DATE/site/")
 	_ = cmd.MarkFlagDirname("site")
@@ -87,9 +96,14 @@ func runPublish(e *env, f *publishFlags) error {
 	if err := bucket.CheckURL(f.to); err != nil {
 		return err
 	}
-	if err := checkSnapshotDir("--snapshot", f.snapshot); err != nil {
+	if f.snapshotGiven && isBucketURL(f.snapshot) {
+		return usagef("--snapshot %s is a bucket's release; publish publishes a snapshot folder (%s/DATE)", f.snapshot, defaultOut)
+	}
+	ref, err := resolveSnapshot(e, "--snapshot", f.snapshot, f.snapshotGiven)
+	if err != nil {
 		return err
 	}
+	f.snapshot = ref.Name
 	if f.site != "" {
 		if err := checkFolder("--site", f.site); err != nil {
 			return err
@@ -101,7 +115,7 @@ func runPublish(e *env, f *publishFlags) error {
 	ctx, cancel := context.WithTimeout(e.ctx, f.deadline)
 	defer cancel()
 	defer logThrough(e.log)()
-	err := publish(ctx, e, f)
+	err = publish(ctx, e, f)
 	switch {
 	case err == nil:
 		return nil
@@ -201,5 +215,5 @@ func guard(ctx context.Context, e *env, b *bucket.Bucket, rel *store.Release, f 
 		}
 		return fmt.Errorf("%w: the bucket's latest release before %s cannot be read to check for dropped models: %v", failure.ErrConflict, rel.ID.Date, err)
 	}
-	return build.Guard(old, rel, earlier, f.allowRemoval, f.allowGridShrink, e.log)
+	return build.Guard(ctx, old, rel, earlier, f.allowRemoval, f.allowGridShrink, e.log)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/plural"
+	"github.com/leadgreen/greentokens/internal/printable"
 	"github.com/leadgreen/greentokens/pricing"
 	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/snapshots/store"
@@ -25,12 +26,15 @@ func newRenderCmd(e *env) *cobra.Command {
 	var all bool
 	var grids []string
 	cmd := &cobra.Command{
-		Use:   "render --snapshot DIR (MODEL | --all --out FOLDER)",
+		Use:   "render [--snapshot DIR] (MODEL | --all --out FOLDER)",
 		Short: "write a model's page as Markdown from a snapshot alone",
 		Long: "Writes a model's page as Markdown from a snapshot alone (its published files and archived\n" +
 			"sources), to stdout or --out. With --all, writes every model's page into the --out folder.\n" +
 			"A build already renders every page into the snapshot's pages/ folder, listed in its\n" +
-			"manifest; render re-creates them, e.g. with other display grids, without editing the snapshot.",
+			"manifest; render re-creates them, e.g. with other display grids, without editing the snapshot.\n" +
+			"Without --snapshot it reads the newest snapshot under " + defaultOut + ", named on stderr.",
+		Example: "  greentokens render qwen-3-32b --grids India,Norway\n" +
+			"  greentokens render --all --out /tmp/pages --snapshot out/2026-09-27",
 		Args: maxArgs(1, "one MODEL"),
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 			if len(args) > 0 {
@@ -49,7 +53,11 @@ func newRenderCmd(e *env) *cobra.Command {
 			if len(args) == 1 {
 				model = args[0]
 			}
-			return runRender(e, snap, model, out, grids, cmd.Flags().Changed("grids"))
+			ref, err := snapshotFlagOrNewest(e, cmd, snap)
+			if err != nil {
+				return err
+			}
+			return runRender(e, ref, model, out, grids, cmd.Flags().Changed("grids"))
 		},
 	}
 	snapshotFlag(cmd, &snap)
@@ -60,14 +68,16 @@ func newRenderCmd(e *env) *cobra.Command {
 	return cmd
 }
 
-func runRender(e *env, dir, model, out string, grids []string, gridsGiven bool) error {
-	snap, err := loadSnapshot(e, dir)
+// runRender renders model (every model when "") from the release ref
+// names, to out (stdout when "").
+func runRender(e *env, ref *snapshotRef, model, out string, grids []string, gridsGiven bool) error {
+	snap, err := loadRelease(e, ref)
 	if err != nil {
 		return err
 	}
 	s, err := render.Load(snap) // the release, read through its fs.FS
 	if err != nil {
-		return fmt.Errorf("reading the snapshot %s: %w", dir, err)
+		return fmt.Errorf("reading the snapshot %s: %w", printable.String(ref.Name), err)
 	}
 	if gridsGiven {
 		if err := checkGrids(snap, grids); err != nil {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
@@ -9,7 +11,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/internal/printable"
 	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/leadgreen/greentokens/snapshots/bucket"
 	"github.com/leadgreen/greentokens/snapshots/store"
@@ -24,7 +29,10 @@ import (
 //	URL/latest      the release latest.json names
 //	URL             the same
 //
-// URL is a bucket's (bucket.Schemes). Every read command reads the release
+// URL is a bucket's (bucket.Schemes). A command given none (verify,
+// rebuild, diff, carbon, list, render, site, publish) reads the newest
+// snapshot under ./out, the build's default output folder, as it reads
+// OUT, and says which on stderr. Every read command reads the release
 // through the same code, as an fs.FS: a folder through regfile.DirFS, a
 // bucket's release with its sources by content, held to the manifest
 // sha256 its pointers list.
@@ -47,12 +55,26 @@ func isBucketURL(arg string) bool {
 	return err == nil && strings.Contains(arg, "://") && slices.Contains(bucket.Schemes, u.Scheme)
 }
 
-// resolveSnapshot resolves arg, the value of flag (a command's name for an
-// argument), to the release it names. A folder that is neither a snapshot
-// nor holds one, and a bucket URL Open refuses or a release it does not
-// list, are usage errors (exit 2). When arg names a store rather than one
-// release, stderr says which release is read.
-func resolveSnapshot(e *env, flag, arg string) (*snapshotRef, error) {
+// resolveSnapshot resolves the release a read command reads: arg, the
+// value of flag (the command's name for it: "verify", "--snapshot"), when
+// named is set; else the newest snapshot under defaultOut, the build's
+// default output folder. A folder that is neither a snapshot nor holds
+// one, and a bucket URL Open refuses or a release it does not list, are
+// usage errors (exit 2). When the release is not named by the command
+// line as it is read (the newest of a folder, URL/latest), stderr says
+// which release is read.
+func resolveSnapshot(e *env, flag, arg string, named bool) (*snapshotRef, error) {
+	if !named {
+		given := "DIR"
+		if strings.HasPrefix(flag, "--") {
+			given = flag + " DIR"
+		}
+		dirs, err := newestSnapshots(e.ctx, 1, given)
+		if err != nil {
+			return nil, err
+		}
+		return newestRef(e, flag, dirs[0], defaultOut)
+	}
 	if arg == "" {
 		return nil, usagef("no snapshot given (%s DIR or URL)", flag)
 	}
@@ -63,35 +85,148 @@ func resolveSnapshot(e *env, flag, arg string) (*snapshotRef, error) {
 		return nil, err
 	}
 	if _, err := os.Stat(filepath.Join(arg, format.ManifestPath)); err == nil {
-		return &snapshotRef{FS: regfile.DirFS(arg), Name: arg, Arg: arg}, nil
+		return folderRef(arg), nil
 	}
-	date, err := newestIn(e, arg)
+	dates, err := newestIn(e.ctx, store.Folder(arg), 1)
+	if err != nil {
+		return nil, usagef("%s %s cannot be read: %v", flag, arg, err)
+	}
+	if len(dates) == 0 {
+		return nil, usagef("%s %s is not a snapshot folder (no %s) and holds no dated snapshot; a snapshot is %s/DATE", flag, arg, format.ManifestPath, defaultOut)
+	}
+	return newestRef(e, flag, filepath.Join(arg, dates[0]), arg)
+}
+
+// folderRef is the snapshot folder dir.
+func folderRef(dir string) *snapshotRef {
+	return &snapshotRef{FS: regfile.DirFS(dir), Name: dir, Arg: dir}
+}
+
+// newestRef is the snapshot folder dir, the newest in out, said so on
+// stderr once it is known to be a snapshot folder.
+func newestRef(e *env, flag, dir, out string) (*snapshotRef, error) {
+	if err := checkSnapshotDir(flag, dir); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(e.stderr, "using %s, the newest snapshot under %s\n", printable.String(dir), printable.String(out))
+	return folderRef(dir), nil
+}
+
+// newestIn is the dates of the n newest releases of s, oldest first
+// (fewer when s holds fewer). "Newest" is the latest date that s can read
+// as a release: a dated entry that is a symbolic link or a file does not
+// count, as for the build's removal guard.
+func newestIn(ctx context.Context, s store.Store, n int) ([]string, error) {
+	entries, err := s.Entries(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if date == "" {
-		return nil, usagef("%s %s is not a snapshot folder (no %s) and holds no dated snapshot; a snapshot is %s/DATE", flag, arg, format.ManifestPath, defaultOut)
+	var dates []string
+	for _, en := range slices.Backward(entries) {
+		if en.Err == nil && len(dates) < n {
+			dates = append(dates, en.Date)
+		}
 	}
-	dir := filepath.Join(arg, date)
-	fmt.Fprintf(e.stderr, "greentokens: reading %s, the newest snapshot in %s\n", dir, arg)
-	return &snapshotRef{FS: regfile.DirFS(dir), Name: dir, Arg: dir}, nil
+	slices.Reverse(dates)
+	return dates, nil
 }
 
-// newestIn is the date of the newest dated snapshot folder of out, or "".
-func newestIn(e *env, out string) (string, error) {
-	entries, err := store.Folder(out).Entries(e.ctx)
+// newestSnapshots returns the n newest snapshot folders under defaultOut,
+// oldest first (out/DATE), for a command whose command line names fewer.
+// With fewer there, it is a usage error naming what the command line
+// lacks (given: "DIR", "--snapshot DIR").
+func newestSnapshots(ctx context.Context, n int, given string) ([]string, error) {
+	dates, err := newestIn(ctx, store.Folder(defaultOut), n)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, usagef("no snapshot folder given (%s), and there is no %s folder here to take the newest snapshot from: name one, or build one (greentokens build)", given, defaultOut)
+	case err != nil:
+		return nil, usagef("no snapshot folder given (%s), and %s cannot be read: %v", given, defaultOut, err)
+	case len(dates) == 0:
+		return nil, usagef("no snapshot folder given (%s), and %s holds no snapshot (%s/DATE): name one, or build one (greentokens build)", given, defaultOut, defaultOut)
+	case len(dates) < n:
+		return nil, usagef("no snapshot folders given (%s), and %s holds only one snapshot, %s", given, defaultOut, filepath.Join(defaultOut, dates[0]))
+	}
+	dirs := make([]string, len(dates))
+	for i, d := range dates {
+		dirs[i] = filepath.Join(defaultOut, d)
+	}
+	return dirs, nil
+}
+
+// snapshotFlagOrNewest is the release cmd's --snapshot (dir) names when it
+// is given, else the newest snapshot under defaultOut.
+func snapshotFlagOrNewest(e *env, cmd *cobra.Command, dir string) (*snapshotRef, error) {
+	return resolveSnapshot(e, "--snapshot", dir, cmd.Flags().Changed("snapshot"))
+}
+
+// argOrNewest is the release the one argument of args names (flag: the
+// command's name), or with none the newest snapshot under defaultOut.
+func argOrNewest(e *env, flag string, args []string) (*snapshotRef, error) {
+	if len(args) == 0 {
+		return resolveSnapshot(e, flag, "", false)
+	}
+	return resolveSnapshot(e, flag, args[0], true)
+}
+
+// diffPair is diff's OLD and NEW from its arguments: both given; OLD
+// given, NEW the newest snapshot under defaultOut; or neither, the two
+// newest. What it takes from defaultOut it names on stderr.
+func diffPair(e *env, args []string) (old, cur *snapshotRef, err error) {
+	var dirs []string
+	switch len(args) {
+	case 2:
+	case 1:
+		if dirs, err = newestSnapshots(e.ctx, 1, "NEW"); err != nil {
+			return nil, nil, err
+		}
+		if sameFolder(args[0], dirs[0]) {
+			return nil, nil, usagef("diff %s: that is the newest snapshot under %s; name NEW too", args[0], defaultOut)
+		}
+		args = []string{args[0], dirs[0]}
+	default:
+		if dirs, err = newestSnapshots(e.ctx, 2, "OLD NEW"); err != nil {
+			return nil, nil, err
+		}
+		args = dirs
+	}
+	if old, err = resolveSnapshot(e, "diff", args[0], true); err != nil {
+		return nil, nil, err
+	}
+	if cur, err = resolveSnapshot(e, "diff", args[1], true); err != nil {
+		return nil, nil, err
+	}
+	switch len(dirs) {
+	case 1:
+		fmt.Fprintf(e.stderr, "using %s as NEW, the newest snapshot under %s\n", printable.String(dirs[0]), defaultOut)
+	case 2:
+		fmt.Fprintf(e.stderr, "using %s as OLD and %s as NEW, the two newest snapshots under %s\n", printable.String(dirs[0]), printable.String(dirs[1]), defaultOut)
+	}
+	return old, cur, nil
+}
+
+// sameFolder reports whether the paths a and b name the same folder.
+func sameFolder(a, b string) bool {
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	if err1 != nil || err2 != nil {
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	return os.SameFile(sa, sb)
+}
+
+// completionSnapshot is the snapshot folder a command being completed
+// reads: its --snapshot, or the newest under defaultOut (named nowhere:
+// completion prints candidates only); "" when there is none.
+func completionSnapshot(dir string) string {
+	if dir != "" {
+		return dir
+	}
+	dirs, err := newestSnapshots(context.Background(), 1, "")
 	if err != nil {
-		return "", err
+		return ""
 	}
-	for _, en := range slices.Backward(entries) {
-		if en.Err != nil {
-			continue
-		}
-		if _, err := os.Stat(filepath.Join(out, en.Date, format.ManifestPath)); err == nil {
-			return en.Date, nil
-		}
-	}
-	return "", nil
+	return dirs[0]
 }
 
 // resolveBucket opens the bucket of a release's URL (URL/DATE,
@@ -112,7 +247,7 @@ func resolveBucket(e *env, arg string) (*snapshotRef, error) {
 		return nil, err
 	}
 	if name == bucket.Latest {
-		fmt.Fprintf(e.stderr, "greentokens: reading %s, the release %s names\n", b.Name(rel.Date), format.LatestPath)
+		fmt.Fprintf(e.stderr, "using %s, the release %s names\n", printable.String(b.Name(rel.Date)), format.LatestPath)
 	}
 	return &snapshotRef{FS: b.FS(rel.Date), Name: b.Name(rel.Date), Arg: bucket.ReleaseURL(bucketURL, rel.Date)}, nil
 }

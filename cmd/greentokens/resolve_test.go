@@ -169,7 +169,7 @@ func TestNewestInFolder(t *testing.T) {
 		t.Fatal(code)
 	}
 	code, got, stderr := runCLI(t, "list", "models", "--snapshot", out)
-	if code != exitOK || got != want || !strings.Contains(stderr, "reading "+snap+", the newest snapshot in "+out) {
+	if code != exitOK || got != want || stderr != "using "+snap+", the newest snapshot under "+out+"\n" {
 		t.Errorf("list --snapshot OUT: exit %d, %q, %q", code, got, stderr)
 	}
 	code, _, stderr = runCLI(t, "list", "models", "--snapshot", t.TempDir())

@@ -43,7 +43,10 @@ func newRoot(e *env) *cobra.Command {
 		Short: "Dated, versioned, auditable snapshots of the Green Tokens index",
 		Long: "greentokens builds dated, versioned, auditable snapshots of the Green Tokens index: the GPU\n" +
 			"energy open language models use per million output tokens, with grid carbon per country.",
-		Version:       build.ThisGenerator().String(),
+		Version: build.ThisGenerator().String(),
+		Example: "  greentokens build --out out                  # today's snapshot, into out/DATE\n" +
+			"  greentokens verify                           # check the newest one under out\n" +
+			"  greentokens carbon qwen-3-32b Norway India   # price a model on two grids",
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		// "greentokens" alone lists the commands and is a usage mistake.

@@ -36,6 +36,8 @@ func newServeCmd(e *env) *cobra.Command {
 			"alone, loading only a release whose manifest sha256 it has not served.\n" +
 			"SIGINT or SIGTERM stops it after the requests in flight (at most 10 s), with exit 0: a\n" +
 			"server asked to stop has not failed. Logs go to stderr.",
+		Example: "  greentokens serve --snapshots out\n" +
+			"  greentokens serve --snapshots out --addr 127.0.0.1:9090 --log-format json --rescan 5m",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkSnapshotsFlags(cmd, dir, rescan); err != nil {

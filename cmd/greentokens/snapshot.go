@@ -19,7 +19,7 @@ import (
 // snapshotFlag defines a command's --snapshot DIR; the shell completes it
 // with folders.
 func snapshotFlag(cmd *cobra.Command, dir *string) {
-	cmd.Flags().StringVar(dir, "snapshot", "", "the snapshot: a folder `DIR` ("+defaultOut+"/DATE; "+defaultOut+" for its newest), or a bucket's release URL/DATE or URL/latest")
+	cmd.Flags().StringVar(dir, "snapshot", "", "the snapshot: a folder `DIR` ("+defaultOut+"/DATE; a folder of snapshots for its newest), or a bucket's release URL/DATE or URL/latest; the newest under "+defaultOut+" when not given")
 	_ = cmd.MarkFlagDirname("snapshot")
 }
 
@@ -51,20 +51,10 @@ func checkFolder(flag, dir string) error {
 	return nil
 }
 
-// loadSnapshot checks every file of the snapshot --snapshot names (a
-// folder or a bucket's release, resolveSnapshot) against its manifest
-// (exit 5 when one has changed) and returns it: figures are taken from a
-// snapshot only as it was published.
-func loadSnapshot(e *env, arg string) (*store.Release, error) {
-	ref, err := resolveSnapshot(e, "--snapshot", arg)
-	if err != nil {
-		return nil, err
-	}
-	return loadRelease(e, ref)
-}
-
-// loadRelease reads the release ref names: its manifest, then every file
-// it lists, checked against it.
+// loadRelease reads the release ref names (resolveSnapshot): its
+// manifest, then every file it lists, checked against it (exit 5 when one
+// has changed): figures are taken from a snapshot only as it was
+// published.
 func loadRelease(e *env, ref *snapshotRef) (*store.Release, error) {
 	rel, err := store.Open(e.ctx, ref.FS, ref.Name)
 	if err != nil {
@@ -79,11 +69,12 @@ func completeDirs(cmd *cobra.Command, args []string, toComplete string) ([]strin
 	return nil, cobra.ShellCompDirectiveFilterDirs
 }
 
-// completionRelease is the snapshot --snapshot names, its manifest read
-// (nothing else), for completion; nil when there is none.
+// completionRelease is the snapshot the command reads (--snapshot, or the
+// newest under defaultOut), its manifest read (nothing else), for
+// completion; nil when there is none.
 func completionRelease(cmd *cobra.Command) *store.Release {
 	dir, _ := cmd.Flags().GetString("snapshot")
-	if dir == "" {
+	if dir = completionSnapshot(dir); dir == "" {
 		return nil
 	}
 	rel, err := store.Open(context.Background(), regfile.DirFS(dir), dir)

@@ -59,7 +59,7 @@ func newVerifyCmd(e *env) *cobra.Command {
 	var asJSON bool
 	var up upstreamFlags
 	cmd := &cobra.Command{
-		Use:   "verify [--json] [--upstream] (DIR | URL/DATE)",
+		Use:   "verify [--json] [--upstream] [DIR | URL/DATE]",
 		Short: "check a snapshot offline: manifest, schemas, and a rebuild from its sources/",
 		Long: "Checks the snapshot folder DIR (" + defaultOut + "/DATE) offline, from the folder alone: every file's\n" +
 			"size and sha256 against manifest.json (a missing, extra or changed file is named), every\n" +
@@ -77,16 +77,25 @@ func newVerifyCmd(e *env) *cobra.Command {
 			"commit the manifest records and Ember's CSV at its recorded URL (which each Ember release\n" +
 			"overwrites: a difference there may be upstream's change since retrieval), and compares sha256.\n" +
 			"Exit 0 only when all of it holds; 5 when anything fails; 3 when only the fetch from upstream did.\n" +
+			"Without DIR it verifies the newest snapshot under " + defaultOut + " (" + defaultOut + "/DATE, the latest date), and says which on stderr.\n" +
 			"The checks and the rebuild run at once, under a soft memory limit of " + strconv.Itoa(checkerMemoryLimit>>20) + " MiB (the checker\n" +
 			"decodes each file whole; build and rebuild run under it too, the other commands under " + strconv.Itoa(defaultMemoryLimit>>20) + " MiB);\n" +
 			"the garbage collector works harder near it, and a GOMEMLIMIT in the environment replaces it.",
-		Args:              exactArgs(1, "one snapshot folder or release URL"),
+		Example: "  greentokens verify                       # the newest snapshot under out\n" +
+			"  greentokens verify out/2026-09-27\n" +
+			"  greentokens verify --json out/2026-09-27\n" +
+			"  greentokens verify --upstream out/2026-09-27  # and each source fetched again from upstream",
+		Args:              maxArgs(1, "one snapshot folder or release URL"),
 		ValidArgsFunction: completeDirs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := up.check(cmd.Flags()); err != nil {
 				return err
 			}
-			return runVerify(e, args[0], asJSON, &up)
+			ref, err := argOrNewest(e, "verify", args)
+			if err != nil {
+				return err
+			}
+			return runVerify(e, ref, asJSON, &up)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a machine-readable report (JSON) instead of text")
@@ -94,12 +103,9 @@ func newVerifyCmd(e *env) *cobra.Command {
 	return cmd
 }
 
-func runVerify(e *env, arg string, asJSON bool, up *upstreamFlags) error {
+// runVerify verifies the release ref names.
+func runVerify(e *env, ref *snapshotRef, asJSON bool, up *upstreamFlags) error {
 	limitMemory(checkerMemoryLimit)
-	ref, err := resolveSnapshot(e, "verify", arg)
-	if err != nil {
-		return err
-	}
 	dir, fsys := ref.Name, reproducible(ref)
 	rep, err := verify.Verify(e.ctx, fsys)
 	if err == nil && up.on {

@@ -23,14 +23,14 @@ func TestVerifyAndDiffUsage(t *testing.T) {
 		want     string
 	}{
 		{"verify --help", []string{"verify", "--help"}, exitOK, "--json"},
-		{"help verify", []string{"help", "verify"}, exitOK, "greentokens verify [--json] [--upstream] (DIR | URL/DATE)"},
-		{"verify without a folder", []string{"verify"}, exitUsage, "one snapshot folder"},
+		{"help verify", []string{"help", "verify"}, exitOK, "greentokens verify [--json] [--upstream] [DIR | URL/DATE]"},
+		{"verify without a folder or an out folder", []string{"verify"}, exitUsage, "no snapshot folder given (DIR), and there is no out folder here"},
 		{"verify with two folders", []string{"verify", "a", "b"}, exitUsage, "one snapshot folder"},
 		{"verify bad flag", []string{"verify", "--nope", "a"}, exitUsage, "unknown flag: --nope"},
 		{"verify a missing folder", []string{"verify", filepath.Join(t.TempDir(), "2026-01-01")}, exitUsage, "no such folder"},
 		{"verify a folder without a manifest", []string{"verify", t.TempDir()}, exitUsage, "not a snapshot folder"},
-		{"diff --help", []string{"diff", "--help"}, exitOK, "greentokens diff [--json] [--exit-code] OLD NEW"},
-		{"diff with one folder", []string{"diff", "a"}, exitUsage, "OLD and NEW"},
+		{"diff --help", []string{"diff", "--help"}, exitOK, "greentokens diff [--json] [--exit-code] [OLD [NEW]]"},
+		{"diff with one folder and no out folder", []string{"diff", "a"}, exitUsage, "no snapshot folder given (NEW)"},
 		{"diff a missing folder", []string{"diff", filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")}, exitUsage, "no such folder"},
 		{"help lists verify", []string{"help"}, exitOK, "verify"},
 		{"help lists diff", []string{"help"}, exitOK, "diff "},

@@ -44,4 +44,6 @@ const (
 const (
 	Loaded  = "loaded"  // a command has read a snapshot's manifest, not the files it lists
 	Rebuild = "rebuild" // verify has started its checks, before the rebuild
+	Guard   = "guard"   // the removal guard has loaded both snapshots, before it compares them
+	Publish = "publish" // the stage is prepared (synced), just before the rename that publishes it
 )

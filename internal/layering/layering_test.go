@@ -199,7 +199,7 @@ var snapshotsImports = map[string][]string{
 	"snapshots/build":             {"snapshots/store", "snapshots/diff", "internal/crashtest"},
 	"snapshots/verify":            {"snapshots/store", "snapshots/build", "internal/crashtest"},
 	"snapshots/bucket":            {"snapshots/store", "internal/crashtest"},
-	"snapshots/internal/snaptest": {"snapshots/store", "snapshots/build"},
+	"snapshots/internal/snaptest": {"snapshots/store", "snapshots/diff", "snapshots/build"},
 }
 
 func TestSnapshotsLayers(t *testing.T) {

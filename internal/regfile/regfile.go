@@ -25,6 +25,10 @@ func (e *NotRegularError) Error() string {
 	return fmt.Sprintf("%s is %s, not a regular file; refusing to read it", e.Path, kind(e.Mode))
 }
 
+// Kind says what the path holds: "a symbolic link", "a named pipe
+// (FIFO)", "a folder", ...
+func (e *NotRegularError) Kind() string { return kind(e.Mode) }
+
 func kind(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeSymlink != 0:

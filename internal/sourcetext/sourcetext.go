@@ -3,7 +3,8 @@
 // repeats of it (leaderboard.json), Ember's source block and reference-year
 // rule (ember.json), the tasks' display names and units (tasks.json), and
 // the model pages' words with the sentence on what the energy covers
-// (pages.json). The text lives in JSON files embedded in the binary, so it
+// (pages.json), and the index's own licence, which every manifest records
+// (licence.json). The text lives in JSON files embedded in the binary, so it
 // is reviewed in one place rather than spread through code.
 //
 // Load is the one loader. The builder (transform/ and transform/grid, the
@@ -21,7 +22,7 @@ import (
 	"strings"
 )
 
-//go:embed leaderboard.json ember.json tasks.json pages.json
+//go:embed leaderboard.json ember.json tasks.json pages.json licence.json
 var files embed.FS
 
 // Text is every fixed text a snapshot publishes.
@@ -30,8 +31,9 @@ type Text struct {
 	Ember       Ember
 	// Tasks are the published tasks' names and units, by the leaderboard's
 	// task id ("lm-arena-chat").
-	Tasks map[string]Task
-	Pages Pages
+	Tasks   map[string]Task
+	Pages   Pages
+	Licence Licence
 }
 
 // Leaderboard is the fixed text of the ML.ENERGY Leaderboard source block
@@ -103,6 +105,20 @@ type Pages struct {
 	EnergyScope string `json:"energy_scope"`
 }
 
+// Licence is the index's own licence, as every snapshot's manifest records
+// it (its licence block): the data a snapshot derives is published under
+// it. The attribution the manifest records with it is Pages.CiteAs, filled
+// for the snapshot's release.
+type Licence struct {
+	// ID is the licence's SPDX identifier: "CC-BY-4.0".
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// URL is the licence's deed.
+	URL string `json:"url"`
+	// Scope says which files of a snapshot the licence covers.
+	Scope string `json:"scope"`
+}
+
 // Load returns the embedded text, decoded afresh: the caller's own copy.
 // It fails when a file has an unknown key, lacks one, or has an empty
 // value, so a typo cannot ship.
@@ -111,7 +127,7 @@ func Load() (*Text, error) {
 	for _, f := range []struct {
 		name string
 		v    any
-	}{{"leaderboard.json", &t.Leaderboard}, {"ember.json", &t.Ember}, {"tasks.json", &t.Tasks}, {"pages.json", &t.Pages}} {
+	}{{"leaderboard.json", &t.Leaderboard}, {"ember.json", &t.Ember}, {"tasks.json", &t.Tasks}, {"pages.json", &t.Pages}, {"licence.json", &t.Licence}} {
 		data, err := files.ReadFile(f.name)
 		if err == nil {
 			err = decode(data, f.v)

@@ -18,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/catalog/catalogtest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -233,6 +234,13 @@ func checkPriceCarbon(t *testing.T, cs *mcp.ClientSession) {
 	if len(out.Rows) != 2 || out.Rows[0].RowID == "" {
 		t.Errorf("running_batch 1000: %+v", out.Rows)
 	}
+	// A number of catalog.MaxNumberBytes characters is read, as the API
+	// and the command line read it.
+	call(t, cs, "price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{"IND"}, "gpu": "H100",
+		"num_gpus": json.RawMessage("2." + strings.Repeat("0", catalog.MaxNumberBytes-2)), "running_batch": json.RawMessage("8." + strings.Repeat("0", catalog.MaxNumberBytes-2))}, &out)
+	if len(out.Rows) != 1 || !strings.HasPrefix(out.Rows[0].RowID, "qwen-3-32b/H100/2/") {
+		t.Errorf("num_gpus 2 and running_batch 8 in %d characters each: %+v", catalog.MaxNumberBytes, out.Rows)
+	}
 }
 
 func checkToolErrors(t *testing.T, cs *mcp.ClientSession) {
@@ -258,6 +266,14 @@ func checkToolErrors(t *testing.T, cs *mcp.ClientSession) {
 		{"price_carbon", map[string]any{"model": "qwen-3-32b", "grid_intensity": 1e-7}, "grid_intensity must be 0 or a number of g CO2e per kWh from 1e-06 to 2000"},
 		{"price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{"IND"}, "num_gpus": 1025}, "num_gpus must be a whole number from 1 to 1024"},
 		{"price_carbon", map[string]any{"model": "qwen-3-32b", "running_batch": "many"}, "running_batch"},
+		// A number's text is bounded as the API's and the command line's
+		// are: 2 written in 33 characters is no GPU count.
+		{"price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{"IND"}, "num_gpus": json.RawMessage("2." + strings.Repeat("0", catalog.MaxNumberBytes-1))},
+			`num_gpus "2.` + strings.Repeat("0", catalog.MaxNumberBytes-1) + `" is over 32 characters`},
+		{"price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{"IND"}, "running_batch": json.RawMessage("8." + strings.Repeat("0", catalog.MaxNumberBytes-1))},
+			"running_batch \"8.000"},
+		{"price_carbon", map[string]any{"model": "qwen-3-32b", "grid_intensity": json.RawMessage("692." + strings.Repeat("0", catalog.MaxNumberBytes-3))},
+			"grid_intensity \"692.000"},
 		{"list_models", map[string]any{"snapshot": "2026-09-28"}, `"` + catalogtest.Date + `"`},
 		{"list_grids", map[string]any{"snapshot": "../etc"}, "no snapshot"},
 	} {

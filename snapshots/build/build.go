@@ -12,6 +12,11 @@
 //	         shrunk, unless asked (guard.go);
 //	publish  the stage as OUT/DATE, in one rename.
 //
+// A signal (ctx) is honoured until that rename: every step checks ctx,
+// the guard between the models it compares, and publish right before the
+// rename; the build then ends with failure.ErrInterrupted, nothing
+// published.
+//
 // Ember's CSV goes through fetch, archive, derive and write (ember.go)
 // once the leaderboard is derived, before the leaderboard's files are
 // written: it is streamed into its archive as it is parsed, and only
@@ -167,7 +172,7 @@ func run(ctx context.Context, opts Options, check func(context.Context, fs.FS) e
 			return nil, err
 		}
 	}
-	return publish(st, opts, m, log)
+	return publish(ctx, st, opts, m, log)
 }
 
 // Produce runs the steps that make a snapshot's files, fetch, archive,
@@ -218,6 +223,9 @@ func produce(ctx context.Context, sink Sink, opts Options, log *slog.Logger) (*f
 		return nil, err
 	}
 	m := newManifest(opts, rec, append(sources, out.sources...), out.files, out.grid)
+	if m.Licence, err = licence(all.Licence, opts.Date); err != nil {
+		return nil, err
+	}
 	return m, writeManifest(sink, m)
 }
 
@@ -619,8 +627,11 @@ func checkStage(ctx context.Context, st *store.Stage, check func(context.Context
 
 // publish makes the checked stage OUT/DATE (the store's Prepare and
 // Publish), unless an identical snapshot is there already; a different one
-// is replaced only when asked.
-func publish(st *store.Stage, opts Options, m *format.Manifest, log *slog.Logger) (*Result, error) {
+// is replaced only when asked. A signal is honoured until the rename: ctx
+// is checked once the stage is prepared (its sync can take a while), right
+// before it, and the build ends with failure.ErrInterrupted, nothing
+// published.
+func publish(ctx context.Context, st *store.Stage, opts Options, m *format.Manifest, log *slog.Logger) (*Result, error) {
 	how, diff, err := st.Prepare(opts.Replace)
 	if err != nil {
 		return nil, err
@@ -628,6 +639,10 @@ func publish(st *store.Stage, opts Options, m *format.Manifest, log *slog.Logger
 	target := st.Target()
 	res := &Result{Dir: target, Manifest: m}
 	if how != store.Same {
+		crashtest.Pause(ctx, crashtest.Publish)
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("%w before publishing %s: %w", failure.ErrInterrupted, target, err)
+		}
 		crashtest.Kill(crashtest.Rename)
 		if err := st.Publish(); err != nil {
 			return nil, err

@@ -43,7 +43,7 @@ func buildEmber(t *testing.T, out, date, ember string) *build.Result {
 // diffDirs loads two snapshot folders and diffs them.
 func diffDirs(t *testing.T, oldDir, newDir string) *diff.Report {
 	t.Helper()
-	return diff.Diff(snaptest.Load(t, oldDir), snaptest.Load(t, newDir))
+	return snaptest.Diff(t, snaptest.Load(t, oldDir), snaptest.Load(t, newDir))
 }
 
 func emberEntry(t *testing.T, m *format.Manifest) format.SourceFile {

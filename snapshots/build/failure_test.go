@@ -1,8 +1,13 @@
 package build_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/leadgreen/greentokens/internal/failure"
@@ -50,6 +55,46 @@ func TestFetchFailureKinds(t *testing.T) {
 			_, err := build.Build(ctx, build.Options{Out: out, Date: snaptest.SeedDate, Source: srv.Source(tc.opts)})
 			if !errors.Is(err, tc.want) {
 				t.Errorf("got %v; want %v", err, tc.want)
+			}
+			snaptest.AssertEmpty(t, out)
+		})
+	}
+}
+
+// TestEmberLineBound: an Ember CSV with a record of 6 MB and no line end,
+// sent gzip-encoded (its body a few kilobytes) or read from a local file,
+// fails the build as bad upstream data (exit 4), naming the source and
+// the line, with nothing written.
+func TestEmberLineBound(t *testing.T) {
+	header, err := os.ReadFile(snaptest.SampleEmber)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := bytes.Cut(header, []byte("\n"))
+	body := append(append(append([]byte(nil), first...), "\nWorld,,2024,Region,"...), bytes.Repeat([]byte("x"), 6<<20)...)
+
+	srv := fetchtest.NewServer(t, snaptest.SeedLeaderboard)
+	srv.Map(fetchtest.EmberPath, snaptest.SampleEmber)
+	srv.Fault(fetchtest.EmberPath, fetchtest.Fault{Body: body, Gzip: true})
+	local := filepath.Join(t.TempDir(), "ember.csv")
+	if err := os.WriteFile(local, body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		src   fetch.Source
+		names string
+	}{
+		{"gzip-encoded", srv.Source(fetch.HTTPOptions{}), fetchtest.EmberPath},
+		{"a local file", fetch.Dir{Leaderboard: snaptest.SeedLeaderboard, Ember: local, Origins: fetch.DefaultOrigins()}, local},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := t.TempDir()
+			_, err := build.Build(context.Background(), build.Options{Out: out, Date: snaptest.SeedDate, Retrieved: snaptest.SeedFetched, Source: tc.src})
+			for _, want := range []string{tc.names, "ember line 2: a line too long: over 65536 bytes"} {
+				if !errors.Is(err, failure.ErrUpstreamData) || !strings.Contains(fmt.Sprint(err), want) {
+					t.Errorf("got %v; want failure.ErrUpstreamData saying %q", err, want)
+				}
 			}
 			snaptest.AssertEmpty(t, out)
 		})

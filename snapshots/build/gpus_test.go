@@ -67,7 +67,7 @@ func TestNewGPUs(t *testing.T) {
 	if !strings.Contains(logs, summary) {
 		t.Errorf("the build's log does not hold %q:\n%s", summary, logs)
 	}
-	r := diff.Diff(snaptest.Load(t, oldDir), snaptest.Load(t, newDir))
+	r := snaptest.Diff(t, snaptest.Load(t, oldDir), snaptest.Load(t, newDir))
 	want := diff.GPUChange{Old: []string{"B200", "H100"}, New: []string{"B200", "H100", "H200", "MI300X", "RTX PRO 6000"},
 		Added: []string{"H200", "MI300X", "RTX PRO 6000"}, Removed: []string{}}
 	if diff := cmp.Diff(want, r.GPUs); diff != "" {
@@ -93,7 +93,7 @@ func TestNewGPUs(t *testing.T) {
 		t.Errorf("diff's JSON does not list the added GPUs:\n%s", js.String())
 	}
 	// The other way round, they are removed.
-	back := diff.Diff(snaptest.Load(t, newDir), snaptest.Load(t, oldDir))
+	back := snaptest.Diff(t, snaptest.Load(t, newDir), snaptest.Load(t, oldDir))
 	if diff := cmp.Diff([]string{"H200", "MI300X", "RTX PRO 6000"}, back.GPUs.Removed); diff != "" {
 		t.Errorf("removed GPUs (-want +got):\n%s", diff)
 	}

@@ -7,12 +7,11 @@ import (
 	"os"
 	"strings"
 
+	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/internal/crashtest"
+	"github.com/leadgreen/greentokens/internal/failure"
 	"github.com/leadgreen/greentokens/snapshots/diff"
 	"github.com/leadgreen/greentokens/snapshots/store"
-
-	"github.com/leadgreen/greentokens/internal/failure"
-
-	"github.com/leadgreen/greentokens/format"
 )
 
 // The removal guard, the step between check and publish: a build does not
@@ -64,19 +63,48 @@ func guardRemovals(ctx context.Context, st *store.Stage, opts Options, log *slog
 	}
 	earlier := folder.Name(date)
 	old, err := store.Load(ctx, folder.FS(date), earlier)
-	if err == nil {
-		var cur *store.Release
-		if cur, err = store.LoadDir(ctx, st.Dir()); err != nil {
-			return fmt.Errorf("reading back the new snapshot: %w", err)
+	if err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return fmt.Errorf("%w: comparing with the latest earlier snapshot: %w", failure.ErrInterrupted, cerr)
 		}
-		return judge(diff.Diff(old, cur), earlier, opts, log)
+		// Not ErrValidation: the new snapshot is sound, the earlier one
+		// cannot be compared with it.
+		return fmt.Errorf("%w: the latest earlier snapshot cannot be read to check for dropped models: %v", failure.ErrConflict, err)
 	}
-	if cerr := ctx.Err(); cerr != nil {
-		return fmt.Errorf("%w: comparing with the latest earlier snapshot: %w", failure.ErrInterrupted, cerr)
+	cur, err := store.LoadDir(ctx, st.Dir())
+	if err != nil {
+		return fmt.Errorf("reading back the new snapshot: %w", err)
 	}
-	// Not ErrValidation: the new snapshot is sound, the earlier one cannot
-	// be compared with it.
-	return fmt.Errorf("%w: the latest earlier snapshot cannot be read to check for dropped models: %v", failure.ErrConflict, err)
+	crashtest.Pause(ctx, crashtest.Guard)
+	// Diff checks ctx between models: a signal ends the guard, and the
+	// build, before anything is published.
+	rep, err := compare(ctx, old, cur, earlier, log)
+	if err != nil {
+		return err
+	}
+	return judge(rep, earlier, opts, log)
+}
+
+// compare diffs cur against old, the latest earlier release (named earlier
+// in messages). A figure of cur that is no rounding of its upstream value
+// fails with ErrValidation (the checker passed it: a rule the two disagree
+// on); one of old is logged, its figures being verify's to judge: the guard
+// needs only its models, which Load checked.
+func compare(ctx context.Context, old, cur *store.Release, earlier string, log *slog.Logger) (*diff.Report, error) {
+	rep, err := diff.Diff(ctx, old, cur)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range rep.Problems {
+		if p.Snapshot == cur.Name() {
+			return nil, fmt.Errorf("%w: the new snapshot, compared with %s: %s", failure.ErrValidation, earlier, p)
+		}
+	}
+	if len(rep.Problems) > 0 {
+		log.Warn("the latest earlier snapshot has figures that are not the rounding of its archived upstream values; greentokens verify it",
+			"earlier", earlier, "figures", len(rep.Problems), "first", rep.Problems[0].String())
+	}
+	return rep, nil
 }
 
 // Guard is the removal guard for a release published elsewhere than a
@@ -87,8 +115,12 @@ func guardRemovals(ctx context.Context, st *store.Stage, opts Options, log *slog
 // neither by slug nor by model id, and with ErrGridShrink when grid.json
 // loses more than MaxGridLossPercent of old's areas and allowGridShrink
 // is false; it logs the diff's summary line either way.
-func Guard(old, cur *store.Release, earlier string, allowRemoval []string, allowGridShrink bool, log *slog.Logger) error {
-	return judge(diff.Diff(old, cur), earlier, Options{AllowRemoval: allowRemoval, AllowGridShrink: allowGridShrink}, log)
+func Guard(ctx context.Context, old, cur *store.Release, earlier string, allowRemoval []string, allowGridShrink bool, log *slog.Logger) error {
+	rep, err := compare(ctx, old, cur, earlier, log)
+	if err != nil {
+		return err
+	}
+	return judge(rep, earlier, Options{AllowRemoval: allowRemoval, AllowGridShrink: allowGridShrink}, log)
 }
 
 // judge fails the build when rep, the diff of the latest earlier snapshot

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/leadgreen/greentokens/internal/crashtest"
 	"github.com/leadgreen/greentokens/snapshots/internal/snaptest"
 	"github.com/leadgreen/greentokens/snapshots/store"
@@ -150,6 +152,47 @@ func TestSignalEndsReadCommands(t *testing.T) {
 				}
 				if entries, _ := os.ReadDir(tmp); len(entries) > 0 {
 					t.Errorf("an interrupted %s left %s in its temporary folder", tc.args[0], entries[0].Name())
+				}
+			})
+		}
+	}
+}
+
+// TestSignalBeforePublishing: SIGINT or SIGTERM during the last steps
+// before the rename that publishes (at a pause point: the removal guard,
+// once it has loaded the latest earlier snapshot and the stage, and the
+// prepared stage, just before the rename) ends the build with exit 1,
+// saying it was interrupted, and publishes nothing: no OUT/DATE, no stage
+// left, the earlier snapshot as it was.
+func TestSignalBeforePublishing(t *testing.T) {
+	t.Parallel() // independent of the other tests, and among the package's longest
+	bin := binary(t)
+	const later = "2026-09-28" // the day after snaptest.SeedDate
+	for _, point := range []string{crashtest.Guard, crashtest.Publish} {
+		for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+			t.Run(point+" "+sig.String(), func(t *testing.T) {
+				out := t.TempDir()
+				earlier, err := snaptest.Build(t, out, snaptest.SeedSource())
+				if err != nil {
+					t.Fatal(err)
+				}
+				before := snaptest.Tree(t, earlier.Dir)
+				src := snaptest.SeedSource()
+				cmd := exec.Command(bin, "build", "--out", out, "--date", later, "--retrieved", snaptest.SeedFetched,
+					"--from-leaderboard", src.Leaderboard, "--from-ember", src.Ember)
+				cmd.Env = append(os.Environ(), crashtest.PauseEnv+"="+point)
+				code, stderr := signalWhen(t, cmd, "paused at "+point, sig)
+				if code != 1 || !strings.Contains(stderr, "interrupted") {
+					t.Errorf("exit %d, want 1 saying it was interrupted\n%s", code, stderr)
+				}
+				entries, _ := os.ReadDir(out)
+				for _, e := range entries {
+					if n := e.Name(); n != store.LockFile && n != snaptest.SeedDate {
+						t.Errorf("an interrupted build left %s in the output folder", n)
+					}
+				}
+				if d := cmp.Diff(before, snaptest.Tree(t, earlier.Dir)); d != "" {
+					t.Errorf("the earlier snapshot changed (-before +after):\n%s", d)
 				}
 			})
 		}

@@ -10,6 +10,7 @@ package diff
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -20,9 +21,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/leadgreen/greentokens/snapshots/store"
-
 	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/internal/failure"
+	"github.com/leadgreen/greentokens/internal/plural"
+	"github.com/leadgreen/greentokens/snapshots/store"
 )
 
 // Report says, for a maintainer, what changed from one snapshot to
@@ -67,6 +69,36 @@ type Report struct {
 	RoundingOnly int `json:"rounding_only"`
 	// Notes say where the comparison fell back to the published figures.
 	Notes []string `json:"notes,omitempty"`
+	// Problems are the published figures that are no rounding of the
+	// upstream value behind them (figures.go): a snapshot that has one
+	// fails its checks, and the rest of the report does not hold.
+	Problems []Problem `json:"problems,omitempty"`
+}
+
+// Err returns nil when neither snapshot has a figure that is no rounding
+// of its upstream value, else an error wrapping failure.ErrValidation
+// that names the first few.
+func (r *Report) Err() error {
+	if len(r.Problems) == 0 {
+		return nil
+	}
+	const named = 5
+	var lines []string
+	for _, p := range r.Problems[:min(named, len(r.Problems))] {
+		lines = append(lines, "  "+p.String())
+	}
+	if n := len(r.Problems); n > named {
+		lines = append(lines, fmt.Sprintf("  ... and %d more", n-named))
+	}
+	return fmt.Errorf("%w: %s not the rounding of the upstream value behind %s:\n%s",
+		failure.ErrValidation, plural.Count(len(r.Problems), "published figure"), pronoun(len(r.Problems)), strings.Join(lines, "\n"))
+}
+
+func pronoun(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
 }
 
 // SnapshotInfo names one side of a diff.
@@ -226,9 +258,14 @@ type GridAreaChange struct {
 // Diff compares two loaded releases, old and new, model by model: it
 // reads one model file of each side at a time, and the
 // archived Text Conversation task file of each side once, as it streams
-// in, into the few upstream values a comparison needs. A file that can no
-// longer be read as Load checked it is named in the report's notes.
-func Diff(old, new *store.Release) *Report {
+// in, into the few upstream values a comparison needs. Each model file's
+// rounded figures are held to those values first (checkFigures): a
+// figure that is no rounding of its upstream value is a Problem, never a
+// change of rounding. A file that can no longer be read as Load checked
+// it is named in the report's notes. The error is for a diff that did not
+// finish: ctx ended (failure.ErrInterrupted); the report is then partial
+// and not returned.
+func Diff(ctx context.Context, old, new *store.Release) (*Report, error) {
 	r := &Report{
 		Old:       info(old),
 		New:       info(new),
@@ -243,32 +280,55 @@ func Diff(old, new *store.Release) *Report {
 	if oldRows == nil || !sameChat(old, new) {
 		newRows = r.upstreamRows(new, "new")
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, interrupted(err)
+	}
 
+	or, nr := old.Reader(), new.Reader()
+	// read reads the model file of slug on one side and checks its
+	// figures; nil (and a note) when it cannot be read.
+	read := func(rd *store.Reader, s *store.Release, rows map[rowKey]*upRow, side, slug string) *format.Model {
+		m, err := readModel(rd, slug)
+		if err != nil {
+			r.Notes = append(r.Notes, fmt.Sprintf("%s snapshot: %v; %s not compared", side, err, slug))
+			return nil
+		}
+		r.checkFigures(s.Name(), m, rows)
+		return m
+	}
 	for _, slug := range oldSlugs {
+		if err := ctx.Err(); err != nil {
+			return nil, interrupted(err)
+		}
 		if _, ok := new.Models[slug]; !ok {
 			r.Models.Removed = append(r.Models.Removed, modelRef(old.Models[slug]))
+			read(or, old, oldRows, "old", slug)
 		}
 	}
-	or, nr := old.Reader(), new.Reader()
 	for _, slug := range newSlugs {
+		if err := ctx.Err(); err != nil {
+			return nil, interrupted(err)
+		}
 		if _, ok := old.Models[slug]; !ok {
 			r.Models.Added = append(r.Models.Added, modelRef(new.Models[slug]))
+			read(nr, new, newRows, "new", slug)
 			continue
 		}
-		om, err := readModel(or, slug)
-		if err != nil {
-			r.Notes = append(r.Notes, fmt.Sprintf("old snapshot: %v; %s not compared", err, slug))
+		om := read(or, old, oldRows, "old", slug)
+		if om == nil {
 			continue
 		}
-		nm, err := readModel(nr, slug)
-		if err != nil {
-			r.Notes = append(r.Notes, fmt.Sprintf("new snapshot: %v; %s not compared", err, slug))
+		nm := read(nr, new, newRows, "new", slug)
+		if nm == nil {
 			continue
 		}
 		r.indexRows(om, nm, oldRows, newRows)
 		if mc := r.modelChange(om, nm, oldRows, newRows); mc != nil {
 			r.Configurations = append(r.Configurations, *mc)
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, interrupted(err)
 	}
 	sort.SliceStable(r.IndexRows, func(i, j int) bool {
 		a, b := r.IndexRows[i], r.IndexRows[j]
@@ -290,7 +350,12 @@ func Diff(old, new *store.Release) *Report {
 		len(r.Grid.Added)+len(r.Grid.Removed)+len(r.Grid.Renamed)+len(r.Grid.Changed) > 0 ||
 		(r.Grid.Old == nil) != (r.Grid.New == nil)
 	r.Summary = r.summary()
-	return r
+	return r, nil
+}
+
+// interrupted is the error of a diff that ctx ended.
+func interrupted(err error) error {
+	return fmt.Errorf("%w: diff: %w", failure.ErrInterrupted, err)
 }
 
 func info(s *store.Release) SnapshotInfo {
@@ -453,7 +518,10 @@ func (r *Report) indexRows(om, nm *format.Model, oldRows, newRows map[rowKey]*up
 			case ow != nw && published:
 				c.Kind = RowMoved
 			case ow == nw && published:
-				r.RoundingOnly++
+				if orow == nil || roundingOnly("wh_per_million_output_tokens", &oc, &nc, orow) &&
+					roundingOnly("joules_per_output_token", &oc, &nc, orow) {
+					r.RoundingOnly++
+				} // else a Problem of the figure check
 				continue
 			default:
 				continue
@@ -578,8 +646,15 @@ func (r *Report) modelChange(om, nm *format.Model, oldRows, newRows map[rowKey]*
 				continue
 			}
 			if orow != nil && nrow != nil && reflect.DeepEqual(f.upstream(orow), f.upstream(nrow)) {
-				r.RoundingOnly++
-				continue
+				// The same upstream value: a change of rounding, when it is
+				// one (roundingOnly); a rule's otherwise.
+				if roundingOnly(f.name, &oc, &nc, orow) {
+					r.RoundingOnly++
+					continue
+				}
+				if isRounded(f.name) {
+					continue // a Problem of the figure check
+				}
 			}
 			fields = append(fields, FieldChange{Field: f.name, Old: json.RawMessage(ov[f.name]), New: json.RawMessage(nv[f.name])})
 		}

@@ -2,7 +2,9 @@ package diff_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,6 +18,7 @@ import (
 
 	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/internal/failure"
 	"github.com/leadgreen/greentokens/snapshots/diff"
 	"github.com/leadgreen/greentokens/snapshots/internal/snaptest"
 )
@@ -165,7 +168,7 @@ func TestDiffMovedRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := diff.Diff(snaptest.Load(t, oldDir), snaptest.Load(t, res.Dir))
+	r := snaptest.Diff(t, snaptest.Load(t, oldDir), snaptest.Load(t, res.Dir))
 
 	wh := func(e float64) string { return strconv.FormatFloat(e*1e6/3600, 'f', 2, 64) }
 	pct := func(x float64) string { return strconv.FormatFloat(x*100, 'f', 2, 64) }
@@ -212,7 +215,7 @@ func TestDiffMovedRows(t *testing.T) {
 	// The JSON is deterministic and starts with the summary.
 	var a, b bytes.Buffer
 	r.WriteJSON(&a)
-	diff.Diff(snaptest.Load(t, oldDir), snaptest.Load(t, res.Dir)).WriteJSON(&b)
+	snaptest.Diff(t, snaptest.Load(t, oldDir), snaptest.Load(t, res.Dir)).WriteJSON(&b)
 	if !bytes.Equal(a.Bytes(), b.Bytes()) {
 		t.Error("two diffs of the same snapshots give different JSON")
 	}
@@ -288,29 +291,99 @@ func sortedKeysOfAny[V any](m map[string]V) []string {
 }
 
 // TestDiffRoundingOnly: published figures that differ while the upstream
-// value behind them is the same are not changes.
+// value behind them is the same, each a rounding of it to other decimals
+// (code that rounds them otherwise), are not changes.
 func TestDiffRoundingOnly(t *testing.T) {
 	dir := snaptest.SeedSnapshot(t)
 	cur := snaptest.CopySnapshot(t)
 	snaptest.RewriteModel(t, cur, "qwen-3-32b", func(m *format.Model) {
 		c := m.Configurations[0]
-		c.WhPerMillion += 0.01
-		c.P90ITL += 0.1
+		c.WhPerMillion = format.Round(float64(c.WhPerMillion), 1) // 429.18 of 429.18169...: 429.2
+		c.P90ITL = format.Round(float64(c.P90ITL), 0)             // 15.7 of 15.71396...: 16.0
 		m.Configurations[0] = c
 		b := m.Best["H100"]
-		b.WhPerMillion += 0.01
+		b.WhPerMillion = format.Round(float64(b.WhPerMillion), 1) // 63.47 of 63.46684...: 63.5
 		m.Best["H100"] = b
 	})
-	r := diff.Diff(snaptest.Load(t, dir), snaptest.Load(t, cur))
+	r := snaptest.Diff(t, snaptest.Load(t, dir), snaptest.Load(t, cur))
 	if r.DataChanged || r.RoundingOnly != 3 || r.Summary != "18 models, no data change" {
 		t.Errorf("summary %q, rounding only %d, index rows %+v, configurations %+v; want no data change and 3 rounding-only figures",
 			r.Summary, r.RoundingOnly, r.IndexRows, r.Configurations)
 	}
 }
 
+// TestDiffTamperedFigure: a model file whose figure is no rounding of the
+// upstream value behind it (3.05 where the archived row gives 39.05..., a
+// change of 92%), its manifest entry updated, fails the diff's figure
+// check: a Problem naming the snapshot, the file, the row and the field,
+// and Err an ErrValidation; it is never counted as rounding, whichever
+// side it is on. A count that changed over the same upstream value is a
+// change, not rounding either.
+func TestDiffTamperedFigure(t *testing.T) {
+	dir := snaptest.SeedSnapshot(t)
+	cur := snaptest.CopySnapshot(t)
+	var row string
+	var at int
+	snaptest.RewriteModel(t, cur, "qwen-3-32b", func(m *format.Model) {
+		b := m.Best["B200"]
+		if b.WhPerMillion != 39.05 {
+			t.Fatalf("test setup: best.B200 is %v Wh/M, not 39.05", b.WhPerMillion)
+		}
+		row = b.RowID
+		b.WhPerMillion = 3.05
+		m.Best["B200"] = b
+		for i, c := range m.Configurations {
+			if c.RowID == row {
+				c.WhPerMillion = 3.05
+				m.Configurations[i], at = c, i
+			}
+		}
+	})
+	for _, tc := range []struct {
+		name     string
+		old, new string
+	}{{"new", dir, cur}, {"old", cur, dir}} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := diff.Diff(context.Background(), snaptest.Load(t, tc.old), snaptest.Load(t, tc.new))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, p := range r.Problems {
+				got = append(got, p.Snapshot+" "+p.File+" "+p.Where+" "+p.Field)
+			}
+			want := []string{
+				cur + " models/qwen-3-32b.json configurations[" + strconv.Itoa(at) + "] (" + row + ") wh_per_million_output_tokens",
+				cur + " models/qwen-3-32b.json best.B200 wh_per_million_output_tokens",
+			}
+			if d := cmp.Diff(want, got); d != "" {
+				t.Errorf("problems (-want +got):\n%s", d)
+			}
+			err = r.Err()
+			for _, s := range []string{"models/qwen-3-32b.json", "wh_per_million_output_tokens is 3.05, which is no rounding of 39.05"} {
+				if !errors.Is(err, failure.ErrValidation) || !strings.Contains(fmt.Sprint(err), s) {
+					t.Errorf("Err() = %v; want failure.ErrValidation saying %q", err, s)
+				}
+			}
+			if r.RoundingOnly != 0 {
+				t.Errorf("%d figures counted as rounding only", r.RoundingOnly)
+			}
+		})
+	}
+
+	t.Run("a count", func(t *testing.T) {
+		other := snaptest.CopySnapshot(t)
+		snaptest.RewriteModel(t, other, "qwen-3-32b", func(m *format.Model) { m.Configurations[0].TensorParallel = 8 })
+		r := snaptest.Diff(t, snaptest.Load(t, dir), snaptest.Load(t, other))
+		if !r.DataChanged || r.RoundingOnly != 0 || len(r.Configurations) != 1 {
+			t.Errorf("summary %q, rounding only %d; want tensor_parallel reported as a change", r.Summary, r.RoundingOnly)
+		}
+	})
+}
+
 func TestDiffSameSnapshot(t *testing.T) {
 	dir := snaptest.SeedSnapshot(t)
-	r := diff.Diff(snaptest.Load(t, dir), snaptest.Load(t, dir))
+	r := snaptest.Diff(t, snaptest.Load(t, dir), snaptest.Load(t, dir))
 	if r.DataChanged || r.Summary != "18 models, no data change" {
 		t.Errorf("summary %q", r.Summary)
 	}

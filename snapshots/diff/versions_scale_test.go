@@ -42,7 +42,7 @@ func TestDiffRealPairs(t *testing.T) {
 	} {
 		t.Run(tc.old+"_"+tc.new, func(t *testing.T) {
 			oldDir, newDir := snaptest.VersionSnapshot(t, sharedLeaderboard(t, tc.old)), snaptest.VersionSnapshot(t, sharedLeaderboard(t, tc.new))
-			r := diff.Diff(snaptest.Load(t, oldDir), snaptest.Load(t, newDir))
+			r := snaptest.Diff(t, snaptest.Load(t, oldDir), snaptest.Load(t, newDir))
 
 			oldRaw := rawChat(t, filepath.Join(sharedLeaderboard(t, tc.old), "tasks", "lm-arena-chat.json"))
 			newRaw := rawChat(t, filepath.Join(sharedLeaderboard(t, tc.new), "tasks", "lm-arena-chat.json"))

@@ -6,10 +6,10 @@ import (
 	"encoding/hex"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 
 	"golang.org/x/sys/unix"
 
@@ -22,21 +22,28 @@ import (
 // the stage and hashed, the staged copy is replaced by a reflink of the
 // earlier file (FICLONE: a file of its own sharing the earlier one's
 // blocks, where the file system has it: Btrfs, XFS), else by a hard link
-// to it, else it stays a copy. Either way it is a regular file of the
-// same bytes, which every reader reads as any other.
+// to it (one file in both snapshots), else it stays a copy. Either way it
+// is a regular file of the same bytes, which every reader reads as any
+// other, and the manifest is the same.
 //
-// The earlier file is opened without following a symbolic link, must be a
-// regular file of the same size, and is hashed before it is shared; the
-// link is made under a new name in the stage and renamed over the staged
-// copy, and a hard link is kept only when it is the very file hashed. The
-// stage only ever creates new files, and a snapshot's files are never
-// opened for writing (Publish renames folders, a replaced snapshot is
+// The earlier file is reached from the output folder's os.Root, so
+// nothing outside the output folder is ever shared; it is opened without
+// following a symbolic link, must be a regular file of the same size, and
+// is hashed before it is shared. The link is made under a new name in the
+// stage, by the descriptors of the two folders, and renamed over the
+// staged copy; a hard link is kept only when it is the very file hashed.
+// The stage only ever creates new files, and a snapshot's files are never
+// opened for writing (Publish renames folders; a replaced snapshot is
 // removed by unlinking its names), so no build writes through a link into
 // an earlier snapshot.
 
 // maxShareCandidates bounds the earlier files of the same size hashed for
 // one source: the newest snapshots first.
 const maxShareCandidates = 4
+
+// linkPrefix starts the name under which a shared source is made in the
+// stage before it is renamed over the staged copy.
+const linkPrefix = ".link-"
 
 // share replaces the staged source at rel, whose bytes are file, by a
 // reflink or a hard link to the same bytes in an earlier snapshot of the
@@ -50,82 +57,103 @@ func (s *Stage) share(rel string, file format.File) {
 	if err != nil {
 		return
 	}
+	out, err := os.OpenRoot(s.out)
+	if err != nil {
+		return
+	}
+	defer out.Close()
+	dst, err := s.root.Open(filepath.FromSlash(path.Dir(rel)))
+	if err != nil {
+		return
+	}
+	defer dst.Close()
+	base := path.Base(rel)
 	tried := 0
 	var rejected []fileID
 	for _, e := range slices.Backward(entries) {
 		if e.Err != nil || e.Date == s.date || tried == maxShareCandidates {
 			continue
 		}
-		p := filepath.Join(s.out, e.Date, filepath.FromSlash(rel))
-		fi, err := os.Lstat(p)
-		if err != nil || !fi.Mode().IsRegular() || fi.Size() != file.Size || slices.Contains(rejected, idOf(fi)) {
+		dir, err := out.Open(filepath.Join(e.Date, filepath.FromSlash(path.Dir(rel))))
+		if err != nil {
 			continue
 		}
-		tried++
-		src, id, ok := openSame(p, file)
-		if !ok {
+		src, id, ok := openSame(dir, base, file, rejected)
+		switch {
+		case ok:
+			tried++
+			linked := link(dir, src, id, dst, base)
+			src.Close()
+			if linked {
+				dir.Close()
+				return
+			}
+		case id != (fileID{}):
+			tried++
 			rejected = append(rejected, id)
-			continue
 		}
-		linked := s.link(rel, p, src, id)
-		src.Close()
-		if linked {
-			return
-		}
+		dir.Close()
 	}
 }
 
 // fileID is a file's device and inode.
 type fileID struct{ dev, ino uint64 }
 
-func idOf(fi os.FileInfo) fileID {
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return fileID{uint64(st.Dev), st.Ino}
-	}
-	return fileID{}
-}
+func idOf(st *unix.Stat_t) fileID { return fileID{uint64(st.Dev), st.Ino} }
 
-// openSame opens the regular file at p, not following a symbolic link,
-// and reports whether it holds the bytes of file (its size and sha256).
-func openSame(p string, file format.File) (*os.File, fileID, bool) {
-	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+// openSame opens the file base in the folder dir, not following a
+// symbolic link, and reports whether it is a regular file holding the
+// bytes of file (its size and sha256). A file hashed and found to differ
+// returns its identity, so that another name for it is not hashed again
+// (rejected: those found so far); one not hashed returns none.
+func openSame(dir *os.File, base string, file format.File, rejected []fileID) (*os.File, fileID, bool) {
+	var st unix.Stat_t
+	if err := unix.Fstatat(int(dir.Fd()), base, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil ||
+		st.Mode&unix.S_IFMT != unix.S_IFREG || st.Size != file.Size || slices.Contains(rejected, idOf(&st)) {
+		return nil, fileID{}, false
+	}
+	fd, err := unix.Openat(int(dir.Fd()), base, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, fileID{}, false
 	}
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() != file.Size {
+	f := os.NewFile(uintptr(fd), base)
+	if err := unix.Fstat(fd, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG || st.Size != file.Size {
 		f.Close()
 		return nil, fileID{}, false
 	}
 	h := sha256.New()
 	if n, err := io.Copy(h, f); err != nil || n != file.Size || hex.EncodeToString(h.Sum(nil)) != file.SHA256 {
 		f.Close()
-		return nil, idOf(fi), false
+		return nil, idOf(&st), false
 	}
-	return f, idOf(fi), true
+	return f, idOf(&st), true
 }
 
-// link makes the staged file at rel the bytes of src, the earlier file at
-// p, whose identity is id: a reflink of src, else a hard link to p when p
-// is still src; false when neither could be made.
-func (s *Stage) link(rel, p string, src *os.File, id fileID) bool {
-	dst := s.path(rel)
-	tmp := filepath.Join(filepath.Dir(dst), ".link-"+filepath.Base(dst))
-	if f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fileMode); err == nil {
-		err = unix.IoctlFileClone(int(f.Fd()), int(src.Fd()))
-		if cerr := f.Close(); err == nil {
+// link makes the staged file base in the stage's folder dst the bytes of
+// src, the earlier file base in the folder srcDir, whose identity is id: a
+// reflink of src, else a hard link to it when the name is still that very
+// file; false when neither could be made.
+func link(srcDir, src *os.File, id fileID, dst *os.File, base string) bool {
+	tmp := linkPrefix + base
+	dfd := int(dst.Fd())
+	if fd, err := unix.Openat(dfd, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, fileMode); err == nil {
+		err = unix.IoctlFileClone(fd, int(src.Fd()))
+		if cerr := unix.Close(fd); err == nil {
 			err = cerr
 		}
-		if err == nil && os.Rename(tmp, dst) == nil {
+		if err == nil && unix.Renameat(dfd, tmp, dfd, base) == nil {
 			return true
 		}
-		os.Remove(tmp)
+		unix.Unlinkat(dfd, tmp, 0)
 	}
-	if err := os.Link(p, tmp); err != nil {
+	// Without AT_SYMLINK_FOLLOW, linkat links a symbolic link itself,
+	// never its target: the check of identity refuses it.
+	if err := unix.Linkat(int(srcDir.Fd()), base, dfd, tmp, 0); err != nil {
 		return false
 	}
-	if fi, err := os.Lstat(tmp); err != nil || idOf(fi) != id || os.Rename(tmp, dst) != nil {
-		os.Remove(tmp)
+	var st unix.Stat_t
+	if err := unix.Fstatat(dfd, tmp, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil || idOf(&st) != id || unix.Renameat(dfd, tmp, dfd, base) != nil {
+		unix.Unlinkat(dfd, tmp, 0)
 		return false
 	}
 	return true

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/leadgreen/greentokens/internal/failure"
+	"github.com/leadgreen/greentokens/internal/regfile"
 )
 
 // LockFile is the lock file that keeps two builds out of one output
@@ -79,18 +81,25 @@ func LockFolder(ctx context.Context, out string, timeout time.Duration, waiting 
 }
 
 // tryLock takes the lock at p if no one holds it (else an error wrapping
-// EWOULDBLOCK), and writes this process's PID into it.
+// EWOULDBLOCK), and writes this process's PID into it. The lock file is
+// opened only when it is a regular file (openLock): a symbolic link at p,
+// wherever it points, is refused and never followed, so a build never
+// truncates or writes a file outside its output folder.
 func tryLock(p string) (*Lock, error) {
 	created := true
-	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE|os.O_EXCL, fileMode)
+	f, err := openLock(p, os.O_RDWR|os.O_CREATE|os.O_EXCL, fileMode)
 	if errors.Is(err, fs.ErrExist) {
 		created = false
-		f, err = os.OpenFile(p, os.O_RDWR, 0)
+		f, err = openLock(p, os.O_RDWR, 0)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, errLockGone
 		}
 	}
-	if err != nil {
+	var nr *regfile.NotRegularError
+	switch {
+	case errors.As(err, &nr):
+		return nil, fmt.Errorf("%s is %s, not a regular file; refusing to open it as the output folder's lock (a build opens only regular files there): remove it", p, nr.Kind())
+	case err != nil:
 		return nil, fmt.Errorf("opening the lock %s: %w", p, err)
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
@@ -103,7 +112,7 @@ func tryLock(p string) (*Lock, error) {
 	// A failed build removes the lock file it created, while it holds it:
 	// a lock taken on the removed file keeps no one out.
 	held, err1 := f.Stat()
-	named, err2 := os.Stat(p)
+	named, err2 := os.Lstat(p)
 	if err1 != nil || err2 != nil || !os.SameFile(held, named) {
 		f.Close()
 		return nil, errLockGone
@@ -115,11 +124,45 @@ func tryLock(p string) (*Lock, error) {
 	return &Lock{f: f, path: p, created: created}, nil
 }
 
+// openLock opens the lock file at p with flag, when it is a regular file:
+// O_NOFOLLOW refuses a symbolic link as the last element of p (ELOOP),
+// O_NONBLOCK keeps a FIFO swapped in from blocking the open, and the
+// opened file is checked to be a regular file. Anything else is a
+// *regfile.NotRegularError naming p.
+func openLock(p string, flag int, perm fs.FileMode) (*os.File, error) {
+	f, err := os.OpenFile(p, flag|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, perm)
+	switch {
+	case errors.Is(err, syscall.ELOOP):
+		return nil, &regfile.NotRegularError{Path: p, Mode: fs.ModeSymlink}
+	case errors.Is(err, syscall.EISDIR):
+		return nil, &regfile.NotRegularError{Path: p, Mode: fs.ModeDir}
+	}
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = &regfile.NotRegularError{Path: p, Mode: fi.Mode()}
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
 // lockHolder names the build that holds the lock at p: "PID N" as the
-// lock file says, or "PID unknown" (a build of an older version).
+// lock file says, or "PID unknown" (a build of an older version, or a
+// lock file that is not a regular file).
 func lockHolder(p string) string {
-	b, err := os.ReadFile(p)
-	if pid, perr := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && perr == nil && pid > 0 {
+	f, err := openLock(p, os.O_RDONLY, 0)
+	if err != nil {
+		return "PID unknown"
+	}
+	defer f.Close()
+	b := make([]byte, 32) // a PID and its newline
+	n, _ := io.ReadFull(f, b)
+	if pid, err := strconv.Atoi(strings.TrimSpace(string(b[:n]))); err == nil && pid > 0 {
 		return "PID " + strconv.Itoa(pid)
 	}
 	return "PID unknown"

@@ -132,3 +132,74 @@ func TestFailedHolderRemovesItsLock(t *testing.T) {
 		}
 	})
 }
+
+// TestLockRefusesNonRegular: OUT/.lock is opened only when it is a
+// regular file. A symbolic link there (to a file outside the folder,
+// dangling, or to a folder), a folder or a FIFO is refused with
+// failure.ErrConflict naming it and what it is, and what a link points at
+// is left as it was: the lock never truncates or writes a file it was led
+// to.
+func TestLockRefusesNonRegular(t *testing.T) {
+	const precious = "not the build's to write\n"
+	for _, tc := range []struct {
+		name string
+		make func(t *testing.T, lock, outside string)
+		kind string
+	}{
+		{"a link to a file outside", func(t *testing.T, lock, outside string) {
+			symlink(t, filepath.Join(outside, "precious"), lock)
+		}, "a symbolic link"},
+		{"a dangling link", func(t *testing.T, lock, outside string) {
+			symlink(t, filepath.Join(outside, "absent"), lock)
+		}, "a symbolic link"},
+		{"a link to a folder", func(t *testing.T, lock, outside string) { symlink(t, outside, lock) }, "a symbolic link"},
+		{"a folder", func(t *testing.T, lock, _ string) {
+			if err := os.Mkdir(lock, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}, "a folder"},
+		{"a FIFO", func(t *testing.T, lock, _ string) {
+			if err := unix.Mkfifo(lock, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, "a named pipe (FIFO)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, outside := t.TempDir(), t.TempDir()
+			target := filepath.Join(outside, "precious")
+			if err := os.WriteFile(target, []byte(precious), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			before, err := os.Stat(target)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lock := filepath.Join(out, LockFile)
+			tc.make(t, lock, outside)
+			l, err := LockFolder(context.Background(), out, 0, func(string) { t.Error("waited for a lock no one holds") })
+			if err == nil {
+				l.Release(true)
+				t.Fatal("the lock was taken")
+			}
+			want := lock + " is " + tc.kind + ", not a regular file; refusing to open it as the output folder's lock"
+			if !errors.Is(err, failure.ErrConflict) || !strings.Contains(err.Error(), want) {
+				t.Errorf("got %v; want failure.ErrConflict saying %q", err, want)
+			}
+			b, err := os.ReadFile(target)
+			after, serr := os.Stat(target)
+			if err != nil || serr != nil || string(b) != precious || !after.ModTime().Equal(before.ModTime()) {
+				t.Errorf("the file outside the folder was touched: %q, %v", b, err)
+			}
+			if names, _ := os.ReadDir(outside); len(names) != 1 {
+				t.Errorf("the lock made %d entries outside the folder", len(names)-1)
+			}
+		})
+	}
+}
+
+func symlink(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+}

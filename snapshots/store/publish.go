@@ -65,7 +65,8 @@ func NewStage(ctx context.Context, out, date string, lockTimeout time.Duration, 
 // output folder's lock up; failed says whether the build failed (a failed
 // build removes the lock file it created).
 func (s *Stage) Close(failed bool) {
-	s.root.Close() // a sync under way has a descriptor of its own
+	s.dirFile.Close() // a sync under way has a descriptor of its own
+	s.root.Close()
 	os.RemoveAll(s.dir)
 	if s.lock != nil {
 		s.lock.Release(failed)

@@ -14,7 +14,10 @@ import (
 	"io/fs"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/failure"
@@ -220,9 +223,12 @@ func (r *Release) readManifest() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := regfile.ReadAll(f)
+	data, err := readBounded(f)
 	f.Close()
 	if err != nil {
+		return nil, err
+	}
+	if err := checkGenerator(data); err != nil {
 		return nil, err
 	}
 	m, err := decodeManifest(data)
@@ -239,6 +245,78 @@ func (r *Release) readManifest() ([]byte, error) {
 	r.Manifest = m
 	return data, nil
 }
+
+// readBounded reads the manifest from f, refusing one over
+// format.MaxManifestBytes before reading it when its size says so, and
+// after reading at most one byte more when it does not (an fs.FS whose
+// sizes are not the bytes it serves).
+func readBounded(f fs.File) ([]byte, error) {
+	tooLarge := func(size string) error {
+		return fmt.Errorf("%s is %s bytes, over the %d MiB bound (format.MaxManifestBytes); refusing to read it", format.ManifestPath, size, format.MaxManifestBytes>>20)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if fi.Size() > format.MaxManifestBytes {
+		return nil, tooLarge(strconv.FormatInt(fi.Size(), 10))
+	}
+	var buf bytes.Buffer
+	buf.Grow(int(fi.Size()) + bytes.MinRead)
+	if _, err := buf.ReadFrom(io.LimitReader(f, format.MaxManifestBytes+1)); err != nil {
+		return nil, err
+	}
+	if buf.Len() > format.MaxManifestBytes {
+		return nil, tooLarge("more than " + strconv.Itoa(format.MaxManifestBytes))
+	}
+	return buf.Bytes(), nil
+}
+
+// checkGenerator holds each string of the manifest's generator to
+// format.MaxGeneratorBytes, reading data as JSON tokens, before anything
+// is decoded: the generator is echoed wherever the snapshot is named (the
+// code that built it). A document that is not JSON is decodeManifest's to
+// report.
+func checkGenerator(data []byte) error {
+	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return nil
+	}
+	for dec.PeekKind() == '"' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return nil
+		}
+		if key := tok.String(); key != "generator" || dec.PeekKind() != '{' {
+			if err := dec.SkipValue(); err != nil {
+				return nil
+			}
+			continue
+		}
+		dec.ReadToken()
+		for dec.PeekKind() == '"' {
+			tok, err := dec.ReadToken()
+			if err != nil {
+				return nil
+			}
+			field := tok.String() // the token is valid until the next read
+			v, err := dec.ReadValue()
+			if err != nil {
+				return nil
+			}
+			if generatorKeys[field] && v.Kind() == '"' && len(v) > format.MaxGeneratorBytes+2 {
+				return fmt.Errorf("%s: generator.%s is %d bytes of JSON, over the %d-byte bound (format.MaxGeneratorBytes)",
+					format.ManifestPath, field, len(v)-2, format.MaxGeneratorBytes)
+			}
+		}
+		return nil
+	}
+	return nil
+}
+
+// generatorKeys are the generator's strings, by their JSON key; another
+// key is decodeManifest's to refuse.
+var generatorKeys = map[string]bool{"module": true, "version": true, "revision": true, "go": true}
 
 // decodeManifest decodes manifest.json strictly: no unknown field, nothing
 // after the top-level value.

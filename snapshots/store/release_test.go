@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/internal/boundtest"
 	"github.com/leadgreen/greentokens/internal/failure"
 	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/leadgreen/greentokens/internal/sample"
@@ -146,6 +148,54 @@ func TestLoadIndex(t *testing.T) {
 			}
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !errors.Is(err, failure.ErrValidation) {
 				t.Errorf("Load: %v\nwant an ErrValidation saying %q (json.Unmarshal: %v)", err, tc.wantErr, uerr)
+			}
+		})
+	}
+}
+
+// TestOpenBoundsManifest: a manifest.json over format.MaxManifestBytes (a
+// 145 MB one) is refused before it is decoded, with failure.ErrValidation
+// naming the bound: unread when its size says so, and read no further than
+// one byte past the bound when its file system's size does not; and a
+// string of its generator over format.MaxGeneratorBytes is refused before
+// the manifest is decoded, one at the bound taken.
+func TestOpenBoundsManifest(t *testing.T) {
+	dir := snaptest.CopySnapshot(t)
+	head := []byte(`{"version": "1", "date": "2026-09-27", "generator": {"version": "`)
+	for _, tc := range []struct {
+		name     string
+		statSize int64
+		maxRead  int64
+	}{
+		{"its size says so", 0, 0},
+		{"its size does not", 1000, format.MaxManifestBytes + 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			big := &boundtest.FS{Base: regfile.DirFS(dir), Name: format.ManifestPath, Head: head, Fill: 'a', Size: 145e6, StatSize: tc.statSize}
+			_, err := store.Open(context.Background(), big, dir)
+			if want := "over the 16 MiB bound (format.MaxManifestBytes)"; !errors.Is(err, failure.ErrValidation) || !strings.Contains(fmt.Sprint(err), want) {
+				t.Errorf("Open of a 145 MB manifest: %v; want failure.ErrValidation saying %q", err, want)
+			}
+			if n := big.Read(); n > tc.maxRead {
+				t.Errorf("Open read %d bytes of the 145 MB manifest; at most %d", n, tc.maxRead)
+			}
+		})
+	}
+
+	for _, tc := range []struct {
+		n  int
+		ok bool
+	}{{format.MaxGeneratorBytes, true}, {format.MaxGeneratorBytes + 1, false}} {
+		t.Run(fmt.Sprintf("a generator version of %d bytes", tc.n), func(t *testing.T) {
+			d := snaptest.CopySnapshot(t)
+			snaptest.EditManifest(t, d, func(m *format.Manifest) { m.Generator.Version = strings.Repeat("v", tc.n) })
+			_, err := store.LoadDir(context.Background(), d)
+			want := fmt.Sprintf("manifest.json: generator.version is %d bytes of JSON, over the 256-byte bound", tc.n)
+			switch {
+			case tc.ok && err != nil:
+				t.Errorf("Load: %v; want the generator at the bound taken", err)
+			case !tc.ok && (!errors.Is(err, failure.ErrValidation) || !strings.Contains(fmt.Sprint(err), want)):
+				t.Errorf("Load: %v; want failure.ErrValidation saying %q", err, want)
 			}
 		})
 	}

@@ -10,14 +10,17 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/failure"
+	"github.com/leadgreen/greentokens/internal/regfile"
 )
 
 // stagingPrefix starts the name of a snapshot being built. Leftovers of a
@@ -41,12 +44,17 @@ type Stage struct {
 	dir       string
 	out, date string
 	files     map[string]format.File // by slash path
-	// dirs are the folders made so far, by OS path: each is made once.
+	// dirs are the folders made so far, by slash path: each is made once.
 	dirs map[string]bool
-	// root is the staging folder, open from its creation, for the sync:
-	// syncfs reports a write-back error of the file system that happened
-	// after the descriptor was opened (Linux 5.8 and later).
-	root *os.File
+	// root is the staging folder, open from its creation: every folder
+	// and file of the stage is made through it, so none is made outside
+	// it, whatever symbolic link stands in its way, nor in another
+	// folder renamed into the stage's place.
+	root *os.Root
+	// dirFile is the staging folder too, for the sync: syncfs reports a
+	// write-back error of the file system that happened after the
+	// descriptor was opened (Linux 5.8 and later).
+	dirFile *os.File
 	// syncfs is unix.Syncfs: the file system's sync.
 	syncfs func(fd int) error
 	// synced is set once the sync has begun: nothing more may be written.
@@ -65,13 +73,19 @@ func newStage(out, date string) (*Stage, error) {
 	if err != nil {
 		return nil, fmt.Errorf("creating the staging folder: %w", err)
 	}
-	root, err := os.Open(dir)
+	root, err := os.OpenRoot(dir)
 	if err != nil {
 		os.Remove(dir)
 		return nil, fmt.Errorf("opening the staging folder: %w", err)
 	}
+	dirFile, err := root.Open(".")
+	if err != nil {
+		root.Close()
+		os.Remove(dir)
+		return nil, fmt.Errorf("opening the staging folder: %w", err)
+	}
 	return &Stage{dir: dir, out: out, date: date, files: map[string]format.File{}, dirs: map[string]bool{},
-		root: root, syncfs: unix.Syncfs}, nil
+		root: root, dirFile: dirFile, syncfs: unix.Syncfs}, nil
 }
 
 // Modes of the published folders and files, less the umask: anyone may
@@ -103,11 +117,9 @@ func mkdirStaging(out, prefix string) (string, error) {
 func (s *Stage) Dir() string { return s.dir }
 
 // FS is the stage's files as written, for the build to read back (the
-// pages read the model files and grid.json).
-func (s *Stage) FS() fs.FS { return os.DirFS(s.dir) }
-
-// path returns the OS path of a slash path inside the stage.
-func (s *Stage) path(rel string) string { return filepath.Join(s.dir, filepath.FromSlash(rel)) }
+// pages read the model files and grid.json), through regfile.DirFS as
+// every snapshot is read.
+func (s *Stage) FS() fs.FS { return regfile.DirFS(s.dir) }
 
 // CheckPath checks that rel can name a file of a snapshot: a slash path
 // inside it (fs.ValidPath) that does not start with a dot (a staging
@@ -121,7 +133,11 @@ func CheckPath(rel string) error {
 
 // create opens a new file in the stage, once a path: a second create of
 // one path fails (O_EXCL), as does a file written after the stage's sync
-// began (it would not be on disk before the snapshot appears).
+// began (it would not be on disk before the snapshot appears). The file
+// and its folders are made through the stage's os.Root: a path is never
+// made outside the stage, and the file itself is new, a regular file
+// (O_EXCL refuses whatever is there already, a symbolic link included,
+// and never follows it).
 func (s *Stage) create(rel string) (*os.File, error) {
 	if err := CheckPath(rel); err != nil {
 		return nil, err
@@ -133,14 +149,13 @@ func (s *Stage) create(rel string) (*os.File, error) {
 	case s.synced:
 		return nil, fmt.Errorf("%s written after the stage's sync started", rel)
 	}
-	p := s.path(rel)
-	if dir := filepath.Dir(p); !s.dirs[dir] {
-		if err := os.MkdirAll(dir, dirMode); err != nil {
+	if dir := path.Dir(rel); dir != "." && !s.dirs[dir] {
+		if err := s.root.MkdirAll(filepath.FromSlash(dir), dirMode); err != nil {
 			return nil, err
 		}
 		s.dirs[dir] = true
 	}
-	return os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fileMode)
+	return s.root.OpenFile(filepath.FromSlash(rel), os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, fileMode)
 }
 
 // WriteFile writes the file at the slash path rel, whole, in one write, and
@@ -215,7 +230,7 @@ func (w *hashingWriter) file() format.File {
 // stage.
 func (s *Stage) sync() error {
 	s.synced = true
-	if err := s.syncfs(int(s.root.Fd())); err != nil {
+	if err := s.syncfs(int(s.dirFile.Fd())); err != nil {
 		return fmt.Errorf("syncing %s: %w", s.dir, err)
 	}
 	return nil

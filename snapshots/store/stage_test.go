@@ -250,3 +250,35 @@ func TestLeftoversRemoved(t *testing.T) {
 		t.Errorf("not logged:\n%s", log.String())
 	}
 }
+
+// TestStageWritesNoLink: a stage makes its files and folders inside its
+// folder only: a symbolic link planted in the staging folder, where a
+// folder or a file of the snapshot is to be made, is never followed (the
+// write fails with failure.ErrConflict, naming the file) and nothing is
+// made where it points.
+func TestStageWritesNoLink(t *testing.T) {
+	for _, tc := range []struct {
+		name, link, write string
+	}{
+		{"a folder", "models", "models/a.json"},
+		{"a file", "index.json", "index.json"},
+		{"a folder below", "pages", "pages/deep/a.md"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			outside := t.TempDir()
+			st := newTestStage(t, t.TempDir())
+			target := outside
+			if tc.link == tc.write {
+				target = filepath.Join(outside, "index.json")
+			}
+			symlink(t, target, filepath.Join(st.Dir(), tc.link))
+			_, err := st.WriteFile(tc.write, []byte("{}"))
+			if !errors.Is(err, failure.ErrConflict) || !strings.Contains(err.Error(), tc.write) {
+				t.Errorf("WriteFile(%s) through a link: %v; want failure.ErrConflict naming it", tc.write, err)
+			}
+			if names := entries(t, outside); len(names) > 0 {
+				t.Errorf("the stage wrote %v outside its folder", names)
+			}
+		})
+	}
+}

@@ -3,6 +3,7 @@ package verify
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -60,16 +61,26 @@ type RebuildResult struct {
 // (build.Options.Reproduce).
 //
 // Before anything is built the snapshot's manifest must decode strictly
-// and be in its canonical form (store.Open), and every source it lists,
+// and be in its canonical form (store.Open), the snapshot must hold
+// regular files and folders only (checkTree), and every source it lists,
 // and grid.json, must be there with the listed size and sha256: else
 // ErrValidation, naming the file. The rebuilt folder is then compared with
 // the snapshot; a rebuild by other code records that code in its
 // manifest, and compares the manifest as verify's rebuild writes it too
 // (compare). A snapshot read from a folder is never rebuilt into itself.
+//
+// Every error wraps one of the kinds docs/operations.md gives rebuild an
+// exit code for: failure.ErrUsage (the options), ErrValidation (the
+// snapshot: what it records cannot be read or rebuilt, or the rebuild
+// differs from it), ErrConflict (the output folder) and ErrInterrupted
+// (rebuildFailure).
 func Rebuild(ctx context.Context, fsys fs.FS, opts RebuildOptions) (*RebuildResult, error) {
 	name := nameOf(fsys)
 	rel, err := store.Open(ctx, fsys, name)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkTree(rel); err != nil {
 		return nil, err
 	}
 	if err := checkInputs(ctx, rel); err != nil {
@@ -91,7 +102,7 @@ func Rebuild(ctx context.Context, fsys fs.FS, opts RebuildOptions) (*RebuildResu
 	}
 	built, err := build.Build(ctx, bo)
 	if err != nil {
-		return nil, err
+		return nil, rebuildFailure(ctx, rel, err)
 	}
 	res.Result = *built
 	if err := res.compare(rel, asVerified); err != nil {
@@ -137,6 +148,42 @@ func (res *RebuildResult) compare(rel *store.Release, gen format.Generator) erro
 	}
 	res.Difference = format.ManifestPath + " differs"
 	return nil
+}
+
+// checkTree checks that the snapshot rel holds regular files and folders
+// only, as verify's checker requires: a symbolic link (wherever it points),
+// a FIFO or a device anywhere in it, listed or not, is an ErrValidation
+// naming it, found before anything is read or built.
+func checkTree(rel *store.Release) error {
+	err := fs.WalkDir(rel, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if m := d.Type(); m&fs.ModeType != 0 && !d.IsDir() {
+			return &regfile.NotRegularError{Path: p, Mode: m}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("%w: snapshot %s: %v (a snapshot holds regular files only)", failure.ErrValidation, rel.Name(), err)
+	}
+	return nil
+}
+
+// rebuildFailure gives an error of the build a rebuild runs its kind: an
+// interrupted rebuild and an output folder that cannot take the rebuilt
+// snapshot stay what they are; every other failure (what the snapshot
+// records is not a usable date, an archived source cannot be served or
+// parsed, the rebuilt files fail their checks) is the snapshot's, an
+// ErrValidation, whatever kind a build from upstream would give it.
+func rebuildFailure(ctx context.Context, rel *store.Release, err error) error {
+	switch {
+	case ctx.Err() != nil && !errors.Is(err, failure.ErrInterrupted):
+		return fmt.Errorf("%w: rebuilding %s: %w", failure.ErrInterrupted, rel.Name(), ctx.Err())
+	case errors.Is(err, failure.ErrInterrupted), errors.Is(err, failure.ErrConflict), errors.Is(err, failure.ErrValidation):
+		return err
+	}
+	return fmt.Errorf("%w: snapshot %s cannot be rebuilt from what it records: %v", failure.ErrValidation, rel.Name(), err)
 }
 
 // checkInputs checks the files a rebuild reads against the manifest of

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/snapshots/internal/snaptest"
 )
 
@@ -72,6 +73,14 @@ func TestTenThousandModels(t *testing.T) {
 	models, err := filepath.Glob(filepath.Join(out, snaptest.SeedDate, "models", "*.json"))
 	if err != nil || len(models) != scaleModels {
 		t.Errorf("%d model files (%v), want %d", len(models), err, scaleModels)
+	}
+
+	// The manifest.json of 10,000 models is well inside its bound (a
+	// quarter of it), which every reader holds it to.
+	if fi, err := os.Stat(filepath.Join(out, snaptest.SeedDate, format.ManifestPath)); err != nil || fi.Size()*4 > format.MaxManifestBytes {
+		t.Errorf("manifest.json of %d models: %v bytes (%v); want at most a quarter of format.MaxManifestBytes, %d", scaleModels, fi.Size(), err, format.MaxManifestBytes)
+	} else {
+		t.Logf("manifest.json of %d models: %d bytes, %.0f%% of its bound", scaleModels, fi.Size(), float64(fi.Size())*100/format.MaxManifestBytes)
 	}
 
 	// verify A, beside B and the diff (each child's peak RSS is its own):

@@ -1,6 +1,7 @@
 package grid
 
 import (
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -44,11 +45,73 @@ type csvError struct {
 func (e *csvError) Error() string { return e.Err.Error() }
 func (e *csvError) Unwrap() error { return e.Err }
 
+// MaxLineBytes bounds a line of Ember's CSV as encoding/csv reads a
+// record: the bytes up to the line end that ends it, the line ends inside
+// a quoted field counted with the rest. encoding/csv holds a record's
+// lines whole, so that a file without line ends would be held whole.
+// Ember's lines are under 400 bytes in either layout; the bound leaves a
+// wide margin, and keeps the stage's memory flat in the file's size
+// whatever its bytes.
+const MaxLineBytes = 64 << 10
+
+// lineBound passes r's bytes on, and fails once a record's line is longer
+// than MaxLineBytes, before encoding/csv has read it: a *csvError naming
+// the line the record starts on (the header is line 1). A line end ends
+// the record when the quotes before it since the record's start are even
+// (RFC 4180 doubles a quote inside a quoted field); in a file that quotes
+// otherwise encoding/csv fails first.
+type lineBound struct {
+	r      io.Reader
+	line   int  // the line being read, from 1
+	start  int  // the line the record being read starts on
+	run    int  // the record's bytes read so far
+	quoted bool // inside a quoted field: an odd number of quotes so far
+	err    error
+}
+
+// newLineBound is a lineBound over r, at line 1.
+func newLineBound(r io.Reader) *lineBound { return &lineBound{r: r, line: 1, start: 1} }
+
+func (b *lineBound) Read(p []byte) (int, error) {
+	if b.err != nil {
+		return 0, b.err
+	}
+	n, err := b.r.Read(p)
+	for q := p[:n]; len(q) > 0; {
+		i := bytes.IndexByte(q, '\n')
+		seg := q
+		if i >= 0 {
+			seg = q[:i]
+		}
+		b.quoted = b.quoted != (bytes.Count(seg, quote)%2 == 1)
+		if b.run += len(seg); b.run > MaxLineBytes {
+			// The lines before it are passed on, for encoding/csv to read
+			// (and report first what is wrong with them).
+			b.err = &csvError{Line: b.start, Err: fmt.Errorf("%w: over %d bytes before the line end that ends its record (grid.MaxLineBytes)", errLineTooLong, MaxLineBytes)}
+			return n - len(q), b.err
+		}
+		if i < 0 {
+			break
+		}
+		b.line++
+		if b.quoted {
+			b.run++ // a line end inside a quoted field is the record's
+		} else {
+			b.start, b.run = b.line, 0
+		}
+		q = q[i+1:]
+	}
+	return n, err
+}
+
+var quote = []byte{'"'}
+
 var (
-	errBareQuote  = errors.New(`bare " in non-quoted field`)
-	errQuote      = errors.New(`extraneous or missing " in quoted field`)
-	errFieldCount = errors.New("wrong number of fields")
-	errNotUTF8    = errors.New("bytes that are not UTF-8")
+	errLineTooLong = errors.New("a line too long")
+	errBareQuote   = errors.New(`bare " in non-quoted field`)
+	errQuote       = errors.New(`extraneous or missing " in quoted field`)
+	errFieldCount  = errors.New("wrong number of fields")
+	errNotUTF8     = errors.New("bytes that are not UTF-8")
 )
 
 // invalidAt is the offset of the first byte of s that is not UTF-8.

@@ -22,18 +22,20 @@
 // newlines inside). Every line is checked to be UTF-8, whatever row it
 // belongs to. The file is never held whole in memory; the memory the stage
 // uses grows with the intensity rows it keeps, not with the file (see
-// TestMemoryFlat).
+// TestMemoryFlat): a record's line over MaxLineBytes is an error before
+// encoding/csv holds it (TestLineBound).
 //
 // Blemishes are exclusions: an intensity row whose value is blank, negative,
 // non-finite ("NaN", "Inf") or above MaxGCO2PerKWh is left out of the table
 // and listed in Table.Excluded with its reason, and so is a row that repeats
 // an earlier one exactly. Upstream changes are loud: a missing column, an
-// intensity row with another unit, an unknown area type, a value that is
-// not a number at all, two rows for one area and year with different
-// values, bytes that are not UTF-8, or a file without any intensity row is
-// an error that names the line ("ember line 1234: field "Value": "n/a" is
-// not a number"), or the column a header lacks, or in the July 2026 layout
-// the Electricity source values of a file without a Total generation row.
+// intensity row with another unit, an unknown area type, an area name over
+// MaxAreaBytes, a value that is not a number at all, two rows for one area
+// and year with different values, bytes that are not UTF-8, or a file
+// without any intensity row is an error that names the line ("ember line
+// 1234: field "Value": "n/a" is not a number"), or the column a header
+// lacks, or in the July 2026 layout the Electricity source values of a
+// file without a Total generation row.
 // Line numbers are those of the line a record starts on, counting the
 // header as line 1 (a byte that is not UTF-8 is named by its own line).
 //
@@ -45,6 +47,7 @@ package grid
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -81,6 +84,14 @@ const (
 	AreaTypeRegion     = "Region"
 )
 
+// MaxAreaBytes bounds an area's name, which grid.json, the API, the site
+// and the MCP server publish, as a model's slug is bounded
+// (transform.MaxSlugLen): Ember's longest is under 40 bytes. A longer
+// name is an error, not an exclusion: a name is the area's key, not a
+// value to step around, and an exclusion would carry it into the
+// manifest.
+const MaxAreaBytes = 200
+
 // readBuffer is the size of the buffer the CSV is read through.
 const readBuffer = 1 << 20
 
@@ -111,7 +122,7 @@ const ReasonImplausible = "above the 2000 g CO2e/kWh plausibility bound"
 // Parse reads an Ember yearly CSV, in either layout, from r. It does not
 // archive.
 func Parse(r io.Reader) (*Table, error) {
-	p, sc, err := start(bufio.NewReaderSize(r, readBuffer))
+	p, sc, err := start(bufio.NewReaderSize(newLineBound(r), readBuffer))
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +162,7 @@ func start(r *bufio.Reader) (*parser, *csvScanner, error) {
 	case err == nil && string(b) == bom:
 		r.Discard(len(bom))
 	case err != nil && err != io.EOF:
-		return nil, nil, fmt.Errorf("ember: reading: %w", err)
+		return nil, nil, lineError(err) // a header over MaxLineBytes names its line
 	}
 	sc := newCSVScanner(r)
 	_, err := sc.next()
@@ -223,7 +234,8 @@ func (p *parser) sawSource(b string) {
 
 // lineError names the line of a malformed record (csvError.Line).
 func lineError(err error) error {
-	if ce, ok := err.(*csvError); ok {
+	var ce *csvError
+	if errors.As(err, &ce) {
 		return fmt.Errorf("ember line %d: %w", ce.Line, err)
 	}
 	return fmt.Errorf("ember: reading: %w", err)
@@ -261,8 +273,13 @@ func (p *parser) row(sc *csvScanner, line int) error {
 		}
 	}
 	v := Value{Line: line}
-	if v.Area = p.str(rec(c.area)); v.Area == "" {
+	switch area := rec(c.area); {
+	case area == "":
 		return fmt.Errorf("ember line %d: field %q is empty", line, ColArea)
+	case len(area) > MaxAreaBytes:
+		return bad(ColArea, "%d bytes (%s...), over the %d-byte bound on an area name (grid.MaxAreaBytes)", len(area), strconv.Quote(strings.ToValidUTF8(area[:32], "")), MaxAreaBytes)
+	default:
+		v.Area = p.str(area)
 	}
 	if v.ISO3 = p.str(rec(c.iso3)); !isISO3(v.ISO3) {
 		return bad(c.iso3Name, "%q is not empty nor three capital letters", v.ISO3)

@@ -24,7 +24,7 @@ type Reader struct {
 func NewReader(r io.Reader) (*Reader, error) {
 	rd := &Reader{}
 	rd.tee = io.TeeReader(r, io.MultiWriter(&rd.n, &rd.hold))
-	p, sc, err := start(bufio.NewReaderSize(rd.tee, readBuffer))
+	p, sc, err := start(bufio.NewReaderSize(newLineBound(rd.tee), readBuffer))
 	if err != nil {
 		return nil, err
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sample"
 	"github.com/leadgreen/greentokens/snapshots/build"
+	"github.com/leadgreen/greentokens/snapshots/diff"
 	"github.com/leadgreen/greentokens/snapshots/store"
 )
 
@@ -86,6 +87,21 @@ func Load(t testing.TB, dir string) *store.Release {
 	r, err := store.LoadDir(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return r
+}
+
+// Diff is diff.Diff of two loaded releases, failing the test when it
+// does not finish or finds a figure that is no rounding of its upstream
+// value (the snapshots the tests build have none).
+func Diff(t testing.TB, old, new *store.Release) *diff.Report {
+	t.Helper()
+	r, err := diff.Diff(context.Background(), old, new)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Err(); err != nil {
+		t.Error(err)
 	}
 	return r
 }
