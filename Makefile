@@ -41,17 +41,18 @@ test:
 scale:
 	$(GO) test -tags scale -timeout 30m ./...
 
-# The S3 tests (the "s3" build tag, snapshots/bucket): releases published
-# to and read from a real S3 server, versitygw, which the tests start on
-# 127.0.0.1, through a TCP proxy that cuts a connection mid-upload,
-# answers 500 or stalls; publishers racing, and the command killed at every
-# step of a publish. They need versitygw $(VERSITYGW_VERSION) on PATH or in
+# The S3 tests (the "s3" build tag, snapshots/bucket and cmd/greentokens):
+# releases published to and read from a real S3 server, versitygw, which
+# the tests start on 127.0.0.1 (internal/versitygw), through a TCP proxy
+# that cuts a connection mid-upload, answers 500 or stalls; publishers
+# racing, and the command killed at every step of a publish; verify and
+# serve reading the bucket's releases. They need versitygw $(VERSITYGW_VERSION) on PATH or in
 # GOPATH/bin (make versitygw installs it, about 5 minutes on 2 cores the
 # first time) and fail without it, saying how to install it.
 VERSITYGW_VERSION = v1.8.0
 
 s3:
-	$(GO) test -tags s3 -count=1 -run '^TestS3' ./snapshots/bucket
+	$(GO) test -tags s3 -count=1 -run '^TestS3' ./snapshots/bucket ./cmd/greentokens
 
 versitygw:
 	$(GO) install github.com/versity/versitygw/cmd/versitygw@$(VERSITYGW_VERSION)
