@@ -130,6 +130,7 @@ func TestReadFromBucketRefuses(t *testing.T) {
 		{"a path on a cloud URL", []string{"verify", "s3://b/releases"}, exitUsage, "has a path"},
 		{"serve one release", []string{"serve", "--snapshots", url + "/" + seedDate, "--addr", "127.0.0.1:0"}, exitUsage, "names one release"},
 		{"mcp one release", []string{"mcp", "--snapshots", url + "/latest"}, exitUsage, "names one release"},
+		{"publish a bucket's release", []string{"publish", "--snapshot", url + "/" + seedDate, "--to", "mem://"}, exitUsage, "publish publishes a snapshot folder"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := runCLI(t, tc.args...)
