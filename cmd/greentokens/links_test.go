@@ -7,16 +7,14 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/internal/sharedblocks"
 	"github.com/leadgreen/greentokens/snapshots/store"
 )
 
 // TestBuildsShareSources: two builds of different dates from the same
-// sources into one --out store Ember's CSV once (the later's is the
-// earlier's file, a hard link, where the file system has no reflink);
-// each verifies; a --replace of the earlier (other content, the same
+// sources into one --out store Ember's CSV once (a reflink where the file
+// system clones files, else a hard link); each verifies; a --replace of the earlier (other content, the same
 // sources) leaves the later byte-identical and verifying.
 func TestBuildsShareSources(t *testing.T) {
 	out := t.TempDir()
@@ -38,13 +36,18 @@ func TestBuildsShareSources(t *testing.T) {
 			csv = filepath.FromSlash(src.Path)
 		}
 	}
-	a, errA := os.Stat(filepath.Join(first, csv))
-	b, errB := os.Stat(filepath.Join(second, csv))
-	if errA != nil || errB != nil {
-		t.Fatal(errA, errB)
+	got, err := sharedblocks.Of(filepath.Join(first, csv), filepath.Join(second, csv))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if !os.SameFile(a, b) && !fileSystemReflinks(t, out) {
-		t.Errorf("%s: the later build stores its own copy of the same bytes", csv)
+	want := sharedblocks.HardLink
+	if can, err := sharedblocks.CanReflink(out); err != nil {
+		t.Fatal(err)
+	} else if can {
+		want = sharedblocks.Reflink
+	}
+	if got != want {
+		t.Errorf("%s, the same bytes in both: %v; want %v", csv, got, want)
 	}
 	for _, dir := range []string{first, second} {
 		if code, stdout, stderr := runCLI(t, "verify", dir); code != exitOK {
@@ -78,23 +81,4 @@ func snapshotBytes(t *testing.T, dir string) map[string]string {
 		m[p] = string(b)
 	}
 	return m
-}
-
-// fileSystemReflinks reports whether the file system of dir clones files
-// (FICLONE), where a shared source is a clone rather than a hard link.
-func fileSystemReflinks(t *testing.T, dir string) bool {
-	t.Helper()
-	a, err := os.CreateTemp(dir, ".a")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.Remove(a.Name())
-	defer a.Close()
-	b, err := os.CreateTemp(dir, ".b")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.Remove(b.Name())
-	defer b.Close()
-	return unix.IoctlFileClone(int(b.Fd()), int(a.Fd())) == nil
 }

@@ -7,13 +7,19 @@ import (
 	"path/filepath"
 	"testing"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/leadgreen/greentokens/internal/regfile"
+	"github.com/leadgreen/greentokens/internal/sharedblocks"
 )
 
 // publishFiles publishes a snapshot of date holding files into out.
 func publishFiles(t *testing.T, out, date string, files map[string]string) {
+	t.Helper()
+	publishOver(t, out, date, files, false)
+}
+
+// publishOver publishes a snapshot of date holding files into out,
+// replacing one of other content when replace is set.
+func publishOver(t *testing.T, out, date string, files map[string]string, replace bool) {
 	t.Helper()
 	st, err := NewStage(context.Background(), out, date, 0, slog.New(slog.DiscardHandler))
 	if err != nil {
@@ -21,7 +27,7 @@ func publishFiles(t *testing.T, out, date string, files map[string]string) {
 	}
 	defer st.Close(false)
 	writeFiles(t, st, files)
-	if _, _, err := st.Prepare(false); err != nil {
+	if _, _, err := st.Prepare(replace); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.Publish(); err != nil {
@@ -29,22 +35,33 @@ func publishFiles(t *testing.T, out, date string, files map[string]string) {
 	}
 }
 
-func sameInode(t *testing.T, a, b string) bool {
+// sharing is how the files at a and b store their bytes.
+func sharing(t *testing.T, a, b string) sharedblocks.Kind {
 	t.Helper()
-	fa, err := os.Lstat(a)
+	k, err := sharedblocks.Of(a, b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fb, err := os.Lstat(b)
+	return k
+}
+
+// wantSharing is how a source shared with an earlier snapshot in out is
+// stored: a reflink where the file system clones files, else a hard link.
+func wantSharing(t *testing.T, out string) sharedblocks.Kind {
+	t.Helper()
+	can, err := sharedblocks.CanReflink(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return os.SameFile(fa, fb)
+	if can {
+		return sharedblocks.Reflink
+	}
+	return sharedblocks.HardLink
 }
 
 // TestShareSources: an archived source whose bytes an earlier snapshot of
-// the folder holds is that file (a hard link here, or a reflink where the
-// file system has one), read through the regular-file guard like any
+// the folder holds is stored once (a reflink where the file system clones
+// files, else a hard link), read through the regular-file guard like any
 // other; an output, a source with other bytes of the same size, and a
 // symbolic link where the earlier source should be are not shared.
 func TestShareSources(t *testing.T) {
@@ -54,13 +71,12 @@ func TestShareSources(t *testing.T) {
 	publishFiles(t, out, "2026-09-27", map[string]string{src: "Area,Value\nWorld,474\n", "sources/a.json": "[2]", "index.json": "{}"})
 
 	older, newer := filepath.Join(out, "2026-09-20"), filepath.Join(out, "2026-09-27")
-	csvShared := sameInode(t, filepath.Join(older, src), filepath.Join(newer, src))
-	if !csvShared && !reflinks(t, out) {
-		t.Errorf("%s: the same bytes as the earlier snapshot's, neither hard-linked nor reflinked", src)
+	if got, want := sharing(t, filepath.Join(older, src), filepath.Join(newer, src)), wantSharing(t, out); got != want {
+		t.Errorf("%s, the same bytes as the earlier snapshot's: %v; want %v", src, got, want)
 	}
 	for _, p := range []string{"sources/a.json", "index.json"} {
-		if sameInode(t, filepath.Join(older, p), filepath.Join(newer, p)) {
-			t.Errorf("%s is linked: other bytes, or not a source", p)
+		if got := sharing(t, filepath.Join(older, p), filepath.Join(newer, p)); got != sharedblocks.Apart {
+			t.Errorf("%s is %v: other bytes, or not a source", p, got)
 		}
 	}
 	if data, err := regfile.ReadFile(filepath.Join(newer, src)); err != nil || string(data) != "Area,Value\nWorld,474\n" {
@@ -68,6 +84,16 @@ func TestShareSources(t *testing.T) {
 	}
 	if names := entries(t, filepath.Join(newer, "sources", "ember")); len(names) != 1 {
 		t.Errorf("the stage left %v beside the shared source", names)
+	}
+
+	// Replacing either snapshot, its shared source with other bytes,
+	// never writes through the link: the other keeps its bytes.
+	publishOver(t, out, "2026-09-27", map[string]string{src: "Area,Value\nWorld,475\n", "index.json": "{}"}, true)
+	publishOver(t, out, "2026-09-20", map[string]string{src: "Area,Value\nWorld,476\n", "index.json": "{}"}, true)
+	for dir, want := range map[string]string{newer: "Area,Value\nWorld,475\n", older: "Area,Value\nWorld,476\n"} {
+		if data, err := regfile.ReadFile(filepath.Join(dir, src)); err != nil || string(data) != want {
+			t.Errorf("%s after the replacements: %q, %v; want %q", filepath.Base(dir), data, err, want)
+		}
 	}
 
 	// A symbolic link where an earlier snapshot's source should be, to a
@@ -86,28 +112,10 @@ func TestShareSources(t *testing.T) {
 		t.Fatal(err)
 	}
 	publishFiles(t, out, "2026-10-11", map[string]string{src: "Area,Value\nWorld,474\n"})
-	if sameInode(t, outside, filepath.Join(out, "2026-10-11", src)) {
-		t.Error("the source was linked to the file a symbolic link names")
+	if got := sharing(t, outside, filepath.Join(out, "2026-10-11", src)); got != sharedblocks.Apart {
+		t.Errorf("the source is %v of the file a symbolic link names", got)
 	}
 	if fi, err := os.Lstat(linked); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Errorf("the symbolic link: %v, %v", fi, err)
 	}
-}
-
-// reflinks reports whether the file system of dir clones files (FICLONE).
-func reflinks(t *testing.T, dir string) bool {
-	t.Helper()
-	a, err := os.CreateTemp(dir, ".a")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.Remove(a.Name())
-	defer a.Close()
-	b, err := os.CreateTemp(dir, ".b")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.Remove(b.Name())
-	defer b.Close()
-	return unix.IoctlFileClone(int(b.Fd()), int(a.Fd())) == nil
 }
