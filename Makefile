@@ -85,7 +85,12 @@ sample:
 # site's task file and the API's index.json; requests/s, p99, resident
 # memory; each fails on any error, never on a time), then serve as a
 # process: its resident memory after 1,000 idle connections and 20,000 MCP
-# calls, and over 30 snapshots that each archive the 40 MB CSV. Each row has MB/s, ms, allocations, peak RSS and
+# calls, and over 30 snapshots that each archive the 40 MB CSV (time to
+# ready too); then 52 releases of the same sources built into one folder
+# and published to a file:// bucket (the bytes each stores), and, against
+# versitygw on loopback (make versitygw), one release published and
+# verified from the bucket (time, bytes sent and received) and serve over
+# the 30 snapshots published to it. Each row has MB/s, ms, allocations, peak RSS and
 # its ratio to the floor of the same run, where they apply, and any other
 # figure its benchmark reports. Add a line appending to $(BENCH_OUT) to add
 # rows; the raw output stays in $(BENCH_OUT). The 10,000-model build runs
@@ -94,6 +99,7 @@ sample:
 # (docs/performance.md).
 BENCH_OUT ?= $(or $(TMPDIR),/tmp)/greentokens-bench.txt
 BENCH = $(GO) test -tags scale -run '^$$' -benchmem
+BENCH_S3 = $(GO) test -tags 's3 scale' -run '^$$' -benchmem
 
 bench:
 	$(BENCH) -bench 'Floor' -benchtime 5x ./snapshots/verify > $(BENCH_OUT)
@@ -104,6 +110,9 @@ bench:
 	$(BENCH) -bench CarbonHandler ./api >> $(BENCH_OUT)
 	$(BENCH) -bench Loopback -benchtime 1x ./api >> $(BENCH_OUT)
 	$(BENCH) -bench 'Serve(IdleAndMCP|ThirtyReleases)' -benchtime 1x ./cmd/greentokens >> $(BENCH_OUT)
+	$(BENCH) -bench 'FiftyTwoWeeks' -benchtime 1x ./cmd/greentokens >> $(BENCH_OUT)
+	$(BENCH_S3) -bench '^BenchmarkS3PublishAndVerify' -benchtime 3x ./cmd/greentokens >> $(BENCH_OUT)
+	$(BENCH_S3) -bench '^BenchmarkS3ServeThirtyReleases' -benchtime 1x ./cmd/greentokens >> $(BENCH_OUT)
 	$(GO) run ./internal/benchtable < $(BENCH_OUT)
 	@df -PT $(or $(TMPDIR),/tmp) | awk -v d=$(or $(TMPDIR),/tmp) 'NR == 2 { print "temporary folders, where the builds write: " d " (" $$2 ", mounted on " $$7 ")" }'
 

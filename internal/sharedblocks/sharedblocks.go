@@ -1,13 +1,16 @@
-// Package sharedblocks tells, for the tests of a build that shares an
-// earlier snapshot's sources, whether two files store their bytes once:
-// one file under two names (a hard link), or two files whose every extent
-// is the same blocks of the disk (a reflink, FICLONE), as the file
-// system's extent map (the FIEMAP ioctl) gives them.
+// Package sharedblocks tells, for the tests and benchmarks of a build that
+// shares an earlier snapshot's sources, whether two files store their
+// bytes once: one file under two names (a hard link), or two files whose
+// every extent is the same blocks of the disk (a reflink, FICLONE), as the
+// file system's extent map (the FIEMAP ioctl) gives them; and how many
+// bytes of disk a tree of files takes, each block shared counted once.
 package sharedblocks
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"unsafe"
 
@@ -59,6 +62,33 @@ func Of(a, b string) (Kind, error) {
 		return Reflink, nil
 	}
 	return Apart, nil
+}
+
+// Usage is what the regular files under root take on disk: stored, the
+// bytes of their distinct extents (a block that two names or two clones
+// share counted once), and copies, the bytes of every file's extents
+// counted for each name (what the same files would take as copies).
+// Both count whole allocated blocks.
+func Usage(root string) (stored, copies int64, err error) {
+	seen := map[extent]bool{}
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		es, err := extents(p)
+		if err != nil {
+			return err
+		}
+		for _, e := range es {
+			copies += int64(e.length)
+			if !seen[extent{physical: e.physical, length: e.length}] {
+				seen[extent{physical: e.physical, length: e.length}] = true
+				stored += int64(e.length)
+			}
+		}
+		return nil
+	})
+	return stored, copies, err
 }
 
 // CanReflink reports whether the file system of the folder dir clones a

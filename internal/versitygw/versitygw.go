@@ -12,6 +12,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -106,6 +107,74 @@ func (gw *Gateway) NewBucket(t testing.TB, addr string) (name, url string) {
 // URL is the s3:// URL of the bucket name through addr.
 func URL(name, addr string) string {
 	return "s3://" + name + "?endpoint=http://" + addr + "&use_path_style=true&region=us-east-1"
+}
+
+// Counter is a TCP proxy on 127.0.0.1 in front of the gateway that counts
+// the bytes it carries each way, for the benchmarks' bytes sent and
+// received.
+type Counter struct {
+	ln             net.Listener
+	target         string
+	sent, received atomic.Int64
+}
+
+// Counter starts a counting proxy in front of the gateway, closed when
+// the test ends.
+func (gw *Gateway) Counter(t testing.TB) *Counter {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Counter{ln: ln, target: gw.Addr}
+	go c.serve()
+	t.Cleanup(func() { ln.Close() })
+	return c
+}
+
+// Addr is the proxy's address, for URL.
+func (c *Counter) Addr() string { return c.ln.Addr().String() }
+
+// Sent is the bytes from the clients to the gateway so far; Received, from
+// the gateway to the clients.
+func (c *Counter) Sent() int64     { return c.sent.Load() }
+func (c *Counter) Received() int64 { return c.received.Load() }
+
+// Reset sets both counts to zero.
+func (c *Counter) Reset() { c.sent.Store(0); c.received.Store(0) }
+
+func (c *Counter) serve() {
+	for {
+		client, err := c.ln.Accept()
+		if err != nil {
+			return
+		}
+		server, err := net.Dial("tcp", c.target)
+		if err != nil {
+			client.Close()
+			continue
+		}
+		go func() {
+			io.Copy(counting{server, &c.sent}, client)
+			server.Close()
+		}()
+		go func() {
+			io.Copy(counting{client, &c.received}, server)
+			client.Close()
+		}()
+	}
+}
+
+// counting writes to w, adding the bytes written to n as it goes.
+type counting struct {
+	w io.Writer
+	n *atomic.Int64
+}
+
+func (c counting) Write(p []byte) (int, error) {
+	k, err := c.w.Write(p)
+	c.n.Add(int64(k))
+	return k, err
 }
 
 // binary finds the versitygw binary on PATH or in GOPATH/bin, and checks
