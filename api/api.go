@@ -102,7 +102,7 @@ type api struct {
 }
 
 // openAPI is the OpenAPI document, as shipped in schemas/.
-var openAPI = schemas.OpenAPI
+var openAPI = schemas.OpenAPI()
 
 func (a *api) openapi(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "public, max-age=3600")

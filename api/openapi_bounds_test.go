@@ -40,7 +40,7 @@ func docParams(t *testing.T) map[string]docParam {
 			Parameters map[string]docParam `json:"parameters"`
 		} `json:"components"`
 	}
-	if err := json.Unmarshal(schemas.OpenAPI, &doc); err != nil {
+	if err := json.Unmarshal(schemas.OpenAPI(), &doc); err != nil {
 		t.Fatal(err)
 	}
 	out := map[string]docParam{}
@@ -203,7 +203,7 @@ func TestOpenAPIBounds(t *testing.T) {
 			} `json:"/mcp"`
 		} `json:"paths"`
 	}
-	if err := json.Unmarshal(schemas.OpenAPI, &doc); err != nil {
+	if err := json.Unmarshal(schemas.OpenAPI(), &doc); err != nil {
 		t.Fatal(err)
 	}
 	if limit := fmt.Sprintf("at most %d bytes (a final newline not counted)", mcpserver.MaxRequestBytes); !strings.Contains(doc.Paths.MCP.Post.RequestBody.Description, limit) {

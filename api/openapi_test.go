@@ -108,7 +108,7 @@ func TestOpenAPIEnergyScope(t *testing.T) {
 			Description string `json:"description"`
 		} `json:"info"`
 	}
-	if err := json.Unmarshal(schemas.OpenAPI, &doc); err != nil {
+	if err := json.Unmarshal(schemas.OpenAPI(), &doc); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(doc.Info.Description, format.EnergyScope()) {
@@ -125,7 +125,7 @@ func TestSchemasAreOpenAPIs(t *testing.T) {
 			Schemas map[string]any `json:"schemas"`
 		} `json:"components"`
 	}
-	if err := json.Unmarshal(schemas.OpenAPI, &doc); err != nil {
+	if err := json.Unmarshal(schemas.OpenAPI(), &doc); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {

@@ -51,7 +51,7 @@ var templates = template.Must(template.New("site").Funcs(template.FuncMap{
 // Options configure a site.
 type Options struct {
 	// Grids are the display grids of the model pages' carbon sections, as
-	// render.Options.Grids (nil: render.DefaultGrids).
+	// render.Options.Grids (nil: render.DefaultGrids()).
 	Grids []string
 	// BaseURL is the absolute URL the site is published at
 	// ("https://example.org/greentokens/"); when set, the site has a

@@ -52,7 +52,7 @@ type snapshotRef struct {
 // isBucketURL reports whether arg is a bucket's URL rather than a path.
 func isBucketURL(arg string) bool {
 	u, err := url.Parse(arg)
-	return err == nil && strings.Contains(arg, "://") && slices.Contains(bucket.Schemes, u.Scheme)
+	return err == nil && strings.Contains(arg, "://") && slices.Contains(bucket.Schemes(), u.Scheme)
 }
 
 // resolveSnapshot resolves the release a read command reads: arg, the

@@ -65,7 +65,7 @@ func newSiteCmd(e *env) *cobra.Command {
 	snapshotFlag(cmd, &snap)
 	cmd.Flags().StringVar(&out, "out", "", "write the site into `FOLDER`")
 	cmd.Flags().StringVar(&baseURL, "base-url", "", "the absolute `URL` the site is published at: writes sitemap.xml, the pages' URLs under it, named by robots.txt")
-	cmd.Flags().StringSliceVar(&grids, "grids", render.DefaultGrids, "comma-separated display grids of the model pages' carbon sections (names or ISO 3166 codes, as carbon's GRID)")
+	cmd.Flags().StringSliceVar(&grids, "grids", render.DefaultGrids(), "comma-separated display grids of the model pages' carbon sections (names or ISO 3166 codes, as carbon's GRID)")
 	_ = cmd.RegisterFlagCompletionFunc("grids", completeGridList)
 	return cmd
 }
