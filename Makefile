@@ -90,10 +90,11 @@ sample:
 # process: its resident memory after 1,000 idle connections and 20,000 MCP
 # calls, and over 30 snapshots that each archive the 40 MB CSV (time to
 # ready too); then 52 releases of the same sources built into one folder
-# and published to a file:// bucket (the bytes each stores), and, against
-# versitygw on loopback (make versitygw), one release published and
-# verified from the bucket (time, bytes sent and received) and serve over
-# the 30 snapshots published to it. Each row has MB/s, ms, allocations, peak RSS and
+# and published to a file:// bucket (the bytes each stores), the history of
+# one model across 52 releases, from a folder and from a file:// bucket,
+# and, against versitygw on loopback (make versitygw), one release
+# published and verified from the bucket (time, bytes sent and received)
+# and serve over the 30 snapshots published to it. Each row has MB/s, ms, allocations, peak RSS and
 # its ratio to the floor of the same run, where they apply, and any other
 # figure its benchmark reports. Add a line appending to $(BENCH_OUT) to add
 # rows; the raw output stays in $(BENCH_OUT). The 10,000-model build runs
@@ -114,6 +115,7 @@ bench:
 	$(BENCH) -bench Loopback -benchtime 1x ./api >> $(BENCH_OUT)
 	$(BENCH) -bench 'Serve(IdleAndMCP|ThirtyReleases)' -benchtime 1x ./cmd/greentokens >> $(BENCH_OUT)
 	$(BENCH) -bench 'FiftyTwoWeeks' -benchtime 1x ./cmd/greentokens >> $(BENCH_OUT)
+	$(BENCH) -bench 'History$$' -benchtime 3x ./cmd/greentokens >> $(BENCH_OUT)
 	$(BENCH_S3) -bench '^BenchmarkS3PublishAndVerify' -benchtime 3x ./cmd/greentokens >> $(BENCH_OUT)
 	$(BENCH_S3) -bench '^BenchmarkS3ServeThirtyReleases' -benchtime 1x ./cmd/greentokens >> $(BENCH_OUT)
 	$(GO) run ./internal/benchtable < $(BENCH_OUT)

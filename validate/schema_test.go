@@ -98,10 +98,7 @@ func TestSchemaRejections(t *testing.T) {
 
 // TestSchemasCompile: every embedded schema compiles as draft 2020-12.
 func TestSchemasCompile(t *testing.T) {
-	schs, errs := compiledSchemas()
-	if len(errs) != 0 {
-		t.Fatal(errs)
-	}
+	schs := compiledSchemas()
 	for _, name := range schemas.Names() {
 		if schs[name] == nil {
 			t.Errorf("%s did not compile", name)

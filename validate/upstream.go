@@ -208,8 +208,8 @@ func parseTask(ps *problems, task string, data []byte) ([]*lbRow, bool) {
 			ok = false
 			continue
 		}
-		if tr.id != "" {
-			where += " (" + tr.id + ")"
+		if id := tr.row.modelID; id != "" {
+			where += " (" + id + ")"
 		}
 		for _, p := range tr.probs {
 			ps.add(where, p.Field, "%s", p.Msg)
@@ -228,7 +228,6 @@ func parseTask(ps *problems, task string, data []byte) ([]*lbRow, bool) {
 type taskRow struct {
 	row   *lbRow // nil when the element is not a JSON object
 	ok    bool
-	id    string // model_id, when it is a non-empty string
 	probs []Problem
 }
 
@@ -246,10 +245,6 @@ func parseRow(raw []byte) taskRow {
 	var m map[string]any
 	if dec.Decode(&m) != nil || m == nil {
 		return taskRow{}
-	}
-	var tr taskRow
-	if id, ok := m["model_id"].(string); ok && id != "" {
-		tr.id = id
 	}
 	ps := &problems{}
 	rp := &rowParser{ps: ps, m: m, ok: true}
@@ -289,8 +284,7 @@ func parseRow(raw []byte) taskRow {
 		rp.plausible(r)
 	}
 	r.content = rowContent(m)
-	tr.row, tr.ok, tr.probs = r, rp.ok, ps.list
-	return tr
+	return taskRow{row: r, ok: rp.ok, probs: ps.list}
 }
 
 // rowContent identifies a row object (decoded with UseNumber) by its

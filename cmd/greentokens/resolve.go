@@ -252,22 +252,46 @@ func resolveBucket(e *env, arg string) (*snapshotRef, error) {
 	return &snapshotRef{FS: b.FS(rel.Date), Name: b.Name(rel.Date), Arg: bucket.ReleaseURL(bucketURL, rel.Date)}, nil
 }
 
-// openStore opens the store that serve's and mcp's --snapshots names: a
-// folder of dated snapshots, or a bucket's URL, closed when the command
-// ends.
+// openStore opens the store that serve's, mcp's and history's --snapshots
+// names (checkStore): a folder of dated snapshots, or a bucket's URL,
+// closed when the command ends.
 func openStore(e *env, arg string) (store.Store, error) {
-	if !isBucketURL(arg) {
+	if err := checkStore(arg); err != nil {
+		return nil, err
+	}
+	if !strings.Contains(arg, "://") {
 		return store.Folder(arg), nil
 	}
-	if _, name, err := bucket.SplitRelease(arg); err == nil {
-		return nil, usagef("--snapshots %s names one release (/%s); --snapshots wants the bucket that holds the releases", arg, name)
-	}
-	b, err := bucket.Open(e.ctx, arg, bucket.Options{})
+	b, err := bucket.Open(e.ctx, arg, bucket.Options{Logger: e.log})
 	if err != nil {
 		return nil, err
 	}
 	e.atExit(func() { b.Close() })
 	return b, nil
+}
+
+// checkStore refuses, as a usage error, a --snapshots that names no store
+// of releases: a URL that bucket.CheckURL refuses (another scheme, a
+// secret) or that names one release (URL/DATE, URL/latest); a path that
+// is missing, not a folder, or one snapshot rather than the folder of
+// dated snapshots (nothing would be read).
+func checkStore(arg string) error {
+	if strings.Contains(arg, "://") {
+		if err := bucket.CheckURL(arg); err != nil {
+			return err
+		}
+		if _, name, err := bucket.SplitRelease(arg); err == nil {
+			return usagef("--snapshots %s names one release (/%s); --snapshots wants the bucket that holds the releases", arg, name)
+		}
+		return nil
+	}
+	if err := checkFolder("--snapshots", arg); err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(arg, format.ManifestPath)); err == nil {
+		return usagef("--snapshots %s is one snapshot; --snapshots wants the folder holding the dated snapshots (%s)", arg, filepath.Dir(filepath.Clean(arg)))
+	}
+	return nil
 }
 
 // reproducible is ref's files named as ref.Arg names the release: the

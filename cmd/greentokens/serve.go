@@ -2,18 +2,14 @@ package main
 
 import (
 	"net/http"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/leadgreen/greentokens/api"
 	"github.com/leadgreen/greentokens/catalog"
-	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/mcpserver"
 	"github.com/leadgreen/greentokens/site"
-	"github.com/leadgreen/greentokens/snapshots/bucket"
 )
 
 func init() { register(newServeCmd) }
@@ -82,16 +78,5 @@ func checkSnapshotsFlags(cmd *cobra.Command, dir string, rescan time.Duration) e
 	if rescan < 0 {
 		return usagef("--rescan must not be negative")
 	}
-	if isBucketURL(dir) {
-		return bucket.CheckURL(dir)
-	}
-	if err := checkFolder("--snapshots", dir); err != nil {
-		return err
-	}
-	// One snapshot rather than the folder of dated snapshots: nothing
-	// would be served.
-	if _, err := os.Stat(filepath.Join(dir, format.ManifestPath)); err == nil {
-		return usagef("--snapshots %s is one snapshot; --snapshots wants the folder holding the dated snapshots (%s)", dir, filepath.Dir(filepath.Clean(dir)))
-	}
-	return nil
+	return checkStore(dir)
 }
