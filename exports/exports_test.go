@@ -118,8 +118,8 @@ func TestWrite(t *testing.T) {
 	}
 
 	csvText := string(a["exports/lm-arena-chat/configurations.csv"])
-	if !strings.HasSuffix(csvText, "\r\n") || strings.Count(csvText, "\r\n") != 3 {
-		t.Errorf("configurations.csv: want a header and two records, each ended by CRLF:\n%q", csvText)
+	if !strings.HasSuffix(csvText, "\n") || strings.Count(csvText, "\n") != 3 {
+		t.Errorf("configurations.csv: want a header and two records, each ended by LF:\n%q", csvText)
 	}
 	records, err := csv.NewReader(strings.NewReader(csvText)).ReadAll()
 	if err != nil {

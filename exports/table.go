@@ -33,13 +33,14 @@ type table[T any] struct {
 	describe map[string]string
 }
 
-// writeCSV writes the rows as CSV: a header row of the column names, then
-// a record per row, each value as the JSON files print it, lines ended by
-// CRLF (RFC 4180).
+// writeCSV writes the rows as CSV (RFC 4180, as encoding/csv writes it): a
+// header row of the column names, then a record per row, each value as the
+// JSON files print it. Records end with LF, encoding/csv's default: its
+// CRLF mode drops a carriage return inside a field, which upstream text
+// may hold.
 func writeCSV[T any](w io.Writer, rows []T) error {
 	cols := columnsOf[T]()
 	cw := csv.NewWriter(w)
-	cw.UseCRLF = true
 	if err := cw.Write(names(cols)); err != nil {
 		return err
 	}

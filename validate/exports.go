@@ -117,10 +117,8 @@ func checkExports(s *snap) []Problem {
 	}
 	var out []Problem
 	want := map[string]bool{exportsPackage: true}
-	licences := jarr()
-	if l := s.manifest.Licence; l != nil {
-		licences.vals = append(licences.vals, jobj().set("name", jstr(l.ID)).set("path", jstr(l.URL)).set("title", jstr(l.Name)))
-	}
+	l := s.text.Licence // the reviewed text, which the manifest's licence is held to too
+	licences := jarr(jobj().set("name", jstr(l.ID)).set("path", jstr(l.URL)).set("title", jstr(l.Name)))
 	resources := jarr()
 	for _, t := range tables {
 		b, _ := schemas.Read(t.schema) // embedded, and compiled by compiledSchemas
@@ -168,7 +166,7 @@ func checkExports(s *snap) []Problem {
 	}
 	pkg := jobj().set("$schema", jstr("https://datapackage.org/profiles/2.0/datapackage.json")).set("name", jstr("greentokens")).
 		set("version", jstr(s.manifest.Date)).set("licenses", licences).set("resources", resources)
-	out = append(out, compareExportJSON(s, exportsPackage, pkg, " (the exports as read back, manifest.json's date and licence)")...)
+	out = append(out, compareExportJSON(s, exportsPackage, pkg, " (the exports as read back, manifest.json's date, the reviewed licence)")...)
 	for _, p := range s.files {
 		if inExports(p) && !want[p] {
 			out = append(out, Problem{File: p, Msg: "is not an export of the recomputed files"})

@@ -29,7 +29,7 @@ const want = {
 }
 
 // csvObjects reads an RFC 4180 file (a header row, fields quoted when they
-// hold a comma, a quote or a line end, records ended by CRLF) as objects,
+// hold a comma, a quote or a line end, records ended by LF) as objects,
 // each value read as its JSON type says: a number, a boolean, a string.
 function csvObjects(text, like) {
   const records = []
@@ -43,7 +43,7 @@ function csvObjects(text, like) {
       else field += c
     } else if (c === '"') quoted = true
     else if (c === ',') { record.push(field); field = '' }
-    else if (c === '\r' && text[i + 1] === '\n') { record.push(field); records.push(record); record = []; field = ''; i++ }
+    else if (c === '\n') { record.push(field); records.push(record); record = []; field = '' }
     else field += c
   }
   const [header, ...rows] = records
