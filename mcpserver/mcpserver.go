@@ -17,7 +17,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"os"
 	"time"
@@ -351,13 +350,13 @@ func brief(v any) *mcp.CallToolResult {
 	return res
 }
 
-// RunStdio serves the snapshots under dir over stdin and stdout until the
-// client disconnects or ctx is done, looking for new dated folders every
-// rescan (0: never); version is the binary's (New). Logs go to log, never
-// to stdout, which carries the protocol.
-func RunStdio(ctx context.Context, dir string, rescan time.Duration, version string, log *slog.Logger) error {
-	cat, err := catalog.Open(dir, log)
-	if err != nil {
+// RunStdio loads cat (catalog.New, catalog.NewStore) and serves its
+// snapshots over stdin and stdout until the client disconnects or ctx is
+// done, rescanning every rescan (0: never); version is the binary's
+// (New). Logs go to the catalog's logger, never to stdout, which carries
+// the protocol.
+func RunStdio(ctx context.Context, cat *catalog.Catalog, rescan time.Duration, version string) error {
+	if _, err := cat.Load(); err != nil {
 		return err
 	}
 	ctx, cancel := context.WithCancel(ctx)

@@ -82,11 +82,11 @@ func newCarbonCmd(e *env) *cobra.Command {
 			if cmd.Flags().Changed("pue") {
 				req.PUE = &f.pue
 			}
-			dir, err := snapshotFlagOrNewest(e, cmd, snap)
+			ref, err := snapshotFlagOrNewest(e, cmd, snap)
 			if err != nil {
 				return err
 			}
-			return runCarbon(e, dir, req, asJSON, cmd.Flags())
+			return runCarbon(e, ref, req, asJSON, cmd.Flags())
 		},
 	}
 	snapshotFlag(cmd, &snap)
@@ -99,15 +99,15 @@ func newCarbonCmd(e *env) *cobra.Command {
 	return cmd
 }
 
-// runCarbon prices req from the snapshot at dir; flags are the ones req
+// runCarbon prices req from the release ref names; flags are the ones req
 // was read from, which a number out of range is refused as.
-func runCarbon(e *env, dir string, req catalog.PriceRequest, asJSON bool, flags *pflag.FlagSet) error {
-	ls, s, err := loadCatalogSnapshot(e, dir)
+func runCarbon(e *env, ref *snapshotRef, req catalog.PriceRequest, asJSON bool, flags *pflag.FlagSet) error {
+	ls, s, err := loadCatalogSnapshot(e, ref)
 	if err != nil {
 		return err
 	}
 	if ls.Grid == nil && req.Intensity == nil {
-		return usagef("%s has no grid.json: it was built with --no-grid, so it holds no carbon figures; build one without --no-grid, or state an intensity (--intensity)", dir)
+		return usagef("%s has no grid.json: it was built with --no-grid, so it holds no carbon figures; build one without --no-grid, or state an intensity (--intensity)", printable.String(ref.Name))
 	}
 	ans, err := s.Price(req)
 	if err != nil {
