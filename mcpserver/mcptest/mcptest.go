@@ -420,8 +420,9 @@ const (
 
 // SizeRows are the rows of docs/mcp.md's table of sizes, as measured
 // through cs: for list_models and get_model of qwen-3-32b, the size of the
-// whole result as JSON, compact and with detail "full", in KB (1,000
-// bytes) to 1 decimal.
+// whole result as JSON, compact and with detail "full", and for
+// price_carbon of qwen-3-32b on one grid, in KB (1,000 bytes) to 1
+// decimal.
 func SizeRows(t *testing.T, cs *mcp.ClientSession) []string {
 	t.Helper()
 	kb := func(res *mcp.CallToolResult) string {
@@ -442,6 +443,9 @@ func SizeRows(t *testing.T, cs *mcp.ClientSession) []string {
 		full := callRaw(t, cs, c.tool, args)
 		rows = append(rows, "| "+c.label+" | "+kb(compact)+" | "+kb(full)+" |")
 	}
+	// price_carbon has one detail: a model's index rows on one grid.
+	carbon := callRaw(t, cs, "price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{"NOR"}})
+	rows = append(rows, "| `price_carbon` `qwen-3-32b` on one grid (2 rows) | "+kb(carbon)+" | (no detail) |")
 	return rows
 }
 
