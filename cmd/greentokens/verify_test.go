@@ -34,7 +34,7 @@ func TestVerifyAndDiffUsage(t *testing.T) {
 		{"diff a missing folder", []string{"diff", filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")}, exitUsage, "no such folder"},
 		{"help lists verify", []string{"help"}, exitOK, "verify"},
 		{"help lists diff", []string{"help"}, exitOK, "diff "},
-		{"build --help names --allow-removal", []string{"build", "--help"}, exitOK, "--allow-removal MODEL"},
+		{"build --help names --allow-removal", []string{"build", "--help"}, exitOK, "--allow-removal NAME"},
 		{"build --help names --allow-grid-shrink", []string{"build", "--help"}, exitOK, "--allow-grid-shrink"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
