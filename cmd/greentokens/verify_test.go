@@ -289,8 +289,8 @@ func TestVerifyUpstream(t *testing.T) {
 		"--github-api-url", s.URL, "--ember-url", s.URL + fetchtest.EmberPath, dir}
 
 	code, stdout, stderr := runCLI(t, args...)
-	if code != exitOK || !strings.Contains(stdout, "Fetched again from upstream") || strings.Count(stdout, ": the same as ") != 5 {
-		t.Fatalf("verify --upstream: exit %d, want 0 and 5 sources the same\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	if code != exitOK || !strings.Contains(stdout, "Fetched again from upstream") || strings.Count(stdout, ": the same as ") != 10 {
+		t.Fatalf("verify --upstream: exit %d, want 0 and 10 sources the same\nstdout: %s\nstderr: %s", code, stdout, stderr)
 	}
 
 	changed := filepath.Join(t.TempDir(), "lm-arena-chat.json")
