@@ -25,11 +25,14 @@ build:
 
 # The fast set: under a minute on 2 cores. It reads only the repository's
 # sample (testdata/). The tests that need ../shared are in files built with
-# the "scale" tag, which vet checks too.
+# the "scale" tag, which vet and staticcheck (the version go.mod's tool
+# line pins) check too.
 test:
 	$(GO) vet ./...
 	$(GO) vet -tags scale ./...
 	$(GO) vet -tags s3 ./...
+	$(GO) tool staticcheck ./...
+	$(GO) tool staticcheck -tags scale,s3,crashtest ./...
 	$(GO) test -short ./...
 
 # Every test (minutes; the scale test alone builds 10,000 models several
@@ -84,7 +87,8 @@ sample:
 # site's task file and the API's index.json; requests/s, p99, resident
 # memory; each fails on any error, never on a time), then serve as a
 # process: its resident memory after 1,000 idle connections and 20,000 MCP
-# calls, and over 30 snapshots that each archive the 40 MB CSV. Each row has MB/s, ms, allocations, peak RSS and
+# calls, and over 30 snapshots that each archive the 40 MB CSV; and the history of one model across
+# 52 releases, from a folder and from a file:// bucket. Each row has MB/s, ms, allocations, peak RSS and
 # its ratio to the floor of the same run, where they apply, and any other
 # figure its benchmark reports. Add a line appending to $(BENCH_OUT) to add
 # rows; the raw output stays in $(BENCH_OUT). The 10,000-model build runs
@@ -103,6 +107,7 @@ bench:
 	$(BENCH) -bench CarbonHandler ./api >> $(BENCH_OUT)
 	$(BENCH) -bench Loopback -benchtime 1x ./api >> $(BENCH_OUT)
 	$(BENCH) -bench 'Serve(IdleAndMCP|ThirtyReleases)' -benchtime 1x ./cmd/greentokens >> $(BENCH_OUT)
+	$(BENCH) -bench 'History$$' -benchtime 3x ./cmd/greentokens >> $(BENCH_OUT)
 	$(GO) run ./internal/benchtable < $(BENCH_OUT)
 	@df -PT $(or $(TMPDIR),/tmp) | awk -v d=$(or $(TMPDIR),/tmp) 'NR == 2 { print "temporary folders, where the builds write: " d " (" $$2 ", mounted on " $$7 ")" }'
 

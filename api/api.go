@@ -9,6 +9,8 @@
 //	GET /v1/{date|latest}/grid                 grid.json, byte for byte
 //	GET /v1/{date|latest}/manifest             manifest.json, byte for byte
 //	GET /v1/{date|latest}/carbon?model=M&grid=G[&grid=G2...][&gpu=B200][&num_gpus=N][&batch=B][&intensity=X]
+//	GET /v1/{date|latest}/history/{model}[?gpu=B200][&task=gpqa]  the model's index rows across the releases served up to date, each change with why
+//	GET /v1/feed.atom                          the releases served, as an Atom feed
 //	GET /healthz, /readyz
 //	/mcp                                       the MCP server (streamable HTTP), when mounted
 //
@@ -30,6 +32,7 @@ import (
 
 	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/history"
 	"github.com/leadgreen/greentokens/schemas"
 )
 
@@ -68,7 +71,7 @@ type Options struct {
 
 // New returns the API over cat.
 func New(cat *catalog.Catalog, opts Options) http.Handler {
-	a := &api{cat: cat}
+	a := &api{cat: cat, hist: history.NewIndex(cat)}
 	mux := http.NewServeMux()
 	get := func(pattern string, h http.HandlerFunc) { mux.Handle(pattern, getOnly(cors(h))) }
 	get("/v1/snapshots", a.snapshots)
@@ -79,6 +82,8 @@ func New(cat *catalog.Catalog, opts Options) http.Handler {
 	get("/v1/{date}/grid", a.file(format.GridPath))
 	get("/v1/{date}/manifest", a.file(format.ManifestPath))
 	get("/v1/{date}/carbon", a.carbon)
+	get("/v1/{date}/history/{model}", a.history)
+	get("/v1/feed.atom", a.feed)
 	get("/v1/", notFoundRoute)
 	get("/healthz", a.healthz)
 	get("/readyz", a.readyz)
@@ -98,11 +103,12 @@ func New(cat *catalog.Catalog, opts Options) http.Handler {
 }
 
 type api struct {
-	cat *catalog.Catalog
+	cat  *catalog.Catalog
+	hist *history.Index
 }
 
 // openAPI is the OpenAPI document, as shipped in schemas/.
-var openAPI = schemas.OpenAPI
+var openAPI = schemas.OpenAPI()
 
 func (a *api) openapi(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "public, max-age=3600")

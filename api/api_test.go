@@ -19,9 +19,15 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/catalog/catalogtest"
+	"github.com/leadgreen/greentokens/history/historytest"
 )
 
-func TestMain(m *testing.M) { catalogtest.Main(m) }
+func TestMain(m *testing.M) {
+	code := m.Run()
+	catalogtest.Cleanup()
+	historytest.Cleanup()
+	os.Exit(code)
+}
 
 // server serves the API over the snapshots under root on 127.0.0.1, with
 // the production server's limits; it returns the URL and the access log.

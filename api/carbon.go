@@ -90,7 +90,11 @@ func (a *api) carbon(w http.ResponseWriter, r *http.Request) {
 // badNumber answers a number parameter that catalog.ParseNumber or
 // ParseGPUCount refused, echoing it shortened.
 func badNumber(w http.ResponseWriter, r *http.Request, name string, err error) {
-	ne := err.(*catalog.NumberError)
+	var ne *catalog.NumberError
+	if !errors.As(err, &ne) {
+		fail(w, r, err)
+		return
+	}
 	badParam(w, r, name, truncate(ne.Text), "parameter "+name+" "+strconv.Quote(truncate(ne.Text))+" "+ne.Reason)
 }
 

@@ -31,7 +31,8 @@ type docParam struct {
 }
 
 // docParams returns every parameter of every operation of the document,
-// by name ($refs resolved); a name given two different schemas fails.
+// by name ($refs resolved), a path parameter's as "NAME in path" and a
+// header's as "NAME in header"; a name given two different schemas fails.
 func docParams(t *testing.T) map[string]docParam {
 	t.Helper()
 	var doc struct {
@@ -40,7 +41,7 @@ func docParams(t *testing.T) map[string]docParam {
 			Parameters map[string]docParam `json:"parameters"`
 		} `json:"components"`
 	}
-	if err := json.Unmarshal(schemas.OpenAPI, &doc); err != nil {
+	if err := json.Unmarshal(schemas.OpenAPI(), &doc); err != nil {
 		t.Fatal(err)
 	}
 	out := map[string]docParam{}
@@ -56,10 +57,14 @@ func docParams(t *testing.T) map[string]docParam {
 				if name, ok := strings.CutPrefix(p.Ref, "#/components/parameters/"); ok {
 					p = doc.Components.Parameters[name]
 				}
-				if was, ok := out[p.Name]; ok && !cmp.Equal(was, p) {
-					t.Errorf("%s %s: parameter %s is not the one of other operations", method, path, p.Name)
+				key := p.Name
+				if p.In != "query" {
+					key += " in " + p.In
 				}
-				out[p.Name] = p
+				if was, ok := out[key]; ok && !cmp.Equal(was, p) {
+					t.Errorf("%s %s: parameter %s is not the one of other operations", method, path, key)
+				}
+				out[key] = p
 			}
 		}
 	}
@@ -108,15 +113,17 @@ func TestOpenAPIBounds(t *testing.T) {
 	params := docParams(t)
 	name := float64(catalog.MaxNameBytes)
 	want := map[string]map[string]any{
-		"date":          {"pattern": `^([0-9]{4}-[0-9]{2}-[0-9]{2}|latest)$`},
-		"slug":          {"maxLength": name},
-		"If-None-Match": {},
-		"model":         {"minLength": 1.0, "maxLength": name},
-		"grid":          {"maxItems": float64(catalog.MaxGrids), "items.minLength": 1.0, "items.maxLength": name},
-		"gpu":           {"maxLength": name},
-		"batch":         {"minimum": catalog.MinNumber, "maximum": float64(catalog.MaxBatch)},
-		"num_gpus":      {"minimum": 1.0, "maximum": float64(catalog.MaxNumGPUs)},
-		"intensity":     {"anyOf.0.const": 0.0, "anyOf.1.minimum": catalog.MinNumber, "anyOf.1.maximum": float64(format.MaxGCO2PerKWh)},
+		"date in path":            {"pattern": `^([0-9]{4}-[0-9]{2}-[0-9]{2}|latest)$`},
+		"slug in path":            {"maxLength": name},
+		"model in path":           {"maxLength": name},
+		"If-None-Match in header": {},
+		"task":                    {"enum": taskIDs()},
+		"model":                   {"minLength": 1.0, "maxLength": name},
+		"grid":                    {"maxItems": float64(catalog.MaxGrids), "items.minLength": 1.0, "items.maxLength": name},
+		"gpu":                     {"maxLength": name},
+		"batch":                   {"minimum": catalog.MinNumber, "maximum": float64(catalog.MaxBatch)},
+		"num_gpus":                {"minimum": 1.0, "maximum": float64(catalog.MaxNumGPUs)},
+		"intensity":               {"anyOf.0.const": 0.0, "anyOf.1.minimum": catalog.MinNumber, "anyOf.1.maximum": float64(format.MaxGCO2PerKWh)},
 	}
 	got := map[string]map[string]any{}
 	for n, p := range params {
@@ -135,7 +142,13 @@ func TestOpenAPIBounds(t *testing.T) {
 	// ask is the path that gives the parameter the values vs, and the name
 	// a refusal gives it (a slug is a model name).
 	ask := map[string]func(vs []string) (string, string){
-		"slug": func(vs []string) (string, string) { return "/v1/latest/models/" + url.PathEscape(vs[0]), "model" },
+		"slug in path": func(vs []string) (string, string) { return "/v1/latest/models/" + url.PathEscape(vs[0]), "model" },
+		"model in path": func(vs []string) (string, string) {
+			return "/v1/latest/history/" + url.PathEscape(vs[0]), "model"
+		},
+		"task": func(vs []string) (string, string) {
+			return "/v1/latest/history/qwen-3-32b?" + url.Values{"task": vs}.Encode(), "task"
+		},
 		"model": func(vs []string) (string, string) {
 			return carbon(url.Values{"model": vs, "grid": {"NOR"}}), "model"
 		},
@@ -166,7 +179,7 @@ func TestOpenAPIBounds(t *testing.T) {
 	for param, p := range params {
 		b := got[param]
 		if _, ok := ask[param]; !ok {
-			if param != "date" && len(b) > 0 {
+			if param != "date in path" && len(b) > 0 {
 				t.Errorf("%s has bounds %v and no probe", param, b)
 			}
 			continue
@@ -179,6 +192,12 @@ func TestOpenAPIBounds(t *testing.T) {
 					try(param, []string{strings.Repeat("x", int(n)+past)}, false)
 				}
 			}
+		}
+		if enum, ok := b["enum"].([]any); ok {
+			for _, v := range enum {
+				try(param, []string{v.(string)}, true)
+			}
+			try(param, []string{"not-a-task"}, false)
 		}
 		if n, ok := b["maxItems"].(float64); ok {
 			try(param, slices.Repeat([]string{"NOR"}, int(n)), true)
@@ -203,7 +222,7 @@ func TestOpenAPIBounds(t *testing.T) {
 			} `json:"/mcp"`
 		} `json:"paths"`
 	}
-	if err := json.Unmarshal(schemas.OpenAPI, &doc); err != nil {
+	if err := json.Unmarshal(schemas.OpenAPI(), &doc); err != nil {
 		t.Fatal(err)
 	}
 	if limit := fmt.Sprintf("at most %d bytes (a final newline not counted)", mcpserver.MaxRequestBytes); !strings.Contains(doc.Paths.MCP.Post.RequestBody.Description, limit) {
@@ -221,7 +240,7 @@ func TestOpenAPIBounds(t *testing.T) {
 	}
 
 	// Every date served is one the pattern allows, and so is latest.
-	pattern := regexp.MustCompile(got["date"]["pattern"].(string))
+	pattern := regexp.MustCompile(got["date in path"]["pattern"].(string))
 	for _, d := range append(cat.Dates(), catalog.Latest) {
 		if !pattern.MatchString(d) {
 			t.Errorf("the served date %q does not match the document's pattern %s", d, pattern)
@@ -290,4 +309,16 @@ func checkRange(t *testing.T, param string, p docParam, b map[string]any, try fu
 	}
 	try(long, true)
 	try(longer, false)
+}
+
+// taskIDs are the ids of the tasks a history reads (those index.json
+// lists), as the document's enum lists them.
+func taskIDs() []any {
+	var ids []any
+	for _, t := range format.Tasks() {
+		if t.InIndex {
+			ids = append(ids, t.ID)
+		}
+	}
+	return ids
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/leadgreen/greentokens/catalog/catalogtest"
 	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/history/historytest"
 	"github.com/leadgreen/greentokens/schemas"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -24,6 +25,7 @@ import (
 func TestOpenAPI(t *testing.T) {
 	url, _ := server(t, catalogtest.Shared(t))
 	realURL, _ := server(t, catalogtest.SharedReal(t))
+	historyURL, _ := server(t, historytest.Store(t))
 	shipped, err := os.ReadFile("../schemas/openapi.json")
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +45,7 @@ func TestOpenAPI(t *testing.T) {
 		t.Errorf("openapi %q", doc.OpenAPI)
 	}
 	for _, p := range []string{"/v1/snapshots", "/v1/openapi.json", "/v1/{date}/models", "/v1/{date}/models/{slug}", "/v1/{date}/index",
-		"/v1/{date}/grid", "/v1/{date}/manifest", "/v1/{date}/carbon", "/healthz", "/readyz", "/mcp"} {
+		"/v1/{date}/grid", "/v1/{date}/manifest", "/v1/{date}/carbon", "/v1/{date}/history/{model}", "/v1/feed.atom", "/healthz", "/readyz", "/mcp"} {
 		if _, ok := doc.Paths[p]; !ok {
 			t.Errorf("the document lacks %s", p)
 		}
@@ -73,6 +75,9 @@ func TestOpenAPI(t *testing.T) {
 		{"/v1/latest/carbon?model=qwen-3-32b&batch=x", "Problem"},
 		{"/healthz", "Status"},
 		{"/readyz", "Status"},
+		{"history:/v1/latest/history/qwen-3-32b", "History"},
+		{"history:/v1/latest/history/qwen-3-32b?task=gpqa&gpu=H100", "History"},
+		{"history:/v1/latest/history/qwen-3-32b?task=x", "Problem"},
 	} {
 		sch, err := c.Compile(base + "#/components/schemas/" + tc.schema)
 		if err != nil {
@@ -82,7 +87,13 @@ func TestOpenAPI(t *testing.T) {
 		if p, ok := strings.CutPrefix(tc.path, "real:"); ok {
 			base, path = realURL, p
 		}
+		if p, ok := strings.CutPrefix(tc.path, "history:"); ok {
+			base, path = historyURL, p
+		}
 		a := get(t, base+path)
+		if tc.schema == "History" && !strings.Contains(a.body, `"kind": "excluded"`) && !strings.Contains(a.body, `"gpu": "H100"`) {
+			t.Errorf("%s: no change to validate:\n%.300s", tc.path, a.body)
+		}
 		if tc.schema == "Carbon" && !strings.Contains(a.body, `"fallback": false`) ||
 			strings.HasPrefix(tc.path, "real:") && tc.schema != "SnapshotList" && !strings.Contains(a.body, `"fallback": true`) {
 			t.Errorf("%s: no fallback to validate:\n%.300s", tc.path, a.body)
@@ -108,7 +119,7 @@ func TestOpenAPIEnergyScope(t *testing.T) {
 			Description string `json:"description"`
 		} `json:"info"`
 	}
-	if err := json.Unmarshal(schemas.OpenAPI, &doc); err != nil {
+	if err := json.Unmarshal(schemas.OpenAPI(), &doc); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(doc.Info.Description, format.EnergyScope()) {
@@ -125,7 +136,7 @@ func TestSchemasAreOpenAPIs(t *testing.T) {
 			Schemas map[string]any `json:"schemas"`
 		} `json:"components"`
 	}
-	if err := json.Unmarshal(schemas.OpenAPI, &doc); err != nil {
+	if err := json.Unmarshal(schemas.OpenAPI(), &doc); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -136,6 +147,7 @@ func TestSchemasAreOpenAPIs(t *testing.T) {
 		{"carbon.schema.json", "Carbon", []string{"CarbonRow", "FileRef"}},
 		{"list-models.schema.json", "ModelList", []string{"IndexRow", "ModelSummary"}},
 		{"list-grids.schema.json", "", []string{"GridArea"}},
+		{"history.schema.json", "History", []string{"HistoryPoint", "HistoryReason", "HistoryRelease", "HistorySeries"}},
 	} {
 		b, err := schemas.Read(tc.file)
 		if err != nil {

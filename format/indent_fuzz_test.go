@@ -66,7 +66,7 @@ func (g *genValue) value() any {
 		}
 		f := math.Float64frombits(binary.LittleEndian.Uint64(b[:]))
 		if math.IsNaN(f) || math.IsInf(f, 0) {
-			f = -0.0
+			f = math.Copysign(0, -1)
 		}
 		return f
 	case 3:

@@ -13,11 +13,13 @@ import (
 	"github.com/leadgreen/greentokens/pricing"
 )
 
-// DefaultGrids are the grids of a page's carbon table, in the order shown:
-// India, Saudi Arabia, Hong Kong, Serbia, World, Germany and Norway, by ISO
-// 3 code, which Ember keeps when it renames an area (World, a region, has
-// none).
-var DefaultGrids = []string{"IND", "SAU", "HKG", "SRB", "World", "DEU", "NOR"}
+// DefaultGrids returns the grids of a page's carbon table, in the order
+// shown: India, Saudi Arabia, Hong Kong, Serbia, World, Germany and Norway,
+// by ISO 3 code, which Ember keeps when it renames an area (World, a region,
+// has none). Each call returns a new slice.
+func DefaultGrids() []string {
+	return []string{"IND", "SAU", "HKG", "SRB", "World", "DEU", "NOR"}
+}
 
 // Options configure the pages.
 type Options struct {
@@ -34,7 +36,7 @@ type Options struct {
 
 func (o Options) grids() []string {
 	if o.Grids == nil {
-		return DefaultGrids
+		return DefaultGrids()
 	}
 	return o.Grids
 }

@@ -9,6 +9,7 @@
 package schemas
 
 import (
+	"bytes"
 	"embed"
 	"io/fs"
 	"sort"
@@ -44,8 +45,9 @@ func Has(name string) bool {
 	return err == nil
 }
 
-// OpenAPI is the HTTP API's OpenAPI 3.1 document (openapi.json), served at
-// /v1/openapi.json.
-//
+// OpenAPI returns the HTTP API's OpenAPI 3.1 document (openapi.json),
+// served at /v1/openapi.json. Each call returns a new copy.
+func OpenAPI() []byte { return bytes.Clone(openAPI) }
+
 //go:embed openapi.json
-var OpenAPI []byte
+var openAPI []byte

@@ -410,8 +410,8 @@ func checkCharts(t *testing.T, b *browser, s *Site, p string) {
 		}
 	}
 	if len(m.Best) > 0 {
-		if c := got["carbon"]; c.Bars != len(render.DefaultGrids) || !strings.Contains(c.Labels[0], "kg CO2e") {
-			t.Errorf("%s: carbon chart with %d bars and axis label %q; want %d bars", e.Slug, c.Bars, c.Labels, len(render.DefaultGrids))
+		if c := got["carbon"]; c.Bars != len(render.DefaultGrids()) || !strings.Contains(c.Labels[0], "kg CO2e") {
+			t.Errorf("%s: carbon chart with %d bars and axis label %q; want %d bars", e.Slug, c.Bars, c.Labels, len(render.DefaultGrids()))
 		}
 	}
 }
@@ -507,8 +507,8 @@ func checkCalculator(t *testing.T, b *browser, s *Site, base string) {
   const c = document.querySelector("#carbon p.caption").textContent.match(/on (\d+ × \S+), priced/);
   return Array.from(document.querySelectorAll("#carbon table tbody tr")).map(r => c[1] + "|" + r.cells[0].textContent + " " + r.cells[2].textContent);
 })()`)
-		if len(page) != len(render.DefaultGrids) {
-			t.Errorf("%s: carbon table %q, want %d grids", m.Slug, page, len(render.DefaultGrids))
+		if len(page) != len(render.DefaultGrids()) {
+			t.Errorf("%s: carbon table %q, want %d grids", m.Slug, page, len(render.DefaultGrids()))
 			continue
 		}
 		label, _, _ := strings.Cut(page[0], "|")
@@ -572,13 +572,13 @@ func batchesToTry(cs []calcConfig) []string {
 }
 
 // goCalc is what the calculator must show for c, from Go's pricing: the
-// model's price on the seed page's seven grids (render.DefaultGrids) at
+// model's price on the seed page's seven grids (render.DefaultGrids()) at
 // the index row, or at the batch, as catalog's Price answers the API.
 func goCalc(t *testing.T, s *Site, d calcData, c calcCase) string {
 	t.Helper()
 	slug, label, batch := c[0], c[1], c[2]
 	_, gpu, _ := strings.Cut(label, " × ")
-	req := catalog.PriceRequest{Model: slug, GPU: gpu, Grids: render.DefaultGrids}
+	req := catalog.PriceRequest{Model: slug, GPU: gpu, Grids: render.DefaultGrids()}
 	if batch != "" {
 		b, err := strconv.ParseFloat(batch, 64)
 		if err != nil {
@@ -590,7 +590,7 @@ func goCalc(t *testing.T, s *Site, d calcData, c calcCase) string {
 	if err != nil {
 		t.Fatalf("%v: %v", req, err)
 	}
-	if len(ans.Rows) != len(render.DefaultGrids) {
+	if len(ans.Rows) != len(render.DefaultGrids()) {
 		t.Fatalf("%v: %d rows", req, len(ans.Rows))
 	}
 	kg := map[string]string{}

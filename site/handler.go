@@ -72,6 +72,8 @@ func contentType(name string) string {
 		return "text/plain; charset=utf-8"
 	case ".xml":
 		return "application/xml"
+	case ".atom":
+		return "application/atom+xml"
 	}
 	if ct := mime.TypeByExtension(path.Ext(name)); ct != "" {
 		return ct

@@ -83,6 +83,13 @@ func (s *Site) modelPage(slug string) ([]byte, error) {
 	if data.Blocks, data.Open, err = htmlBlocks(d); err != nil {
 		return nil, err
 	}
+	hist, err := s.historyBlocks(slug, data.Open)
+	if err != nil {
+		return nil, err
+	}
+	if len(hist) > 0 {
+		data.Blocks, data.Open = append(data.Blocks, hist...), true
+	}
 	files := []string{format.IndexPath, e.File}
 	if s.pages.Grid != nil {
 		files = append(files, format.GridPath)

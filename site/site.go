@@ -26,6 +26,7 @@ import (
 	"strings"
 
 	"github.com/leadgreen/greentokens/catalog"
+	"github.com/leadgreen/greentokens/history"
 	"github.com/leadgreen/greentokens/render"
 )
 
@@ -51,7 +52,7 @@ var templates = template.Must(template.New("site").Funcs(template.FuncMap{
 // Options configure a site.
 type Options struct {
 	// Grids are the display grids of the model pages' carbon sections, as
-	// render.Options.Grids (nil: render.DefaultGrids).
+	// render.Options.Grids (nil: render.DefaultGrids()).
 	Grids []string
 	// BaseURL is the absolute URL the site is published at
 	// ("https://example.org/greentokens/"); when set, the site has a
@@ -64,6 +65,13 @@ type Options struct {
 	// Logger receives the errors of a served site (Sites); nil discards
 	// them.
 	Logger *slog.Logger
+	// History, when set, holds the releases of the store the snapshot is
+	// one of: each model page gets a chart of its index rows across the
+	// releases up to the snapshot's date, with why each changed, and
+	// feed.atom lists those releases. Without it, feed.atom lists the
+	// snapshot alone and the pages have no such chart. Sites sets it to
+	// the catalog's releases.
+	History *history.Index
 }
 
 func (o Options) log() *slog.Logger {
@@ -123,6 +131,11 @@ func New(snap *catalog.Snapshot, opts Options) (*Site, error) {
 		}
 		s.fixed[name] = servedFile{b, etagOf(b)}
 	}
+	feed, err := s.feed()
+	if err != nil {
+		return nil, fmt.Errorf("site: %s: %w", feedName, err)
+	}
+	s.fixed[feedName] = servedFile{feed, etagOf(feed)}
 	robots := s.robots()
 	s.fixed[robotsName] = servedFile{robots, etagOf(robots)}
 	for p := range s.fixed {

@@ -156,8 +156,8 @@ func TestDeterministic(t *testing.T) {
 			t.Errorf("%s: %v", want, err)
 		}
 	}
-	if len(a.Paths()) != 7+18+1+88+9 {
-		t.Errorf("%d files; want 3 assets, 3 pages and robots.txt, 18 model pages, manifest and 88 outputs, 9 JSON sources: %v", len(a.Paths()), a.Paths())
+	if len(a.Paths()) != 8+18+1+88+9 {
+		t.Errorf("%d files; want 3 assets, 3 pages, robots.txt and feed.atom, 18 model pages, manifest and 88 outputs, 9 JSON sources: %v", len(a.Paths()), a.Paths())
 	}
 }
 

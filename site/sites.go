@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/leadgreen/greentokens/catalog"
+	"github.com/leadgreen/greentokens/history"
 )
 
 // Sites serves the website of every snapshot a catalog serves, from the
@@ -16,6 +17,9 @@ import (
 // copy in memory the first time it is asked for, and kept while the catalog
 // serves that snapshot: the site and the API answer from the same bytes.
 func Sites(cat *catalog.Catalog, opts Options) http.Handler {
+	if opts.History == nil {
+		opts.History = history.NewIndex(cat)
+	}
 	return &sites{cat: cat, opts: opts, open: map[*catalog.Snapshot]*Site{}}
 }
 

@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"github.com/leadgreen/greentokens/history"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -22,7 +23,11 @@ func TestSites(t *testing.T) {
 	if got := cat.Dates(); len(got) != 1 || got[0] != seedDate {
 		t.Fatalf("the catalog serves %v", got)
 	}
-	s := openSeed(t)
+	// Served, a site has the history of the catalog's releases.
+	s, err := New(cat.Snapshots()[0], Options{History: history.NewIndex(cat)})
+	if err != nil {
+		t.Fatal(err)
+	}
 	srv := httptest.NewServer(Sites(cat, Options{}))
 	defer srv.Close()
 	index, _ := s.Page("index.html")

@@ -6,6 +6,7 @@ package validate
 import (
 	"bytes"
 	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -55,7 +56,7 @@ func join(field, key string) string {
 // value compares the published got with the recomputed want; note ends a
 // mismatch message.
 func (d *jdiff) value(where, field string, want, got *jnode, note string) {
-	switch {
+	switch want = want.value(); {
 	case want.kind != got.kind:
 		d.add(where, field, "is %s, recomputed %s%s", got.describe(), want.describe(), note)
 	case want.kind == jObj:
@@ -103,15 +104,23 @@ func (d *jdiff) members(where, field string, want, got *jnode) {
 	}
 }
 
-// list compares two lists' entries.
+// list compares two lists' entries: by id when the counts differ and the
+// entries have ids, else by position.
 func (d *jdiff) list(where, field string, want, got *jnode, note string) {
 	n, m := len(want.vals), len(got.vals)
 	if n != m {
 		d.add(where, field, "has %d entries, recomputed %d%s", m, n, note)
 	}
 	if n == m || n == 0 || entryID(want.vals[0]) == "" {
-		for i := range min(n, m) {
-			d.entry(where, field, i, want.vals[i], got.vals[i], note)
+		for i := range max(n, m) {
+			switch at := fmt.Sprintf("%s[%d]", field, i); {
+			case i >= m:
+				d.add(where, at, "is missing, recomputed %s%s", want.vals[i].show(), note)
+			case i >= n:
+				d.add(where, at, "is %s, not among the recomputed entries%s", got.vals[i].describe(), note)
+			default:
+				d.entry(where, field, i, want.vals[i], got.vals[i], note)
+			}
 		}
 		return
 	}
@@ -157,21 +166,11 @@ func entryWhere(where, field string, i int, id string) string {
 // index.json's source.tasks, the slug (and GPU) of index.json's lists, the
 // name of grid.json's areas; "" for anything else.
 func entryID(v *jnode) string {
-	str := func(k string) string {
-		if x := v.get(k); x != nil && x.kind == jStr {
-			return x.text
-		}
-		return ""
+	id := cmp.Or(v.str("row_id"), v.str("task"))
+	if id == "" && v.str("slug") != "" && v.str("gpu") != "" {
+		return v.str("slug") + " on " + v.str("gpu")
 	}
-	switch {
-	case str("row_id") != "":
-		return str("row_id")
-	case str("task") != "":
-		return str("task")
-	case str("slug") != "" && str("gpu") != "":
-		return str("slug") + " on " + str("gpu")
-	}
-	return cmp.Or(str("slug"), str("name"))
+	return cmp.Or(id, v.str("slug"), v.str("name"))
 }
 
 // stringDiff describes how a string differs from the recomputed one; long
@@ -199,21 +198,21 @@ func stringDiff(got, want string) string {
 	return fmt.Sprintf("differs from the recomputed text at character %d: is %s, recomputed %s", i+1, window(g), window(w))
 }
 
-// tree compares the published file data with the recomputed want: when
-// their bytes differ, each differing field, or else the first differing
-// byte.
-func (d *jdiff) tree(data []byte, want *jnode) {
-	printed := writeTree(want)
+// tree compares the published file data with printed, the recomputed
+// file's bytes: when they differ, the decoded file goes to values, which
+// names each differing field, or else the first differing byte is named.
+// printed is not held while values runs.
+func (d *jdiff) tree(data, printed []byte, values func(got *jnode)) {
 	if bytes.Equal(data, printed) {
 		return
 	}
+	line, col := firstDiff(data, printed)
 	before := len(d.ps.list)
 	if got := parseFile(d.ps, data); got != nil {
-		d.value("", "", want, got, "")
+		values(got)
 	}
 	if len(d.ps.list) == before {
-		line, col := firstDiff(data, printed)
-		layoutProblem(d.ps, line, col)
+		d.ps.add("", "", "has the recomputed values but not the published layout (two-space indentation, keys in order, \"key\": value, no HTML escaping, no trailing newline): first difference at line %d, column %d", line, col)
 	}
 }
 
@@ -230,10 +229,20 @@ func parseFile(ps *problems, data []byte) *jnode {
 	return got
 }
 
-// layoutProblem is the problem of a file whose values are the recomputed
-// ones but whose bytes are not: it names the first difference.
-func layoutProblem(ps *problems, line, col int) {
-	ps.add("", "", "has the recomputed values but not the published layout (two-space indentation, keys in order, \"key\": value, no HTML escaping, no trailing newline): first difference at line %d, column %d", line, col)
+// compareBlock compares a block of manifest.json, got as decoded, with its
+// recomputation want (of the same type), each as encoding/json prints it,
+// naming each member that differs under field; note(key) ends the message
+// of a mismatch of the member key.
+func compareBlock(ps *problems, field string, got, want any, note func(key string) string) {
+	d := &jdiff{ps: ps, note: func(_ *jnode, key string) string { return note(key) }}
+	d.value("", field, blockTree(want), blockTree(got), note(""))
+}
+
+// blockTree is v as encoding/json prints it: a manifest type always encodes.
+func blockTree(v any) *jnode {
+	b, _ := json.Marshal(v)
+	n, _ := parseTree(b)
+	return n
 }
 
 // compareModel compares a model file's bytes with its recomputation and
@@ -269,15 +278,15 @@ func compareModel(file, chatPath string, m *wantModel, data []byte) []Problem {
 		d.members("", "best", w, g)
 		for _, c := range m.best {
 			entry, where := g.get(c.gpu), fmt.Sprintf("best.%s (%s)", c.gpu, c.rowID())
-			if id := entry.get("row_id"); id != nil && id.kind == jStr && id.text != c.rowID() {
-				d.add(where, "row_id", "is %s, recomputed %s%s", id.text, c.rowID(), m.whyBest(chatPath, c.gpu))
+			if id := entry.str("row_id"); id != "" && id != c.rowID() {
+				d.add(where, "row_id", "is %s, recomputed %s%s", id, c.rowID(), m.whyBest(chatPath, c.gpu))
 			} else if entry != nil {
 				d.value(where, "", c.node, entry, "")
 			}
 		}
 		return true
 	}
-	d.tree(data, m.tree)
+	d.tree(data, writeTree(m.tree), func(got *jnode) { d.value("", "", m.tree, got, "") })
 	return d.ps.list
 }
 

@@ -436,7 +436,10 @@ func TestGridSnapshot(t *testing.T) {
 		{name: "no grid at all", edit: func(m *Manifest) { *m = Manifest{Date: m.Date} }},
 		{
 			name: "counts", edit: func(m *Manifest) { m.Grid.AreasWithoutYear, m.Grid.Fallbacks = 2, 0 },
-			want: []string{"manifest.json: grid is {Year:2022 Areas:226 AreasWithoutYear:2 Fallbacks:0 YearPinned:false}, but the archived CSV gives {Year:2022 Areas:226 AreasWithoutYear:1 Fallbacks:1 YearPinned:false}"},
+			want: []string{
+				"manifest.json: grid.areas_without_year is 2, recomputed 1 from sources/ember/yearly_full_release_long_format.csv",
+				"manifest.json: grid.fallbacks is 0, recomputed 1 from sources/ember/yearly_full_release_long_format.csv",
+			},
 		},
 		{
 			name: "rule and candidates", edit: func(m *Manifest) {
@@ -444,15 +447,20 @@ func TestGridSnapshot(t *testing.T) {
 				m.Grid.YearCandidates = m.Grid.YearCandidates[:1]
 			},
 			want: []string{
-				`manifest.json: grid.year_rule is "the latest year with a World value", but the rule is "the latest complete year: World has a value, and the countries with a value number at least 90% of those with a value in the year before"`,
-				"manifest.json: grid.year_candidates is [{Year:2024 World:true Countries:86 CountriesYearBefore:172 Complete:false}], but the archived CSV gives [{Year:2024 World:true Countries:86 CountriesYearBefore:172 Complete:false} {Year:2023 World:true Countries:172 CountriesYearBefore:212 Complete:false} {Year:2022 World:true Countries:212 CountriesYearBefore:212 Complete:true}]",
+				`manifest.json: grid.year_rule differs from the recomputed text at character 12: is "the latest year with a World value", recomputed "the latest complete year: World has a value, and th"... (the reviewed text, internal/sourcetext/ember.json)`,
+				"manifest.json: grid.year_candidates has 1 entries, recomputed 3 from sources/ember/yearly_full_release_long_format.csv",
+				`manifest.json: grid.year_candidates[1] is missing, recomputed {"year":2023,"world":true,"countries":172,"countries_year_before":212,"complete":false} from sources/ember/yearly_full_release_long_format.csv`,
+				`manifest.json: grid.year_candidates[2] is missing, recomputed {"year":2022,"world":true,"countries":212,"countries_year_before":212,"complete":true} from sources/ember/yearly_full_release_long_format.csv`,
 			},
 		},
 		{
 			name: "exclusion invented", edit: func(m *Manifest) {
 				m.Grid.Exclusions = []ManifestGridExclusion{{Area: "Germany", ISO3: "DEU", Year: 2024, Line: 1994, Value: "344.14", Reason: "blank value"}}
 			},
-			want: []string{"manifest.json: grid.exclusions is [{Area:Germany ISO3:DEU Year:2024 Line:1994 Value:344.14 Reason:blank value}], but the archived CSV gives []"},
+			want: []string{
+				"manifest.json: grid.exclusions has 1 entries, recomputed 0 from sources/ember/yearly_full_release_long_format.csv",
+				`manifest.json: grid.exclusions[0] is {"area":"Germany","iso3":"DEU","year":2024,"line":1994,"value":"344.14","reason":"blank value"}, not among the recomputed entries from sources/ember/yearly_full_release_long_format.csv`,
+			},
 		},
 		{
 			name: "dates and URL", edit: func(m *Manifest) {

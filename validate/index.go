@@ -6,7 +6,6 @@ package validate
 // differ is the published file decoded, to name each differing figure.
 
 import (
-	"bytes"
 	"cmp"
 	"fmt"
 	"slices"
@@ -35,9 +34,9 @@ func idxSnapshotCheck(s *snap) []Problem {
 	cannotRead := func(p string, err error) []Problem {
 		return []Problem{{File: p, Msg: fmt.Sprintf("cannot be read (%s is computed from it): %v", IndexPath, err)}}
 	}
-	read := make([]*taskData, len(tasks))
-	for i := range tasks {
-		t := &tasks[i]
+	read := make([]*taskData, len(indexTasks))
+	for i := range indexTasks {
+		t := &indexTasks[i]
 		if read[i] = s.task(t, t.file); read[i].readErr != nil {
 			return cannotRead(t.file, read[i].readErr)
 		}
@@ -47,7 +46,10 @@ func idxSnapshotCheck(s *snap) []Problem {
 	var out []Problem
 	for i, td := range read {
 		if len(td.probs) > 0 {
-			if !s.leaderboardReports(&tasks[i], td.path) {
+			// The leaderboard check reports the file it reads: Text
+			// Conversation's and the selected tasks', at their source.
+			t, src := &indexTasks[i], s.source(indexTasks[i].sourceName())
+			if t.id != taskChat && !slices.Contains(s.manifest.Selection.Tasks, t.id) || src == nil || src.Path != td.path {
 				out = append(out, td.probs...)
 			}
 			out = append(out, Problem{File: IndexPath, Msg: fmt.Sprintf("cannot be recomputed: %s has the problems reported above", td.path)})
@@ -60,28 +62,19 @@ func idxSnapshotCheck(s *snap) []Problem {
 	if fail != nil {
 		return []Problem{*fail}
 	}
-	want, fail := pl.print()
-	if fail != nil {
-		return []Problem{*fail}
+	want := pl.file()
+	printed := writeTree(want)
+	if pl.fail != nil {
+		return []Problem{*pl.fail}
 	}
 	data, err := s.read(IndexPath)
 	if err != nil {
 		return cannotRead(IndexPath, err)
 	}
-	if bytes.Equal(data, want) {
-		return nil
-	}
-	// They differ: name every differing figure (neither file's bytes are
-	// needed meanwhile).
-	line, col := firstDiff(data, want)
-	probs := pl.compare(data)
-	if len(probs) == 0 {
-		// Figures agree: the bytes must too.
-		ps := &problems{file: IndexPath}
-		layoutProblem(ps, line, col)
-		probs = ps.list
-	}
-	return probs
+	d := &jdiff{ps: &problems{file: IndexPath}, max: idxMaxProblems,
+		note: func(*jnode, string) string { return " from the archived task files" }}
+	d.tree(data, printed, func(got *jnode) { d.value("", "", want, got, "") })
+	return d.ps.list
 }
 
 // idxModel is one model's stable runs of one task, as the model files
@@ -128,11 +121,13 @@ func idxGroup(t *task, rows []*lbRow, slugs map[string]string) map[string]*idxMo
 var idxLists = []string{"models", "gpu_comparisons", "task_comparisons", "load_curves"}
 
 // idxPlan is the recomputed index.json, ready to be printed or compared one
-// list at a time: the grouped runs, and the header (the lists aside).
+// list at a time: the grouped runs, the header (the lists aside), and the
+// first entry that could not be recomputed.
 type idxPlan struct {
 	chat, gpqa map[string]*idxModel
 	ids        []string // the Text Conversation models, by slug
 	header     *jnode
+	fail       *Problem
 }
 
 // idxPrepare groups the rows of every task (read, in the order of tasks)
@@ -164,7 +159,7 @@ func idxPrepare(m *Manifest, text *sourcetext.Text, read []*taskData) (*idxPlan,
 		source.set(k, full.get(k))
 	}
 	list := jarr()
-	for i, t := range tasks {
+	for i, t := range indexTasks {
 		list.vals = append(list.vals, jobj().set("task", jstr(t.id)).set("name", jstr(text.Tasks[t.id].Name)).set("file", jstr(t.file)).
 			set("stable_configurations", jint(len(read[i].stable))))
 	}
@@ -283,72 +278,28 @@ func idxCurve(m *idxModel, best *run) *jnode {
 		set("past", pastNode)
 }
 
-// print prints the recomputed file as writeTree would, one list at a time;
-// it stops at the first entry that cannot be recomputed.
-func (pl *idxPlan) print() ([]byte, *Problem) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, k := range append(slices.Clone(pl.header.keys), idxLists...) {
-		v, fail := pl.member(k)
-		if fail != nil {
-			return nil, fail
-		}
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString("\n  ")
-		quoteJSON(&b, k)
-		b.WriteString(": ")
-		writeValue(&b, v, 1)
+// file is the recomputed index.json: its header, then each list, computed
+// whenever the file is printed or compared, so that no two are held at
+// once.
+func (pl *idxPlan) file() *jnode {
+	top := &jnode{kind: jObj, keys: slices.Clone(pl.header.keys), vals: slices.Clone(pl.header.vals)}
+	for _, k := range idxLists {
+		top.set(k, &jnode{kind: jArr, lazy: func() *jnode { return pl.list(k) }})
 	}
-	b.WriteString("\n}")
-	return b.Bytes(), nil
+	return top
 }
 
-// member recomputes the top-level member k (a list whole), or returns nil.
-func (pl *idxPlan) member(k string) (*jnode, *Problem) {
-	if !slices.Contains(idxLists, k) {
-		return pl.header.get(k), nil
-	}
+// list recomputes the list k whole, in the order of the Text Conversation
+// models; an entry that cannot be recomputed ends it, and is pl.fail.
+func (pl *idxPlan) list(k string) *jnode {
 	list := jarr()
 	for _, id := range pl.ids {
 		es, fail := pl.entries(k, pl.chat[id])
 		if fail != nil {
-			return nil, fail
+			pl.fail = cmp.Or(pl.fail, fail)
+			return list
 		}
 		list.vals = append(list.vals, es...)
 	}
-	return list, nil
-}
-
-// compare decodes the published file data whole and names every figure
-// that differs from the recomputed one, recomputing a top-level member (a
-// list whole) at a time.
-func (pl *idxPlan) compare(data []byte) []Problem {
-	d := &jdiff{ps: &problems{file: IndexPath}, max: idxMaxProblems,
-		note: func(*jnode, string) string { return " from the archived task files" }}
-	got := parseFile(d.ps, data)
-	switch {
-	case got == nil:
-		return d.ps.list
-	case got.kind != jObj:
-		d.add("", "", "is %s, recomputed an object", got.describe())
-		return d.ps.list
-	}
-	keys := append(slices.Clone(pl.header.keys), idxLists...)
-	for i, k := range got.keys {
-		if !slices.Contains(keys, k) {
-			d.add("", k, "is not a field of the recomputed file")
-		} else if want, _ := pl.member(k); slices.Index(got.keys, k) == i { // print found no failure
-			d.value("", k, want, got.vals[i], d.note(nil, k))
-		} else {
-			d.add("", k, "appears more than once")
-		}
-	}
-	for _, k := range keys {
-		if got.get(k) == nil {
-			d.add("", k, "is missing")
-		}
-	}
-	return d.ps.list
+	return list
 }

@@ -271,7 +271,7 @@ func TestIndexFileComparison(t *testing.T) {
 		{"extra key", `"version": "1",`, `"version": "1", "x": 1,`, "index.json: x is not a field of the recomputed file"},
 		{"key twice", `"version": "1",`, `"version": "1", "version": "1",`, "index.json: version appears more than once"},
 		{"key missing", `"version": "1",`, ``, "index.json: version is missing"},
-		{"list not a list", `"task_comparisons": [`, `"task_comparisons": {"a": 1}, "x": [`, "index.json: task_comparisons is an object, recomputed an array of 11 from the archived task files"},
+		{"list not a list", `"task_comparisons": [`, `"task_comparisons": {"a": 1}, "x": [`, `index.json: task_comparisons is {"a":1}, recomputed an array of 11 from the archived task files`},
 		{"not JSON", `"version": "1",`, `"version": "1",,`, "index.json: is not valid JSON"},
 		{"data after", "", "\n{}", "index.json: has data after the top-level value"},
 	} {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -33,6 +34,17 @@ type jnode struct {
 	text string   // bool, null and number: the literal text; string: the value
 	keys []string // object keys, in order
 	vals []*jnode // object values (parallel to keys) or array elements
+	// lazy, when set, computes the value each time it is read (value), for
+	// a list too large to hold beside the others: index.json's.
+	lazy func() *jnode
+}
+
+// value is n, or the value a lazy n computes, kept by no one.
+func (n *jnode) value() *jnode {
+	if n.lazy != nil {
+		return n.lazy()
+	}
+	return n
 }
 
 func jnull() *jnode               { return &jnode{kind: jNull, text: "null"} }
@@ -64,20 +76,34 @@ func (n *jnode) get(key string) *jnode {
 	return nil
 }
 
-// show renders a scalar for a message; strings are quoted and long ones cut.
+// str returns the string value of an object's member key, or "".
+func (n *jnode) str(key string) string {
+	if v := n.get(key); v != nil && v.kind == jStr {
+		return v.text
+	}
+	return ""
+}
+
+// show renders a value for a message: strings quoted and long ones cut, a
+// short list or object of scalars as compact JSON, else by its size or
+// row_id.
 func (n *jnode) show() string {
-	switch n.kind {
-	case jStr:
+	n = n.value()
+	flat := n.kind >= jArr && len(n.vals) <= 8 && !slices.ContainsFunc(n.vals, func(v *jnode) bool { return v.kind >= jArr })
+	var compact bytes.Buffer
+	switch {
+	case flat && json.Compact(&compact, writeTree(n)) == nil && compact.Len() <= 120:
+		return compact.String()
+	case n.kind == jStr:
 		if r := []rune(n.text); len(r) > 80 {
 			return fmt.Sprintf("%q...", string(r[:80]))
 		}
 		return strconv.Quote(n.text)
-	case jArr:
+	case n.kind == jArr:
 		return fmt.Sprintf("an array of %d", len(n.vals))
-	case jObj:
-		if id := n.get("row_id"); id != nil && id.kind == jStr {
-			return "an object (row_id " + id.text + ")"
-		}
+	case n.kind == jObj && n.str("row_id") != "":
+		return "an object (row_id " + n.str("row_id") + ")"
+	case n.kind == jObj:
 		return "an object"
 	}
 	return n.text
@@ -122,29 +148,24 @@ func parseValue(dec *json.Decoder) (*jnode, error) {
 		return err
 	}
 	switch t := tok.(type) {
-	case json.Delim:
+	case json.Delim: // '{' or '['
 		n := jobj()
 		if t == '[' {
 			n = jarr()
 		}
 		for dec.More() {
-			var key string
-			if t == '{' {
-				kt, err := dec.Token()
+			if n.kind == jObj {
+				key, err := dec.Token()
 				if err != nil {
 					return nil, within(err)
 				}
-				key = kt.(string)
+				n.keys = append(n.keys, key.(string))
 			}
 			v, err := parseValue(dec)
 			if err != nil {
 				return nil, within(err)
 			}
-			if t == '{' {
-				n.set(key, v)
-			} else {
-				n.vals = append(n.vals, v)
-			}
+			n.vals = append(n.vals, v)
 		}
 		_, err := dec.Token() // '}' or ']'
 		return n, within(err)
@@ -167,7 +188,7 @@ func writeTree(n *jnode) []byte {
 }
 
 func writeValue(b *bytes.Buffer, n *jnode, depth int) {
-	switch n.kind {
+	switch n = n.value(); n.kind {
 	case jStr:
 		quoteJSON(b, n.text)
 	case jObj, jArr:

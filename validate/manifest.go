@@ -12,8 +12,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/go-json-experiment/json/jsontext"
-
 	"github.com/leadgreen/greentokens/internal/sourcetext"
 )
 
@@ -101,7 +99,8 @@ type ManifestExclusion struct {
 	ModelID    string `json:"model_id"`
 	GPU        string `json:"gpu"`
 	NumGPUs    int    `json:"num_gpus"`
-	MaxNumSeqs int    `json:"max_num_seqs"`
+	MaxNumSeqs int    `json:"max_num_seqs,omitempty"` // a token task's row
+	BatchSize  int    `json:"batch_size,omitempty"`   // a diffusion task's row
 	Reason     string `json:"reason"`
 }
 
@@ -203,47 +202,24 @@ func readManifestBounded(s *snap) ([]byte, error) {
 	return b, nil
 }
 
-// manifestGeneratorKeys are the generator's strings; another key is the
-// strict decoding's to report.
-var manifestGeneratorKeys = map[string]bool{"module": true, "version": true, "revision": true, "go": true}
-
 // manifestLongGenerator adds a problem for each string of the manifest's
-// generator over manifestMaxGenerator, reading b as JSON tokens (every
-// other value skipped) before anything is decoded, and reports whether it
-// found one; what is not JSON is the decoding's to report.
+// generator over manifestMaxGenerator bytes of JSON, read raw (never
+// unquoted), and reports whether it found one; what does not decode is
+// decodeManifest's to report.
 func manifestLongGenerator(mp *problems, b []byte) (long bool) {
-	dec := jsontext.NewDecoder(bytes.NewReader(b))
-	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
-		return
+	var raw struct {
+		Generator struct{ Module, Version, Revision, Go json.RawMessage }
 	}
-	for dec.PeekKind() == '"' {
-		tok, err := dec.ReadToken()
-		if err != nil {
-			return
+	_ = json.Unmarshal(b, &raw)
+	g := raw.Generator
+	for _, f := range []struct {
+		name  string
+		value json.RawMessage
+	}{{"module", g.Module}, {"version", g.Version}, {"revision", g.Revision}, {"go", g.Go}} {
+		if n := len(f.value) - 2; n > manifestMaxGenerator && f.value[0] == '"' {
+			mp.add("", "generator."+f.name, "is %d bytes of JSON, over the %d-byte bound", n, manifestMaxGenerator)
+			long = true
 		}
-		if tok.String() != "generator" || dec.PeekKind() != '{' {
-			if dec.SkipValue() != nil {
-				return
-			}
-			continue
-		}
-		dec.ReadToken()
-		for dec.PeekKind() == '"' {
-			tok, err := dec.ReadToken()
-			if err != nil {
-				return
-			}
-			name := tok.String() // the token is valid until the next read
-			v, err := dec.ReadValue()
-			if err != nil {
-				return
-			}
-			if manifestGeneratorKeys[name] && v.Kind() == '"' && len(v)-2 > manifestMaxGenerator {
-				mp.add("", "generator."+name, "is %d bytes of JSON, over the %d-byte bound", len(v)-2, manifestMaxGenerator)
-				long = true
-			}
-		}
-		return long
 	}
 	return long
 }
@@ -257,18 +233,16 @@ func checkFiles(s *snap) []Problem {
 	var out []Problem
 	listed := map[string]string{} // path → where it is listed
 
-	entry := func(where, p string, size int64, sum string, wantSource bool) {
-		if !cleanPath(p) {
+	entry := func(where string, f ManifestFile, wantSource bool) {
+		p := f.Path
+		prev, dup := listed[p]
+		switch isSource := strings.HasPrefix(p, sourcesPrefix); {
+		case !cleanPath(p):
 			mp.add(where, "path", "%q is not a clean slash path relative to the snapshot folder", p)
 			return
-		}
-		if prev, dup := listed[p]; dup {
+		case dup:
 			mp.add(where, "path", "%s is listed twice (also at %s)", p, prev)
 			return
-		}
-		listed[p] = where
-		isSource := strings.HasPrefix(p, sourcesPrefix)
-		switch {
 		case p == ManifestPath:
 			mp.add(where, "path", "lists manifest.json, which never lists itself")
 			return
@@ -277,6 +251,7 @@ func checkFiles(s *snap) []Problem {
 		case !wantSource && isSource:
 			mp.add(where, "path", "%s is under sources/ but listed as an output", p)
 		}
+		listed[p] = where
 		if !s.present(p) {
 			out = append(out, Problem{File: p, Msg: fmt.Sprintf("is listed in manifest.json %s but missing from the snapshot folder", where)})
 			return
@@ -286,17 +261,17 @@ func checkFiles(s *snap) []Problem {
 			out = append(out, cannotRead(p, err))
 			return
 		}
-		if n != size {
-			mp.add(where+" ("+p+")", "size", "is %d, but the file on disk has %d bytes", size, n)
+		if n != f.Size {
+			mp.add(where+" ("+p+")", "size", "is %d, but the file on disk has %d bytes", f.Size, n)
 		}
-		if h != sum {
-			mp.add(where+" ("+p+")", "sha256", "is %s, but the file on disk hashes to %s", sum, h)
+		if h != f.SHA256 {
+			mp.add(where+" ("+p+")", "sha256", "is %s, but the file on disk hashes to %s", f.SHA256, h)
 		}
 	}
 
 	for i, src := range m.Sources {
 		where := fmt.Sprintf("sources[%d]", i)
-		entry(where, src.Path, src.Size, src.SHA256, true)
+		entry(where, src.ManifestFile, true)
 		if want := sourcesPrefix + src.Name; src.Path != want {
 			mp.add(where, "name", "is %q, but its path is %q (want %q)", src.Name, src.Path, want)
 		}
@@ -314,7 +289,7 @@ func checkFiles(s *snap) []Problem {
 		}
 	}
 	for i, f := range m.Outputs {
-		entry(fmt.Sprintf("outputs[%d]", i), f.Path, f.Size, f.SHA256, false)
+		entry(fmt.Sprintf("outputs[%d]", i), f, false)
 	}
 	checkLicence(mp, m.Licence, m.Date, s.text)
 	if !sort.SliceIsSorted(m.Sources, func(i, j int) bool { return m.Sources[i].Path < m.Sources[j].Path }) {
@@ -359,13 +334,15 @@ func checkLicence(mp *problems, l *ManifestLicence, date string, text *sourcetex
 	}
 	cite, err := fill(pg.CiteAs, map[string]string{"publisher": pg.Publisher, "title": pg.Title, "index_url": pg.IndexURL,
 		"release": date, "year": date[:min(4, len(date))]})
-	for _, f := range [][4]string{{"id", l.ID, t.ID, "licence.json"}, {"name", l.Name, t.Name, "licence.json"}, {"url", l.URL, t.URL, "licence.json"},
-		{"scope", l.Scope, t.Scope, "licence.json"}, {"attribution", l.Attribution, cite, "the pages' cite_as, for release " + date}} {
-		if f[1] != f[2] && err == nil {
-			mp.add("", "licence."+f[0], "%s (internal/sourcetext: %s)", stringDiff(f[1], f[2]), f[3])
-		}
-	}
 	if err != nil {
 		mp.add("", "licence", "cannot be recomputed: %v", err)
+		return
 	}
+	want := ManifestLicence{ID: t.ID, Name: t.Name, URL: t.URL, Scope: t.Scope, Attribution: cite}
+	compareBlock(mp, "licence", l, &want, func(key string) string {
+		if key == "attribution" {
+			return " (internal/sourcetext: the pages' cite_as, for release " + date + ")"
+		}
+		return " (internal/sourcetext: licence.json)"
+	})
 }

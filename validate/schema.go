@@ -27,118 +27,80 @@ var schemaRoutes = []struct{ pattern, schema string }{
 	{"models/*.json", "model.schema.json"},
 	{"grid.json", "grid.schema.json"},
 	{"index.json", "index.schema.json"},
+	{"tasks/*/index.json", "task-index.schema.json"},
+	{"tasks/*/models/*.json", "task-model.schema.json"},
 }
 
-// schemaBase is the base URL the embedded schemas are compiled under;
-// nothing is fetched from it.
-const schemaBase = "https://schemas.greentokens.invalid/"
-
 // compiledSchemas compiles every embedded schema, once, as draft 2020-12
-// with format assertions on; a schema that does not compile is a problem.
-var compiledSchemas = sync.OnceValues(func() (map[string]*jsonschema.Schema, []Problem) {
-	schs := map[string]*jsonschema.Schema{}
-	var errs []Problem
-	for _, name := range schemas.Names() {
-		sch, err := compileSchema(name)
-		if err != nil {
-			errs = append(errs, Problem{File: "schemas/" + name, Msg: fmt.Sprintf("does not compile as a draft 2020-12 schema: %v", err)})
-			continue
-		}
-		schs[name] = sch
-	}
-	return schs, errs
-})
-
-// compileSchema compiles the embedded schema of that name.
-func compileSchema(name string) (*jsonschema.Schema, error) {
-	b, err := schemas.Read(name)
-	if err != nil {
-		return nil, err
-	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-	if err != nil {
-		return nil, err
-	}
+// with format assertions on, under a base URL nothing is fetched from. An
+// embedded schema compiles (TestSchemasCompile), as a regexp literal does.
+var compiledSchemas = sync.OnceValue(func() map[string]*jsonschema.Schema {
+	const base = "https://schemas.greentokens.invalid/"
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()
-	if err := c.AddResource(schemaBase+name, doc); err != nil {
-		return nil, err
-	}
-	return c.Compile(schemaBase + name)
-}
-
-// schemaFor returns the schema name for a snapshot path, or "".
-func schemaFor(p string) string {
-	for _, r := range schemaRoutes {
-		if ok, _ := path.Match(r.pattern, p); ok {
-			return r.schema
+	schs := map[string]*jsonschema.Schema{}
+	for _, name := range schemas.Names() {
+		b, err := schemas.Read(name)
+		if err != nil {
+			panic(err)
+		}
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+		if err == nil {
+			err = c.AddResource(base+name, doc)
+		}
+		if err == nil {
+			schs[name], err = c.Compile(base + name)
+		}
+		if err != nil {
+			panic(fmt.Sprintf("validate: schemas/%s does not compile as a draft 2020-12 schema: %v", name, err))
 		}
 	}
-	return ""
-}
+	return schs
+})
 
 // checkSchemas checks manifest.json and every file of the snapshot that
 // has a schema against it, whole, in file order.
 func checkSchemas(s *snap) []Problem {
-	schs, out := compiledSchemas()
-	out = slices.Clone(out)
+	var out []Problem
 	for _, p := range append([]string{ManifestPath}, s.files...) {
-		name := schemaFor(p)
-		if schs[name] == nil {
-			continue // no schema, or one that does not compile
-		}
-		if b, err := s.read(p); err != nil {
-			out = append(out, cannotRead(p, err))
-		} else {
-			out = append(out, validateSchema(schs[name], name, p, b)...)
+		for _, r := range schemaRoutes {
+			if ok, _ := path.Match(r.pattern, p); !ok {
+				continue
+			}
+			if b, err := s.read(p); err != nil {
+				out = append(out, cannotRead(p, err))
+			} else {
+				out = append(out, CheckSchema(r.schema, p, b)...)
+			}
+			break
 		}
 	}
 	return out
-}
-
-// CheckSchema checks data, the bytes of the snapshot file at the slash path
-// file, against the named embedded schema ("model.schema.json") and
-// returns one problem per failing keyword, naming the row and field.
-func CheckSchema(schema, file string, data []byte) []Problem {
-	schs, errs := compiledSchemas()
-	for _, e := range errs {
-		if e.File == "schemas/"+schema {
-			return []Problem{e}
-		}
-	}
-	sch := schs[schema]
-	if sch == nil {
-		return []Problem{{File: file, Msg: fmt.Sprintf("cannot be checked: no schema %s", schema)}}
-	}
-	return validateSchema(sch, schema, file, data)
 }
 
 // printer prints the jsonschema library's messages (an ErrorKind prints
 // only through a message.Printer; the library keeps its own unexported).
 var printer = message.NewPrinter(language.English)
 
-// validateSchema checks data (the file at path file) against a compiled
-// schema and returns one problem per failing keyword.
-func validateSchema(sch *jsonschema.Schema, name, file string, data []byte) []Problem {
+// CheckSchema checks data, the bytes of the snapshot file at the slash path
+// file, against the named embedded schema ("model.schema.json") and
+// returns one problem per failing keyword, naming the row and field, by
+// row, then field.
+func CheckSchema(schema, file string, data []byte) []Problem {
+	sch := compiledSchemas()[schema]
+	if sch == nil {
+		return []Problem{{File: file, Msg: fmt.Sprintf("cannot be checked: no schema %s", schema)}}
+	}
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 	if err != nil {
 		return []Problem{{File: file, Msg: fmt.Sprintf("is not valid JSON: %v", err)}}
 	}
-	out := schemaErrors(name, file, inst, sch.Validate(inst))
-	sortSchemaProblems(out)
-	return out
-}
-
-// schemaErrors turns a validation error of the instance inst (nil: none)
-// into problems.
-func schemaErrors(name, file string, inst any, err error) []Problem {
-	if err == nil {
-		return nil
-	}
 	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return []Problem{{File: file, Msg: fmt.Sprintf("cannot be checked against %s: %v", name, err)}}
+	if err := sch.Validate(inst); err == nil {
+		return nil
+	} else if !errors.As(err, &ve) {
+		return []Problem{{File: file, Msg: fmt.Sprintf("cannot be checked against %s: %v", schema, err)}}
 	}
 	var out []Problem
 	var walk func(e *jsonschema.ValidationError)
@@ -147,26 +109,21 @@ func schemaErrors(name, file string, inst any, err error) []Problem {
 			// The library does not locate a bad key reliably: find it.
 			where, field := splitLocation(inst, findKey(inst, k.Property))
 			out = append(out, Problem{File: file, Where: where, Field: field,
-				Msg: "does not match " + name + ": the key " + strconv.Quote(k.Property) + " is not allowed: " + leafMessages(e)})
+				Msg: "does not match " + schema + ": the key " + strconv.Quote(k.Property) + " is not allowed: " + leafMessages(e)})
 			return
 		}
-		if len(e.Causes) > 0 {
-			for _, c := range e.Causes {
-				walk(c)
-			}
-			return
+		for _, c := range e.Causes {
+			walk(c)
 		}
-		out = append(out, schemaProblems(name, file, inst, e)...)
+		if len(e.Causes) == 0 {
+			out = append(out, schemaProblems(schema, file, inst, e)...)
+		}
 	}
 	walk(ve)
-	return out
-}
-
-// sortSchemaProblems orders a file's schema problems by row, then field.
-func sortSchemaProblems(out []Problem) {
 	slices.SortStableFunc(out, func(a, b Problem) int {
 		return cmp.Or(compareWhere(a.Where, b.Where), strings.Compare(a.Field, b.Field))
 	})
+	return out
 }
 
 // schemaProblems turns one failing keyword into problems.

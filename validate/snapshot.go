@@ -24,27 +24,13 @@ type NamedFS interface {
 // snap is an opened snapshot, handed to every check.
 type snap struct {
 	fsys fs.FS
-	name string // the snapshot's name (NamedFS), or ""
+	name string          // the snapshot's name (NamedFS), or ""
+	ctx  context.Context // ends the checks early (a signal): every read fails once it is done
 
-	// ctx ends the checks early (a signal): every read fails once it is
-	// done.
-	ctx context.Context
-
-	// manifest is the decoded manifest.json. Checks run only when it could
-	// be decoded, so it is never nil inside a check.
-	manifest *Manifest
-	// files lists every regular file of the snapshot except manifest.json,
-	// as slash paths, sorted.
-	files []string
-
-	// text is the published fixed text (internal/sourcetext), which the
-	// recomputed files print.
-	text *sourcetext.Text
-
-	// tasks holds the archived task files parsed and filtered, by task and
-	// path: the leaderboard and index checks both recompute from them
-	// (snap.task).
-	tasks map[string]*taskData
+	manifest *Manifest        // manifest.json, decoded: the checks run only when it could be
+	files    []string         // every regular file but manifest.json, as slash paths, sorted
+	text     *sourcetext.Text // the published fixed text, which the recomputed files print
+	tasks    map[string]*taskData
 }
 
 // open opens the regular file at the slash path p of the snapshot; it
@@ -66,6 +52,19 @@ func (s *snap) read(p string) ([]byte, error) {
 	return regfile.ReadAll(f)
 }
 
+// taskData is an archived task file, parsed (parseTask) and filtered
+// (filterStable): the leaderboard and index checks both recompute from it.
+type taskData struct {
+	task, path string
+	readErr    error // the file could not be read; nothing else is set
+
+	rows, stable []*lbRow // the well-formed rows and the stable ones, in upstream order
+	drows        []*dRow  // a diffusion task's published rows, in upstream order
+	excluded     []excludedRow
+	rowsOK       bool      // every row well-formed
+	probs        []Problem // the parse's problems, on path
+}
+
 // task returns the task file of t at the snapshot path p, parsed and
 // filtered on first use (a parse read again, never a verdict kept).
 func (s *snap) task(t *task, p string) *taskData {
@@ -77,57 +76,38 @@ func (s *snap) task(t *task, p string) *taskData {
 	data, err := s.read(p)
 	if td.readErr = err; err == nil {
 		ps := &problems{file: p}
-		td.rows, td.rowsOK = parseTask(ps, t.id, data)
-		td.stable, td.excluded = filterStable(td.rows)
+		var drows []*dRow
+		td.rows, drows, td.rowsOK = parseTaskFile(ps, t.id, t.unit, data)
+		if t.unit != "" {
+			td.drows, td.excluded = filterDiffusion(drows)
+		} else {
+			td.stable, td.excluded = filterStable(td.rows)
+		}
 		td.probs = ps.list
 	}
 	s.tasks[key] = td
 	return td
 }
 
-// taskData is an archived task file, parsed (parseTask) and filtered
-// (filterStable); the leaderboard check and the index check share it.
-type taskData struct {
-	task, path string
-	readErr    error // the file could not be read; nothing else is set
-
-	rows     []*lbRow // parseTask's well-formed rows, upstream order
-	stable   []*lbRow // filterStable's stable rows, upstream order
-	excluded []excludedRow
-	rowsOK   bool      // every row well-formed (parseTask's ok)
-	probs    []Problem // the parse's problems, on path
-}
-
-// leaderboardReports reports whether the leaderboard check reads the task
-// file of t at p, and so reports its parse's problems (the other checks
-// then do not): the task is Text Conversation or selected, and its source
-// is at p.
-func (s *snap) leaderboardReports(t *task, p string) bool {
-	if t.id != taskChat && !slices.Contains(s.manifest.Selection.Tasks, t.id) {
-		return false
-	}
-	src := s.source(t.sourceName())
-	return src != nil && src.Path == p
-}
-
 // source returns the manifest's source entry with the given upstream name
-// ("leaderboard/index.json"), or nil; output its output entry with the
-// path p, or nil.
+// ("leaderboard/index.json"), or nil.
 func (s *snap) source(name string) *ManifestSource {
-	i := slices.IndexFunc(s.manifest.Sources, func(src ManifestSource) bool { return src.Name == name })
-	return elem(s.manifest.Sources, i)
-}
-
-func (s *snap) output(p string) *ManifestFile {
-	return elem(s.manifest.Outputs, slices.IndexFunc(s.manifest.Outputs, func(f ManifestFile) bool { return f.Path == p }))
-}
-
-// elem is &list[i], or nil for i < 0.
-func elem[T any](list []T, i int) *T {
-	if i < 0 {
-		return nil
+	for i, src := range s.manifest.Sources {
+		if src.Name == name {
+			return &s.manifest.Sources[i]
+		}
 	}
-	return &list[i]
+	return nil
+}
+
+// output returns the manifest's output entry with the path p, or nil.
+func (s *snap) output(p string) *ManifestFile {
+	for i, f := range s.manifest.Outputs {
+		if f.Path == p {
+			return &s.manifest.Outputs[i]
+		}
+	}
+	return nil
 }
 
 // present reports whether the snapshot holds the regular file at the slash
@@ -139,21 +119,14 @@ func (s *snap) present(p string) bool {
 
 // checks are the checks every snapshot gets, in the order they run and
 // report their problems.
-var checks = []func(s *snap) []Problem{
-	checkFiles,        // manifest.go
-	checkSchemas,      // schema.go
-	checkLeaderboard,  // leaderboard.go
-	gridSnapshotCheck, // grid.go
-	idxSnapshotCheck,  // index.go
-}
+var checks = []func(s *snap) []Problem{checkFiles, checkSchemas, checkLeaderboard, gridSnapshotCheck, idxSnapshotCheck}
 
 // Check checks the snapshot fsys holds (snapshots/DATE/, served by
 // regfile.DirFS): its manifest, every file against the manifest and its
 // schema, and every derived figure against its recomputation from the
-// archived sources, one check after the other. Every read goes through
-// fsys, and what is not a regular file is refused. It returns nil when
-// all is well, else a *Report listing every problem found; ended early
-// when ctx is, it returns ctx's error, not a Report.
+// archived sources, one check after the other, every read through fsys. It
+// returns nil when all is well, else a *Report listing every problem
+// found; ended early when ctx is, it returns ctx's error, not a Report.
 func Check(ctx context.Context, fsys fs.FS) error {
 	s := &snap{fsys: fsys, ctx: ctx, tasks: map[string]*taskData{}}
 	if n, ok := fsys.(NamedFS); ok {

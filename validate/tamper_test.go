@@ -347,14 +347,14 @@ func tamperCases3(seed, stab vtFixture) []tamperCase {
 			fix:  seed,
 			edit: manifest(func(m *Manifest) { m.Evidence.Conflict = "made up" }),
 			want: []vtAt{{ManifestPath, "", "evidence.conflict"}},
-			msg:  "agree (2026-02-16)",
+			msg:  "is not a field of the recomputed file (none: sources/leaderboard/index.json last_updated and the newest commit's UTC date agree, 2026-02-16)",
 		},
 		{
 			name: "evidence without conflict where the dates differ",
 			fix:  stab,
 			edit: manifest(func(m *Manifest) { m.Evidence.Conflict = "" }),
 			want: []vtAt{{ManifestPath, "", "evidence.conflict"}},
-			msg:  "is empty, but index.json last_updated 2026-03-02 and the newest commit's UTC date 2026-03-03 differ",
+			msg:  `is missing, recomputed "index.json last_updated is 2026-03-02 but the newest commit to public/data/tasks"... from the fixed text's template, as sources/leaderboard/index.json last_updated 2026-03-02 and the newest commit's UTC date 2026-03-03 (sources/leaderboard/commits.json [0]) differ`,
 		},
 		{
 			name: "evidence conflict altered",
@@ -363,7 +363,7 @@ func tamperCases3(seed, stab vtFixture) []tamperCase {
 				m.Evidence.Conflict = strings.Replace(m.Evidence.Conflict, "the index date is used", "the commit date is used", 1)
 			}),
 			want: []vtAt{{ManifestPath, "", "evidence.conflict"}},
-			msg:  `the commit date is used", recomputed "index.json last_updated is 2026-03-02 but the newest commit to public/data/tasks (`,
+			msg:  `is ..."2026-03-03 UTC; the commit date is used", recomputed ..."2026-03-03 UTC; the index date is used" from the fixed text's template`,
 		},
 		{
 			name: "evidence commit sha",
@@ -377,7 +377,7 @@ func tamperCases3(seed, stab vtFixture) []tamperCase {
 			fix:  seed,
 			edit: manifest(func(m *Manifest) { m.Selection.ITLDeadlineMS = 400 }),
 			want: []vtAt{{ManifestPath, "", "selection.itl_deadline_ms"}},
-			msg:  "is 400, but the published rule is 500",
+			msg:  "is 400, recomputed 500 (the published rule)",
 		},
 		{
 			name: "exclusion missing",
@@ -405,23 +405,27 @@ func tamperCases3(seed, stab vtFixture) []tamperCase {
 		{
 			name: "unpublished task in the selection",
 			fix:  seed,
-			edit: manifest(func(m *Manifest) { m.Selection.Tasks = append(m.Selection.Tasks, "image-chat") }),
+			edit: manifest(func(m *Manifest) { m.Selection.Tasks = append(m.Selection.Tasks, "audio-chat") }),
 			want: []vtAt{{ManifestPath, "", "selection.tasks"}},
-			msg:  `lists "image-chat", which is not a published task`,
+			msg:  `lists "audio-chat", which is not a published task`,
 		},
 		{
 			name: "gpqa in selection but its exclusions missing",
 			fix:  stab,
 			edit: manifest(func(m *Manifest) { m.Selection.Tasks = append(m.Selection.Tasks, "gpqa") }),
-			want: []vtAt{{ManifestPath, "", "exclusions"}, {ManifestPath, "", "exclusions"}},
-			msg:  "lacks gpqa configurations[1]",
+			// Its files are missing too.
+			want: []vtAt{{"tasks/gpqa/models/test-lm-7b-chat.json", "", ""}, {"tasks/gpqa/index.json", "", ""},
+				{ManifestPath, "", "exclusions"}, {ManifestPath, "", "exclusions"}},
+			msg: "is missing: it is recomputed from sources/leaderboard/tasks/gpqa.json",
 		},
 		{
 			name: "exclusion of a task outside the selection",
 			fix:  vtFixture{leaderboard: stab.leaderboard, tasks: []string{"lm-arena-chat", "gpqa"}},
 			edit: manifest(func(m *Manifest) { m.Selection.Tasks = m.Selection.Tasks[:1] }),
-			want: []vtAt{{ManifestPath, "exclusions[8]", "task"}, {ManifestPath, "exclusions[9]", "task"}},
-			msg:  "is gpqa, which is not in selection.tasks",
+			// Its files are no task's of the selection's.
+			want: []vtAt{{"tasks/gpqa/index.json", "", ""}, {"tasks/gpqa/models/test-lm-7b-chat.json", "", ""},
+				{ManifestPath, "exclusions[8]", "task"}, {ManifestPath, "exclusions[9]", "task"}},
+			msg: "is not a recomputed file: no task of selection.tasks",
 		},
 		{
 			name: "folder named after another date",

@@ -62,7 +62,7 @@ func newRenderCmd(e *env) *cobra.Command {
 	snapshotFlag(cmd, &snap)
 	cmd.Flags().BoolVar(&all, "all", false, "render every model (needs --out)")
 	cmd.Flags().StringVar(&out, "out", "", "write to `PATH` (a file, or with --all a folder; made if missing, each page written whole) instead of stdout")
-	cmd.Flags().StringSliceVar(&grids, "grids", render.DefaultGrids, "comma-separated display grids of the carbon table (names or ISO 3166 codes, as carbon's GRID)")
+	cmd.Flags().StringSliceVar(&grids, "grids", render.DefaultGrids(), "comma-separated display grids of the carbon table (names or ISO 3166 codes, as carbon's GRID)")
 	_ = cmd.RegisterFlagCompletionFunc("grids", completeGridList)
 	return cmd
 }

@@ -5,6 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/leadgreen/greentokens/catalog"
+	"github.com/leadgreen/greentokens/history"
 	"github.com/leadgreen/greentokens/internal/plural"
 	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/site"
@@ -13,7 +15,7 @@ import (
 func init() { register(newSiteCmd) }
 
 func newSiteCmd(e *env) *cobra.Command {
-	var snap, out, baseURL string
+	var snap, out, baseURL, hist string
 	var grids []string
 	cmd := &cobra.Command{
 		Use:   "site [--snapshot DIR] --out FOLDER [flags]",
@@ -24,6 +26,9 @@ func newSiteCmd(e *env) *cobra.Command {
 			"the snapshot's JSON files under data/. Self-contained: it works from file:// and from any\n" +
 			"web server. Every file of the snapshot is checked against its manifest first. The site is\n" +
 			"written whole or not at all; --out may be missing, empty or an earlier site (replaced).\n" +
+			"--history names the folder of dated snapshots the snapshot is one of: each model page then\n" +
+			"charts its index rows across the releases up to the snapshot's date, with why each changed,\n" +
+			"and feed.atom lists those releases (without it, the snapshot alone).\n" +
 			"Without --snapshot it is the newest snapshot under " + defaultOut + ", named on stderr.",
 		Example: "  greentokens site --out /tmp/web\n" +
 			"  greentokens site --snapshot out/2026-09-27 --out /tmp/web --base-url https://example.org/greentokens/",
@@ -50,7 +55,13 @@ func newSiteCmd(e *env) *cobra.Command {
 					return err
 				}
 			}
-			s, err := site.New(held, site.Options{Grids: grids, BaseURL: baseURL})
+			opts := site.Options{Grids: grids, BaseURL: baseURL}
+			if hist != "" {
+				if opts.History, err = historyOf(e, hist, held); err != nil {
+					return err
+				}
+			}
+			s, err := site.New(held, opts)
 			if err != nil {
 				return err
 			}
@@ -64,7 +75,24 @@ func newSiteCmd(e *env) *cobra.Command {
 	snapshotFlag(cmd, &snap)
 	cmd.Flags().StringVar(&out, "out", "", "write the site into `FOLDER`")
 	cmd.Flags().StringVar(&baseURL, "base-url", "", "the absolute `URL` the site is published at: writes sitemap.xml, the pages' URLs under it, named by robots.txt")
-	cmd.Flags().StringSliceVar(&grids, "grids", render.DefaultGrids, "comma-separated display grids of the model pages' carbon sections (names or ISO 3166 codes, as carbon's GRID)")
+	cmd.Flags().StringSliceVar(&grids, "grids", render.DefaultGrids(), "comma-separated display grids of the model pages' carbon sections (names or ISO 3166 codes, as carbon's GRID)")
 	_ = cmd.RegisterFlagCompletionFunc("grids", completeGridList)
+	cmd.Flags().StringVar(&hist, "history", "", "the folder `DIR` of dated snapshots the snapshot is one of: the model pages chart the releases up to its date, feed.atom lists them")
 	return cmd
+}
+
+// historyOf is the history of the releases under the folder dir, which
+// must hold the release of s, the same bytes.
+func historyOf(e *env, dir string, s *catalog.Snapshot) (*history.Index, error) {
+	if err := checkFolder("--history", dir); err != nil {
+		return nil, err
+	}
+	cat, err := catalog.Open(dir, nil)
+	if err != nil {
+		return nil, err
+	}
+	if held, err := cat.Snapshot(s.Date); err != nil || held.Info().Manifest != s.Info().Manifest {
+		return nil, usagef("--history %s does not hold the release %s that --snapshot names (the same manifest.json)", dir, s.Date)
+	}
+	return history.NewIndex(cat), nil
 }

@@ -25,7 +25,7 @@ import (
 
 // seedGrids are the seven grids of the seed page's carbon table: the
 // grids that every page shows.
-var seedGrids = render.DefaultGrids
+var seedGrids = render.DefaultGrids()
 
 // priceQuery is one price request as each surface spells it.
 type priceQuery struct {

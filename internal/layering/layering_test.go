@@ -12,6 +12,7 @@ import (
 	// them builds this test again rather than reusing its cached result.
 	_ "github.com/leadgreen/greentokens/api"
 	_ "github.com/leadgreen/greentokens/format"
+	_ "github.com/leadgreen/greentokens/history"
 	_ "github.com/leadgreen/greentokens/leaderboard"
 	_ "github.com/leadgreen/greentokens/mcpserver"
 	_ "github.com/leadgreen/greentokens/mcpserver/mcptest"
@@ -91,7 +92,8 @@ func TestServingReadsThroughCatalog(t *testing.T) {
 
 // servingImports are the project's packages each serving package may import
 // outside its tests: the API and the MCP server reach the index through
-// catalog and print it in the published format, the API besides serves the
+// catalog (and its releases' history through history, which reads the
+// catalog's releases and diffs them) and print it in the published format, the API besides serves the
 // schemas and mounts the MCP server, and mcptest checks the tools' answers
 // against catalogtest's snapshots; the site reads through catalog and
 // render, prints in the published format, draws with site/chart, gives
@@ -99,10 +101,10 @@ func TestServingReadsThroughCatalog(t *testing.T) {
 // among, and shows a snapshot's text on its sources page as
 // internal/printable does.
 var servingImports = map[string][]string{
-	"api":               {"catalog", "format", "mcpserver", "schemas"},
-	"mcpserver":         {"catalog", "format", "schemas"},
+	"api":               {"catalog", "format", "history", "mcpserver", "schemas"},
+	"mcpserver":         {"catalog", "format", "history", "schemas"},
 	"mcpserver/mcptest": {"catalog", "catalog/catalogtest", "format", "schemas"},
-	"site":              {"catalog", "format", "internal/printable", "pricing", "render", "site/chart"},
+	"site":              {"catalog", "format", "history", "internal/printable", "pricing", "render", "site/chart"},
 	"site/chart":        {"catalog", "render"},
 }
 
@@ -236,6 +238,28 @@ func TestMemoryLimitIsTheCommands(t *testing.T) {
 			}
 			if strings.Contains(string(b), "SetMemoryLimit(") {
 				t.Errorf("%s sets a memory limit: that is the command's policy", filepath.Join(f[0], name))
+			}
+		}
+	}
+}
+
+// historyImports are the project's packages the history may import: it
+// reads the releases the catalog holds, the task rows through leaderboard,
+// and compares two releases through snapshots/diff; never the builder.
+var historyImports = []string{"catalog", "format", "internal/plural", "internal/printable", "leaderboard", "snapshots/diff"}
+
+func TestHistoryImports(t *testing.T) {
+	for pkg, deps := range imports(t, "history") {
+		for _, dep := range deps {
+			if !slices.Contains(historyImports, dep) {
+				t.Errorf("%s imports %s; it imports only %v of the project's packages", pkg, dep, historyImports)
+			}
+		}
+	}
+	for pkg, deps := range goList(t, "Deps", "history") {
+		for _, dep := range deps {
+			if within(dep, "transform") || dep == "snapshots/build" || dep == "snapshots/verify" {
+				t.Errorf("%s depends on %s: it reads releases in the published format, not through the builder", pkg, dep)
 			}
 		}
 	}

@@ -24,7 +24,7 @@ import (
 )
 
 // Tools are the server's tools, by name.
-var Tools = []string{"get_model", "list_grids", "list_models", "price_carbon"}
+var Tools = []string{"get_history", "get_model", "list_grids", "list_models", "price_carbon"}
 
 // Check calls every tool through cs, with good and bad input, and checks
 // the answers against the snapshot of catalogtest.Date under root (the
@@ -66,7 +66,7 @@ func Check(t *testing.T, cs *mcp.ClientSession, root string) {
 			Properties map[string]struct{ Enum []string }
 		}
 		decode(t, tool.InputSchema, &in)
-		if d, ok := in.Properties["detail"]; (tool.Name == "list_models" || tool.Name == "get_model") && (!ok || !cmp.Equal(d.Enum, []string{"compact", "full"})) {
+		if d, ok := in.Properties["detail"]; (tool.Name == "list_models" || tool.Name == "get_model" || tool.Name == "get_history") && (!ok || !cmp.Equal(d.Enum, []string{"compact", "full"})) {
 			t.Errorf("%s: detail %+v in the input schema; want the values compact and full", tool.Name, d)
 		}
 	}

@@ -101,7 +101,14 @@ func base(f *render.Figure, kind string) *view {
 	return &view{ID: f.ID, Kind: kind, Title: f.Title, Alt: f.Alt, Note: f.Note, XLabel: f.XLabel, YLabel: f.YLabel}
 }
 
-func lineView(f *render.Figure) (*view, error) {
+func lineView(f *render.Figure) (*view, error) { return lineViewOn(f, nil) }
+
+// xAxis fits a line chart's x axis to the values min..max between the
+// pixels a and b, with each tick's label.
+type xAxis func(min, max, a, b float64) (scale, []string)
+
+// lineViewOn is lineView with the x axis x fits (nil: newScale's).
+func lineViewOn(f *render.Figure, x xAxis) (*view, error) {
 	v := base(f, "line")
 	v.W, v.H = lineW, lineH
 	minX, maxX, minY, maxY := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
@@ -120,11 +127,19 @@ func lineView(f *render.Figure) (*view, error) {
 	}
 	l, r, t, b := float64(marginL), float64(lineW-marginR), float64(marginT), float64(lineH-marB)
 	xs := newScale(minX, maxX, l, r, f.LogX)
+	var xlabels []string
+	if x != nil {
+		xs, xlabels = x(minX, maxX, l, r)
+	}
 	ys := newScale(minY, maxY, b, t, f.LogY)
 	v.L, v.R, v.T, v.B = px(l), px(r), px(t), px(b)
 	v.XTickY, v.YTickX = px(b+18), px(l-6)
-	for _, x := range xs.ticks {
-		v.XTicks = append(v.XTicks, tick{px(xs.at(x)), tickLabel(x)})
+	for i, x := range xs.ticks {
+		label := tickLabel(x)
+		if xlabels != nil {
+			label = xlabels[i]
+		}
+		v.XTicks = append(v.XTicks, tick{px(xs.at(x)), label})
 	}
 	for _, y := range ys.ticks {
 		v.YTicks = append(v.YTicks, tick{px(ys.at(y)), tickLabel(y)})

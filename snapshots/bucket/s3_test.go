@@ -198,7 +198,7 @@ func TestS3RacingPublishers(t *testing.T) {
 // faultCase publishes B through a proxy that does f, onto a bucket that
 // holds A, with ctx; then checks that the pointers promise only complete,
 // verified releases, and that a publish without the fault completes B.
-func faultCase(t *testing.T, f *fault, ctx context.Context) (err error, hits int) {
+func faultCase(t *testing.T, f *fault, ctx context.Context) (hits int, err error) {
 	t.Helper()
 	gw := s3Gateway(t)
 	p := newProxy(t, gw.addr)
@@ -220,7 +220,7 @@ func faultCase(t *testing.T, f *fault, ctx context.Context) (err error, hits int
 		t.Fatalf("the publish after the fault: %v", err)
 	}
 	assertLatest(t, url, dateB)
-	return err, hits
+	return hits, err
 }
 
 // TestS3DroppedConnection: the connection cut mid-upload of an object (64
@@ -228,7 +228,7 @@ func faultCase(t *testing.T, f *fault, ctx context.Context) (err error, hits int
 // ErrStore; either way the pointers promise only complete releases, and
 // a publish run again completes the release.
 func TestS3DroppedConnection(t *testing.T) {
-	err, hits := faultCase(t, &fault{marker: []byte(dateB + "/" + format.IndexPath), kind: faultDrop, after: 64 << 10, times: 1}, context.Background())
+	hits, err := faultCase(t, &fault{marker: []byte(dateB + "/" + format.IndexPath), kind: faultDrop, after: 64 << 10, times: 1}, context.Background())
 	if hits != 1 {
 		t.Fatalf("the proxy cut %d connections, want 1", hits)
 	}
@@ -243,13 +243,13 @@ func TestS3DroppedConnection(t *testing.T) {
 // object fails the publish with ErrStore, the pointers untouched.
 func TestS3ServerError(t *testing.T) {
 	t.Run("once", func(t *testing.T) {
-		err, hits := faultCase(t, &fault{marker: []byte(dateB + "/" + format.GridPath), kind: fault500, times: 1}, context.Background())
+		hits, err := faultCase(t, &fault{marker: []byte(dateB + "/" + format.GridPath), kind: fault500, times: 1}, context.Background())
 		if hits != 1 || err != nil {
 			t.Errorf("one 500 (%d answered): %v; want the driver to retry and the publish to succeed", hits, err)
 		}
 	})
 	t.Run("every attempt", func(t *testing.T) {
-		err, hits := faultCase(t, &fault{marker: []byte(dateB + "/" + format.GridPath), kind: fault500}, context.Background())
+		hits, err := faultCase(t, &fault{marker: []byte(dateB + "/" + format.GridPath), kind: fault500}, context.Background())
 		if hits < 2 || !errors.Is(err, bucket.ErrStore) {
 			t.Errorf("a 500 for every attempt (%d answered): %v; want the driver's retries, then ErrStore", hits, err)
 		}
@@ -262,7 +262,7 @@ func TestS3ServerError(t *testing.T) {
 func TestS3SlowStore(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	err, hits := faultCase(t, &fault{marker: []byte(dateB + "/" + format.IndexPath), kind: faultStall}, ctx)
+	hits, err := faultCase(t, &fault{marker: []byte(dateB + "/" + format.IndexPath), kind: faultStall}, ctx)
 	if hits < 1 || !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, bucket.ErrStore) {
 		t.Errorf("a stalled store (%d stalled): %v; want ErrStore wrapping context.DeadlineExceeded", hits, err)
 	}

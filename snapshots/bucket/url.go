@@ -11,14 +11,16 @@ import (
 	"github.com/leadgreen/greentokens/internal/failure"
 )
 
-// Schemes are the URL schemes of the buckets Open opens, each through
+// Schemes returns the URL schemes of the buckets Open opens, each through
 // gocloud.dev/blob's own driver and URL opener: a local folder
 // (file:///path, fileblob), any S3-compatible store
 // (s3://bucket?endpoint=...&use_path_style=true&region=..., s3blob),
 // Google Cloud Storage (gs://bucket, gcsblob), Azure Blob Storage
 // (azblob://container, azureblob), and one process's memory (mem://,
 // memblob; empty when opened).
-var Schemes = []string{"file", "s3", "gs", "azblob", "mem"}
+func Schemes() []string { return slices.Clone(schemes) }
+
+var schemes = []string{"file", "s3", "gs", "azblob", "mem"}
 
 // Latest is the release name of URL/latest: the release latest.json names.
 const Latest = "latest"
@@ -60,8 +62,8 @@ func checkURL(raw string) (*url.URL, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: the bucket URL does not parse", failure.ErrUsage)
 	}
-	if !slices.Contains(Schemes, u.Scheme) {
-		return nil, fmt.Errorf("%w: the bucket URL's scheme %q is not one of %s", failure.ErrUsage, u.Scheme, strings.Join(Schemes, ", "))
+	if !slices.Contains(schemes, u.Scheme) {
+		return nil, fmt.Errorf("%w: the bucket URL's scheme %q is not one of %s", failure.ErrUsage, u.Scheme, strings.Join(schemes, ", "))
 	}
 	if u.User != nil {
 		return nil, fmt.Errorf("%w: the bucket URL carries user information (%s://USER@...): credentials come from the environment, a profile or the workload's identity, never from the URL", failure.ErrUsage, u.Scheme)

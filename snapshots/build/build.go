@@ -81,7 +81,7 @@ type Options struct {
 	// not carry it.
 	EmberRelease string
 	// PageGrids are the grids of the pages' carbon tables; nil means
-	// render.DefaultGrids.
+	// render.DefaultGrids().
 	PageGrids []string
 
 	// LockTimeout bounds the wait for another build that holds the output

@@ -11,6 +11,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/leaderboard"
@@ -124,21 +125,20 @@ type taskIndex struct {
 	} `json:"models"`
 }
 
-// taskRows reads a task's index rows, by slug and GPU, and the unrounded
-// energy per unit behind each, by row id, from the archived task file
-// (nil when it cannot be read: the published figures are compared then).
-func taskRows(s *store.Release, t format.Task) (unit string, rows map[string]map[string]TaskRowState, unrounded map[string]float64, err error) {
+// taskRows reads a task's index rows, by slug and GPU (nil when the
+// snapshot has no such file).
+func taskRows(s *store.Release, t format.Task) (unit string, rows map[string]map[string]TaskRowState, err error) {
 	p := format.TaskIndexPath(t.ID)
 	if _, ok := s.Listed(p); !ok {
-		return "", nil, nil, nil
+		return "", nil, nil
 	}
 	b, err := s.ReadListed(p)
 	if err != nil {
-		return "", nil, nil, err
+		return "", nil, err
 	}
 	var idx taskIndex
 	if err := json.Unmarshal(b, &idx); err != nil {
-		return "", nil, nil, fmt.Errorf("%s: %v", p, err)
+		return "", nil, fmt.Errorf("%s: %v", p, err)
 	}
 	rows = map[string]map[string]TaskRowState{}
 	for _, m := range idx.Models {
@@ -146,28 +146,40 @@ func taskRows(s *store.Release, t format.Task) (unit string, rows map[string]map
 		for gpu, c := range m.Best {
 			var st TaskRowState
 			if json.Unmarshal(c["row_id"], &st.RowID) != nil || json.Unmarshal(c[idx.Task.EnergyKey], &st.Energy) != nil {
-				return "", nil, nil, fmt.Errorf("%s: %s %s: no row_id or %s", p, m.Slug, gpu, idx.Task.EnergyKey)
+				return "", nil, fmt.Errorf("%s: %s %s: no row_id or %s", p, m.Slug, gpu, idx.Task.EnergyKey)
 			}
 			rows[m.Slug][gpu] = st
 		}
 	}
-	if data, err := s.ReadListed(t.ArchivedPath()); err == nil {
-		unrounded = map[string]float64{}
+	return idx.Task.Unit, rows, nil
+}
+
+// unrounded returns the unrounded energy per unit behind each published
+// row of a task, by row id, from the archived task file, read on first
+// use; empty when it cannot be read (the published figures are compared
+// then).
+func unrounded(s *store.Release, t format.Task) func() map[string]float64 {
+	return sync.OnceValue(func() map[string]float64 {
+		out := map[string]float64{}
+		data, err := s.ReadListed(t.ArchivedPath())
+		if err != nil {
+			return out
+		}
 		if t.Kind.Diffusion() {
 			if parsed, err := leaderboard.ParseDiffusion(t.ID, data); err == nil {
 				kept, _ := leaderboard.StableDiffusion(parsed)
 				ids, _ := leaderboard.DiffusionRowIDs(t.ID, kept)
 				for id, r := range ids {
-					unrounded[id] = r.Wh()
+					out[id] = r.Wh()
 				}
 			}
 		} else if ids, err := leaderboard.TaskRows(t.ID, data); err == nil {
 			for id, r := range ids {
-				unrounded[id] = r.WhPerMillion()
+				out[id] = r.WhPerMillion()
 			}
 		}
-	}
-	return idx.Task.Unit, rows, unrounded, nil
+		return out
+	})
 }
 
 // taskIndexRows compares the index rows of every task with files of its
@@ -177,8 +189,9 @@ func (r *Report) taskIndexRows(old, new *store.Release) {
 		if !t.HasFiles() {
 			continue
 		}
-		_, orows, oun, oerr := taskRows(old, t)
-		unit, nrows, nun, nerr := taskRows(new, t)
+		_, orows, oerr := taskRows(old, t)
+		unit, nrows, nerr := taskRows(new, t)
+		oun, nun := unrounded(old, t), unrounded(new, t)
 		if oerr != nil || nerr != nil {
 			r.Notes = append(r.Notes, fmt.Sprintf("%s: %v; its index rows not compared", t.ID, errors2(oerr, nerr)))
 			continue
@@ -206,9 +219,11 @@ func (r *Report) taskIndexRows(old, new *store.Release) {
 					c.Kind = RowRemoved
 				case !hasOld:
 					c.Kind = RowAdded
+				case oc == nc:
+					continue
 				default:
-					ow, ok1 := oun[oc.RowID]
-					nw, ok2 := nun[nc.RowID]
+					ow, ok1 := oun()[oc.RowID]
+					nw, ok2 := nun()[nc.RowID]
 					if !ok1 || !ok2 {
 						ow, nw = float64(oc.Energy), float64(nc.Energy)
 					}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/plural"
+	"github.com/leadgreen/greentokens/internal/printable"
 )
 
 func (r *Report) summary() string {
@@ -149,7 +150,17 @@ func (r *Report) WriteJSON(w io.Writer) error { return writeJSON(w, r) }
 // WriteText renders the report for a person: the summary line first.
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
-	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
+	// Every string shown is data from a snapshot or upstream: p shows it
+	// escaped (printable.String), so that a name holding a newline or a
+	// control character cannot forge or rewrite a line of the report.
+	p := func(format string, a ...any) {
+		for i, v := range a {
+			if s, ok := v.(string); ok {
+				a[i] = printable.String(s)
+			}
+		}
+		fmt.Fprintf(&b, format, a...)
+	}
 	p("%s\n", r.Summary)
 	p("old: %s (data version %s, retrieved %s)\n", r.Old.Dir, r.Old.Date, r.Old.Retrieved)
 	p("new: %s (data version %s, retrieved %s)\n", r.New.Dir, r.New.Date, r.New.Retrieved)

@@ -61,11 +61,9 @@ type Stage struct {
 	synced bool
 	// lock is the output folder's lock, held until Close.
 	lock *Lock
-	// outcome is what Prepare found at OUT/DATE; published is set once
-	// Publish has renamed the stage into place.
-	outcome   Outcome
-	prepared  bool
-	published bool
+	// outcome is what Prepare found at OUT/DATE.
+	outcome  Outcome
+	prepared bool
 }
 
 func newStage(out, date string) (*Stage, error) {

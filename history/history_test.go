@@ -1,0 +1,252 @@
+package history
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/leadgreen/greentokens/catalog"
+	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/history/historytest"
+	"github.com/leadgreen/greentokens/snapshots/diff"
+)
+
+func TestMain(m *testing.M) { historytest.Main(m) }
+
+func served(t *testing.T) *catalog.Catalog {
+	t.Helper()
+	c, err := catalog.Open(historytest.Store(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(c.Dates()); got != len(historytest.Releases) {
+		t.Fatalf("%d releases served, want %d", got, len(historytest.Releases))
+	}
+	return c
+}
+
+// line is a point in a few words: GPU, release, row, Wh/M, change and the
+// kinds of its reasons.
+type line struct {
+	GPU, Release, Row string
+	Wh                float64
+	Change            string
+	Why               string
+}
+
+func lines(h *History) []line {
+	var out []line
+	for _, s := range h.Series {
+		for _, p := range s.Points {
+			l := line{GPU: s.GPU, Release: p.Release}
+			if p.RowID != nil {
+				l.Row, l.Wh = *p.RowID, float64(*p.WhPerMillion)
+			}
+			if p.Change != nil {
+				l.Change = *p.Change
+			}
+			var kinds []string
+			for _, r := range p.Why {
+				kinds = append(kinds, r.Kind)
+			}
+			l.Why = strings.Join(kinds, " ")
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// TestHistory: each GPU's index row across the store's releases, each
+// change with the reasons its edit of the upstream data gives.
+func TestHistory(t *testing.T) {
+	h, err := Of(context.Background(), served(t).Snapshots(), Request{Model: "Qwen 3 32B"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Model != historytest.Model || h.Task != "lm-arena-chat" || h.TaskName != "Text Conversation" || h.GPU != nil || len(h.Releases) != 6 {
+		t.Errorf("model %s, task %s (%s), gpu %v, %d releases", h.Model, h.Task, h.TaskName, h.GPU, len(h.Releases))
+	}
+	for i, r := range h.Releases {
+		if want := historytest.Releases[i]; r.Date != want.Date || r.Compiled != want.Compiled || !strings.Contains(r.Generator, "@"+want.Code+" ") {
+			t.Errorf("releases[%d] = %+v, want %+v", i, r, want)
+		}
+	}
+	const r384, r256, r448 = "qwen-3-32b/B200/1/384", "qwen-3-32b/B200/1/256", "qwen-3-32b/B200/1/448"
+	want := []line{
+		{"B200", "2026-03-01", r384, 39.05, "", ""},
+		{"B200", "2026-03-08", r384, 39.05, "", ""}, // other code, the same figures: no change
+		{"B200", "2026-03-15", r384, 39.83, Moved, "upstream"},
+		{"B200", "2026-03-22", r256, 41.87, Changed, "upstream excluded excluded"},
+		{"B200", "2026-04-05", r384, 39.83, Changed, "upstream restored restored"},
+		{"B200", "2026-04-19", r448, 33.33, Changed, "upstream new-row"},
+		{"H100", "2026-03-01", "qwen-3-32b/H100/2/256", 63.47, "", ""},
+		{"H100", "2026-03-08", "qwen-3-32b/H100/2/256", 63.47, "", ""},
+		{"H100", "2026-03-15", "qwen-3-32b/H100/2/256", 63.47, "", ""},
+		{"H100", "2026-03-22", "qwen-3-32b/H100/2/256", 63.47, "", ""},
+		{"H100", "2026-04-05", "qwen-3-32b/H100/2/256", 63.47, "", ""},
+		{"H100", "2026-04-19", "qwen-3-32b/H100/2/256", 63.47, "", ""},
+		{"H200", "2026-04-19", "qwen-3-32b/H200/1/256", 55.56, Added, "upstream new-gpu"},
+	}
+	if d := cmp.Diff(want, lines(h)); d != "" {
+		t.Errorf("history (-want +got):\n%s", d)
+	}
+	moved := h.Series[0].Points[2]
+	if moved.RelativeChangePercent == nil || *moved.RelativeChangePercent != 2.0 {
+		t.Errorf("the moved row's relative change is %v, want 2.0", moved.RelativeChangePercent)
+	}
+	excl := h.Series[0].Points[3].Why[1].Detail
+	if !strings.Contains(excl, "1 x B200 at max_num_seqs 384 excluded: avg_batch_size 100 is under 0.85") {
+		t.Errorf("the exclusion is worded %q", excl)
+	}
+	if up := h.Series[0].Points[2].Why[0].Detail; !strings.Contains(up, "compiled 2026-02-16, then 2026-03-02") {
+		t.Errorf("the upstream change is worded %q", up)
+	}
+}
+
+// TestHistoryStreamsAndCaches: the builder given one release at a time
+// and the served index give the history Of gives, the index twice.
+func TestHistoryStreamsAndCaches(t *testing.T) {
+	c := served(t)
+	ctx := context.Background()
+	want, err := Of(ctx, c.Snapshots(), Request{Model: "qwen-3-32b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := NewBuilder(ctx, Request{Model: "Qwen/Qwen3-32B"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range c.Snapshots() {
+		if err := b.Add(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	streamed, err := b.History()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(want, streamed); d != "" {
+		t.Errorf("streamed (-Of +Builder):\n%s", d)
+	}
+	x := NewIndex(c)
+	for range 2 {
+		got, err := x.History(ctx, Request{Model: "qwen-3-32b"}, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("index (-Of +Index):\n%s", d)
+		}
+	}
+	if len(x.diffs) != 4 {
+		t.Errorf("%d pairs diffed, want the 4 whose figures changed", len(x.diffs))
+	}
+	upTo, err := x.History(ctx, Request{Model: "qwen-3-32b"}, "2026-03-15")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(upTo.Releases); n != 3 {
+		t.Errorf("up to 2026-03-15: %d releases, want 3", n)
+	}
+}
+
+// TestHistoryGPUAndTask: one GPU, case aside; a GPU with no index row in
+// any release, a task not registered and an unknown model are errors of
+// the catalog's kinds with the names that exist.
+func TestHistoryGPUAndTask(t *testing.T) {
+	snaps := served(t).Snapshots()
+	ctx := context.Background()
+	h, err := Of(ctx, snaps, Request{Model: "qwen-3-32b", GPU: "h200"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.GPU == nil || *h.GPU != "H200" || len(h.Series) != 1 || len(h.Series[0].Points) != 1 {
+		t.Errorf("gpu h200: %v, %d series", h.GPU, len(h.Series))
+	}
+	for _, tc := range []struct {
+		req     Request
+		kind    string
+		what    string
+		nearest []string
+	}{
+		{Request{Model: "qwen-3-32b", GPU: "A100"}, catalog.NotFound, "gpu", []string{"B200", "H100", "H200"}},
+		{Request{Model: "qwen-3-32b", Task: "sourcegraph-fim"}, catalog.Invalid, "task", []string{"lm-arena-chat", "gpqa"}},
+		{Request{Model: "qwen-3-32b", Task: strings.Repeat("x", catalog.MaxNameBytes+1)}, catalog.Invalid, "task", nil},
+		{Request{Model: "qwen-3-33b"}, catalog.NotFound, "model", []string{"qwen-3-32b", "qwen-3-14b", "qwen-3-8b"}},
+	} {
+		_, err := Of(ctx, snaps, tc.req)
+		var e *catalog.Error
+		if !errors.As(err, &e) {
+			t.Errorf("%+v: %v, want a *catalog.Error", tc.req, err)
+			continue
+		}
+		if e.Kind != tc.kind || e.What != tc.what || !cmp.Equal(e.Nearest, tc.nearest) {
+			t.Errorf("%+v: %s %s %v (%s), want %s %s %v", tc.req, e.Kind, e.What, e.Nearest, e.Detail, tc.kind, tc.what, tc.nearest)
+		}
+	}
+}
+
+// TestHistoryOtherTask: Problem Solving's index rows are index.json's task
+// comparisons, the same in every release, since its archived file is.
+func TestHistoryOtherTask(t *testing.T) {
+	snaps := served(t).Snapshots()
+	h, err := Of(context.Background(), snaps, Request{Model: "qwen-3-32b", Task: "gpqa"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Task != "gpqa" || h.TaskName != "Problem Solving" || len(h.Series) == 0 {
+		t.Fatalf("task %s (%s), %d series", h.Task, h.TaskName, len(h.Series))
+	}
+	newest := snaps[len(snaps)-1]
+	f, _ := newest.File(format.IndexPath)
+	for _, s := range h.Series {
+		if len(s.Points) != len(snaps) {
+			t.Errorf("%s: %d points", s.GPU, len(s.Points))
+		}
+		for _, p := range s.Points {
+			if p.Change != nil || !strings.Contains(*p.RowID, "/gpqa/") {
+				t.Errorf("%s %s: row %s, change %v", s.GPU, p.Release, *p.RowID, p.Change)
+			}
+		}
+		last := s.Points[len(s.Points)-1]
+		if !strings.Contains(string(f.Bytes), `"row_id": "`+*last.RowID+`"`) {
+			t.Errorf("%s: %s is not in index.json", s.GPU, *last.RowID)
+		}
+	}
+}
+
+// TestClassify: a figure that changed with the same upstream files is the
+// code's when the generator or the selection differ, and unexplained when
+// nothing does.
+func TestClassify(t *testing.T) {
+	gen := format.Generator{Module: "m", Version: "v1", Revision: "r1", Go: "go1.26.0"}
+	manifest := func(g format.Generator, deadline int) *catalog.Snapshot {
+		return &catalog.Snapshot{Manifest: &format.Manifest{Generator: g, Selection: format.Selection{ITLDeadlineMS: deadline}}}
+	}
+	same := &pairDiff{report: &diff.Report{Sources: []diff.SourceChange{{Name: "leaderboard/tasks/lm-arena-chat.json", Status: "changed", Changed: []string{"retrieved"}}}}}
+	other := &pairDiff{report: &diff.Report{Sources: []diff.SourceChange{{Name: "leaderboard/index.json", Status: "changed", Changed: []string{"sha256", "size"}}}}}
+	task := format.PrimaryTask()
+	newer := gen
+	newer.Version, newer.Revision = "v2", "r2"
+	for _, tc := range []struct {
+		name      string
+		pd        *pairDiff
+		prev, cur *catalog.Snapshot
+		want      string
+	}{
+		{"other code", same, manifest(gen, 500), manifest(newer, 500), CodeChanged},
+		{"other selection", same, manifest(gen, 500), manifest(gen, 400), CodeChanged},
+		{"nothing", same, manifest(gen, 500), manifest(gen, 500), Unexplained},
+		{"other code and other leaderboard files", other, manifest(gen, 500), manifest(newer, 500), Unexplained},
+	} {
+		prev := &view{snap: tc.prev}
+		cur := &view{snap: tc.cur}
+		got := classify(tc.pd, prev, cur, task, "B200")
+		if len(got) != 1 || got[0].Kind != tc.want {
+			t.Errorf("%s: %+v, want one reason %s", tc.name, got, tc.want)
+		}
+	}
+}
