@@ -1,6 +1,7 @@
 package leaderboard
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -157,10 +158,7 @@ func parseDiffusionRow(r *DiffusionRow, task string, video bool, i int, raw json
 	f := fields{m: m}
 	r.ModelID = f.str(FieldModelID)
 	r.Nickname = f.str(FieldNickname)
-	r.GPU = f.str(FieldGPU)
-	if r.GPU != "" && !GPUName(r.GPU) {
-		f.fail(FieldGPU, "%q is not a plain GPU name (1 to %d bytes of letters, digits, space, \".\", \"_\" and \"-\", starting with a letter or digit, not ending with a space)", r.GPU, MaxGPUNameLen)
-	}
+	r.GPU = f.gpu()
 	if _, present := m[FieldPrecision]; present {
 		r.Precision = f.str(FieldPrecision)
 	}
@@ -301,22 +299,24 @@ func DiffusionRowIDs(task string, rows []DiffusionRow) (map[string]*DiffusionRow
 
 // BetterDiffusion reports whether row a beats row b as a GPU's index row
 // in a diffusion task (among the rows under the batch latency ceiling):
-// lower unrounded energy per image or video; ties go to fewer GPUs, the
-// smaller batch, the lower Ulysses degree, the lower ring degree, then the
-// lower repeat (ra and rb, the rows' repeat numbers in their
-// configuration, which follow upstream order).
+// lower unrounded energy per image or video; ties go to the row first in
+// DiffusionOrder (fewer GPUs, the smaller batch, the lower Ulysses degree,
+// the lower ring degree), then the lower repeat (ra and rb, the rows'
+// repeat numbers in their configuration, which follow upstream order).
 func BetterDiffusion(a *DiffusionRow, ra int, b *DiffusionRow, rb int) bool {
-	switch {
-	case *a.Energy != *b.Energy:
+	if *a.Energy != *b.Energy {
 		return *a.Energy < *b.Energy
-	case a.NumGPUs != b.NumGPUs:
-		return a.NumGPUs < b.NumGPUs
-	case a.BatchSize != b.BatchSize:
-		return a.BatchSize < b.BatchSize
-	case a.Ulysses != b.Ulysses:
-		return a.Ulysses < b.Ulysses
-	case a.Ring != b.Ring:
-		return a.Ring < b.Ring
+	}
+	if c := DiffusionOrder(a, b); c != 0 {
+		return c < 0
 	}
 	return ra < rb
+}
+
+// DiffusionOrder orders one GPU's rows of a model in a diffusion task, as
+// its file lists them: by GPU count, batch size, Ulysses degree, then ring
+// degree (-1 when a comes first, 0 for the same configuration).
+func DiffusionOrder(a, b *DiffusionRow) int {
+	return cmp.Or(cmp.Compare(a.NumGPUs, b.NumGPUs), cmp.Compare(a.BatchSize, b.BatchSize),
+		cmp.Compare(a.Ulysses, b.Ulysses), cmp.Compare(a.Ring, b.Ring))
 }

@@ -247,10 +247,7 @@ func parseRow(r *Row, task string, i int, raw json.RawMessage) error {
 	f := fields{m: m}
 	r.ModelID = f.str(FieldModelID)
 	r.Nickname = f.str(FieldNickname)
-	r.GPU = f.str(FieldGPU)
-	if r.GPU != "" && !GPUName(r.GPU) {
-		f.fail(FieldGPU, "%q is not a plain GPU name (1 to %d bytes of letters, digits, space, \".\", \"_\" and \"-\", starting with a letter or digit, not ending with a space)", r.GPU, MaxGPUNameLen)
-	}
+	r.GPU = f.gpu()
 	r.Precision = f.str(FieldPrecision)
 	r.Architecture = f.str(FieldArchitecture)
 	r.NumGPUs = f.count(FieldNumGPUs)
@@ -314,6 +311,15 @@ func (f *fields) str(key string) string {
 		f.fail(key, "empty")
 	}
 	return s
+}
+
+// gpu reads gpu_model, a plain GPU name (GPUName).
+func (f *fields) gpu() string {
+	g := f.str(FieldGPU)
+	if g != "" && !GPUName(g) {
+		f.fail(FieldGPU, "%q is not a plain GPU name (1 to %d bytes of letters, digits, space, \".\", \"_\" and \"-\", starting with a letter or digit, not ending with a space)", g, MaxGPUNameLen)
+	}
+	return g
 }
 
 func (f *fields) optNum(key string) *float64 {

@@ -5,10 +5,12 @@ package transform
 // from the task's published rows with the task's rule.
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/sourcetext"
@@ -167,21 +169,10 @@ func newDiffusionModel(t format.Task, h header, rows []*leaderboard.DiffusionRow
 	}
 	sorted := slices.Clone(rows)
 	same := func(a, b *leaderboard.DiffusionRow) bool {
-		return a.GPU == b.GPU && a.NumGPUs == b.NumGPUs && a.BatchSize == b.BatchSize && a.Ulysses == b.Ulysses && a.Ring == b.Ring
+		return a.GPU == b.GPU && leaderboard.DiffusionOrder(a, b) == 0
 	}
-	sort.SliceStable(sorted, func(i, j int) bool {
-		a, b := sorted[i], sorted[j]
-		switch {
-		case a.GPU != b.GPU:
-			return a.GPU < b.GPU
-		case a.NumGPUs != b.NumGPUs:
-			return a.NumGPUs < b.NumGPUs
-		case a.BatchSize != b.BatchSize:
-			return a.BatchSize < b.BatchSize
-		case a.Ulysses != b.Ulysses:
-			return a.Ulysses < b.Ulysses
-		}
-		return a.Ring < b.Ring
+	slices.SortStableFunc(sorted, func(a, b *leaderboard.DiffusionRow) int {
+		return cmp.Or(strings.Compare(a.GPU, b.GPU), leaderboard.DiffusionOrder(a, b))
 	})
 	best := map[string]int{}
 	for i, r := range sorted {
