@@ -44,17 +44,18 @@ test:
 scale:
 	$(GO) test -tags scale -timeout 30m ./...
 
-# The S3 tests (the "s3" build tag, snapshots/bucket): releases published
-# to and read from a real S3 server, versitygw, which the tests start on
-# 127.0.0.1, through a TCP proxy that cuts a connection mid-upload,
-# answers 500 or stalls; publishers racing, and the command killed at every
-# step of a publish. They need versitygw $(VERSITYGW_VERSION) on PATH or in
+# The S3 tests (the "s3" build tag, snapshots/bucket and cmd/greentokens):
+# releases published to and read from a real S3 server, versitygw, which
+# the tests start on 127.0.0.1 (internal/versitygw), through a TCP proxy
+# that cuts a connection mid-upload, answers 500 or stalls; publishers
+# racing, and the command killed at every step of a publish; verify and
+# serve reading the bucket's releases. They need versitygw $(VERSITYGW_VERSION) on PATH or in
 # GOPATH/bin (make versitygw installs it, about 5 minutes on 2 cores the
 # first time) and fail without it, saying how to install it.
 VERSITYGW_VERSION = v1.8.0
 
 s3:
-	$(GO) test -tags s3 -count=1 -run '^TestS3' ./snapshots/bucket
+	$(GO) test -tags s3 -count=1 -run '^TestS3' ./snapshots/bucket ./cmd/greentokens
 
 versitygw:
 	$(GO) install github.com/versity/versitygw/cmd/versitygw@$(VERSITYGW_VERSION)
@@ -87,8 +88,13 @@ sample:
 # site's task file and the API's index.json; requests/s, p99, resident
 # memory; each fails on any error, never on a time), then serve as a
 # process: its resident memory after 1,000 idle connections and 20,000 MCP
-# calls, and over 30 snapshots that each archive the 40 MB CSV; and the history of one model across
-# 52 releases, from a folder and from a file:// bucket. Each row has MB/s, ms, allocations, peak RSS and
+# calls, and over 30 snapshots that each archive the 40 MB CSV (time to
+# ready too); then 52 releases of the same sources built into one folder
+# and published to a file:// bucket (the bytes each stores), the history of
+# one model across 52 releases, from a folder and from a file:// bucket,
+# and, against versitygw on loopback (make versitygw), one release
+# published and verified from the bucket (time, bytes sent and received)
+# and serve over the 30 snapshots published to it. Each row has MB/s, ms, allocations, peak RSS and
 # its ratio to the floor of the same run, where they apply, and any other
 # figure its benchmark reports. Add a line appending to $(BENCH_OUT) to add
 # rows; the raw output stays in $(BENCH_OUT). The 10,000-model build runs
@@ -97,6 +103,7 @@ sample:
 # (docs/performance.md).
 BENCH_OUT ?= $(or $(TMPDIR),/tmp)/greentokens-bench.txt
 BENCH = $(GO) test -tags scale -run '^$$' -benchmem
+BENCH_S3 = $(GO) test -tags 's3 scale' -run '^$$' -benchmem
 
 bench:
 	$(BENCH) -bench 'Floor' -benchtime 5x ./snapshots/verify > $(BENCH_OUT)
@@ -107,7 +114,10 @@ bench:
 	$(BENCH) -bench CarbonHandler ./api >> $(BENCH_OUT)
 	$(BENCH) -bench Loopback -benchtime 1x ./api >> $(BENCH_OUT)
 	$(BENCH) -bench 'Serve(IdleAndMCP|ThirtyReleases)' -benchtime 1x ./cmd/greentokens >> $(BENCH_OUT)
+	$(BENCH) -bench 'FiftyTwoWeeks' -benchtime 1x ./cmd/greentokens >> $(BENCH_OUT)
 	$(BENCH) -bench 'History$$' -benchtime 3x ./cmd/greentokens >> $(BENCH_OUT)
+	$(BENCH_S3) -bench '^BenchmarkS3PublishAndVerify' -benchtime 3x ./cmd/greentokens >> $(BENCH_OUT)
+	$(BENCH_S3) -bench '^BenchmarkS3ServeThirtyReleases' -benchtime 1x ./cmd/greentokens >> $(BENCH_OUT)
 	$(GO) run ./internal/benchtable < $(BENCH_OUT)
 	@df -PT $(or $(TMPDIR),/tmp) | awk -v d=$(or $(TMPDIR),/tmp) 'NR == 2 { print "temporary folders, where the builds write: " d " (" $$2 ", mounted on " $$7 ")" }'
 

@@ -266,6 +266,13 @@ func TestBadInput(t *testing.T) {
 		{"negative intensity", "/v1/latest/carbon?model=qwen-3-32b&intensity=-1", 400, "intensity", nil},
 		{"non-numeric intensity", "/v1/latest/carbon?model=qwen-3-32b&intensity=low", 400, "intensity", nil},
 		{"huge intensity", "/v1/latest/carbon?model=qwen-3-32b&intensity=1e300", 400, "intensity", nil},
+		{"pue below 1", "/v1/latest/carbon?model=qwen-3-32b&grid=NOR&pue=0.99", 400, "pue", nil},
+		{"pue above 3", "/v1/latest/carbon?model=qwen-3-32b&grid=NOR&pue=3.01", 400, "pue", nil},
+		{"NaN pue", "/v1/latest/carbon?model=qwen-3-32b&grid=NOR&pue=NaN", 400, "pue", nil},
+		{"infinite pue", "/v1/latest/carbon?model=qwen-3-32b&grid=NOR&pue=Inf", 400, "pue", nil},
+		{"overflowing pue", "/v1/latest/carbon?model=qwen-3-32b&grid=NOR&pue=1e999", 400, "pue", nil},
+		{"non-numeric pue", "/v1/latest/carbon?model=qwen-3-32b&grid=NOR&pue=high", 400, "pue", nil},
+		{"pue twice", "/v1/latest/carbon?model=qwen-3-32b&grid=NOR&pue=1.1&pue=1.2", 400, "pue", nil},
 		{"malformed query", "/v1/latest/carbon?model=%zz", 400, "query", nil},
 		{"huge query", "/v1/latest/carbon?model=qwen-3-32b&grid=" + strings.Repeat("x", MaxQueryBytes+1), 400, "query", nil},
 		{"huge path", "/v1/latest/models/" + strings.Repeat("x", MaxPathBytes), 414, "", nil},
@@ -290,7 +297,7 @@ func TestBadInput(t *testing.T) {
 	}
 
 	// A number out of range is echoed as it was asked.
-	for _, q := range []string{"batch=Inf", "batch=1e6", "intensity=-0.5", "intensity=2e3.0"} {
+	for _, q := range []string{"batch=Inf", "batch=1e6", "intensity=-0.5", "intensity=2e3.0", "pue=3.5", "pue=0.5e0"} {
 		a := get(t, url+"/v1/latest/carbon?model=qwen-3-32b&"+q)
 		name, value, _ := strings.Cut(q, "=")
 		if p := problemOf(t, a); a.status != 400 || p.Parameter != name || p.Query != value {

@@ -14,8 +14,11 @@ import (
 
 // carbonParams are the carbon endpoint's query parameters: the catalog's
 // names of a price request's, so that an error of the catalog names the
-// parameter as the query spells it.
-var carbonParams = []string{"model", "grid", "gpu", catalog.ParamNumGPUs, catalog.ParamBatch, catalog.ParamIntensity}
+// parameter as the query spells it; numberParams are its numbers.
+var (
+	numberParams = []string{catalog.ParamNumGPUs, catalog.ParamBatch, catalog.ParamIntensity, catalog.ParamPUE}
+	carbonParams = append([]string{"model", "grid", "gpu"}, numberParams...)
+)
 
 // carbon prices a model: GET /v1/{date}/carbon?model=M&grid=G...
 func (a *api) carbon(w http.ResponseWriter, r *http.Request) {
@@ -36,7 +39,7 @@ func (a *api) carbon(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	for _, k := range []string{"model", "gpu", catalog.ParamNumGPUs, catalog.ParamBatch, catalog.ParamIntensity} {
+	for _, k := range []string{"model", "gpu", catalog.ParamNumGPUs, catalog.ParamBatch, catalog.ParamIntensity, catalog.ParamPUE} {
 		if len(q[k]) > 1 {
 			badParam(w, r, k, "", "parameter "+k+" is given more than once")
 			return
@@ -54,7 +57,7 @@ func (a *api) carbon(w http.ResponseWriter, r *http.Request) {
 	for _, p := range []struct {
 		name string
 		dst  **float64
-	}{{catalog.ParamBatch, &req.Batch}, {catalog.ParamIntensity, &req.Intensity}} {
+	}{{catalog.ParamBatch, &req.Batch}, {catalog.ParamIntensity, &req.Intensity}, {catalog.ParamPUE, &req.PUE}} {
 		v, ok := q[p.name]
 		if !ok {
 			continue
@@ -78,7 +81,7 @@ func (a *api) carbon(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		// A number out of range is echoed as it was asked ("1e9", not "1e+09").
 		var e *catalog.Error
-		if errors.As(err, &e) && (e.What == catalog.ParamBatch || e.What == catalog.ParamNumGPUs || e.What == catalog.ParamIntensity) && len(q[e.What]) == 1 {
+		if errors.As(err, &e) && slices.Contains(numberParams, e.What) && len(q[e.What]) == 1 {
 			e.Query = truncate(strings.TrimSpace(q[e.What][0]))
 		}
 		fail(w, r, err)

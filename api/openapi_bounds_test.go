@@ -124,6 +124,7 @@ func TestOpenAPIBounds(t *testing.T) {
 		"batch":                   {"minimum": catalog.MinNumber, "maximum": float64(catalog.MaxBatch)},
 		"num_gpus":                {"minimum": 1.0, "maximum": float64(catalog.MaxNumGPUs)},
 		"intensity":               {"anyOf.0.const": 0.0, "anyOf.1.minimum": catalog.MinNumber, "anyOf.1.maximum": float64(format.MaxGCO2PerKWh)},
+		"pue":                     {"minimum": float64(catalog.MinPUE), "maximum": float64(catalog.MaxPUE)},
 	}
 	got := map[string]map[string]any{}
 	for n, p := range params {
@@ -156,7 +157,7 @@ func TestOpenAPIBounds(t *testing.T) {
 			return carbon(url.Values{"model": {"qwen-3-32b"}, "grid": vs}), "grid"
 		},
 	}
-	for _, p := range []string{"gpu", "batch", "num_gpus", "intensity"} {
+	for _, p := range []string{"gpu", "batch", "num_gpus", "intensity", "pue"} {
 		ask[p] = func(vs []string) (string, string) {
 			return carbon(url.Values{"model": {"qwen-3-32b"}, "grid": {"NOR"}, p: vs}), p
 		}
@@ -301,9 +302,9 @@ func checkRange(t *testing.T, param string, p docParam, b map[string]any, try fu
 	if n != catalog.MaxNumberBytes {
 		t.Errorf("%s: the document says at most %d characters; the server reads %d", param, n, catalog.MaxNumberBytes)
 	}
-	// 8.000...: 8 at n characters, in every range here but intensity's 0;
+	// 1.000...: 1 at n characters, in every range here but intensity's 0;
 	// 0...01: a count of 1 at n characters.
-	long, longer := "8."+strings.Repeat("0", n-2), "8."+strings.Repeat("0", n-1)
+	long, longer := "1."+strings.Repeat("0", n-2), "1."+strings.Repeat("0", n-1)
 	if p.Schema["type"] == "integer" {
 		long, longer = strings.Repeat("0", n-1)+"1", strings.Repeat("0", n)+"1"
 	}

@@ -25,8 +25,13 @@ const (
 
 // ServeOptions configure Serve.
 type ServeOptions struct {
-	// Snapshots is the folder holding the dated snapshots.
+	// Snapshots is the folder holding the dated snapshots, unless Catalog
+	// is set.
 	Snapshots string
+	// Catalog, when set, is the catalog served (catalog.NewStore: the
+	// releases of a bucket), loaded and rescanned by Serve; Snapshots is
+	// then not read.
+	Catalog *catalog.Catalog
 	// Addr is the address to listen on (host:port).
 	Addr string
 	// Rescan is how often to look for new dated folders; 0 never.
@@ -70,7 +75,10 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	limit := newConnLimiter(ln, connCap())
-	cat := catalog.New(opts.Snapshots, log)
+	cat := opts.Catalog
+	if cat == nil {
+		cat = catalog.New(opts.Snapshots, log)
+	}
 	allow, err := mcpserver.Allow(opts.Addr, opts.AllowOrigins)
 	if err != nil {
 		limit.Close()

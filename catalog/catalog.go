@@ -12,9 +12,11 @@
 // a request.
 //
 // The snapshots are the releases of a store (snapshots/store: a folder of
-// dated folders), each known by its manifest's sha256 (format.Release): a
-// rescan reads each dated folder's manifest.json, and loads a release only
-// when its manifest is new. A served date is immutable: once loaded, its
+// dated folders, or a bucket of releases, snapshots/bucket), each known by
+// its manifest's sha256 (format.Release): a rescan reads each dated
+// folder's manifest.json, or a bucket's releases.json alone, which lists
+// every release's manifest sha256, and loads a release only when its
+// manifest is new. A served date is immutable: once loaded, its
 // verified copy is what every surface answers for that date until the
 // process restarts. A served folder whose manifest changes on disk
 // (replaced by build --replace, the folder turned into a symbolic link) is
@@ -52,7 +54,7 @@ const Latest = "latest"
 // Catalog is the set of snapshots served from one directory. It is safe for
 // concurrent use; a *Snapshot never changes.
 type Catalog struct {
-	dir   string
+	dir   string // the store, as messages name it
 	store store.Store
 	log   *slog.Logger
 
@@ -81,17 +83,29 @@ type seen struct {
 // New is a catalog of the dated folders under dir that serves nothing until
 // Rescan (or Run) loads them: a server can listen first.
 func New(dir string, log *slog.Logger) *Catalog {
+	return NewStore(store.Folder(dir), log)
+}
+
+// NewStore is a catalog of the releases of s (a store.Folder, a bucket),
+// named in messages as fmt.Sprint(s) names it, that serves nothing until
+// Rescan (or Run) loads them.
+func NewStore(s store.Store, log *slog.Logger) *Catalog {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Catalog{dir: dir, store: store.Folder(dir), log: log, snaps: map[string]*Snapshot{}, seen: map[string]seen{}, bound: map[string]string{}}
+	return &Catalog{dir: fmt.Sprint(s), store: s, log: log, snaps: map[string]*Snapshot{}, seen: map[string]seen{}, bound: map[string]string{}}
 }
 
 // Open is New and Load. A folder that fails its checks is logged and left
 // out; Open fails only when dir cannot be read. A catalog with no snapshot
 // is not an error: Ready says whether one is served.
 func Open(dir string, log *slog.Logger) (*Catalog, error) {
-	c := New(dir, log)
+	return OpenStore(store.Folder(dir), log)
+}
+
+// OpenStore is NewStore and Load.
+func OpenStore(s store.Store, log *slog.Logger) (*Catalog, error) {
+	c := NewStore(s, log)
 	if _, err := c.Load(); err != nil {
 		return nil, err
 	}
@@ -117,19 +131,21 @@ func (c *Catalog) Load() ([]string, error) {
 	return added, nil
 }
 
-// Rescan looks at every dated entry (YYYY-MM-DD) of the directory, loads
-// the folders whose manifest is new since the last scan and that are not
-// served yet, stops serving the dates whose folder is gone, and returns the
-// dates it added. An entry is loaded again only when its manifest.json's
+// Rescan looks at every dated entry (YYYY-MM-DD) of the store, loads
+// the releases whose manifest is new since the last scan and that are not
+// served yet, stops serving the dates whose release is gone, and returns
+// the dates it added. An entry is loaded again only when its manifest.json's
 // sha256 changed, or when the listed file that failed its last load is in
-// place now; one bad folder never stops the scan of the others.
+// place now; one bad release never stops the scan of the others. An entry
+// whose store lists its manifest sha256 (a bucket's releases.json) is not
+// read at all while that sha256 is the one the last scan read.
 func (c *Catalog) Rescan() ([]string, error) {
 	c.scan.Lock()
 	defer c.scan.Unlock()
 	ctx := context.Background()
 	entries, err := c.store.Entries(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("catalog: reading the snapshots folder: %w", err)
+		return nil, fmt.Errorf("catalog: reading the snapshots of %s: %w", c.dir, err)
 	}
 	var added []string
 	present := map[string]bool{}
@@ -160,6 +176,9 @@ func (c *Catalog) Rescan() ([]string, error) {
 // held.
 func (c *Catalog) look(ctx context.Context, e store.Entry) bool {
 	date := e.Date
+	if last := c.seen[date]; e.Err == nil && e.ManifestSHA256 != "" && last.key == e.ManifestSHA256 && last.missing == nil {
+		return false // the store lists the manifest read at the last scan
+	}
 	var rel *store.Release
 	refusal := e.Err
 	if refusal == nil {

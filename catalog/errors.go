@@ -25,7 +25,7 @@ type Error struct {
 	Kind string // NotFound or Invalid
 	// What names the kind of thing asked for: "snapshot", "model", "grid",
 	// "gpu", or a parameter of a price request (ParamBatch, ParamIntensity,
-	// ParamNumGPUs) as the catalog and the API's query name it.
+	// ParamNumGPUs, ParamPUE) as the catalog and the API's query name it.
 	What string
 	// Query is what was asked for.
 	Query string
@@ -53,6 +53,7 @@ const (
 	ParamBatch     = "batch"
 	ParamIntensity = "intensity"
 	ParamNumGPUs   = "num_gpus"
+	ParamPUE       = "pue"
 )
 
 // Named returns e as a surface that calls e.What name words it: What is

@@ -7,7 +7,7 @@ import (
 )
 
 // MaxNumberBytes is the longest number a price request may give as text
-// (a batch, an intensity or a GPU count), spaces around it not counted: on
+// (a batch, an intensity, a PUE or a GPU count), spaces around it not counted: on
 // the API, the command line's flags and the MCP server's arguments alike.
 const MaxNumberBytes = 32
 
@@ -28,7 +28,7 @@ type NumberError struct {
 
 func (e *NumberError) Error() string { return strconv.Quote(e.Text) + " " + e.Reason }
 
-// ParseNumber reads a batch or an intensity given as text, as every
+// ParseNumber reads a batch, an intensity or a PUE given as text, as every
 // surface that takes one as text does (the API's query, the command
 // line's flags): a decimal number (1000, 0.5, 2e3), spaces around it
 // ignored, at most MaxNumberBytes long; a negative zero is zero. Its

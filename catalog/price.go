@@ -27,6 +27,10 @@ const (
 	MinNumber = 1e-6
 	// MaxNumGPUs bounds a requested GPU count (upstream measures up to 8).
 	MaxNumGPUs = 1024
+	// MinPUE and MaxPUE bound a requested power usage effectiveness: 1 is
+	// no overhead at all, and data centres report from about 1.1 to 2.5.
+	MinPUE = 1
+	MaxPUE = 3
 )
 
 // PriceRequest asks for the carbon of a model's output tokens.
@@ -51,6 +55,10 @@ type PriceRequest struct {
 	// GPUs: the index row rule among them, or with Batch the nearest batch
 	// among them. Unset, it is each GPU's index row's count.
 	NumGPUs *int
+	// PUE, when set, is the data centre's power usage effectiveness
+	// (MinPUE to MaxPUE) the measured GPU energy is multiplied by; unset,
+	// pricing.DefaultPUE (1).
+	PUE *float64
 }
 
 // Carbon is the answer to a PriceRequest.
@@ -66,6 +74,16 @@ type Carbon struct {
 	// NumGPUs is the GPU count asked for; null for each GPU's index row's.
 	NumGPUs *int   `json:"num_gpus"`
 	Formula string `json:"formula"`
+	// PUE is the power usage effectiveness the energy was multiplied by;
+	// PUEDefault is true when the request gave none (pricing.DefaultPUE).
+	PUE        format.Float `json:"pue"`
+	PUEDefault bool         `json:"pue_default"`
+	// Units are the functional units each row is priced per, in the order
+	// of the row's prices, each with its formula.
+	Units []Unit `json:"functional_units"`
+	// SCI says what the energy priced includes and that embodied emissions
+	// are not included.
+	SCI pricing.Accounting `json:"sci"`
 	// Rows holds one row per GPU and grid: GPUs in order, then grids in the
 	// order asked, the stated intensity last.
 	Rows []CarbonRow `json:"rows"`
@@ -103,6 +121,31 @@ type CarbonRow struct {
 	// intensity).
 	GridSource   string       `json:"grid_source"`
 	KgPerBillion format.Float `json:"kg_co2e_per_billion_output_tokens"`
+	// WhPerRequestUnrounded is the archived row's energy per request /
+	// 3600, which the per-request prices are priced from; it and they are
+	// null where upstream has no plausible energy per request
+	// (pricing.RequestEnergy).
+	WhPerRequestUnrounded *float64      `json:"wh_per_request_unrounded"`
+	GPerRequest           *format.Float `json:"g_co2e_per_request"`
+	GPerThousandRequests  *format.Float `json:"g_co2e_per_thousand_requests"`
+}
+
+// Unit is a functional unit an answer's rows are priced per: the key of
+// its price in each row, what it is per, and its formula.
+type Unit struct {
+	Key     string `json:"key"`
+	Per     string `json:"per"`
+	Formula string `json:"formula"`
+}
+
+// price fills r's prices of energy whM (Wh per million output tokens)
+// and row's energy per request on a grid of g g CO2e per kWh at pue.
+func (r *CarbonRow) price(whM, pue, g float64, row *leaderboard.Row) {
+	r.KgPerBillion = pricing.PerBillionOutputTokens.Price(whM, pue, g)
+	if whReq, ok := pricing.RequestEnergy.Energy(row); ok {
+		one, thousand := pricing.PerRequest.Price(whReq, pue, g), pricing.PerThousandRequests.Price(whReq, pue, g)
+		r.WhPerRequestUnrounded, r.GPerRequest, r.GPerThousandRequests = &whReq, &one, &thousand
+	}
 }
 
 // Price answers a price request from s.
@@ -121,6 +164,13 @@ func (s *Snapshot) Price(req PriceRequest) (*Carbon, error) {
 	if n := req.NumGPUs; n != nil && (*n < 1 || *n > MaxNumGPUs) {
 		return nil, outOfRange(ParamNumGPUs, strconv.Itoa(*n), "must be a whole number from 1 to %d", MaxNumGPUs)
 	}
+	pue := pricing.DefaultPUE
+	if p := req.PUE; p != nil {
+		if !(*p >= MinPUE && *p <= MaxPUE) { // NaN too
+			return nil, outOfRange(ParamPUE, fmt.Sprint(*p), "must be a number from %d to %d (a data centre's power usage effectiveness)", MinPUE, MaxPUE)
+		}
+		pue = *p
+	}
 	m, err := s.FindModel(req.Model)
 	if err != nil {
 		return nil, err
@@ -135,7 +185,10 @@ func (s *Snapshot) Price(req PriceRequest) (*Carbon, error) {
 		return nil, err
 	}
 	ans := &Carbon{Snapshot: s.Date, Model: m.Slug, Name: m.Name, ModelID: m.ModelID, Formula: pricing.Formula, Rows: []CarbonRow{},
-		Selection: selection(req), NumGPUs: req.NumGPUs}
+		Selection: selection(req), NumGPUs: req.NumGPUs, PUE: format.Float(pue), PUEDefault: req.PUE == nil, SCI: pricing.SCI()}
+	for _, u := range pricing.TokenUnits() {
+		ans.Units = append(ans.Units, Unit{Key: u.Key, Per: u.Name, Formula: u.Formula})
+	}
 	if req.Batch != nil {
 		b := format.Float(*req.Batch)
 		ans.RunningBatch = &b
@@ -151,13 +204,13 @@ func (s *Snapshot) Price(req PriceRequest) (*Carbon, error) {
 			row.Grid, row.ISO3, row.GCO2ePerKWh, row.GridSource = a.Name, a.ISO3, a.GCO2ePerKWh, "ember"
 			year := a.Year
 			row.GridYear, row.Fallback = &year, a.Fallback
-			row.KgPerBillion = pricing.KgPerBillionTokens(wh, float64(a.GCO2ePerKWh))
+			row.price(wh, pue, float64(a.GCO2ePerKWh), rows[i])
 			ans.Rows = append(ans.Rows, row)
 		}
 		if req.Intensity != nil {
 			row := base
 			row.Grid, row.GCO2ePerKWh, row.GridSource = "stated", format.Float(*req.Intensity), "stated"
-			row.KgPerBillion = pricing.KgPerBillionTokens(wh, *req.Intensity)
+			row.price(wh, pue, *req.Intensity, rows[i])
 			ans.Rows = append(ans.Rows, row)
 		}
 	}

@@ -17,7 +17,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"os"
 	"time"
@@ -41,11 +40,11 @@ const (
 var instructions = `Green Tokens: the GPU energy that open language models use per million output tokens (Wh/M), from dated, verified snapshots of the ML.ENERGY Leaderboard (Text Conversation workload), and the carbon of a billion output tokens on any country's grid.
 
 What the figures are:
-- GPU energy only: a floor. CPUs, memory, networking, cooling (PUE), idle capacity and embodied hardware emissions are not counted. Say "at least" or "GPU-only".
+- GPU energy only: a floor. CPUs, memory, networking, cooling, idle capacity and embodied hardware emissions (SCI's M) are not counted; price_carbon multiplies the energy by a data centre's PUE when given one (pue, 1 to 3; 1 by default) and says which it used. Say "at least" or "GPU-only".
 - ` + format.EnergyScope() + `
 - A model's index row on a GPU is its lowest energy per output token among the measured configurations whose median inter-token latency is at most 500 ms (a usable chat speed), so it is a well-loaded server, not a single user. With num_gpus, price_carbon applies that rule among the configurations with that many GPUs; with running_batch, it uses the measured configuration whose average running batch is nearest instead (with num_gpus GPUs, or else the index row's count), whether or not it meets the deadline; the answer says which row it used (row_id).
 - Grid intensity is Ember's lifecycle CO2e per kWh of net generation (production-based, location-based), each value with its own year (grid_year); fallback is true when that year is earlier than the snapshot's grid reference year, and then quote the year with the value. It is for comparing places, not a Scope 2 factor to report.
-- kg CO2e per billion output tokens = Wh/M x g CO2e per kWh / 1000, from the unrounded Wh/M, rounded once to 1 decimal.
+- kg CO2e per billion output tokens = Wh/M x PUE x g CO2e per kWh / 1000, from the unrounded Wh/M, rounded once to 1 decimal; g CO2e per request and per 1,000 requests come from the upstream energy per request (a request of the leaderboard's workload) the same way.
 Every answer names its snapshot date and the sha256 of the files it read; quote the snapshot date with the figure. Tools default to the latest snapshot. list_models and get_model answer briefly; ask detail full for every field.`
 
 // Detail values of list_models and get_model.
@@ -103,6 +102,7 @@ type PriceCarbonInput struct {
 	GPU           string   `json:"gpu,omitempty" jsonschema:"one GPU, e.g. B200 or H100; each GPU when left out"`
 	NumGPUs       *int     `json:"num_gpus,omitempty" jsonschema:"price only the configurations with this many GPUs, from 1 to 1024 (the index row rule among them, or the nearest running batch); each GPU's index row's count when left out"`
 	RunningBatch  *float64 `json:"running_batch,omitempty" jsonschema:"a running batch, from 1e-06 to 100000: price the measured configuration whose average running batch is nearest to this (ties to the smaller), with num_gpus GPUs or else the index row's count, instead of the index row"`
+	PUE           *float64 `json:"pue,omitempty" jsonschema:"the data centre's power usage effectiveness, from 1 to 3, that the measured GPU energy is multiplied by; 1 (no overhead) when left out. The answer states the PUE used (pue, pue_default)"`
 	Snapshot      string   `json:"snapshot,omitempty" jsonschema:"snapshot date, YYYY-MM-DD; the latest snapshot when left out"`
 }
 
@@ -130,7 +130,7 @@ func New(cat *catalog.Catalog, version string) *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{Name: "list_grids", Title: "List grids", Annotations: readOnly("List grids"),
 		Description: "List the grids of a snapshot's grid.json (Ember lifecycle g CO2e per kWh), each with its value and the year of that value."}, t.listGrids)
 	mcp.AddTool(s, &mcp.Tool{Name: "price_carbon", Title: "Price carbon on grids", Annotations: readOnly("Price carbon on grids"),
-		Description: "Price a model's output tokens on grids: kg CO2e per billion output tokens = Wh/M x g CO2e per kWh / 1000, per GPU and grid, from the index row, the configurations with num_gpus GPUs, or the configuration nearest a running batch. The same answer as the HTTP API's /v1/{date}/carbon and `greentokens carbon --json`; name grids or a grid_intensity (or both)."}, t.priceCarbon)
+		Description: "Price a model's output tokens on grids: kg CO2e per billion output tokens = Wh/M x PUE x g CO2e per kWh / 1000, and g CO2e per request and per 1,000 requests, per GPU and grid, with an optional PUE (1 by default; embodied emissions not included), from the index row, the configurations with num_gpus GPUs, or the configuration nearest a running batch. The same answer as the HTTP API's /v1/{date}/carbon and `greentokens carbon --json`; name grids or a grid_intensity (or both)."}, t.priceCarbon)
 	mcp.AddTool(s, &mcp.Tool{Name: "get_history", Title: "Get a model's history", Annotations: readOnly("Get a model's history"),
 		InputSchema: withDetail[GetHistoryInput](), OutputSchema: oneOf[history.Compact, history.History](),
 		Description: "Get each GPU's index row of a model (Wh per million output tokens) across the releases served, by release date and upstream compiled date, and why each change happened: the upstream data changed, a row excluded or restored, a new row or GPU, or our code with the same sources. Compact by default (the first and last point and every change); detail full is the HTTP API's /v1/{date}/history/{model}."}, t.getHistory)
@@ -261,7 +261,7 @@ func (t tools) priceCarbon(_ context.Context, req *mcp.CallToolRequest, in Price
 		return nil, nil, err
 	}
 	ans, err := s.Price(catalog.PriceRequest{Model: in.Model, Grids: in.Grids, Intensity: in.GridIntensity, GPU: in.GPU,
-		NumGPUs: in.NumGPUs, Batch: in.RunningBatch})
+		NumGPUs: in.NumGPUs, Batch: in.RunningBatch, PUE: in.PUE})
 	if err != nil {
 		return nil, nil, priceCarbonError(err)
 	}
@@ -275,7 +275,7 @@ func (t tools) priceCarbon(_ context.Context, req *mcp.CallToolRequest, in Price
 }
 
 // numberArgs are price_carbon's number arguments.
-var numberArgs = []string{"grid_intensity", "num_gpus", "running_batch"}
+var numberArgs = []string{"grid_intensity", "num_gpus", "running_batch", "pue"}
 
 // checkNumberText holds each number argument of price_carbon, as its JSON
 // text in the call's arguments (raw), to catalog.MaxNumberBytes, as the
@@ -304,7 +304,7 @@ func checkNumberText(raw json.RawMessage) error {
 
 // priceCarbonArgs are price_carbon's names of the catalog's parameters
 // that it spells otherwise than the catalog and the API (model, gpu,
-// num_gpus and snapshot it spells alike).
+// num_gpus, pue and snapshot it spells alike).
 var priceCarbonArgs = map[string]string{
 	catalog.ParamBatch:     "running_batch",
 	catalog.ParamIntensity: "grid_intensity",
@@ -350,13 +350,13 @@ func brief(v any) *mcp.CallToolResult {
 	return res
 }
 
-// RunStdio serves the snapshots under dir over stdin and stdout until the
-// client disconnects or ctx is done, looking for new dated folders every
-// rescan (0: never); version is the binary's (New). Logs go to log, never
-// to stdout, which carries the protocol.
-func RunStdio(ctx context.Context, dir string, rescan time.Duration, version string, log *slog.Logger) error {
-	cat, err := catalog.Open(dir, log)
-	if err != nil {
+// RunStdio loads cat (catalog.New, catalog.NewStore) and serves its
+// snapshots over stdin and stdout until the client disconnects or ctx is
+// done, rescanning every rescan (0: never); version is the binary's
+// (New). Logs go to the catalog's logger, never to stdout, which carries
+// the protocol.
+func RunStdio(ctx context.Context, cat *catalog.Catalog, rescan time.Duration, version string) error {
+	if _, err := cat.Load(); err != nil {
 		return err
 	}
 	ctx, cancel := context.WithCancel(ctx)

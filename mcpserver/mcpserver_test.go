@@ -139,7 +139,7 @@ func TestPriceCarbonArgs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{catalog.ParamBatch, catalog.ParamIntensity, catalog.ParamNumGPUs, "grid", "gpu", "model", "snapshot"} {
+	for _, p := range []string{catalog.ParamBatch, catalog.ParamIntensity, catalog.ParamNumGPUs, catalog.ParamPUE, "grid", "gpu", "model", "snapshot"} {
 		name := p
 		if n, ok := priceCarbonArgs[p]; ok {
 			name = n
@@ -153,6 +153,7 @@ func TestPriceCarbonArgs(t *testing.T) {
 		"running_batch":  fmt.Sprintf("from %g to %d", catalog.MinNumber, catalog.MaxBatch),
 		"grid_intensity": fmt.Sprintf("0, or from %g to %d", catalog.MinNumber, format.MaxGCO2PerKWh),
 		"num_gpus":       fmt.Sprintf("from 1 to %d", catalog.MaxNumGPUs),
+		"pue":            fmt.Sprintf("from %d to %d", catalog.MinPUE, catalog.MaxPUE),
 	} {
 		if d := in.Properties[arg].Description; !strings.Contains(d, rng) {
 			t.Errorf("price_carbon's %s: the description %q does not say %q", arg, d, rng)

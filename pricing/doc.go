@@ -4,9 +4,12 @@
 // render, the API's /carbon, the MCP server's price_carbon and list_grids,
 // the pages' carbon tables and the site's calculator.
 //
-//   - The formula: the carbon of a billion output tokens from a row's
-//     unrounded Wh/M and a grid's intensity, rounded once
-//     (KgPerBillionTokens, Formula).
+//   - The formula: the carbon of one functional unit (a billion output
+//     tokens, a request, 1,000 requests: Unit) from a row's unrounded
+//     energy (Basis: per output token, per request), a data centre's PUE
+//     and a grid's intensity, rounded once (Unit.Price, KgPerBillionTokens,
+//     Formula), and what every carbon answer says of its accounting in the
+//     Software Carbon Intensity's terms (SCI).
 //   - Which configuration is priced: a GPU's index row by the index row
 //     rule (BestWith, which the builder fills a model file's best with
 //     too), the rule among a GPU count, or the configuration nearest a

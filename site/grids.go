@@ -102,7 +102,8 @@ func (s *Site) gridsPage() ([]byte, error) {
 	d.Intro = []string{
 		fmt.Sprintf("%s's %s (%s): the lifecycle CO2 intensity of electricity generation, in %s, for %d areas; %s.", g.Source.Name, g.Source.Title, release, g.Unit, len(g.Areas), values),
 		g.Source.Definition,
-		"Carbon in kg CO2e per billion output tokens = Wh/M × g CO2e per kWh ÷ 1,000, from the unrounded Wh/M of the index row.",
+		"Carbon in kg CO2e per billion output tokens = Wh/M × g CO2e per kWh ÷ 1,000, from the unrounded Wh/M of the index row: the GPU energy as measured, with no data-centre overhead (a PUE of 1; the API, the MCP server and the command line take another).",
+		pricing.SCI().Embodied,
 	}
 	d.Description = fmt.Sprintf("The lifecycle CO2 intensity of electricity generation of %d areas, %s %d, and a calculator of kg CO2e per billion output tokens of %d open language models on any grid.",
 		len(g.Areas), g.Source.Name, g.Year, len(s.pages.Index.Models))

@@ -362,6 +362,13 @@ func TestGridsPage(t *testing.T) {
 	if !strings.Contains(string(b), "6 values are of 2024, the reference year, and 1 of an earlier year") {
 		t.Errorf("grids.html does not count the values of an earlier year")
 	}
+	// The calculator's text says what it leaves out: overhead, and the
+	// embodied emissions (SCI's M), in the words of every carbon answer.
+	for _, want := range []string{"a PUE of 1", html.EscapeString(pricing.SCI().Embodied)} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("grids.html lacks %q", want)
+		}
+	}
 	// The index does not call them all values of 2024 either.
 	if b, err = s.indexPage(); err != nil {
 		t.Fatal(err)

@@ -18,12 +18,13 @@ import (
 func init() { register(newCarbonCmd) }
 
 // carbonFlags are carbon's flags beyond --snapshot and --json: the price
-// request's GPU, GPU count, batch and stated intensity.
+// request's GPU, GPU count, batch, stated intensity and PUE.
 type carbonFlags struct {
 	gpu       string
 	numGPUs   int
 	batch     float64
 	intensity float64
+	pue       float64
 }
 
 func newCarbonCmd(e *env) *cobra.Command {
@@ -32,25 +33,29 @@ func newCarbonCmd(e *env) *cobra.Command {
 	var f carbonFlags
 	cmd := &cobra.Command{
 		Use:   "carbon [--snapshot DIR] MODEL [GRID...]",
-		Short: "price a model's index rows on any grid: kg CO2e per billion output tokens",
+		Short: "price a model's index rows on any grid: kg CO2e per billion output tokens, g per request",
 		Long: "Prints the carbon of a billion output tokens of MODEL (slug, name or model id; case, spaces\n" +
 			"and punctuation do not count) at each of its index rows, on the named grids (GRID: an ISO\n" +
 			"3166 code such as GB, GBR or UK, a name in grid.json, an earlier name of Ember's, or an\n" +
 			"English or common name such as Great Britain or European Union; every grid when none is\n" +
-			"named, unless --intensity is given): Wh/M x g CO2e per kWh / 1000, from the snapshot's\n" +
+			"named, unless --intensity is given): Wh/M x PUE x g CO2e per kWh / 1000, from the snapshot's\n" +
 			"archived sources and grid.json. A GRID of a place grid.json has no value for is an error\n" +
 			"saying so, never another area. --gpu prices one GPU; --num-gpus\n" +
 			"another GPU count than the index row's; --batch the measured configuration whose average\n" +
 			"running batch is nearest (with the index row's GPU count unless --num-gpus says otherwise).\n" +
+			"Each row is priced per billion output tokens, per request and per 1,000 requests (from the\n" +
+			"upstream energy per request); --pue multiplies the GPU energy by a data centre's power usage\n" +
+			"effectiveness (1 to 3; 1, no overhead, when not given). The answer states the PUE it used, and\n" +
+			"that embodied emissions (SCI's M) are not included.\n" +
 			"The answer is the HTTP API's /v1/{date}/carbon and the MCP tool price_carbon's, from the\n" +
-			"same code. --batch and --intensity are decimal numbers (8, 0.5, 2e3; not 0x10, 1_000, Inf\n" +
+			"same code. --batch, --intensity and --pue are decimal numbers (8, 0.5, 2e3; not 0x10, 1_000, Inf\n" +
 			"or NaN) and --num-gpus a whole number in decimal (2, not 0x2 or 2.0), as the API reads them.\n" +
 			"The snapshot is checked against its manifest first; without --snapshot it is the newest under\n" +
 			defaultOut + ", named on stderr.",
 		Example: "  greentokens carbon qwen-3-32b                 # every grid, the newest snapshot under out\n" +
 			"  greentokens carbon \"Qwen 3 32B\" SAU Norway --gpu B200 --snapshot out/2026-09-27\n" +
 			"  greentokens carbon qwen-3-32b DEU --batch 64 --json\n" +
-			"  greentokens carbon Qwen/Qwen3-32B --intensity 350",
+			"  greentokens carbon Qwen/Qwen3-32B --intensity 350 --pue 1.2",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) < 1 {
 				return usagef("carbon needs a MODEL")
@@ -74,11 +79,14 @@ func newCarbonCmd(e *env) *cobra.Command {
 			if cmd.Flags().Changed("intensity") {
 				req.Intensity = &f.intensity
 			}
-			dir, err := snapshotFlagOrNewest(e, cmd, snap)
+			if cmd.Flags().Changed("pue") {
+				req.PUE = &f.pue
+			}
+			ref, err := snapshotFlagOrNewest(e, cmd, snap)
 			if err != nil {
 				return err
 			}
-			return runCarbon(e, dir, req, asJSON, cmd.Flags())
+			return runCarbon(e, ref, req, asJSON, cmd.Flags())
 		},
 	}
 	snapshotFlag(cmd, &snap)
@@ -87,18 +95,19 @@ func newCarbonCmd(e *env) *cobra.Command {
 	cmd.Flags().Var(gpuCountValue(&f.numGPUs), "num-gpus", "price the configurations with `N` GPUs (the index row rule among them); each GPU's index row's count when not given")
 	cmd.Flags().Var(numberValue(&f.batch), "batch", "price the measured configuration whose average running batch is nearest to `B` (ties to the smaller) instead of the index row")
 	cmd.Flags().Var(numberValue(&f.intensity), "intensity", "also price a grid you state, in `G` CO2e per kWh (0 to 2000)")
+	cmd.Flags().Var(numberValue(&f.pue), "pue", "multiply the GPU energy by a data centre's power usage effectiveness `P` (1 to 3); 1, no overhead, when not given")
 	return cmd
 }
 
-// runCarbon prices req from the snapshot at dir; flags are the ones req
+// runCarbon prices req from the release ref names; flags are the ones req
 // was read from, which a number out of range is refused as.
-func runCarbon(e *env, dir string, req catalog.PriceRequest, asJSON bool, flags *pflag.FlagSet) error {
-	ls, s, err := loadCatalogSnapshot(e, dir)
+func runCarbon(e *env, ref *snapshotRef, req catalog.PriceRequest, asJSON bool, flags *pflag.FlagSet) error {
+	ls, s, err := loadCatalogSnapshot(e, ref)
 	if err != nil {
 		return err
 	}
 	if ls.Grid == nil && req.Intensity == nil {
-		return usagef("%s has no grid.json: it was built with --no-grid, so it holds no carbon figures; build one without --no-grid, or state an intensity (--intensity)", dir)
+		return usagef("%s has no grid.json: it was built with --no-grid, so it holds no carbon figures; build one without --no-grid, or state an intensity (--intensity)", printable.String(ref.Name))
 	}
 	ans, err := s.Price(req)
 	if err != nil {
@@ -119,16 +128,38 @@ func runCarbon(e *env, dir string, req catalog.PriceRequest, asJSON bool, flags 
 	if ls.Grid != nil {
 		gridCol = fmt.Sprintf("g CO2e/kWh (%d)", ls.Grid.Year)
 	}
-	fmt.Fprintf(tw, "GPU\tWh/M\tgrid\t%s\tkg CO2e per billion tokens\t\n", gridCol)
+	fmt.Fprintf(tw, "GPU\tWh/M\tgrid\t%s\tkg CO2e per billion tokens\tg CO2e per request\tg CO2e per 1,000 requests\t\n", gridCol)
 	for _, r := range ans.Rows {
 		// A value of another year than the header's (a fallback) says which.
 		g := num(r.GCO2ePerKWh)
 		if r.Fallback {
 			g += fmt.Sprintf(" (%d)", *r.GridYear)
 		}
-		fmt.Fprintf(tw, "%d x %s\t%s\t%s\t%s\t%s\t\n", r.NumGPUs, r.GPU, num(r.WhPerMillion), printable.String(r.Grid), g, num(r.KgPerBillion))
+		fmt.Fprintf(tw, "%d x %s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.NumGPUs, r.GPU, num(r.WhPerMillion), printable.String(r.Grid), g,
+			num(r.KgPerBillion), numOrNone(r.GPerRequest), numOrNone(r.GPerThousandRequests))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(e.stdout, "%s\n%s %s\n", pueLine(ans), ans.SCI.Energy, ans.SCI.Embodied)
+	return err
+}
+
+// pueLine states the PUE an answer used, and whether it was the default.
+func pueLine(ans *catalog.Carbon) string {
+	if ans.PUEDefault {
+		return fmt.Sprintf("PUE %s (the default: no data-centre overhead; --pue gives one).", num(ans.PUE))
+	}
+	return fmt.Sprintf("PUE %s (--pue).", num(ans.PUE))
+}
+
+// numOrNone is a price that may be missing: "-" where upstream has no
+// plausible energy per request.
+func numOrNone(f *format.Float) string {
+	if f == nil {
+		return "-"
+	}
+	return num(*f)
 }
 
 // carbonError makes a request the catalog cannot answer a usage error

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/leadgreen/greentokens/catalog"
+	"github.com/leadgreen/greentokens/pricing"
 	"github.com/leadgreen/greentokens/validate"
 )
 
@@ -251,30 +252,38 @@ func TestCarbonFallbackYear(t *testing.T) {
 	}
 }
 
-// TestCarbonFlags: --gpu, --num-gpus, --batch and --intensity ask what the
-// API's gpu, num_gpus, batch and intensity do; a batch is matched with the
+// TestCarbonFlags: --gpu, --num-gpus, --batch, --intensity and --pue ask
+// what the API's gpu, num_gpus, batch, intensity and pue do; a batch is matched with the
 // index row's GPU count unless --num-gpus says otherwise.
 func TestCarbonFlags(t *testing.T) {
 	snap, noGrid := builtSnapshots(t)
+	// Every table ends with the PUE used and the accounting's words.
+	const defaultPUE = "PUE 1.0 (the default: no data-centre overhead; --pue gives one)."
+	sci := strings.Join(strings.Fields(pricing.SCI().Energy+" "+pricing.SCI().Embodied), " ")
 	for _, tc := range []struct {
 		name string
 		args []string
 		want []string // lines of the table after the model's, one space between columns
 	}{
 		{"index rows", []string{"qwen-3-32b", "NOR", "--gpu", "h100"}, []string{
-			"GPU Wh/M grid g CO2e/kWh (2024) kg CO2e per billion tokens",
-			"2 x H100 63.47 Norway 30.0 1.9"}},
+			"GPU Wh/M grid g CO2e/kWh (2024) kg CO2e per billion tokens g CO2e per request g CO2e per 1,000 requests",
+			"2 x H100 63.47 Norway 30.0 1.9 0.0012 1.2", defaultPUE, sci}},
 		{"batch", []string{"qwen-3-32b", "NOR", "--gpu", "H100", "--batch", "30"}, []string{
 			"Configurations: on each GPU, among the configurations with its index row's GPU count (every count on a GPU without an index row), the measured configuration whose average running batch is nearest to 30 (ties to the smaller batch), whether or not it meets the ITL deadline.",
-			"GPU Wh/M grid g CO2e/kWh (2024) kg CO2e per billion tokens",
-			"2 x H100 153.77 Norway 30.0 4.6"}},
+			"GPU Wh/M grid g CO2e/kWh (2024) kg CO2e per billion tokens g CO2e per request g CO2e per 1,000 requests",
+			"2 x H100 153.77 Norway 30.0 4.6 0.003 3.0", defaultPUE, sci}},
 		{"batch and GPU count", []string{"qwen-3-32b", "NOR", "--gpu", "H100", "--batch", "30", "--num-gpus", "1"}, []string{
 			"Configurations: on each GPU, among its configurations with 1 GPU, the measured configuration whose average running batch is nearest to 30 (ties to the smaller batch), whether or not it meets the ITL deadline.",
-			"GPU Wh/M grid g CO2e/kWh (2024) kg CO2e per billion tokens",
-			"1 x H100 173.33 Norway 30.0 5.2"}},
+			"GPU Wh/M grid g CO2e/kWh (2024) kg CO2e per billion tokens g CO2e per request g CO2e per 1,000 requests",
+			"1 x H100 173.33 Norway 30.0 5.2 0.0033 3.3", defaultPUE, sci}},
 		{"stated intensity", []string{"qwen-3-32b", "--gpu", "B200", "--intensity", "692"}, []string{
-			"GPU Wh/M grid g CO2e/kWh (2024) kg CO2e per billion tokens",
-			"1 x B200 39.05 stated 692.0 27.0"}},
+			"GPU Wh/M grid g CO2e/kWh (2024) kg CO2e per billion tokens g CO2e per request g CO2e per 1,000 requests",
+			"1 x B200 39.05 stated 692.0 27.0 0.0172 17.2", defaultPUE, sci}},
+		{"PUE", []string{"qwen-3-32b", "NOR", "--gpu", "B200", "--intensity", "692", "--pue", "1.5"}, []string{
+			"GPU Wh/M grid g CO2e/kWh (2024) kg CO2e per billion tokens g CO2e per request g CO2e per 1,000 requests",
+			"1 x B200 39.05 Norway 30.0 1.8 0.0011 1.1",
+			"1 x B200 39.05 stated 692.0 40.5 0.0257 25.7",
+			"PUE 1.5 (--pue).", sci}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := runCLI(t, append([]string{"carbon", "--snapshot", snap}, tc.args...)...)
@@ -306,6 +315,11 @@ func TestCarbonFlags(t *testing.T) {
 		{[]string{"--batch", "many"}, `invalid argument "many" for "--batch" flag`},
 		{[]string{"--gpu", "A100"}, `qwen-3-32b was not measured on GPU "A100"`},
 		{[]string{"--intensity", "3000"}, `invalid argument "3000" for "--intensity" flag: intensity must be 0 or a number of g CO2e per kWh from 1e-06 to 2000`},
+		{[]string{"--pue", "0.9"}, `invalid argument "0.9" for "--pue" flag: pue must be a number from 1 to 3`},
+		{[]string{"--pue", "3.1e0"}, `invalid argument "3.1e0" for "--pue" flag: pue must be a number from 1 to 3`},
+		{[]string{"--pue", "NaN"}, `invalid argument "NaN" for "--pue" flag: "NaN" is not a decimal number`},
+		{[]string{"--pue", "Inf"}, `invalid argument "Inf" for "--pue" flag: "Inf" is not a decimal number`},
+		{[]string{"--pue", "1e999"}, `invalid argument "1e999" for "--pue" flag: "1e999" is out of range`},
 	} {
 		code, _, stderr := runCLI(t, append([]string{"carbon", "--snapshot", snap, "qwen-3-32b", "NOR"}, tc.args...)...)
 		if code != exitUsage || !strings.Contains(stderr, tc.want) {

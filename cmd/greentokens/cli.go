@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -49,7 +50,13 @@ type env struct {
 	// logErrors makes run report a failure as a log record (build) rather
 	// than as one plain line (the interactive commands).
 	logErrors bool
+	// exits run when the command ends, last first (a bucket it read
+	// closed).
+	exits []func()
 }
+
+// atExit runs fn when the command ends.
+func (e *env) atExit(fn func()) { e.exits = append(e.exits, fn) }
 
 // usageError is a mistake in the command line: exit 2.
 type usageError struct{ msg string }
@@ -98,6 +105,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root := newRoot(e)
 	root.SetArgs(args)
 	cmd, err := execute(root)
+	for _, fn := range slices.Backward(e.exits) {
+		fn()
+	}
 	return report(e, cmd.CommandPath(), err)
 }
 

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/leadgreen/greentokens/internal/failure"
+	"github.com/leadgreen/greentokens/internal/versitygw"
 
 	"github.com/leadgreen/greentokens/fetch/fetchtest"
 	"github.com/leadgreen/greentokens/internal/sample"
@@ -362,10 +363,12 @@ func TestExitCode(t *testing.T) {
 }
 
 // TestMain fails the run when a test wrote into the source tree: any new
-// entry in this folder (the default output folder out/ above all).
+// entry in this folder (the default output folder out/ above all). It
+// stops the S3 tests' gateway, if they started it.
 func TestMain(m *testing.M) {
 	before := listing()
 	code := m.Run()
+	versitygw.Stop()
 	if root, err := sharedRoot(); err == nil {
 		os.RemoveAll(root)
 	}

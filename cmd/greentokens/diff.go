@@ -17,36 +17,32 @@ func newDiffCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "diff [--json] [--exit-code] [OLD [NEW]]",
 		Short: "report what changed from one snapshot to another",
-		Long: "Reports what changed from the snapshot folder OLD to NEW, for a maintainer: the upstream\n" +
+		Long: "Reports what changed from the snapshot OLD to NEW, for a maintainer: the upstream\n" +
 			"versions, compiled dates, commits and sha256 of the archived sources; models added and\n" +
 			"removed; index rows (best[GPU]) that changed row or whose Wh/M moved, old -> new with the\n" +
 			"relative change, largest first; configurations added, removed or changed, per model; grid\n" +
 			"areas added, removed or changed. The first line is a summary. Figures are compared on the\n" +
 			"unrounded upstream values: a change in rounding only is not a change.\n" +
-			"Both folders must pass the manifest's size and sha256 checks (else exit 5). Exit 0 whether\n" +
-			"or not anything changed; with --exit-code, 1 when anything changed.\n" +
+			"OLD and NEW are each a snapshot folder (" + defaultOut + "/DATE; a folder of snapshots for its newest) or a\n" +
+			"bucket's release (URL/DATE, URL/latest). Both must pass the manifest's size and sha256 checks\n" +
+			"(else exit 5). Exit 0 whether or not anything changed; with --exit-code, 1 when anything changed.\n" +
 			"With OLD alone, NEW is the newest snapshot under " + defaultOut + "; with neither, OLD and NEW are its two\n" +
 			"newest; which is said on stderr.",
 		Example: "  greentokens diff out/2026-09-20 out/2026-09-27\n" +
 			"  greentokens diff --json out/2026-09-20   # against the newest snapshot under out\n" +
 			"  greentokens diff --exit-code            # the two newest snapshots under out",
-		Args:              maxArgs(2, "two snapshot folders, OLD and NEW"),
+		Args:              maxArgs(2, "two snapshot folders or release URLs, OLD and NEW"),
 		ValidArgsFunction: completeDirs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			oldDir, curDir, err := diffPair(e, args)
+			oldRef, curRef, err := diffPair(e, args)
 			if err != nil {
 				return err
 			}
-			for _, dir := range []string{oldDir, curDir} {
-				if err := checkSnapshotDir("diff", dir); err != nil {
-					return err
-				}
-			}
-			old, err := loadRelease(e, oldDir)
+			old, err := loadRelease(e, oldRef)
 			if err != nil {
 				return err
 			}
-			cur, err := loadRelease(e, curDir)
+			cur, err := loadRelease(e, curRef)
 			if err != nil {
 				return err
 			}

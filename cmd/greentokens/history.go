@@ -3,14 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/history"
 	"github.com/leadgreen/greentokens/internal/printable"
-	"github.com/leadgreen/greentokens/snapshots/bucket"
 	"github.com/leadgreen/greentokens/snapshots/store"
 )
 
@@ -47,25 +45,6 @@ func newHistoryCmd(e *env) *cobra.Command {
 	cmd.Flags().StringVar(&gpu, "gpu", "", "only this `GPU` (B200, H100); each GPU when not given")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (the API's /v1/history/{model} answer) instead of a table")
 	return cmd
-}
-
-// openStore opens the store a --snapshots flag names: a bucket's URL, or
-// a folder of dated snapshots.
-func openStore(e *env, from string) (store.Store, error) {
-	if strings.Contains(from, "://") {
-		if err := bucket.CheckURL(from); err != nil {
-			return nil, err
-		}
-		b, err := bucket.Open(e.ctx, from, bucket.Options{Logger: e.log})
-		if err != nil {
-			return nil, err
-		}
-		return b, nil
-	}
-	if err := checkFolder("--snapshots", from); err != nil {
-		return nil, err
-	}
-	return store.Folder(from), nil
 }
 
 // runHistory reads every release of the store from, one at a time, into

@@ -44,17 +44,17 @@ func newListCmd(e *env) *cobra.Command {
 				if y != nil {
 					return usagef("--year is for list grids")
 				}
-				dir, err := snapshotFlagOrNewest(e, cmd, snap)
+				ref, err := snapshotFlagOrNewest(e, cmd, snap)
 				if err != nil {
 					return err
 				}
-				return listModels(e, dir, asJSON)
+				return listModels(e, ref, asJSON)
 			case "grids":
-				dir, err := snapshotFlagOrNewest(e, cmd, snap)
+				ref, err := snapshotFlagOrNewest(e, cmd, snap)
 				if err != nil {
 					return err
 				}
-				return listGrids(e, dir, y, asJSON)
+				return listGrids(e, ref, y, asJSON)
 			}
 			var near []string
 			for _, k := range cmd.ValidArgs {
@@ -71,10 +71,10 @@ func newListCmd(e *env) *cobra.Command {
 	return cmd
 }
 
-// loadCatalogSnapshot loads the snapshot folder dir as loadSnapshot does,
+// loadCatalogSnapshot loads the release ref names as loadRelease does,
 // and reads it as the catalog serves it, to list and price from.
-func loadCatalogSnapshot(e *env, dir string) (*store.Release, *catalog.Snapshot, error) {
-	ls, err := loadSnapshot(e, dir)
+func loadCatalogSnapshot(e *env, ref *snapshotRef) (*store.Release, *catalog.Snapshot, error) {
+	ls, err := loadRelease(e, ref)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -85,8 +85,8 @@ func loadCatalogSnapshot(e *env, dir string) (*store.Release, *catalog.Snapshot,
 	return ls, s, interrupted(e)
 }
 
-func listModels(e *env, dir string, asJSON bool) error {
-	_, s, err := loadCatalogSnapshot(e, dir)
+func listModels(e *env, ref *snapshotRef, asJSON bool) error {
+	_, s, err := loadCatalogSnapshot(e, ref)
 	if err != nil {
 		return err
 	}
@@ -107,13 +107,13 @@ func listModels(e *env, dir string, asJSON bool) error {
 	return tw.Flush()
 }
 
-func listGrids(e *env, dir string, year *int, asJSON bool) error {
-	ls, s, err := loadCatalogSnapshot(e, dir)
+func listGrids(e *env, ref *snapshotRef, year *int, asJSON bool) error {
+	ls, s, err := loadCatalogSnapshot(e, ref)
 	if err != nil {
 		return err
 	}
 	if s.Grid == nil {
-		return usagef("%s has no grid.json: it was built with --no-grid", dir)
+		return usagef("%s has no grid.json: it was built with --no-grid", printable.String(ref.Name))
 	}
 	q := catalog.GridQuery{}
 	if year != nil {
@@ -128,7 +128,7 @@ func listGrids(e *env, dir string, year *int, asJSON bool) error {
 		for _, a := range s.Grid.Areas {
 			years[a.Year]++
 		}
-		return noGridOfYear(ls, dir, *year, years)
+		return noGridOfYear(ls, ref.Name, *year, years)
 	}
 	if asJSON {
 		return printJSON(e, l)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/mcpserver"
 )
 
@@ -14,10 +15,11 @@ func newMCPCmd(e *env) *cobra.Command {
 	var dir string
 	var rescan time.Duration
 	cmd := &cobra.Command{
-		Use:   "mcp --snapshots DIR [flags]",
+		Use:   "mcp --snapshots (DIR | URL) [flags]",
 		Short: "run the MCP server over stdio",
 		Long: "Runs the MCP server over stdio (stdin and stdout carry the protocol; logs go to stderr),\n" +
-			"answering from the dated snapshots under --snapshots that pass their manifest check.\n" +
+			"answering from the dated snapshots under --snapshots that pass their manifest check (a folder,\n" +
+			"or a bucket's URL: the releases its releases.json lists, as serve reads them).\n" +
 			"Tools: list_models, get_model, list_grids, price_carbon.",
 		Example: "  greentokens mcp --snapshots out\n" +
 			"  # in an assistant's configuration (Claude Desktop):\n" +
@@ -28,8 +30,12 @@ func newMCPCmd(e *env) *cobra.Command {
 				return err
 			}
 			e.logErrors = true
+			st, err := openStore(e, dir)
+			if err != nil {
+				return err
+			}
 			// The server's version is what `greentokens version` prints.
-			return mcpserver.RunStdio(e.ctx, dir, rescan, cmd.Root().Version, e.log)
+			return mcpserver.RunStdio(e.ctx, catalog.NewStore(st, e.log), rescan, cmd.Root().Version)
 		},
 	}
 	snapshotsFlags(cmd, &dir, &rescan)

@@ -71,7 +71,8 @@ func newPublishCmd(e *env) *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	snapshotFlag(cmd, &f.snapshot)
+	fl.StringVar(&f.snapshot, "snapshot", "", "the snapshot folder `DIR` ("+defaultOut+"/DATE; a folder of snapshots for its newest); the newest under "+defaultOut+" when not given")
+	_ = cmd.MarkFlagDirname("snapshot")
 	fl.StringVar(&f.to, "to", "", "publish to the bucket at `URL` (file:///PATH, s3://, gs://, azblob://, mem://)")
 	fl.StringVar(&f.site, "site", "", "publish the snapshot's website from `DIR` (greentokens site --out DIR) under DATE/site/")
 	_ = cmd.MarkFlagDirname("site")
@@ -95,15 +96,14 @@ func runPublish(e *env, f *publishFlags) error {
 	if err := bucket.CheckURL(f.to); err != nil {
 		return err
 	}
-	if !f.snapshotGiven {
-		var err error
-		if f.snapshot, err = newestSnapshot(e, "--snapshot DIR"); err != nil {
-			return err
-		}
+	if f.snapshotGiven && isBucketURL(f.snapshot) {
+		return usagef("--snapshot %s is a bucket's release; publish publishes a snapshot folder (%s/DATE)", f.snapshot, defaultOut)
 	}
-	if err := checkSnapshotDir("--snapshot", f.snapshot); err != nil {
+	ref, err := resolveSnapshot(e, "--snapshot", f.snapshot, f.snapshotGiven)
+	if err != nil {
 		return err
 	}
+	f.snapshot = ref.Name
 	if f.site != "" {
 		if err := checkFolder("--site", f.site); err != nil {
 			return err
@@ -115,7 +115,7 @@ func runPublish(e *env, f *publishFlags) error {
 	ctx, cancel := context.WithTimeout(e.ctx, f.deadline)
 	defer cancel()
 	defer logThrough(e.log)()
-	err := publish(ctx, e, f)
+	err = publish(ctx, e, f)
 	switch {
 	case err == nil:
 		return nil

@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leadgreen/greentokens/format"
-	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/leadgreen/greentokens/snapshots/verify"
 )
 
@@ -18,7 +17,7 @@ func newRebuildCmd(e *env) *cobra.Command {
 	var out, logFormat string
 	var replace bool
 	cmd := &cobra.Command{
-		Use:   "rebuild [DIR] --out FOLDER",
+		Use:   "rebuild [DIR | URL/DATE] --out FOLDER",
 		Short: "build a snapshot again from its own sources/, every input taken from what it records",
 		Long: "An auditor's rebuild: builds the snapshot folder DIR (" + defaultOut + "/DATE) again into FOLDER/DATE from\n" +
 			"DIR/sources alone, taking every input from what the snapshot records: the date and retrieval\n" +
@@ -33,21 +32,23 @@ func newRebuildCmd(e *env) *cobra.Command {
 			"identical, or when manifest.json's generator is the only difference (the rebuilding code is\n" +
 			"not the code that built DIR; both are named), as verify DIR finds; 5 when anything else\n" +
 			"differs (the rebuilt snapshot stays in FOLDER; verify DIR shows how a file differs).\n" +
+			"A bucket's release (URL/DATE, URL/latest) is rebuilt the same way from the bucket's sources.\n" +
 			"Without DIR it rebuilds the newest snapshot under " + defaultOut + ", and says which on stderr.",
 		Example: "  greentokens rebuild out/2026-09-27 --out /tmp/audit\n" +
-			"  greentokens rebuild --out /tmp/audit --log-format json  # the newest snapshot under out",
-		Args:              maxArgs(1, "one snapshot folder"),
+			"  greentokens rebuild --out /tmp/audit --log-format json  # the newest snapshot under out\n" +
+			"  greentokens rebuild file:///srv/greentokens/latest --out /tmp/audit",
+		Args:              maxArgs(1, "one snapshot folder or release URL"),
 		ValidArgsFunction: completeDirs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
 				return usagef("rebuild needs --out FOLDER: the folder that receives the rebuilt snapshot")
 			}
-			dir, err := argOrNewest(e, args)
+			ref, err := argOrNewest(e, "rebuild", args)
 			if err != nil {
 				return err
 			}
 			e.logErrors = true
-			return runRebuild(e, dir, out, replace, logFormat)
+			return runRebuild(e, ref, out, replace, logFormat)
 		},
 	}
 	cmd.Flags().StringVar(&out, "out", "", "folder that receives the rebuilt snapshot (FOLDER/DATE); required")
@@ -56,15 +57,14 @@ func newRebuildCmd(e *env) *cobra.Command {
 	return cmd
 }
 
-func runRebuild(e *env, dir, out string, replace bool, logFormat string) error {
+// runRebuild rebuilds the release ref names into out.
+func runRebuild(e *env, ref *snapshotRef, out string, replace bool, logFormat string) error {
 	limitMemory(checkerMemoryLimit)
 	if err := setLogger(e, logFormat); err != nil {
 		return err
 	}
-	if err := checkSnapshotDir("rebuild", dir); err != nil {
-		return err
-	}
-	res, err := verify.Rebuild(e.ctx, regfile.DirFS(dir), verify.RebuildOptions{Out: out, Replace: replace, Logger: e.log})
+	dir := ref.Arg
+	res, err := verify.Rebuild(e.ctx, reproducible(ref), verify.RebuildOptions{Out: out, Replace: replace, Logger: e.log})
 	if err != nil {
 		return err
 	}

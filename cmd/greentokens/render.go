@@ -13,6 +13,7 @@ import (
 
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/plural"
+	"github.com/leadgreen/greentokens/internal/printable"
 	"github.com/leadgreen/greentokens/pricing"
 	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/snapshots/store"
@@ -52,11 +53,11 @@ func newRenderCmd(e *env) *cobra.Command {
 			if len(args) == 1 {
 				model = args[0]
 			}
-			dir, err := snapshotFlagOrNewest(e, cmd, snap)
+			ref, err := snapshotFlagOrNewest(e, cmd, snap)
 			if err != nil {
 				return err
 			}
-			return runRender(e, dir, model, out, grids, cmd.Flags().Changed("grids"))
+			return runRender(e, ref, model, out, grids, cmd.Flags().Changed("grids"))
 		},
 	}
 	snapshotFlag(cmd, &snap)
@@ -67,14 +68,16 @@ func newRenderCmd(e *env) *cobra.Command {
 	return cmd
 }
 
-func runRender(e *env, dir, model, out string, grids []string, gridsGiven bool) error {
-	snap, err := loadSnapshot(e, dir)
+// runRender renders model (every model when "") from the release ref
+// names, to out (stdout when "").
+func runRender(e *env, ref *snapshotRef, model, out string, grids []string, gridsGiven bool) error {
+	snap, err := loadRelease(e, ref)
 	if err != nil {
 		return err
 	}
 	s, err := render.Load(snap) // the release, read through its fs.FS
 	if err != nil {
-		return fmt.Errorf("reading the snapshot %s: %w", dir, err)
+		return fmt.Errorf("reading the snapshot %s: %w", printable.String(ref.Name), err)
 	}
 	if gridsGiven {
 		if err := checkGrids(snap, grids); err != nil {

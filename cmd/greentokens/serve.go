@@ -2,15 +2,12 @@ package main
 
 import (
 	"net/http"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/leadgreen/greentokens/api"
 	"github.com/leadgreen/greentokens/catalog"
-	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/mcpserver"
 	"github.com/leadgreen/greentokens/site"
 )
@@ -22,7 +19,7 @@ func newServeCmd(e *env) *cobra.Command {
 	var allowOrigins []string
 	var rescan time.Duration
 	cmd := &cobra.Command{
-		Use:   "serve --snapshots DIR [flags]",
+		Use:   "serve --snapshots (DIR | URL) [flags]",
 		Short: "serve the snapshots over HTTP: the JSON API, the MCP server at /mcp",
 		Long: "Serves the dated snapshots under --snapshots over HTTP: the JSON API under /v1/ (documented\n" +
 			"at /v1/openapi.json), the MCP server at /mcp, /healthz and /readyz, and the website\n" +
@@ -30,6 +27,9 @@ func newServeCmd(e *env) *cobra.Command {
 			"snapshots that pass their manifest and schema checks are served, each from one copy held in\n" +
 			"memory; new dated folders are picked up every --rescan. A served date is immutable: a folder\n" +
 			"replaced or changed on disk is logged and its first copy served until restart.\n" +
+			"--snapshots may be a bucket's URL (publish's): its releases are the ones releases.json lists,\n" +
+			"each read from the bucket and checked as a folder is, and every --rescan reads releases.json\n" +
+			"alone, loading only a release whose manifest sha256 it has not served.\n" +
 			"SIGINT or SIGTERM stops it after the requests in flight (at most 10 s), with exit 0: a\n" +
 			"server asked to stop has not failed. Logs go to stderr.",
 		Example: "  greentokens serve --snapshots out\n" +
@@ -46,7 +46,11 @@ func newServeCmd(e *env) *cobra.Command {
 				return usagef("%v", err)
 			}
 			e.logErrors = true
-			return api.Serve(e.ctx, api.ServeOptions{Snapshots: dir, Addr: addr, Rescan: rescan, Logger: e.log, AllowOrigins: allowOrigins,
+			st, err := openStore(e, dir)
+			if err != nil {
+				return err
+			}
+			return api.Serve(e.ctx, api.ServeOptions{Catalog: catalog.NewStore(st, e.log), Addr: addr, Rescan: rescan, Logger: e.log, AllowOrigins: allowOrigins,
 				Version: cmd.Root().Version, // what `greentokens version` prints
 				Site:    func(c *catalog.Catalog) http.Handler { return site.Sites(c, site.Options{Logger: e.log}) }})
 		},
@@ -59,11 +63,11 @@ func newServeCmd(e *env) *cobra.Command {
 }
 
 // snapshotsFlags defines --snapshots DIR and --rescan, of the commands that
-// serve a folder of dated snapshots.
+// serve a store of dated snapshots.
 func snapshotsFlags(cmd *cobra.Command, dir *string, rescan *time.Duration) {
-	cmd.Flags().StringVar(dir, "snapshots", "", "folder `DIR` holding the dated snapshots (DIR/YYYY-MM-DD/)")
+	cmd.Flags().StringVar(dir, "snapshots", "", "folder `DIR` holding the dated snapshots (DIR/YYYY-MM-DD/), or a bucket's URL (its releases.json)")
 	_ = cmd.MarkFlagDirname("snapshots")
-	cmd.Flags().DurationVar(rescan, "rescan", time.Minute, "how often to look for new snapshot folders (0: never)")
+	cmd.Flags().DurationVar(rescan, "rescan", time.Minute, "how often to look for new snapshot folders, or read a bucket's releases.json again (0: never)")
 }
 
 // checkSnapshotsFlags wants --snapshots and a --rescan that is not negative.
@@ -74,13 +78,5 @@ func checkSnapshotsFlags(cmd *cobra.Command, dir string, rescan time.Duration) e
 	if rescan < 0 {
 		return usagef("--rescan must not be negative")
 	}
-	if err := checkFolder("--snapshots", dir); err != nil {
-		return err
-	}
-	// One snapshot rather than the folder of dated snapshots: nothing
-	// would be served.
-	if _, err := os.Stat(filepath.Join(dir, format.ManifestPath)); err == nil {
-		return usagef("--snapshots %s is one snapshot; --snapshots wants the folder holding the dated snapshots (%s)", dir, filepath.Dir(filepath.Clean(dir)))
-	}
-	return nil
+	return checkStore(dir)
 }

@@ -18,7 +18,7 @@ func newSiteCmd(e *env) *cobra.Command {
 	var snap, out, baseURL, hist string
 	var grids []string
 	cmd := &cobra.Command{
-		Use:   "site [--snapshot DIR] --out FOLDER [flags]",
+		Use:   "site [--snapshot DIR | URL/DATE] --out FOLDER [flags]",
 		Short: "write a snapshot's website: index, model pages with charts, grids, sources",
 		Long: "Writes a snapshot's website into --out: index.html (every model's index rows, sortable; the\n" +
 			"GPU comparison; the task pairs), models/SLUG.html (each model's page with its charts),\n" +
@@ -31,7 +31,8 @@ func newSiteCmd(e *env) *cobra.Command {
 			"and feed.atom lists those releases (without it, the snapshot alone).\n" +
 			"Without --snapshot it is the newest snapshot under " + defaultOut + ", named on stderr.",
 		Example: "  greentokens site --out /tmp/web\n" +
-			"  greentokens site --snapshot out/2026-09-27 --out /tmp/web --base-url https://example.org/greentokens/",
+			"  greentokens site --snapshot out/2026-09-27 --out /tmp/web --base-url https://example.org/greentokens/\n" +
+			"  greentokens site --snapshot file:///srv/greentokens/2026-09-27 --out /tmp/web",
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
@@ -42,11 +43,11 @@ func newSiteCmd(e *env) *cobra.Command {
 					return usagef("--base-url: %v", err)
 				}
 			}
-			dir, err := snapshotFlagOrNewest(e, cmd, snap)
+			ref, err := snapshotFlagOrNewest(e, cmd, snap)
 			if err != nil {
 				return err
 			}
-			loaded, held, err := loadCatalogSnapshot(e, dir)
+			loaded, held, err := loadCatalogSnapshot(e, ref)
 			if err != nil {
 				return err
 			}

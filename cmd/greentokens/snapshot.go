@@ -19,12 +19,13 @@ import (
 // snapshotFlag defines a command's --snapshot DIR; the shell completes it
 // with folders.
 func snapshotFlag(cmd *cobra.Command, dir *string) {
-	cmd.Flags().StringVar(dir, "snapshot", "", "snapshot folder `DIR` ("+defaultOut+"/DATE); the newest under "+defaultOut+" when not given")
+	cmd.Flags().StringVar(dir, "snapshot", "", "the snapshot: a folder `DIR` ("+defaultOut+"/DATE; a folder of snapshots for its newest), or a bucket's release URL/DATE or URL/latest; the newest under "+defaultOut+" when not given")
 	_ = cmd.MarkFlagDirname("snapshot")
 }
 
 // checkSnapshotDir refuses a path that is not a folder with a manifest: a
-// usage mistake (exit 2), not a snapshot that failed its checks.
+// usage mistake (exit 2), not a snapshot that failed its checks. publish
+// reads its snapshot from a folder alone.
 func checkSnapshotDir(flag, dir string) error {
 	if dir == "" {
 		return usagef("no snapshot folder given (%s DIR)", flag)
@@ -50,20 +51,12 @@ func checkFolder(flag, dir string) error {
 	return nil
 }
 
-// loadSnapshot checks every file of the snapshot --snapshot names against
-// its manifest (exit 5 when one has changed) and returns it: figures are
-// taken from a snapshot only as it was published.
-func loadSnapshot(e *env, dir string) (*store.Release, error) {
-	if err := checkSnapshotDir("--snapshot", dir); err != nil {
-		return nil, err
-	}
-	return loadRelease(e, dir)
-}
-
-// loadRelease reads the snapshot folder dir through regfile.DirFS: its
-// manifest, then every file it lists, checked against it.
-func loadRelease(e *env, dir string) (*store.Release, error) {
-	rel, err := store.Open(e.ctx, regfile.DirFS(dir), dir)
+// loadRelease reads the release ref names (resolveSnapshot): its
+// manifest, then every file it lists, checked against it (exit 5 when one
+// has changed): figures are taken from a snapshot only as it was
+// published.
+func loadRelease(e *env, ref *snapshotRef) (*store.Release, error) {
+	rel, err := store.Open(e.ctx, ref.FS, ref.Name)
 	if err != nil {
 		return nil, err
 	}

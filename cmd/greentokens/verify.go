@@ -15,7 +15,6 @@ import (
 
 	"github.com/leadgreen/greentokens/fetch"
 
-	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/leadgreen/greentokens/snapshots/verify"
 )
 
@@ -60,7 +59,7 @@ func newVerifyCmd(e *env) *cobra.Command {
 	var asJSON bool
 	var up upstreamFlags
 	cmd := &cobra.Command{
-		Use:   "verify [--json] [--upstream] [DIR]",
+		Use:   "verify [--json] [--upstream] [DIR | URL/DATE]",
 		Short: "check a snapshot offline: manifest, schemas, and a rebuild from its sources/",
 		Long: "Checks the snapshot folder DIR (" + defaultOut + "/DATE) offline, from the folder alone: every file's\n" +
 			"size and sha256 against manifest.json (a missing, extra or changed file is named), every\n" +
@@ -71,6 +70,9 @@ func newVerifyCmd(e *env) *cobra.Command {
 			"It says which code built the snapshot (the manifest's generator) and which code is verifying;\n" +
 			"when they differ it still verifies, and prints the command that verifies with the code that\n" +
 			"built it, through the module proxy and from a git clone. Nothing is written into DIR.\n" +
+			"DIR may be a folder of dated snapshots (" + defaultOut + ": its newest), and a bucket's release is verified\n" +
+			"the same way from the bucket alone: URL/DATE, or URL/latest for the release latest.json names\n" +
+			"(publish's URLs), its sources read by content, its manifest held to releases.json's sha256.\n" +
 			"With --upstream it also fetches each archived source again, the leaderboard's files at the\n" +
 			"commit the manifest records and Ember's CSV at its recorded URL (which each Ember release\n" +
 			"overwrites: a difference there may be upstream's change since retrieval), and compares sha256.\n" +
@@ -83,17 +85,17 @@ func newVerifyCmd(e *env) *cobra.Command {
 			"  greentokens verify out/2026-09-27\n" +
 			"  greentokens verify --json out/2026-09-27\n" +
 			"  greentokens verify --upstream out/2026-09-27  # and each source fetched again from upstream",
-		Args:              maxArgs(1, "one snapshot folder"),
+		Args:              maxArgs(1, "one snapshot folder or release URL"),
 		ValidArgsFunction: completeDirs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := up.check(cmd.Flags()); err != nil {
 				return err
 			}
-			dir, err := argOrNewest(e, args)
+			ref, err := argOrNewest(e, "verify", args)
 			if err != nil {
 				return err
 			}
-			return runVerify(e, dir, asJSON, &up)
+			return runVerify(e, ref, asJSON, &up)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a machine-readable report (JSON) instead of text")
@@ -101,12 +103,10 @@ func newVerifyCmd(e *env) *cobra.Command {
 	return cmd
 }
 
-func runVerify(e *env, dir string, asJSON bool, up *upstreamFlags) error {
+// runVerify verifies the release ref names.
+func runVerify(e *env, ref *snapshotRef, asJSON bool, up *upstreamFlags) error {
 	limitMemory(checkerMemoryLimit)
-	if err := checkSnapshotDir("verify", dir); err != nil {
-		return err
-	}
-	fsys := regfile.DirFS(dir)
+	dir, fsys := ref.Name, reproducible(ref)
 	rep, err := verify.Verify(e.ctx, fsys)
 	if err == nil && up.on {
 		err = rep.CheckUpstream(e.ctx, fsys, verify.UpstreamOptions{HTTP: fetch.HTTPOptions{

@@ -23,7 +23,7 @@ func TestVerifyAndDiffUsage(t *testing.T) {
 		want     string
 	}{
 		{"verify --help", []string{"verify", "--help"}, exitOK, "--json"},
-		{"help verify", []string{"help", "verify"}, exitOK, "greentokens verify [--json] [--upstream] [DIR]"},
+		{"help verify", []string{"help", "verify"}, exitOK, "greentokens verify [--json] [--upstream] [DIR | URL/DATE]"},
 		{"verify without a folder or an out folder", []string{"verify"}, exitUsage, "no snapshot folder given (DIR), and there is no out folder here"},
 		{"verify with two folders", []string{"verify", "a", "b"}, exitUsage, "one snapshot folder"},
 		{"verify bad flag", []string{"verify", "--nope", "a"}, exitUsage, "unknown flag: --nope"},

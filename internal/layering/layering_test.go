@@ -153,7 +153,7 @@ func TestOnlyTheBuildImportsTransform(t *testing.T) {
 var readerImports = map[string][]string{
 	"format":      {"internal/sourcetext"},
 	"leaderboard": {"format"},
-	"pricing":     {"format", "leaderboard"},
+	"pricing":     {"format", "internal/sourcetext", "leaderboard"},
 	"render":      {"format", "internal/sourcetext", "leaderboard", "pricing"},
 }
 

@@ -3,8 +3,9 @@
 // repeats of it (leaderboard.json), Ember's source block and reference-year
 // rule (ember.json), the tasks' display names and units (tasks.json), and
 // the model pages' words with the sentence on what the energy covers
-// (pages.json), and the index's own licence, which every manifest records
-// (licence.json). The text lives in JSON files embedded in the binary, so it
+// (pages.json), the index's own licence, which every manifest records
+// (licence.json), and what every carbon answer says of its accounting
+// (carbon.json). The text lives in JSON files embedded in the binary, so it
 // is reviewed in one place rather than spread through code.
 //
 // Load is the one loader. The builder (transform/ and transform/grid, the
@@ -22,7 +23,7 @@ import (
 	"strings"
 )
 
-//go:embed leaderboard.json ember.json tasks.json pages.json licence.json
+//go:embed leaderboard.json ember.json tasks.json pages.json licence.json carbon.json
 var files embed.FS
 
 // Text is every fixed text a snapshot publishes.
@@ -34,6 +35,7 @@ type Text struct {
 	Tasks   map[string]Task
 	Pages   Pages
 	Licence Licence
+	Carbon  Carbon
 }
 
 // Leaderboard is the fixed text of the ML.ENERGY Leaderboard source block
@@ -119,6 +121,19 @@ type Licence struct {
 	Scope string `json:"scope"`
 }
 
+// Carbon is what every carbon answer says of its accounting, in the
+// Software Carbon Intensity's terms (ISO/IEC 21031:2024): what the energy
+// priced (E) includes, and that the embodied emissions (M) are not
+// included. The answer states the PUE it used beside it.
+type Carbon struct {
+	// Standard names the specification and its formula.
+	Standard string `json:"standard"`
+	// Energy says what E includes.
+	Energy string `json:"energy"`
+	// Embodied says that M is not included.
+	Embodied string `json:"embodied"`
+}
+
 // Load returns the embedded text, decoded afresh: the caller's own copy.
 // It fails when a file has an unknown key, lacks one, or has an empty
 // value, so a typo cannot ship.
@@ -127,7 +142,7 @@ func Load() (*Text, error) {
 	for _, f := range []struct {
 		name string
 		v    any
-	}{{"leaderboard.json", &t.Leaderboard}, {"ember.json", &t.Ember}, {"tasks.json", &t.Tasks}, {"pages.json", &t.Pages}, {"licence.json", &t.Licence}} {
+	}{{"leaderboard.json", &t.Leaderboard}, {"ember.json", &t.Ember}, {"tasks.json", &t.Tasks}, {"pages.json", &t.Pages}, {"licence.json", &t.Licence}, {"carbon.json", &t.Carbon}} {
 		data, err := files.ReadFile(f.name)
 		if err == nil {
 			err = decode(data, f.v)

@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -84,7 +85,7 @@ func Check(t *testing.T, cs *mcp.ClientSession, root string) {
 			props = append(props, p)
 		}
 		slices.Sort(props)
-		want := []string{"gpu", "grid_intensity", "grids", "model", "num_gpus", "running_batch", "snapshot"}
+		want := []string{"gpu", "grid_intensity", "grids", "model", "num_gpus", "pue", "running_batch", "snapshot"}
 		if !cmp.Equal(in.Required, []string{"model"}) || !cmp.Equal(props, want) {
 			t.Errorf("price_carbon input schema: required %v, properties %v; want [model], %v", in.Required, props, want)
 		}
@@ -230,6 +231,7 @@ func checkPriceCarbon(t *testing.T, cs *mcp.ClientSession) {
 	if out.Snapshot != catalogtest.Date || len(out.Files) < 3 {
 		t.Errorf("snapshot %q, files %v", out.Snapshot, out.Files)
 	}
+	checkPUE(t, cs)
 	call(t, cs, "price_carbon", map[string]any{"model": "Qwen 3 32B", "grids": []string{"IND"}, "running_batch": 1000}, &out)
 	if len(out.Rows) != 2 || out.Rows[0].RowID == "" {
 		t.Errorf("running_batch 1000: %+v", out.Rows)
@@ -240,6 +242,46 @@ func checkPriceCarbon(t *testing.T, cs *mcp.ClientSession) {
 		"num_gpus": json.RawMessage("2." + strings.Repeat("0", catalog.MaxNumberBytes-2)), "running_batch": json.RawMessage("8." + strings.Repeat("0", catalog.MaxNumberBytes-2))}, &out)
 	if len(out.Rows) != 1 || !strings.HasPrefix(out.Rows[0].RowID, "qwen-3-32b/H100/2/") {
 		t.Errorf("num_gpus 2 and running_batch 8 in %d characters each: %+v", catalog.MaxNumberBytes, out.Rows)
+	}
+}
+
+// checkPUE: price_carbon states the PUE it used and whether it was the
+// default, prices the energy times it, and says embodied emissions are
+// not included.
+func checkPUE(t *testing.T, cs *mcp.ClientSession) {
+	type answer struct {
+		PUE        json.Number `json:"pue"`
+		PUEDefault bool        `json:"pue_default"`
+		SCI        struct {
+			Embodied         string `json:"embodied"`
+			EmbodiedIncluded bool   `json:"embodied_included"`
+		} `json:"sci"`
+		Rows []struct {
+			Kg       json.Number `json:"kg_co2e_per_billion_output_tokens"`
+			Request  json.Number `json:"g_co2e_per_request"`
+			Thousand json.Number `json:"g_co2e_per_thousand_requests"`
+		}
+	}
+	var got []string
+	for _, pue := range []any{nil, 2} {
+		args := map[string]any{"model": "qwen-3-32b", "grids": []string{"SAU"}, "gpu": "B200"}
+		if pue != nil {
+			args["pue"] = pue
+		}
+		var out answer
+		call(t, cs, "price_carbon", args, &out)
+		if len(out.Rows) != 1 || out.SCI.EmbodiedIncluded || !strings.Contains(out.SCI.Embodied, "not included") {
+			t.Errorf("price_carbon pue %v: %+v", pue, out)
+			continue
+		}
+		r := out.Rows[0]
+		got = append(got, fmt.Sprint(out.PUE, " ", out.PUEDefault, " ", r.Kg, " ", r.Request, " ", r.Thousand))
+	}
+	// The B200 index row (max_num_seqs 384): 39.05033 Wh/M and 89.264 J
+	// per request upstream, on Saudi Arabia's 692 g CO2e per kWh.
+	want := []string{"1.0 true 27.0 0.0172 17.2", "2.0 false 54.0 0.0343 34.3"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("price_carbon with and without pue (-want +got):\n%s", diff)
 	}
 }
 
@@ -266,6 +308,11 @@ func checkToolErrors(t *testing.T, cs *mcp.ClientSession) {
 		{"price_carbon", map[string]any{"model": "qwen-3-32b", "grid_intensity": 1e-7}, "grid_intensity must be 0 or a number of g CO2e per kWh from 1e-06 to 2000"},
 		{"price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{"IND"}, "num_gpus": 1025}, "num_gpus must be a whole number from 1 to 1024"},
 		{"price_carbon", map[string]any{"model": "qwen-3-32b", "running_batch": "many"}, "running_batch"},
+		{"price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{"IND"}, "pue": 0.99}, "pue must be a number from 1 to 3"},
+		{"price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{"IND"}, "pue": 3.5}, "pue must be a number from 1 to 3"},
+		{"price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{"IND"}, "pue": "1.2"}, "pue"},
+		{"price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{"IND"}, "pue": json.RawMessage("1." + strings.Repeat("0", catalog.MaxNumberBytes-1))},
+			`pue "1.000`},
 		// A number's text is bounded as the API's and the command line's
 		// are: 2 written in 33 characters is no GPU count.
 		{"price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{"IND"}, "num_gpus": json.RawMessage("2." + strings.Repeat("0", catalog.MaxNumberBytes-1))},
@@ -373,8 +420,9 @@ const (
 
 // SizeRows are the rows of docs/mcp.md's table of sizes, as measured
 // through cs: for list_models and get_model of qwen-3-32b, the size of the
-// whole result as JSON, compact and with detail "full", in KB (1,000
-// bytes) to 1 decimal.
+// whole result as JSON, compact and with detail "full", and for
+// price_carbon of qwen-3-32b on one grid, in KB (1,000 bytes) to 1
+// decimal.
 func SizeRows(t *testing.T, cs *mcp.ClientSession) []string {
 	t.Helper()
 	kb := func(res *mcp.CallToolResult) string {
@@ -395,6 +443,9 @@ func SizeRows(t *testing.T, cs *mcp.ClientSession) []string {
 		full := callRaw(t, cs, c.tool, args)
 		rows = append(rows, "| "+c.label+" | "+kb(compact)+" | "+kb(full)+" |")
 	}
+	// price_carbon has one detail: a model's index rows on one grid.
+	carbon := callRaw(t, cs, "price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{"NOR"}})
+	rows = append(rows, "| `price_carbon` `qwen-3-32b` on one grid (2 rows) | "+kb(carbon)+" | (no detail) |")
 	return rows
 }
 

@@ -197,7 +197,8 @@ func (b *Bucket) String() string { return b.name }
 func (b *Bucket) Name(date string) string { return b.name + "/" + date }
 
 // Entries lists the releases releases.json lists, by ascending date (none
-// when the bucket has no releases.json). A releases.json that does not
+// when the bucket has no releases.json), each with the manifest sha256 it
+// lists. A releases.json that does not
 // decode, or breaks its rules (schemas/releases.schema.json), is an error
 // wrapping failure.ErrValidation.
 func (b *Bucket) Entries(ctx context.Context) ([]store.Entry, error) {
@@ -207,7 +208,7 @@ func (b *Bucket) Entries(ctx context.Context) ([]store.Entry, error) {
 	}
 	entries := make([]store.Entry, len(rels.Releases))
 	for i, r := range rels.Releases {
-		entries[i] = store.Entry{Date: r.Date}
+		entries[i] = store.Entry{Date: r.Date, ManifestSHA256: r.ManifestSHA256}
 	}
 	return entries, nil
 }

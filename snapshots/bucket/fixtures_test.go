@@ -15,28 +15,23 @@ import (
 	"gocloud.dev/blob/memblob"
 
 	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/internal/versitygw"
 	"github.com/leadgreen/greentokens/snapshots/bucket"
 	"github.com/leadgreen/greentokens/snapshots/build"
 	"github.com/leadgreen/greentokens/snapshots/internal/snaptest"
 	"github.com/leadgreen/greentokens/snapshots/store"
 )
 
-// TestMain runs the tests, then stops what they started for the whole
-// binary (atExit: the S3 tests' gateway) and removes the snapshots built
-// once.
+// TestMain runs the tests, then stops the S3 tests' gateway, if they
+// started it, and removes the snapshots built once.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	for _, stop := range atExit {
-		stop()
-	}
+	versitygw.Stop()
 	if dir, err := snaptest.Root(); err == nil {
 		os.RemoveAll(dir)
 	}
 	os.Exit(code)
 }
-
-// atExit stops what the tests started for the whole binary.
-var atExit []func()
 
 // The dates of the tests' releases: the seeds', and a week later.
 const (

@@ -21,6 +21,7 @@ import (
 	"github.com/leadgreen/greentokens/internal/crashtest"
 	"github.com/leadgreen/greentokens/internal/failure"
 	"github.com/leadgreen/greentokens/internal/testbin"
+	"github.com/leadgreen/greentokens/internal/versitygw"
 	"github.com/leadgreen/greentokens/snapshots/bucket"
 	"github.com/leadgreen/greentokens/snapshots/internal/snaptest"
 	"github.com/leadgreen/greentokens/snapshots/store"
@@ -100,9 +101,9 @@ func assertLatest(t *testing.T, url, date string) {
 // back as readers do; the objects carry their headers; the same release
 // again is a no-op.
 func TestS3PublishAndRead(t *testing.T) {
-	gw := s3Gateway(t)
+	gw := versitygw.Start(t)
 	ctx := context.Background()
-	_, url := newS3Bucket(t, gw, gw.addr)
+	_, url := gw.NewBucket(t, gw.Addr)
 	b := openS3(t, url)
 	a := release(t, "A")
 	start := time.Now()
@@ -145,7 +146,7 @@ func TestS3PublishAndRead(t *testing.T) {
 // one wins and the other is refused (exit 6); of two dates, both end in
 // releases.json and latest.json names the later.
 func TestS3RacingPublishers(t *testing.T) {
-	gw := s3Gateway(t)
+	gw := versitygw.Start(t)
 	ctx := context.Background()
 	a, b, other := release(t, "A"), release(t, "B"), release(t, "Other")
 	for round := range 3 {
@@ -153,7 +154,7 @@ func TestS3RacingPublishers(t *testing.T) {
 			name string
 			rels [2]*store.Release
 		}{{"same release", [2]*store.Release{a, a}}, {"same date", [2]*store.Release{a, other}}, {"two dates", [2]*store.Release{a, b}}} {
-			_, url := newS3Bucket(t, gw, gw.addr)
+			_, url := gw.NewBucket(t, gw.Addr)
 			var errs [2]error
 			var wg sync.WaitGroup
 			for i, r := range tc.rels {
@@ -200,9 +201,9 @@ func TestS3RacingPublishers(t *testing.T) {
 // verified releases, and that a publish without the fault completes B.
 func faultCase(t *testing.T, f *fault, ctx context.Context) (hits int, err error) {
 	t.Helper()
-	gw := s3Gateway(t)
-	p := newProxy(t, gw.addr)
-	name, url := newS3Bucket(t, gw, p.addr())
+	gw := versitygw.Start(t)
+	p := newProxy(t, gw.Addr)
+	name, url := gw.NewBucket(t, p.addr())
 	if _, err := openS3(t, url).Publish(context.Background(), release(t, "A"), bucket.PublishOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +277,7 @@ var command testbin.Builder
 // leaves latest.json naming a complete, verified release (A, or B once
 // latest.json was written), and the publish run again completes B.
 func TestS3KilledPublish(t *testing.T) {
-	gw := s3Gateway(t)
+	gw := versitygw.Start(t)
 	bin := command.For(t, snaptest.Root, "../../cmd/greentokens")
 	b := release(t, "B")
 	outputs := len(b.Manifest.Outputs) // B's sources are A's: only its outputs are written
@@ -284,7 +285,7 @@ func TestS3KilledPublish(t *testing.T) {
 		crashtest.Uploaded + ":" + strconv.Itoa(outputs), crashtest.ReadBack, crashtest.Listed, crashtest.Pointed}
 	for _, point := range points {
 		t.Run(point, func(t *testing.T) {
-			_, url := newS3Bucket(t, gw, gw.addr)
+			_, url := gw.NewBucket(t, gw.Addr)
 			if _, err := openS3(t, url).Publish(context.Background(), release(t, "A"), bucket.PublishOptions{}); err != nil {
 				t.Fatal(err)
 			}
@@ -309,7 +310,7 @@ func TestS3KilledPublish(t *testing.T) {
 	}
 
 	t.Run("first release", func(t *testing.T) {
-		_, url := newS3Bucket(t, gw, gw.addr)
+		_, url := gw.NewBucket(t, gw.Addr)
 		cmd := exec.Command(bin, "publish", "--snapshot", snapshot(t, "A"), "--to", url)
 		cmd.Env = append(cmd.Environ(), crashtest.KillEnv+"="+crashtest.Uploaded+":3")
 		if err := cmd.Run(); err == nil {
@@ -329,9 +330,9 @@ func TestS3KilledPublish(t *testing.T) {
 // the winner's bytes; the loser's write fails its precondition, as the
 // publish relies on.
 func TestS3LargeObjectWrittenOnce(t *testing.T) {
-	gw := s3Gateway(t)
+	gw := versitygw.Start(t)
 	ctx := context.Background()
-	_, url := newS3Bucket(t, gw, gw.addr)
+	_, url := gw.NewBucket(t, gw.Addr)
 	bb := rawS3(t, url)
 	datas := [2][]byte{bytes.Repeat([]byte("a"), 20<<20), bytes.Repeat([]byte("b"), 20<<20)}
 	var errs [2]error

@@ -162,6 +162,19 @@ func SplitRelease(raw string) (bucketURL, release string, err error) {
 	return b.String(), last, nil
 }
 
+// ReleaseURL is the URL of the release named release (a date, or Latest)
+// in the bucket at bucketURL, as SplitRelease splits it: the bucket's path
+// with one more element, its query kept. "s3://b?endpoint=..." and
+// "2026-09-27" give "s3://b/2026-09-27?endpoint=...".
+func ReleaseURL(bucketURL, release string) string {
+	u, err := url.Parse(bucketURL)
+	if err != nil {
+		return bucketURL + "/" + release
+	}
+	u.Path, u.RawPath = strings.TrimSuffix(u.Path, "/")+"/"+release, ""
+	return u.String()
+}
+
 // isDate reports whether s is a release's date, YYYY-MM-DD.
 func isDate(s string) bool {
 	if len(s) != len(time.DateOnly) {

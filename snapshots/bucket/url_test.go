@@ -69,6 +69,9 @@ func TestSplitRelease(t *testing.T) {
 		if err != nil || b != tc.bucket || r != tc.release {
 			t.Errorf("SplitRelease(%s) = %q, %q, %v; want %q, %q", tc.url, b, r, err, tc.bucket, tc.release)
 		}
+		if back, want := bucket.ReleaseURL(tc.bucket, tc.release), strings.Replace(tc.url, tc.release+"/", tc.release, 1); back != want {
+			t.Errorf("ReleaseURL(%s, %s) = %s; want %s", tc.bucket, tc.release, back, want)
+		}
 	}
 	for _, bad := range []string{"s3://releases", "file:///srv/releases/2026-02-30", "s3://releases/newest"} {
 		if _, _, err := bucket.SplitRelease(bad); !errors.Is(err, failure.ErrUsage) {

@@ -10,7 +10,9 @@
 //   - the stage (stage.go): a snapshot being built in a temporary folder
 //     beside its target, each file written in one write or as a stream,
 //     its size and sha256 counted as it goes; the build's write sink on
-//     disk;
+//     disk; an archived source that an earlier snapshot of the folder
+//     holds with the same bytes is shared with it, by a reflink or a hard
+//     link (link.go);
 //   - the output folder's lock (lock.go), which makes the builds into one
 //     folder take turns;
 //   - the atomic publish (publish.go): the stage synced once and renamed

@@ -32,6 +32,12 @@ type Store interface {
 type Entry struct {
 	Date string
 	Err  error
+	// ManifestSHA256 is the sha256 of the release's manifest.json when
+	// the store's own index lists it (a bucket's releases.json), so that
+	// a reader tells a release it has read already without reading it
+	// again; FS(Date) holds the manifest to it. Empty for a folder, whose
+	// manifest is the only record of its release.
+	ManifestSHA256 string
 }
 
 // Folder is the store of the folder OUT: each release is a dated folder,

@@ -172,6 +172,9 @@ func (s *Stage) WriteFile(rel string, data []byte) (format.File, error) {
 // counted as they go, the file never read back. An error of fn is
 // returned as it is, and the file is not recorded (a failed build removes
 // its stage); an error in writing to w is an ErrConflict naming the file.
+// An archived source (sources/...) that an earlier snapshot of the output
+// folder holds with the same bytes is then shared with it, by a reflink or
+// a hard link (link.go).
 func (s *Stage) WriteStream(rel string, fn func(w io.Writer) error) (format.File, error) {
 	f, err := s.create(rel)
 	if err != nil {
@@ -187,6 +190,7 @@ func (s *Stage) WriteStream(rel string, fn func(w io.Writer) error) (format.File
 	}
 	file := w.file()
 	s.files[rel] = file
+	s.share(rel, file) // an archived source an earlier snapshot holds: shared with it (link.go)
 	return file, nil
 }
 

@@ -76,7 +76,7 @@ func rerunCommand(g format.Generator, args ...string) string {
 // for an auditor without a module proxy: "git clone https://github.com/OWNER/REPO
 // && cd REPO && git checkout REF && go run -buildvcs=true ./cmd/greentokens
 // ARGS...", with dir (the snapshot, which the last argument names) made
-// absolute, since the command runs in the clone, and -buildvcs=true so that
+// absolute when it is a folder, since the command runs in the clone, and -buildvcs=true so that
 // the verifying code records the revision it runs (verify then knows it is
 // the same code). "" when rerunCommand is, or the module is not a GitHub
 // repository's root (github.com/OWNER/REPO), whose clone address is known.
@@ -86,7 +86,7 @@ func rerunFromGit(g format.Generator, args ...string) string {
 	if ref == "" || !ok || rerunCommand(g) == "" {
 		return ""
 	}
-	if n := len(args); n > 0 {
+	if n := len(args); n > 0 && !strings.Contains(args[n-1], "://") { // a bucket's release URL stays as it is
 		if abs, err := filepath.Abs(args[n-1]); err == nil {
 			args = append(args[:n-1:n-1], abs)
 		}
