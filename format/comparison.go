@@ -128,16 +128,16 @@ func (c TaskComparison) MarshalJSON() ([]byte, error) {
 		return nil, fmt.Errorf("format: the task comparison of %s on %s has base task %q, not the primary task", c.Slug, c.GPU, c.Base.Task)
 	}
 	other, ok := LookupTask(c.Other.Task)
-	if !ok || other.Primary {
-		return nil, fmt.Errorf("format: the task comparison of %s on %s compares task %q, which is not another registered task", c.Slug, c.GPU, c.Other.Task)
+	if !ok || other.Primary || !other.InIndex {
+		return nil, fmt.Errorf("format: the task comparison of %s on %s compares task %q, which is not another task index.json compares", c.Slug, c.GPU, c.Other.Task)
 	}
 	return marshalObject(member{"slug", c.Slug}, member{"gpu", c.GPU},
 		member{base.Key, c.Base.TaskRow}, member{other.Key, c.Other.TaskRow},
 		member{"energy_per_response_ratio", c.EnergyPerResponseRatio}, member{"energy_per_token_ratio", c.EnergyPerTokenRatio})
 }
 
-// UnmarshalJSON reads a published task comparison: a registered task's
-// key names its side (the primary task's is Base); any other member is an
+// UnmarshalJSON reads a published task comparison: the key of a task
+// index.json compares (Task.InIndex) names its side (the primary task's is Base); any other member is an
 // error.
 func (c *TaskComparison) UnmarshalJSON(data []byte) error {
 	if string(data) == "null" {
@@ -157,7 +157,7 @@ func (c *TaskComparison) UnmarshalJSON(data []byte) error {
 		}
 		t, ok := taskByKey(name)
 		switch {
-		case !ok:
+		case !ok || !t.InIndex:
 			return nil, fmt.Errorf("unknown key %q", name)
 		case t.Primary:
 			out.Base.Task = t.ID

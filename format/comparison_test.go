@@ -115,7 +115,7 @@ func TestComparisonsRefused(t *testing.T) {
 	other.Other.Task = "image-chat"
 	swapped := tc[0]
 	swapped.Base, swapped.Other = swapped.Other, swapped.Base
-	for name, v := range map[string]any{"one GPU twice": same, "an unregistered task": other, "the primary task second": swapped} {
+	for name, v := range map[string]any{"one GPU twice": same, "a task index.json does not compare": other, "the primary task second": swapped} {
 		if _, err := Marshal(v); err == nil {
 			t.Errorf("%s: written", name)
 		}

@@ -115,12 +115,14 @@ type Evidence struct {
 
 // Exclusion is an upstream row the build left out.
 type Exclusion struct {
-	Task       string `json:"task"`
-	Row        int    `json:"row"` // 0-based index in the task file's configurations
-	ModelID    string `json:"model_id"`
-	GPU        string `json:"gpu"`
-	NumGPUs    int    `json:"num_gpus"`
-	MaxNumSeqs int    `json:"max_num_seqs"`
+	Task    string `json:"task"`
+	Row     int    `json:"row"` // 0-based index in the task file's configurations
+	ModelID string `json:"model_id"`
+	GPU     string `json:"gpu"`
+	NumGPUs int    `json:"num_gpus"`
+	// MaxNumSeqs is a token task's row's; BatchSize a diffusion task's.
+	MaxNumSeqs int    `json:"max_num_seqs,omitempty"`
+	BatchSize  int    `json:"batch_size,omitempty"`
 	Reason     string `json:"reason"`
 }
 

@@ -21,6 +21,19 @@ const (
 // ModelPath is the path of a model's file: models/SLUG.json.
 func ModelPath(slug string) string { return ModelsDir + slug + ".json" }
 
+// TasksDir holds the files of every task but the primary one: its index,
+// TaskIndexPath, and its model files, TaskModelPath.
+const TasksDir = "tasks/"
+
+// TaskIndexPath is the path of a task's index: tasks/TASK/index.json.
+func TaskIndexPath(task string) string { return TasksDir + task + "/index.json" }
+
+// TaskModelPath is the path of a model's file in a task:
+// tasks/TASK/models/SLUG.json.
+func TaskModelPath(task, slug string) string {
+	return TasksDir + task + "/" + ModelsDir + slug + ".json"
+}
+
 // PagePath is the path of a model's page: pages/SLUG.md.
 func PagePath(slug string) string { return PagesDir + slug + ".md" }
 

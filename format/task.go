@@ -32,9 +32,70 @@ type Task struct {
 	// Ceiling is the latency an index row of the task meets.
 	Ceiling Ceiling
 	// Primary is true for the one task whose rows the model files publish
-	// (Text Conversation); index.json compares every other task with it.
+	// (Text Conversation).
 	Primary bool
+	// Kind says what the task's rows measure and how they are read: output
+	// tokens (an LLM or a vision-language model), or images or videos (a
+	// diffusion model).
+	Kind Kind
+	// InIndex is true for the tasks index.json lists and compares (Text
+	// Conversation and Problem Solving): index.json compares every other
+	// such task with the primary one. Every task but the primary one has
+	// files of its own, TaskIndexPath and TaskModelPath.
+	InIndex bool
 }
+
+// Kind is what a task's rows measure.
+type Kind int
+
+// The kinds of task.
+const (
+	// Tokens: energy per output token (energy_per_token_joules), under a
+	// median inter-token latency ceiling, published in Wh per million
+	// output tokens.
+	Tokens Kind = iota
+	// Images: energy per generated image (energy_per_image_joules), under
+	// a batch latency ceiling, published in Wh per image.
+	Images
+	// Videos: energy per generated video (energy_per_video_joules), under
+	// a batch latency ceiling, published in Wh per video.
+	Videos
+)
+
+// Diffusion reports whether the kind is a diffusion model's (images or
+// videos): rows of a batch of generations, not of served requests.
+func (k Kind) Diffusion() bool { return k == Images || k == Videos }
+
+// EnergyKey is the published key of a configuration's energy per unit,
+// named for the unit: "wh_per_million_output_tokens", "wh_per_image",
+// "wh_per_video".
+func (t Task) EnergyKey() string {
+	switch t.Kind {
+	case Images:
+		return "wh_per_image"
+	case Videos:
+		return "wh_per_video"
+	}
+	return "wh_per_million_output_tokens"
+}
+
+// JoulesKey is the published key of a configuration's energy per unit in
+// joules: "joules_per_output_token", "joules_per_image",
+// "joules_per_video".
+func (t Task) JoulesKey() string {
+	switch t.Kind {
+	case Images:
+		return "joules_per_image"
+	case Videos:
+		return "joules_per_video"
+	}
+	return "joules_per_output_token"
+}
+
+// HasFiles reports whether the task has files of its own in a snapshot
+// (tasks/ID/index.json and tasks/ID/models/SLUG.json): every task but the
+// primary one, whose rows are the model files'.
+func (t Task) HasFiles() bool { return !t.Primary }
 
 // Ceiling is a latency ceiling: a configuration whose upstream Field is at
 // most Max (in Unit) meets it.
@@ -65,12 +126,25 @@ const tokenEnergyField = "energy_per_token_joules"
 
 var itlCeiling = Ceiling{Field: "median_itl_ms", Max: ITLDeadlineMS, Unit: "ms"}
 
+// The diffusion tasks' ceilings: the batch latency, the leaderboard's own
+// defaults (defaultLatencyDeadlineS in its src/config/tasks.ts: 30 s for
+// text-to-image, 300 s for text-to-video).
+var (
+	imageCeiling = Ceiling{Field: "batch_latency_s", Max: 30, Unit: "s"}
+	videoCeiling = Ceiling{Field: "batch_latency_s", Max: 300, Unit: "s"}
+)
+
 // registered are the tasks, in the order a snapshot lists them (the
 // manifest's selection.tasks, index.json's source.tasks), without their
 // published text, which registry adds.
 var registered = [...]Task{
-	{ID: "lm-arena-chat", Key: "text_conversation", EnergyField: tokenEnergyField, Ceiling: itlCeiling, Primary: true},
-	{ID: "gpqa", Key: "problem_solving", EnergyField: tokenEnergyField, Ceiling: itlCeiling},
+	{ID: "lm-arena-chat", Key: "text_conversation", EnergyField: tokenEnergyField, Ceiling: itlCeiling, Primary: true, InIndex: true},
+	{ID: "gpqa", Key: "problem_solving", EnergyField: tokenEnergyField, Ceiling: itlCeiling, InIndex: true},
+	{ID: "sourcegraph-fim", Key: "code_completion", EnergyField: tokenEnergyField, Ceiling: itlCeiling},
+	{ID: "image-chat", Key: "image_chat", EnergyField: tokenEnergyField, Ceiling: itlCeiling},
+	{ID: "video-chat", Key: "video_chat", EnergyField: tokenEnergyField, Ceiling: itlCeiling},
+	{ID: "text-to-image", Key: "text_to_image", EnergyField: "energy_per_image_joules", Ceiling: imageCeiling, Kind: Images},
+	{ID: "text-to-video", Key: "text_to_video", EnergyField: "energy_per_video_joules", Ceiling: videoCeiling, Kind: Videos},
 }
 
 // registry is the registered tasks with their names and units from
@@ -148,8 +222,22 @@ func RowID(task, slug, gpu string, numGPUs, maxNumSeqs, repeat int) string {
 		id += task + "/"
 	}
 	id += gpu + "/" + strconv.Itoa(numGPUs) + "/" + strconv.Itoa(maxNumSeqs)
+	return id + repeatSuffix(repeat)
+}
+
+// DiffusionRowID is the published id of a diffusion task's configuration:
+// SLUG/TASK/GPU/NUM_GPUS/BATCH_SIZE/ulysses-U-ring-R (the degrees of
+// Ulysses and ring sequence parallelism, which tell apart the runs of one
+// batch on one GPU count), with "/rN" after it for the Nth measurement of
+// one configuration (N > 1).
+func DiffusionRowID(task, slug, gpu string, numGPUs, batchSize, ulysses, ring, repeat int) string {
+	return slug + "/" + task + "/" + gpu + "/" + strconv.Itoa(numGPUs) + "/" + strconv.Itoa(batchSize) +
+		"/ulysses-" + strconv.Itoa(ulysses) + "-ring-" + strconv.Itoa(ring) + repeatSuffix(repeat)
+}
+
+func repeatSuffix(repeat int) string {
 	if repeat > 1 {
-		id += "/r" + strconv.Itoa(repeat)
+		return "/r" + strconv.Itoa(repeat)
 	}
-	return id
+	return ""
 }

@@ -115,7 +115,8 @@ type Request struct {
 }
 
 // LookupTask returns the registered task id names, the primary task for
-// "", and a catalog error naming the registered tasks otherwise.
+// "", and a catalog error naming the tasks otherwise: the tasks index.json
+// lists (format.Task.InIndex), whose rows a history reads.
 func LookupTask(id string) (format.Task, error) {
 	if strings.TrimSpace(id) == "" {
 		return format.PrimaryTask(), nil
@@ -124,12 +125,14 @@ func LookupTask(id string) (format.Task, error) {
 		return format.Task{}, &catalog.Error{Kind: catalog.Invalid, What: "task", Query: id,
 			Detail: fmt.Sprintf("task name over %d bytes", catalog.MaxNameBytes)}
 	}
-	if t, ok := format.LookupTask(id); ok {
+	if t, ok := format.LookupTask(id); ok && t.InIndex {
 		return t, nil
 	}
 	var ids []string
 	for _, t := range format.Tasks() {
-		ids = append(ids, t.ID)
+		if t.InIndex {
+			ids = append(ids, t.ID)
+		}
 	}
 	return format.Task{}, &catalog.Error{Kind: catalog.Invalid, What: "task", Query: id, Nearest: ids,
 		Detail: fmt.Sprintf("no task %q; the tasks are %s", id, strings.Join(ids, ", "))}

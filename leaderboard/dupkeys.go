@@ -19,11 +19,18 @@ import (
 // value would win silently. The error names the object ("configurations[2]"),
 // the key or both keys, and the line and column of the second. Syntax errors
 // are the decoders' to report, and are not reported here.
+//
+// One exception: a name given twice exactly, with the same scalar value
+// (the same bytes) both times, fills its field with that value whichever
+// wins, and is read as given once. The 2025-12-15 version's diffusion
+// files give weight_precision twice in every row so, "bfloat16" both
+// times.
 func checkDuplicateKeys(data []byte) error {
-	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true))
 	// Per open object, reused from one object to the next at its depth:
-	// each name's folded form -> the offset of the name as given.
-	var objects []map[string]int64
+	// each name's folded form -> the name as given, with its value when
+	// that is a scalar.
+	var objects []map[string]member
 	depth := 0
 	var key []byte
 	for {
@@ -35,12 +42,30 @@ func checkDuplicateKeys(data []byte) error {
 			}
 			at := dec.InputOffset() - int64(len(raw))
 			key = appendFoldKey(key[:0], raw)
-			if first, ok := objects[depth-1][string(key)]; ok {
+			var value []byte // a scalar value, as a slice of data
+			if k := dec.PeekKind(); k != '{' && k != '[' {
+				v, err := dec.ReadValue()
+				if err != nil {
+					return duplicateError(data, err)
+				}
+				end := dec.InputOffset()
+				value = data[end-int64(len(v)) : end]
+			}
+			first, ok := objects[depth-1][string(key)]
+			switch {
+			case !ok:
+				objects[depth-1][string(key)] = member{at, value}
+			case value != nil && first.value != nil && bytes.Equal(value, first.value) && nameAt(data, at) == nameAt(data, first.at):
+				// the same name and value again: read as one
+			case nameAt(data, at) == nameAt(data, first.at):
+				line, col := position(data, at)
+				return fmt.Errorf("%sduplicate key %q at line %d, column %d: the last value would win silently",
+					objectName(dec.StackPointer().Parent()), nameAt(data, at), line, col)
+			default:
 				line, col := position(data, at)
 				return fmt.Errorf("%sduplicate key %q (also given as %q) at line %d, column %d: keys equal but for case fill one field, and the last value would win silently",
-					objectName(dec.StackPointer().Parent()), nameAt(data, at), nameAt(data, first), line, col)
+					objectName(dec.StackPointer().Parent()), nameAt(data, at), nameAt(data, first.at), line, col)
 			}
-			objects[depth-1][string(key)] = at
 		case kind == '{' || kind == '[' || kind == '}' || kind == ']':
 			if _, err := dec.ReadToken(); err != nil {
 				return duplicateError(data, err)
@@ -48,7 +73,7 @@ func checkDuplicateKeys(data []byte) error {
 			switch kind {
 			case '{':
 				if depth == len(objects) {
-					objects = append(objects, map[string]int64{})
+					objects = append(objects, map[string]member{})
 				}
 				clear(objects[depth])
 				depth++
@@ -64,6 +89,13 @@ func checkDuplicateKeys(data []byte) error {
 			return nil
 		}
 	}
+}
+
+// member is an object's member as checkDuplicateKeys met it first: the
+// offset of its name, and its value when that is a scalar.
+type member struct {
+	at    int64
+	value []byte
 }
 
 // isName reports whether the decoder's next token is an object's name.

@@ -14,6 +14,11 @@ func TestCheckDuplicateKeysCaseFold(t *testing.T) {
 		{"escaped", `{"Key": 1, "\u006bey": 2}`, `duplicate key "key" (also given as "Key")`},
 		{"other objects", `{"a": {"k": 1}, "A2": {"K": 1}, "l": [{"k": 1}, {"K": 2}]}`, ""},
 		{"distinct", `{"ab": 1, "a_b": 2, "AB ": 3}`, ""},
+		{"the same name and value twice", `{"p": "bfloat16", "n": 1, "p": "bfloat16"}`, ""},
+		{"the same name, another value", `{"p": "bfloat16", "p": "fp8"}`, `duplicate key "p" at line 1, column 19`},
+		{"the same value, another spelling", `{"n": 1, "n": 1.0}`, `duplicate key "n"`},
+		{"the same value, equal but for case", `{"p": 1, "P": 1}`, `duplicate key "P" (also given as "p")`},
+		{"an object twice", `{"o": {}, "o": {}}`, `duplicate key "o"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := checkDuplicateKeys([]byte(tc.doc))

@@ -96,11 +96,25 @@ func ParseCommits(data []byte) (*Commit, error) {
 // The checks of the whole file (its syntax and encoding, and a name given
 // twice in one object) run first: an error they find is the error.
 func ParseTask(task string, data []byte) ([]Row, error) {
+	var rows []Row
+	err := readTask(task, data, func(raws [][]byte) (n int, err error) {
+		rows, err = parseRows(task, raws)
+		return len(rows), err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return rows, nil
+}
+
+// readTask runs the checks of the whole file, then reads its rows with
+// readRows, handing them to parse, which returns how many it parsed.
+func readTask(task string, data []byte, parse func(raws [][]byte) (int, error)) error {
 	name := format.LeaderboardTask(task)
 	if err := checkTask(data); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return fmt.Errorf("%s: %w", name, err)
 	}
-	return readRows(task, name, data)
+	return readRows(task, name, data, parse)
 }
 
 // checkTask checks a task file's syntax and encoding, and that no object
@@ -115,19 +129,19 @@ func checkTask(data []byte) error {
 	return checkDuplicateKeys(data)
 }
 
-// readRows is ParseTask's reading of the rows. Once the checks have found
+// readRows is the reading of a task file's rows, which parse parses. Once the checks have found
 // data one valid JSON value, in UTF-8, with no name twice in an object,
 // which jsontext reads too, the decoder below should meet no error; if it
 // does, it says so rather than go on. Each value is a slice of data (its
 // end at the decoder's offset), not a copy. The rows are parsed once the
-// file is read (parseRows); an error met after some rows comes after
-// theirs, as if each row were parsed as it was met.
-func readRows(task, name string, data []byte) ([]Row, error) {
+// file is read (parse); an error met after some rows comes after theirs,
+// as if each row were parsed as it was met.
+func readRows(task, name string, data []byte, parse func(raws [][]byte) (int, error)) error {
 	// Names given twice are the duplicate-key check's to refuse (ParseTask
 	// reports its error first); reading without tracking them is faster.
 	dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true))
 	if tok, _ := dec.ReadToken(); tok.Kind() != '{' {
-		return nil, fmt.Errorf("%s: not a JSON object", name)
+		return fmt.Errorf("%s: not a JSON object", name)
 	}
 	var readErr error
 	value := func() []byte {
@@ -140,13 +154,13 @@ func readRows(task, name string, data []byte) ([]Row, error) {
 		return data[end-int64(len(v)) : end : end]
 	}
 	var raws [][]byte // the rows met so far
-	fail := func(err error) ([]Row, error) {
-		if _, rowErr := parseRows(task, raws); rowErr != nil {
-			return nil, rowErr
+	fail := func(err error) error {
+		if _, rowErr := parse(raws); rowErr != nil {
+			return rowErr
 		}
-		return nil, err
+		return err
 	}
-	unreadable := func() ([]Row, error) {
+	unreadable := func() error {
 		line, col := position(data, dec.InputOffset())
 		return fail(fmt.Errorf("%s: cannot be read at line %d, column %d: %v", name, line, col, readErr))
 	}
@@ -199,17 +213,17 @@ func readRows(task, name string, data []byte) ([]Row, error) {
 			}
 		}
 	}
-	rows, err := parseRows(task, raws)
+	n, err := parse(raws)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if !gotTask {
-		return nil, fmt.Errorf("%s: field \"task\": missing, want %q", name, task)
+		return fmt.Errorf("%s: field \"task\": missing, want %q", name, task)
 	}
-	if len(rows) == 0 {
-		return nil, fmt.Errorf("%s: field \"configurations\": missing or empty", name)
+	if n == 0 {
+		return fmt.Errorf("%s: field \"configurations\": missing or empty", name)
 	}
-	return rows, nil
+	return nil
 }
 
 // parseRows parses raws, a task file's rows in order, and returns the
@@ -233,10 +247,7 @@ func parseRow(r *Row, task string, i int, raw json.RawMessage) error {
 	f := fields{m: m}
 	r.ModelID = f.str(FieldModelID)
 	r.Nickname = f.str(FieldNickname)
-	r.GPU = f.str(FieldGPU)
-	if r.GPU != "" && !GPUName(r.GPU) {
-		f.fail(FieldGPU, "%q is not a plain GPU name (1 to %d bytes of letters, digits, space, \".\", \"_\" and \"-\", starting with a letter or digit, not ending with a space)", r.GPU, MaxGPUNameLen)
-	}
+	r.GPU = f.gpu()
 	r.Precision = f.str(FieldPrecision)
 	r.Architecture = f.str(FieldArchitecture)
 	r.NumGPUs = f.count(FieldNumGPUs)
@@ -300,6 +311,15 @@ func (f *fields) str(key string) string {
 		f.fail(key, "empty")
 	}
 	return s
+}
+
+// gpu reads gpu_model, a plain GPU name (GPUName).
+func (f *fields) gpu() string {
+	g := f.str(FieldGPU)
+	if g != "" && !GPUName(g) {
+		f.fail(FieldGPU, "%q is not a plain GPU name (1 to %d bytes of letters, digits, space, \".\", \"_\" and \"-\", starting with a letter or digit, not ending with a space)", g, MaxGPUNameLen)
+	}
+	return g
 }
 
 func (f *fields) optNum(key string) *float64 {

@@ -108,6 +108,9 @@ func (b *IndexBuilder) start(first *Built) error {
 		Models: []format.IndexEntry{}, GPUComparisons: []format.GPUComparison{}, TaskComparisons: []format.TaskComparison{}, LoadCurves: []format.LoadCurve{},
 	}
 	for _, t := range format.Tasks() {
+		if !t.InIndex {
+			continue // its figures are in its own files (TaskFiles)
+		}
 		stable := lb.Tasks[t.ID]
 		b.idx.Source.Tasks = append(b.idx.Source.Tasks, format.IndexTask{
 			Task: t.ID, Name: t.Name, File: t.ArchivedPath(), StableConfigurations: len(stable)})

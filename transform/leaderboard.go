@@ -18,6 +18,12 @@ type Leaderboard struct {
 	// the primary task's (the model files') from NewLeaderboard, every
 	// other's from AddTask.
 	Tasks map[string][]leaderboard.Row
+	// Diffusion holds each diffusion task's published rows, in upstream
+	// order, by task id (AddTaskFile).
+	Diffusion map[string][]leaderboard.DiffusionRow
+	// TaskURLs are the URLs every other task's file was fetched from, by
+	// task id (AddTaskFile).
+	TaskURLs map[string]string
 	// DataURL is the URL the primary task's file was fetched from.
 	DataURL string
 	// Date is the data version; Retrieved the retrieval date (YYYY-MM-DD).
@@ -77,6 +83,75 @@ func (lb *Leaderboard) AddTask(task string, data []byte) ([]leaderboard.Exclusio
 	stable, excluded := leaderboard.Stable(rows)
 	lb.Tasks[task] = stable
 	return excluded, nil
+}
+
+// Excluded is an upstream row of a task left out, as the manifest lists
+// it, and the row's label for the log.
+type Excluded struct {
+	Label     string
+	Exclusion format.Exclusion
+}
+
+// AddTaskFile adds the file of another registered task, of any kind,
+// fetched from url: a token task's as AddTask does, a diffusion task's
+// parsed (leaderboard.ParseDiffusion), checked against index.json as
+// every task file is, and its rows beyond the plausibility bounds left out
+// (leaderboard.StableDiffusion). It returns the rows it left out.
+func (lb *Leaderboard) AddTaskFile(task string, data []byte, url string) ([]Excluded, error) {
+	t, ok := format.LookupTask(task)
+	if !ok || t.Primary {
+		return nil, fmt.Errorf("%s: not another task the index publishes", format.LeaderboardTask(task))
+	}
+	if lb.TaskURLs == nil {
+		lb.TaskURLs = map[string]string{}
+	}
+	if !t.Kind.Diffusion() {
+		ex, err := lb.AddTask(task, data)
+		if err != nil {
+			return nil, err
+		}
+		lb.TaskURLs[task] = url
+		out := make([]Excluded, len(ex))
+		for i, e := range ex {
+			out[i] = Excluded{e.Row.Label(), TokenExclusion(e)}
+		}
+		return out, nil
+	}
+	if _, dup := lb.Diffusion[task]; dup {
+		return nil, fmt.Errorf("%s: read twice", format.LeaderboardTask(task))
+	}
+	rows, err := leaderboard.ParseDiffusion(task, data)
+	if err != nil {
+		return nil, err
+	}
+	for i := range rows {
+		r := &rows[i]
+		im, ok := lb.Index.Models[r.ModelID]
+		if !ok {
+			return nil, fmt.Errorf("%s: model %q is not in leaderboard/index.json", r.Label(), r.ModelID)
+		}
+		if im.Nickname != r.Nickname {
+			return nil, fmt.Errorf("%s: field %q: %q, but leaderboard/index.json names the model %q", r.Label(), leaderboard.FieldNickname, r.Nickname, im.Nickname)
+		}
+	}
+	kept, ex := leaderboard.StableDiffusion(rows)
+	if lb.Diffusion == nil {
+		lb.Diffusion = map[string][]leaderboard.DiffusionRow{}
+	}
+	lb.Diffusion[task], lb.TaskURLs[task] = kept, url
+	out := make([]Excluded, len(ex))
+	for i, e := range ex {
+		r := e.Row
+		out[i] = Excluded{r.Label(), format.Exclusion{Task: r.Task, Row: r.Index, ModelID: r.ModelID, GPU: r.GPU,
+			NumGPUs: r.NumGPUs, BatchSize: r.BatchSize, Reason: e.Reason}}
+	}
+	return out, nil
+}
+
+// TokenExclusion is a token task's excluded row as the manifest lists it.
+func TokenExclusion(e leaderboard.Exclusion) format.Exclusion {
+	return format.Exclusion{Task: e.Row.Task, Row: e.Row.Index, ModelID: e.Row.ModelID, GPU: e.Row.GPU,
+		NumGPUs: e.Row.NumGPUs, MaxNumSeqs: e.Row.MaxNumSeqs, Reason: e.Reason}
 }
 
 // CheckIndexed fails when the model of one of a task file's rows is not in

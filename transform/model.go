@@ -42,7 +42,7 @@ const PrecisionsFile = "transform/model.go (Precisions)"
 // weight_precision values to the published ones. Another value is an error
 // naming PrecisionsFile: a precision is a label a reader compares, and a
 // new one is mapped only after review.
-var precisions = map[string]string{"bfloat16": "BF16", "fp8": "FP8"}
+var precisions = map[string]string{"bfloat16": "BF16", "fp8": "FP8", "mxfp4": "MXFP4"}
 
 // Built is a model file as the builder makes it: the published file and,
 // for the steps after it (index.json's comparisons), the upstream row

@@ -29,9 +29,11 @@ type duplicateKey struct {
 
 // findDuplicateKey returns the first key of data given twice in one
 // object, or equal under strings.EqualFold to an earlier key of it, or nil.
+// A name given again with the same scalar value, byte for byte, is no
+// duplicate: whichever a reader keeps, the value is the same.
 func findDuplicateKey(data []byte) *duplicateKey {
-	dec := jsontext.NewDecoder(bytes.NewReader(data))
-	var objects []map[string][]string // per open object: its names, by folded form
+	dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true))
+	var objects []map[string][][2]string // per open object: its names and scalar values ("" for none), by folded form
 	for {
 		kind := dec.PeekKind()
 		open, n := dec.StackIndex(dec.StackDepth())
@@ -41,24 +43,37 @@ func findDuplicateKey(data []byte) *duplicateKey {
 			if err != nil {
 				return refusal(err)
 			}
+			at := dec.InputOffset() - int64(len(raw))
 			u, _ := jsontext.AppendUnquote(nil, raw)
-			name := string(u)
+			name, value := string(u), ""
+			if k := dec.PeekKind(); k != '{' && k != '[' {
+				v, err := dec.ReadValue()
+				if err != nil {
+					return refusal(err)
+				}
+				value = string(v)
+			}
 			names := objects[len(objects)-1]
 			form := strings.ToLower(strings.ToUpper(name)) // shared by fold-equal names
 			for _, prev := range names[form] {
-				if strings.EqualFold(prev, name) {
-					return &duplicateKey{where: pointerWhere(dec.StackPointer().Parent()), key: name, first: prev,
-						offset: dec.InputOffset() - int64(len(raw))}
+				switch {
+				case prev[0] == name && value != "" && prev[1] == value:
+					// The same name with the same scalar value: read as one
+					// (the 2025-12-15 diffusion files give weight_precision so).
+				case prev[0] == name:
+					return &duplicateKey{where: pointerWhere(dec.StackPointer().Parent()), key: name, offset: at}
+				case strings.EqualFold(prev[0], name):
+					return &duplicateKey{where: pointerWhere(dec.StackPointer().Parent()), key: name, first: prev[0], offset: at}
 				}
 			}
-			names[form] = append(names[form], name)
+			names[form] = append(names[form], [2]string{name, value})
 		case kind == '{' || kind == '[' || kind == '}' || kind == ']':
 			if _, err := dec.ReadToken(); err != nil {
 				return refusal(err)
 			}
 			switch kind {
 			case '{':
-				objects = append(objects, map[string][]string{})
+				objects = append(objects, map[string][][2]string{})
 			case '}':
 				objects = objects[:len(objects)-1]
 			}

@@ -23,6 +23,11 @@ func TestFindDuplicateKeyCaseFold(t *testing.T) {
 		{"dotted I aside", `{"İx": 1, "ix": 2, "IX": 3}`, &duplicateKey{key: "IX", first: "ix", offset: 20}},
 		{"dotted I alone", `{"ix": 1, "İx": 2}`, nil},
 		{"other objects", `{"a": {"k": 1}, "A2": {"K": 1}, "l": [{"k": 1}, {"K": 2}]}`, nil},
+		{"the same name and value twice", `{"p": "bf16", "n": 1, "p": "bf16"}`, nil},
+		{"the same name, another value", `{"p": "bf16", "p": "fp8"}`, &duplicateKey{key: "p", offset: 14}},
+		{"the same value, another spelling", `{"n": 1, "n": 1.0}`, &duplicateKey{key: "n", offset: 9}},
+		{"the same value, equal but for case", `{"p": 1, "P": 1}`, &duplicateKey{key: "P", first: "p", offset: 9}},
+		{"an object twice", `{"o": {}, "o": {}}`, &duplicateKey{key: "o", offset: 10}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := findDuplicateKey([]byte(tc.doc))

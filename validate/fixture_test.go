@@ -8,6 +8,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -16,7 +17,6 @@ import (
 	"github.com/leadgreen/greentokens/internal/regfile"
 	"github.com/leadgreen/greentokens/internal/sample"
 	"github.com/leadgreen/greentokens/internal/sourcetext"
-	"github.com/leadgreen/greentokens/leaderboard"
 	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/transform"
 	"github.com/leadgreen/greentokens/transform/grid"
@@ -146,6 +146,11 @@ func vtBuild(t *testing.T, f vtFixture) string {
 	if _, err := os.Stat(filepath.Join(f.leaderboard, "tasks", "gpqa.json")); err == nil {
 		names = append(names, "leaderboard/tasks/gpqa.json")
 	}
+	for _, task := range f.tasks {
+		if name := "leaderboard/tasks/" + task + ".json"; !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
 	for _, name := range names {
 		b := read(strings.TrimPrefix(name, "leaderboard/"))
 		write("sources/"+name, b)
@@ -171,20 +176,36 @@ func vtBuild(t *testing.T, f vtFixture) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, e := range excluded {
+		r := e.Row
+		m.Exclusions = append(m.Exclusions, ManifestExclusion{Task: r.Task, Row: r.Index, ModelID: r.ModelID, GPU: r.GPU, NumGPUs: r.NumGPUs, MaxNumSeqs: r.MaxNumSeqs, Reason: e.Reason})
+	}
+	// Every other task's exclusions and files (tasks/TASK/), as the build
+	// writes them.
 	for _, task := range f.tasks {
 		if task == "lm-arena-chat" {
 			continue
 		}
-		rows, err := leaderboard.ParseTask(task, read("tasks/"+task+".json"))
+		ex, err := lb.AddTaskFile(task, read("tasks/"+task+".json"), vtLeaderboardBase+"tasks/"+task+".json")
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, ex := leaderboard.Stable(rows)
-		excluded = append(excluded, ex...)
-	}
-	for _, e := range excluded {
-		r := e.Row
-		m.Exclusions = append(m.Exclusions, ManifestExclusion{Task: r.Task, Row: r.Index, ModelID: r.ModelID, GPU: r.GPU, NumGPUs: r.NumGPUs, MaxNumSeqs: r.MaxNumSeqs, Reason: e.Reason})
+		for _, e := range ex {
+			x := e.Exclusion
+			m.Exclusions = append(m.Exclusions, ManifestExclusion{Task: x.Task, Row: x.Row, ModelID: x.ModelID, GPU: x.GPU, NumGPUs: x.NumGPUs, MaxNumSeqs: x.MaxNumSeqs, BatchSize: x.BatchSize, Reason: x.Reason})
+		}
+		files, err := transform.TaskFiles(lb, task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tf := range files {
+			b, err := format.Marshal(tf.Value)
+			if err != nil {
+				t.Fatal(err)
+			}
+			write(tf.Path, b)
+			m.Outputs = append(m.Outputs, vtFileEntry(tf.Path, b))
+		}
 	}
 	models, err := transform.Models(lb)
 	if err != nil {

@@ -118,7 +118,7 @@ func vtCheckSources(t *testing.T, files map[string][]byte) (probs []string, excl
 		}
 	}
 	if idx != nil && commit != nil {
-		in := &lbInputs{
+		in := &lbInputs{task: chatTask(),
 			date: vtDate, retrieved: vtRetrieved, dataURL: vtLeaderboardBase + "tasks/lm-arena-chat.json",
 			chatPath: chatPS.file, index: idx, commit: commit, text: text, stable: chatStable,
 		}

@@ -34,9 +34,9 @@ func idxSnapshotCheck(s *snap) []Problem {
 	cannotRead := func(p string, err error) []Problem {
 		return []Problem{{File: p, Msg: fmt.Sprintf("cannot be read (%s is computed from it): %v", IndexPath, err)}}
 	}
-	read := make([]*taskData, len(tasks))
-	for i := range tasks {
-		t := &tasks[i]
+	read := make([]*taskData, len(indexTasks))
+	for i := range indexTasks {
+		t := &indexTasks[i]
 		if read[i] = s.task(t, t.file); read[i].readErr != nil {
 			return cannotRead(t.file, read[i].readErr)
 		}
@@ -48,7 +48,7 @@ func idxSnapshotCheck(s *snap) []Problem {
 		if len(td.probs) > 0 {
 			// The leaderboard check reports the file it reads: Text
 			// Conversation's and the selected tasks', at their source.
-			t, src := &tasks[i], s.source(tasks[i].sourceName())
+			t, src := &indexTasks[i], s.source(indexTasks[i].sourceName())
 			if t.id != taskChat && !slices.Contains(s.manifest.Selection.Tasks, t.id) || src == nil || src.Path != td.path {
 				out = append(out, td.probs...)
 			}
@@ -159,7 +159,7 @@ func idxPrepare(m *Manifest, text *sourcetext.Text, read []*taskData) (*idxPlan,
 		source.set(k, full.get(k))
 	}
 	list := jarr()
-	for i, t := range tasks {
+	for i, t := range indexTasks {
 		list.vals = append(list.vals, jobj().set("task", jstr(t.id)).set("name", jstr(text.Tasks[t.id].Name)).set("file", jstr(t.file)).
 			set("stable_configurations", jint(len(read[i].stable))))
 	}

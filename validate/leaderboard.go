@@ -16,9 +16,10 @@ type lbRead struct {
 	filtered          map[string]bool                   // the tasks read
 	excluded          map[ManifestExclusion]excludedRow // by the row as the manifest lists it, Reason empty
 	exOrder           []ManifestExclusion
-	chat              *taskData // nil when the chat task file could not be read
-	chatPS            *problems // the chat task file's problems, with the model files' (none when not read)
-	probs             []Problem // the sources' own, in the order they were read
+	chat              *taskData  // nil when the chat task file could not be read
+	chatPS            *problems  // the chat task file's problems, with the model files' (none when not read)
+	others            []taskRead // every other task read, in selection order
+	probs             []Problem  // the sources' own, in the order they were read
 }
 
 // checkLeaderboard recomputes the manifest's selection, evidence and
@@ -30,15 +31,22 @@ func checkLeaderboard(s *snap) []Problem {
 	rd := readLeaderboard(s, mp, tasks)
 	out := rd.probs
 	checkExclusions(mp, m.Exclusions, rd)
+	if rd.idx != nil {
+		checkTasksListed(mp, m.Selection.Tasks, rd)
+	}
 	switch {
 	case rd.idx == nil || rd.commit == nil:
 		out = append(out, rd.chatPS.list...)
+		for _, tr := range rd.others {
+			out = append(out, tr.ps.list...)
+		}
 	default:
 		checkEvidence(mp, m.Evidence, rd, &s.text.Leaderboard)
-		if rd.chat == nil {
-			break
+		in := inputs(s, mp, rd)
+		if rd.chat != nil {
+			out = append(out, checkModelFiles(s, rd, in)...)
 		}
-		out = append(out, checkModelFiles(s, mp, rd)...)
+		out = append(out, checkTaskFiles(s, rd, in)...)
 	}
 	return append(out, mp.list...) // the manifest's problems come last
 }
@@ -63,6 +71,24 @@ func checkSelection(mp *problems, sel ManifestSelection) []*task {
 		selected = append(selected, chat)
 	}
 	return selected
+}
+
+// checkTasksListed checks that selection.tasks lists only tasks the
+// archived index.json lists (any, when it lists none; Text Conversation
+// always), in the order of tasks.
+func checkTasksListed(mp *problems, got []string, rd *lbRead) {
+	var order []string
+	for _, t := range tasks {
+		if slices.Contains(got, t.id) {
+			order = append(order, t.id)
+		}
+		if slices.Contains(got, t.id) && t.id != taskChat && rd.idx.tasks != nil && !slices.Contains(rd.idx.tasks, t.id) {
+			mp.add("", "selection.tasks", "lists %s, which %s does not list", t.id, rd.idxPath)
+		}
+	}
+	if len(order) == len(got) && !slices.Equal(got, order) {
+		mp.add("", "selection.tasks", "is %s, not in the published order %s", strings.Join(got, ", "), strings.Join(order, ", "))
+	}
 }
 
 // readLeaderboard reads the archived index.json and commits.json, and
@@ -98,7 +124,7 @@ func readLeaderboard(s *snap, mp *problems, selected []*task) *lbRead {
 			continue // the manifest check reports a missing file
 		}
 		for _, e := range td.excluded {
-			k := ManifestExclusion{Task: t.id, Row: e.row.index, ModelID: e.row.modelID, GPU: e.row.gpu, NumGPUs: e.row.numGPUs, MaxNumSeqs: e.row.maxNumSeqs}
+			k := e.key(t.id)
 			rd.excluded[k] = e
 			rd.exOrder = append(rd.exOrder, k)
 		}
@@ -109,8 +135,9 @@ func readLeaderboard(s *snap, mp *problems, selected []*task) *lbRead {
 		}
 		if rd.idx != nil {
 			checkIndexed(idxPS, rd.idx, t.id, td.rows)
+			checkIndexed(idxPS, rd.idx, t.id, td.drows)
 		}
-		rd.probs = append(rd.probs, td.probs...)
+		rd.others = append(rd.others, taskRead{t, td, &problems{file: td.path, list: append([]Problem(nil), td.probs...)}})
 	}
 	rd.probs = append(rd.probs, idxPS.list...) // rows of models index.json does not list
 	return rd
@@ -124,12 +151,15 @@ func checkExclusions(mp *problems, exclusions []ManifestExclusion, rd *lbRead) {
 		where, k := fmt.Sprintf("exclusions[%d]", i), e
 		k.Reason = ""
 		desc := fmt.Sprintf("%s configurations[%d] (%s on %d x %s, max_num_seqs %d)", e.Task, e.Row, e.ModelID, e.NumGPUs, e.GPU, e.MaxNumSeqs)
+		if e.BatchSize != 0 {
+			desc = fmt.Sprintf("%s configurations[%d] (%s on %d x %s, batch_size %d)", e.Task, e.Row, e.ModelID, e.NumGPUs, e.GPU, e.BatchSize)
+		}
 		switch {
 		case listed[k]:
 			mp.add(where, "", "lists %s twice", desc)
 		case !rd.filtered[e.Task]:
 			mp.add(where, "task", "is %s, which is not in selection.tasks", e.Task)
-		case rd.excluded[k].row == nil:
+		case rd.excluded[k].reason == "":
 			mp.add(where, "", "lists %s, which the stability filter keeps (or which is not that row of the archived task file)", desc)
 		}
 		listed[k] = true
@@ -140,7 +170,7 @@ func checkExclusions(mp *problems, exclusions []ManifestExclusion, rd *lbRead) {
 	for _, k := range rd.exOrder {
 		if !listed[k] {
 			e := rd.excluded[k]
-			mp.add("", "exclusions", "lacks %s %s, which the stability filter excludes: %s", k.Task, e.row.where(), e.reason)
+			mp.add("", "exclusions", "lacks %s %s, which the stability filter excludes: %s", k.Task, e.where(), e.reason)
 		}
 	}
 }
@@ -169,13 +199,13 @@ func checkEvidence(mp *problems, ev ManifestEvidence, rd *lbRead, text *sourcete
 	compareBlock(mp, "evidence", ev, want, func(key string) string { return from[key] })
 }
 
-// checkModelFiles recomputes and compares every model file, one at a
-// time; a model file no model gives is reported too.
-func checkModelFiles(s *snap, mp *problems, rd *lbRead) []Problem {
+// inputs is what the model files and the task files are recomputed from:
+// Text Conversation's rows, when its file was read.
+func inputs(s *snap, mp *problems, rd *lbRead) *lbInputs {
 	m := s.manifest
-	in := &lbInputs{
-		date: m.Date, dataURL: s.source(chatTask().sourceName()).URL, chatPath: rd.chat.path,
-		index: rd.idx, commit: rd.commit, text: s.text, stable: rd.chat.stable,
+	in := &lbInputs{date: m.Date, index: rd.idx, commit: rd.commit, text: s.text, task: chatTask()}
+	if rd.chat != nil {
+		in.dataURL, in.chatPath, in.stable = s.source(chatTask().sourceName()).URL, rd.chat.path, rd.chat.stable
 	}
 	if len(m.Retrieved) >= 10 && isDate(m.Retrieved[:10]) {
 		in.retrieved = m.Retrieved[:10]
@@ -185,6 +215,12 @@ func checkModelFiles(s *snap, mp *problems, rd *lbRead) []Problem {
 	if !isDate(m.Date) {
 		mp.add("", "date", "%q is not a YYYY-MM-DD date", m.Date)
 	}
+	return in
+}
+
+// checkModelFiles recomputes and compares every model file, one at a
+// time; a model file no model gives is reported too.
+func checkModelFiles(s *snap, rd *lbRead, in *lbInputs) []Problem {
 	idxPS := &problems{file: rd.idxPath}
 	var modelProbs []Problem
 	want := map[string]bool{}

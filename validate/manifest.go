@@ -99,7 +99,8 @@ type ManifestExclusion struct {
 	ModelID    string `json:"model_id"`
 	GPU        string `json:"gpu"`
 	NumGPUs    int    `json:"num_gpus"`
-	MaxNumSeqs int    `json:"max_num_seqs"`
+	MaxNumSeqs int    `json:"max_num_seqs,omitempty"` // a token task's row
+	BatchSize  int    `json:"batch_size,omitempty"`   // a diffusion task's row
 	Reason     string `json:"reason"`
 }
 

@@ -16,7 +16,7 @@ import (
 const modelVersion = "1"
 
 // precisions maps upstream weight_precision to the published precision.
-var precisions = map[string]string{"bfloat16": "BF16", "fp8": "FP8"}
+var precisions = map[string]string{"bfloat16": "BF16", "fp8": "FP8", "mxfp4": "MXFP4"}
 
 // maxSlugLen bounds a slug, so that models/SLUG.json is a valid file name.
 const maxSlugLen = 200
@@ -45,7 +45,8 @@ type lbInputs struct {
 	index           *lbIndex
 	commit          *lbCommit
 	text            *sourcetext.Text
-	stable          []*lbRow // the stable lm-arena-chat rows, upstream order
+	task            *task
+	stable          []*lbRow // the task's stable rows, upstream order
 }
 
 // wantModel is a recomputed model file.
@@ -105,60 +106,17 @@ func sourceBlock(in *lbInputs) (*jnode, error) {
 		set("configurations", jstr(count)), nil
 }
 
-// eachModel rebuilds the model files from the stable rows one at a time,
-// in slug order, and hands each to emit. A model the upstream data stops
-// from being built is reported (on the task file or the index) and its
-// slug returned in broken, so that its file is not also reported as
-// unexpected.
+// eachModel rebuilds the model files of in.task from its stable rows one
+// at a time, in slug order, and hands each to emit. A model the upstream
+// data stops from being built is reported (on the task file or the index)
+// and its slug returned in broken, so that its file is not also reported
+// as unexpected.
 func eachModel(in *lbInputs, chat, index *problems, emit func(*wantModel)) (broken map[string]bool, err error) {
 	src, err := sourceBlock(in)
 	if err != nil {
 		return nil, err
 	}
-	broken = map[string]bool{}
-	byModel := map[string][]*lbRow{}
-	for _, r := range in.stable {
-		byModel[r.modelID] = append(byModel[r.modelID], r)
-	}
-	ids, ok := map[string]string{}, map[string]bool{} // by slug: the model id, and whether it can be built
-	for _, id := range slices.Sorted(maps.Keys(byModel)) {
-		rows := byModel[id]
-		first := rows[0]
-		slug := slugOf(first.nickname)
-		if !modelIDForm.MatchString(id) {
-			chat.add(first.where(), "model_id", "is %q, not OWNER/NAME (one \"/\", no white space)", id)
-			continue
-		}
-		if slug == "" {
-			chat.add(first.where(), "nickname", "%q gives an empty slug", first.nickname)
-			continue
-		}
-		if len(slug) > maxSlugLen {
-			chat.add(first.where(), "nickname", "%q gives a slug of %d bytes, over %d", first.nickname, len(slug), maxSlugLen)
-			continue
-		}
-		if other, dup := ids[slug]; dup {
-			chat.add(first.where(), "nickname", "%q gives the slug %q, which %s has too", first.nickname, slug, other)
-			broken[slug] = true
-			continue
-		}
-		ids[slug], ok[slug] = id, true
-		switch nick, listed := in.index.nicknames[id]; {
-		case !listed:
-			index.add("", "models", "has no model %q (lm-arena-chat %s)", id, first.where())
-			ok[slug] = false
-		case nick != first.nickname:
-			index.add("", "models."+id+".nickname", "is %q, but lm-arena-chat %s names the model %q", nick, first.where(), first.nickname)
-			ok[slug] = false
-		}
-		for _, r := range rows[1:] {
-			if r.nickname != first.nickname || r.totalParams != first.totalParams ||
-				r.activeParams != first.activeParams || r.arch != first.arch {
-				chat.add(r.where(), "", "nickname, total_params_billions, activated_params_billions or architecture differ from %s of the same model", first.where())
-				ok[slug] = false
-			}
-		}
-	}
+	ids, byModel, ok, broken := groupModels(in.task.id, in.stable, in.index, chat, index)
 	for _, slug := range slices.Sorted(maps.Keys(ids)) {
 		m, good := recomputeModel(in, src, chat, slug, byModel[ids[slug]])
 		if !ok[slug] || !good {
@@ -170,13 +128,80 @@ func eachModel(in *lbInputs, chat, index *problems, emit func(*wantModel)) (brok
 	return broken, nil
 }
 
+// rowIdent is what a row of any task says of its model.
+type rowIdent struct {
+	modelID, nickname, arch   string
+	totalParams, activeParams float64
+}
+
+func (r *lbRow) ident() rowIdent {
+	return rowIdent{r.modelID, r.nickname, r.arch, r.totalParams, r.activeParams}
+}
+
+// groupModels groups one task's published rows by model, by slug (ids:
+// the model id of each slug; ok: whether the model can be built), and
+// reports what stops a model from being built: a model id not OWNER/NAME,
+// a bad or shared slug (on the task file, file), a model index.json does
+// not list or names otherwise (on index), rows of one model that disagree
+// on its names and sizes. A shared slug is returned in broken.
+func groupModels[R interface {
+	ident() rowIdent
+	where() string
+}](task string, rows []R, idx *lbIndex, file, index *problems) (ids map[string]string, byModel map[string][]R, ok, broken map[string]bool) {
+	byModel, broken = map[string][]R{}, map[string]bool{}
+	for _, r := range rows {
+		byModel[r.ident().modelID] = append(byModel[r.ident().modelID], r)
+	}
+	ids, ok = map[string]string{}, map[string]bool{}
+	for _, id := range slices.Sorted(maps.Keys(byModel)) {
+		rows := byModel[id]
+		first := rows[0].ident()
+		slug, where := slugOf(first.nickname), rows[0].where()
+		if !modelIDForm.MatchString(id) {
+			file.add(where, "model_id", "is %q, not OWNER/NAME (one \"/\", no white space)", id)
+			continue
+		}
+		if slug == "" {
+			file.add(where, "nickname", "%q gives an empty slug", first.nickname)
+			continue
+		}
+		if len(slug) > maxSlugLen {
+			file.add(where, "nickname", "%q gives a slug of %d bytes, over %d", first.nickname, len(slug), maxSlugLen)
+			continue
+		}
+		if other, dup := ids[slug]; dup {
+			file.add(where, "nickname", "%q gives the slug %q, which %s has too", first.nickname, slug, other)
+			broken[slug] = true
+			continue
+		}
+		ids[slug], ok[slug] = id, true
+		switch nick, listed := idx.nicknames[id]; {
+		case !listed:
+			if task == taskChat { // checkIndexed reports every other task's
+				index.add("", "models", "has no model %q (%s %s)", id, task, where)
+			}
+			ok[slug] = false
+		case nick != first.nickname:
+			index.add("", "models."+id+".nickname", "is %q, but %s %s names the model %q", nick, task, where, first.nickname)
+			ok[slug] = false
+		}
+		for _, r := range rows[1:] {
+			if r.ident() != first {
+				file.add(r.where(), "", "nickname, total_params_billions, activated_params_billions or architecture differ from %s of the same model", where)
+				ok[slug] = false
+			}
+		}
+	}
+	return ids, byModel, ok, broken
+}
+
 // recomputeModel recomputes the model file of one model's stable rows,
 // with the source block src; a configuration without a published
 // precision is reported and stops it.
 func recomputeModel(in *lbInputs, src *jnode, chat *problems, slug string, rows []*lbRow) (*wantModel, bool) {
 	first := rows[0]
 	m := &wantModel{slug: slug, modelID: first.modelID}
-	runs, best := sortRuns(slug, chatTask().itlCeilingMS, rows)
+	runs, best := sortRuns(slug, in.task.itlCeilingMS, rows)
 	configs, bestNode := jarr(), jobj()
 	ok := true
 	for _, r := range runs {

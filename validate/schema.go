@@ -27,6 +27,8 @@ var schemaRoutes = []struct{ pattern, schema string }{
 	{"models/*.json", "model.schema.json"},
 	{"grid.json", "grid.schema.json"},
 	{"index.json", "index.schema.json"},
+	{"tasks/*/index.json", "task-index.schema.json"},
+	{"tasks/*/models/*.json", "task-model.schema.json"},
 	{exportsPackage, "datapackage.schema.json"},
 	{exportsCo2js, "co2js-average-intensities.schema.json"},
 }

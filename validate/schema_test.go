@@ -122,6 +122,8 @@ func TestSchemasStrict(t *testing.T) {
 		"manifest.schema.json#/$defs/source/final_url":       true, // absent for a local file
 		"manifest.schema.json#/$defs/source/layout":          true, // Ember's July 2026 layout only
 		"manifest.schema.json#/$defs/source/header":          true, // with layout
+		"manifest.schema.json#/$defs/exclusion/max_num_seqs": true, // a token task's row: one of the two (oneOf)
+		"manifest.schema.json#/$defs/exclusion/batch_size":   true, // a diffusion task's row
 	}
 	for _, name := range []string{"model.schema.json", "manifest.schema.json"} {
 		t.Run(name, func(t *testing.T) {

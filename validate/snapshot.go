@@ -60,6 +60,7 @@ type taskData struct {
 	readErr    error // the file could not be read; nothing else is set
 
 	rows, stable []*lbRow // the well-formed rows and the stable ones, in upstream order
+	drows        []*dRow  // a diffusion task's published rows, in upstream order
 	excluded     []excludedRow
 	rowsOK       bool      // every row well-formed
 	probs        []Problem // the parse's problems, on path
@@ -76,8 +77,13 @@ func (s *snap) task(t *task, p string) *taskData {
 	data, err := s.read(p)
 	if td.readErr = err; err == nil {
 		ps := &problems{file: p}
-		td.rows, td.rowsOK = parseTask(ps, t.id, data)
-		td.stable, td.excluded = filterStable(td.rows)
+		var drows []*dRow
+		td.rows, drows, td.rowsOK = parseTaskFile(ps, t.id, t.unit, data)
+		if t.unit != "" {
+			td.drows, td.excluded = filterDiffusion(drows)
+		} else {
+			td.stable, td.excluded = filterStable(td.rows)
+		}
 		td.probs = ps.list
 	}
 	s.tasks[key] = td

@@ -35,10 +35,49 @@ func unstable(r *lbRow) string {
 	return ""
 }
 
-// excludedRow is a row the filter leaves out.
+// excludedRow is a row the filter leaves out: a token task's (row) or a
+// diffusion task's (drow).
 type excludedRow struct {
 	row    *lbRow
 	reason string
+	drow   *dRow
+}
+
+// key is the row as the manifest's exclusions list it, without a reason.
+func (e excludedRow) key(task string) ManifestExclusion {
+	if d := e.drow; d != nil {
+		return ManifestExclusion{Task: task, Row: d.index, ModelID: d.modelID, GPU: d.gpu, NumGPUs: d.numGPUs, BatchSize: d.batch}
+	}
+	r := e.row
+	return ManifestExclusion{Task: task, Row: r.index, ModelID: r.modelID, GPU: r.gpu, NumGPUs: r.numGPUs, MaxNumSeqs: r.maxNumSeqs}
+}
+
+func (e excludedRow) where() string {
+	if e.drow != nil {
+		return e.drow.where()
+	}
+	return e.row.where()
+}
+
+// filterDiffusion splits a diffusion task's rows (in upstream order) into
+// the published ones and those left out: an exact duplicate of an earlier
+// row, or a row dExcluded leaves out.
+func filterDiffusion(rows []*dRow) (kept []*dRow, excluded []excludedRow) {
+	seen := map[[32]byte]int{}
+	for _, r := range rows {
+		reason := dExcluded(r)
+		if j, dup := seen[r.content]; dup {
+			reason = fmt.Sprintf("exact duplicate of configurations[%d]", j)
+		} else {
+			seen[r.content] = r.index
+		}
+		if reason == "" {
+			kept = append(kept, r)
+		} else {
+			excluded = append(excluded, excludedRow{drow: r, reason: reason})
+		}
+	}
+	return kept, excluded
 }
 
 // filterStable splits one task's rows (in upstream order) into the stable
@@ -78,7 +117,7 @@ func filterStable(rows []*lbRow) (stable []*lbRow, excluded []excludedRow) {
 		if reason == "" {
 			stable = append(stable, r)
 		} else {
-			excluded = append(excluded, excludedRow{r, reason})
+			excluded = append(excluded, excludedRow{row: r, reason: reason})
 		}
 	}
 	sort.SliceStable(excluded, func(a, b int) bool { return excluded[a].row.index < excluded[b].row.index })

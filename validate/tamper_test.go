@@ -405,23 +405,27 @@ func tamperCases3(seed, stab vtFixture) []tamperCase {
 		{
 			name: "unpublished task in the selection",
 			fix:  seed,
-			edit: manifest(func(m *Manifest) { m.Selection.Tasks = append(m.Selection.Tasks, "image-chat") }),
+			edit: manifest(func(m *Manifest) { m.Selection.Tasks = append(m.Selection.Tasks, "audio-chat") }),
 			want: []vtAt{{ManifestPath, "", "selection.tasks"}},
-			msg:  `lists "image-chat", which is not a published task`,
+			msg:  `lists "audio-chat", which is not a published task`,
 		},
 		{
 			name: "gpqa in selection but its exclusions missing",
 			fix:  stab,
 			edit: manifest(func(m *Manifest) { m.Selection.Tasks = append(m.Selection.Tasks, "gpqa") }),
-			want: []vtAt{{ManifestPath, "", "exclusions"}, {ManifestPath, "", "exclusions"}},
-			msg:  "lacks gpqa configurations[1]",
+			// Its files are missing too.
+			want: []vtAt{{"tasks/gpqa/models/test-lm-7b-chat.json", "", ""}, {"tasks/gpqa/index.json", "", ""},
+				{ManifestPath, "", "exclusions"}, {ManifestPath, "", "exclusions"}},
+			msg: "is missing: it is recomputed from sources/leaderboard/tasks/gpqa.json",
 		},
 		{
 			name: "exclusion of a task outside the selection",
 			fix:  vtFixture{leaderboard: stab.leaderboard, tasks: []string{"lm-arena-chat", "gpqa"}},
 			edit: manifest(func(m *Manifest) { m.Selection.Tasks = m.Selection.Tasks[:1] }),
-			want: []vtAt{{ManifestPath, "exclusions[8]", "task"}, {ManifestPath, "exclusions[9]", "task"}},
-			msg:  "is gpqa, which is not in selection.tasks",
+			// Its files are no task's of the selection's.
+			want: []vtAt{{"tasks/gpqa/index.json", "", ""}, {"tasks/gpqa/models/test-lm-7b-chat.json", "", ""},
+				{ManifestPath, "exclusions[8]", "task"}, {ManifestPath, "exclusions[9]", "task"}},
+			msg: "is not a recomputed file: no task of selection.tasks",
 		},
 		{
 			name: "folder named after another date",

@@ -55,6 +55,7 @@ func checkUTF8(ps *problems, data []byte) bool {
 type lbIndex struct {
 	lastUpdated string
 	nicknames   map[string]string // model_id → nickname
+	tasks       []string          // the tasks it lists; nil when it has no such field
 }
 
 // decodeSource decodes an archived upstream file into v: its bytes must
@@ -76,6 +77,7 @@ func parseIndex(ps *problems, data []byte) *lbIndex {
 		Models      map[string]struct {
 			Nickname *string `json:"nickname"`
 		} `json:"models"`
+		Tasks []string `json:"tasks"`
 	}
 	if !decodeSource(ps, data, &raw) {
 		return nil
@@ -88,7 +90,7 @@ func parseIndex(ps *problems, data []byte) *lbIndex {
 		ps.add("", "last_updated", "%q is not a YYYY-MM-DD date", *raw.LastUpdated)
 		return nil
 	}
-	idx := &lbIndex{lastUpdated: *raw.LastUpdated, nicknames: map[string]string{}}
+	idx := &lbIndex{lastUpdated: *raw.LastUpdated, nicknames: map[string]string{}, tasks: raw.Tasks}
 	if len(raw.Models) == 0 {
 		ps.add("", "models", "is missing or empty")
 	}
@@ -136,14 +138,18 @@ func parseCommits(ps *problems, data []byte) *lbCommit {
 }
 
 // checkIndexed reports, once per model, a row of a task other than
-// lm-arena-chat whose model index.json does not list, as eachModel does
+// lm-arena-chat whose model index.json does not list, as groupModels does
 // for Text Conversation; rows are the task's, in upstream order.
-func checkIndexed(index *problems, idx *lbIndex, task string, rows []*lbRow) {
+func checkIndexed[R interface {
+	ident() rowIdent
+	where() string
+}](index *problems, idx *lbIndex, task string, rows []R) {
 	seen := map[string]bool{}
 	for _, r := range rows {
-		if _, listed := idx.nicknames[r.modelID]; !listed && !seen[r.modelID] {
-			seen[r.modelID] = true
-			index.add("", "models", "has no model %q (%s %s)", r.modelID, task, r.where())
+		id := r.ident().modelID
+		if _, listed := idx.nicknames[id]; !listed && !seen[id] {
+			seen[id] = true
+			index.add("", "models", "has no model %q (%s %s)", id, task, r.where())
 		}
 	}
 }
@@ -178,17 +184,24 @@ func (r *lbRow) where() string {
 	return fmt.Sprintf("configurations[%d] (%s on %d x %s, max_num_seqs %d)", r.index, r.modelID, r.numGPUs, r.gpu, r.maxNumSeqs)
 }
 
-// parseTask reads a task file's rows. A file that is not UTF-8, does not
-// decode or gives a key twice is reported, and no row returned; a row
-// lacking a field the rules need, or with one of the wrong type, is
-// reported and left out.
+// parseTask reads a token task file's rows (parseTaskFile).
 func parseTask(ps *problems, task string, data []byte) ([]*lbRow, bool) {
+	rows, _, ok := parseTaskFile(ps, task, "", data)
+	return rows, ok
+}
+
+// parseTaskFile reads a task file's rows: a token task's (unit "") or a
+// diffusion task's (unit "image" or "video", parseDRow). A file that is
+// not UTF-8, does not decode or gives a key twice is reported, and no row
+// returned; a row lacking a field the rules need, or with one of the
+// wrong type, is reported and left out.
+func parseTaskFile(ps *problems, task, unit string, data []byte) (rows []*lbRow, drows []*dRow, ok bool) {
 	var doc struct {
-		Task           *string   `json:"task"`
-		Configurations []taskRow `json:"configurations"`
+		Task           *string           `json:"task"`
+		Configurations []json.RawMessage `json:"configurations"`
 	}
 	if !decodeSource(ps, data, &doc) {
-		return nil, false
+		return nil, nil, false
 	}
 	if doc.Task == nil {
 		ps.add("", "task", "is missing, want %q", task)
@@ -197,49 +210,53 @@ func parseTask(ps *problems, task string, data []byte) ([]*lbRow, bool) {
 	}
 	if len(doc.Configurations) == 0 {
 		ps.add("", "configurations", "is missing or empty")
-		return nil, false
+		return nil, nil, false
 	}
-	ok := true
-	rows := make([]*lbRow, 0, len(doc.Configurations))
-	for i, tr := range doc.Configurations {
+	ok = true
+	for i, raw := range doc.Configurations {
 		where := fmt.Sprintf("configurations[%d]", i)
-		if tr.row == nil {
+		tr := parseRow(raw, unit)
+		if tr.row == nil && tr.drow == nil {
 			ps.add(where, "", "is not a JSON object")
 			ok = false
 			continue
 		}
-		if id := tr.row.modelID; id != "" {
-			where += " (" + id + ")"
+		if tr.id != "" {
+			where += " (" + tr.id + ")"
 		}
 		for _, p := range tr.probs {
 			ps.add(where, p.Field, "%s", p.Msg)
 		}
-		tr.row.task, tr.row.index = task, i
-		if tr.ok {
-			rows = append(rows, tr.row)
+		switch {
+		case tr.drow != nil:
+			tr.drow.task, tr.drow.index = task, i
+			if tr.ok {
+				drows = append(drows, tr.drow)
+			}
+		default:
+			tr.row.task, tr.row.index = task, i
+			if tr.ok {
+				rows = append(rows, tr.row)
+			}
 		}
 		ok = ok && tr.ok
 	}
-	return rows, ok
+	return rows, drows, ok
 }
 
-// taskRow is one element of a task file's configurations array, parsed as
-// the decoder meets it; its problems have no Where yet.
+// taskRow is one element of a task file's configurations array, parsed;
+// its problems have no Where yet.
 type taskRow struct {
-	row   *lbRow // nil when the element is not a JSON object
+	row   *lbRow // a token task's row; nil when the element is not a JSON object
+	drow  *dRow  // a diffusion task's row, instead
+	id    string // its model_id
 	ok    bool
 	probs []Problem
 }
 
-// UnmarshalJSON parses the element; it never fails (a bad row is reported,
-// not an error of the whole file).
-func (tr *taskRow) UnmarshalJSON(raw []byte) error {
-	*tr = parseRow(raw)
-	return nil
-}
-
-// parseRow parses one row, raw: valid JSON, decoded with UseNumber.
-func parseRow(raw []byte) taskRow {
+// parseRow parses one row, raw: valid JSON, decoded with UseNumber; a
+// diffusion task's row (unit "image" or "video") by parseDRow.
+func parseRow(raw []byte, unit string) taskRow {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var m map[string]any
@@ -248,6 +265,10 @@ func parseRow(raw []byte) taskRow {
 	}
 	ps := &problems{}
 	rp := &rowParser{ps: ps, m: m, ok: true}
+	if unit != "" {
+		d := parseDRow(rp, unit == "video")
+		return taskRow{drow: d, id: d.modelID, ok: rp.ok, probs: ps.list}
+	}
 	r := &lbRow{}
 	r.modelID = rp.str("model_id")
 	r.nickname = rp.str("nickname")
@@ -284,7 +305,7 @@ func parseRow(raw []byte) taskRow {
 		rp.plausible(r)
 	}
 	r.content = rowContent(m)
-	return taskRow{row: r, ok: rp.ok, probs: ps.list}
+	return taskRow{row: r, id: r.modelID, ok: rp.ok, probs: ps.list}
 }
 
 // rowContent identifies a row object (decoded with UseNumber) by its

@@ -64,7 +64,7 @@ func (f *buildFlags) define(fs *pflag.FlagSet) {
 	fs.Var(yearValue{&f.gridYear}, "grid-year", "pin grid.json's reference `YEAR` (default: the latest complete year: World has a value and the countries with one number at least 90% of the year before's)")
 	fs.StringVar(&f.emberRelease, "ember-release", "", "name of Ember's release, e.g. \"September 2026\" (the CSV does not carry it)")
 	fs.BoolVar(&f.replace, "replace", false, "replace an existing snapshot of the same date whose content differs")
-	fs.StringArrayVar(&f.allowRemoval, "allow-removal", nil, "let the build drop `MODEL` (slug or model id), which the latest earlier snapshot under --out has; repeatable")
+	fs.StringArrayVar(&f.allowRemoval, "allow-removal", nil, "let the build drop `NAME`, a model (slug or model id) or a task (id), which the latest earlier snapshot under --out has; repeatable")
 	fs.BoolVar(&f.allowGridShrink, "allow-grid-shrink", false, "let grid.json lose more than 10% of the areas of the latest earlier snapshot's")
 	fs.BoolVar(&f.requireRevision, "require-revision", false, "refuse to build (exit 2) unless this binary records an unmodified VCS revision, which the snapshot's generator then names (built from a git clone with -buildvcs=true: make build)")
 	fs.StringVar(&f.lbURL, "leaderboard-url", envOr(envLeaderboardURL, fetch.DefaultLeaderboardBase), "base `URL` of the leaderboard's public/data/ (env "+envLeaderboardURL+")")

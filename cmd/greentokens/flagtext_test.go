@@ -19,7 +19,11 @@ import (
 func controlSnapshot(t *testing.T) string {
 	t.Helper()
 	lb := t.TempDir()
-	for _, f := range []string{"index.json", "commits.json", "tasks/lm-arena-chat.json", "tasks/gpqa.json"} {
+	files, _ := filepath.Glob(filepath.Join(seedLB, "tasks", "*.json"))
+	for i, f := range files {
+		files[i] = "tasks/" + filepath.Base(f)
+	}
+	for _, f := range append([]string{"index.json", "commits.json"}, files...) {
 		b, err := os.ReadFile(filepath.Join(seedLB, f))
 		if err != nil {
 			t.Fatal(err)

@@ -34,7 +34,7 @@ func TestVerifyAndDiffUsage(t *testing.T) {
 		{"diff a missing folder", []string{"diff", filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")}, exitUsage, "no such folder"},
 		{"help lists verify", []string{"help"}, exitOK, "verify"},
 		{"help lists diff", []string{"help"}, exitOK, "diff "},
-		{"build --help names --allow-removal", []string{"build", "--help"}, exitOK, "--allow-removal MODEL"},
+		{"build --help names --allow-removal", []string{"build", "--help"}, exitOK, "--allow-removal NAME"},
 		{"build --help names --allow-grid-shrink", []string{"build", "--help"}, exitOK, "--allow-grid-shrink"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -289,8 +289,8 @@ func TestVerifyUpstream(t *testing.T) {
 		"--github-api-url", s.URL, "--ember-url", s.URL + fetchtest.EmberPath, dir}
 
 	code, stdout, stderr := runCLI(t, args...)
-	if code != exitOK || !strings.Contains(stdout, "Fetched again from upstream") || strings.Count(stdout, ": the same as ") != 5 {
-		t.Fatalf("verify --upstream: exit %d, want 0 and 5 sources the same\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	if code != exitOK || !strings.Contains(stdout, "Fetched again from upstream") || strings.Count(stdout, ": the same as ") != 10 {
+		t.Fatalf("verify --upstream: exit %d, want 0 and 10 sources the same\nstdout: %s\nstderr: %s", code, stdout, stderr)
 	}
 
 	changed := filepath.Join(t.TempDir(), "lm-arena-chat.json")

@@ -32,8 +32,8 @@ func TestCopiesEqualOriginals(t *testing.T) {
 			t.Errorf("testdata/%s differs from ../shared/%s", name, name)
 		}
 	}
-	if copies != 8 {
-		t.Errorf("compared %d copies; want the 8 of upstream/ and seeds/", copies)
+	if copies != 13 {
+		t.Errorf("compared %d copies; want the 13 of upstream/ and seeds/", copies)
 	}
 }
 

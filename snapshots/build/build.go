@@ -34,6 +34,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"slices"
 	"sort"
 	"time"
 
@@ -90,9 +91,10 @@ type Options struct {
 	// the wait at once (ErrInterrupted).
 	LockTimeout time.Duration
 
-	// AllowRemoval names models (by slug or model id) that this build may
-	// drop although the latest earlier snapshot under Out has them; any
-	// other dropped model fails the build with ErrRemoval (guard.go).
+	// AllowRemoval names models (by slug or model id) and tasks (by id)
+	// that this build may drop although the latest earlier snapshot under
+	// Out has them; any other dropped model fails the build with
+	// ErrRemoval, any other dropped task with ErrTaskRemoval (guard.go).
 	AllowRemoval []string
 	// AllowGridShrink lets grid.json lose more than a tenth of the areas
 	// of the latest earlier snapshot's; without it that fails the build
@@ -200,7 +202,7 @@ func produce(ctx context.Context, sink Sink, opts Options, log *slog.Logger) (*f
 		return nil, err
 	}
 	text := &all.Leaderboard
-	up, err := fetchLeaderboard(ctx, opts)
+	up, err := fetchLeaderboard(ctx, opts, log)
 	if err != nil {
 		return nil, err
 	}
@@ -244,17 +246,6 @@ type fetched struct {
 // archived.
 type upstream []fetched
 
-// leaderboardFiles are the names of the leaderboard's files a build
-// fetches: the index, the commits, and the file of every registered task
-// (format.Tasks).
-func leaderboardFiles() []string {
-	names := []string{fetch.LeaderboardIndex, fetch.LeaderboardCommits}
-	for _, t := range format.Tasks() {
-		names = append(names, t.File())
-	}
-	return names
-}
-
 // file returns the fetched file of that name.
 func (up upstream) file(name string) *fetch.File {
 	for _, f := range up {
@@ -262,23 +253,69 @@ func (up upstream) file(name string) *fetch.File {
 			return f.file
 		}
 	}
-	panic("no upstream file " + name) // leaderboardFiles names every one
+	panic("no upstream file " + name) // fetchLeaderboard fetched every one asked for
+}
+
+// has reports whether the file of that name was fetched.
+func (up upstream) has(name string) bool {
+	for _, f := range up {
+		if f.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// tasks are the registered tasks whose files were fetched, in the
+// registry's order: the snapshot's tasks (the manifest's selection.tasks).
+func (up upstream) tasks() []format.Task {
+	var out []format.Task
+	for _, t := range format.Tasks() {
+		if up.has(t.File()) {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // fetchLeaderboard reads each of the leaderboard's files whole from
-// opts.Source.
-func fetchLeaderboard(ctx context.Context, opts Options) (upstream, error) {
+// opts.Source: the index and the commits, then the file of every
+// registered task (format.Tasks) the index lists in its tasks (every
+// registered task when the index has no such field). A registered task the
+// index does not list is left out of the snapshot and logged; the primary
+// task is always fetched. Whether a task left out was in the latest
+// earlier snapshot is the removal guard's to say (guard.go).
+func fetchLeaderboard(ctx context.Context, opts Options, log *slog.Logger) (upstream, error) {
 	var up upstream
-	for _, name := range leaderboardFiles() {
+	get := func(name string) error {
 		f, err := fetch.ReadAll(ctx, opts.Source, name)
 		if err != nil {
-			return nil, fetchFailure(err, false)
+			return fetchFailure(err, false)
 		}
 		retrieved, err := retrievedAt(opts, name, f.Retrieved)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		up = append(up, fetched{name: name, file: f, retrieved: retrieved})
+		return nil
+	}
+	for _, name := range []string{fetch.LeaderboardIndex, fetch.LeaderboardCommits} {
+		if err := get(name); err != nil {
+			return nil, err
+		}
+	}
+	idx, err := leaderboard.ParseIndex(up.file(fetch.LeaderboardIndex).Data)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", failure.ErrUpstreamData, err)
+	}
+	for _, t := range format.Tasks() {
+		if !t.Primary && idx.Tasks != nil && !slices.Contains(idx.Tasks, t.ID) {
+			log.Warn("a registered task is not listed in the leaderboard's index; left out", "task", t.ID)
+			continue
+		}
+		if err := get(t.File()); err != nil {
+			return nil, err
+		}
 	}
 	return up, nil
 }
@@ -356,6 +393,8 @@ type record struct {
 	retrieved  string
 	exclusions []format.Exclusion
 	evidence   format.Evidence
+	// tasks are the snapshot's tasks, in the registry's order.
+	tasks []string
 }
 
 // derive parses the fetched leaderboard files, applies the selection and
@@ -376,24 +415,28 @@ func derive(up upstream, opts Options, text *sourcetext.Leaderboard, log *slog.L
 	}
 	index.Data, commits.Data, primary.Data = nil, nil, nil
 	d := &derived{lb: lb}
-	for _, t := range format.Tasks() {
+	var all []transform.Excluded
+	for _, e := range excluded {
+		all = append(all, transform.Excluded{Label: e.Row.Label(), Exclusion: transform.TokenExclusion(e)})
+	}
+	for _, t := range up.tasks() {
 		if t.Primary {
 			continue
 		}
 		f := up.file(t.File())
-		ex, err := lb.AddTask(t.ID, f.Data)
+		ex, err := lb.AddTaskFile(t.ID, f.Data, f.URL)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", failure.ErrUpstreamData, err)
 		}
 		f.Data = nil
-		excluded = append(excluded, ex...)
+		all = append(all, ex...)
 	}
-	for _, e := range excluded {
-		log.Warn("excluded a row", "row", e.Row.Label(), "reason", e.Reason)
-		rec.exclusions = append(rec.exclusions, format.Exclusion{
-			Task: e.Row.Task, Row: e.Row.Index, ModelID: e.Row.ModelID, GPU: e.Row.GPU,
-			NumGPUs: e.Row.NumGPUs, MaxNumSeqs: e.Row.MaxNumSeqs, Reason: e.Reason,
-		})
+	for _, e := range all {
+		log.Warn("excluded a row", "row", e.Label, "reason", e.Exclusion.Reason)
+		rec.exclusions = append(rec.exclusions, e.Exclusion)
+	}
+	for _, t := range up.tasks() {
+		rec.tasks = append(rec.tasks, t.ID)
 	}
 	if rec.evidence, err = evidence(lb, text, rec.retrieved, log); err != nil {
 		return nil, err
@@ -447,6 +490,10 @@ func write(sink Sink, d *derived, g *emberOut, opts Options, lic sourcetext.Lice
 	if err != nil {
 		return nil, err
 	}
+	tasks, err := writeTasks(sink, d, log)
+	if err != nil {
+		return nil, err
+	}
 	d.lb = nil
 	index, err := writeIndex(sink, idx)
 	if err != nil {
@@ -463,7 +510,7 @@ func write(sink Sink, d *derived, g *emberOut, opts Options, lic sourcetext.Lice
 	if err != nil {
 		return nil, err
 	}
-	out := &written{files: append(append(append(models, index), pages...), exported...)}
+	out := &written{files: append(append(append(append(models, index), pages...), tasks...), exported...)}
 	if g != nil {
 		out.sources = []format.SourceFile{g.source}
 		out.files = append(out.files, g.output)
@@ -507,6 +554,35 @@ func writeModels(sink Sink, d *derived, log *slog.Logger) ([]format.File, *forma
 		return nil, nil, fmt.Errorf("%w: %w", failure.ErrUpstreamData, err)
 	}
 	return files, idx, nil
+}
+
+// writeTasks writes the files of every task of the snapshot but the
+// primary one (transform.TaskFiles): its model files, then its index.
+func writeTasks(sink Sink, d *derived, log *slog.Logger) ([]format.File, error) {
+	var files []format.File
+	for _, id := range d.record.tasks {
+		t, _ := format.LookupTask(id)
+		if !t.HasFiles() {
+			continue
+		}
+		tf, err := transform.TaskFiles(d.lb, id)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", failure.ErrUpstreamData, err)
+		}
+		for _, f := range tf {
+			data, err := format.Marshal(f.Value)
+			if err != nil {
+				return nil, fmt.Errorf("%w: %s: %w", failure.ErrUpstreamData, f.Path, err)
+			}
+			file, err := sink.WriteFile(f.Path, data)
+			if err != nil {
+				return nil, err
+			}
+			files = append(files, file)
+		}
+		log.Info("built a task's files", "task", id, "models", len(tf)-1)
+	}
+	return files, nil
 }
 
 // writeModel writes a model file into the stage.
@@ -589,20 +665,10 @@ func newManifest(opts Options, rec record, sources []format.SourceFile, outputs 
 		Version: format.ManifestVersion, Date: opts.Date, Retrieved: rec.retrieved, Generator: gen,
 		Selection: format.Selection{
 			ITLDeadlineMS: format.ITLDeadlineMS, MinSteadyStateSeconds: leaderboard.MinSteadySeconds,
-			MinBatchFraction: leaderboard.MinBatchFraction, Tasks: taskIDs(),
+			MinBatchFraction: leaderboard.MinBatchFraction, Tasks: rec.tasks,
 		},
 		Sources: sources, Outputs: outputs, Evidence: rec.evidence, Exclusions: rec.exclusions, Grid: g,
 	}
-}
-
-// taskIDs are the registered tasks' ids, in the registry's order: the
-// manifest's selection.tasks.
-func taskIDs() []string {
-	var ids []string
-	for _, t := range format.Tasks() {
-		ids = append(ids, t.ID)
-	}
-	return ids
 }
 
 // writeManifest writes manifest.json, the stage's last file.

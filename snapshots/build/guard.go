@@ -22,6 +22,11 @@ import (
 // (a conflict with what is already published; exit code 6).
 var ErrRemoval = fmt.Errorf("%w: a published model would be dropped", failure.ErrConflict)
 
+// ErrTaskRemoval: a build drops a task that the latest earlier snapshot
+// published, and Options.AllowRemoval does not name it. It wraps
+// failure.ErrConflict (exit 6).
+var ErrTaskRemoval = fmt.Errorf("%w: a published task would be dropped", failure.ErrConflict)
+
 // ErrGridShrink: grid.json would lose more than MaxGridLossPercent of the
 // areas of the latest earlier snapshot's grid.json, and
 // Options.AllowGridShrink does not allow it. It wraps failure.ErrConflict
@@ -142,10 +147,30 @@ func judge(rep *diff.Report, earlier string, opts Options, log *slog.Logger) err
 			blocked = append(blocked, name)
 		}
 	}
+	// A task the earlier snapshot published and this build does not (the
+	// leaderboard's index.json no longer lists it) is guarded like a model,
+	// and allowed by its id.
+	var blockedTasks, letTasks []string
+	for _, id := range rep.Tasks.Removed {
+		if allowed[id] {
+			letTasks = append(letTasks, id)
+			delete(allowed, id)
+		} else {
+			blockedTasks = append(blockedTasks, id)
+		}
+	}
 	for _, a := range opts.AllowRemoval {
 		if allowed[strings.TrimSpace(a)] {
-			log.Warn("--allow-removal names no model this build drops", "name", a)
+			log.Warn("--allow-removal names no model or task this build drops", "name", a)
 		}
+	}
+	if len(blockedTasks) > 0 {
+		log.Warn("compared with the latest earlier snapshot", "earlier", earlier, "summary", rep.Summary)
+		return fmt.Errorf("%w: task %s, in %s, %s missing from this build (the leaderboard's index.json does not list %s); pass --allow-removal with the id of each task to drop to publish without it",
+			ErrTaskRemoval, strings.Join(blockedTasks, ", "), earlier, isAre(len(blockedTasks)), itThem(len(blockedTasks)))
+	}
+	if len(letTasks) > 0 {
+		log.Warn("dropped tasks, as allowed", "tasks", strings.Join(letTasks, ", "))
 	}
 	shrink := gridShrink(rep.Grid, earlier)
 	if len(blocked) > 0 || (shrink != "" && !opts.AllowGridShrink) {
@@ -187,6 +212,13 @@ func gridShrink(g diff.GridChange, earlier string) string {
 	}
 	return fmt.Sprintf("it would list %d areas, losing %d of the %d (more than %d%%) of %s: %s",
 		g.New.Areas, len(g.Removed), g.Old.Areas, MaxGridLossPercent, earlier+"/"+format.GridPath, strings.Join(names, ", "))
+}
+
+func itThem(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
 }
 
 func isAre(n int) string {

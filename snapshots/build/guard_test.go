@@ -17,6 +17,7 @@ import (
 	"github.com/leadgreen/greentokens/snapshots/store"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/leadgreen/greentokens/fetch"
 )
@@ -228,3 +229,49 @@ func TestGridShrinkGuard(t *testing.T) {
 		})
 	}
 }
+
+// TestTaskRemovalGuard: a task the earlier snapshot published and the
+// leaderboard's index.json no longer lists is left out of the build, which
+// is refused unless --allow-removal names the task; diff reports it.
+func TestTaskRemovalGuard(t *testing.T) {
+	const later = "2026-09-30"
+	out := t.TempDir()
+	snaptest.CopyDir(t, snaptest.SeedSnapshot(t), filepath.Join(out, snaptest.SeedDate))
+	dir := t.TempDir()
+	snaptest.CopyDir(t, snaptest.SeedLeaderboard, dir)
+	snaptest.EditJSON(t, filepath.Join(dir, "index.json"), func(v map[string]any) {
+		v["tasks"] = slices.DeleteFunc(v["tasks"].([]any), func(x any) bool { return x == "text-to-video" })
+	})
+	buildLater := func(allow ...string) error {
+		_, err := build.Build(context.Background(), build.Options{Out: out, Date: later, Retrieved: snaptest.SeedFetched,
+			Source: snaptest.SourceOf(dir), AllowRemoval: allow})
+		return err
+	}
+	err := buildLater("qwen-3-14b")
+	if !errors.Is(err, build.ErrTaskRemoval) || !errors.Is(err, failure.ErrConflict) || !strings.Contains(err.Error(), "text-to-video") {
+		t.Fatalf("a build dropping a task: %v; want build.ErrTaskRemoval naming text-to-video", err)
+	}
+	if _, err := os.Stat(filepath.Join(out, later)); !os.IsNotExist(err) {
+		t.Fatalf("a refused build wrote %s: %v", later, err)
+	}
+	if err := buildLater("text-to-video"); err != nil {
+		t.Fatalf("AllowRemoval text-to-video: %v", err)
+	}
+	rel := snaptest.Load(t, filepath.Join(out, later))
+	if got := rel.Manifest.Selection.Tasks; slices.Contains(got, "text-to-video") || len(got) != 6 {
+		t.Errorf("selection.tasks %v", got)
+	}
+	if _, err := os.Stat(filepath.Join(out, later, "tasks", "text-to-video")); !os.IsNotExist(err) {
+		t.Errorf("the new snapshot has the dropped task's files: %v", err)
+	}
+	rep := snaptest.Diff(t, snaptest.Load(t, filepath.Join(out, snaptest.SeedDate)), rel)
+	want := diffTasks{Removed: []string{"text-to-video"}, UpstreamRemoved: []string{"text-to-video"}}
+	if diff := cmp.Diff(want, diffTasks{rep.Tasks.Added, rep.Tasks.Removed, rep.Tasks.UpstreamRemoved}, cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("diff's tasks (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(rep.Summary, "tasks removed: text-to-video") {
+		t.Errorf("summary %q", rep.Summary)
+	}
+}
+
+type diffTasks struct{ Added, Removed, UpstreamRemoved []string }

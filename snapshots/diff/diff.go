@@ -64,6 +64,11 @@ type Report struct {
 	// added, removed or changed, and model fields that changed.
 	Configurations []ModelChange `json:"configurations"`
 	Grid           GridChange    `json:"grid"`
+	// Tasks compares the tasks the snapshots publish and the leaderboard
+	// lists; TaskIndexRows the index rows of each task with files of its
+	// own (tasks/TASK/index.json), by task, largest relative change first.
+	Tasks         TaskChange           `json:"tasks"`
+	TaskIndexRows []TaskIndexRowChange `json:"task_index_rows"`
 	// RoundingOnly counts published figures that differ while the upstream
 	// value behind them is the same; they are not reported as changes.
 	RoundingOnly int `json:"rounding_only"`
@@ -346,8 +351,12 @@ func Diff(ctx context.Context, old, new *store.Release) (*Report, error) {
 	})
 	r.Grid = gridChange(old, new)
 	r.GPUs = gpuChange(old, new)
+	r.Tasks = taskChange(old, new)
+	r.TaskIndexRows = []TaskIndexRowChange{}
+	r.taskIndexRows(old, new)
 	r.DataChanged = len(r.Models.Added)+len(r.Models.Removed)+len(r.IndexRows)+len(r.Configurations)+
-		len(r.Grid.Added)+len(r.Grid.Removed)+len(r.Grid.Renamed)+len(r.Grid.Changed) > 0 ||
+		len(r.Grid.Added)+len(r.Grid.Removed)+len(r.Grid.Renamed)+len(r.Grid.Changed)+
+		len(r.Tasks.Added)+len(r.Tasks.Removed)+len(r.TaskIndexRows) > 0 ||
 		(r.Grid.Old == nil) != (r.Grid.New == nil)
 	r.Summary = r.summary()
 	return r, nil

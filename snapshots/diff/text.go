@@ -88,7 +88,52 @@ func (r *Report) summary() string {
 		}
 		parts = append(parts, "grid areas "+strings.Join(gs, ", "))
 	}
+	if t := r.Tasks; len(t.Added)+len(t.Removed) > 0 {
+		var ts []string
+		if len(t.Added) > 0 {
+			ts = append(ts, "added: "+strings.Join(t.Added, ", "))
+		}
+		if len(t.Removed) > 0 {
+			ts = append(ts, "removed: "+strings.Join(t.Removed, ", "))
+		}
+		parts = append(parts, "tasks "+strings.Join(ts, "; "))
+	}
+	if n := len(r.TaskIndexRows); n > 0 {
+		parts = append(parts, plural.Count(n, "task index row")+" changed")
+	}
 	return strings.Join(parts, ", ")
+}
+
+// writeTasks writes the tasks added or removed and the other tasks' index
+// rows that changed, when there are any.
+func (r *Report) writeTasks(p func(format string, a ...any)) {
+	t := r.Tasks
+	if len(t.Added)+len(t.Removed)+len(t.UpstreamAdded)+len(t.UpstreamRemoved)+len(r.TaskIndexRows) == 0 {
+		return
+	}
+	p("\nTasks:\n")
+	for _, x := range []struct {
+		what string
+		ids  []string
+	}{{"added", t.Added}, {"removed", t.Removed}, {"listed upstream, added", t.UpstreamAdded}, {"listed upstream, removed", t.UpstreamRemoved}} {
+		if len(x.ids) > 0 {
+			p("  %s: %s\n", x.what, strings.Join(x.ids, ", "))
+		}
+	}
+	for _, c := range r.TaskIndexRows {
+		switch c.Kind {
+		case RowAdded:
+			p("  %s %s %s: added, %s %s (%s)\n", c.Task, c.Slug, c.GPU, num(c.New.Energy), c.Unit, c.New.RowID)
+		case RowRemoved:
+			p("  %s %s %s: removed, was %s %s (%s)\n", c.Task, c.Slug, c.GPU, num(c.Old.Energy), c.Unit, c.Old.RowID)
+		case RowChanged:
+			p("  %s %s %s: %s -> %s %s (%+.2f%%), row %s -> %s\n", c.Task, c.Slug, c.GPU, num(c.Old.Energy), num(c.New.Energy), c.Unit,
+				float64(*c.RelativeChangePercent), c.Old.RowID, c.New.RowID)
+		default:
+			p("  %s %s %s: %s -> %s %s (%+.2f%%), row %s\n", c.Task, c.Slug, c.GPU, num(c.Old.Energy), num(c.New.Energy), c.Unit,
+				float64(*c.RelativeChangePercent), c.New.RowID)
+		}
+	}
 }
 
 func slugList(ms []ModelRef) string {
@@ -127,6 +172,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	r.writeIndexRows(p)
 	r.writeConfigurations(p)
 	r.writeGrid(p)
+	r.writeTasks(p)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -87,8 +87,8 @@ func TestUpstream(t *testing.T) {
 	t.Run("the same", func(t *testing.T) {
 		s, opts, commit := fakeUpstream(t, dir)
 		rep, files := run(t, opts)
-		if len(files) != 5 || !rep.OK || rep.Err() != nil {
-			t.Fatalf("%d files, ok %v, %v; want 5, all the same: %+v", len(files), rep.OK, rep.Err(), files)
+		if len(files) != 10 || !rep.OK || rep.Err() != nil {
+			t.Fatalf("%d files, ok %v, %v; want 10 (index, commits, seven task files, Ember's), all the same: %+v", len(files), rep.OK, rep.Err(), files)
 		}
 		if f := files[gpqa]; f.Commit != commit || f.URL != s.URL+"/"+commit+"/public/data/tasks/gpqa.json" {
 			t.Errorf("gpqa.json fetched from %s at %q; want the commit %s", f.URL, f.Commit, commit)
