@@ -7,9 +7,12 @@
 // encoding/csv, a header row, numbers printed as the JSON files print them)
 // and as Parquet (github.com/parquet-go/parquet-go, uncompressed, its
 // CreatedBy pinned to Creator so that the bytes do not change with the
-// library's version): for each task with model files, every configuration
-// of every model (TASK/configurations) and the index row of each model and
-// GPU (TASK/index-rows); and grid.json's areas (grid). Beside them,
+// library's version): for each task of the selection with a model file
+// (the primary task's models/, each other's tasks/TASK/models/), every
+// configuration of every model (TASK/configurations) and the index row of
+// each model and GPU (TASK/index-rows), a row type per kind of
+// configuration (ConfigRow for a token task, ImageRow, VideoRow); and
+// grid.json's areas (grid). Beside them,
 // co2js-average-intensities.json holds the grid in the shape of co2.js's
 // average-intensities.json, and datapackage.json describes every table as
 // a Frictionless Data Package: each file's path, bytes, sha256, licence and

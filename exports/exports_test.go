@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"io"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -36,6 +37,18 @@ func jsonKeys(v any) []string {
 func TestRowsMirrorFormat(t *testing.T) {
 	if diff := cmp.Diff(append(append([]string{}, modelColumns...), jsonKeys(format.Config{})...), names(columnsOf[ConfigRow]())); diff != "" {
 		t.Errorf("ConfigRow's columns (-model columns and format.Config's keys +got):\n%s", diff)
+	}
+	diffusion := jsonKeys(format.DiffusionConfig{})
+	without := func(drop ...string) []string {
+		return slices.DeleteFunc(slices.Clone(diffusion), func(k string) bool { return slices.Contains(drop, k) })
+	}
+	image := without("num_frames", "fps", "video_seconds", "wh_per_video", "joules_per_video")
+	video := without("wh_per_image", "joules_per_image")
+	if diff := cmp.Diff(append(slices.Clone(modelColumns[:5]), image...), names(columnsOf[ImageRow]())); diff != "" {
+		t.Errorf("ImageRow's columns (-model columns and an image task's format.DiffusionConfig keys +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(append(slices.Clone(modelColumns[:5]), video...), names(columnsOf[VideoRow]())); diff != "" {
+		t.Errorf("VideoRow's columns (-model columns and a video task's format.DiffusionConfig keys +got):\n%s", diff)
 	}
 	if diff := cmp.Diff(jsonKeys(format.Area{}), names(columnsOf[AreaRow]())); diff != "" {
 		t.Errorf("AreaRow's columns (-format.Area's keys +got):\n%s", diff)

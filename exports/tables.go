@@ -42,7 +42,7 @@ type ConfigRow struct {
 }
 
 // modelColumns are ConfigRow's columns of the model, before the
-// configuration's.
+// configuration's; a diffusion task's rows have all but architecture.
 var modelColumns = []string{"slug", "name", "model_id", "params_b", "active_params_b", "architecture"}
 
 // configRow is the row of configuration c of model m.
@@ -59,6 +59,99 @@ func configRow(m modelHead, c *format.Config) ConfigRow {
 		AvgOutputTokens: c.AvgOutputTokens, UnderITLDeadline: c.UnderITLDeadline,
 		AvgRunningBatch: float64(c.AvgRunningBatch), P95ITL: float64(c.P95ITL), RowID: c.RowID, Repeat: int64(c.Repeat),
 	}
+}
+
+// ImageRow is one configuration of an image task's model file
+// (format.DiffusionConfig), with the model it is of: a row of the task's
+// configurations and index-rows. Its columns are the model's names and
+// sizes, then the configuration's keys in the task file's order, each the
+// published value (an unstated precision "").
+type ImageRow struct {
+	Slug                string  `parquet:"slug"`
+	Name                string  `parquet:"name"`
+	ModelID             string  `parquet:"model_id"`
+	ParamsB             float64 `parquet:"params_b"`
+	ActiveParamsB       float64 `parquet:"active_params_b"`
+	GPU                 string  `parquet:"gpu"`
+	NumGPUs             int64   `parquet:"num_gpus"`
+	UlyssesDegree       int64   `parquet:"ulysses_degree"`
+	RingDegree          int64   `parquet:"ring_degree"`
+	Precision           string  `parquet:"precision"`
+	BatchSize           int64   `parquet:"batch_size"`
+	Width               int64   `parquet:"width"`
+	Height              int64   `parquet:"height"`
+	InferenceSteps      int64   `parquet:"inference_steps"`
+	WhPerImage          float64 `parquet:"wh_per_image"`
+	JoulesPerImage      float64 `parquet:"joules_per_image"`
+	BatchLatencyS       float64 `parquet:"batch_latency_s"`
+	GPUPowerWatts       int64   `parquet:"gpu_power_watts_total"`
+	UnderLatencyCeiling bool    `parquet:"under_latency_ceiling"`
+	RowID               string  `parquet:"row_id"`
+	Repeat              int64   `parquet:"repeat"`
+}
+
+// imageRow is the row of configuration c of model m.
+func imageRow(m modelHead, c *format.DiffusionConfig) ImageRow {
+	return ImageRow{
+		Slug: m.Slug, Name: m.Name, ModelID: m.ModelID, ParamsB: float64(m.ParamsB), ActiveParamsB: float64(m.ActiveParamsB),
+		GPU: c.GPU, NumGPUs: int64(c.NumGPUs), UlyssesDegree: int64(c.UlyssesDegree), RingDegree: int64(c.RingDegree),
+		Precision: c.Precision, BatchSize: int64(c.BatchSize), Width: int64(c.Width), Height: int64(c.Height),
+		InferenceSteps: int64(c.InferenceSteps), WhPerImage: deref(c.WhPerImage), JoulesPerImage: deref(c.JoulesPerImage),
+		BatchLatencyS: float64(c.BatchLatencyS), GPUPowerWatts: c.GPUPowerWatts, UnderLatencyCeiling: c.UnderLatencyCeiling,
+		RowID: c.RowID, Repeat: int64(c.Repeat),
+	}
+}
+
+// VideoRow is one configuration of a video task's model file, as ImageRow
+// is of an image task's: each video's frames, frame rate and length after
+// the inference steps, and the energy per video.
+type VideoRow struct {
+	Slug                string  `parquet:"slug"`
+	Name                string  `parquet:"name"`
+	ModelID             string  `parquet:"model_id"`
+	ParamsB             float64 `parquet:"params_b"`
+	ActiveParamsB       float64 `parquet:"active_params_b"`
+	GPU                 string  `parquet:"gpu"`
+	NumGPUs             int64   `parquet:"num_gpus"`
+	UlyssesDegree       int64   `parquet:"ulysses_degree"`
+	RingDegree          int64   `parquet:"ring_degree"`
+	Precision           string  `parquet:"precision"`
+	BatchSize           int64   `parquet:"batch_size"`
+	Width               int64   `parquet:"width"`
+	Height              int64   `parquet:"height"`
+	InferenceSteps      int64   `parquet:"inference_steps"`
+	NumFrames           int64   `parquet:"num_frames"`
+	FPS                 float64 `parquet:"fps"`
+	VideoSeconds        float64 `parquet:"video_seconds"`
+	WhPerVideo          float64 `parquet:"wh_per_video"`
+	JoulesPerVideo      float64 `parquet:"joules_per_video"`
+	BatchLatencyS       float64 `parquet:"batch_latency_s"`
+	GPUPowerWatts       int64   `parquet:"gpu_power_watts_total"`
+	UnderLatencyCeiling bool    `parquet:"under_latency_ceiling"`
+	RowID               string  `parquet:"row_id"`
+	Repeat              int64   `parquet:"repeat"`
+}
+
+// videoRow is the row of configuration c of model m.
+func videoRow(m modelHead, c *format.DiffusionConfig) VideoRow {
+	return VideoRow{
+		Slug: m.Slug, Name: m.Name, ModelID: m.ModelID, ParamsB: float64(m.ParamsB), ActiveParamsB: float64(m.ActiveParamsB),
+		GPU: c.GPU, NumGPUs: int64(c.NumGPUs), UlyssesDegree: int64(c.UlyssesDegree), RingDegree: int64(c.RingDegree),
+		Precision: c.Precision, BatchSize: int64(c.BatchSize), Width: int64(c.Width), Height: int64(c.Height),
+		InferenceSteps: int64(c.InferenceSteps), NumFrames: int64(c.NumFrames), FPS: deref(c.FPS), VideoSeconds: deref(c.VideoSeconds),
+		WhPerVideo: deref(c.WhPerVideo), JoulesPerVideo: deref(c.JoulesPerVideo), BatchLatencyS: float64(c.BatchLatencyS),
+		GPUPowerWatts: c.GPUPowerWatts, UnderLatencyCeiling: c.UnderLatencyCeiling, RowID: c.RowID, Repeat: int64(c.Repeat),
+	}
+}
+
+// deref is the value of a key every configuration of the task carries
+// (the unit's energy; a video's frame rate and length), which
+// schemas/task-model.schema.json requires of each.
+func deref(f *format.Float) float64 {
+	if f == nil {
+		return 0
+	}
+	return float64(*f)
 }
 
 // modelHead is what a row says of its model.

@@ -28,6 +28,10 @@ type Snapshot struct {
 	// lists, and grid.json when Grid is set.
 	FS    fs.FS
 	Index *format.IndexFile
+	// Tasks are the selection's tasks (the manifest's selection.tasks), in
+	// its order: each but the primary one has its tasks/TASK/index.json
+	// and the model files it lists in FS.
+	Tasks []string
 	Grid  bool
 	// Date is the snapshot's date, the data package's version.
 	Date string
@@ -40,18 +44,24 @@ type Snapshot struct {
 // wrote, by path.
 func Write(sink Sink, s Snapshot) ([]format.File, error) {
 	w := &writer{sink: sink, licenses: licenses(s.Licence)}
-	for _, t := range format.Tasks() {
-		if !t.Primary { // the tasks with model files of their own
-			continue
+	if err := writePrimary(w, s, format.PrimaryTask()); err != nil {
+		return nil, err
+	}
+	for _, id := range s.Tasks {
+		t, ok := format.LookupTask(id)
+		var err error
+		switch {
+		case !ok:
+			err = fmt.Errorf("%s: the selection names the task %q, which no registered task is", Dir, id)
+		case !t.HasFiles():
+		case t.Kind == format.Images:
+			err = writeTask(w, s, t, "image_configuration", imageRow)
+		case t.Kind == format.Videos:
+			err = writeTask(w, s, t, "video_configuration", videoRow)
+		default:
+			err = writeTask(w, s, t, "token_configuration", configRow)
 		}
-		configs, index, err := primaryTables(s, t)
 		if err != nil {
-			return nil, err
-		}
-		if err := writeTable(w, configs); err != nil {
-			return nil, err
-		}
-		if err := writeTable(w, index); err != nil {
 			return nil, err
 		}
 	}
@@ -82,46 +92,94 @@ type writer struct {
 	resources []Resource
 }
 
-// primaryTables are the configurations and index rows of the primary
-// task, from the model files the index lists (by slug), each
-// configuration in its file's order and each index row by GPU.
-func primaryTables(s Snapshot, t format.Task) (configs, index *table[ConfigRow], err error) {
-	describe, err := configDescriptions()
+// writePrimary writes the configurations and index rows of the primary
+// task, from the model files the index lists (by slug).
+func writePrimary(w *writer, s Snapshot, t format.Task) error {
+	configs, index, err := newTables[ConfigRow](t, "model.schema.json", "/$defs/configuration")
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
-	configs = &table[ConfigRow]{base: t.ID + "/configurations", key: []string{"row_id"}, describe: describe}
-	index = &table[ConfigRow]{base: t.ID + "/index-rows", key: []string{"row_id"}, describe: describe}
 	for _, e := range s.Index.Models {
 		var m format.Model
 		if err := readJSON(s.FS, e.File, &m); err != nil {
-			return nil, nil, err
+			return err
 		}
 		head := modelHead{Slug: m.Slug, Name: m.Name, ModelID: m.ModelID, ParamsB: m.ParamsB, ActiveParamsB: m.ActiveParamsB, Architecture: m.Architecture}
-		for i := range m.Configurations {
-			configs.rows = append(configs.rows, configRow(head, &m.Configurations[i]))
-		}
-		for _, gpu := range slices.Sorted(maps.Keys(m.Best)) {
-			c := m.Best[gpu]
-			index.rows = append(index.rows, configRow(head, &c))
-		}
+		addModel(configs, index, head, m.Configurations, m.Best, configRow)
 	}
+	return writeTables(w, configs, index)
+}
+
+// writeTask writes the configurations and index rows of a task with files
+// of its own, from the model files its tasks/TASK/index.json lists (by
+// slug), each configuration C made a row by row; their columns are
+// described by schemas/task-model.schema.json, a configuration's at
+// $defs/def. A task without a model file has no tables.
+func writeTask[C, R any](w *writer, s Snapshot, t format.Task, def string, row func(modelHead, *C) R) error {
+	var idx format.TaskIndex[C]
+	if err := readJSON(s.FS, format.TaskIndexPath(t.ID), &idx); err != nil {
+		return err
+	}
+	if len(idx.Models) == 0 {
+		return nil
+	}
+	configs, index, err := newTables[R](t, "task-model.schema.json", "/$defs/"+def)
+	if err != nil {
+		return err
+	}
+	for _, e := range idx.Models {
+		var m format.TaskModel[C]
+		if err := readJSON(s.FS, e.File, &m); err != nil {
+			return err
+		}
+		head := modelHead{Slug: m.Slug, Name: m.Name, ModelID: m.ModelID, ParamsB: m.ParamsB, ActiveParamsB: m.ActiveParamsB, Architecture: m.Architecture}
+		addModel(configs, index, head, m.Configurations, m.Best, row)
+	}
+	return writeTables(w, configs, index)
+}
+
+// newTables are a task's two tables of rows R, empty: TASK/configurations
+// and TASK/index-rows, keyed by row_id, their columns described by the
+// JSON Schema's descriptions, the model's columns (those before "gpu") of
+// its top level's keys and the configuration's of the object at the JSON
+// pointer def.
+func newTables[R any](t format.Task, schema, def string) (configs, index *table[R], err error) {
+	cols := names(columnsOf[R]())
+	head := slices.Index(cols, "gpu")
+	descs, err := describe(schema, "", cols[:head])
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg, err := describe(schema, def, cols[head:])
+	if err != nil {
+		return nil, nil, err
+	}
+	maps.Copy(descs, cfg)
+	configs = &table[R]{base: t.ID + "/configurations", key: []string{"row_id"}, describe: descs}
+	index = &table[R]{base: t.ID + "/index-rows", key: []string{"row_id"}, describe: descs}
 	return configs, index, nil
 }
 
-// configDescriptions are ConfigRow's columns' descriptions: the model
-// file's keys' (schemas/model.schema.json).
-func configDescriptions() (map[string]string, error) {
-	out, err := describe("model.schema.json", "", modelColumns)
-	if err != nil {
-		return nil, err
+// addModel adds a model's rows to its task's tables: each configuration in
+// its file's order, and each index row by GPU.
+func addModel[C, R any](configs, index *table[R], head modelHead, cs []C, best map[string]C, row func(modelHead, *C) R) {
+	for i := range cs {
+		configs.rows = append(configs.rows, row(head, &cs[i]))
 	}
-	cfg, err := describe("model.schema.json", "/$defs/configuration", names(columnsOf[ConfigRow]())[len(modelColumns):])
-	if err != nil {
-		return nil, err
+	for _, gpu := range slices.Sorted(maps.Keys(best)) {
+		c := best[gpu]
+		index.rows = append(index.rows, row(head, &c))
 	}
-	maps.Copy(out, cfg)
-	return out, nil
+}
+
+// writeTables writes each table.
+func writeTables[T any](w *writer, tables ...*table[T]) error {
+	for _, t := range tables {
+		if err := writeTable(w, t); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // grid writes grid.json's areas as the grid table, and in co2.js's shape.

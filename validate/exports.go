@@ -43,20 +43,28 @@ type exportTable struct {
 }
 
 // exportWant is what the recomputed files give of exports/ (snap.exports):
-// the primary task's tables, filled as each model file is recomputed, and
-// grid.json, recomputed.
+// the primary task's tables, filled as each model file is recomputed, every
+// other task's (exportTask), and grid.json, recomputed.
 type exportWant struct {
 	configs, index *exportTable
+	tasks          []*exportTable
 	grid           *jnode
 }
 
 // newExportWant is an exportWant with the primary task's tables empty.
 func newExportWant() *exportWant {
-	described := []string{"", "/$defs/configuration"} // a model file's keys, then a configuration's
-	return &exportWant{
-		configs: &exportTable{base: taskChat + "/configurations", key: "row_id", schema: "model.schema.json", describedAt: described},
-		index:   &exportTable{base: taskChat + "/index-rows", key: "row_id", schema: "model.schema.json", describedAt: described},
-	}
+	e := &exportWant{}
+	e.configs, e.index = taskTables(taskChat, "model.schema.json", "/$defs/configuration")
+	return e
+}
+
+// taskTables are a task's two tables, empty, their columns described by
+// the schema's top-level keys (the model's) and those at def (a
+// configuration's).
+func taskTables(id, schema, def string) (configs, index *exportTable) {
+	at := []string{"", def}
+	return &exportTable{base: id + "/configurations", key: "row_id", schema: schema, describedAt: at},
+		&exportTable{base: id + "/index-rows", key: "row_id", schema: schema, describedAt: at}
 }
 
 // add adds a row of head's members and obj's; the first sets the header.
@@ -72,18 +80,46 @@ func (t *exportTable) add(head, obj *jnode) {
 	t.rows = append(t.rows, row)
 }
 
+// modelHeads are the keys of a model a row of its configuration starts
+// with; a diffusion task's model files have all but architecture.
+var modelHeads = []string{"slug", "name", "model_id", "params_b", "active_params_b", "architecture"}
+
 // exportModel adds a recomputed model file's configurations and its index
-// rows (its best configuration of each GPU, by GPU).
-func (s *snap) exportModel(wm *wantModel) {
+// rows (its best configuration of each GPU, by GPU) to the tables, each
+// under the model's heads ("" for one it lacks); a diffusion configuration
+// whose precision upstream does not state has it "".
+func exportModel(configs, index *exportTable, tree *jnode, heads []string) {
 	head := jobj()
-	for _, k := range []string{"slug", "name", "model_id", "params_b", "active_params_b", "architecture"} {
-		head.set(k, wm.tree.get(k))
+	for _, k := range heads {
+		head.set(k, cmp.Or(tree.get(k), jstr("")))
 	}
-	for _, c := range wm.tree.get("configurations").vals {
-		s.exports.configs.add(head, c)
+	row := func(c *jnode) *jnode {
+		if i := slices.Index(c.keys, "ring_degree") + 1; i > 0 && c.get("precision") == nil {
+			return &jnode{kind: jObj, keys: slices.Insert(slices.Clone(c.keys), i, "precision"), vals: slices.Insert(slices.Clone(c.vals), i, jstr(""))}
+		}
+		return c
 	}
-	for _, c := range wm.tree.get("best").vals {
-		s.exports.index.add(head, c)
+	for _, c := range tree.get("configurations").vals {
+		configs.add(head, row(c))
+	}
+	for _, c := range tree.get("best").vals {
+		index.add(head, row(c))
+	}
+}
+
+// exportTask adds the tables of a task other than the primary one, of its
+// recomputed model files; a task with none has no tables.
+func (s *snap) exportTask(t *task, models []*taskModel) {
+	configs, index := taskTables(t.id, "task-model.schema.json", "/$defs/"+cmp.Or(t.unit, "token")+"_configuration")
+	heads := modelHeads
+	if t.unit != "" { // a diffusion task's
+		heads = modelHeads[:len(modelHeads)-1]
+	}
+	for _, m := range models {
+		exportModel(configs, index, m.tree, heads)
+	}
+	if len(configs.rows) > 0 {
+		s.exports.tasks = append(s.exports.tasks, configs, index)
 	}
 }
 
@@ -101,6 +137,7 @@ func checkExports(s *snap) []Problem {
 	if len(e.configs.rows) > 0 {
 		tables = append(tables, e.configs, e.index)
 	}
+	tables = append(tables, e.tasks...)
 	co2js := jobj().set("$schema", jstr("https://leadgreen.ai/schemas/co2js-average-intensities.schema.json"))
 	if e.grid != nil {
 		grid := &exportTable{base: "grid", key: "name", schema: "grid.schema.json", describedAt: []string{"/$defs/area"}}

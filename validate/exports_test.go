@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
@@ -42,15 +43,16 @@ func (k vtSink) WriteStream(rel string, fn func(w io.Writer) error) (format.File
 }
 
 // vtExports writes exports/ into the fixture's folder dir with the
-// exports package, from its model files (models) and grid.json when
-// grid is set, and returns the manifest's entries of the files.
-func vtExports(t *testing.T, dir string, models map[string]*format.Model, grid bool) []ManifestFile {
+// exports package, from its model files (models), the files of the
+// selection's other tasks and grid.json when grid is set, and returns the
+// manifest's entries of the files.
+func vtExports(t *testing.T, dir string, models map[string]*format.Model, tasks []string, grid bool) []ManifestFile {
 	t.Helper()
 	idx := &format.IndexFile{}
 	for _, slug := range slices.Sorted(maps.Keys(models)) {
 		idx.Models = append(idx.Models, models[slug].Entry())
 	}
-	files, err := exports.Write(vtSink{t, dir}, exports.Snapshot{FS: regfile.DirFS(dir), Index: idx, Grid: grid, Date: vtDate, Licence: vtLoadText(t).Licence})
+	files, err := exports.Write(vtSink{t, dir}, exports.Snapshot{FS: regfile.DirFS(dir), Index: idx, Tasks: tasks, Grid: grid, Date: vtDate, Licence: vtLoadText(t).Licence})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,5 +145,31 @@ func tamperExports(seed, _ vtFixture) []tamperCase {
 			want: []vtAt{{"exports/grid.parquet", "", ""}, {vtPackage, "", "resources"}, {vtPackage, "resources[5] (grid-parquet)", ""}},
 			msg:  "cannot be read (the recomputed files give its 226 rows)",
 		},
+	}
+}
+
+// TestExportsDiffusionTask: a text-to-image task's exports read back
+// equal to the checker's recomputation of its model files; a cell of its
+// CSV changed is named by file, row and column.
+func TestExportsDiffusionTask(t *testing.T) {
+	fix := vtFixture{leaderboard: vtDiffusionDir(t), tasks: []string{"lm-arena-chat", "text-to-image"}, exports: true}
+	if got := vtReport(t, vtBuild(t, fix)); got != nil {
+		t.Fatalf("a good diffusion snapshot with exports has problems:\n%s", (&Report{Problems: got}).Error())
+	}
+	dir := vtBuild(t, fix)
+	const csvPath = "exports/text-to-image/configurations.csv"
+	vtEditFile(t, dir, csvPath, true, vtReplace(t, ",0.0833,", ",0.0834,"))
+	var found bool
+	for _, p := range vtReport(t, dir) {
+		switch {
+		case p.File == csvPath && p.Where == "row 1 (test-diffuser-1b/text-to-image/B200/1/1/ulysses-1-ring-1)" && p.Field == "wh_per_image" &&
+			strings.Contains(p.Msg, `is "0.0834", recomputed "0.0833"`):
+			found = true
+		case p.File != csvPath && p.File != vtPackage:
+			t.Errorf("a problem of another file: %s", p)
+		}
+	}
+	if !found {
+		t.Errorf("no problem at %s's wh_per_image of row 1 saying it is 0.0834, recomputed 0.0833", csvPath)
 	}
 }

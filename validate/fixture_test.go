@@ -228,7 +228,7 @@ func vtBuild(t *testing.T, f vtFixture) string {
 		m.Outputs = append(m.Outputs, vtFileEntry(p, b))
 	}
 	if f.exports {
-		m.Outputs = append(m.Outputs, vtExports(t, dir, bySlug, f.grid)...)
+		m.Outputs = append(m.Outputs, vtExports(t, dir, bySlug, f.tasks, f.grid)...)
 	}
 	sort.Slice(m.Sources, func(i, j int) bool { return m.Sources[i].Path < m.Sources[j].Path })
 	sort.Slice(m.Outputs, func(i, j int) bool { return m.Outputs[i].Path < m.Outputs[j].Path })

@@ -126,6 +126,7 @@ func checkTaskFiles(s *snap, rd *lbRead, in *lbInputs) []Problem {
 			out = append(out, Problem{File: "tasks/" + t.id, Msg: fmt.Sprintf("are recomputed without the rows of %s reported above", td.path)})
 		}
 		dir := "tasks/" + t.id + "/"
+		s.exportTask(t, models)
 		for slug := range broken {
 			want[dir+"models/"+slug+".json"] = true
 		}

@@ -503,7 +503,7 @@ func write(sink Sink, d *derived, g *emberOut, opts Options, lic sourcetext.Lice
 	if err != nil {
 		return nil, err
 	}
-	exported, err := exports.Write(sink, exports.Snapshot{FS: sink.FS(), Index: idx, Grid: g != nil, Date: opts.Date, Licence: lic})
+	exported, err := exports.Write(sink, exports.Snapshot{FS: sink.FS(), Index: idx, Tasks: d.record.tasks, Grid: g != nil, Date: opts.Date, Licence: lic})
 	if err != nil && !errors.Is(err, failure.ErrConflict) { // the data's, not the disk's
 		err = fmt.Errorf("%w: writing the exports: %w", failure.ErrValidation, err)
 	}

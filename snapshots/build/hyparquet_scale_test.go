@@ -17,9 +17,9 @@ import (
 // CSV files with a reader outside Go, hyparquet (npm, MIT, the version
 // testdata/hyparquet/package.json pins), through a Node script
 // (testdata/hyparquet/compare.mjs), which compares every value with the
-// snapshot's JSON files: every configuration of every model file, each
-// index row, and grid.json's areas. It needs node and npm, and npm's
-// registry.
+// snapshot's JSON files: every configuration of every model file of
+// every task, each index row, and grid.json's areas. It needs node and
+// npm, and npm's registry.
 func TestExportsReadOutsideGo(t *testing.T) {
 	dir := snaptest.SeedSnapshot(t)
 	work := t.TempDir()
@@ -37,7 +37,34 @@ func TestExportsReadOutsideGo(t *testing.T) {
 	if out, err := install.CombinedOutput(); err != nil {
 		t.Fatalf("npm install of hyparquet (node and npm's registry are needed): %v\n%s", err, out)
 	}
-	run := exec.Command("node", "compare.mjs", dir, format.PrimaryTask().ID)
+	// Every task's tables: the primary task's counted below, each other
+	// task's from its index.json (its entries' configurations and index
+	// rows).
+	args, want := []string{"compare.mjs", dir, format.PrimaryTask().ID}, map[string]int{}
+	for _, task := range format.Tasks()[1:] {
+		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(format.TaskIndexPath(task.ID))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var idx struct {
+			Models []struct {
+				Configurations int            `json:"configurations"`
+				Best           map[string]any `json:"best"`
+			} `json:"models"`
+		}
+		if err := json.Unmarshal(b, &idx); err != nil {
+			t.Fatal(err)
+		}
+		base := "exports/" + task.ID
+		for _, m := range idx.Models {
+			want[base+"/configurations.parquet"] += m.Configurations
+			want[base+"/configurations.csv"] += m.Configurations
+			want[base+"/index-rows.parquet"] += len(m.Best)
+			want[base+"/index-rows.csv"] += len(m.Best)
+		}
+		args = append(args, task.ID)
+	}
+	run := exec.Command("node", args...)
 	run.Dir = work
 	out, err := run.Output()
 	if err != nil {
@@ -57,8 +84,10 @@ func TestExportsReadOutsideGo(t *testing.T) {
 	// The seed version: 328 configurations of 18 models, 32 index rows,
 	// and the sample's 226 areas, each table as Parquet and CSV.
 	task := "exports/" + format.PrimaryTask().ID
-	want := map[string]int{task + "/configurations.parquet": 328, task + "/configurations.csv": 328,
-		task + "/index-rows.parquet": 32, task + "/index-rows.csv": 32, "exports/grid.parquet": 226, "exports/grid.csv": 226}
+	for p, n := range map[string]int{task + "/configurations.parquet": 328, task + "/configurations.csv": 328,
+		task + "/index-rows.parquet": 32, task + "/index-rows.csv": 32, "exports/grid.parquet": 226, "exports/grid.csv": 226} {
+		want[p] = n
+	}
 	for p, n := range want {
 		if got.Rows[p] != n {
 			t.Errorf("hyparquet read %d rows of %s, want %d", got.Rows[p], p, n)

@@ -163,7 +163,7 @@ func TestUnusableOutputFolder(t *testing.T) {
 // is untouched. It needs root to mount the tmpfs (CI runs as root).
 func TestFullDisk(t *testing.T) {
 	out := t.TempDir()
-	if err := syscall.Mount("tmpfs", out, "tmpfs", 0, "size=4m"); err != nil {
+	if err := syscall.Mount("tmpfs", out, "tmpfs", 0, "size=8m"); err != nil {
 		t.Skipf("cannot mount a tmpfs here (%v); the full-disk case needs root", err)
 	}
 	t.Cleanup(func() { syscall.Unmount(out, 0) })

@@ -2,31 +2,37 @@
 // reader outside Go, and its CSV files with the RFC 4180 reader below, and
 // compares every value with the snapshot's JSON files: each model file's
 // configurations and its best configuration of each GPU (by GPU), under the
-// model's names and sizes, and grid.json's areas. Prints {"values": N,
-// "rows": {...}, "mismatches": [...]} as JSON.
+// model's names and sizes, of the primary task and of each other TASK
+// (tasks/TASK/), and grid.json's areas. Prints {"values": N, "rows":
+// {...}, "mismatches": [...]} as JSON.
 //
-// Usage: node compare.mjs SNAPSHOT_DIR TASK
+// Usage: node compare.mjs SNAPSHOT_DIR PRIMARY_TASK [TASK...]
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet'
 
-const [dir, task] = process.argv.slice(2)
+const [dir, primary, ...tasks] = process.argv.slice(2)
 const json = (p) => JSON.parse(readFileSync(join(dir, p), 'utf8'))
 const modelKeys = ['slug', 'name', 'model_id', 'params_b', 'active_params_b', 'architecture']
 
-const configs = []
-const indexRows = []
-for (const entry of json('index.json').models) {
-  const m = json(entry.file)
-  const head = Object.fromEntries(modelKeys.map((k) => [k, m[k]]))
-  for (const c of m.configurations) configs.push({ ...head, ...c })
-  for (const gpu of Object.keys(m.best).sort()) indexRows.push({ ...head, ...m.best[gpu] })
+// rows adds a task's tables of the model files its index lists, each row
+// the model's keys it has (a diffusion model file has no architecture)
+// and then a configuration's.
+const want = { 'exports/grid': json('grid.json').areas }
+function rows (task, index) {
+  const configs = []
+  const indexRows = []
+  for (const entry of json(index).models) {
+    const m = json(entry.file)
+    const head = Object.fromEntries(modelKeys.filter((k) => k in m).map((k) => [k, m[k]]))
+    for (const c of m.configurations) configs.push({ ...head, ...c })
+    for (const gpu of Object.keys(m.best).sort()) indexRows.push({ ...head, ...m.best[gpu] })
+  }
+  want[`exports/${task}/configurations`] = configs
+  want[`exports/${task}/index-rows`] = indexRows
 }
-const want = {
-  [`exports/${task}/configurations`]: configs,
-  [`exports/${task}/index-rows`]: indexRows,
-  'exports/grid': json('grid.json').areas,
-}
+rows(primary, 'index.json')
+for (const task of tasks) rows(task, `tasks/${task}/index.json`)
 
 // csvObjects reads an RFC 4180 file (a header row, fields quoted when they
 // hold a comma, a quote or a line end, records ended by LF) as objects,
