@@ -69,11 +69,11 @@ type Carbon struct {
 	Snapshot string `json:"snapshot"`
 	// Task and Unit name the task priced and its unit; absent for the
 	// primary task's answer when the request named no task.
-	Task     string `json:"task,omitempty"`
-	Unit     string `json:"unit,omitempty"`
-	Model    string `json:"model"`
-	Name     string `json:"name"`
-	ModelID  string `json:"model_id"`
+	Task    string `json:"task,omitempty"`
+	Unit    string `json:"unit,omitempty"`
+	Model   string `json:"model"`
+	Name    string `json:"name"`
+	ModelID string `json:"model_id"`
 	// Selection says which row each GPU's figures come from.
 	Selection string `json:"selection"`
 	// RunningBatch is the running batch asked for; null for index rows.
