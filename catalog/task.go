@@ -205,8 +205,9 @@ func bestDiffusion(m *format.TaskModel[format.DiffusionConfig], rows []*leaderbo
 // FindTask finds a task of the registry by its id ("text-to-image"), key
 // ("text_to_image") or name ("Text to Image"), ignoring case, spaces and
 // punctuation; "" is the primary task. A task the registry has but the
-// snapshot has no files of, and a name of no task, are NotFound errors
-// naming the snapshot's tasks.
+// snapshot has no files of is a NotFound error, a name of no task an
+// Invalid one (a value the parameter cannot take), each naming the
+// snapshot's tasks.
 func (s *Snapshot) FindTask(query string) (format.Task, error) {
 	if err := checkName(ParamTask, query); err != nil {
 		return format.Task{}, err
@@ -229,7 +230,7 @@ func (s *Snapshot) FindTask(query string) (format.Task, error) {
 		return format.Task{}, &Error{Kind: NotFound, What: ParamTask, Query: q, Nearest: names,
 			Detail: "snapshot " + s.Date + " has no files of task " + t.ID + " (it was built from a leaderboard version without it)"}
 	}
-	return format.Task{}, &Error{Kind: NotFound, What: ParamTask, Query: q, Nearest: nearest(q, names),
+	return format.Task{}, &Error{Kind: Invalid, What: ParamTask, Query: q, Nearest: nearest(q, names),
 		Detail: "no task " + strconv.Quote(q) + " in snapshot " + s.Date + "; its tasks are " + strings.Join(names, ", ")}
 }
 
@@ -412,5 +413,15 @@ func (s *Snapshot) findTaskModel(td *taskData, query string) (*format.Model, err
 	}
 	q := strings.TrimSpace(query)
 	return nil, &Error{Kind: NotFound, What: "model", Query: q, Nearest: nearestOf(q, cands),
-		Detail: "no model " + strconv.Quote(q) + " in task " + td.task.ID + " of snapshot " + s.Date, Cause: err}
+		Detail: "no model " + strconv.Quote(q) + " in task " + td.task.ID + " of snapshot " + s.Date, Cause: fmt.Errorf("%w (task %s)", err, td.task.ID)}
+}
+
+// FindTaskModel finds a model of the task with the id task (one of
+// ListTasks' but the primary) by slug, name or model id.
+func (s *Snapshot) FindTaskModel(task, query string) (*format.Model, error) {
+	td, ok := s.tasks[task]
+	if !ok {
+		return nil, &Error{Kind: NotFound, What: ParamTask, Query: task, Detail: "snapshot " + s.Date + " has no files of task " + task}
+	}
+	return s.findTaskModel(td, query)
 }
