@@ -36,6 +36,8 @@ type taskData struct {
 	// the archived rows behind their configurations, in order.
 	diffusion map[string]*format.TaskModel[format.DiffusionConfig]
 	diffRows  map[string][]*leaderboard.DiffusionRow
+	// sources are the source blocks of the model files, by slug.
+	sources map[string]format.TaskSource
 	// stable is the index's stable_configurations.
 	stable int
 }
@@ -68,7 +70,7 @@ func (s *Snapshot) loadTasks() error {
 		if err := json.Unmarshal(idxFile.Bytes, &idx); err != nil {
 			return fmt.Errorf("%s: %w", idxFile.Path, err)
 		}
-		td := &taskData{task: t, stable: idx.Stable}
+		td := &taskData{task: t, stable: idx.Stable, sources: map[string]format.TaskSource{}}
 		var err error
 		if t.Kind.Diffusion() {
 			err = td.loadDiffusion(s, src.Bytes, idx.Models)
@@ -128,6 +130,7 @@ func (td *taskData) loadTokens(s *Snapshot, src []byte, entries []struct {
 		}
 		td.models = append(td.models, m)
 		td.tokenRows[m.Slug] = paired
+		td.sources[m.Slug] = tm.Source
 	}
 	return nil
 }
@@ -173,6 +176,7 @@ func (td *taskData) loadDiffusion(s *Snapshot, src []byte, entries []struct {
 			ParamsB: tm.ParamsB, ActiveParamsB: tm.ActiveParamsB, Unit: t.Unit, GPUs: tm.GPUs})
 		td.diffusion[tm.Slug] = &tm
 		td.diffRows[tm.Slug] = paired
+		td.sources[tm.Slug] = tm.Source
 	}
 	return nil
 }
@@ -424,4 +428,84 @@ func (s *Snapshot) FindTaskModel(task, query string) (*format.Model, error) {
 		return nil, &Error{Kind: NotFound, What: ParamTask, Query: task, Detail: "snapshot " + s.Date + " has no files of task " + task}
 	}
 	return s.findTaskModel(td, query)
+}
+
+// TaskModelListBrief lists a task's models in a few words each: slug,
+// name and each index row's GPU, GPU count and energy per unit.
+type TaskModelListBrief struct {
+	Snapshot string          `json:"snapshot"`
+	Task     string          `json:"task"`
+	Unit     string          `json:"unit"`
+	Models   []TaskModelItem `json:"models"`
+}
+
+// TaskModelItem is a model of a task with each GPU's index row in one
+// figure.
+type TaskModelItem struct {
+	Slug      string            `json:"slug"`
+	Name      string            `json:"name"`
+	IndexRows []TaskIndexFigure `json:"index_rows"`
+}
+
+// TaskIndexFigure is an index row's GPU, GPU count and energy per unit,
+// under the key named for the task's unit.
+type TaskIndexFigure struct {
+	GPU          string        `json:"gpu"`
+	NumGPUs      int           `json:"num_gpus"`
+	WhPerMillion *format.Float `json:"wh_per_million_output_tokens,omitempty"`
+	WhPerImage   *format.Float `json:"wh_per_image,omitempty"`
+	WhPerVideo   *format.Float `json:"wh_per_video,omitempty"`
+}
+
+// Brief is the list in a few words per model.
+func (l *TaskModelList) Brief() *TaskModelListBrief {
+	b := &TaskModelListBrief{Snapshot: l.Snapshot, Task: l.Task, Unit: l.Unit, Models: make([]TaskModelItem, 0, len(l.Models))}
+	for _, m := range l.Models {
+		it := TaskModelItem{Slug: m.Slug, Name: m.Name, IndexRows: make([]TaskIndexFigure, 0, len(m.IndexRows))}
+		for _, r := range m.IndexRows {
+			it.IndexRows = append(it.IndexRows, TaskIndexFigure{GPU: r.GPU, NumGPUs: r.NumGPUs, WhPerMillion: r.WhPerMillion, WhPerImage: r.WhPerImage, WhPerVideo: r.WhPerVideo})
+		}
+		b.Models = append(b.Models, it)
+	}
+	return b
+}
+
+// TaskModelBrief is a model of a task in a few lines: what it is, its
+// index rows and the source to cite, without its configurations (its
+// task model file has them).
+type TaskModelBrief struct {
+	Slug          string       `json:"slug"`
+	Name          string       `json:"name"`
+	ModelID       string       `json:"model_id"`
+	ParamsB       format.Float `json:"params_b"`
+	ActiveParamsB format.Float `json:"active_params_b"`
+	Task          string       `json:"task"`
+	Unit          string       `json:"unit"`
+	GPUs          []string     `json:"gpus"`
+	// Configurations is how many configurations the task model file
+	// holds.
+	Configurations int               `json:"configurations"`
+	IndexRows      []TaskIndexRow    `json:"index_rows"`
+	Source         format.TaskSource `json:"source"`
+}
+
+// TaskBrief returns the brief of the model slug of the task with the id
+// task; false when s has no such model in it.
+func (s *Snapshot) TaskBrief(task, slug string) (*TaskModelBrief, bool) {
+	td, ok := s.tasks[task]
+	if !ok {
+		return nil, false
+	}
+	for _, m := range td.models {
+		if m.Slug != slug {
+			continue
+		}
+		n := len(m.Configurations)
+		if td.task.Kind.Diffusion() {
+			n = len(td.diffusion[slug].Configurations)
+		}
+		return &TaskModelBrief{Slug: m.Slug, Name: m.Name, ModelID: m.ModelID, ParamsB: m.ParamsB, ActiveParamsB: m.ActiveParamsB,
+			Task: task, Unit: td.task.Unit, GPUs: m.GPUs, Configurations: n, IndexRows: td.indexRows(m), Source: td.sources[slug]}, true
+	}
+	return nil, false
 }
