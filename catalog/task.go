@@ -509,3 +509,46 @@ func (s *Snapshot) TaskBrief(task, slug string) (*TaskModelBrief, bool) {
 	}
 	return nil, false
 }
+
+// TaskModels returns the models of the task with the id task, by slug: a
+// token task's with their configurations and index rows, a diffusion
+// task's with neither (TaskDiffusion has them). Nil for a task s has no
+// files of, and for the primary task (Models has its models).
+func (s *Snapshot) TaskModels(task string) []*format.Model {
+	if td, ok := s.tasks[task]; ok {
+		return td.models
+	}
+	return nil
+}
+
+// TaskTokenRows returns the archived rows behind the configurations of
+// the model slug in the token task with the id task, in order; nil when
+// there is no such model.
+func (s *Snapshot) TaskTokenRows(task, slug string) []*leaderboard.Row {
+	if td, ok := s.tasks[task]; ok {
+		return td.tokenRows[slug]
+	}
+	return nil
+}
+
+// TaskDiffusion returns the model file of the model slug in the diffusion
+// task with the id task and the archived rows behind its configurations,
+// in order; nil when there is no such model.
+func (s *Snapshot) TaskDiffusion(task, slug string) (*format.TaskModel[format.DiffusionConfig], []*leaderboard.DiffusionRow) {
+	if td, ok := s.tasks[task]; ok && td.diffusion != nil {
+		return td.diffusion[slug], td.diffRows[slug]
+	}
+	return nil, nil
+}
+
+// Tasks returns the registry's tasks s has files of, in order, the
+// primary task not among them.
+func (s *Snapshot) Tasks() []format.Task {
+	var out []format.Task
+	for _, t := range s.servedTasks() {
+		if !t.Primary {
+			out = append(out, t)
+		}
+	}
+	return out
+}
