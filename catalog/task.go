@@ -521,24 +521,54 @@ func (s *Snapshot) TaskModels(task string) []*format.Model {
 	return nil
 }
 
-// TaskTokenRows returns the archived rows behind the configurations of
-// the model slug in the token task with the id task, in order; nil when
-// there is no such model.
-func (s *Snapshot) TaskTokenRows(task, slug string) []*leaderboard.Row {
-	if td, ok := s.tasks[task]; ok {
-		return td.tokenRows[slug]
+// TaskRow is the archived row behind a configuration of a task model,
+// with the unrounded figures a page draws and prices.
+type TaskRow struct {
+	// Wh is the unrounded energy per the task's unit: Wh per million
+	// output tokens, per image or per video.
+	Wh float64
+	// Batch is a token task's unrounded average running batch, a
+	// diffusion task's batch size.
+	Batch float64
+	token *leaderboard.Row
+	gen   *leaderboard.DiffusionRow
+}
+
+// Energy returns the row's unrounded energy in Wh per u's basis
+// (pricing.Basis.Energy for a token task's row, DiffusionEnergy for a
+// diffusion task's); false when the row has no such figure.
+func (r TaskRow) Energy(u pricing.Unit) (float64, bool) {
+	if r.gen != nil {
+		return u.Basis.DiffusionEnergy(r.gen)
 	}
-	return nil
+	return u.Basis.Energy(r.token)
+}
+
+// TaskRows returns the archived rows behind the configurations of the
+// model slug in the task with the id task, in the order of its task model
+// file; nil when there is no such model.
+func (s *Snapshot) TaskRows(task, slug string) []TaskRow {
+	td, ok := s.tasks[task]
+	if !ok {
+		return nil
+	}
+	var out []TaskRow
+	for _, r := range td.tokenRows[slug] {
+		out = append(out, TaskRow{Wh: r.WhPerMillion(), Batch: r.AvgBatch, token: r})
+	}
+	for _, r := range td.diffRows[slug] {
+		out = append(out, TaskRow{Wh: r.Wh(), Batch: float64(r.BatchSize), gen: r})
+	}
+	return out
 }
 
 // TaskDiffusion returns the model file of the model slug in the diffusion
-// task with the id task and the archived rows behind its configurations,
-// in order; nil when there is no such model.
-func (s *Snapshot) TaskDiffusion(task, slug string) (*format.TaskModel[format.DiffusionConfig], []*leaderboard.DiffusionRow) {
+// task with the id task; nil when there is no such model.
+func (s *Snapshot) TaskDiffusion(task, slug string) *format.TaskModel[format.DiffusionConfig] {
 	if td, ok := s.tasks[task]; ok && td.diffusion != nil {
-		return td.diffusion[slug], td.diffRows[slug]
+		return td.diffusion[slug]
 	}
-	return nil, nil
+	return nil
 }
 
 // Tasks returns the registry's tasks s has files of, in order, the

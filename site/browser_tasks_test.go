@@ -69,7 +69,7 @@ func TestBrowserTasks(t *testing.T) {
 	for _, p := range []struct{ task, slug string }{{"text-to-image", "stable-diffusion-3-5-medium"}, {"text-to-video", "wan-2-1-14b"}} {
 		page := taskModelPath(p.task, p.slug)
 		b.load(t, srv+"/"+page, 1280)
-		m, _ := s.snap.TaskDiffusion(p.task, p.slug)
+		m := s.snap.TaskDiffusion(p.task, p.slug)
 		over := 0
 		for _, c := range m.Configurations {
 			if !c.UnderLatencyCeiling {

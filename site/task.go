@@ -15,8 +15,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/leadgreen/greentokens/catalog"
 	"github.com/leadgreen/greentokens/format"
-	"github.com/leadgreen/greentokens/leaderboard"
 	"github.com/leadgreen/greentokens/pricing"
 	"github.com/leadgreen/greentokens/render"
 	"github.com/leadgreen/greentokens/site/chart"
@@ -47,16 +47,15 @@ type taskSection struct {
 // taskIndexRow is one GPU's index row of a model in a task, as a section
 // or a page prints it.
 type taskIndexRow struct {
-	gpu      string
-	numGPUs  int
-	rowID    string
-	energy   format.Float // as published
-	raw      float64      // unrounded
-	batch    string       // the running batch, or the batch size
-	latency  string       // median ITL in ms, or the batch latency in s
-	made     string       // what a diffusion generation made
-	tokenRow *leaderboard.Row
-	diffRow  *leaderboard.DiffusionRow
+	gpu     string
+	numGPUs int
+	rowID   string
+	energy  format.Float // as published
+	raw     float64      // unrounded
+	batch   string       // the running batch, or the batch size
+	latency string       // median ITL in ms, or the batch latency in s
+	made    string       // what a diffusion generation made
+	row     catalog.TaskRow
 }
 
 // unitShort is a task's unit in a column heading: "Wh/M", "Wh/image".
@@ -115,15 +114,15 @@ func pubNum(f format.Float) string {
 func (s *Site) taskIndexRows(t format.Task, slug string) []taskIndexRow {
 	var out []taskIndexRow
 	if t.Kind.Diffusion() {
-		m, rows := s.snap.TaskDiffusion(t.ID, slug)
+		m, rows := s.snap.TaskDiffusion(t.ID, slug), s.snap.TaskRows(t.ID, slug)
 		for _, gpu := range m.GPUs {
 			b, ok := m.Best[gpu]
 			if !ok {
 				continue
 			}
 			i := slices.IndexFunc(m.Configurations, func(c format.DiffusionConfig) bool { return c.RowID == b.RowID })
-			out = append(out, taskIndexRow{gpu: gpu, numGPUs: b.NumGPUs, rowID: b.RowID, energy: *diffusionEnergy(b), raw: rows[i].Wh(),
-				batch: strconv.Itoa(b.BatchSize), latency: pubNum(b.BatchLatencyS), made: madeText(b), diffRow: rows[i]})
+			out = append(out, taskIndexRow{gpu: gpu, numGPUs: b.NumGPUs, rowID: b.RowID, energy: *diffusionEnergy(b), raw: rows[i].Wh,
+				batch: strconv.Itoa(b.BatchSize), latency: pubNum(b.BatchLatencyS), made: madeText(b), row: rows[i]})
 		}
 		return out
 	}
@@ -131,15 +130,15 @@ func (s *Site) taskIndexRows(t format.Task, slug string) []taskIndexRow {
 		if m.Slug != slug {
 			continue
 		}
-		rows := s.snap.TaskTokenRows(t.ID, slug)
+		rows := s.snap.TaskRows(t.ID, slug)
 		for _, gpu := range m.GPUs {
 			b, ok := m.Best[gpu]
 			if !ok {
 				continue
 			}
 			i := slices.IndexFunc(m.Configurations, func(c format.Config) bool { return c.RowID == b.RowID })
-			out = append(out, taskIndexRow{gpu: gpu, numGPUs: b.NumGPUs, rowID: b.RowID, energy: b.WhPerMillion, raw: rows[i].WhPerMillion(),
-				batch: pubNum(b.AvgRunningBatch), latency: pubNum(b.MedianITL), tokenRow: rows[i]})
+			out = append(out, taskIndexRow{gpu: gpu, numGPUs: b.NumGPUs, rowID: b.RowID, energy: b.WhPerMillion, raw: rows[i].Wh,
+				batch: pubNum(b.AvgRunningBatch), latency: pubNum(b.MedianITL), row: rows[i]})
 		}
 	}
 	return out
@@ -412,10 +411,7 @@ func (s *Site) taskCarbonTable(t format.Task, m *format.Model, idx []taskIndexRo
 		for _, r := range idx {
 			cells := []string{label, pubNum(a.GCO2ePerKWh), render.On(r.numGPUs, r.gpu)}
 			for _, u := range units {
-				wh, ok := r.raw, true
-				if r.diffRow != nil {
-					wh, ok = u.Basis.DiffusionEnergy(r.diffRow)
-				}
+				wh, ok := r.row.Energy(u)
 				if !ok {
 					cells = append(cells, "–")
 					continue
@@ -451,7 +447,7 @@ func (s *Site) taskEnergyFigure(t format.Task, m *format.Model) (*render.Figure,
 	}
 	over := 0
 	if t.Kind.Diffusion() {
-		dm, rows := s.snap.TaskDiffusion(t.ID, m.Slug)
+		dm, rows := s.snap.TaskDiffusion(t.ID, m.Slug), s.snap.TaskRows(t.ID, m.Slug)
 		f.XLabel = "Batch size (" + unitNoun(t) + "s generated at once)"
 		tb.Head = append(tb.Head, "Parallelism", "Each generation")
 		for i, c := range dm.Configurations {
@@ -468,12 +464,12 @@ func (s *Site) taskEnergyFigure(t format.Task, m *format.Model) (*render.Figure,
 				label += fmt.Sprintf(", batch latency over %s s", strconv.FormatFloat(t.Ceiling.Max, 'g', -1, 64))
 				over++
 			}
-			add(key{c.GPU, c.NumGPUs, c.UlyssesDegree, c.RingDegree}, name, render.Point{X: float64(c.BatchSize), Y: rows[i].Wh(), Label: label, Index: index, Over: !c.UnderLatencyCeiling})
+			add(key{c.GPU, c.NumGPUs, c.UlyssesDegree, c.RingDegree}, name, render.Point{X: float64(c.BatchSize), Y: rows[i].Wh, Label: label, Index: index, Over: !c.UnderLatencyCeiling})
 			tb.Rows = append(tb.Rows, render.TableRow{Marked: index, Cells: []string{render.On(c.NumGPUs, c.GPU), strconv.Itoa(c.BatchSize), pubNum(*diffusionEnergy(c)),
 				pubNum(c.BatchLatencyS), fmt.Sprintf("Ulysses %d, ring %d", c.UlyssesDegree, c.RingDegree), madeText(c)}})
 		}
 	} else {
-		rows := s.snap.TaskTokenRows(t.ID, m.Slug)
+		rows := s.snap.TaskRows(t.ID, m.Slug)
 		f.XLabel = "Running batch (requests decoded at once)"
 		for i, c := range m.Configurations {
 			index := m.Best[c.GPU].RowID == c.RowID
@@ -486,7 +482,7 @@ func (s *Site) taskEnergyFigure(t format.Task, m *format.Model) (*render.Figure,
 				label += fmt.Sprintf(", median ITL over %d ms", format.ITLDeadlineMS)
 				over++
 			}
-			add(key{gpu: c.GPU, n: c.NumGPUs}, name, render.Point{X: rows[i].AvgBatch, Y: rows[i].WhPerMillion(), Label: label, Index: index, Over: !c.UnderITLDeadline})
+			add(key{gpu: c.GPU, n: c.NumGPUs}, name, render.Point{X: rows[i].Batch, Y: rows[i].Wh, Label: label, Index: index, Over: !c.UnderITLDeadline})
 			tb.Rows = append(tb.Rows, render.TableRow{Marked: index, Cells: []string{name, pubNum(c.AvgRunningBatch), pubNum(c.WhPerMillion), pubNum(c.MedianITL)}})
 		}
 	}
