@@ -136,7 +136,7 @@ func (s *Snapshot) PriceDiffusion(req PriceRequest) (*DiffusionCarbon, error) {
 	}
 	var picks []int
 	for _, g := range gpus {
-		if i, ok := bestDiffusion(m, rows, g, n); ok {
+		if i, ok := pricing.BestDiffusion(m, rows, g, n); ok {
 			picks = append(picks, i)
 		}
 	}

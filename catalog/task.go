@@ -7,6 +7,7 @@ package catalog
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -168,7 +169,7 @@ func (td *taskData) loadDiffusion(s *Snapshot, src []byte, entries []struct {
 			paired[i] = r
 		}
 		for gpu, b := range tm.Best {
-			if i, ok := bestDiffusion(&tm, paired, gpu, 0); !ok || tm.Configurations[i].RowID != b.RowID {
+			if i, ok := pricing.BestDiffusion(&tm, paired, gpu, 0); !ok || tm.Configurations[i].RowID != b.RowID {
 				return fmt.Errorf("%s: best[%s] differs from the archived sources", format.TaskModelPath(t.ID, tm.Slug), gpu)
 			}
 		}
@@ -187,23 +188,6 @@ func diffusionWh(c format.DiffusionConfig) *format.Float {
 		return c.WhPerImage
 	}
 	return c.WhPerVideo
-}
-
-// bestDiffusion is the index row rule of a diffusion task on gpu among the
-// configurations with numGPUs GPUs (every count when 0): the lowest
-// unrounded energy per image or video under the batch latency ceiling,
-// ties broken by leaderboard.BetterDiffusion; false when none is under it.
-func bestDiffusion(m *format.TaskModel[format.DiffusionConfig], rows []*leaderboard.DiffusionRow, gpu string, numGPUs int) (int, bool) {
-	best := -1
-	for i, c := range m.Configurations {
-		if c.GPU != gpu || numGPUs != 0 && c.NumGPUs != numGPUs || !c.UnderLatencyCeiling {
-			continue
-		}
-		if best < 0 || leaderboard.BetterDiffusion(rows[i], c.Repeat, rows[best], m.Configurations[best].Repeat) {
-			best = i
-		}
-	}
-	return best, best >= 0
 }
 
 // FindTask finds a task of the registry by its id ("text-to-image"), key
@@ -401,23 +385,12 @@ func (td *taskData) indexRows(m *format.Model) []TaskIndexRow {
 // findTaskModel finds a model of td by slug, name or model id, as
 // FindModel does among the primary task's.
 func (s *Snapshot) findTaskModel(td *taskData, query string) (*format.Model, error) {
-	if err := checkName("model", query); err != nil {
-		return nil, err
+	m, err := s.findIn(td.models, query, "task "+td.task.ID+" of snapshot "+s.Date)
+	var e *Error
+	if errors.As(err, &e) && e.Cause != nil {
+		e.Cause = fmt.Errorf("%w (task %s)", e.Cause, td.task.ID)
 	}
-	if strings.TrimSpace(query) == "" {
-		return nil, invalid("model", query, "the model name is blank: a slug, name or model id is required")
-	}
-	m, err := pricing.FindModel(td.models, query)
-	if err == nil {
-		return m, nil
-	}
-	cands := make([][]string, len(td.models))
-	for i, m := range td.models {
-		cands[i] = []string{m.Slug, m.Name, m.ModelID}
-	}
-	q := strings.TrimSpace(query)
-	return nil, &Error{Kind: NotFound, What: "model", Query: q, Nearest: nearestOf(q, cands),
-		Detail: "no model " + strconv.Quote(q) + " in task " + td.task.ID + " of snapshot " + s.Date, Cause: fmt.Errorf("%w (task %s)", err, td.task.ID)}
+	return m, err
 }
 
 // FindTaskModel finds a model of the task with the id task (one of
