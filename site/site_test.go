@@ -156,8 +156,8 @@ func TestDeterministic(t *testing.T) {
 			t.Errorf("%s: %v", want, err)
 		}
 	}
-	if len(a.Paths()) != 8+18+44+1+88+9 {
-		t.Errorf("%d files; want 3 assets, 3 pages, robots.txt and feed.atom, 18 model pages, 44 task model pages, manifest and 88 outputs, 9 JSON sources: %v", len(a.Paths()), a.Paths())
+	if len(a.Paths()) != 8+18+44+1+96+9 {
+		t.Errorf("%d files; want 3 assets, 3 pages, robots.txt and feed.atom, 18 model pages, 44 task model pages, manifest and 96 outputs (8 of them exports), 9 JSON sources: %v", len(a.Paths()), a.Paths())
 	}
 }
 
@@ -384,7 +384,7 @@ func TestSourcesPage(t *testing.T) {
 	h := text(string(b))
 	for _, want := range []string{
 		"ML.ENERGY Leaderboard", "Apache-2.0 per the ml-energy/benchmark-v3 dataset card", "Ember: Yearly electricity data",
-		"September 2026", "CC BY 4.0", "Chung et al.", "Cite the index", "328 stable configurations", "88 files derived",
+		"September 2026", "CC BY 4.0", "Chung et al.", "Cite the index", "328 stable configurations", "96 files derived",
 		// The snapshot's own licence, from its manifest.
 		"Creative Commons Attribution 4.0 International (CC-BY-4.0, https://creativecommons.org/licenses/by/4.0/): the files this snapshot derives",
 	} {

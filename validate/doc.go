@@ -4,9 +4,11 @@
 // problem. It is boring on purpose: the standard library,
 // santhosh-tekuri/jsonschema for the schemas, jsontext for keys given
 // twice, encoding/csv for Ember's file, golang.org/x/text/message only to
-// print the jsonschema library's messages (schema.go) and
+// print the jsonschema library's messages (schema.go),
 // golang.org/x/mod's semver and module, the reference parsers of Go's
-// module versions and paths, for the manifest's generator (generator.go);
+// module versions and paths, for the manifest's generator (generator.go),
+// and parquet-go's reader (github.com/parquet-go/parquet-go) for the
+// exports' Parquet files (exports.go);
 // one check after the other, every file read whole and checked whole
 // against its schema, no caches or hooks into the build. It imports
 // nothing of transform/, which writes the files
@@ -15,14 +17,17 @@
 // it fills itself (fill, model.go) and all of which it compares.
 //
 // Check reads the snapshot through an fs.FS (regfile.DirFS for a folder),
-// refusing what is not a regular file, and runs five checks in turn,
+// refusing what is not a regular file, and runs six checks in turn,
 // reporting every problem by file, row and field: manifest (manifest.go,
 // generator.go), schemas (schema.go), leaderboard (leaderboard.go,
-// upstream.go, stability.go, model.go), grid (grid.go, gridcsv.go) and
-// index (index.go). It recomputes manifest.json's listing, selection,
-// evidence, exclusions (which rows, not the wording of their reasons) and
-// grid block, and every models/SLUG.json, index.json and grid.json whole,
-// compared byte for byte; where the bytes differ, one diff engine
+// upstream.go, stability.go, model.go), grid (grid.go, gridcsv.go),
+// index (index.go) and exports (exports.go). It recomputes manifest.json's
+// listing, selection, evidence, exclusions (which rows, not the wording of
+// their reasons) and grid block, and every models/SLUG.json, index.json,
+// grid.json and exported JSON file whole, and reads every exported CSV and
+// Parquet table back cell by cell against the rows of the files it
+// recomputes; the JSON files are compared byte for byte; where the bytes
+// differ, one diff engine
 // (compare.go) names each differing field with the upstream values it
 // comes from, or else the first differing byte. The pages are held only to
 // the manifest's size and SHA-256: verify's rebuild holds their words and

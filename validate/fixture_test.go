@@ -104,6 +104,9 @@ type vtFixture struct {
 	// grid adds the sample's Ember CSV and grid.json for 2024, built with
 	// transform/grid.
 	grid bool
+	// exports adds exports/, written by the exports package from the
+	// model files and grid.json.
+	exports bool
 }
 
 // vtBuild lays out a snapshot folder DIR/2026-09-27 in t.TempDir() the way
@@ -223,6 +226,9 @@ func vtBuild(t *testing.T, f vtFixture) string {
 		p := "models/" + slug + ".json"
 		write(p, b)
 		m.Outputs = append(m.Outputs, vtFileEntry(p, b))
+	}
+	if f.exports {
+		m.Outputs = append(m.Outputs, vtExports(t, dir, bySlug, f.grid)...)
 	}
 	sort.Slice(m.Sources, func(i, j int) bool { return m.Sources[i].Path < m.Sources[j].Path })
 	sort.Slice(m.Outputs, func(i, j int) bool { return m.Outputs[i].Path < m.Outputs[j].Path })
@@ -388,7 +394,7 @@ func vtReport(t *testing.T, dir string) []Problem {
 // the manifest m.
 func vtSnap(t *testing.T, dir string, m *Manifest) *snap {
 	t.Helper()
-	s := &snap{fsys: regfile.DirFS(dir), ctx: t.Context(), tasks: map[string]*taskData{}, text: vtLoadText(t)}
+	s := &snap{fsys: regfile.DirFS(dir), ctx: t.Context(), tasks: map[string]*taskData{}, text: vtLoadText(t), exports: newExportWant()}
 	s.list()
 	s.manifest = m
 	return s

@@ -72,6 +72,7 @@ func gridSnapshotCheck(s *snap) []Problem {
 	if sum == nil {
 		return probs
 	}
+	s.exports.grid = sum.tree
 	probs = append(probs, gridLayoutCheck(src, sum.layout, where)...)
 	if m.Grid != nil {
 		mp := &problems{file: ManifestPath}
@@ -111,6 +112,7 @@ type gridInputs struct {
 type gridSummary struct {
 	manifest ManifestGrid
 	layout   gridLayout
+	tree     *jnode // grid.json, recomputed: the exports' grid
 }
 
 // gridCheck reads the CSV from r (file names it in problems) and recomputes
@@ -156,7 +158,7 @@ func gridCheck(r io.Reader, file string, gridJSON []byte, in *gridInputs) (*grid
 	return &gridSummary{manifest: ManifestGrid{
 		Year: year, Areas: len(from), AreasWithoutYear: len(g.byArea) - (len(from) - fallbacks), Fallbacks: fallbacks,
 		YearRule: text.YearRule, YearPinned: head.pinned, YearCandidates: candidates, Exclusions: exclusions,
-	}, layout: lay}, append(g.probs, gp.list...)
+	}, layout: lay, tree: want}, append(g.probs, gp.list...)
 }
 
 // gridReadHead reads grid.json's head; ok is false when the file gives no

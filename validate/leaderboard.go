@@ -227,6 +227,7 @@ func checkModelFiles(s *snap, rd *lbRead, in *lbInputs) []Problem {
 	broken, err := eachModel(in, rd.chatPS, idxPS, func(wm *wantModel) {
 		p := "models/" + wm.slug + ".json"
 		want[p] = true
+		s.exportModel(wm)
 		if !s.present(p) {
 			modelProbs = append(modelProbs, Problem{File: p, Msg: fmt.Sprintf("is missing: %s has %d stable configurations of %s", in.chatPath, len(wm.configs), wm.modelID)})
 			return

@@ -29,6 +29,8 @@ var schemaRoutes = []struct{ pattern, schema string }{
 	{"index.json", "index.schema.json"},
 	{"tasks/*/index.json", "task-index.schema.json"},
 	{"tasks/*/models/*.json", "task-model.schema.json"},
+	{exportsPackage, "datapackage.schema.json"},
+	{exportsCo2js, "co2js-average-intensities.schema.json"},
 }
 
 // compiledSchemas compiles every embedded schema, once, as draft 2020-12

@@ -31,6 +31,7 @@ type snap struct {
 	files    []string         // every regular file but manifest.json, as slash paths, sorted
 	text     *sourcetext.Text // the published fixed text, which the recomputed files print
 	tasks    map[string]*taskData
+	exports  *exportWant // what the recomputed files give of exports/, as they are recomputed
 }
 
 // open opens the regular file at the slash path p of the snapshot; it
@@ -119,7 +120,7 @@ func (s *snap) present(p string) bool {
 
 // checks are the checks every snapshot gets, in the order they run and
 // report their problems.
-var checks = []func(s *snap) []Problem{checkFiles, checkSchemas, checkLeaderboard, gridSnapshotCheck, idxSnapshotCheck}
+var checks = []func(s *snap) []Problem{checkFiles, checkSchemas, checkLeaderboard, gridSnapshotCheck, idxSnapshotCheck, checkExports}
 
 // Check checks the snapshot fsys holds (snapshots/DATE/, served by
 // regfile.DirFS): its manifest, every file against the manifest and its
@@ -128,7 +129,7 @@ var checks = []func(s *snap) []Problem{checkFiles, checkSchemas, checkLeaderboar
 // returns nil when all is well, else a *Report listing every problem
 // found; ended early when ctx is, it returns ctx's error, not a Report.
 func Check(ctx context.Context, fsys fs.FS) error {
-	s := &snap{fsys: fsys, ctx: ctx, tasks: map[string]*taskData{}}
+	s := &snap{fsys: fsys, ctx: ctx, tasks: map[string]*taskData{}, exports: newExportWant()}
 	if n, ok := fsys.(NamedFS); ok {
 		s.name = n.Name()
 	}

@@ -60,7 +60,7 @@ func TestTamper(t *testing.T) {
 	seed := vtFixture{leaderboard: vtSeed}
 	stab := vtFixture{leaderboard: vtStabilityDir(t)}
 	var tests []tamperCase
-	for _, cases := range []func(seed, stab vtFixture) []tamperCase{tamperCases1, tamperCases2, tamperCases3, tamperText} {
+	for _, cases := range []func(seed, stab vtFixture) []tamperCase{tamperCases1, tamperCases2, tamperCases3, tamperText, tamperExports} {
 		tests = append(tests, cases(seed, stab)...)
 	}
 	for _, tt := range tests {

@@ -11,6 +11,7 @@ import (
 	// The packages the tests look at, imported so that a change to any of
 	// them builds this test again rather than reusing its cached result.
 	_ "github.com/leadgreen/greentokens/api"
+	_ "github.com/leadgreen/greentokens/exports"
 	_ "github.com/leadgreen/greentokens/format"
 	_ "github.com/leadgreen/greentokens/history"
 	_ "github.com/leadgreen/greentokens/leaderboard"
@@ -149,8 +150,10 @@ func TestOnlyTheBuildImportsTransform(t *testing.T) {
 // readerImports are the project's packages the format and the packages
 // that read it beside the builder may import outside their tests: the
 // format reads its tasks' names and units, and the sentence on what the
-// energy covers, from the published fixed text.
+// energy covers, from the published fixed text; the exports read the
+// published files, the schemas' descriptions and the licence's text.
 var readerImports = map[string][]string{
+	"exports":     {"format", "internal/regfile", "internal/sourcetext", "schemas"},
 	"format":      {"internal/sourcetext"},
 	"leaderboard": {"format"},
 	"pricing":     {"format", "internal/sourcetext", "leaderboard"},
@@ -158,7 +161,7 @@ var readerImports = map[string][]string{
 }
 
 func TestReadersImportOnlyTheFormat(t *testing.T) {
-	for pkg, deps := range imports(t, "format", "leaderboard", "pricing", "render") {
+	for pkg, deps := range imports(t, "exports", "format", "leaderboard", "pricing", "render") {
 		allowed := readerImports[pkg]
 		for _, dep := range deps {
 			if !slices.Contains(allowed, dep) {
@@ -168,12 +171,12 @@ func TestReadersImportOnlyTheFormat(t *testing.T) {
 	}
 }
 
-// TestReadersDoNotDependOnTheBuilder: nothing that format, leaderboard,
-// pricing or render depend on is of the builder or the store; nothing that
+// TestReadersDoNotDependOnTheBuilder: nothing that exports, format,
+// leaderboard, pricing or render depend on is of the builder or the store; nothing that
 // catalog, the serving packages and diff depend on is of the builder
 // (they read releases through snapshots/store, in the published format).
 func TestReadersDoNotDependOnTheBuilder(t *testing.T) {
-	for pkg, deps := range goList(t, "Deps", "format", "leaderboard", "pricing", "render") {
+	for pkg, deps := range goList(t, "Deps", "exports", "format", "leaderboard", "pricing", "render") {
 		for _, dep := range deps {
 			if within(dep, "transform") || within(dep, "snapshots") || within(dep, "catalog") {
 				t.Errorf("%s depends on %s", pkg, dep)

@@ -38,6 +38,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/leadgreen/greentokens/exports"
 	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/internal/crashtest"
@@ -220,7 +221,7 @@ func produce(ctx context.Context, sink Sink, opts Options, log *slog.Logger) (*f
 		}
 	}
 	rec := d.record
-	out, err := write(sink, d, g, opts, log)
+	out, err := write(sink, d, g, opts, all.Licence, log)
 	if err != nil {
 		return nil, err
 	}
@@ -479,8 +480,8 @@ type written struct {
 
 // write writes the model files, index.json, then the pages, which read
 // the model files and grid.json (g, the Ember steps' output; nil without
-// grid). d's leaderboard is let go once the pages have the rows they cite.
-func write(sink Sink, d *derived, g *emberOut, opts Options, log *slog.Logger) (*written, error) {
+// grid), then exports/, from the same files (licensed under lic). d's leaderboard is let go once the pages have the rows they cite.
+func write(sink Sink, d *derived, g *emberOut, opts Options, lic sourcetext.Licence, log *slog.Logger) (*written, error) {
 	models, idx, err := writeModels(sink, d, log)
 	if err != nil {
 		return nil, err
@@ -502,7 +503,14 @@ func write(sink Sink, d *derived, g *emberOut, opts Options, log *slog.Logger) (
 	if err != nil {
 		return nil, err
 	}
-	out := &written{files: append(append(append(models, index), pages...), tasks...)}
+	exported, err := exports.Write(sink, exports.Snapshot{FS: sink.FS(), Index: idx, Grid: g != nil, Date: opts.Date, Licence: lic})
+	if err != nil && !errors.Is(err, failure.ErrConflict) { // the data's, not the disk's
+		err = fmt.Errorf("%w: writing the exports: %w", failure.ErrValidation, err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := &written{files: append(append(append(append(models, index), pages...), tasks...), exported...)}
 	if g != nil {
 		out.sources = []format.SourceFile{g.source}
 		out.files = append(out.files, g.output)
