@@ -3,12 +3,13 @@
 // document schemas/openapi.json, served at /v1/openapi.json.
 //
 //	GET /v1/snapshots                          the served snapshots
-//	GET /v1/{date|latest}/models               each model with its index rows
-//	GET /v1/{date|latest}/models/{model}       the published model file, byte for byte (slug, name or model id)
+//	GET /v1/{date|latest}/tasks                each task with its unit, latency ceiling and models
+//	GET /v1/{date|latest}/models[?task=T]      each model with its index rows (of task T)
+//	GET /v1/{date|latest}/models/{model}[?task=T]  the published model file, byte for byte (slug, name or model id)
 //	GET /v1/{date|latest}/index                index.json, byte for byte
 //	GET /v1/{date|latest}/grid                 grid.json, byte for byte
 //	GET /v1/{date|latest}/manifest             manifest.json, byte for byte
-//	GET /v1/{date|latest}/carbon?model=M&grid=G[&grid=G2...][&gpu=B200][&num_gpus=N][&batch=B][&intensity=X]
+//	GET /v1/{date|latest}/carbon?model=M&grid=G[&grid=G2...][&task=T][&gpu=B200][&num_gpus=N][&batch=B][&intensity=X][&pue=P]
 //	GET /v1/{date|latest}/history/{model}[?gpu=B200][&task=gpqa]  the model's index rows across the releases served up to date, each change with why
 //	GET /v1/feed.atom                          the releases served, as an Atom feed
 //	GET /healthz, /readyz
@@ -77,6 +78,7 @@ func New(cat *catalog.Catalog, opts Options) http.Handler {
 	get("/v1/snapshots", a.snapshots)
 	get("/v1/openapi.json", a.openapi)
 	get("/v1/{date}/models", a.models)
+	get("/v1/{date}/tasks", a.tasks)
 	get("/v1/{date}/models/{slug}", a.model)
 	get("/v1/{date}/index", a.file(format.IndexPath))
 	get("/v1/{date}/grid", a.file(format.GridPath))

@@ -17,10 +17,10 @@ import (
 // parameter as the query spells it; numberParams are its numbers.
 var (
 	numberParams = []string{catalog.ParamNumGPUs, catalog.ParamBatch, catalog.ParamIntensity, catalog.ParamPUE}
-	carbonParams = append([]string{"model", "grid", "gpu"}, numberParams...)
+	carbonParams = append([]string{"model", "grid", "gpu", catalog.ParamTask}, numberParams...)
 )
 
-// carbon prices a model: GET /v1/{date}/carbon?model=M&grid=G...
+// carbon prices a model: GET /v1/{date}/carbon?model=M&grid=G...[&task=T]
 func (a *api) carbon(w http.ResponseWriter, r *http.Request) {
 	s, ok := a.snapshot(w, r)
 	if !ok {
@@ -39,7 +39,7 @@ func (a *api) carbon(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	for _, k := range []string{"model", "gpu", catalog.ParamNumGPUs, catalog.ParamBatch, catalog.ParamIntensity, catalog.ParamPUE} {
+	for _, k := range []string{"model", "gpu", catalog.ParamTask, catalog.ParamNumGPUs, catalog.ParamBatch, catalog.ParamIntensity, catalog.ParamPUE} {
 		if len(q[k]) > 1 {
 			badParam(w, r, k, "", "parameter "+k+" is given more than once")
 			return
@@ -53,7 +53,7 @@ func (a *api) carbon(w http.ResponseWriter, r *http.Request) {
 		badParam(w, r, "grid", "", strconv.Itoa(n)+" grids asked for; at most "+strconv.Itoa(catalog.MaxGrids)+" per request")
 		return
 	}
-	req := catalog.PriceRequest{Model: q.Get("model"), Grids: q["grid"], GPU: q.Get("gpu")}
+	req := catalog.PriceRequest{Task: q.Get(catalog.ParamTask), Model: q.Get("model"), Grids: q["grid"], GPU: q.Get("gpu")}
 	for _, p := range []struct {
 		name string
 		dst  **float64
@@ -77,7 +77,7 @@ func (a *api) carbon(w http.ResponseWriter, r *http.Request) {
 		}
 		req.NumGPUs = &n
 	}
-	ans, err := s.Price(req)
+	ans, err := s.PriceTask(req)
 	if err != nil {
 		// A number out of range is echoed as it was asked ("1e9", not "1e+09").
 		var e *catalog.Error

@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -46,13 +47,31 @@ func (a *api) file(path string) http.HandlerFunc {
 // model serves a published model file by its slug, or by the model's name
 // or model id as the command line resolves them (catalog.FindModel:
 // "Qwen 3 32B", "Qwen/Qwen3-32B" escaped as Qwen%2FQwen3-32B); such an
-// answer names the slug's URL in Content-Location.
+// answer names the slug's URL in Content-Location. With ?task=T it serves
+// the model's file of that task, tasks/T/models/SLUG.json.
 func (a *api) model(w http.ResponseWriter, r *http.Request) {
 	s, ok := a.snapshot(w, r)
 	if !ok {
 		return
 	}
+	task, ok := taskParam(w, r, s)
+	if !ok {
+		return
+	}
 	slug := r.PathValue("slug")
+	if !task.Primary {
+		m, err := s.FindTaskModel(task.ID, slug)
+		if err != nil {
+			fail(w, r, err)
+			return
+		}
+		f, _ := s.File(format.TaskModelPath(task.ID, m.Slug))
+		if m.Slug != slug {
+			w.Header().Set("Content-Location", "/v1/"+r.PathValue("date")+"/models/"+m.Slug+"?task="+task.ID)
+		}
+		writeBytes(w, r, f.Bytes, "application/json", f.SHA256)
+		return
+	}
 	f, ok := s.File(format.ModelPath(slug))
 	if !ok {
 		m, err := s.FindModel(slug)
@@ -85,7 +104,45 @@ func (a *api) models(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	writeJSON(w, r, s.ListModels())
+	task, ok := taskParam(w, r, s)
+	if !ok {
+		return
+	}
+	l, err := s.ListTaskModels(task.ID)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	writeJSON(w, r, l)
+}
+
+// tasks lists a snapshot's tasks: GET /v1/{date}/tasks.
+func (a *api) tasks(w http.ResponseWriter, r *http.Request) {
+	s, ok := a.snapshot(w, r)
+	if !ok {
+		return
+	}
+	writeJSON(w, r, s.ListTasks())
+}
+
+// taskParam reads the request's task parameter (catalog.FindTask; the
+// primary task when there is none), answering a bad one.
+func taskParam(w http.ResponseWriter, r *http.Request, s *catalog.Snapshot) (format.Task, bool) {
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		badParam(w, r, "query", "", "the query string is malformed: "+err.Error())
+		return format.Task{}, false
+	}
+	if len(q[catalog.ParamTask]) > 1 {
+		badParam(w, r, catalog.ParamTask, "", "parameter task is given more than once")
+		return format.Task{}, false
+	}
+	t, err := s.FindTask(q.Get(catalog.ParamTask))
+	if err != nil {
+		fail(w, r, err)
+		return format.Task{}, false
+	}
+	return t, true
 }
 
 // writeJSON writes v as the published files print JSON.

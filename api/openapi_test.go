@@ -148,6 +148,9 @@ func TestSchemasAreOpenAPIs(t *testing.T) {
 		{"list-models.schema.json", "ModelList", []string{"IndexRow", "ModelSummary"}},
 		{"list-grids.schema.json", "", []string{"GridArea"}},
 		{"history.schema.json", "History", []string{"HistoryPoint", "HistoryReason", "HistoryRelease", "HistorySeries"}},
+		{"carbon-diffusion.schema.json", "DiffusionCarbon", []string{"Accounting", "DiffusionCarbonRow", "DiffusionFunctionalUnit", "FileRef"}},
+		{"list-tasks.schema.json", "TaskList", []string{"LatencyCeiling", "TaskInfo"}},
+		{"list-task-models.schema.json", "TaskModelList", []string{"TaskIndexRow", "TaskModelSummary"}},
 	} {
 		b, err := schemas.Read(tc.file)
 		if err != nil {

@@ -2,8 +2,10 @@
 // website (site/) and the MCP server (mcpserver/) answer from, and is the
 // one place that prices and lists: the command line's carbon and list read
 // their snapshot through it too (FromLoaded), so every surface answers with
-// the same objects (Carbon, ModelList, GridList; schemas/carbon.schema.json,
-// list-models.schema.json, list-grids.schema.json). It loads every snapshot
+// the same objects (Carbon, DiffusionCarbon, ModelList, TaskModelList,
+// TaskList, GridList; schemas/carbon.schema.json, carbon-diffusion.schema.json,
+// list-models.schema.json, list-task-models.schema.json, list-tasks.schema.json,
+// list-grids.schema.json), for every task the snapshot has files of (task.go). It loads every snapshot
 // folder under a directory once: each file is read through the regular-file
 // guard (internal/regfile), checked against the manifest (size and sha256)
 // and against its JSON Schema, and the published files and archived JSON

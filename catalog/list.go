@@ -85,23 +85,30 @@ func indexRows(m *format.Model) []IndexRow {
 // rule). An unknown one is a NotFound error naming the nearest models; a
 // blank one (spaces alone) is Invalid, a request naming no model.
 func (s *Snapshot) FindModel(query string) (*format.Model, error) {
+	return s.findIn(s.Models, query, "snapshot "+s.Date)
+}
+
+// findIn finds a model among models by pricing.FindModel's rule; an
+// unknown one is a NotFound error saying it is not in scope ("snapshot
+// 2026-09-27"), with the nearest models.
+func (s *Snapshot) findIn(models []*format.Model, query, scope string) (*format.Model, error) {
 	if err := checkName("model", query); err != nil {
 		return nil, err
 	}
 	if strings.TrimSpace(query) == "" {
 		return nil, invalid("model", query, "the model name is blank: a slug, name or model id is required")
 	}
-	m, err := pricing.FindModel(s.Models, query)
+	m, err := pricing.FindModel(models, query)
 	if err == nil {
 		return m, nil
 	}
-	cands := make([][]string, len(s.Models))
-	for i, m := range s.Models {
+	cands := make([][]string, len(models))
+	for i, m := range models {
 		cands[i] = []string{m.Slug, m.Name, m.ModelID}
 	}
 	q := strings.TrimSpace(query)
 	return nil, &Error{Kind: NotFound, What: "model", Query: q, Nearest: nearestOf(q, cands),
-		Detail: "no model " + strconv.Quote(q) + " in snapshot " + s.Date, Cause: err}
+		Detail: "no model " + strconv.Quote(q) + " in " + scope, Cause: err}
 }
 
 // GridList is the areas of a snapshot's grid.json that match a query.

@@ -35,6 +35,9 @@ const (
 
 // PriceRequest asks for the carbon of a model's output tokens.
 type PriceRequest struct {
+	// Task names the task whose rows are priced (FindTask: an id, key or
+	// name); "" is the primary task (Text Conversation).
+	Task string
 	// Model is a slug, name or model id.
 	Model string
 	// Grids name areas of grid.json, as pricing.Lookup finds them: ISO
@@ -64,9 +67,13 @@ type PriceRequest struct {
 // Carbon is the answer to a PriceRequest.
 type Carbon struct {
 	Snapshot string `json:"snapshot"`
-	Model    string `json:"model"`
-	Name     string `json:"name"`
-	ModelID  string `json:"model_id"`
+	// Task and Unit name the task priced and its unit; absent for the
+	// primary task's answer when the request named no task.
+	Task    string `json:"task,omitempty"`
+	Unit    string `json:"unit,omitempty"`
+	Model   string `json:"model"`
+	Name    string `json:"name"`
+	ModelID string `json:"model_id"`
 	// Selection says which row each GPU's figures come from.
 	Selection string `json:"selection"`
 	// RunningBatch is the running batch asked for; null for index rows.
@@ -93,6 +100,9 @@ type Carbon struct {
 
 // CarbonRow prices one configuration on one grid.
 type CarbonRow struct {
+	// Task and Unit are the answer's (absent with it).
+	Task       string `json:"task,omitempty"`
+	Unit       string `json:"unit,omitempty"`
 	GPU        string `json:"gpu"`
 	NumGPUs    int    `json:"num_gpus"`
 	MaxNumSeqs int    `json:"max_num_seqs"`
@@ -148,30 +158,71 @@ func (r *CarbonRow) price(whM, pue, g float64, row *leaderboard.Row) {
 	}
 }
 
-// Price answers a price request from s.
-func (s *Snapshot) Price(req PriceRequest) (*Carbon, error) {
+// PriceTask answers a price request of any task from s: a *Carbon for a
+// task of output tokens (Price), a *DiffusionCarbon for images or videos
+// (PriceDiffusion).
+func (s *Snapshot) PriceTask(req PriceRequest) (any, error) {
+	t, err := s.FindTask(req.Task)
+	if err != nil {
+		return nil, err
+	}
+	if t.Kind.Diffusion() {
+		return s.PriceDiffusion(req)
+	}
+	return s.Price(req)
+}
+
+// checkPrice checks a request's numbers and returns the PUE it prices at.
+func checkPrice(req *PriceRequest) (float64, error) {
 	if len(req.Grids) > MaxGrids {
-		return nil, invalid("grid", "", "%d grids asked for; at most %d per request", len(req.Grids), MaxGrids)
+		return 0, invalid("grid", "", "%d grids asked for; at most %d per request", len(req.Grids), MaxGrids)
 	}
 	if b := req.Batch; b != nil && (math.IsNaN(*b) || *b < MinNumber || *b > MaxBatch) {
-		return nil, outOfRange(ParamBatch, fmt.Sprint(*b), "must be a number from %g to %d", MinNumber, MaxBatch)
+		return 0, outOfRange(ParamBatch, fmt.Sprint(*b), "must be a number from %g to %d", MinNumber, MaxBatch)
 	}
 	if x := req.Intensity; x != nil && (math.IsNaN(*x) || *x < 0 || *x != 0 && *x < MinNumber || *x > format.MaxGCO2PerKWh) {
-		return nil, outOfRange(ParamIntensity, fmt.Sprint(*x), "must be 0 or a number of g CO2e per kWh from %g to %d", MinNumber, format.MaxGCO2PerKWh)
+		return 0, outOfRange(ParamIntensity, fmt.Sprint(*x), "must be 0 or a number of g CO2e per kWh from %g to %d", MinNumber, format.MaxGCO2PerKWh)
 	} else if x != nil && *x == 0 {
 		req.Intensity = new(float64) // 0, not -0
 	}
 	if n := req.NumGPUs; n != nil && (*n < 1 || *n > MaxNumGPUs) {
-		return nil, outOfRange(ParamNumGPUs, strconv.Itoa(*n), "must be a whole number from 1 to %d", MaxNumGPUs)
+		return 0, outOfRange(ParamNumGPUs, strconv.Itoa(*n), "must be a whole number from 1 to %d", MaxNumGPUs)
 	}
 	pue := pricing.DefaultPUE
 	if p := req.PUE; p != nil {
 		if !(*p >= MinPUE && *p <= MaxPUE) { // NaN too
-			return nil, outOfRange(ParamPUE, fmt.Sprint(*p), "must be a number from %d to %d (a data centre's power usage effectiveness)", MinPUE, MaxPUE)
+			return 0, outOfRange(ParamPUE, fmt.Sprint(*p), "must be a number from %d to %d (a data centre's power usage effectiveness)", MinPUE, MaxPUE)
 		}
 		pue = *p
 	}
-	m, err := s.FindModel(req.Model)
+	return pue, nil
+}
+
+// Price answers a price request of a task of output tokens from s. A
+// diffusion task's is refused: PriceTask answers it.
+func (s *Snapshot) Price(req PriceRequest) (*Carbon, error) {
+	pue, err := checkPrice(&req)
+	if err != nil {
+		return nil, err
+	}
+	t, err := s.FindTask(req.Task)
+	if err != nil {
+		return nil, err
+	}
+	if t.Kind.Diffusion() {
+		return nil, invalid(ParamTask, req.Task, "task %s is priced per %s: PriceTask answers it", t.ID, strings.TrimPrefix(t.Unit, "Wh per "))
+	}
+	var m *format.Model
+	var rows []*leaderboard.Row
+	modelFile, taskFile := format.ModelPath, format.PrimaryTask().ArchivedPath()
+	if t.Primary {
+		m, err = s.FindModel(req.Model)
+	} else {
+		td := s.tasks[t.ID]
+		m, err = s.findTaskModel(td, req.Model)
+		modelFile = func(slug string) string { return format.TaskModelPath(t.ID, slug) }
+		taskFile = t.ArchivedPath()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -179,13 +230,20 @@ func (s *Snapshot) Price(req PriceRequest) (*Carbon, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows := s.rows[m.Slug]
+	if t.Primary {
+		rows = s.rows[m.Slug]
+	} else {
+		rows = s.tasks[t.ID].tokenRows[m.Slug]
+	}
 	picks, err := configsOf(m, rows, req)
 	if err != nil {
 		return nil, err
 	}
 	ans := &Carbon{Snapshot: s.Date, Model: m.Slug, Name: m.Name, ModelID: m.ModelID, Formula: pricing.Formula, Rows: []CarbonRow{},
 		Selection: selection(req), NumGPUs: req.NumGPUs, PUE: format.Float(pue), PUEDefault: req.PUE == nil, SCI: pricing.SCI()}
+	if req.Task != "" {
+		ans.Task, ans.Unit = t.ID, t.Unit
+	}
 	for _, u := range pricing.TokenUnits() {
 		ans.Units = append(ans.Units, Unit{Key: u.Key, Per: u.Name, Formula: u.Formula})
 	}
@@ -198,7 +256,7 @@ func (s *Snapshot) Price(req PriceRequest) (*Carbon, error) {
 		wh := rows[i].WhPerMillion()
 		base := CarbonRow{GPU: c.GPU, NumGPUs: c.NumGPUs, MaxNumSeqs: c.MaxNumSeqs, RowID: c.RowID,
 			IndexRow: m.Best[c.GPU].RowID == c.RowID, UnderITLDeadline: c.UnderITLDeadline, AvgRunningBatch: c.AvgRunningBatch,
-			WhPerMillion: c.WhPerMillion, WhPerMillionUnrounded: wh}
+			WhPerMillion: c.WhPerMillion, WhPerMillionUnrounded: wh, Task: ans.Task, Unit: ans.Unit}
 		for _, a := range areas {
 			row := base
 			row.Grid, row.ISO3, row.GCO2ePerKWh, row.GridSource = a.Name, a.ISO3, a.GCO2ePerKWh, "ember"
@@ -215,11 +273,11 @@ func (s *Snapshot) Price(req PriceRequest) (*Carbon, error) {
 		}
 	}
 	ans.Files = append(ans.Files, FileRef{format.ManifestPath, s.files[format.ManifestPath].SHA256},
-		FileRef{format.ModelPath(m.Slug), s.files[format.ModelPath(m.Slug)].SHA256})
+		FileRef{modelFile(m.Slug), s.files[modelFile(m.Slug)].SHA256})
 	if len(areas) > 0 {
 		ans.Files = append(ans.Files, FileRef{format.GridPath, s.files[format.GridPath].SHA256})
 	}
-	ans.Files = append(ans.Files, s.sources...)
+	ans.Files = append(ans.Files, s.sourcesOf(taskFile)...)
 	return ans, nil
 }
 

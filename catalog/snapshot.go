@@ -49,6 +49,9 @@ type Snapshot struct {
 	// rows holds, by slug, the archived upstream row behind each
 	// configuration of the model file, in order.
 	rows map[string][]*leaderboard.Row
+	// tasks holds every task but the primary one that the snapshot has
+	// files of, by task id.
+	tasks map[string]*taskData
 }
 
 // File is a file of a snapshot held in memory: its bytes and their sha256.
@@ -108,6 +111,10 @@ func schemaOf(path string) string {
 		return "grid.schema.json"
 	case strings.HasPrefix(path, format.ModelsDir):
 		return "model.schema.json"
+	case strings.HasPrefix(path, format.TasksDir) && strings.HasSuffix(path, "/index.json"):
+		return "task-index.schema.json"
+	case strings.HasPrefix(path, format.TasksDir):
+		return "task-model.schema.json"
 	}
 	return ""
 }
@@ -206,6 +213,9 @@ func fromLoaded(ls *store.Release, date string) (*Snapshot, error) {
 	if err := s.agree(rows); err != nil {
 		return nil, fmt.Errorf("snapshot %s: %w", date, err)
 	}
+	if err := s.loadTasks(); err != nil {
+		return nil, fmt.Errorf("snapshot %s: %w", date, err)
+	}
 	return s, nil
 }
 
@@ -264,4 +274,12 @@ func (s *Snapshot) agree(rows map[string]*leaderboard.Row) error {
 func sum(b []byte) string {
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])
+}
+
+// sourcesOf names the archived leaderboard files a price of the task whose
+// archived file is taskFile names: the index, the commits that date it,
+// and the task's file.
+func (s *Snapshot) sourcesOf(taskFile string) []FileRef {
+	out := append([]FileRef(nil), s.sources[:2]...)
+	return append(out, FileRef{taskFile, s.files[taskFile].SHA256})
 }

@@ -124,3 +124,68 @@ func KgPerBillionTokens(whPerM, gPerKWh float64) format.Float {
 // Formula is how the index's own unit is priced, in the words the API's,
 // the MCP server's and the command line's answers give it.
 var Formula = PerBillionOutputTokens.Formula
+
+// The bases of a diffusion task's rows (leaderboard.DiffusionRow), which
+// DiffusionEnergy reads.
+const (
+	// GenerationEnergy is the row's energy per image or video
+	// (energy_per_image_joules, energy_per_video_joules), as Wh per image
+	// or video (leaderboard.DiffusionRow.Wh).
+	GenerationEnergy Basis = iota + RequestEnergy + 1
+	// VideoMinuteEnergy is a video row's energy per minute of video: its
+	// Wh per video x 60 / the seconds of each video (num_frames / fps).
+	VideoMinuteEnergy
+)
+
+// DiffusionEnergy returns r's unrounded energy in Wh per the basis's unit
+// (Wh per image or video, Wh per minute of video), read from the archived
+// upstream row; false for a basis of a token task's rows, a row without
+// an energy, or a minute of video of a row that is not a video's.
+func (b Basis) DiffusionEnergy(r *leaderboard.DiffusionRow) (float64, bool) {
+	if r.Energy == nil {
+		return 0, false
+	}
+	switch b {
+	case GenerationEnergy:
+		return r.Wh(), true
+	case VideoMinuteEnergy:
+		if s := r.VideoSeconds(); r.Video && s > 0 {
+			return r.Wh() * 60 / s, true
+		}
+	}
+	return 0, false
+}
+
+// The functional units of a diffusion task: an image or 1,000 images, a
+// video or a minute of video.
+var (
+	// PerImage is g CO2e per generated image.
+	PerImage = Unit{Key: "g_co2e_per_image", Name: "image", Mass: "g",
+		Basis: GenerationEnergy, Divisor: 1000, Decimals: 4,
+		Formula: "g CO2e per image = Wh per image x PUE x g CO2e per kWh / 1000, from the unrounded energy_per_image_joules / 3600 of the archived upstream row, rounded once to 4 decimals"}
+	// PerThousandImages is kg CO2e per 1,000 generated images.
+	PerThousandImages = Unit{Key: "kg_co2e_per_thousand_images", Name: "1,000 images", Mass: "kg",
+		Basis: GenerationEnergy, Divisor: 1000, Decimals: 4,
+		Formula: "kg CO2e per 1,000 images = Wh per image x 1000 x PUE x g CO2e per kWh / 1000 / 1000, from the unrounded energy_per_image_joules / 3600 of the archived upstream row, rounded once to 4 decimals"}
+	// PerVideo is g CO2e per generated video.
+	PerVideo = Unit{Key: "g_co2e_per_video", Name: "video", Mass: "g",
+		Basis: GenerationEnergy, Divisor: 1000, Decimals: 2,
+		Formula: "g CO2e per video = Wh per video x PUE x g CO2e per kWh / 1000, from the unrounded energy_per_video_joules / 3600 of the archived upstream row, rounded once to 2 decimals"}
+	// PerVideoMinute is g CO2e per minute of generated video.
+	PerVideoMinute = Unit{Key: "g_co2e_per_minute_of_video", Name: "minute of video", Mass: "g",
+		Basis: VideoMinuteEnergy, Divisor: 1000, Decimals: 1,
+		Formula: "g CO2e per minute of video = Wh per video x 60 / (num_frames / fps) x PUE x g CO2e per kWh / 1000, from the unrounded energy_per_video_joules / 3600 and the video's length of the archived upstream row, rounded once to 1 decimal"}
+)
+
+// UnitsOf returns the units a task is priced per, in the order an answer
+// gives them: TokenUnits for a task of output tokens, PerImage and
+// PerThousandImages for images, PerVideo and PerVideoMinute for videos.
+func UnitsOf(t format.Task) []Unit {
+	switch t.Kind {
+	case format.Images:
+		return []Unit{PerImage, PerThousandImages}
+	case format.Videos:
+		return []Unit{PerVideo, PerVideoMinute}
+	}
+	return TokenUnits()
+}

@@ -97,3 +97,34 @@ func TestSCI(t *testing.T) {
 		t.Errorf("SCI() = %+v", a)
 	}
 }
+
+// TestDiffusionEnergy: a diffusion row is priced per image or video from
+// its energy, and per minute of video from its energy and its length; a
+// token basis, a row without energy and a minute of an image are not.
+func TestDiffusionEnergy(t *testing.T) {
+	j := 61491.41150003672
+	video := &leaderboard.DiffusionRow{Video: true, Energy: &j, Frames: 81, FPS: 15}
+	image := &leaderboard.DiffusionRow{Energy: &j}
+	for _, tc := range []struct {
+		name string
+		b    Basis
+		r    *leaderboard.DiffusionRow
+		want float64
+		ok   bool
+	}{
+		{"per video", GenerationEnergy, video, j / 3600, true},
+		{"per minute of video", VideoMinuteEnergy, video, j / 3600 * 60 / (81.0 / 15), true},
+		{"per image", GenerationEnergy, image, j / 3600, true},
+		{"a minute of an image", VideoMinuteEnergy, image, 0, false},
+		{"no energy", GenerationEnergy, &leaderboard.DiffusionRow{}, 0, false},
+		{"a token basis", TokenEnergy, image, 0, false},
+	} {
+		got, ok := tc.b.DiffusionEnergy(tc.r)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("%s: %v, %v; want %v, %v", tc.name, got, ok, tc.want, tc.ok)
+		}
+	}
+	if got := PerVideoMinute.Price(j/3600*60/(81.0/15), 1.2, 400); got != format.Round(j/3600*60/(81.0/15)*1.2*400/1000, 1) {
+		t.Errorf("PerVideoMinute.Price = %v", got)
+	}
+}

@@ -32,6 +32,27 @@ func BestWith(m *format.Model, rows []*leaderboard.Row, gpu string, numGPUs int)
 	return best, best >= 0
 }
 
+// BestDiffusion is BestWith for a diffusion task (images, videos): the
+// index in m.Configurations of the configuration the index row rule picks
+// on gpu among those with numGPUs GPUs (every count when 0), the lowest
+// unrounded energy per image or video among those under the batch latency
+// ceiling, ties broken by leaderboard.BetterDiffusion; false when none of
+// them is under it. rows are the upstream rows behind m's configurations,
+// in order. The catalog checks a served task model file's index rows
+// against it and prices with it.
+func BestDiffusion(m *format.TaskModel[format.DiffusionConfig], rows []*leaderboard.DiffusionRow, gpu string, numGPUs int) (int, bool) {
+	best := -1
+	for i, c := range m.Configurations {
+		if c.GPU != gpu || numGPUs != 0 && c.NumGPUs != numGPUs || !c.UnderLatencyCeiling {
+			continue
+		}
+		if best < 0 || leaderboard.BetterDiffusion(rows[i], c.Repeat, rows[best], m.Configurations[best].Repeat) {
+			best = i
+		}
+	}
+	return best, best >= 0
+}
+
 // NearestBatch returns the index in m.Configurations of the configuration
 // on gpu with numGPUs GPUs (every count when 0) whose unrounded average
 // running batch is nearest to batch, whether or not it meets the latency

@@ -87,3 +87,37 @@ func TestChoice(t *testing.T) {
 		}
 	}
 }
+
+// TestBestDiffusion: a diffusion task's index row is the lowest energy per
+// image under the batch latency ceiling, a tie going to fewer GPUs; a row
+// over the ceiling is never one, and a GPU with none under it has none.
+func TestBestDiffusion(t *testing.T) {
+	e := func(j float64) *float64 { return &j }
+	rows := []*leaderboard.DiffusionRow{
+		{GPU: "B200", NumGPUs: 1, BatchSize: 1, Ulysses: 1, Ring: 1, Energy: e(3600)},
+		{GPU: "B200", NumGPUs: 2, BatchSize: 1, Ulysses: 2, Ring: 1, Energy: e(3600)},
+		{GPU: "B200", NumGPUs: 1, BatchSize: 8, Ulysses: 1, Ring: 1, Energy: e(1800)}, // over the ceiling
+		{GPU: "H100", NumGPUs: 1, BatchSize: 1, Ulysses: 1, Ring: 1, Energy: e(7200)}, // over the ceiling
+	}
+	m := &format.TaskModel[format.DiffusionConfig]{Configurations: []format.DiffusionConfig{
+		{GPU: "B200", NumGPUs: 1, BatchSize: 1, UnderLatencyCeiling: true, Repeat: 1},
+		{GPU: "B200", NumGPUs: 2, BatchSize: 1, UnderLatencyCeiling: true, Repeat: 1},
+		{GPU: "B200", NumGPUs: 1, BatchSize: 8, Repeat: 1},
+		{GPU: "H100", NumGPUs: 1, BatchSize: 1, Repeat: 1},
+	}}
+	for _, tc := range []struct {
+		gpu     string
+		numGPUs int
+		want    int
+		ok      bool
+	}{
+		{"B200", 0, 0, true},
+		{"B200", 2, 1, true},
+		{"B200", 4, -1, false},
+		{"H100", 0, -1, false},
+	} {
+		if got, ok := BestDiffusion(m, rows, tc.gpu, tc.numGPUs); got != tc.want || ok != tc.ok {
+			t.Errorf("BestDiffusion(%s, %d) = %d, %v; want %d, %v", tc.gpu, tc.numGPUs, got, ok, tc.want, tc.ok)
+		}
+	}
+}

@@ -38,6 +38,8 @@ type indexData struct {
 	GPUChart            template.HTML
 	GPUNote, TaskNote   string
 	GPUTable, TaskTable *render.Table
+	// Tasks are the sections of the tasks beside Text Conversation.
+	Tasks []taskSection
 }
 
 // gpuKey is a GPU's key in data attributes and column keys: "b200".
@@ -152,6 +154,11 @@ func (s *Site) indexPage() ([]byte, error) {
 	if err := s.taskSection(&d); err != nil {
 		return nil, err
 	}
+	tasks, err := s.taskSections()
+	if err != nil {
+		return nil, err
+	}
+	d.Tasks = tasks
 	return execute("index.tmpl", d)
 }
 

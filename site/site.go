@@ -147,6 +147,7 @@ func New(snap *catalog.Snapshot, opts Options) (*Site, error) {
 	for _, e := range ps.Index.Models {
 		s.paths = append(s.paths, modelPath(e.Slug))
 	}
+	s.paths = append(s.paths, s.taskPages()...)
 	sort.Strings(s.paths)
 	if opts.BaseURL != "" {
 		if err := CheckBaseURL(opts.BaseURL); err != nil {
@@ -197,6 +198,10 @@ func (s *Site) file(p string) (servedFile, error) {
 			b, err := s.modelPage(slug)
 			return servedFile{b, etagOf(b)}, err
 		}
+	}
+	if t, m, ok := s.taskOfPage(p); ok {
+		b, err := s.taskModelPage(t, m)
+		return servedFile{b, etagOf(b)}, err
 	}
 	return servedFile{}, fmt.Errorf("%w: %s", ErrNotFound, p)
 }

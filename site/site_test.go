@@ -150,14 +150,14 @@ func TestDeterministic(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"index.html", "grids.html", "sources.html", "site.css", "site.js",
-		"models/qwen-3-32b.html", "data/index.json", "data/grid.json", "data/manifest.json",
+		"models/qwen-3-32b.html", "tasks/text-to-image/flux-1-dev.html", "tasks/gpqa/qwen-3-32b.html", "data/index.json", "data/grid.json", "data/manifest.json",
 		"data/models/qwen-3-32b.json", "data/sources/leaderboard/tasks/lm-arena-chat.json"} {
 		if _, err := a.Page(want); err != nil {
 			t.Errorf("%s: %v", want, err)
 		}
 	}
-	if len(a.Paths()) != 8+18+1+120+9 {
-		t.Errorf("%d files; want 3 assets, 3 pages, robots.txt and feed.atom, 18 model pages, manifest and 120 outputs (32 of them exports), 9 JSON sources: %v", len(a.Paths()), a.Paths())
+	if len(a.Paths()) != 8+18+44+1+120+9 {
+		t.Errorf("%d files; want 3 assets, 3 pages, robots.txt and feed.atom, 18 model pages, 44 task model pages, manifest and 120 outputs (32 of them exports), 9 JSON sources: %v", len(a.Paths()), a.Paths())
 	}
 }
 

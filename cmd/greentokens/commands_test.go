@@ -126,8 +126,8 @@ func TestReadCommands(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{"list with an unknown kind", []string{"list", "configs", "--snapshot", snap}, []string{"want models or grids"}},
-		{"list with a mistyped kind", []string{"list", "modls", "--snapshot", snap}, []string{`list "modls": want models or grids; did you mean models?`}},
+		{"list with an unknown kind", []string{"list", "configs", "--snapshot", snap}, []string{"want models, grids or tasks"}},
+		{"list with a mistyped kind", []string{"list", "modls", "--snapshot", snap}, []string{`list "modls": want models, grids or tasks; did you mean models?`}},
 		{"list with a mistyped kind, in capitals", []string{"list", "--snapshot", snap, "Grid"}, []string{"did you mean grids?"}},
 		{"list grids of a year the grid lacks", []string{"list", "grids", "--snapshot", snap, "--year", "2022"},
 			[]string{"its values are of 2024 (7 grids)", "cannot give 2022 as the reference year: it can give 2024 (the years World has a value for)"}},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -23,21 +24,29 @@ func newListCmd(e *env) *cobra.Command {
 	var snap string
 	var asJSON bool
 	var year int
+	var task string
 	cmd := &cobra.Command{
-		Use:   "list (models|grids) [--snapshot DIR] [--json] [--year YEAR]",
-		Short: "list what a snapshot can price and render: its models, or its grids",
+		Use:   "list (models|grids|tasks) [--snapshot DIR] [--json] [--year YEAR] [--task TASK]",
+		Short: "list what a snapshot can price and render: its models, its grids, or its tasks",
 		Long: "Lists a snapshot's models (slug, name, model id, GPUs, and the GPUs with an index row, which\n" +
-			"carbon prices), or its grids (name, ISO 3 code, area type, the year of the value, g CO2e per\n" +
-			"kWh). --year lists the grids whose value is of that year. The snapshot is checked against\n" +
-			"its manifest first; without --snapshot it is the newest under " + defaultOut + ", named on stderr.",
+			"carbon prices), its grids (name, ISO 3 code, area type, the year of the value, g CO2e per\n" +
+			"kWh), or its tasks (id, name, unit, latency ceiling of the index rows, models). --task lists\n" +
+			"the models of another task than Text Conversation, with each index row's energy per the\n" +
+			"task's unit. --year lists the grids whose value is of that year. The snapshot is checked\n" +
+			"against its manifest first; without --snapshot it is the newest under " + defaultOut + ", named on stderr.",
 		Example: "  greentokens list models\n" +
+			"  greentokens list tasks\n" +
+			"  greentokens list models --task text-to-video\n" +
 			"  greentokens list grids --year 2024 --snapshot out/2026-09-27 --json",
-		Args:      exactArgs(1, "what to list, models or grids"),
-		ValidArgs: []string{"models", "grids"},
+		Args:      exactArgs(1, "what to list, models, grids or tasks"),
+		ValidArgs: []string{"models", "grids", "tasks"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var y *int
 			if cmd.Flags().Changed("year") { // yearValue took only a YYYY year
 				y = &year
+			}
+			if args[0] != "models" && cmd.Flags().Changed("task") {
+				return usagef("--task is for list models")
 			}
 			switch args[0] {
 			case "models":
@@ -48,7 +57,16 @@ func newListCmd(e *env) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				return listModels(e, ref, asJSON)
+				return listModels(e, ref, task, asJSON)
+			case "tasks":
+				if y != nil {
+					return usagef("--year is for list grids")
+				}
+				ref, err := snapshotFlagOrNewest(e, cmd, snap)
+				if err != nil {
+					return err
+				}
+				return listTasks(e, ref, asJSON)
 			case "grids":
 				ref, err := snapshotFlagOrNewest(e, cmd, snap)
 				if err != nil {
@@ -62,11 +80,12 @@ func newListCmd(e *env) *cobra.Command {
 					near = append(near, k)
 				}
 			}
-			return usagef("list %q: want models or grids%s", args[0], didYouMean(near))
+			return usagef("list %q: want models, grids or tasks%s", args[0], didYouMean(near))
 		},
 	}
 	snapshotFlag(cmd, &snap)
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (schemas/list-models.schema.json, schemas/list-grids.schema.json) instead of a table")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (schemas/list-models.schema.json, list-task-models.schema.json with --task, list-grids.schema.json, list-tasks.schema.json) instead of a table")
+	cmd.Flags().StringVar(&task, "task", "", "list models: the models of this `TASK` (an id, such as text-to-image, or a name); Text Conversation when not given")
 	cmd.Flags().Var(yearValue{&year}, "year", "list grids: only the grids whose value is of `YEAR`")
 	return cmd
 }
@@ -85,14 +104,21 @@ func loadCatalogSnapshot(e *env, ref *snapshotRef) (*store.Release, *catalog.Sna
 	return ls, s, interrupted(e)
 }
 
-func listModels(e *env, ref *snapshotRef, asJSON bool) error {
+func listModels(e *env, ref *snapshotRef, task string, asJSON bool) error {
 	_, s, err := loadCatalogSnapshot(e, ref)
 	if err != nil {
 		return err
 	}
-	l := s.ListModels()
+	answer, err := s.ListTaskModels(task)
+	if err != nil {
+		return taskError(err)
+	}
 	if asJSON {
-		return printJSON(e, l)
+		return printJSON(e, answer)
+	}
+	l, ok := answer.(*catalog.ModelList)
+	if !ok {
+		return printTaskModels(e, answer.(*catalog.TaskModelList))
 	}
 	fmt.Fprintf(e.stdout, "%s in snapshot %s\n", plural.Count(len(l.Models), "model"), l.Snapshot)
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
@@ -105,6 +131,55 @@ func listModels(e *env, ref *snapshotRef, asJSON bool) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.Slug, printable.String(m.Name), printable.String(m.ModelID), strings.Join(m.GPUs, ","), strings.Join(priced, ","))
 	}
 	return tw.Flush()
+}
+
+// printTaskModels prints the models of a task beside the primary one,
+// each index row as GPU=energy in the task's unit.
+func printTaskModels(e *env, l *catalog.TaskModelList) error {
+	fmt.Fprintf(e.stdout, "%s of task %s in snapshot %s (index rows in %s)\n", plural.Count(len(l.Models), "model"), l.Task, l.Snapshot, l.Unit)
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "SLUG\tNAME\tMODEL ID\tGPUS\tINDEX ROWS\n")
+	for _, m := range l.Models {
+		var rows []string
+		for _, r := range m.IndexRows {
+			wh := r.WhPerMillion
+			for _, v := range []*format.Float{r.WhPerImage, r.WhPerVideo} {
+				if v != nil {
+					wh = v
+				}
+			}
+			rows = append(rows, fmt.Sprintf("%dx%s=%s", r.NumGPUs, r.GPU, numOrNone(wh)))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.Slug, printable.String(m.Name), printable.String(m.ModelID), strings.Join(m.GPUs, ","), strings.Join(rows, " "))
+	}
+	return tw.Flush()
+}
+
+func listTasks(e *env, ref *snapshotRef, asJSON bool) error {
+	_, s, err := loadCatalogSnapshot(e, ref)
+	if err != nil {
+		return err
+	}
+	l := s.ListTasks()
+	if asJSON {
+		return printJSON(e, l)
+	}
+	fmt.Fprintf(e.stdout, "%s in snapshot %s\n", plural.Count(len(l.Tasks), "task"), l.Snapshot)
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "ID\tNAME\tUNIT\tINDEX ROW CEILING\tMODELS\n")
+	for _, t := range l.Tasks {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s <= %s %s\t%d\n", t.ID, t.Name, t.Unit, t.Ceiling.Field, num(t.Ceiling.Max), t.Ceiling.Unit, t.Models)
+	}
+	return tw.Flush()
+}
+
+// taskError makes an unknown task a usage error (exit 2).
+func taskError(err error) error {
+	var ce *catalog.Error
+	if errors.As(err, &ce) {
+		return usageError{ce.Error()}
+	}
+	return err
 }
 
 func listGrids(e *env, ref *snapshotRef, year *int, asJSON bool) error {

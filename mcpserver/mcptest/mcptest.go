@@ -25,7 +25,7 @@ import (
 )
 
 // Tools are the server's tools, by name.
-var Tools = []string{"get_history", "get_model", "list_grids", "list_models", "price_carbon"}
+var Tools = []string{"get_history", "get_model", "list_grids", "list_models", "list_tasks", "price_carbon"}
 
 // Check calls every tool through cs, with good and bad input, and checks
 // the answers against the snapshot of catalogtest.Date under root (the
@@ -85,7 +85,7 @@ func Check(t *testing.T, cs *mcp.ClientSession, root string) {
 			props = append(props, p)
 		}
 		slices.Sort(props)
-		want := []string{"gpu", "grid_intensity", "grids", "model", "num_gpus", "pue", "running_batch", "snapshot"}
+		want := []string{"gpu", "grid_intensity", "grids", "model", "num_gpus", "pue", "running_batch", "snapshot", "task"}
 		if !cmp.Equal(in.Required, []string{"model"}) || !cmp.Equal(props, want) {
 			t.Errorf("price_carbon input schema: required %v, properties %v; want [model], %v", in.Required, props, want)
 		}
@@ -100,6 +100,73 @@ func Check(t *testing.T, cs *mcp.ClientSession, root string) {
 	t.Run("price_carbon", func(t *testing.T) { checkPriceCarbon(t, cs) })
 
 	t.Run("tool errors", func(t *testing.T) { checkToolErrors(t, cs) })
+
+	t.Run("tasks", func(t *testing.T) { checkTasks(t, cs, root) })
+}
+
+// checkTasks: list_tasks lists every task; list_models, get_model and
+// price_carbon answer for a diffusion task, in its unit, compact by
+// default; get_model's full text is the task model file byte for byte.
+func checkTasks(t *testing.T, cs *mcp.ClientSession, root string) {
+	var tasks struct {
+		Tasks []struct {
+			ID     string `json:"id"`
+			Unit   string `json:"unit"`
+			Models int    `json:"models"`
+		} `json:"tasks"`
+	}
+	decodeText(t, callRaw(t, cs, "list_tasks", map[string]any{}), &tasks)
+	var ids []string
+	for _, tk := range tasks.Tasks {
+		ids = append(ids, tk.ID)
+	}
+	if want := []string{"lm-arena-chat", "gpqa", "sourcegraph-fim", "image-chat", "video-chat", "text-to-image", "text-to-video"}; !cmp.Equal(ids, want) {
+		t.Errorf("list_tasks: %v, want %v", ids, want)
+	}
+	var list struct {
+		Task   string `json:"task"`
+		Models []struct {
+			Slug      string           `json:"slug"`
+			ModelID   string           `json:"model_id"`
+			IndexRows []map[string]any `json:"index_rows"`
+		} `json:"models"`
+	}
+	decodeText(t, callRaw(t, cs, "list_models", map[string]any{"task": "Text to Image"}), &list)
+	if list.Task != "text-to-image" || len(list.Models) != 7 || list.Models[0].ModelID != "" || list.Models[0].IndexRows[0]["wh_per_image"] == nil || list.Models[0].IndexRows[0]["row_id"] != nil {
+		t.Errorf("compact list_models of text-to-image: %+v", list)
+	}
+	decodeText(t, callRaw(t, cs, "list_models", map[string]any{"task": "text-to-image", "detail": "full"}), &list)
+	if len(list.Models) != 7 || list.Models[0].ModelID == "" || list.Models[0].IndexRows[0]["row_id"] == nil {
+		t.Errorf("full list_models of text-to-image: %+v", list)
+	}
+	var brief struct {
+		Path  string `json:"path"`
+		Brief struct {
+			Task           string `json:"task"`
+			Configurations int    `json:"configurations"`
+		} `json:"brief"`
+	}
+	decodeText(t, callRaw(t, cs, "get_model", map[string]any{"model": "Wan 2.1 14B", "task": "text-to-video"}), &brief)
+	if brief.Path != "tasks/text-to-video/models/wan-2-1-14b.json" || brief.Brief.Task != "text-to-video" || brief.Brief.Configurations == 0 {
+		t.Errorf("compact get_model of text-to-video: %+v", brief)
+	}
+	full := callRaw(t, cs, "get_model", map[string]any{"model": "wan-2-1-14b", "task": "text-to-video", "detail": "full"})
+	b, err := os.ReadFile(filepath.Join(root, catalogtest.Date, "tasks", "text-to-video", "models", "wan-2-1-14b.json"))
+	if err != nil || text(full) != string(b) {
+		t.Errorf("full get_model of text-to-video is not the file byte for byte (%v)", err)
+	}
+	var carbon struct {
+		Task string           `json:"task"`
+		Rows []map[string]any `json:"rows"`
+	}
+	decodeText(t, callRaw(t, cs, "price_carbon", map[string]any{"model": "flux-1-dev", "task": "text-to-image", "grids": []string{"NOR"}}), &carbon)
+	if carbon.Task != "text-to-image" || len(carbon.Rows) != 2 || carbon.Rows[0]["g_co2e_per_image"] == nil || carbon.Rows[0]["kg_co2e_per_thousand_images"] == nil {
+		t.Errorf("price_carbon of text-to-image: %+v", carbon)
+	}
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "price_carbon", Arguments: map[string]any{"model": "flux-1-dev", "task": "text-to-audio", "grids": []string{"NOR"}}})
+	if err != nil || !res.IsError || !strings.Contains(text(res), "no task") {
+		t.Errorf("price_carbon of an unknown task: %v, %s", err, text(res))
+	}
 }
 
 func checkListModels(t *testing.T, cs *mcp.ClientSession) {
@@ -350,18 +417,26 @@ func CheckFallback(t *testing.T, cs *mcp.ClientSession) {
 		if tool.Name != "price_carbon" {
 			continue
 		}
+		// One of the token and the diffusion answer: each with the field.
 		var out struct {
-			Properties struct {
-				Rows struct {
-					Items struct {
-						Properties map[string]any
+			OneOf []struct {
+				Properties struct {
+					Rows struct {
+						Items struct {
+							Properties map[string]any
+						}
 					}
 				}
 			}
 		}
 		decode(t, tool.OutputSchema, &out)
-		if _, ok := out.Properties.Rows.Items.Properties["fallback"]; !ok {
-			t.Errorf("price_carbon's output schema has no rows[].fallback: %v", out.Properties.Rows.Items.Properties)
+		if len(out.OneOf) != 2 {
+			t.Errorf("price_carbon's output schema is one of %d answers, want 2", len(out.OneOf))
+		}
+		for _, o := range out.OneOf {
+			if _, ok := o.Properties.Rows.Items.Properties["fallback"]; !ok {
+				t.Errorf("price_carbon's output schema has no rows[].fallback: %v", o.Properties.Rows.Items.Properties)
+			}
 		}
 	}
 	fig := func(name string, year int, fallback bool) string {
@@ -436,6 +511,8 @@ func SizeRows(t *testing.T, cs *mcp.ClientSession) []string {
 	}{
 		{"`list_models`", map[string]any{}, "list_models"},
 		{"`get_model` `qwen-3-32b`", map[string]any{"model": "qwen-3-32b"}, "get_model"},
+		{"`list_models` `text-to-image`", map[string]any{"task": "text-to-image"}, "list_models"},
+		{"`get_model` `flux-1-dev` `text-to-image`", map[string]any{"model": "flux-1-dev", "task": "text-to-image"}, "get_model"},
 	} {
 		compact := callRaw(t, cs, c.tool, c.args)
 		args := maps.Clone(c.args)
@@ -446,6 +523,9 @@ func SizeRows(t *testing.T, cs *mcp.ClientSession) []string {
 	// price_carbon has one detail: a model's index rows on one grid.
 	carbon := callRaw(t, cs, "price_carbon", map[string]any{"model": "qwen-3-32b", "grids": []string{"NOR"}})
 	rows = append(rows, "| `price_carbon` `qwen-3-32b` on one grid (2 rows) | "+kb(carbon)+" | (no detail) |")
+	image := callRaw(t, cs, "price_carbon", map[string]any{"model": "flux-1-dev", "task": "text-to-image", "grids": []string{"NOR"}})
+	rows = append(rows, "| `price_carbon` `flux-1-dev` `text-to-image` on one grid (2 rows) | "+kb(image)+" | (no detail) |")
+	rows = append(rows, "| `list_tasks` | "+kb(callRaw(t, cs, "list_tasks", map[string]any{}))+" | (no detail) |")
 	return rows
 }
 
