@@ -60,9 +60,10 @@ s3:
 versitygw:
 	$(GO) install github.com/versity/versitygw/cmd/versitygw@$(VERSITYGW_VERSION)
 
-# The fast set under the race detector (needs cgo and a C compiler).
+# The fast set under the race detector (needs cgo and a C compiler); the
+# command's tests take longer than go test's default 10 minutes under it.
 race:
-	$(GO) test -race -short ./...
+	$(GO) test -race -short -timeout 30m ./...
 
 vet:
 	$(GO) vet ./...
