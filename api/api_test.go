@@ -33,10 +33,7 @@ func TestMain(m *testing.M) {
 // the production server's limits; it returns the URL and the access log.
 func server(t testing.TB, root string) (string, *bytes.Buffer) {
 	t.Helper()
-	cat, err := catalog.Open(root, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat := openCatalog(t, root)
 	var logs syncBuffer
 	h := New(cat, Options{Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
 	ts := httptest.NewUnstartedServer(h)
@@ -45,6 +42,24 @@ func server(t testing.TB, root string) (string, *bytes.Buffer) {
 	t.Cleanup(ts.Close)
 	return ts.URL, &logs.Buffer
 }
+
+// openCatalog opens root's catalog; a root of catalogtest's shared
+// folders, which no test changes, is opened once per test binary.
+func openCatalog(t testing.TB, root string) *catalog.Catalog {
+	t.Helper()
+	open := func() (*catalog.Catalog, error) { return catalog.Open(root, nil) }
+	if catalogtest.IsShared(root) {
+		once, _ := sharedCatalogs.LoadOrStore(root, sync.OnceValues(open))
+		open = once.(func() (*catalog.Catalog, error))
+	}
+	cat, err := open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cat
+}
+
+var sharedCatalogs sync.Map
 
 type answer struct {
 	status int

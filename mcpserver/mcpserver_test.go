@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -34,14 +35,22 @@ func checkServerInfo(t *testing.T, cs *mcp.ClientSession) {
 	}
 }
 
+// openCatalog opens the catalog of catalogtest.Shared once per test
+// binary: no test changes the folder.
 func openCatalog(t *testing.T) (*catalog.Catalog, string) {
 	t.Helper()
 	root := catalogtest.Shared(t)
-	cat, err := catalog.Open(root, nil)
-	if err != nil {
-		t.Fatal(err)
+	shared.Do(func() { shared.cat, shared.err = catalog.Open(root, nil) })
+	if shared.err != nil {
+		t.Fatal(shared.err)
 	}
-	return cat, root
+	return shared.cat, root
+}
+
+var shared struct {
+	sync.Once
+	cat *catalog.Catalog
+	err error
 }
 
 // TestInMemory drives every tool through the SDK's client over its

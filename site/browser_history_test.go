@@ -25,6 +25,7 @@ import (
 // under it lists those releases with why; the chart alone is written as a
 // screenshot (history-chart-WIDTH.png, beside the other screenshots).
 func TestBrowserHistoryChart(t *testing.T) {
+	skipShort(t)
 	chromium(t)
 	cat, err := catalog.Open(historytest.Store(t), nil)
 	if err != nil {

@@ -21,6 +21,7 @@ import (
 // request, and its stylesheet, script and favicon come from under /DATE/
 // (a path that escaped the prefix would load the latest snapshot's files).
 func TestBrowserDatePrefix(t *testing.T) {
+	skipShort(t)
 	chromium(t)
 	cat, err := catalog.Open(filepath.Dir(seedSnapshot(t)), nil)
 	if err != nil {

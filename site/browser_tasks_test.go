@@ -22,6 +22,7 @@ import (
 // at 1280 and 390 px go to $GREENTOKENS_SCREENSHOTS (or a temporary
 // folder): index-tasks-WIDTH.png and the pages' SLUG-WIDTH.png.
 func TestBrowserTasks(t *testing.T) {
+	skipShort(t)
 	chromium(t)
 	s := openSeed(t)
 	hs := httptest.NewServer(s)

@@ -26,6 +26,15 @@ import (
 	"github.com/leadgreen/greentokens/render"
 )
 
+// skipShort skips a browser test under -short (make test): the browser
+// tests run in make scale, which CI runs.
+func skipShort(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs Chromium: in make scale, not under -short")
+	}
+}
+
 // chromium finds Debian's Chromium, or skips the test saying how to get it.
 func chromium(t *testing.T) string {
 	t.Helper()
@@ -165,6 +174,7 @@ var chartTextJS = fmt.Sprintf(`Array.from(document.querySelectorAll("figure.char
 // and from file://, and checks what a reader sees: no console error or failed request, the charts' points and
 // index rows, the calculator, sorting, and a 390 px wide phone screen.
 func TestBrowser(t *testing.T) {
+	skipShort(t)
 	chromium(t)
 	s := openSeed(t)
 	srv := httptest.NewServer(s)

@@ -97,6 +97,19 @@ func SharedReal(tb testing.TB) string {
 	return sharedWith(tb, SampleEmber())
 }
 
+// IsShared reports whether root is a folder Shared or SharedReal returned,
+// which no test may change: a test may open its catalog once and reuse it.
+func IsShared(root string) bool {
+	cached.Lock()
+	defer cached.Unlock()
+	for _, d := range cached.dirs {
+		if d == root {
+			return true
+		}
+	}
+	return false
+}
+
 func sharedWith(tb testing.TB, ember string) string {
 	tb.Helper()
 	cached.Lock()

@@ -44,6 +44,7 @@ func buildOnGrids(t *testing.T, ember string) string {
 // the published page's seven grids, end to end through a built snapshot,
 // from Ember's long layout and from its July 2026 one.
 func TestCarbonSevenGrids(t *testing.T) {
+	endToEnd(t)
 	for _, ember := range []string{sevenGrids, sevenGridsJuly} {
 		t.Run(filepath.Base(ember), func(t *testing.T) { testCarbonSevenGrids(t, buildOnGrids(t, ember)) })
 	}
@@ -148,6 +149,7 @@ func TestCarbonRefusesAChangedSnapshot(t *testing.T) {
 // 2024), Kosovo has no usable 2024 value and is priced at its 2023 one,
 // whose year the table shows beside it and the JSON gives with fallback.
 func TestCarbonFallbackYear(t *testing.T) {
+	endToEnd(t)
 	a, err := txtar.ParseFile("../../transform/grid/testdata/blemishes.txtar")
 	if err != nil {
 		t.Fatal(err)
@@ -256,6 +258,7 @@ func TestCarbonFallbackYear(t *testing.T) {
 // what the API's gpu, num_gpus, batch, intensity and pue do; a batch is matched with the
 // index row's GPU count unless --num-gpus says otherwise.
 func TestCarbonFlags(t *testing.T) {
+	endToEnd(t)
 	snap, noGrid := builtSnapshots(t)
 	// Every table ends with the PUE used and the accounting's words.
 	const defaultPUE = "PUE 1.0 (the default: no data-centre overhead; --pue gives one)."

@@ -32,6 +32,16 @@ const (
 	seedReadOn = sample.SeedRetrieved
 )
 
+// endToEnd skips under -short (make test) a test that runs whole commands
+// over and over (over several releases, a bucket, every value of a flag,
+// every grid name): make scale runs it, with the rest.
+func endToEnd(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("an end-to-end case of whole commands: in make scale, not under -short")
+	}
+}
+
 // runCLI runs the command line and returns its exit code and output.
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
@@ -186,6 +196,7 @@ func TestBuildOffline(t *testing.T) {
 }
 
 func TestBuildOverHTTP(t *testing.T) {
+	endToEnd(t)
 	srv := fetchtest.NewServer(t, seedLB)
 	srv.Map(fetchtest.EmberPath, ember)
 	origins := srv.Origins()

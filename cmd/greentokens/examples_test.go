@@ -115,6 +115,7 @@ func TestEveryCommandHasExamples(t *testing.T) {
 // ./out, as a reader of the help would: each succeeds (diff --exit-code:
 // exits 1, the two differ).
 func TestExamplesRun(t *testing.T) {
+	endToEnd(t)
 	withGrid, noGrid := builtSnapshots(t) // before the folder changes: they are built from testdata/
 	t.Chdir(t.TempDir())
 	twoSnapshotsUnderOut(t, withGrid, noGrid)

@@ -59,6 +59,7 @@ func controlSnapshot(t *testing.T) string {
 // terminal and a tab never breaks a column; their --json keeps the text,
 // escaped by JSON, with nothing raw.
 func TestTablesShowNoControlCharacters(t *testing.T) {
+	endToEnd(t)
 	dir := controlSnapshot(t)
 	for _, args := range [][]string{
 		{"list", "models", "--snapshot", dir},
@@ -92,6 +93,7 @@ func TestTablesShowNoControlCharacters(t *testing.T) {
 // upstream text with each control character escaped; diff --json keeps
 // it, escaped by JSON.
 func TestDiffAndErrorsShowNoControlCharacters(t *testing.T) {
+	endToEnd(t)
 	dir := controlSnapshot(t)
 	old := t.TempDir()
 	if code, _, stderr := runCLI(t, "build", "--out", old, "--date", seedDate, "--retrieved", seedReadOn,

@@ -17,6 +17,7 @@ import (
 // it, it says which place is missing, in the resolver's words with the
 // argument's name, and suggests no other area.
 func TestCarbonGridNames(t *testing.T) {
+	endToEnd(t)
 	withAll := buildOnGrids(t, sample.Ember())
 	seven, _ := builtSnapshots(t)
 	for _, tc := range catalogtest.GridNames {

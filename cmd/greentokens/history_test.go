@@ -17,6 +17,7 @@ import (
 // bucket's alike, prints the history's answer as JSON and as a table, and
 // words a request it cannot answer as a usage error.
 func TestHistoryCommand(t *testing.T) {
+	endToEnd(t)
 	dir := historytest.Store(t)
 	t.Cleanup(historytest.Cleanup)
 	cat, err := catalog.Open(dir, nil)
@@ -73,6 +74,7 @@ func TestHistoryCommand(t *testing.T) {
 // them in feed.atom; a --history folder without the snapshot's release is
 // a usage error.
 func TestSiteHistory(t *testing.T) {
+	endToEnd(t)
 	dir := historytest.Store(t)
 	t.Cleanup(historytest.Cleanup)
 	out := t.TempDir() + "/web"

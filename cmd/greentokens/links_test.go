@@ -17,6 +17,7 @@ import (
 // system clones files, else a hard link); each verifies; a --replace of the earlier (other content, the same
 // sources) leaves the later byte-identical and verifying.
 func TestBuildsShareSources(t *testing.T) {
+	endToEnd(t)
 	out := t.TempDir()
 	build := func(date, retrieved string, extra ...string) string {
 		args := append([]string{"build", "--out", out, "--date", date, "--retrieved", retrieved, "--from-leaderboard", seedLB, "--from-ember", ember}, extra...)

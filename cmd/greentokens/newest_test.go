@@ -15,6 +15,7 @@ import (
 // is a usage error saying so; a snapshot named is used as given, without a
 // word.
 func TestNewestSnapshotByDefault(t *testing.T) {
+	endToEnd(t)
 	withGrid, noGrid := builtSnapshots(t) // before the folder changes: they are built from testdata/
 	t.Chdir(t.TempDir())
 

@@ -22,6 +22,7 @@ import (
 // ParseGPUCount's, or Price's for a number out of range), the command
 // line's naming the flag and the text as given.
 func TestNumberSyntax(t *testing.T) {
+	endToEnd(t)
 	snap, _ := builtSnapshots(t)
 	cat, err := catalog.Open(filepath.Dir(snap), nil)
 	if err != nil {

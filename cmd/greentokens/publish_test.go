@@ -1,28 +1,60 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/leadgreen/greentokens/format"
 	"github.com/leadgreen/greentokens/snapshots/store"
 )
 
-// buildAt builds the seed leaderboard on the Ember CSV ember at date and
-// returns the snapshot folder.
+// buildAt returns a snapshot folder of the seed leaderboard on the Ember
+// CSV ember at date, the test's own copy (in a folder of its own) of the
+// one built for that date and CSV once per test binary: a build is
+// deterministic, so every copy holds the bytes a build of its own would.
 func buildAt(t *testing.T, date, ember string) string {
 	t.Helper()
-	out := t.TempDir()
-	if code, _, stderr := runCLI(t, "build", "--out", out, "--date", date, "--retrieved", seedReadOn,
-		"--from-leaderboard", seedLB, "--from-ember", ember); code != exitOK {
-		t.Fatalf("build: exit %d: %s", code, stderr)
-	}
-	return filepath.Join(out, date)
+	return builtCopy(t, date, "--from-ember", ember)
 }
+
+// builtCopy is buildAt for the build of the seed leaderboard at date with
+// the flags args besides --out, --date, --retrieved and --from-leaderboard.
+func builtCopy(t *testing.T, date string, args ...string) string {
+	t.Helper()
+	built, _ := builtAt.LoadOrStore(date+"\x00"+strings.Join(args, "\x00"), sync.OnceValues(func() (string, error) {
+		root, err := sharedRoot()
+		if err != nil {
+			return "", err
+		}
+		out, err := os.MkdirTemp(root, "built-")
+		if err != nil {
+			return "", err
+		}
+		args := append([]string{"build", "--out", out, "--date", date, "--retrieved", seedReadOn, "--from-leaderboard", seedLB}, args...)
+		var stdout, stderr bytes.Buffer
+		if code := run(args, &stdout, &stderr); code != exitOK {
+			return "", fmt.Errorf("build %q: exit %d: %s", args, code, stderr.String())
+		}
+		return filepath.Join(out, date), nil
+	}))
+	src, err := built.(func() (string, error))()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), date)
+	copyTree(t, src, dir)
+	return dir
+}
+
+// builtAt holds builtCopy's builds, by date and flags.
+var builtAt sync.Map
 
 // readLatest reads latest.json of the folder bucket dir.
 func readLatest(t *testing.T, dir string) format.Latest {
@@ -44,6 +76,7 @@ func readLatest(t *testing.T, dir string) format.Latest {
 // unless --allow-grid-shrink), with the exit codes and messages the
 // release job reads.
 func TestPublish(t *testing.T) {
+	endToEnd(t)
 	snap := buildAt(t, seedDate, ember)
 	dir := filepath.Join(t.TempDir(), "releases")
 	to := "file://" + dir

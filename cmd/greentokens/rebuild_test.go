@@ -22,12 +22,8 @@ import (
 // and gives its files byte for byte; a snapshot whose archived sources no
 // longer match its manifest is refused (exit 5), with nothing written.
 func TestRebuild(t *testing.T) {
-	out := t.TempDir()
-	if code, _, stderr := runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
-		"--from-leaderboard", seedLB, "--from-ember", ember, "--grid-year", "2024", "--ember-release", "September 2026"); code != exitOK {
-		t.Fatalf("build: exit %d\n%s", code, stderr)
-	}
-	dir := filepath.Join(out, seedDate)
+	endToEnd(t)
+	dir := builtCopy(t, seedDate, "--from-ember", ember, "--grid-year", "2024", "--ember-release", "September 2026")
 
 	again := t.TempDir()
 	code, stdout, stderr := runCLI(t, "rebuild", dir, "--out", again)
@@ -133,12 +129,7 @@ func setGenerator(t *testing.T, dir string, g format.Generator) {
 // no byte of what it points at is printed, and no rebuild is called
 // byte-identical.
 func TestRebuildExitCodes(t *testing.T) {
-	out := t.TempDir()
-	if code, _, stderr := runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
-		"--from-leaderboard", seedLB, "--from-ember", ember); code != exitOK {
-		t.Fatalf("build: exit %d\n%s", code, stderr)
-	}
-	dir := filepath.Join(out, seedDate)
+	dir := buildAt(t, seedDate, ember)
 	const secret = "root:x:0:0:the-secret-of-the-link-target"
 	outside := filepath.Join(t.TempDir(), "passwd")
 	if err := os.WriteFile(outside, []byte(secret+"\n"), 0o644); err != nil {

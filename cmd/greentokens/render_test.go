@@ -9,12 +9,7 @@ import (
 )
 
 func TestRender(t *testing.T) {
-	out := t.TempDir()
-	if code, _, stderr := runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
-		"--from-leaderboard", seedLB, "--from-ember", sevenGrids); code != exitOK {
-		t.Fatalf("build: exit %d: %s", code, stderr)
-	}
-	snap := filepath.Join(out, seedDate)
+	snap := buildSevenGrids(t)
 	built, err := os.ReadFile(filepath.Join(snap, "pages", "qwen-3-32b.md"))
 	if err != nil {
 		t.Fatalf("the build did not render the page: %v", err)

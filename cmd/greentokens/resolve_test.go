@@ -39,6 +39,7 @@ func publishedBucket(t *testing.T, snap string) (url, dir string) {
 // URL/latest, the bucket's URL alone), with the same output; verify and
 // rebuild rebuild it from the bucket's sources.
 func TestReadFromBucket(t *testing.T) {
+	endToEnd(t)
 	snap, _ := builtSnapshots(t)
 	url, _ := publishedBucket(t, snap)
 	dated := url + "/" + seedDate
@@ -116,6 +117,7 @@ func TestReadFromBucket(t *testing.T) {
 // with a secret and a release whose object was changed in the bucket are
 // refused, with the exit codes of a folder's.
 func TestReadFromBucketRefuses(t *testing.T) {
+	endToEnd(t)
 	snap, _ := builtSnapshots(t)
 	url, dir := publishedBucket(t, snap)
 	for _, tc := range []struct {
@@ -183,6 +185,7 @@ func TestNewestInFolder(t *testing.T) {
 // as a store, its releases the ones releases.json lists, loaded into the
 // catalog as a folder's are.
 func TestServeStoreOfBucket(t *testing.T) {
+	endToEnd(t)
 	snap, _ := builtSnapshots(t)
 	url, _ := publishedBucket(t, snap)
 	e := &env{ctx: t.Context(), stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}}

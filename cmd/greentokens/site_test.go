@@ -8,12 +8,8 @@ import (
 )
 
 func TestSite(t *testing.T) {
-	out := t.TempDir()
-	if code, _, stderr := runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
-		"--from-leaderboard", seedLB, "--from-ember", sevenGrids, "--grid-year", "2024"); code != exitOK {
-		t.Fatalf("build: exit %d: %s", code, stderr)
-	}
-	snap := filepath.Join(out, seedDate)
+	snap := builtCopy(t, seedDate, "--from-ember", sevenGrids, "--grid-year", "2024")
+	out := filepath.Dir(snap)
 	web := filepath.Join(t.TempDir(), "web")
 	code, stdout, stderr := runCLI(t, "site", "--snapshot", snap, "--out", web)
 	if code != exitOK {

@@ -95,6 +95,7 @@ func (q priceQuery) mcp() map[string]any {
 // bytes for the command line, the API and MCP's text, the same values
 // for MCP's structured content, each passing schemas/carbon.schema.json.
 func TestOnePricingService(t *testing.T) {
+	endToEnd(t)
 	root := catalogtest.Shared(t)
 	defer catalogtest.Cleanup()
 	snap := filepath.Join(root, catalogtest.Date)

@@ -14,6 +14,7 @@ import (
 // carbon row names the task and the unit, and carries the energy per unit
 // as published and unrounded under the keys named for the unit.
 func TestTaskSurfaces(t *testing.T) {
+	endToEnd(t)
 	snap := buildSevenGrids(t)
 	code, stdout, stderr := runCLI(t, "list", "tasks", "--json", "--snapshot", snap)
 	if code != exitOK {

@@ -95,6 +95,7 @@ func seedWithout(t *testing.T, modelID string) string {
 // fresh snapshot and a tampered copy; refuse a build that drops a model,
 // then allow it; diff the two snapshots.
 func TestVerifyDiffAndRemovalGuard(t *testing.T) {
+	endToEnd(t)
 	const earlier, later = "2026-09-20", "2026-09-27"
 	out := t.TempDir()
 	build := func(date, lb string, extra ...string) (int, string, string) {
@@ -201,6 +202,7 @@ func TestVerifyDiffAndRemovalGuard(t *testing.T) {
 // earlier snapshot's grid.json has 226 stops with exit 6, naming the flag;
 // --allow-grid-shrink lets it publish.
 func TestGridShrinkFlag(t *testing.T) {
+	endToEnd(t)
 	out := t.TempDir()
 	build := func(date, csv string, extra ...string) (int, string) {
 		code, _, stderr := runCLI(t, append([]string{"build", "--out", out, "--date", date, "--retrieved", "2026-09-19",
@@ -232,14 +234,10 @@ func TestGridShrinkFlag(t *testing.T) {
 // shell-quoted; a manifest whose generator is not in the shapes Go writes
 // fails (exit 5) with the value quoted, and gets no line to paste.
 func TestVerifyReproduction(t *testing.T) {
-	out := t.TempDir()
-	if code, _, stderr := runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
-		"--from-leaderboard", seedLB, "--from-ember", ember); code != exitOK {
-		t.Fatalf("build: exit %d\n%s", code, stderr)
-	}
+	built := buildAt(t, seedDate, ember)
 	const rev = "0d1e2f3a4b5c6d7e8f90a1b2c3d4e5f60718293a"
 	dir := filepath.Join(t.TempDir(), "green tokens; $(touch pwned)", seedDate)
-	copyTree(t, filepath.Join(out, seedDate), dir)
+	copyTree(t, built, dir)
 	setGenerator(t, dir, format.Generator{Module: "github.com/leadgreen/greentokens", Version: "v0.0.0-20260926061500-0d1e2f3a4b5c", Revision: rev, Go: "go1.26.0"})
 	code, stdout, stderr := runCLI(t, "verify", dir)
 	quoted := "'" + dir + "'"
@@ -270,12 +268,7 @@ func TestVerifyReproduction(t *testing.T) {
 // both sha256 and the URL when it does not; its flags need --upstream, and
 // plain http --allow-http.
 func TestVerifyUpstream(t *testing.T) {
-	out := t.TempDir()
-	if code, _, stderr := runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
-		"--from-leaderboard", seedLB, "--from-ember", ember); code != exitOK {
-		t.Fatalf("build: exit %d\n%s", code, stderr)
-	}
-	dir := filepath.Join(out, seedDate)
+	dir := buildAt(t, seedDate, ember)
 	rel, err := store.Open(context.Background(), regfile.DirFS(dir), dir)
 	if err != nil {
 		t.Fatal(err)

@@ -1,5 +1,5 @@
 // Package testbin builds the greentokens command once per test run, for
-// the tests that run it as a process, with the "crashtest" build tag: its
+// the tests that run it as a process (make scale; they skip under -short), with the "crashtest" build tag: its
 // kill and pause points (internal/crashtest) are armed by the environment.
 // It builds with -buildvcs=false, so that the binary records no VCS
 // revision wherever the tests run (a git clone would stamp one, a worktree
@@ -37,9 +37,14 @@ func (b *Builder) Build(dir, pkg string) (string, error) {
 }
 
 // For is Build for a test: into the folder root returns (made once per
-// test run by the caller), failing the test on any error.
+// test run by the caller), failing the test on any error. Under -short
+// (make test) it skips the test: the tests that run the command as a
+// process run in make scale.
 func (b *Builder) For(t testing.TB, root func() (string, error), pkg string) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("runs the command as a process: in make scale, not under -short")
+	}
 	dir, err := root()
 	if err != nil {
 		t.Fatal(err)
