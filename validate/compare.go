@@ -198,22 +198,30 @@ func stringDiff(got, want string) string {
 	return fmt.Sprintf("differs from the recomputed text at character %d: is %s, recomputed %s", i+1, window(g), window(w))
 }
 
-// tree compares the published file data with printed, the recomputed
-// file's bytes: when they differ, the decoded file goes to values, which
-// names each differing field, or else the first differing byte is named.
-// printed is not held while values runs.
-func (d *jdiff) tree(data, printed []byte, values func(got *jnode)) {
+// tree compares the published file data with printed, the bytes of the
+// recomputed want: when they differ, each differing field is named, or
+// else the first differing byte. printed is not held while the fields are
+// compared.
+func (d *jdiff) tree(data, printed []byte, want *jnode) {
 	if bytes.Equal(data, printed) {
 		return
 	}
 	line, col := firstDiff(data, printed)
 	before := len(d.ps.list)
 	if got := parseFile(d.ps, data); got != nil {
-		values(got)
+		d.value("", "", want, got, "")
 	}
 	if len(d.ps.list) == before {
 		d.ps.add("", "", "has the recomputed values but not the published layout (two-space indentation, keys in order, \"key\": value, no HTML escaping, no trailing newline): first difference at line %d, column %d", line, col)
 	}
+}
+
+// compareFile compares the published file data with its recomputation
+// want, at most idxMaxProblems mismatches, each message ended by note.
+func compareFile(file string, data []byte, want *jnode, note string) []Problem {
+	d := &jdiff{ps: &problems{file: file}, max: idxMaxProblems, note: func(*jnode, string) string { return note }}
+	d.tree(data, writeTree(want), want)
+	return d.ps.list
 }
 
 // parseFile decodes a published file that differs from its recomputation,
@@ -286,7 +294,7 @@ func compareModel(file, chatPath string, m *wantModel, data []byte) []Problem {
 		}
 		return true
 	}
-	d.tree(data, writeTree(m.tree), func(got *jnode) { d.value("", "", m.tree, got, "") })
+	d.tree(data, writeTree(m.tree), m.tree)
 	return d.ps.list
 }
 

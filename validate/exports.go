@@ -218,9 +218,7 @@ func compareExportJSON(s *snap, p string, want *jnode, note string) []Problem {
 	if err != nil {
 		return []Problem{{File: p, Msg: fmt.Sprintf("cannot be read (the recomputed files give it): %v", err)}}
 	}
-	d := &jdiff{ps: &problems{file: p}, max: idxMaxProblems, note: func(*jnode, string) string { return note }}
-	d.tree(data, writeTree(want), func(got *jnode) { d.value("", "", want, got, "") })
-	return d.ps.list
+	return compareFile(p, data, want, note)
 }
 
 // compareRows reads the table's file back, CSV or Parquet, and compares

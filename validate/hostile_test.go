@@ -218,3 +218,9 @@ func TestDuplicateRows(t *testing.T) {
 		}
 	}
 }
+
+// parseTask reads a token task file's rows (parseTaskFile).
+func parseTask(ps *problems, task string, data []byte) ([]*lbRow, bool) {
+	rows, _, ok := parseTaskFile(ps, task, "", data)
+	return rows, ok
+}

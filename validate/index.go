@@ -73,7 +73,7 @@ func idxSnapshotCheck(s *snap) []Problem {
 	}
 	d := &jdiff{ps: &problems{file: IndexPath}, max: idxMaxProblems,
 		note: func(*jnode, string) string { return " from the archived task files" }}
-	d.tree(data, printed, func(got *jnode) { d.value("", "", want, got, "") })
+	d.tree(data, printed, want)
 	return d.ps.list
 }
 
@@ -154,11 +154,7 @@ func idxPrepare(m *Manifest, text *sourcetext.Text, read []*taskData) (*idxPlan,
 	if err != nil {
 		return nil, &Problem{File: IndexPath, Msg: fmt.Sprintf("cannot be recomputed: %v", err)}
 	}
-	source := jobj()
-	for _, k := range []string{"name", "version", "released", "compiled", "retrieved", "licence", "cite"} {
-		source.set(k, full.get(k))
-	}
-	list := jarr()
+	source, list := indexSource(full), jarr()
 	for i, t := range indexTasks {
 		list.vals = append(list.vals, jobj().set("task", jstr(t.id)).set("name", jstr(text.Tasks[t.id].Name)).set("file", jstr(t.file)).
 			set("stable_configurations", jint(len(read[i].stable))))

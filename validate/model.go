@@ -106,6 +106,16 @@ func sourceBlock(in *lbInputs) (*jnode, error) {
 		set("configurations", jstr(count)), nil
 }
 
+// indexSource is the source block of index.json and of every task's
+// files: the members of the model files' full one they repeat.
+func indexSource(full *jnode) *jnode {
+	src := jobj()
+	for _, k := range []string{"name", "version", "released", "compiled", "retrieved", "licence", "cite"} {
+		src.set(k, full.get(k))
+	}
+	return src
+}
+
 // eachModel rebuilds the model files of in.task from its stable rows one
 // at a time, in slug order, and hands each to emit. A model the upstream
 // data stops from being built is reported (on the task file or the index)
@@ -296,16 +306,8 @@ func sortRuns(slug string, ceilingMS int, rows []*lbRow) (runs, best []*run) {
 
 // beats reports whether a is a better best row than b (see sortRuns).
 func beats(a, b *run) bool {
-	ea, eb := *a.energy, *b.energy
-	switch {
-	case ea != eb:
-		return ea < eb
-	case a.numGPUs != b.numGPUs:
-		return a.numGPUs < b.numGPUs
-	case a.maxNumSeqs != b.maxNumSeqs:
-		return a.maxNumSeqs < b.maxNumSeqs
-	}
-	return a.repeat < b.repeat
+	return cmp.Or(cmp.Compare(*a.energy, *b.energy), cmp.Compare(a.numGPUs, b.numGPUs),
+		cmp.Compare(a.maxNumSeqs, b.maxNumSeqs), cmp.Compare(a.repeat, b.repeat)) < 0
 }
 
 // configNode is a run as the model files print a configuration; known is
