@@ -76,6 +76,18 @@ func (n *jnode) get(key string) *jnode {
 	return nil
 }
 
+// pick is a new object of n's members keys, in that order, without those n
+// lacks.
+func pick(n *jnode, keys ...string) *jnode {
+	out := jobj()
+	for _, k := range keys {
+		if v := n.get(k); v != nil {
+			out.set(k, v)
+		}
+	}
+	return out
+}
+
 // str returns the string value of an object's member key, or "".
 func (n *jnode) str(key string) string {
 	if v := n.get(key); v != nil && v.kind == jStr {

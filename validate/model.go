@@ -109,11 +109,7 @@ func sourceBlock(in *lbInputs) (*jnode, error) {
 // indexSource is the source block of index.json and of every task's
 // files: the members of the model files' full one they repeat.
 func indexSource(full *jnode) *jnode {
-	src := jobj()
-	for _, k := range []string{"name", "version", "released", "compiled", "retrieved", "licence", "cite"} {
-		src.set(k, full.get(k))
-	}
-	return src
+	return pick(full, "name", "version", "released", "compiled", "retrieved", "licence", "cite")
 }
 
 // eachModel rebuilds the model files of in.task from its stable rows one
@@ -311,12 +307,9 @@ func beats(a, b *run) bool {
 }
 
 // configNode is a run as the model files print a configuration; known is
-// false when its precision has no published name.
+// false when its precision has no published name (printed "").
 func configNode(r *run) (node *jnode, known bool) {
 	precision, known := precisions[r.precision]
-	if !known {
-		return nil, false
-	}
 	return jobj().
 		set("gpu", jstr(r.gpu)).set("num_gpus", jint(r.numGPUs)).set("tensor_parallel", jint(r.tp)).
 		set("data_parallel", jint(r.dp)).set("expert_parallel", jint(r.ep)).set("precision", jstr(precision)).
@@ -329,7 +322,7 @@ func configNode(r *run) (node *jnode, known bool) {
 		set("avg_output_tokens", jnum(roundedInt(r.outputTokens()))).
 		set("under_itl_deadline", jbool(r.withinCeiling())).
 		set("avg_running_batch", jnum(roundedText(r.avgBatch, 1))).set("p95_itl_ms", jnum(roundedText(r.p95, 1))).
-		set("row_id", jstr(r.rowID())).set("repeat", jint(r.repeat)), true
+		set("row_id", jstr(r.rowID())).set("repeat", jint(r.repeat)), known
 }
 
 // withinCeiling reports whether the run's median inter-token latency is

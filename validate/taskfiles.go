@@ -68,25 +68,14 @@ func taskModelTree(head, src *jnode, in *lbInputs, slug string, first rowIdent, 
 func taskIndexTree(t *task, head, src *jnode, in *lbInputs, stable int, models []*taskModel) *jnode {
 	entries, comparisons := jarr(), jarr()
 	for _, m := range models {
-		e := jobj()
-		for _, k := range modelHeads {
-			if v := m.tree.get(k); v != nil {
-				e.set(k, v)
-			}
-		}
-		e.set("configurations", jint(len(m.tree.get("configurations").vals))).set("gpus", m.tree.get("gpus")).
+		e := pick(m.tree, modelHeads...).set("configurations", jint(len(m.tree.get("configurations").vals))).set("gpus", m.tree.get("gpus")).
 			set("file", jstr("tasks/"+t.id+"/models/"+m.slug+".json")).set("best", m.tree.get("best"))
 		entries.vals = append(entries.vals, e)
-		var over, under *taskBest
+		byGPU := map[string]*taskBest{}
 		for i := range m.best {
-			switch m.best[i].gpu {
-			case "H100":
-				over = &m.best[i]
-			case "B200":
-				under = &m.best[i]
-			}
+			byGPU[m.best[i].gpu] = &m.best[i]
 		}
-		if over != nil && under != nil {
+		if over, under := byGPU["H100"], byGPU["B200"]; over != nil && under != nil {
 			comparisons.vals = append(comparisons.vals, jobj().set("slug", jstr(m.slug)).set("over", over.node).
 				set("under", under.node).set("energy_ratio", jnum(sig3Text(over.energy/under.energy))))
 		}
