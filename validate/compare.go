@@ -1,8 +1,5 @@
 package validate
 
-// One engine names what differs between a recomputed file and the
-// published one, for the model files and index.json alike (jdiff).
-
 import (
 	"bytes"
 	"cmp"
@@ -13,9 +10,10 @@ import (
 	"strings"
 )
 
-// jdiff compares a recomputed JSON value with the published one and reports
-// each difference as a problem of one file, naming the entry (Where: a
-// list's object, "configurations[3] (qwen-3-32b/B200/1/64)",
+// jdiff, the one diff engine of every recomputed JSON file and manifest
+// block, compares a recomputed JSON value with the published one and
+// reports each difference as a problem of one file, naming the entry
+// (Where: a list's object, "configurations[3] (qwen-3-32b/B200/1/64)",
 // "load_curves[5] (qwen-3-32b on B200)") and the field within it
 // ("source.licence"). An object's members are matched by key: one given
 // twice, unknown, missing or out of order is named. A list's entries are

@@ -1,7 +1,7 @@
 package validate
 
 // The index check: index.json recomputed from the task files' rows as the
-// model files read them (parseTask, filterStable, sortRuns), printed a
+// model files read them (parseTaskFile, filterStable, sortRuns), printed a
 // list at a time and compared with the published bytes; only when they
 // differ is the published file decoded, to name each differing figure.
 

@@ -11,7 +11,6 @@ import (
 	"strings"
 )
 
-// jkind is the kind of a JSON value.
 type jkind int
 
 const (
@@ -54,7 +53,6 @@ func jint(n int) *jnode           { return jnum(strconv.Itoa(n)) }
 func jarr(elems ...*jnode) *jnode { return &jnode{kind: jArr, vals: elems} }
 func jbool(b bool) *jnode         { return &jnode{kind: jBool, text: strconv.FormatBool(b)} }
 
-// jobj builds an object from key, value pairs.
 func jobj() *jnode { return &jnode{kind: jObj} }
 
 func (n *jnode) set(key string, v *jnode) *jnode {
@@ -204,30 +202,23 @@ func writeValue(b *bytes.Buffer, n *jnode, depth int) {
 	case jStr:
 		quoteJSON(b, n.text)
 	case jObj, jArr:
-		open, close := "{", "}"
-		if n.kind == jArr {
-			open, close = "[", "]"
-		}
-		b.WriteString(open)
-		if len(n.vals) == 0 {
-			b.WriteString(close)
-			return
-		}
+		brackets := [...]string{jArr: "[]", jObj: "{}"}[n.kind]
+		b.WriteByte(brackets[0])
 		for i, v := range n.vals {
 			if i > 0 {
 				b.WriteString(",")
 			}
-			b.WriteString("\n")
-			b.WriteString(strings.Repeat("  ", depth+1))
+			b.WriteString("\n" + strings.Repeat("  ", depth+1))
 			if n.kind == jObj {
 				quoteJSON(b, n.keys[i])
 				b.WriteString(": ")
 			}
 			writeValue(b, v, depth+1)
 		}
-		b.WriteString("\n")
-		b.WriteString(strings.Repeat("  ", depth))
-		b.WriteString(close)
+		if len(n.vals) > 0 {
+			b.WriteString("\n" + strings.Repeat("  ", depth))
+		}
+		b.WriteByte(brackets[1])
 	default:
 		b.WriteString(n.text)
 	}

@@ -325,12 +325,10 @@ func configNode(r *run) (node *jnode, known bool) {
 		set("row_id", jstr(r.rowID())).set("repeat", jint(r.repeat)), known
 }
 
-// withinCeiling reports whether the run's median inter-token latency is
-// within its task's ceiling.
+// withinCeiling reports whether the run's median ITL is within its task's ceiling.
 func (r *run) withinCeiling() bool { return r.medianITL <= float64(r.ceilingMS) }
 
-// whPerMillion is the run's unrounded energy per million output tokens,
-// in Wh.
+// whPerMillion is the run's unrounded energy per million output tokens, in Wh.
 func (r *run) whPerMillion() float64 { return *r.energy * 1e6 / 3600 }
 
 // origin says which upstream values a configuration's published field

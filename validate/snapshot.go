@@ -53,7 +53,7 @@ func (s *snap) read(p string) ([]byte, error) {
 	return regfile.ReadAll(f)
 }
 
-// taskData is an archived task file, parsed (parseTask) and filtered
+// taskData is an archived task file, parsed (parseTaskFile) and filtered
 // (filterStable): the leaderboard and index checks both recompute from it.
 type taskData struct {
 	task, path string
