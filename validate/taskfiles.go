@@ -145,15 +145,11 @@ func taskModels(t *task, td *taskData, in *lbInputs, head, src *jnode, file, ind
 		tin := *in
 		tin.task, tin.stable, tin.chatPath = t, td.stable, td.path
 		broken, err := eachModel(&tin, file, index, func(wm *wantModel) {
-			var configs []*jnode
 			var best []taskBest
-			for _, r := range wm.configs {
-				configs = append(configs, r.node)
-			}
 			for _, r := range wm.best {
 				best = append(best, taskBest{r.gpu, r.node, *r.energy})
 			}
-			add(wm.slug, wm.configs[0].ident(), gpuList(wm.configs), configs, best)
+			add(wm.slug, wm.configs[0].ident(), wm.tree.get("gpus"), wm.tree.get("configurations").vals, best)
 		})
 		if err != nil {
 			file.add("", "", "cannot be recomputed: %v", err)
