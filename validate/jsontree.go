@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 type jkind int
@@ -130,61 +132,54 @@ func (n *jnode) describe() string {
 // errAfterValue is parseTree's error for data after the top-level value.
 var errAfterValue = errors.New("data after the top-level value")
 
-// parseTree decodes one JSON value, keeping key order and number text.
+// parseTree decodes one JSON value, keeping key order (a key given twice
+// twice, for the comparison to name) and number text.
 func parseTree(data []byte) (*jnode, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
+	dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	n, err := parseValue(dec)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+	if _, err := dec.ReadToken(); !errors.Is(err, io.EOF) {
 		return nil, errAfterValue
 	}
 	return n, nil
 }
 
-// parseValue decodes the next value of dec, which uses UseNumber: io.EOF
-// when there is none, io.ErrUnexpectedEOF when the input ends within it.
-func parseValue(dec *json.Decoder) (*jnode, error) {
-	tok, err := dec.Token()
+// parseValue decodes the next value of dec.
+func parseValue(dec *jsontext.Decoder) (*jnode, error) {
+	tok, err := dec.ReadToken()
 	if err != nil {
 		return nil, err
 	}
-	within := func(err error) error {
-		if err == io.EOF {
-			return io.ErrUnexpectedEOF
-		}
-		return err
-	}
-	switch t := tok.(type) {
-	case json.Delim: // '{' or '['
+	switch tok.Kind() {
+	case '{', '[':
 		n := jobj()
-		if t == '[' {
+		if tok.Kind() == '[' {
 			n = jarr()
 		}
-		for dec.More() {
+		for k := dec.PeekKind(); k != '}' && k != ']'; k = dec.PeekKind() {
 			if n.kind == jObj {
-				key, err := dec.Token()
+				key, err := dec.ReadToken()
 				if err != nil {
-					return nil, within(err)
+					return nil, err
 				}
-				n.keys = append(n.keys, key.(string))
+				n.keys = append(n.keys, key.String())
 			}
 			v, err := parseValue(dec)
 			if err != nil {
-				return nil, within(err)
+				return nil, err
 			}
 			n.vals = append(n.vals, v)
 		}
-		_, err := dec.Token() // '}' or ']'
-		return n, within(err)
-	case string:
-		return jstr(t), nil
-	case json.Number:
-		return jnum(string(t)), nil
-	case bool:
-		return jbool(t), nil
+		_, err := dec.ReadToken() // '}' or ']'
+		return n, err
+	case '"':
+		return jstr(tok.String()), nil
+	case '0':
+		return jnum(tok.String()), nil
+	case 't', 'f':
+		return jbool(tok.Bool()), nil
 	}
 	return jnull(), nil
 }
