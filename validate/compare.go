@@ -1,8 +1,5 @@
 package validate
 
-// One engine names what differs between a recomputed file and the
-// published one, for the model files and index.json alike (jdiff).
-
 import (
 	"bytes"
 	"cmp"
@@ -13,9 +10,10 @@ import (
 	"strings"
 )
 
-// jdiff compares a recomputed JSON value with the published one and reports
-// each difference as a problem of one file, naming the entry (Where: a
-// list's object, "configurations[3] (qwen-3-32b/B200/1/64)",
+// jdiff, the one diff engine of every recomputed JSON file and manifest
+// block, compares a recomputed JSON value with the published one and
+// reports each difference as a problem of one file, naming the entry
+// (Where: a list's object, "configurations[3] (qwen-3-32b/B200/1/64)",
 // "load_curves[5] (qwen-3-32b on B200)") and the field within it
 // ("source.licence"). An object's members are matched by key: one given
 // twice, unknown, missing or out of order is named. A list's entries are
@@ -198,22 +196,30 @@ func stringDiff(got, want string) string {
 	return fmt.Sprintf("differs from the recomputed text at character %d: is %s, recomputed %s", i+1, window(g), window(w))
 }
 
-// tree compares the published file data with printed, the recomputed
-// file's bytes: when they differ, the decoded file goes to values, which
-// names each differing field, or else the first differing byte is named.
-// printed is not held while values runs.
-func (d *jdiff) tree(data, printed []byte, values func(got *jnode)) {
+// tree compares the published file data with printed, the bytes of the
+// recomputed want: when they differ, each differing field is named, or
+// else the first differing byte. printed is not held while the fields are
+// compared.
+func (d *jdiff) tree(data, printed []byte, want *jnode) {
 	if bytes.Equal(data, printed) {
 		return
 	}
 	line, col := firstDiff(data, printed)
 	before := len(d.ps.list)
 	if got := parseFile(d.ps, data); got != nil {
-		values(got)
+		d.value("", "", want, got, "")
 	}
 	if len(d.ps.list) == before {
 		d.ps.add("", "", "has the recomputed values but not the published layout (two-space indentation, keys in order, \"key\": value, no HTML escaping, no trailing newline): first difference at line %d, column %d", line, col)
 	}
+}
+
+// compareFile compares the published file data with its recomputation
+// want, at most idxMaxProblems mismatches, each message ended by note.
+func compareFile(file string, data []byte, want *jnode, note string) []Problem {
+	d := &jdiff{ps: &problems{file: file}, max: idxMaxProblems, note: func(*jnode, string) string { return note }}
+	d.tree(data, writeTree(want), want)
+	return d.ps.list
 }
 
 // parseFile decodes a published file that differs from its recomputation,
@@ -286,7 +292,7 @@ func compareModel(file, chatPath string, m *wantModel, data []byte) []Problem {
 		}
 		return true
 	}
-	d.tree(data, writeTree(m.tree), func(got *jnode) { d.value("", "", m.tree, got, "") })
+	d.tree(data, writeTree(m.tree), m.tree)
 	return d.ps.list
 }
 

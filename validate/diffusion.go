@@ -66,10 +66,7 @@ func (r *dRow) energyKey() string {
 // parseDRow reads a diffusion row's fields (rp's problems name them).
 func parseDRow(rp *rowParser, video bool) *dRow {
 	r := &dRow{video: video}
-	r.modelID, r.nickname, r.gpu = rp.str("model_id"), rp.str("nickname"), rp.str("gpu_model")
-	if r.gpu != "" && !gpuName.MatchString(r.gpu) {
-		rp.fail("gpu_model", "is %q, not a plain GPU name of at most 40 bytes", r.gpu)
-	}
+	r.modelID, r.nickname, r.gpu = rp.str("model_id"), rp.str("nickname"), rp.gpuModel()
 	if _, ok := rp.m["weight_precision"]; ok {
 		r.precision = rp.str("weight_precision")
 	}

@@ -3,7 +3,8 @@
 // archived upstream files, and nothing is published unless Check finds no
 // problem. It is boring on purpose: the standard library,
 // santhosh-tekuri/jsonschema for the schemas, jsontext for keys given
-// twice, encoding/csv for Ember's file, golang.org/x/text/message only to
+// twice and the JSON files' key order (dupkeys.go, jsontree.go),
+// encoding/csv for Ember's file, golang.org/x/text/message only to
 // print the jsonschema library's messages (schema.go),
 // golang.org/x/mod's semver and module, the reference parsers of Go's
 // module versions and paths, for the manifest's generator (generator.go),

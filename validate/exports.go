@@ -43,19 +43,18 @@ type exportTable struct {
 }
 
 // exportWant is what the recomputed files give of exports/ (snap.exports):
-// the primary task's tables, filled as each model file is recomputed, every
-// other task's (exportTask), and grid.json, recomputed.
+// each task's two tables, in the order the tasks are checked, the primary
+// task's first, and grid.json, recomputed.
 type exportWant struct {
-	configs, index *exportTable
-	tasks          []*exportTable
-	grid           *jnode
+	tables []*exportTable
+	grid   *jnode
 }
 
-// newExportWant is an exportWant with the primary task's tables empty.
-func newExportWant() *exportWant {
-	e := &exportWant{}
-	e.configs, e.index = taskTables(taskChat, "model.schema.json", "/$defs/configuration")
-	return e
+// add adds a task's two tables; a task with no rows has none.
+func (e *exportWant) add(configs, index *exportTable) {
+	if len(configs.rows) > 0 {
+		e.tables = append(e.tables, configs, index)
+	}
 }
 
 // taskTables are a task's two tables, empty, their columns described by
@@ -118,9 +117,7 @@ func (s *snap) exportTask(t *task, models []*taskModel) {
 	for _, m := range models {
 		exportModel(configs, index, m.tree, heads)
 	}
-	if len(configs.rows) > 0 {
-		s.exports.tasks = append(s.exports.tasks, configs, index)
-	}
+	s.exports.add(configs, index)
 }
 
 // checkExports reads back every export the recomputed files give and
@@ -133,11 +130,7 @@ func checkExports(s *snap) []Problem {
 	if !slices.ContainsFunc(s.files, inExports) && !slices.ContainsFunc(s.manifest.Outputs, func(f ManifestFile) bool { return inExports(f.Path) }) {
 		return nil
 	}
-	e, tables := s.exports, []*exportTable{}
-	if len(e.configs.rows) > 0 {
-		tables = append(tables, e.configs, e.index)
-	}
-	tables = append(tables, e.tasks...)
+	e, tables := s.exports, slices.Clone(s.exports.tables)
 	co2js := jobj().set("$schema", jstr("https://leadgreen.ai/schemas/co2js-average-intensities.schema.json"))
 	if e.grid != nil {
 		grid := &exportTable{base: "grid", key: "name", schema: "grid.schema.json", describedAt: []string{"/$defs/area"}}
@@ -218,9 +211,7 @@ func compareExportJSON(s *snap, p string, want *jnode, note string) []Problem {
 	if err != nil {
 		return []Problem{{File: p, Msg: fmt.Sprintf("cannot be read (the recomputed files give it): %v", err)}}
 	}
-	d := &jdiff{ps: &problems{file: p}, max: idxMaxProblems, note: func(*jnode, string) string { return note }}
-	d.tree(data, writeTree(want), func(got *jnode) { d.value("", "", want, got, "") })
-	return d.ps.list
+	return compareFile(p, data, want, note)
 }
 
 // compareRows reads the table's file back, CSV or Parquet, and compares

@@ -394,7 +394,7 @@ func vtReport(t *testing.T, dir string) []Problem {
 // the manifest m.
 func vtSnap(t *testing.T, dir string, m *Manifest) *snap {
 	t.Helper()
-	s := &snap{fsys: regfile.DirFS(dir), ctx: t.Context(), tasks: map[string]*taskData{}, text: vtLoadText(t), exports: newExportWant()}
+	s := &snap{fsys: regfile.DirFS(dir), ctx: t.Context(), tasks: map[string]*taskData{}, text: vtLoadText(t), exports: &exportWant{}}
 	s.list()
 	s.manifest = m
 	return s

@@ -111,7 +111,7 @@ func vtCheckSources(t *testing.T, files map[string][]byte) (probs []string, excl
 		}
 		stable, ex := filterStable(rows)
 		for _, e := range ex {
-			excluded = append(excluded, fmt.Sprintf("%s %d", task, e.row.index))
+			excluded = append(excluded, fmt.Sprintf("%s %d", task, e.key.Row))
 		}
 		if task == taskChat {
 			chatStable = stable
@@ -196,7 +196,7 @@ func TestDuplicateRows(t *testing.T) {
 		t.Fatal(ps.list)
 	}
 	_, ex := filterStable(rows)
-	if len(ex) != 1 || ex[0].row.index != 6 || ex[0].reason != "exact duplicate of configurations[3]" {
+	if len(ex) != 1 || ex[0].key.Row != 6 || ex[0].reason != "exact duplicate of configurations[3]" {
 		t.Errorf("excluded %+v; want configurations[6] as an exact duplicate of configurations[3]", ex)
 	}
 	// The real repeats: same model, GPUs and cap, other measurements.
@@ -213,8 +213,14 @@ func TestDuplicateRows(t *testing.T) {
 		_, ex := filterStable(rows)
 		for _, e := range ex {
 			if strings.Contains(e.reason, "duplicate") {
-				t.Errorf("%s %s excluded: %s", task, e.row.where(), e.reason)
+				t.Errorf("%s %s excluded: %s", task, e.where, e.reason)
 			}
 		}
 	}
+}
+
+// parseTask reads a token task file's rows (parseTaskFile).
+func parseTask(ps *problems, task string, data []byte) ([]*lbRow, bool) {
+	rows, _, ok := parseTaskFile(ps, task, "", data)
+	return rows, ok
 }

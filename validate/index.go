@@ -1,7 +1,7 @@
 package validate
 
 // The index check: index.json recomputed from the task files' rows as the
-// model files read them (parseTask, filterStable, sortRuns), printed a
+// model files read them (parseTaskFile, filterStable, sortRuns), printed a
 // list at a time and compared with the published bytes; only when they
 // differ is the published file decoded, to name each differing figure.
 
@@ -73,7 +73,7 @@ func idxSnapshotCheck(s *snap) []Problem {
 	}
 	d := &jdiff{ps: &problems{file: IndexPath}, max: idxMaxProblems,
 		note: func(*jnode, string) string { return " from the archived task files" }}
-	d.tree(data, printed, func(got *jnode) { d.value("", "", want, got, "") })
+	d.tree(data, printed, want)
 	return d.ps.list
 }
 
@@ -154,11 +154,7 @@ func idxPrepare(m *Manifest, text *sourcetext.Text, read []*taskData) (*idxPlan,
 	if err != nil {
 		return nil, &Problem{File: IndexPath, Msg: fmt.Sprintf("cannot be recomputed: %v", err)}
 	}
-	source := jobj()
-	for _, k := range []string{"name", "version", "released", "compiled", "retrieved", "licence", "cite"} {
-		source.set(k, full.get(k))
-	}
-	list := jarr()
+	source, list := indexSource(full), jarr()
 	for i, t := range indexTasks {
 		list.vals = append(list.vals, jobj().set("task", jstr(t.id)).set("name", jstr(text.Tasks[t.id].Name)).set("file", jstr(t.file)).
 			set("stable_configurations", jint(len(read[i].stable))))
@@ -231,16 +227,12 @@ func idxModelEntry(m *idxModel) (*jnode, *Problem) {
 		set("file", jstr("models/"+m.slug+".json")).set("best", best), nil
 }
 
-// idxRef is a row reference of index.json.
+// idxRef is a row reference of index.json: members of the run's
+// configuration, in the reference's order.
 func idxRef(r *run) *jnode {
-	return jobj().set("row_id", jstr(r.rowID())).set("num_gpus", jint(r.numGPUs)).set("max_num_seqs", jint(r.maxNumSeqs)).
-		set("avg_running_batch", jnum(roundedText(r.avgBatch, 1))).
-		set("wh_per_million_output_tokens", jnum(roundedText(r.whPerMillion(), 2))).
-		set("joules_per_output_token", jnum(roundedText(*r.energy, 7))).
-		set("median_itl_ms", jnum(roundedText(r.medianITL, 1))).
-		set("tokens_per_second", jnum(roundedText(r.throughput, 1))).
-		set("gpu_power_watts_total", jnum(roundedInt(r.power))).
-		set("avg_output_tokens", jnum(roundedInt(r.outputTokens())))
+	c, _ := configNode(r)
+	return pick(c, "row_id", "num_gpus", "max_num_seqs", "avg_running_batch", "wh_per_million_output_tokens",
+		"joules_per_output_token", "median_itl_ms", "tokens_per_second", "gpu_power_watts_total", "avg_output_tokens")
 }
 
 // idxCurve is the load curve of best, over the model's runs on its GPU at

@@ -9,9 +9,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
-// jkind is the kind of a JSON value.
 type jkind int
 
 const (
@@ -54,7 +55,6 @@ func jint(n int) *jnode           { return jnum(strconv.Itoa(n)) }
 func jarr(elems ...*jnode) *jnode { return &jnode{kind: jArr, vals: elems} }
 func jbool(b bool) *jnode         { return &jnode{kind: jBool, text: strconv.FormatBool(b)} }
 
-// jobj builds an object from key, value pairs.
 func jobj() *jnode { return &jnode{kind: jObj} }
 
 func (n *jnode) set(key string, v *jnode) *jnode {
@@ -74,6 +74,18 @@ func (n *jnode) get(key string) *jnode {
 		}
 	}
 	return nil
+}
+
+// pick is a new object of n's members keys, in that order, without those n
+// lacks.
+func pick(n *jnode, keys ...string) *jnode {
+	out := jobj()
+	for _, k := range keys {
+		if v := n.get(k); v != nil {
+			out.set(k, v)
+		}
+	}
+	return out
 }
 
 // str returns the string value of an object's member key, or "".
@@ -120,61 +132,54 @@ func (n *jnode) describe() string {
 // errAfterValue is parseTree's error for data after the top-level value.
 var errAfterValue = errors.New("data after the top-level value")
 
-// parseTree decodes one JSON value, keeping key order and number text.
+// parseTree decodes one JSON value, keeping key order (a key given twice
+// twice, for the comparison to name) and number text.
 func parseTree(data []byte) (*jnode, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
+	dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	n, err := parseValue(dec)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+	if _, err := dec.ReadToken(); !errors.Is(err, io.EOF) {
 		return nil, errAfterValue
 	}
 	return n, nil
 }
 
-// parseValue decodes the next value of dec, which uses UseNumber: io.EOF
-// when there is none, io.ErrUnexpectedEOF when the input ends within it.
-func parseValue(dec *json.Decoder) (*jnode, error) {
-	tok, err := dec.Token()
+// parseValue decodes the next value of dec.
+func parseValue(dec *jsontext.Decoder) (*jnode, error) {
+	tok, err := dec.ReadToken()
 	if err != nil {
 		return nil, err
 	}
-	within := func(err error) error {
-		if err == io.EOF {
-			return io.ErrUnexpectedEOF
-		}
-		return err
-	}
-	switch t := tok.(type) {
-	case json.Delim: // '{' or '['
+	switch tok.Kind() {
+	case '{', '[':
 		n := jobj()
-		if t == '[' {
+		if tok.Kind() == '[' {
 			n = jarr()
 		}
-		for dec.More() {
+		for k := dec.PeekKind(); k != '}' && k != ']'; k = dec.PeekKind() {
 			if n.kind == jObj {
-				key, err := dec.Token()
+				key, err := dec.ReadToken()
 				if err != nil {
-					return nil, within(err)
+					return nil, err
 				}
-				n.keys = append(n.keys, key.(string))
+				n.keys = append(n.keys, key.String())
 			}
 			v, err := parseValue(dec)
 			if err != nil {
-				return nil, within(err)
+				return nil, err
 			}
 			n.vals = append(n.vals, v)
 		}
-		_, err := dec.Token() // '}' or ']'
-		return n, within(err)
-	case string:
-		return jstr(t), nil
-	case json.Number:
-		return jnum(string(t)), nil
-	case bool:
-		return jbool(t), nil
+		_, err := dec.ReadToken() // '}' or ']'
+		return n, err
+	case '"':
+		return jstr(tok.String()), nil
+	case '0':
+		return jnum(tok.String()), nil
+	case 't', 'f':
+		return jbool(tok.Bool()), nil
 	}
 	return jnull(), nil
 }
@@ -192,30 +197,23 @@ func writeValue(b *bytes.Buffer, n *jnode, depth int) {
 	case jStr:
 		quoteJSON(b, n.text)
 	case jObj, jArr:
-		open, close := "{", "}"
-		if n.kind == jArr {
-			open, close = "[", "]"
-		}
-		b.WriteString(open)
-		if len(n.vals) == 0 {
-			b.WriteString(close)
-			return
-		}
+		brackets := [...]string{jArr: "[]", jObj: "{}"}[n.kind]
+		b.WriteByte(brackets[0])
 		for i, v := range n.vals {
 			if i > 0 {
 				b.WriteString(",")
 			}
-			b.WriteString("\n")
-			b.WriteString(strings.Repeat("  ", depth+1))
+			b.WriteString("\n" + strings.Repeat("  ", depth+1))
 			if n.kind == jObj {
 				quoteJSON(b, n.keys[i])
 				b.WriteString(": ")
 			}
 			writeValue(b, v, depth+1)
 		}
-		b.WriteString("\n")
-		b.WriteString(strings.Repeat("  ", depth))
-		b.WriteString(close)
+		if len(n.vals) > 0 {
+			b.WriteString("\n" + strings.Repeat("  ", depth))
+		}
+		b.WriteByte(brackets[1])
 	default:
 		b.WriteString(n.text)
 	}

@@ -124,9 +124,8 @@ func readLeaderboard(s *snap, mp *problems, selected []*task) *lbRead {
 			continue // the manifest check reports a missing file
 		}
 		for _, e := range td.excluded {
-			k := e.key(t.id)
-			rd.excluded[k] = e
-			rd.exOrder = append(rd.exOrder, k)
+			rd.excluded[e.key] = e
+			rd.exOrder = append(rd.exOrder, e.key)
 		}
 		if t.id == taskChat {
 			rd.chat = td
@@ -170,7 +169,7 @@ func checkExclusions(mp *problems, exclusions []ManifestExclusion, rd *lbRead) {
 	for _, k := range rd.exOrder {
 		if !listed[k] {
 			e := rd.excluded[k]
-			mp.add("", "exclusions", "lacks %s %s, which the stability filter excludes: %s", k.Task, e.where(), e.reason)
+			mp.add("", "exclusions", "lacks %s %s, which the stability filter excludes: %s", k.Task, e.where, e.reason)
 		}
 	}
 }
@@ -224,10 +223,11 @@ func checkModelFiles(s *snap, rd *lbRead, in *lbInputs) []Problem {
 	idxPS := &problems{file: rd.idxPath}
 	var modelProbs []Problem
 	want := map[string]bool{}
+	configs, index := taskTables(taskChat, "model.schema.json", "/$defs/configuration")
 	broken, err := eachModel(in, rd.chatPS, idxPS, func(wm *wantModel) {
 		p := "models/" + wm.slug + ".json"
 		want[p] = true
-		exportModel(s.exports.configs, s.exports.index, wm.tree, modelHeads)
+		exportModel(configs, index, wm.tree, modelHeads)
 		if !s.present(p) {
 			modelProbs = append(modelProbs, Problem{File: p, Msg: fmt.Sprintf("is missing: %s has %d stable configurations of %s", in.chatPath, len(wm.configs), wm.modelID)})
 			return
@@ -239,6 +239,7 @@ func checkModelFiles(s *snap, rd *lbRead, in *lbInputs) []Problem {
 		}
 		modelProbs = append(modelProbs, compareModel(p, in.chatPath, wm, data)...)
 	})
+	s.exports.add(configs, index)
 	out := append(rd.chatPS.list, idxPS.list...)
 	if err != nil {
 		return append(out, Problem{File: "models", Msg: fmt.Sprintf("cannot be recomputed: %v", err)})

@@ -281,11 +281,10 @@ func checkFiles(s *snap) []Problem {
 		if strings.HasPrefix(src.Name, "ember/") {
 			producer, licence = s.text.Ember.Producer, s.text.Ember.Licence
 		}
-		if src.Producer != producer {
-			mp.add(where+" ("+src.Path+")", "producer", "is %q, but the reviewed text (internal/sourcetext) is %q", src.Producer, producer)
-		}
-		if src.Licence != licence {
-			mp.add(where+" ("+src.Path+")", "licence", "is %q, but the reviewed text (internal/sourcetext) is %q", src.Licence, licence)
+		for _, f := range [][3]string{{"producer", src.Producer, producer}, {"licence", src.Licence, licence}} {
+			if f[1] != f[2] {
+				mp.add(where+" ("+src.Path+")", f[0], "is %q, but the reviewed text (internal/sourcetext) is %q", f[1], f[2])
+			}
 		}
 	}
 	for i, f := range m.Outputs {

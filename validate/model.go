@@ -106,6 +106,12 @@ func sourceBlock(in *lbInputs) (*jnode, error) {
 		set("configurations", jstr(count)), nil
 }
 
+// indexSource is the source block of index.json and of every task's
+// files: the members of the model files' full one they repeat.
+func indexSource(full *jnode) *jnode {
+	return pick(full, "name", "version", "released", "compiled", "retrieved", "licence", "cite")
+}
+
 // eachModel rebuilds the model files of in.task from its stable rows one
 // at a time, in slug order, and hands each to emit. A model the upstream
 // data stops from being built is reported (on the task file or the index)
@@ -296,25 +302,14 @@ func sortRuns(slug string, ceilingMS int, rows []*lbRow) (runs, best []*run) {
 
 // beats reports whether a is a better best row than b (see sortRuns).
 func beats(a, b *run) bool {
-	ea, eb := *a.energy, *b.energy
-	switch {
-	case ea != eb:
-		return ea < eb
-	case a.numGPUs != b.numGPUs:
-		return a.numGPUs < b.numGPUs
-	case a.maxNumSeqs != b.maxNumSeqs:
-		return a.maxNumSeqs < b.maxNumSeqs
-	}
-	return a.repeat < b.repeat
+	return cmp.Or(cmp.Compare(*a.energy, *b.energy), cmp.Compare(a.numGPUs, b.numGPUs),
+		cmp.Compare(a.maxNumSeqs, b.maxNumSeqs), cmp.Compare(a.repeat, b.repeat)) < 0
 }
 
 // configNode is a run as the model files print a configuration; known is
-// false when its precision has no published name.
+// false when its precision has no published name (printed "").
 func configNode(r *run) (node *jnode, known bool) {
 	precision, known := precisions[r.precision]
-	if !known {
-		return nil, false
-	}
 	return jobj().
 		set("gpu", jstr(r.gpu)).set("num_gpus", jint(r.numGPUs)).set("tensor_parallel", jint(r.tp)).
 		set("data_parallel", jint(r.dp)).set("expert_parallel", jint(r.ep)).set("precision", jstr(precision)).
@@ -327,15 +322,13 @@ func configNode(r *run) (node *jnode, known bool) {
 		set("avg_output_tokens", jnum(roundedInt(r.outputTokens()))).
 		set("under_itl_deadline", jbool(r.withinCeiling())).
 		set("avg_running_batch", jnum(roundedText(r.avgBatch, 1))).set("p95_itl_ms", jnum(roundedText(r.p95, 1))).
-		set("row_id", jstr(r.rowID())).set("repeat", jint(r.repeat)), true
+		set("row_id", jstr(r.rowID())).set("repeat", jint(r.repeat)), known
 }
 
-// withinCeiling reports whether the run's median inter-token latency is
-// within its task's ceiling.
+// withinCeiling reports whether the run's median ITL is within its task's ceiling.
 func (r *run) withinCeiling() bool { return r.medianITL <= float64(r.ceilingMS) }
 
-// whPerMillion is the run's unrounded energy per million output tokens,
-// in Wh.
+// whPerMillion is the run's unrounded energy per million output tokens, in Wh.
 func (r *run) whPerMillion() float64 { return *r.energy * 1e6 / 3600 }
 
 // origin says which upstream values a configuration's published field

@@ -53,7 +53,7 @@ func (s *snap) read(p string) ([]byte, error) {
 	return regfile.ReadAll(f)
 }
 
-// taskData is an archived task file, parsed (parseTask) and filtered
+// taskData is an archived task file, parsed (parseTaskFile) and filtered
 // (filterStable): the leaderboard and index checks both recompute from it.
 type taskData struct {
 	task, path string
@@ -129,7 +129,7 @@ var checks = []func(s *snap) []Problem{checkFiles, checkSchemas, checkLeaderboar
 // returns nil when all is well, else a *Report listing every problem
 // found; ended early when ctx is, it returns ctx's error, not a Report.
 func Check(ctx context.Context, fsys fs.FS) error {
-	s := &snap{fsys: fsys, ctx: ctx, tasks: map[string]*taskData{}, exports: newExportWant()}
+	s := &snap{fsys: fsys, ctx: ctx, tasks: map[string]*taskData{}, exports: &exportWant{}}
 	if n, ok := fsys.(NamedFS); ok {
 		s.name = n.Name()
 	}

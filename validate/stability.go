@@ -35,28 +35,11 @@ func unstable(r *lbRow) string {
 	return ""
 }
 
-// excludedRow is a row the filter leaves out: a token task's (row) or a
-// diffusion task's (drow).
+// excludedRow is a row the filter leaves out: as the manifest's exclusions
+// list it (key, without a reason), as problems name it, and why.
 type excludedRow struct {
-	row    *lbRow
-	reason string
-	drow   *dRow
-}
-
-// key is the row as the manifest's exclusions list it, without a reason.
-func (e excludedRow) key(task string) ManifestExclusion {
-	if d := e.drow; d != nil {
-		return ManifestExclusion{Task: task, Row: d.index, ModelID: d.modelID, GPU: d.gpu, NumGPUs: d.numGPUs, BatchSize: d.batch}
-	}
-	r := e.row
-	return ManifestExclusion{Task: task, Row: r.index, ModelID: r.modelID, GPU: r.gpu, NumGPUs: r.numGPUs, MaxNumSeqs: r.maxNumSeqs}
-}
-
-func (e excludedRow) where() string {
-	if e.drow != nil {
-		return e.drow.where()
-	}
-	return e.row.where()
+	key           ManifestExclusion
+	where, reason string
 }
 
 // filterDiffusion splits a diffusion task's rows (in upstream order) into
@@ -74,7 +57,8 @@ func filterDiffusion(rows []*dRow) (kept []*dRow, excluded []excludedRow) {
 		if reason == "" {
 			kept = append(kept, r)
 		} else {
-			excluded = append(excluded, excludedRow{drow: r, reason: reason})
+			k := ManifestExclusion{Task: r.task, Row: r.index, ModelID: r.modelID, GPU: r.gpu, NumGPUs: r.numGPUs, BatchSize: r.batch}
+			excluded = append(excluded, excludedRow{k, r.where(), reason})
 		}
 	}
 	return kept, excluded
@@ -117,9 +101,10 @@ func filterStable(rows []*lbRow) (stable []*lbRow, excluded []excludedRow) {
 		if reason == "" {
 			stable = append(stable, r)
 		} else {
-			excluded = append(excluded, excludedRow{row: r, reason: reason})
+			k := ManifestExclusion{Task: r.task, Row: r.index, ModelID: r.modelID, GPU: r.gpu, NumGPUs: r.numGPUs, MaxNumSeqs: r.maxNumSeqs}
+			excluded = append(excluded, excludedRow{k, r.where(), reason})
 		}
 	}
-	sort.SliceStable(excluded, func(a, b int) bool { return excluded[a].row.index < excluded[b].row.index })
+	sort.SliceStable(excluded, func(a, b int) bool { return excluded[a].key.Row < excluded[b].key.Row })
 	return stable, excluded
 }

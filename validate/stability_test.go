@@ -50,7 +50,7 @@ func TestStabilityFilter(t *testing.T) {
 			_, excluded := filterStable(rows)
 			var got []ex
 			for i, e := range excluded {
-				got = append(got, ex{e.row.index, e.reason})
+				got = append(got, ex{e.key.Row, e.reason})
 				if i < len(tt.want) && strings.HasPrefix(e.reason, tt.want[i].Reason) {
 					got[i].Reason = tt.want[i].Reason
 				}

@@ -42,20 +42,17 @@ func taskHeader(t *task, in *lbInputs, dataURL string) *jnode {
 		set("file", jstr(t.file)).set("data_url", jstr(dataURL))
 }
 
-// taskSource is the source block of a task's files: index.json's.
-func taskSource(in *lbInputs) (*jnode, error) {
-	t := &in.text.Leaderboard
-	version, err := fill(t.VersionTemplate, map[string]string{"leaderboard_version": t.LeaderboardVersion, "released": t.Released, "compiled": in.index.lastUpdated})
-	return jobj().set("name", jstr(t.Name)).set("version", jstr(version)).set("released", jstr(t.Released)).
-		set("compiled", jstr(in.index.lastUpdated)).set("retrieved", jstr(in.retrieved)).
-		set("licence", jstr(t.Licence)).set("cite", jstr(t.Cite)), err
+// taskFileTop is the start of every file of a task: its versions, task
+// block and source block.
+func taskFileTop(in *lbInputs, head, src *jnode) *jnode {
+	return jobj().set("version", jstr(modelVersion)).set("updated", jstr(in.date)).set("data_version", jstr(in.date)).
+		set("task", head).set("source", src)
 }
 
 // taskModelTree is a task's model file of the model's first row (its
 // names and sizes), configurations and index rows.
 func taskModelTree(head, src *jnode, in *lbInputs, slug string, first rowIdent, gpus *jnode, configs []*jnode, best []taskBest) *jnode {
-	n := jobj().set("version", jstr(modelVersion)).set("updated", jstr(in.date)).set("data_version", jstr(in.date)).
-		set("task", head).set("source", src).set("slug", jstr(slug)).set("name", jstr(first.nickname)).set("model_id", jstr(first.modelID)).
+	n := taskFileTop(in, head, src).set("slug", jstr(slug)).set("name", jstr(first.nickname)).set("model_id", jstr(first.modelID)).
 		set("params_b", jnum(floatText(first.totalParams))).set("active_params_b", jnum(floatText(first.activeParams)))
 	if first.arch != "" {
 		n.set("architecture", jstr(first.arch))
@@ -71,31 +68,19 @@ func taskModelTree(head, src *jnode, in *lbInputs, slug string, first rowIdent, 
 func taskIndexTree(t *task, head, src *jnode, in *lbInputs, stable int, models []*taskModel) *jnode {
 	entries, comparisons := jarr(), jarr()
 	for _, m := range models {
-		e := jobj()
-		for _, k := range []string{"slug", "name", "model_id", "params_b", "active_params_b", "architecture"} {
-			if v := m.tree.get(k); v != nil {
-				e.set(k, v)
-			}
-		}
-		e.set("configurations", jint(len(m.tree.get("configurations").vals))).set("gpus", m.tree.get("gpus")).
+		e := pick(m.tree, modelHeads...).set("configurations", jint(len(m.tree.get("configurations").vals))).set("gpus", m.tree.get("gpus")).
 			set("file", jstr("tasks/"+t.id+"/models/"+m.slug+".json")).set("best", m.tree.get("best"))
 		entries.vals = append(entries.vals, e)
-		var over, under *taskBest
+		byGPU := map[string]*taskBest{}
 		for i := range m.best {
-			switch m.best[i].gpu {
-			case "H100":
-				over = &m.best[i]
-			case "B200":
-				under = &m.best[i]
-			}
+			byGPU[m.best[i].gpu] = &m.best[i]
 		}
-		if over != nil && under != nil {
+		if over, under := byGPU["H100"], byGPU["B200"]; over != nil && under != nil {
 			comparisons.vals = append(comparisons.vals, jobj().set("slug", jstr(m.slug)).set("over", over.node).
 				set("under", under.node).set("energy_ratio", jnum(sig3Text(over.energy/under.energy))))
 		}
 	}
-	return jobj().set("version", jstr(modelVersion)).set("updated", jstr(in.date)).set("data_version", jstr(in.date)).
-		set("task", head).set("source", src).set("stable_configurations", jint(stable)).
+	return taskFileTop(in, head, src).set("stable_configurations", jint(stable)).
 		set("models", entries).set("gpu_comparisons", comparisons)
 }
 
@@ -111,10 +96,11 @@ type taskRead struct {
 // selection but Text Conversation; a file under tasks/ that none of them
 // gives is reported too.
 func checkTaskFiles(s *snap, rd *lbRead, in *lbInputs) []Problem {
-	src, err := taskSource(in)
+	full, err := sourceBlock(in)
 	if err != nil {
 		return []Problem{{File: "tasks", Msg: fmt.Sprintf("cannot be recomputed: %v", err)}}
 	}
+	src := indexSource(full)
 	var out []Problem
 	want := map[string]bool{}
 	for _, tr := range rd.others {
@@ -159,15 +145,11 @@ func taskModels(t *task, td *taskData, in *lbInputs, head, src *jnode, file, ind
 		tin := *in
 		tin.task, tin.stable, tin.chatPath = t, td.stable, td.path
 		broken, err := eachModel(&tin, file, index, func(wm *wantModel) {
-			var configs []*jnode
 			var best []taskBest
-			for _, r := range wm.configs {
-				configs = append(configs, r.node)
-			}
 			for _, r := range wm.best {
 				best = append(best, taskBest{r.gpu, r.node, *r.energy})
 			}
-			add(wm.slug, wm.configs[0].ident(), gpuList(wm.configs), configs, best)
+			add(wm.slug, wm.configs[0].ident(), wm.tree.get("gpus"), wm.tree.get("configurations").vals, best)
 		})
 		if err != nil {
 			file.add("", "", "cannot be recomputed: %v", err)
@@ -213,7 +195,5 @@ func compareTaskFile(s *snap, p string, want *jnode, from string) []Problem {
 	if err != nil {
 		return []Problem{cannotRead(p, err)}
 	}
-	d := &jdiff{ps: &problems{file: p}, max: 50, note: func(*jnode, string) string { return " from " + from }}
-	d.tree(data, writeTree(want), func(got *jnode) { d.value("", "", want, got, "") })
-	return d.ps.list
+	return compareFile(p, data, want, " from "+from)
 }

@@ -184,12 +184,6 @@ func (r *lbRow) where() string {
 	return fmt.Sprintf("configurations[%d] (%s on %d x %s, max_num_seqs %d)", r.index, r.modelID, r.numGPUs, r.gpu, r.maxNumSeqs)
 }
 
-// parseTask reads a token task file's rows (parseTaskFile).
-func parseTask(ps *problems, task string, data []byte) ([]*lbRow, bool) {
-	rows, _, ok := parseTaskFile(ps, task, "", data)
-	return rows, ok
-}
-
 // parseTaskFile reads a task file's rows: a token task's (unit "") or a
 // diffusion task's (unit "image" or "video", parseDRow). A file that is
 // not UTF-8, does not decode or gives a key twice is reported, and no row
@@ -215,97 +209,56 @@ func parseTaskFile(ps *problems, task, unit string, data []byte) (rows []*lbRow,
 	ok = true
 	for i, raw := range doc.Configurations {
 		where := fmt.Sprintf("configurations[%d]", i)
-		tr := parseRow(raw, unit)
-		if tr.row == nil && tr.drow == nil {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		var m map[string]any
+		if dec.Decode(&m) != nil || m == nil {
 			ps.add(where, "", "is not a JSON object")
 			ok = false
 			continue
 		}
-		if tr.id != "" {
-			where += " (" + tr.id + ")"
+		if id, _ := m["model_id"].(string); id != "" {
+			where += " (" + id + ")"
 		}
-		for _, p := range tr.probs {
-			ps.add(where, p.Field, "%s", p.Msg)
-		}
-		switch {
-		case tr.drow != nil:
-			tr.drow.task, tr.drow.index = task, i
-			if tr.ok {
-				drows = append(drows, tr.drow)
+		rp := &rowParser{ps: ps, where: where, m: m, ok: true}
+		if unit != "" {
+			if d := parseDRow(rp, unit == "video"); rp.ok {
+				d.task, d.index = task, i
+				drows = append(drows, d)
 			}
-		default:
-			tr.row.task, tr.row.index = task, i
-			if tr.ok {
-				rows = append(rows, tr.row)
-			}
+		} else if r := parseRow(rp); rp.ok {
+			r.task, r.index = task, i
+			rows = append(rows, r)
 		}
-		ok = ok && tr.ok
+		ok = ok && rp.ok
 	}
 	return rows, drows, ok
 }
 
-// taskRow is one element of a task file's configurations array, parsed;
-// its problems have no Where yet.
-type taskRow struct {
-	row   *lbRow // a token task's row; nil when the element is not a JSON object
-	drow  *dRow  // a diffusion task's row, instead
-	id    string // its model_id
-	ok    bool
-	probs []Problem
-}
-
-// parseRow parses one row, raw: valid JSON, decoded with UseNumber; a
-// diffusion task's row (unit "image" or "video") by parseDRow.
-func parseRow(raw []byte, unit string) taskRow {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var m map[string]any
-	if dec.Decode(&m) != nil || m == nil {
-		return taskRow{}
-	}
-	ps := &problems{}
-	rp := &rowParser{ps: ps, m: m, ok: true}
-	if unit != "" {
-		d := parseDRow(rp, unit == "video")
-		return taskRow{drow: d, id: d.modelID, ok: rp.ok, probs: ps.list}
-	}
+// parseRow reads a token task's row (rp's problems name it).
+func parseRow(rp *rowParser) *lbRow {
 	r := &lbRow{}
-	r.modelID = rp.str("model_id")
-	r.nickname = rp.str("nickname")
-	r.gpu = rp.str("gpu_model")
-	if r.gpu != "" && !gpuName.MatchString(r.gpu) {
-		rp.fail("gpu_model", "is %q, not a plain GPU name of at most 40 bytes", r.gpu)
-	}
-	r.precision = rp.str("weight_precision")
-	r.arch = rp.str("architecture")
+	r.modelID, r.nickname, r.gpu = rp.str("model_id"), rp.str("nickname"), rp.gpuModel()
+	r.precision, r.arch = rp.str("weight_precision"), rp.str("architecture")
 	r.numGPUs = rp.whole("num_gpus", 1)
 	// Older versions write 0 for a parallelism not used; it is published
 	// as it stands.
-	r.tp = rp.whole("tensor_parallel", 0)
-	r.dp = rp.whole("data_parallel", 0)
-	r.ep = rp.whole("expert_parallel", 0)
+	r.tp, r.dp, r.ep = rp.whole("tensor_parallel", 0), rp.whole("data_parallel", 0), rp.whole("expert_parallel", 0)
 	r.maxNumSeqs = rp.whole("max_num_seqs", 1)
-	r.totalParams = rp.num("total_params_billions")
-	r.activeParams = rp.num("activated_params_billions")
+	r.totalParams, r.activeParams = rp.num("total_params_billions"), rp.num("activated_params_billions")
 	r.avgBatch = rp.num("avg_batch_size")
-	r.medianITL = rp.num("median_itl_ms")
-	r.p90 = rp.num("p90_itl_ms")
-	r.p95 = rp.num("p95_itl_ms")
-	r.p99 = rp.num("p99_itl_ms")
-	r.throughput = rp.num("output_throughput_tokens_per_sec")
-	r.power = rp.num("avg_power_watts")
-	r.energy = rp.opt("energy_per_token_joules")
-	r.energyRequest = rp.opt("energy_per_request_joules")
-	r.outputLen = rp.opt("avg_output_len")
-	r.steadySeconds = rp.opt("steady_state_duration_s")
+	r.medianITL, r.p90, r.p95, r.p99 = rp.num("median_itl_ms"), rp.num("p90_itl_ms"), rp.num("p95_itl_ms"), rp.num("p99_itl_ms")
+	r.throughput, r.power = rp.num("output_throughput_tokens_per_sec"), rp.num("avg_power_watts")
+	r.energy, r.energyRequest = rp.opt("energy_per_token_joules"), rp.opt("energy_per_request_joules")
+	r.outputLen, r.steadySeconds = rp.opt("avg_output_len"), rp.opt("steady_state_duration_s")
 	if r.outputLen == nil && r.energyRequest == nil {
 		rp.fail("avg_output_len", "is missing, and so is energy_per_request_joules to derive it from")
 	}
 	if rp.ok {
 		rp.plausible(r)
 	}
-	r.content = rowContent(m)
-	return taskRow{row: r, id: r.modelID, ok: rp.ok, probs: ps.list}
+	r.content = rowContent(rp.m)
+	return r
 }
 
 // rowContent identifies a row object (decoded with UseNumber) by its
@@ -383,16 +336,26 @@ func (rp *rowParser) plausible(r *lbRow) {
 }
 
 // rowParser reads typed fields of one upstream row, reporting each bad one
-// (with an empty Where: parseTask names the row).
+// on the row, where.
 type rowParser struct {
-	ps *problems
-	m  map[string]any // decoded with UseNumber
-	ok bool
+	ps    *problems
+	where string
+	m     map[string]any // decoded with UseNumber
+	ok    bool
 }
 
 func (rp *rowParser) fail(key, format string, a ...any) {
-	rp.ps.add("", key, format, a...)
+	rp.ps.add(rp.where, key, format, a...)
 	rp.ok = false
+}
+
+// gpuModel returns gpu_model, held to the published rule (gpuName).
+func (rp *rowParser) gpuModel() string {
+	gpu := rp.str("gpu_model")
+	if gpu != "" && !gpuName.MatchString(gpu) {
+		rp.fail("gpu_model", "is %q, not a plain GPU name of at most 40 bytes", gpu)
+	}
+	return gpu
 }
 
 func (rp *rowParser) str(key string) string {
