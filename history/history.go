@@ -145,7 +145,7 @@ func LookupTask(id string) (format.Task, error) {
 	for _, t := range format.Tasks() {
 		ids = append(ids, t.ID)
 	}
-	return format.Task{}, &catalog.Error{Kind: catalog.Invalid, What: "task", Query: id, Nearest: ids,
+	return format.Task{}, &catalog.Error{Kind: catalog.Invalid, What: "task", Query: id, Nearest: catalog.Nearest(id, ids),
 		Detail: fmt.Sprintf("no task %q; the tasks are %s", id, strings.Join(ids, ", "))}
 }
 
