@@ -303,8 +303,9 @@ func (s *Site) taskOfPage(p string) (format.Task, *format.Model, bool) {
 }
 
 // taskModelPage is the page of model m in task t: its index rows, what
-// they cost on the display grids, energy against batch, and every
-// configuration.
+// they cost on the display grids, energy against batch, every
+// configuration, and with Options.History its index rows across the
+// releases (historyBlocks).
 func (s *Site) taskModelPage(t format.Task, m *format.Model) ([]byte, error) {
 	page := taskModelPath(t.ID, m.Slug)
 	data := modelData{frame: s.frame(m.Name+" · "+t.Name, page, ""), GPUs: t.Name}
@@ -347,7 +348,11 @@ func (s *Site) taskModelPage(t format.Task, m *format.Model) ([]byte, error) {
 	}
 	blocks = append(blocks, htmlBlock{Kind: "h2", ID: "configurations", Text: "Energy against batch", Close: true},
 		htmlBlock{Kind: "figs", Figs: []template.HTML{h}}, htmlBlock{Kind: "table", Table: ct})
-	data.Blocks, data.Open = blocks, true
+	hist, err := s.historyBlocks(t, m.Slug, true)
+	if err != nil {
+		return nil, err
+	}
+	data.Blocks, data.Open = append(blocks, hist...), true
 	for _, p := range []string{format.TaskModelPath(t.ID, m.Slug), format.TaskIndexPath(t.ID), t.ArchivedPath()} {
 		data.Files = append(data.Files, fileLink{Name: p, Href: dataHref(data.Root, p)})
 	}

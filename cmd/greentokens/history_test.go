@@ -115,6 +115,23 @@ func TestSiteHistory(t *testing.T) {
 	if !strings.Contains(string(page), `id="fig-history"`) || !strings.Contains(string(page), "5 releases up to 2026-04-05") {
 		t.Errorf("the model page has no history of the 5 releases up to its date")
 	}
+	// A task model's page charts its task's index rows, in its unit.
+	for _, tc := range []struct{ page, want string }{
+		{"/tasks/" + historytest.DiffusionTask + "/" + historytest.DiffusionModel + ".html", `Wh/image</th><th scope="col">change</th>`},
+		{"/tasks/" + historytest.TokenTask + "/" + historytest.TokenModel + ".html", "moved (2.0%)"},
+		{"/tasks/gpqa/qwen-3-32b.html", "No release changed an index row."},
+	} {
+		page, err := os.ReadFile(out + tc.page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(page), `id="fig-history"`) || !strings.Contains(string(page), "5 releases up to 2026-04-05") || !strings.Contains(string(page), tc.want) {
+			t.Errorf("%s has no history of the 5 releases up to its date with %q", tc.page, tc.want)
+		}
+	}
+	if page, err := os.ReadFile(out + "/tasks/gpqa/deepseek-r1.html"); err != nil || strings.Contains(string(page), `id="fig-history"`) {
+		t.Errorf("a Problem Solving model the model files do not publish: %v, or a history", err)
+	}
 	feed, err := os.ReadFile(out + "/feed.atom")
 	if err != nil {
 		t.Fatal(err)
