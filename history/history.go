@@ -81,7 +81,7 @@ type Series struct {
 
 // Kinds of a Point's change: as snapshots/diff names an index row's.
 const (
-	Moved   = "moved"   // the same row, its Wh/M moved
+	Moved   = "moved"   // the same row, its energy moved
 	Changed = "changed" // another configuration is the GPU's index row
 	Added   = "added"   // the GPU has an index row, and had none in the release before
 	Removed = "removed" // the GPU has no index row, and had one in the release before

@@ -43,7 +43,7 @@ func served(t *testing.T) *catalog.Catalog {
 	return c
 }
 
-// line is a point in a few words: GPU, release, row, Wh/M, change and the
+// line is a point in a few words: GPU, release, row, energy, change and the
 // kinds of its reasons.
 type line struct {
 	GPU, Release, Row string
