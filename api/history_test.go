@@ -32,6 +32,9 @@ func TestHistory(t *testing.T) {
 		{"/v1/latest/history/Qwen%2FQwen3-32B", 6, history.Request{Model: "qwen-3-32b"}},
 		{"/v1/latest/history/qwen-3-32b?gpu=b200&task=lm-arena-chat", 6, history.Request{Model: "qwen-3-32b", GPU: "B200"}},
 		{"/v1/2026-03-22/history/qwen-3-32b?task=gpqa", 4, history.Request{Model: "qwen-3-32b", Task: "gpqa"}},
+		{"/v1/latest/history/FLUX.1%20Dev?task=text-to-image", 6, history.Request{Model: "flux-1-dev", Task: "text-to-image"}},
+		{"/v1/2026-04-05/history/qwen-3-coder-30b-a3b?task=sourcegraph-fim&gpu=B200", 5, history.Request{Model: "qwen-3-coder-30b-a3b", Task: "sourcegraph-fim", GPU: "B200"}},
+		{"/v1/latest/history/zai-org%2FCogVideoX1.5-5B?task=text-to-video", 6, history.Request{Model: "zai-org/CogVideoX1.5-5B", Task: "text-to-video"}},
 	} {
 		want, err := history.Of(context.Background(), cat.Snapshots()[:tc.until], tc.req)
 		if err != nil {
@@ -42,6 +45,10 @@ func TestHistory(t *testing.T) {
 		if a.status != 200 || a.body != string(b) || a.header.Get("Cache-Control") != cacheShort {
 			t.Errorf("%s: %d %s; not the history's answer:\n%.300s", tc.path, a.status, a.header.Get("Cache-Control"), a.body)
 		}
+		// The figures are under the task's key alone.
+		if task, _ := format.LookupTask(want.Task); !strings.Contains(a.body, `"`+task.EnergyKey()+`": `) || strings.Count(a.body, `"wh_per_`) != strings.Count(a.body, `"`+task.EnergyKey()+`"`) {
+			t.Errorf("%s: the figures are not under %s alone", tc.path, task.EnergyKey())
+		}
 	}
 	for _, tc := range []struct {
 		path   string
@@ -51,7 +58,9 @@ func TestHistory(t *testing.T) {
 	}{
 		{"/v1/latest/history/qwen-3-33b", 404, "model", `nearest: "qwen-3-32b"`},
 		{"/v1/latest/history/qwen-3-32b?gpu=A100", 404, "gpu", "it has index rows on B200, H100, H200"},
-		{"/v1/latest/history/qwen-3-32b?task=image-chat", 400, "task", "the tasks are lm-arena-chat, gpqa"},
+		{"/v1/latest/history/qwen-3-32b?task=text-to-audio", 400, "task",
+			"the tasks are lm-arena-chat, gpqa, sourcegraph-fim, image-chat, video-chat, text-to-image, text-to-video"},
+		{"/v1/latest/history/qwen-3-32b?task=image-chat", 404, "model", `no model "qwen-3-32b" in task image-chat`},
 		{"/v1/latest/history/qwen-3-32b?grid=NOR", 400, "grid", "the parameters are gpu, task"},
 		{"/v1/latest/history/qwen-3-32b?gpu=B200&gpu=H100", 400, "gpu", "more than once"},
 		{"/v1/latest/history/%20", 400, "model", "a model is required"},

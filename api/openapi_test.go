@@ -78,6 +78,8 @@ func TestOpenAPI(t *testing.T) {
 		{"history:/v1/latest/history/qwen-3-32b", "History"},
 		{"history:/v1/latest/history/qwen-3-32b?task=gpqa&gpu=H100", "History"},
 		{"history:/v1/latest/history/qwen-3-32b?task=x", "Problem"},
+		{"history:/v1/latest/history/flux-1-dev?task=text-to-image", "History"},
+		{"history:/v1/latest/history/qwen-3-coder-30b-a3b?task=sourcegraph-fim", "History"},
 	} {
 		sch, err := c.Compile(base + "#/components/schemas/" + tc.schema)
 		if err != nil {

@@ -104,6 +104,11 @@ func nearest(q string, names []string) []string {
 	return nearestOf(q, cands)
 }
 
+// Nearest returns up to three of names closest to q, as an Error's
+// Nearest lists them: for a caller that words its own error of the
+// catalog's kinds.
+func Nearest(q string, names []string) []string { return nearest(q, names) }
+
 // nearestOf is nearest over candidates with several spellings each, the
 // first the display name.
 func nearestOf(q string, cands [][]string) []string {

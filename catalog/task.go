@@ -140,12 +140,7 @@ func (td *taskData) loadDiffusion(s *Snapshot, src []byte, entries []struct {
 	Slug string `json:"slug"`
 }) error {
 	t := td.task
-	all, err := leaderboard.ParseDiffusion(t.ID, src)
-	if err != nil {
-		return fmt.Errorf("archived sources: %w", err)
-	}
-	kept, _ := leaderboard.StableDiffusion(all)
-	rows, err := leaderboard.DiffusionRowIDs(t.ID, kept)
+	rows, err := leaderboard.DiffusionTaskRows(t.ID, src)
 	if err != nil {
 		return fmt.Errorf("archived sources: %w", err)
 	}

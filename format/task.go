@@ -79,6 +79,18 @@ func (t Task) EnergyKey() string {
 	return "wh_per_million_output_tokens"
 }
 
+// UnitShort is the task's unit in a column heading: "Wh/M", "Wh/image",
+// "Wh/video".
+func (t Task) UnitShort() string {
+	switch t.Kind {
+	case Images:
+		return "Wh/image"
+	case Videos:
+		return "Wh/video"
+	}
+	return "Wh/M"
+}
+
 // JoulesKey is the published key of a configuration's energy per unit in
 // joules: "joules_per_output_token", "joules_per_image",
 // "joules_per_video".

@@ -16,10 +16,12 @@
 // server's get_history and the site's history chart all answer through it,
 // with the same objects (History, and Compact for a short answer).
 //
-// A task is a parameter: the primary task's index rows are the model
-// files' (best), another registered task's are index.json's task
-// comparisons; the task's stable upstream rows are read from the release's
-// archived task file.
+// A task is a parameter, any registered one: the primary task's index rows
+// are the model files' (best), Problem Solving's index.json's task
+// comparisons, every other task's its own files' (tasks/TASK/models/SLUG.json,
+// as the catalog reads them); the task's stable upstream rows are read
+// from the release's archived task file. A figure is in the task's unit:
+// Wh per million output tokens, per image or per video.
 package history
 
 import (
@@ -79,7 +81,7 @@ type Series struct {
 
 // Kinds of a Point's change: as snapshots/diff names an index row's.
 const (
-	Moved   = "moved"   // the same row, its Wh/M moved
+	Moved   = "moved"   // the same row, its energy moved
 	Changed = "changed" // another configuration is the GPU's index row
 	Added   = "added"   // the GPU has an index row, and had none in the release before
 	Removed = "removed" // the GPU has no index row, and had one in the release before
@@ -89,34 +91,45 @@ const (
 type Point struct {
 	Release  string `json:"release"`
 	Compiled string `json:"compiled"`
-	// RowID, NumGPUs and WhPerMillion are the index row's, as published;
+	// RowID, NumGPUs and the energy are the index row's, as published;
 	// null when the GPU has no index row in this release.
-	RowID        *string       `json:"row_id"`
-	NumGPUs      *int          `json:"num_gpus"`
-	WhPerMillion *format.Float `json:"wh_per_million_output_tokens"`
+	RowID   *string `json:"row_id"`
+	NumGPUs *int    `json:"num_gpus"`
+	// The energy is under the key named for the task's unit, as a task's
+	// index rows publish it, and only that key (null without a row):
+	// WhPerMillion a token task's, WhPerImage an image task's, WhPerVideo
+	// a video task's (MarshalJSON).
+	WhPerMillion *format.Float `json:"wh_per_million_output_tokens,omitempty"`
+	WhPerImage   *format.Float `json:"wh_per_image,omitempty"`
+	WhPerVideo   *format.Float `json:"wh_per_video,omitempty"`
 	// Change is null when the published figure is the release before's
 	// (and in the first release); else Moved, Changed, Added or Removed.
 	Change *string `json:"change"`
 	// RelativeChangePercent is (new / old - 1) x 100 of the unrounded
-	// Wh/M, to 2 decimals, when both releases have a row.
+	// energy, to 2 decimals, when both releases have a row.
 	RelativeChangePercent *format.Float `json:"relative_change_percent"`
 	// Why says what changed the figure; empty when Change is null.
 	Why []Reason `json:"why"`
+
+	// Kind is the task's kind, which names the energy's key; not written
+	// (the history's task says it), and found from the key that holds a
+	// figure in a point read back.
+	Kind format.Kind `json:"-"`
 }
 
 // Request asks for a model's history.
 type Request struct {
 	// Model is a slug, name or model id, as catalog.FindModel takes it.
 	Model string
-	// Task is a registered task's id; "" is the primary task.
+	// Task is a registered task's id, any of format.Tasks(); "" is the
+	// primary task.
 	Task string
 	// GPU restricts the answer to one GPU; "" means every GPU.
 	GPU string
 }
 
 // LookupTask returns the registered task id names, the primary task for
-// "", and a catalog error naming the tasks otherwise: the tasks index.json
-// lists (format.Task.InIndex), whose rows a history reads.
+// "", and a catalog error naming the registered tasks otherwise.
 func LookupTask(id string) (format.Task, error) {
 	if strings.TrimSpace(id) == "" {
 		return format.PrimaryTask(), nil
@@ -125,25 +138,36 @@ func LookupTask(id string) (format.Task, error) {
 		return format.Task{}, &catalog.Error{Kind: catalog.Invalid, What: "task", Query: id,
 			Detail: fmt.Sprintf("task name over %d bytes", catalog.MaxNameBytes)}
 	}
-	if t, ok := format.LookupTask(id); ok && t.InIndex {
+	if t, ok := format.LookupTask(id); ok {
 		return t, nil
 	}
 	var ids []string
 	for _, t := range format.Tasks() {
-		if t.InIndex {
-			ids = append(ids, t.ID)
-		}
+		ids = append(ids, t.ID)
 	}
-	return format.Task{}, &catalog.Error{Kind: catalog.Invalid, What: "task", Query: id, Nearest: ids,
+	return format.Task{}, &catalog.Error{Kind: catalog.Invalid, What: "task", Query: id, Nearest: catalog.Nearest(id, ids),
 		Detail: fmt.Sprintf("no task %q; the tasks are %s", id, strings.Join(ids, ", "))}
 }
 
-// row is an index row of one release.
+// row is an index row of one release: its energy per the task's unit as
+// published and unrounded.
 type row struct {
 	id        string
 	numGPUs   int
 	wh        format.Float
 	unrounded float64
+}
+
+// stableRow is what the history reads of a stable upstream row of the
+// task: its GPU and configuration, and its unrounded energy per the
+// task's unit.
+type stableRow struct {
+	gpu     string
+	numGPUs int
+	// size is a token row's max_num_seqs, a diffusion row's batch size:
+	// the configuration's figure an exclusion names.
+	size int
+	wh   float64
 }
 
 // view is what the history reads of one release for one model and task.
@@ -154,7 +178,7 @@ type view struct {
 	// index holds each GPU's index row; stable the task's stable upstream
 	// rows of the model, by row id; gpus the GPUs they were measured on.
 	index  map[string]row
-	stable map[string]*leaderboard.Row
+	stable map[string]stableRow
 	gpus   map[string]bool
 	// changes holds each GPU's change since the release before.
 	changes map[string]change
@@ -171,43 +195,75 @@ func info(s *catalog.Snapshot) ReleaseInfo {
 	return ri
 }
 
-// readView reads the release s's view of the model slug in task, from the
-// rows parsed (the task's stable rows, and the task's index rows of
-// index.json for a task other than the primary).
-func readView(s *catalog.Snapshot, p *parsed, slug string, task format.Task) (*view, error) {
-	v := &view{info: info(s), snap: s, index: map[string]row{}, stable: map[string]*leaderboard.Row{}, gpus: map[string]bool{}}
-	m, ok := s.Published[slug]
-	if !ok {
-		return v, nil
+// publishes returns the release s's model slug in task: a model file's
+// for the tasks index.json lists, the task's model file's for another;
+// nil when s does not publish it.
+func publishes(s *catalog.Snapshot, slug string, task format.Task) *format.Model {
+	if task.InIndex {
+		return s.Published[slug]
 	}
-	v.model = m
-	prefix := slug + "/"
+	for _, m := range s.TaskModels(task.ID) {
+		if m.Slug == slug {
+			return m
+		}
+	}
+	return nil
+}
+
+// find finds the model query names in the release s's task.
+func find(s *catalog.Snapshot, query string, task format.Task) (*format.Model, error) {
+	if task.InIndex {
+		return s.FindModel(query)
+	}
+	return s.FindTaskModel(task.ID, query)
+}
+
+// readView reads the release s's view of the model m in task, from the
+// rows parsed (the task's stable rows, and the task's index rows of
+// index.json for Problem Solving); a token task's other index rows are
+// m's (its task model file's best), a diffusion task's its task model
+// file's best.
+func readView(s *catalog.Snapshot, p *parsed, m *format.Model, task format.Task) (*view, error) {
+	v := &view{info: info(s), snap: s, model: m, index: map[string]row{}, stable: map[string]stableRow{}, gpus: map[string]bool{}}
+	prefix := m.Slug + "/"
 	for id, r := range p.rows {
 		if strings.HasPrefix(id, prefix) {
 			v.stable[id] = r
-			v.gpus[r.GPU] = true
+			v.gpus[r.gpu] = true
 		}
 	}
-	add := func(gpu, id string, numGPUs int, wh format.Float) error {
+	add := func(gpu, id string, numGPUs int, wh *format.Float) error {
 		r, ok := v.stable[id]
-		if !ok {
-			return fmt.Errorf("release %s: %s's index row %s on %s is no stable row of %s", s.Date, slug, id, gpu, task.ArchivedPath())
+		if !ok || wh == nil {
+			return fmt.Errorf("release %s: %s's index row %s on %s is no stable row of %s", s.Date, m.Slug, id, gpu, task.ArchivedPath())
 		}
-		v.index[gpu] = row{id: id, numGPUs: numGPUs, wh: wh, unrounded: r.WhPerMillion()}
+		v.index[gpu] = row{id: id, numGPUs: numGPUs, wh: *wh, unrounded: r.wh}
 		return nil
 	}
-	if task.Primary {
-		for gpu, c := range m.Best {
-			if err := add(gpu, c.RowID, c.NumGPUs, c.WhPerMillion); err != nil {
+	switch {
+	case task.Kind.Diffusion():
+		tm := s.TaskDiffusion(task.ID, m.Slug)
+		for gpu, c := range tm.Best {
+			wh := c.WhPerImage
+			if task.Kind == format.Videos {
+				wh = c.WhPerVideo
+			}
+			if err := add(gpu, c.RowID, c.NumGPUs, wh); err != nil {
 				return nil, err
 			}
 		}
-		return v, nil
-	}
-	for _, tc := range p.comparisons[slug] {
-		if tc.Other.Task == task.ID {
-			if err := add(tc.GPU, tc.Other.RowID, tc.Other.NumGPUs, tc.Other.WhPerMillion); err != nil {
+	case task.Primary || !task.InIndex:
+		for gpu, c := range m.Best {
+			if err := add(gpu, c.RowID, c.NumGPUs, &c.WhPerMillion); err != nil {
 				return nil, err
+			}
+		}
+	default:
+		for _, tc := range p.comparisons[m.Slug] {
+			if tc.Other.Task == task.ID {
+				if err := add(tc.GPU, tc.Other.RowID, tc.Other.NumGPUs, &tc.Other.WhPerMillion); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}
@@ -216,9 +272,9 @@ func readView(s *catalog.Snapshot, p *parsed, slug string, task format.Task) (*v
 
 // parsed is what the history reads of a release's files for one task,
 // once: the task's stable rows, and index.json's task comparisons by slug
-// (for a task other than the primary).
+// (for Problem Solving, whose index rows they are).
 type parsed struct {
-	rows        map[string]*leaderboard.Row
+	rows        map[string]stableRow
 	comparisons map[string][]format.TaskComparison
 }
 
@@ -228,12 +284,25 @@ func parse(s *catalog.Snapshot, task format.Task) (*parsed, error) {
 	if !ok {
 		return nil, fmt.Errorf("release %s archives no %s", s.Date, task.ArchivedPath())
 	}
+	p := &parsed{rows: map[string]stableRow{}, comparisons: map[string][]format.TaskComparison{}}
+	if task.Kind.Diffusion() {
+		rows, err := leaderboard.DiffusionTaskRows(task.ID, f.Bytes)
+		if err != nil {
+			return nil, fmt.Errorf("release %s: %w", s.Date, err)
+		}
+		for id, r := range rows {
+			p.rows[id] = stableRow{gpu: r.GPU, numGPUs: r.NumGPUs, size: r.BatchSize, wh: r.Wh()}
+		}
+		return p, nil
+	}
 	rows, err := leaderboard.TaskRows(task.ID, f.Bytes)
 	if err != nil {
 		return nil, fmt.Errorf("release %s: %w", s.Date, err)
 	}
-	p := &parsed{rows: rows, comparisons: map[string][]format.TaskComparison{}}
-	if task.Primary {
+	for id, r := range rows {
+		p.rows[id] = stableRow{gpu: r.GPU, numGPUs: r.NumGPUs, size: r.MaxNumSeqs, wh: r.WhPerMillion()}
+	}
+	if task.Primary || !task.InIndex {
 		return p, nil
 	}
 	idx, ok := s.File(format.IndexPath)
@@ -302,7 +371,7 @@ func (b *Builder) Add(s *catalog.Snapshot) error {
 		return fmt.Errorf("history: release %s given after %s", s.Date, b.last.info.Date)
 	}
 	b.h.Releases = append(b.h.Releases, info(s))
-	if m, err := s.FindModel(b.req.Model); err != nil {
+	if m, err := find(s, b.req.Model, b.task); err != nil {
 		b.lastErr = err
 	} else if m.Slug != b.slug {
 		// The newest release that has the model names it: a query that
@@ -335,16 +404,18 @@ func (b *Builder) Add(s *catalog.Snapshot) error {
 	return nil
 }
 
-// view reads the release s's view of the model the builder follows.
+// view reads the release s's view of the model the builder follows; a
+// release that does not publish it is read no further.
 func (b *Builder) view(s *catalog.Snapshot) (*view, error) {
-	if b.slug == "" {
+	m := publishes(s, b.slug, b.task)
+	if b.slug == "" || m == nil {
 		return &view{info: info(s), snap: s}, nil
 	}
 	p, err := b.src.parse(s, b.task)
 	if err != nil {
 		return nil, err
 	}
-	return readView(s, p, b.slug, b.task)
+	return readView(s, p, m, b.task)
 }
 
 // change is a GPU's index row's change since the release before.
@@ -451,10 +522,11 @@ func (b *Builder) History() (*History, error) {
 			if _, ok := v.index[gpu]; !ok && len(s.Points) == 0 {
 				continue // a series starts at its first index row
 			}
-			p := Point{Release: v.info.Date, Compiled: v.info.Compiled, Why: []Reason{}}
+			p := Point{Release: v.info.Date, Compiled: v.info.Compiled, Why: []Reason{}, Kind: b.task.Kind}
 			if r, ok := v.index[gpu]; ok {
 				id, n, wh := r.id, r.numGPUs, r.wh
-				p.RowID, p.NumGPUs, p.WhPerMillion = &id, &n, &wh
+				p.RowID, p.NumGPUs = &id, &n
+				p.setWh(&wh)
 			}
 			if c, ok := v.changes[gpu]; ok {
 				k := c.kind

@@ -32,12 +32,19 @@ type CompactSeries struct {
 }
 
 // CompactPoint is a release's index row in three figures: the release, the
-// upstream compiled date, Wh/M (null: no index row), and why it changed.
+// upstream compiled date, the energy per the task's unit (null: no index
+// row; under the key named for the unit, as a Point's), and why it
+// changed.
 type CompactPoint struct {
 	Release      string        `json:"release"`
 	Compiled     string        `json:"compiled"`
-	WhPerMillion *format.Float `json:"wh_per_million_output_tokens"`
+	WhPerMillion *format.Float `json:"wh_per_million_output_tokens,omitempty"`
+	WhPerImage   *format.Float `json:"wh_per_image,omitempty"`
+	WhPerVideo   *format.Float `json:"wh_per_video,omitempty"`
 	Why          []string      `json:"why"`
+
+	// Kind is the task's kind, as a Point's.
+	Kind format.Kind `json:"-"`
 }
 
 // Compact returns h in a few words per GPU.
@@ -52,7 +59,8 @@ func (h *History) Compact() *Compact {
 			if i != 0 && i != len(s.Points)-1 && p.Change == nil {
 				continue
 			}
-			cp := CompactPoint{Release: p.Release, Compiled: p.Compiled, WhPerMillion: p.WhPerMillion, Why: []string{}}
+			cp := CompactPoint{Release: p.Release, Compiled: p.Compiled, WhPerMillion: p.WhPerMillion, WhPerImage: p.WhPerImage,
+				WhPerVideo: p.WhPerVideo, Why: []string{}, Kind: kindOf(p.Kind, p.WhPerImage, p.WhPerVideo)}
 			for _, r := range p.Why {
 				cp.Why = append(cp.Why, r.Kind)
 			}
@@ -75,12 +83,12 @@ func (h *History) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "%s (%s), %s, %s: %s, %s\n", printable.String(h.Name), h.Model, h.TaskName, h.Unit,
 		plural.Count(len(h.Releases), "release"), span)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "GPU\trelease\tcompiled\tindex row\tWh/M\tchange\twhy\n")
+	fmt.Fprintf(tw, "GPU\trelease\tcompiled\tindex row\t%s\tchange\twhy\n", unitShort(h.Task))
 	for _, s := range h.Series {
 		for _, p := range s.Points {
 			row, wh := "none", "-"
 			if p.RowID != nil {
-				row, wh = *p.RowID, num(*p.WhPerMillion)
+				row, wh = *p.RowID, num(*p.Wh())
 			}
 			change := ""
 			if p.Change != nil {
@@ -107,4 +115,11 @@ func (h *History) WriteText(w io.Writer) error {
 func num(f format.Float) string {
 	s, _ := format.FormatFloat(float64(f))
 	return s
+}
+
+// unitShort is the unit of the task with the id task in a column heading:
+// "Wh/M", "Wh/image", "Wh/video".
+func unitShort(task string) string {
+	t, _ := format.LookupTask(task)
+	return t.UnitShort()
 }

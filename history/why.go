@@ -122,7 +122,7 @@ func classify(pd *pairDiff, prev, cur *view, task format.Task, gpu string) []Rea
 		switch {
 		case !prev.gpus[gpu]:
 			out = append(out, Reason{NewGPU, fmt.Sprintf("%s had no stable row on %s in %s", cur.model.Slug, gpu, prev.info.Date)})
-		case prev.stable[n.id] == nil && !restored[configKey(cur.stable[n.id].NumGPUs, gpu, cur.stable[n.id].MaxNumSeqs)]:
+		case !isStable(prev, n.id) && !restored[configKey(task, cur.stable[n.id].numGPUs, gpu, cur.stable[n.id].size)]:
 			out = append(out, Reason{NewRow, fmt.Sprintf("%s is no stable row of %s", n.id, prev.info.Date)})
 		}
 	}
@@ -217,15 +217,26 @@ type excluded struct {
 	reason string
 }
 
+// isStable reports whether the row id is among v's stable rows.
+func isStable(v *view, id string) bool {
+	_, ok := v.stable[id]
+	return ok
+}
+
 // exclusions are a manifest's exclusions of the model's rows on gpu in
-// task, by configuration ("1 x B200 at max_num_seqs 256").
+// task, by configuration ("1 x B200 at max_num_seqs 256", "1 x B200 at
+// batch_size 8").
 func exclusions(m *format.Manifest, task format.Task, modelID, gpu string) map[string]excluded {
 	out := map[string]excluded{}
 	for _, e := range m.Exclusions {
 		if e.Task != task.ID || e.ModelID != modelID || e.GPU != gpu {
 			continue
 		}
-		k := configKey(e.NumGPUs, e.GPU, e.MaxNumSeqs)
+		size := e.MaxNumSeqs
+		if task.Kind.Diffusion() {
+			size = e.BatchSize
+		}
+		k := configKey(task, e.NumGPUs, e.GPU, size)
 		x := out[k]
 		if x.n == 0 {
 			x.reason = e.Reason
@@ -236,7 +247,13 @@ func exclusions(m *format.Manifest, task format.Task, modelID, gpu string) map[s
 	return out
 }
 
-// configKey names a configuration of a model on a GPU.
-func configKey(numGPUs int, gpu string, maxNumSeqs int) string {
-	return fmt.Sprintf("%d x %s at max_num_seqs %d", numGPUs, gpu, maxNumSeqs)
+// configKey names a configuration of a model on a GPU in task, as an
+// exclusion names it: a token task's by its max_num_seqs, a diffusion
+// task's by its batch size (size).
+func configKey(task format.Task, numGPUs int, gpu string, size int) string {
+	field := "max_num_seqs"
+	if task.Kind.Diffusion() {
+		field = "batch_size"
+	}
+	return fmt.Sprintf("%d x %s at %s %d", numGPUs, gpu, field, size)
 }

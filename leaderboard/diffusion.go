@@ -269,6 +269,19 @@ func diffusionBounds(r *DiffusionRow) string {
 	return ""
 }
 
+// DiffusionTaskRows parses a diffusion task file, keeps its published rows
+// (StableDiffusion) and returns them by published row id
+// (DiffusionRowIDs), as TaskRows does a token task's: what a reader of a
+// snapshot uses to find the unrounded row behind a published configuration.
+func DiffusionTaskRows(task string, data []byte) (map[string]*DiffusionRow, error) {
+	rows, err := ParseDiffusion(task, data)
+	if err != nil {
+		return nil, err
+	}
+	kept, _ := StableDiffusion(rows)
+	return DiffusionRowIDs(task, kept)
+}
+
 // DiffusionRowIDs returns a diffusion task's published rows (as
 // StableDiffusion returns them, in upstream order) by row id
 // (format.DiffusionRowID; repeats numbered in upstream order). The map

@@ -74,13 +74,44 @@ func TestGetHistory(t *testing.T) {
 		want string
 	}{
 		{map[string]any{"model": "qwen-3-33b"}, `nearest: "qwen-3-32b"`},
-		{map[string]any{"model": "qwen-3-32b", "task": "video-chat"}, "the tasks are lm-arena-chat, gpqa"},
+		{map[string]any{"model": "qwen-3-32b", "task": "text-to-audio"}, "the tasks are lm-arena-chat, gpqa, sourcegraph-fim, image-chat, video-chat, text-to-image, text-to-video"},
+		{map[string]any{"model": "qwen-3-32b", "task": "video-chat"}, `no model "qwen-3-32b" in task video-chat`},
 		{map[string]any{"model": "qwen-3-32b", "gpu": "A100"}, "it has index rows on B200, H100, H200"},
 		{map[string]any{"model": "qwen-3-32b", "snapshot": "2025-01-01"}, "no snapshot"},
 	} {
 		res, _ := getHistory(t, cs, tc.args)
 		if !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, tc.want) {
 			t.Errorf("%v: %+v; want a tool error saying %q", tc.args, res.Content, tc.want)
+		}
+	}
+	// Another task's history, a diffusion task's and a token task's, full
+	// and compact, its figures under the task's key.
+	for _, tc := range []struct{ model, task, key string }{
+		{"FLUX.1 Dev", historytest.DiffusionTask, "wh_per_image"},
+		{historytest.TokenModel, historytest.TokenTask, "wh_per_million_output_tokens"},
+	} {
+		want, err := history.Of(context.Background(), cat.Snapshots(), history.Request{Model: tc.model, Task: tc.task})
+		if err != nil {
+			t.Fatal(err)
+		}
+		full, _ := getHistory(t, cs, map[string]any{"model": tc.model, "task": tc.task, "detail": "full"})
+		wantFull, _ := format.Marshal(want)
+		if full.IsError || full.Content[0].(*mcp.TextContent).Text != string(wantFull) {
+			t.Errorf("%s: detail full is not the history's answer:\n%.300s", tc.task, full.Content[0].(*mcp.TextContent).Text)
+		}
+		compact, _ := getHistory(t, cs, map[string]any{"model": tc.model, "task": tc.task})
+		text := compact.Content[0].(*mcp.TextContent).Text
+		wantCompact, _ := json.Marshal(want.Compact())
+		var got history.Compact
+		if err := json.Unmarshal([]byte(text), &got); err != nil || compact.IsError {
+			t.Fatalf("%s: compact: %v %s", tc.task, err, text)
+		}
+		gotCompact, _ := json.Marshal(&got)
+		if string(gotCompact) != string(wantCompact) || !strings.Contains(text, `"`+tc.key+`"`) || strings.Count(text, `"wh_per_`) != strings.Count(text, `"`+tc.key+`"`) {
+			t.Errorf("%s: compact is not the history's Compact with %s alone:\n%s", tc.task, tc.key, text)
+		}
+		if len(got.Series[0].Points) < 2 || len(got.Series[0].Points[1].Why) == 0 || got.Series[0].Points[1].Why[0] != history.UpstreamChanged {
+			t.Errorf("%s: compact B200: %+v", tc.task, got.Series[0])
 		}
 	}
 	kb := func(n int) string { return strconv.FormatFloat(float64(n)/1000, 'f', 1, 64) + " KB" }

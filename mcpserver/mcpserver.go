@@ -140,7 +140,7 @@ type PriceCarbonInput struct {
 type GetHistoryInput struct {
 	Model    string `json:"model" jsonschema:"the model's slug, name or model id"`
 	GPU      string `json:"gpu,omitempty" jsonschema:"one GPU, e.g. B200 or H100; each GPU when left out"`
-	Task     string `json:"task,omitempty" jsonschema:"the task of the index rows: lm-arena-chat (Text Conversation, the default) or gpqa (Problem Solving)"`
+	Task     string `json:"task,omitempty" jsonschema:"the task of the index rows, any of list_tasks' ids: lm-arena-chat (Text Conversation, the default), gpqa, sourcegraph-fim, image-chat, video-chat, text-to-image or text-to-video; the figures are in the task's unit"`
 	Snapshot string `json:"snapshot,omitempty" jsonschema:"the releases up to this date, YYYY-MM-DD; every release served when left out"`
 	Detail   string `json:"detail,omitempty" jsonschema:"compact (the default): each GPU's first and last index row and every change, with the kinds of its reasons; full: every release's index row, row ids, relative changes and the reasons in words, as the HTTP API's /v1/{date}/history/{model}"`
 }
@@ -166,7 +166,7 @@ func New(cat *catalog.Catalog, version string) *mcp.Server {
 		Description:  "Price a model's output tokens on grids: kg CO2e per billion output tokens = Wh/M x PUE x g CO2e per kWh / 1000, and g CO2e per request and per 1,000 requests, per GPU and grid, with an optional PUE (1 by default; embodied emissions not included), from the index row, the configurations with num_gpus GPUs, or the configuration nearest a running batch. With task text-to-image: g CO2e per image and kg per 1,000 images; text-to-video: g CO2e per video and per minute of video (each GPU's index row). The same answer as the HTTP API's /v1/{date}/carbon and `greentokens carbon --json`; name grids or a grid_intensity (or both)."}, t.priceCarbon)
 	mcp.AddTool(s, &mcp.Tool{Name: "get_history", Title: "Get a model's history", Annotations: readOnly("Get a model's history"),
 		InputSchema: withDetail[GetHistoryInput](), OutputSchema: oneOf[history.Compact, history.History](),
-		Description: "Get each GPU's index row of a model (Wh per million output tokens) across the releases served, by release date and upstream compiled date, and why each change happened: the upstream data changed, a row excluded or restored, a new row or GPU, or our code with the same sources. Compact by default (the first and last point and every change); detail full is the HTTP API's /v1/{date}/history/{model}."}, t.getHistory)
+		Description: "Get each GPU's index row of a model in a task (Wh per million output tokens; per image or per video for text-to-image and text-to-video, under wh_per_image or wh_per_video) across the releases served, by release date and upstream compiled date, and why each change happened: the upstream data changed, a row excluded or restored, a new row or GPU, or our code with the same sources. Compact by default (the first and last point and every change); detail full is the HTTP API's /v1/{date}/history/{model}."}, t.getHistory)
 	return s
 }
 

@@ -33,24 +33,28 @@ func (s *Site) feed() ([]byte, error) {
 	return s.opts.History.Feed(context.Background(), s.snap.Date, opts)
 }
 
-// historyBlocks are the model page's section on the model's index rows
-// across the releases of Options.History up to the snapshot's date: a
-// chart of each GPU's Wh/M at the upstream compiled dates, each release
-// that changed a figure ringed, and a table of those releases with why.
-// None without Options.History.
-func (s *Site) historyBlocks(slug string, closeOpen bool) ([]htmlBlock, error) {
-	if s.opts.History == nil {
+// historyBlocks are a model page's section on the model's index rows in
+// task across the releases of Options.History up to the snapshot's date:
+// a chart of each GPU's energy per the task's unit at the upstream
+// compiled dates, each release that changed a figure ringed, and a table
+// of those releases with why. None without Options.History, and none for
+// a model of Problem Solving that the model files do not publish (its
+// history follows index.json's task comparisons, of the model files'
+// models).
+func (s *Site) historyBlocks(task format.Task, slug string, closeOpen bool) ([]htmlBlock, error) {
+	if s.opts.History == nil || task.InIndex && s.snap.Published[slug] == nil {
 		return nil, nil
 	}
-	h, err := s.opts.History.History(context.Background(), history.Request{Model: slug}, s.snap.Date)
+	h, err := s.opts.History.History(context.Background(), history.Request{Model: slug, Task: task.ID}, s.snap.Date)
 	if err != nil {
 		return nil, err
 	}
+	unit := task.UnitShort()
 	d := &chart.Dated{ID: "history", Title: fmt.Sprintf("%s: each GPU's index row across %d releases", h.Name, len(h.Releases)),
-		XLabel: "upstream data compiled (date)", YLabel: "Wh per million output tokens",
+		XLabel: "upstream data compiled (date)", YLabel: task.Unit,
 		Note: "ringed: a release that changed the figure (the table below says why)"}
 	t := &render.Table{Caption: "The releases that changed an index row, and why",
-		Head: []string{"release", "compiled", "GPU", "Wh/M", "change", "why"}}
+		Head: []string{"release", "compiled", "GPU", unit, "change", "why"}}
 	var alt []string
 	for _, s := range h.Series {
 		ds := chart.DatedSeries{Name: s.GPU}
@@ -67,20 +71,20 @@ func (s *Site) historyBlocks(slug string, closeOpen bool) ([]htmlBlock, error) {
 				}
 			}
 			wh := "none"
-			if p.WhPerMillion != nil {
-				wh = fnum(float64(*p.WhPerMillion))
-				label := fmt.Sprintf("release %s, compiled %s: %s Wh/M, %s", p.Release, p.Compiled, wh, *p.RowID)
+			if e := p.Wh(); e != nil {
+				wh = fnum(float64(*e))
+				label := fmt.Sprintf("release %s, compiled %s: %s %s, %s", p.Release, p.Compiled, wh, unit, *p.RowID)
 				if change != "" {
 					label += "; " + change + ": " + strings.Join(why, "; ")
 				}
-				ds.Points = append(ds.Points, chart.DatedPoint{Date: p.Compiled, Y: float64(*p.WhPerMillion), Label: label, Marked: p.Change != nil})
+				ds.Points = append(ds.Points, chart.DatedPoint{Date: p.Compiled, Y: float64(*e), Label: label, Marked: p.Change != nil})
 			}
 			if p.Change != nil {
 				t.Rows = append(t.Rows, render.TableRow{Cells: []string{p.Release, p.Compiled, s.GPU, wh, change, strings.Join(why, "; ")}})
 			}
 		}
 		if n := len(ds.Points); n > 0 {
-			alt = append(alt, fmt.Sprintf("%s from %s to %s Wh/M", s.GPU, fnum(ds.Points[0].Y), fnum(ds.Points[n-1].Y)))
+			alt = append(alt, fmt.Sprintf("%s from %s to %s %s", s.GPU, fnum(ds.Points[0].Y), fnum(ds.Points[n-1].Y), unit))
 		}
 		d.Series = append(d.Series, ds)
 	}

@@ -83,7 +83,7 @@ func (s *Site) modelPage(slug string) ([]byte, error) {
 	if data.Blocks, data.Open, err = htmlBlocks(d); err != nil {
 		return nil, err
 	}
-	hist, err := s.historyBlocks(slug, data.Open)
+	hist, err := s.historyBlocks(format.PrimaryTask(), slug, data.Open)
 	if err != nil {
 		return nil, err
 	}

@@ -58,17 +58,6 @@ type taskIndexRow struct {
 	row     catalog.TaskRow
 }
 
-// unitShort is a task's unit in a column heading: "Wh/M", "Wh/image".
-func unitShort(t format.Task) string {
-	switch t.Kind {
-	case format.Images:
-		return "Wh/image"
-	case format.Videos:
-		return "Wh/video"
-	}
-	return "Wh/M"
-}
-
 // batchHead and latencyHead name a task's batch and latency columns.
 func batchHead(t format.Task) string {
 	if t.Kind.Diffusion() {
@@ -185,7 +174,7 @@ func (s *Site) taskSection1(t format.Task) (taskSection, error) {
 	gpus := []string{"B200", "H100"}
 	tbl := &taskTable{Caption: t.Name + ": each model's index row per GPU", Head: []string{"Model"}}
 	for _, g := range gpus {
-		tbl.Head = append(tbl.Head, g+" "+unitShort(t), g+" GPUs", g+" "+strings.ToLower(batchHead(t)))
+		tbl.Head = append(tbl.Head, g+" "+t.UnitShort(), g+" GPUs", g+" "+strings.ToLower(batchHead(t)))
 	}
 	for _, m := range models {
 		row := []cell{{Text: m.Name, Href: taskModelPath(t.ID, m.Slug)}}
@@ -211,7 +200,7 @@ func (s *Site) taskSection1(t format.Task) (taskSection, error) {
 		XLabel: "H100 ÷ B200, energy per " + strings.TrimPrefix(unitNoun(t), "output "), Ref: 1, RefLabel: "1×",
 		Note: "Dashed line: 1×, the same energy on both GPUs."}
 	ct := &taskTable{Caption: t.Name + ": index rows on H100 and B200, largest ratio first",
-		Head: []string{"Model", "H100 " + unitShort(t), "H100 GPUs", "B200 " + unitShort(t), "B200 GPUs", "H100 ÷ B200"}}
+		Head: []string{"Model", "H100 " + t.UnitShort(), "H100 GPUs", "B200 " + t.UnitShort(), "B200 GPUs", "H100 ÷ B200"}}
 	var parts []string
 	above := 0
 	for _, c := range cmps {
@@ -314,8 +303,9 @@ func (s *Site) taskOfPage(p string) (format.Task, *format.Model, bool) {
 }
 
 // taskModelPage is the page of model m in task t: its index rows, what
-// they cost on the display grids, energy against batch, and every
-// configuration.
+// they cost on the display grids, energy against batch, every
+// configuration, and with Options.History its index rows across the
+// releases (historyBlocks).
 func (s *Site) taskModelPage(t format.Task, m *format.Model) ([]byte, error) {
 	page := taskModelPath(t.ID, m.Slug)
 	data := modelData{frame: s.frame(m.Name+" · "+t.Name, page, ""), GPUs: t.Name}
@@ -334,7 +324,7 @@ func (s *Site) taskModelPage(t format.Task, m *format.Model) ([]byte, error) {
 	blocks := []htmlBlock{{Kind: "h1", Text: m.Name + ": " + t.Name}, {Kind: "p", Segs: segs(head)},
 		{Kind: "h2", ID: "index-rows", Text: "Index rows"},
 		{Kind: "p", Segs: segs("Each GPU's index row is " + ceilingText(t) + "; figures are rounded once from the upstream rows (" + t.Ceiling.Field + " is the latency bounded).")}}
-	it := &render.Table{Caption: m.Name + ": index rows, " + t.Name, Head: []string{"GPU", unitShort(t), batchHead(t), latencyHead(t)}}
+	it := &render.Table{Caption: m.Name + ": index rows, " + t.Name, Head: []string{"GPU", t.UnitShort(), batchHead(t), latencyHead(t)}}
 	if t.Kind.Diffusion() {
 		it.Head = append(it.Head, "Each generation")
 	}
@@ -358,7 +348,11 @@ func (s *Site) taskModelPage(t format.Task, m *format.Model) ([]byte, error) {
 	}
 	blocks = append(blocks, htmlBlock{Kind: "h2", ID: "configurations", Text: "Energy against batch", Close: true},
 		htmlBlock{Kind: "figs", Figs: []template.HTML{h}}, htmlBlock{Kind: "table", Table: ct})
-	data.Blocks, data.Open = blocks, true
+	hist, err := s.historyBlocks(t, m.Slug, true)
+	if err != nil {
+		return nil, err
+	}
+	data.Blocks, data.Open = append(blocks, hist...), true
 	for _, p := range []string{format.TaskModelPath(t.ID, m.Slug), format.TaskIndexPath(t.ID), t.ArchivedPath()} {
 		data.Files = append(data.Files, fileLink{Name: p, Href: dataHref(data.Root, p)})
 	}
@@ -430,8 +424,8 @@ func (s *Site) taskCarbonTable(t format.Task, m *format.Model, idx []taskIndexRo
 // table of every configuration beneath it.
 func (s *Site) taskEnergyFigure(t format.Task, m *format.Model) (*render.Figure, *render.Table) {
 	f := &render.Figure{ID: "energy", Title: "Energy per " + unitNoun(t) + " against batch", LogX: true, LogY: true,
-		YLabel: "Energy per " + unitNoun(t) + " (" + unitShort(t) + ")"}
-	tb := &render.Table{Caption: m.Name + ": every configuration, " + t.Name, Head: []string{"GPU", batchHead(t), unitShort(t), latencyHead(t)}}
+		YLabel: "Energy per " + unitNoun(t) + " (" + t.UnitShort() + ")"}
+	tb := &render.Table{Caption: m.Name + ": every configuration, " + t.Name, Head: []string{"GPU", batchHead(t), t.UnitShort(), latencyHead(t)}}
 	type key struct {
 		gpu              string
 		n, ulysses, ring int
@@ -456,7 +450,7 @@ func (s *Site) taskEnergyFigure(t format.Task, m *format.Model) (*render.Figure,
 			if c.NumGPUs > 1 {
 				name += fmt.Sprintf(" (Ulysses %d, ring %d)", c.UlyssesDegree, c.RingDegree)
 			}
-			label := fmt.Sprintf("%s, batch %d: %s %s, batch latency %s s", name, c.BatchSize, pubNum(*diffusionEnergy(c)), unitShort(t), pubNum(c.BatchLatencyS))
+			label := fmt.Sprintf("%s, batch %d: %s %s, batch latency %s s", name, c.BatchSize, pubNum(*diffusionEnergy(c)), t.UnitShort(), pubNum(c.BatchLatencyS))
 			if index {
 				label += ", index row"
 			}

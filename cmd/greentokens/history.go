@@ -26,12 +26,15 @@ func newHistoryCmd(e *env) *cobra.Command {
 			"serve checks it. A release that changed a figure says why, from the two releases' manifests\n" +
 			"and their diff: the upstream data changed, a row was excluded or restored, the index row is\n" +
 			"a new row or on a new GPU, or our code changed with the same sources. --task is a task of the\n" +
-			"registry (lm-arena-chat, the default, or gpqa); --gpu one GPU. The answer is the HTTP API's\n" +
+			"registry (lm-arena-chat, the default, gpqa, sourcegraph-fim, image-chat, video-chat,\n" +
+			"text-to-image, text-to-video: see list tasks), its figures in the task's unit (Wh per million\n" +
+			"output tokens, per image, per video); --gpu one GPU. The answer is the HTTP API's\n" +
 			"/v1/history/{model} and the MCP tool get_history's (detail full), from the same code.\n" +
 			"Without --snapshots the store is " + defaultOut + ".",
 		Example: "  greentokens history qwen-3-32b\n" +
 			"  greentokens history \"Qwen 3 32B\" --gpu B200 --snapshots out --json\n" +
-			"  greentokens history qwen-3-32b --task gpqa --snapshots file:///srv/releases",
+			"  greentokens history qwen-3-32b --task gpqa --snapshots file:///srv/releases\n" +
+			"  greentokens history flux-1-dev --task text-to-image",
 		Args: exactArgs(1, "a MODEL"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if from == "" {
@@ -41,7 +44,7 @@ func newHistoryCmd(e *env) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&from, "snapshots", "", "the store: a folder `DIR` of dated snapshots, or a bucket's URL (file://, s3://, ...); "+defaultOut+" when not given")
-	cmd.Flags().StringVar(&task, "task", "", "the task `T` of the index rows (lm-arena-chat, gpqa); the primary task when not given")
+	cmd.Flags().StringVar(&task, "task", "", "the task `T` of the index rows, one of list tasks' (lm-arena-chat, gpqa, text-to-image, ...); the primary task when not given")
 	cmd.Flags().StringVar(&gpu, "gpu", "", "only this `GPU` (B200, H100); each GPU when not given")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (the API's /v1/history/{model} answer) instead of a table")
 	return cmd

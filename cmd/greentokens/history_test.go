@@ -54,11 +54,38 @@ func TestHistoryCommand(t *testing.T) {
 		t.Errorf("--task gpqa: exit %d, %v, task %q", code, err, h.TaskName)
 	}
 	for _, tc := range []struct {
+		task, model, key string
+		want             []string
+	}{
+		{historytest.DiffusionTask, "FLUX.1 Dev", `"wh_per_image": 1.6667`, []string{"FLUX.1 Dev (flux-1-dev), Text to Image, Wh per image: 6 releases",
+			"Wh/image", historytest.DiffusionNewRowID, "excluded: 1 x B200 at batch_size 1 excluded", "new-gpu: "}},
+		{historytest.TokenTask, historytest.TokenModel, `"wh_per_million_output_tokens": 31.7`, []string{"Code Completion, Wh per million output tokens: 6 releases",
+			"Wh/M", historytest.TokenRow, "moved +2.0%", "upstream: the leaderboard's tasks/sourcegraph-fim.json changed"}},
+	} {
+		want, err := history.Of(context.Background(), cat.Snapshots(), history.Request{Model: tc.model, Task: tc.task})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantJSON, _ := format.Marshal(want)
+		code, out, errOut := runCLI(t, "history", tc.model, "--task", tc.task, "--snapshots", dir, "--json")
+		if code != exitOK || out != string(wantJSON)+"\n" || !strings.Contains(out, tc.key) {
+			t.Errorf("--task %s: exit %d, stderr %q; the JSON is not the history's:\n%.400s", tc.task, code, errOut, out)
+		}
+		code, out, _ = runCLI(t, "history", tc.model, "--task", tc.task, "--snapshots", dir)
+		for _, w := range tc.want {
+			if code != exitOK || !strings.Contains(out, w) {
+				t.Errorf("--task %s: exit %d; the table lacks %q:\n%s", tc.task, code, w, out)
+			}
+		}
+	}
+	for _, tc := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"history", "qwen-3-33b", "--snapshots", dir}, `nearest: "qwen-3-32b"`},
-		{[]string{"history", "qwen-3-32b", "--task", "image-chat", "--snapshots", dir}, `no task "image-chat"; the tasks are lm-arena-chat, gpqa`},
+		{[]string{"history", "qwen-3-32b", "--task", "text-to-audio", "--snapshots", dir},
+			`no task "text-to-audio"; the tasks are lm-arena-chat, gpqa, sourcegraph-fim, image-chat, video-chat, text-to-image, text-to-video`},
+		{[]string{"history", "qwen-3-32b", "--task", "image-chat", "--snapshots", dir}, `no model "qwen-3-32b" in task image-chat`},
 		{[]string{"history", "qwen-3-32b", "--gpu", "A100", "--snapshots", dir}, `it has index rows on B200, H100, H200`},
 		{[]string{"history", "qwen-3-32b", "--snapshots", dir + "/nope"}, "no such folder"},
 		{[]string{"history", "--snapshots", dir}, "a MODEL"},
@@ -89,6 +116,23 @@ func TestSiteHistory(t *testing.T) {
 	}
 	if !strings.Contains(string(page), `id="fig-history"`) || !strings.Contains(string(page), "5 releases up to 2026-04-05") {
 		t.Errorf("the model page has no history of the 5 releases up to its date")
+	}
+	// A task model's page charts its task's index rows, in its unit.
+	for _, tc := range []struct{ page, want string }{
+		{"/tasks/" + historytest.DiffusionTask + "/" + historytest.DiffusionModel + ".html", `Wh/image</th><th scope="col">change</th>`},
+		{"/tasks/" + historytest.TokenTask + "/" + historytest.TokenModel + ".html", "moved (2.0%)"},
+		{"/tasks/gpqa/qwen-3-32b.html", "No release changed an index row."},
+	} {
+		page, err := os.ReadFile(out + tc.page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(page), `id="fig-history"`) || !strings.Contains(string(page), "5 releases up to 2026-04-05") || !strings.Contains(string(page), tc.want) {
+			t.Errorf("%s has no history of the 5 releases up to its date with %q", tc.page, tc.want)
+		}
+	}
+	if page, err := os.ReadFile(out + "/tasks/gpqa/deepseek-r1.html"); err != nil || strings.Contains(string(page), `id="fig-history"`) {
+		t.Errorf("a Problem Solving model the model files do not publish: %v, or a history", err)
 	}
 	feed, err := os.ReadFile(out + "/feed.atom")
 	if err != nil {

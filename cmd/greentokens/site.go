@@ -26,9 +26,10 @@ func newSiteCmd(e *env) *cobra.Command {
 			"the snapshot's JSON files under data/. Self-contained: it works from file:// and from any\n" +
 			"web server. Every file of the snapshot is checked against its manifest first. The site is\n" +
 			"written whole or not at all; --out may be missing, empty or an earlier site (replaced).\n" +
-			"--history names the folder of dated snapshots the snapshot is one of: each model page then\n" +
-			"charts its index rows across the releases up to the snapshot's date, with why each changed,\n" +
-			"and feed.atom lists those releases (without it, the snapshot alone).\n" +
+			"--history names the folder of dated snapshots the snapshot is one of: each model page (and\n" +
+			"each task model's page, in its task's unit) then charts its index rows across the releases\n" +
+			"up to the snapshot's date, with why each changed, and feed.atom lists those releases\n" +
+			"(without it, the snapshot alone).\n" +
 			"Without --snapshot it is the newest snapshot under " + defaultOut + ", named on stderr.",
 		Example: "  greentokens site --out /tmp/web\n" +
 			"  greentokens site --snapshot out/2026-09-27 --out /tmp/web --base-url https://example.org/greentokens/\n" +
@@ -78,7 +79,7 @@ func newSiteCmd(e *env) *cobra.Command {
 	cmd.Flags().StringVar(&baseURL, "base-url", "", "the absolute `URL` the site is published at: writes sitemap.xml, the pages' URLs under it, named by robots.txt")
 	cmd.Flags().StringSliceVar(&grids, "grids", render.DefaultGrids(), "comma-separated display grids of the model pages' carbon sections (names or ISO 3166 codes, as carbon's GRID)")
 	_ = cmd.RegisterFlagCompletionFunc("grids", completeGridList)
-	cmd.Flags().StringVar(&hist, "history", "", "the folder `DIR` of dated snapshots the snapshot is one of: the model pages chart the releases up to its date, feed.atom lists them")
+	cmd.Flags().StringVar(&hist, "history", "", "the folder `DIR` of dated snapshots the snapshot is one of: the model pages (and task model pages) chart the releases up to its date, feed.atom lists them")
 	return cmd
 }
 

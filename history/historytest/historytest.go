@@ -4,6 +4,8 @@
 // (a figure moved, a row made unstable and so excluded, then restored, a
 // new configuration, a new GPU), with the upstream compiled date moving
 // with it, and one release built by other code from the same sources.
+// Text to Image's file gets the same edits, made to one diffusion model
+// (DiffusionModel), and Code Completion's a moved figure (TokenModel).
 package historytest
 
 import (
@@ -31,6 +33,22 @@ const (
 	// row from then on; NewGPU the GPU it adds.
 	NewRowID = "qwen-3-32b/B200/1/448"
 	NewGPU   = "H200"
+
+	// DiffusionTask's model DiffusionModel gets the edits on GPU too:
+	// DiffusionRow is its index row, up 2% from Releases[2] on, excluded
+	// in Releases[3] (no energy), when DiffusionNext is the index row;
+	// Releases[5] adds DiffusionNewRowID, the index row from then on, and
+	// a row on NewGPU.
+	DiffusionTask     = "text-to-image"
+	DiffusionModel    = "flux-1-dev"
+	DiffusionRow      = "flux-1-dev/text-to-image/B200/1/1/ulysses-1-ring-1"
+	DiffusionNext     = "flux-1-dev/text-to-image/B200/1/2/ulysses-1-ring-1"
+	DiffusionNewRowID = "flux-1-dev/text-to-image/B200/1/3/ulysses-1-ring-1"
+	// TokenTask's model TokenModel's index row on GPU, TokenRow, is up 2%
+	// from Releases[2] on.
+	TokenTask  = "sourcegraph-fim"
+	TokenModel = "qwen-3-coder-30b-a3b"
+	TokenRow   = "qwen-3-coder-30b-a3b/sourcegraph-fim/B200/1/1024"
 )
 
 // Release is one release of the store, and the edit its upstream data got.
@@ -80,6 +98,7 @@ func Store(tb testing.TB) string {
 	for i, r := range Releases {
 		lb := catalogtest.Copy(tb, catalogtest.Leaderboard(), filepath.Join(root, "upstream-"+r.Date))
 		edit(tb, lb, i, r.Compiled)
+		editTasks(tb, lb, i)
 		gen := format.Generator{Module: "github.com/leadgreen/greentokens", Version: r.Code, Revision: revisions[r.Code], Go: "go1.26.0"}
 		_, err := build.Build(context.Background(), build.Options{
 			Out: out, Date: r.Date, Retrieved: r.Date, GridYear: catalogtest.GridYear,
@@ -159,6 +178,55 @@ func edit(tb testing.TB, lb string, i int, compiled string) {
 			add(GPU, 448, 0.12)
 			add(NewGPU, 256, 0.2)
 			v.(map[string]any)["configurations"] = rows
+		}
+	})
+}
+
+// editTasks makes the edits of Releases[i] to DiffusionTask's and
+// TokenTask's files; the files of the first two releases are the sample's.
+func editTasks(tb testing.TB, lb string, i int) {
+	tb.Helper()
+	if i < 2 {
+		return
+	}
+	editJSON(tb, filepath.Join(lb, "tasks", DiffusionTask+".json"), func(v any) {
+		rows := v.(map[string]any)["configurations"].([]any)
+		var base map[string]any
+		for _, r := range rows {
+			r := r.(map[string]any)
+			if r["model_id"] == "black-forest-labs/FLUX.1-dev" && r["gpu_model"] == GPU && r["num_gpus"] == 1.0 && r["batch_size"] == 1.0 {
+				base = r
+			}
+		}
+		const energy = "energy_per_image_joules"
+		base[energy] = base[energy].(float64) * 1.02
+		if i == 3 {
+			base[energy] = 0.0
+		}
+		if i >= 5 {
+			add := func(gpu string, batch, joules float64) {
+				r := map[string]any{}
+				for k, x := range base {
+					r[k] = x
+				}
+				r["gpu_model"], r["batch_size"], r[energy] = gpu, batch, joules
+				rows = append(rows, r)
+			}
+			add(GPU, 3, 6000)
+			add(NewGPU, 1, 7000)
+			v.(map[string]any)["configurations"] = rows
+		}
+	})
+	editJSON(tb, filepath.Join(lb, "tasks", TokenTask+".json"), func(v any) {
+		for _, r := range v.(map[string]any)["configurations"].([]any) {
+			r := r.(map[string]any)
+			if r["model_id"] == "Qwen/Qwen3-Coder-30B-A3B-Instruct" && r["gpu_model"] == GPU && r["num_gpus"] == 1.0 && r["max_num_seqs"] == 1024.0 {
+				for _, k := range []string{"energy_per_token_joules", "energy_per_request_joules"} {
+					if x, ok := r[k].(float64); ok {
+						r[k] = x * 1.02
+					}
+				}
+			}
 		}
 	})
 }
