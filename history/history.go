@@ -195,11 +195,21 @@ func info(s *catalog.Snapshot) ReleaseInfo {
 	return ri
 }
 
+// fromIndex reports whether the release s's index rows of task are read
+// from the model files and index.json: the primary task's always, Problem
+// Solving's in a release without its own task files (tasks/gpqa/); every
+// other task's, and Problem Solving's where it has them, are read from the
+// task's model files, which publish the models the model files do not
+// (those with Problem Solving rows only) too.
+func fromIndex(s *catalog.Snapshot, task format.Task) bool {
+	return task.Primary || task.InIndex && len(s.TaskModels(task.ID)) == 0
+}
+
 // publishes returns the release s's model slug in task: a model file's
-// for the tasks index.json lists, the task's model file's for another;
-// nil when s does not publish it.
+// for the tasks read from the index (fromIndex), the task's model file's
+// for another; nil when s does not publish it.
 func publishes(s *catalog.Snapshot, slug string, task format.Task) *format.Model {
-	if task.InIndex {
+	if fromIndex(s, task) {
 		return s.Published[slug]
 	}
 	for _, m := range s.TaskModels(task.ID) {
@@ -212,7 +222,7 @@ func publishes(s *catalog.Snapshot, slug string, task format.Task) *format.Model
 
 // find finds the model query names in the release s's task.
 func find(s *catalog.Snapshot, query string, task format.Task) (*format.Model, error) {
-	if task.InIndex {
+	if fromIndex(s, task) {
 		return s.FindModel(query)
 	}
 	return s.FindTaskModel(task.ID, query)
@@ -220,7 +230,7 @@ func find(s *catalog.Snapshot, query string, task format.Task) (*format.Model, e
 
 // readView reads the release s's view of the model m in task, from the
 // rows parsed (the task's stable rows, and the task's index rows of
-// index.json for Problem Solving); a token task's other index rows are
+// index.json for Problem Solving read from the index); a token task's other index rows are
 // m's (its task model file's best), a diffusion task's its task model
 // file's best.
 func readView(s *catalog.Snapshot, p *parsed, m *format.Model, task format.Task) (*view, error) {
@@ -252,7 +262,7 @@ func readView(s *catalog.Snapshot, p *parsed, m *format.Model, task format.Task)
 				return nil, err
 			}
 		}
-	case task.Primary || !task.InIndex:
+	case !fromIndex(s, task) || task.Primary:
 		for gpu, c := range m.Best {
 			if err := add(gpu, c.RowID, c.NumGPUs, &c.WhPerMillion); err != nil {
 				return nil, err
@@ -272,7 +282,7 @@ func readView(s *catalog.Snapshot, p *parsed, m *format.Model, task format.Task)
 
 // parsed is what the history reads of a release's files for one task,
 // once: the task's stable rows, and index.json's task comparisons by slug
-// (for Problem Solving, whose index rows they are).
+// (for Problem Solving read from the index, whose index rows they are).
 type parsed struct {
 	rows        map[string]stableRow
 	comparisons map[string][]format.TaskComparison
@@ -302,7 +312,7 @@ func parse(s *catalog.Snapshot, task format.Task) (*parsed, error) {
 	for id, r := range rows {
 		p.rows[id] = stableRow{gpu: r.GPU, numGPUs: r.NumGPUs, size: r.MaxNumSeqs, wh: r.WhPerMillion()}
 	}
-	if task.Primary || !task.InIndex {
+	if !fromIndex(s, task) || task.Primary {
 		return p, nil
 	}
 	idx, ok := s.File(format.IndexPath)

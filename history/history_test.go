@@ -209,8 +209,10 @@ func TestHistoryGPUAndTask(t *testing.T) {
 	}
 }
 
-// TestHistoryOtherTask: Problem Solving's index rows are index.json's task
-// comparisons, the same in every release, since its archived file is.
+// TestHistoryOtherTask: Problem Solving's index rows are its task model
+// files' (index.json's task comparisons give the same rows), the same in
+// every release, since its archived file is; a model with Problem Solving
+// rows only, which no model file publishes, has its history too.
 func TestHistoryOtherTask(t *testing.T) {
 	snaps := served(t).Snapshots()
 	h, err := Of(context.Background(), snaps, Request{Model: "qwen-3-32b", Task: "gpqa"})
@@ -235,6 +237,16 @@ func TestHistoryOtherTask(t *testing.T) {
 		if !strings.Contains(string(f.Bytes), `"row_id": "`+*last.RowID+`"`) {
 			t.Errorf("%s: %s is not in index.json", s.GPU, *last.RowID)
 		}
+	}
+	if _, ok := newest.Published["deepseek-r1"]; ok {
+		t.Fatal("deepseek-r1 has a model file: pick a model with Problem Solving rows only")
+	}
+	only, err := Of(context.Background(), snaps, Request{Model: "deepseek-r1", Task: "gpqa"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if only.Model != "deepseek-r1" || len(only.Series) == 0 || len(only.Series[0].Points) != len(snaps) {
+		t.Errorf("deepseek-r1's Problem Solving history: %q, %d series", only.Model, len(only.Series))
 	}
 }
 
