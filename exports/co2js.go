@@ -21,10 +21,14 @@ type Co2jsIntensity struct {
 	CountryOrRegion string       `json:"country_or_region"`
 	Year            int          `json:"year"`
 	Intensity       format.Float `json:"emissions_intensity_gco2_per_kwh"`
+	// sharedCode is set when another area of the grid has the same ISO 3
+	// code: the code names neither, so the area is keyed by its name.
+	sharedCode bool
 }
 
 // Co2js is co2js-average-intensities.json: an object keyed by each area's
-// ISO 3 code, or by its name where it has none (a region), in grid.json's
+// ISO 3 code, or by its name where it has none (a region) or shares it
+// with another area (a code pricing refuses as ambiguous), in grid.json's
 // order (by name, as co2.js's file is), after "$schema".
 type Co2js struct {
 	Areas []Co2jsIntensity
@@ -33,10 +37,15 @@ type Co2js struct {
 // co2js is grid.json's areas in co2.js's shape; two areas under one key
 // are an error.
 func co2js(g *format.Grid) (*Co2js, error) {
+	codes := map[string]int{}
+	for _, a := range g.Areas {
+		codes[a.ISO3]++
+	}
 	seen := map[string]bool{"$schema": true}
 	out := &Co2js{}
 	for _, a := range g.Areas {
-		c := Co2jsIntensity{CountryCode: a.ISO3, CountryOrRegion: a.Name, Year: a.Year, Intensity: a.GCO2ePerKWh}
+		c := Co2jsIntensity{CountryCode: a.ISO3, CountryOrRegion: a.Name, Year: a.Year, Intensity: a.GCO2ePerKWh,
+			sharedCode: codes[a.ISO3] > 1}
 		if seen[c.key()] {
 			return nil, fmt.Errorf("%s: two areas under the key %q", Co2jsPath, c.key())
 		}
@@ -48,7 +57,7 @@ func co2js(g *format.Grid) (*Co2js, error) {
 
 // key is the area's key: its ISO 3 code, or its name.
 func (c Co2jsIntensity) key() string {
-	if c.CountryCode != "" {
+	if c.CountryCode != "" && !c.sharedCode {
 		return c.CountryCode
 	}
 	return c.CountryOrRegion

@@ -207,10 +207,33 @@ func TestWrite(t *testing.T) {
 }
 
 // TestCo2jsOneKeyEach: two areas under one key are an error, never a
-// file with a key twice.
+// file with a key twice; areas that share an ISO 3 code are keyed by their
+// names, each with its code.
 func TestCo2jsOneKeyEach(t *testing.T) {
 	g := &format.Grid{Areas: []format.Area{{Name: "NOR", AreaType: "Region"}, {Name: "Norway", ISO3: "NOR"}}}
 	if _, err := co2js(g); err == nil || !strings.Contains(err.Error(), `"NOR"`) {
 		t.Errorf("co2js of two areas keyed NOR: %v, want an error naming the key", err)
+	}
+	g = &format.Grid{Areas: []format.Area{{Name: "Afghanistan", ISO3: "AFG", Year: 2024}, {Name: "Afghanistan 1", ISO3: "AFG", Year: 2024}, {Name: "France", ISO3: "FRA", Year: 2024}}}
+	c, err := co2js(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := c.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]json.RawMessage
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"$schema", "Afghanistan", "Afghanistan 1", "FRA"} {
+		if _, ok := got[key]; !ok {
+			t.Errorf("no key %q in %s", key, b)
+		}
+	}
+	var a Co2jsIntensity
+	if err := json.Unmarshal(got["Afghanistan 1"], &a); err != nil || a.CountryCode != "AFG" || len(got) != 4 {
+		t.Errorf("%d keys, Afghanistan 1 coded %q (%v): %s", len(got), a.CountryCode, err, b)
 	}
 }

@@ -17,9 +17,9 @@
 // with the same objects (History, and Compact for a short answer).
 //
 // A task is a parameter, any registered one: the primary task's index rows
-// are the model files' (best), Problem Solving's index.json's task
-// comparisons, every other task's its own files' (tasks/TASK/models/SLUG.json,
-// as the catalog reads them); the task's stable upstream rows are read
+// are the model files' (best), every other task's its own files'
+// (tasks/TASK/models/SLUG.json, as the catalog reads them; Problem
+// Solving's, in a release without them, index.json's task comparisons); the task's stable upstream rows are read
 // from the release's archived task file. A figure is in the task's unit:
 // Wh per million output tokens, per image or per video.
 package history

@@ -134,9 +134,18 @@ func checkExports(s *snap) []Problem {
 	co2js := jobj().set("$schema", jstr("https://leadgreen.ai/schemas/co2js-average-intensities.schema.json"))
 	if e.grid != nil {
 		grid := &exportTable{base: "grid", key: "name", schema: "grid.schema.json", describedAt: []string{"/$defs/area"}}
+		// An area is keyed by its ISO 3 code, or by its name where it has
+		// none or shares it with another area.
+		codes := map[string]int{}
+		for _, a := range e.grid.get("areas").vals {
+			codes[a.str("iso3")]++
+		}
 		for _, a := range e.grid.get("areas").vals {
 			grid.add(jobj(), a)
-			key := cmp.Or(a.str("iso3"), a.str("name"))
+			key := a.str("name")
+			if c := a.str("iso3"); c != "" && codes[c] == 1 {
+				key = c
+			}
 			co2js.set(key, jobj().set("country_code", a.get("iso3")).set("country_or_region", a.get("name")).
 				set("year", a.get("year")).set("emissions_intensity_gco2_per_kwh", a.get("g_co2e_per_kwh")))
 		}
