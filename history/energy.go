@@ -46,16 +46,20 @@ func kindOf(kind format.Kind, image, video *format.Float) format.Kind {
 	return format.Tokens
 }
 
-// Wh is the point's energy per its task's unit; nil without a row.
-func (p *Point) Wh() *format.Float {
-	switch kindOf(p.Kind, p.WhPerImage, p.WhPerVideo) {
+// whOf is the energy of a point whose task is of kind, among its three
+// fields; nil without a row.
+func whOf(kind format.Kind, tokens, image, video *format.Float) *format.Float {
+	switch kindOf(kind, image, video) {
 	case format.Images:
-		return p.WhPerImage
+		return image
 	case format.Videos:
-		return p.WhPerVideo
+		return video
 	}
-	return p.WhPerMillion
+	return tokens
 }
+
+// Wh is the point's energy per its task's unit; nil without a row.
+func (p *Point) Wh() *format.Float { return whOf(p.Kind, p.WhPerMillion, p.WhPerImage, p.WhPerVideo) }
 
 // setWh sets the point's energy under its task's field.
 func (p *Point) setWh(wh *format.Float) {
@@ -86,13 +90,7 @@ func (p Point) MarshalJSON() ([]byte, error) {
 
 // Wh is the compact point's energy per its task's unit; nil without a row.
 func (p *CompactPoint) Wh() *format.Float {
-	switch kindOf(p.Kind, p.WhPerImage, p.WhPerVideo) {
-	case format.Images:
-		return p.WhPerImage
-	case format.Videos:
-		return p.WhPerVideo
-	}
-	return p.WhPerMillion
+	return whOf(p.Kind, p.WhPerMillion, p.WhPerImage, p.WhPerVideo)
 }
 
 // MarshalJSON writes the compact point with its energy under its task's
