@@ -23,10 +23,10 @@ BUILDVCS ?= -buildvcs=true
 build:
 	$(GO) build $(BUILDVCS) -o bin/greentokens ./cmd/greentokens
 
-# The fast set: under a minute on 2 cores. It reads only the repository's
-# sample (testdata/). The tests that need ../shared are in files built with
-# the "scale" tag, which vet and staticcheck (the version go.mod's tool
-# line pins) check too.
+# The fast set, which aims at under a minute on 2 cores (docs/performance.md
+# has its time). It reads only the repository's sample (testdata/). The
+# tests that need ../shared are in files built with the "scale" tag, which
+# vet and staticcheck (the version go.mod's tool line pins) check too.
 test:
 	$(GO) vet ./...
 	$(GO) vet -tags scale ./...
