@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"github.com/leadgreen/greentokens/internal/sample"
 	"io"
 	"log/slog"
 	"net/http"
@@ -23,7 +24,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := sample.Run(m)
 	catalogtest.Cleanup()
 	historytest.Cleanup()
 	os.Exit(code)
@@ -97,7 +98,19 @@ func do(t testing.TB, method, url string, header ...string) answer {
 
 func snapFile(t *testing.T, rel string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(catalogtest.Shared(t), catalogtest.Date, rel))
+	return fileOf(t, catalogtest.Shared(t), rel)
+}
+
+// smallSnapFile is snapFile of catalogtest.SharedSmall's snapshot.
+func smallSnapFile(t *testing.T, rel string) []byte {
+	t.Helper()
+	return fileOf(t, catalogtest.SharedSmall(t), rel)
+}
+
+// fileOf reads the file rel of the snapshot of catalogtest.Date under root.
+func fileOf(t *testing.T, root, rel string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, catalogtest.Date, rel))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,8 +371,8 @@ func TestBadInput(t *testing.T) {
 // served; the others are, and latest is the greatest that passed.
 func TestTamperedSnapshot(t *testing.T) {
 	out := t.TempDir()
-	catalogtest.Copy(t, filepath.Join(catalogtest.Shared(t), catalogtest.Date), out)
-	bad := catalogtest.Build(t, out, "2026-10-04", catalogtest.SevenGrids())
+	catalogtest.Copy(t, filepath.Join(catalogtest.SharedSmall(t), catalogtest.Date), out)
+	bad := catalogtest.BuildSmall(t, out, "2026-10-04", catalogtest.SevenGrids())
 	model := filepath.Join(bad, "models", "qwen-3-32b.json")
 	b, _ := os.ReadFile(model)
 	if err := os.WriteFile(model, bytes.Replace(b, []byte("39.05"), []byte("3.905"), 1), 0o644); err != nil {
@@ -378,7 +391,7 @@ func TestTamperedSnapshot(t *testing.T) {
 	if l.Latest != catalogtest.Date || len(l.Snapshots) != 1 {
 		t.Errorf("snapshots: %s", a.body)
 	}
-	if a := get(t, url+"/v1/latest/models/qwen-3-32b"); a.status != 200 || a.body != string(snapFile(t, "models/qwen-3-32b.json")) {
+	if a := get(t, url+"/v1/latest/models/qwen-3-32b"); a.status != 200 || a.body != string(smallSnapFile(t, "models/qwen-3-32b.json")) {
 		t.Errorf("latest is not the good snapshot: status %d", a.status)
 	}
 }
@@ -474,7 +487,7 @@ func (b *syncBuffer) Write(p []byte) (int, error) {
 // prices stated intensities only.
 func TestNoGrid(t *testing.T) {
 	out := t.TempDir()
-	catalogtest.Build(t, out, catalogtest.Date, "")
+	catalogtest.BuildSmall(t, out, catalogtest.Date, "")
 	url, _ := server(t, out)
 	if a := get(t, url+"/v1/latest/grid"); a.status != 404 || problemOf(t, a).Parameter != "file" {
 		t.Errorf("/grid without grid.json: %d %s", a.status, a.body)

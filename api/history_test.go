@@ -45,7 +45,7 @@ func TestHistory(t *testing.T) {
 		{"/v1/2026-03-22/history/qwen-3-32b?task=gpqa", 4, history.Request{Model: "qwen-3-32b", Task: "gpqa"}},
 		{"/v1/latest/history/FLUX.1%20Dev?task=text-to-image", 6, history.Request{Model: "flux-1-dev", Task: "text-to-image"}},
 		{"/v1/2026-04-05/history/qwen-3-coder-30b-a3b?task=sourcegraph-fim&gpu=B200", 5, history.Request{Model: "qwen-3-coder-30b-a3b", Task: "sourcegraph-fim", GPU: "B200"}},
-		{"/v1/latest/history/zai-org%2FCogVideoX1.5-5B?task=text-to-video", 6, history.Request{Model: "zai-org/CogVideoX1.5-5B", Task: "text-to-video"}},
+		{"/v1/latest/history/zai-org%2FCogVideoX-2b?task=text-to-video", 6, history.Request{Model: "zai-org/CogVideoX-2b", Task: "text-to-video"}},
 	} {
 		want, err := history.Of(context.Background(), cat.Snapshots()[:tc.until], tc.req)
 		if err != nil {

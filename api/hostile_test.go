@@ -82,8 +82,8 @@ func TestSiteServesVerifiedBytes(t *testing.T) {
 // and no body names a server path).
 func TestSiteAndAPIAgree(t *testing.T) {
 	out := t.TempDir()
-	dir := catalogtest.Copy(t, filepath.Join(catalogtest.Shared(t), catalogtest.Date), out)
-	other := catalogtest.Build(t, out, "2026-10-04", "")
+	dir := catalogtest.Copy(t, filepath.Join(catalogtest.SharedSmall(t), catalogtest.Date), out)
+	other := catalogtest.BuildSmall(t, out, "2026-10-04", "")
 	url, cat, _ := siteServer(t, out)
 	d := "/" + catalogtest.Date
 	before := get(t, url+d+"/sources.html").body
@@ -94,7 +94,7 @@ func TestSiteAndAPIAgree(t *testing.T) {
 		t.Fatal(err)
 	}
 	cat.Rescan()
-	if a := get(t, url+"/v1"+d+"/manifest"); a.status != 200 || a.body != string(snapFile(t, "manifest.json")) {
+	if a := get(t, url+"/v1"+d+"/manifest"); a.status != 200 || a.body != string(smallSnapFile(t, "manifest.json")) {
 		t.Errorf("the API's manifest of %s changed: %d", catalogtest.Date, a.status)
 	}
 	if a := get(t, url+d+"/sources.html"); a.status != 200 || a.body != before {
@@ -121,13 +121,13 @@ func TestSiteAndAPIAgree(t *testing.T) {
 // a restart serves the new one.
 func TestDatesImmutable(t *testing.T) {
 	out := t.TempDir()
-	dir := catalogtest.Copy(t, filepath.Join(catalogtest.Shared(t), catalogtest.Date), out)
+	dir := catalogtest.Copy(t, filepath.Join(catalogtest.SharedSmall(t), catalogtest.Date), out)
 	url, cat, logs := siteServer(t, out)
 	first := get(t, url+"/v1/snapshots").body
 	if err := os.RemoveAll(dir); err != nil {
 		t.Fatal(err)
 	}
-	catalogtest.Build(t, out, catalogtest.Date, "") // no grid.json: another manifest
+	catalogtest.BuildSmall(t, out, catalogtest.Date, "") // no grid.json: another manifest
 	cat.Rescan()
 	if a := get(t, url+"/v1/snapshots"); a.body != first {
 		t.Errorf("/v1/snapshots changed after the replacement:\n%s", a.body)

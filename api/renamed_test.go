@@ -11,7 +11,7 @@ import (
 // grid=Turkey finds Türkiye (TUR), which Ember renamed in that update.
 func TestCarbonRenamedGrid(t *testing.T) {
 	root := t.TempDir()
-	catalogtest.Build(t, root, catalogtest.Date, "../transform/grid/testdata/renames-july.csv")
+	catalogtest.BuildSmall(t, root, catalogtest.Date, "../transform/grid/testdata/renames-july.csv")
 	url, _ := server(t, root)
 	for _, q := range []string{"Turkey", "TUR", "T%C3%BCrkiye"} {
 		a := get(t, url+"/v1/latest/carbon?model=qwen-3-32b&gpu=B200&grid="+q)

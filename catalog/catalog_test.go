@@ -289,8 +289,8 @@ func TestNamedErrors(t *testing.T) {
 // its manifest changes.
 func TestTamperedAndNewSnapshots(t *testing.T) {
 	out := t.TempDir()
-	catalogtest.Copy(t, filepath.Join(catalogtest.Shared(t), catalogtest.Date), out)
-	bad := catalogtest.Build(t, out, "2026-10-04", catalogtest.SevenGrids())
+	catalogtest.Copy(t, filepath.Join(catalogtest.SharedSmall(t), catalogtest.Date), out)
+	bad := catalogtest.BuildSmall(t, out, "2026-10-04", catalogtest.SevenGrids())
 	gridFile := filepath.Join(bad, "grid.json")
 	b, _ := os.ReadFile(gridFile)
 	if err := os.WriteFile(gridFile, bytes.Replace(b, []byte("707.0"), []byte("70.7"), 1), 0o644); err != nil {
@@ -320,7 +320,7 @@ func TestTamperedAndNewSnapshots(t *testing.T) {
 	}
 	// A new snapshot appears (renamed into place, as a build publishes).
 	// It is built elsewhere: a build refuses to follow a tampered one.
-	newer := catalogtest.Build(t, t.TempDir(), "2026-10-11", catalogtest.SevenGrids())
+	newer := catalogtest.BuildSmall(t, t.TempDir(), "2026-10-11", catalogtest.SevenGrids())
 	if err := os.Rename(newer, filepath.Join(out, "2026-10-11")); err != nil {
 		t.Fatal(err)
 	}
@@ -335,7 +335,7 @@ func TestTamperedAndNewSnapshots(t *testing.T) {
 	if err := os.RemoveAll(bad); err != nil {
 		t.Fatal(err)
 	}
-	catalogtest.Build(t, out, "2026-10-04", catalogtest.SevenGrids())
+	catalogtest.BuildSmall(t, out, "2026-10-04", catalogtest.SevenGrids())
 	if added, err := c.Rescan(); err != nil || !cmp.Equal(added, []string{"2026-10-04"}) {
 		t.Errorf("rescan after the rebuild added %v, %v", added, err)
 	}
@@ -354,7 +354,7 @@ func TestRun(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { c.Run(ctx, time.Millisecond); close(done) }()
-	newer := catalogtest.Build(t, t.TempDir(), catalogtest.Date, catalogtest.SevenGrids())
+	newer := catalogtest.BuildSmall(t, t.TempDir(), catalogtest.Date, catalogtest.SevenGrids())
 	if err := os.Rename(newer, filepath.Join(out, catalogtest.Date)); err != nil {
 		t.Fatal(err)
 	}
@@ -372,7 +372,7 @@ func TestRun(t *testing.T) {
 // TestNoGrid: a snapshot without grid.json prices stated intensities only.
 func TestNoGrid(t *testing.T) {
 	out := t.TempDir()
-	catalogtest.Build(t, out, catalogtest.Date, "")
+	catalogtest.BuildSmall(t, out, catalogtest.Date, "")
 	c, _ := open(t, out)
 	s, _ := c.Snapshot(Latest)
 	if s.Info().GridYear != nil {
@@ -423,9 +423,9 @@ func TestListings(t *testing.T) {
 // snapshot (run with -race to check the locking).
 func TestConcurrentReadsAndRescan(t *testing.T) {
 	out := t.TempDir()
-	catalogtest.Copy(t, filepath.Join(catalogtest.Shared(t), catalogtest.Date), out)
+	catalogtest.Copy(t, filepath.Join(catalogtest.SharedSmall(t), catalogtest.Date), out)
 	c, _ := open(t, out)
-	newer := catalogtest.Build(t, t.TempDir(), "2026-10-04", catalogtest.SevenGrids())
+	newer := catalogtest.BuildSmall(t, t.TempDir(), "2026-10-04", catalogtest.SevenGrids())
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
 	for range 8 {
@@ -463,7 +463,7 @@ func TestConcurrentReadsAndRescan(t *testing.T) {
 // true; an area of the reference year with fallback false; a stated
 // intensity with neither.
 func TestFallbackArea(t *testing.T) {
-	c, _ := open(t, catalogtest.SharedReal(t))
+	c, _ := open(t, catalogtest.SharedRealSmall(t))
 	s, err := c.Snapshot(Latest)
 	if err != nil {
 		t.Fatal(err)
@@ -506,9 +506,9 @@ func TestFallbackArea(t *testing.T) {
 // others are served, by the API, the site and the MCP server alike.
 func TestOversizedManifestNotServed(t *testing.T) {
 	out := t.TempDir()
-	catalogtest.Copy(t, filepath.Join(catalogtest.Shared(t), catalogtest.Date), out)
+	catalogtest.Copy(t, filepath.Join(catalogtest.SharedSmall(t), catalogtest.Date), out)
 	big := filepath.Join(out, "2026-10-04")
-	if err := os.Rename(catalogtest.Copy(t, filepath.Join(catalogtest.Shared(t), catalogtest.Date), t.TempDir()), big); err != nil {
+	if err := os.Rename(catalogtest.Copy(t, filepath.Join(catalogtest.SharedSmall(t), catalogtest.Date), t.TempDir()), big); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Truncate(filepath.Join(big, format.ManifestPath), 145e6); err != nil {
@@ -528,7 +528,7 @@ func TestOversizedManifestNotServed(t *testing.T) {
 // served: the field is the checker's to require, not the schema's.
 func TestServesASnapshotWithoutLicence(t *testing.T) {
 	out := t.TempDir()
-	dir := catalogtest.Copy(t, filepath.Join(catalogtest.Shared(t), catalogtest.Date), out)
+	dir := catalogtest.Copy(t, filepath.Join(catalogtest.SharedSmall(t), catalogtest.Date), out)
 	mp := filepath.Join(dir, format.ManifestPath)
 	b, err := os.ReadFile(mp)
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/leadgreen/greentokens/catalog/catalogtest"
 	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/internal/sample"
 	"github.com/leadgreen/greentokens/snapshots/build"
 )
 
@@ -33,7 +34,7 @@ func rescan(t *testing.T, c *Catalog) []string {
 // is still served, with the same manifest; a restart serves the new one.
 func TestReplacedSnapshot(t *testing.T) {
 	out := t.TempDir()
-	catalogtest.Build(t, out, catalogtest.Date, catalogtest.SevenGrids())
+	catalogtest.BuildSmall(t, out, catalogtest.Date, catalogtest.SevenGrids())
 	c, logs := open(t, out)
 	before, _ := c.Snapshot(catalogtest.Date)
 	logs.Reset()
@@ -44,7 +45,7 @@ func TestReplacedSnapshot(t *testing.T) {
 	// Replaced by a build without grid.json: a different manifest.
 	res, err := build.Build(context.Background(), build.Options{
 		Out: out, Date: catalogtest.Date, Retrieved: catalogtest.Retrieved, NoGrid: true, Replace: true,
-		Source: fetch.Dir{Leaderboard: catalogtest.Leaderboard(), Origins: fetch.DefaultOrigins()},
+		Source: fetch.Dir{Leaderboard: sample.SmallLeaderboard(t), Origins: fetch.DefaultOrigins()},
 	})
 	if err != nil || !res.Replaced {
 		t.Fatalf("build --replace: %+v, %v", res, err)
@@ -77,8 +78,8 @@ func TestReplacedSnapshot(t *testing.T) {
 // to another date's folder is refused and logged; the verified copy stays.
 func TestFolderTurnedSymlink(t *testing.T) {
 	out := t.TempDir()
-	catalogtest.Copy(t, filepath.Join(catalogtest.Shared(t), catalogtest.Date), out)
-	other := catalogtest.Build(t, t.TempDir(), "2026-10-04", catalogtest.SevenGrids())
+	catalogtest.Copy(t, filepath.Join(catalogtest.SharedSmall(t), catalogtest.Date), out)
+	other := catalogtest.BuildSmall(t, t.TempDir(), "2026-10-04", catalogtest.SevenGrids())
 	c, logs := open(t, out)
 	before, _ := c.Snapshot(catalogtest.Date)
 	dir := filepath.Join(out, catalogtest.Date)
@@ -101,7 +102,7 @@ func TestFolderTurnedSymlink(t *testing.T) {
 // back with the same bytes, and is refused with other bytes until restart.
 func TestDeletedSnapshot(t *testing.T) {
 	out := t.TempDir()
-	src := filepath.Join(catalogtest.Shared(t), catalogtest.Date)
+	src := filepath.Join(catalogtest.SharedSmall(t), catalogtest.Date)
 	dir := catalogtest.Copy(t, src, out)
 	c, logs := open(t, out)
 	if err := os.RemoveAll(dir); err != nil {
@@ -122,7 +123,7 @@ func TestDeletedSnapshot(t *testing.T) {
 		t.Fatal(err)
 	}
 	rescan(t, c)
-	catalogtest.Build(t, out, catalogtest.Date, "")
+	catalogtest.BuildSmall(t, out, catalogtest.Date, "")
 	logs.Reset()
 	if added := rescan(t, c); len(added) != 0 || c.Ready() {
 		t.Errorf("other bytes under a date served before: added %v", added)
@@ -143,7 +144,7 @@ func TestIrregularFiles(t *testing.T) {
 	if err := os.Symlink(real, root); err != nil {
 		t.Fatal(err)
 	}
-	src := filepath.Join(catalogtest.Shared(t), catalogtest.Date)
+	src := filepath.Join(catalogtest.SharedSmall(t), catalogtest.Date)
 	catalogtest.Copy(t, src, real)
 	fifo := filepath.Join(real, "2026-09-14")
 	os.MkdirAll(fifo, 0o755)
@@ -187,7 +188,7 @@ func TestIrregularFiles(t *testing.T) {
 func buildInto(t *testing.T, out, date string) string {
 	t.Helper()
 	dir := filepath.Join(out, date)
-	if err := os.Rename(catalogtest.Build(t, t.TempDir(), date, catalogtest.SevenGrids()), dir); err != nil {
+	if err := os.Rename(catalogtest.BuildSmall(t, t.TempDir(), date, catalogtest.SevenGrids()), dir); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -197,7 +198,7 @@ func buildInto(t *testing.T, out, date string) string {
 // order (manifest.json before models/, as rsync does) or the reverse, with a
 // scan after each file, is served once its last file is in place.
 func TestCopiedInAnyOrder(t *testing.T) {
-	src := filepath.Join(catalogtest.Shared(t), catalogtest.Date)
+	src := filepath.Join(catalogtest.SharedSmall(t), catalogtest.Date)
 	var files []string
 	filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
@@ -237,7 +238,7 @@ func TestCopiedInAnyOrder(t *testing.T) {
 // memory: a file overwritten on disk changes nothing served.
 func TestServedFromMemory(t *testing.T) {
 	out := t.TempDir()
-	dir := catalogtest.Copy(t, filepath.Join(catalogtest.Shared(t), catalogtest.Date), out)
+	dir := catalogtest.Copy(t, filepath.Join(catalogtest.SharedSmall(t), catalogtest.Date), out)
 	c, _ := open(t, out)
 	s, _ := c.Snapshot(Latest)
 	want := append([]byte(nil), s.files[format.ManifestPath].Bytes...)
@@ -292,7 +293,7 @@ func TestNothingToServe(t *testing.T) {
 			t.Errorf("%s: latest is served", dir)
 		}
 	}
-	if _, logs := open(t, catalogtest.Shared(t)); strings.Contains(logs.String(), "nothing to serve") {
+	if _, logs := open(t, catalogtest.SharedSmall(t)); strings.Contains(logs.String(), "nothing to serve") {
 		t.Errorf("a folder with a snapshot: %s", logs)
 	}
 }

@@ -49,7 +49,7 @@ func (c countingFS) Open(name string) (fs.File, error) {
 // (which, a served date being immutable, it logs and does not serve).
 func TestRescanByIndex(t *testing.T) {
 	out := t.TempDir()
-	catalogtest.Build(t, out, catalogtest.Date, catalogtest.SevenGrids())
+	catalogtest.BuildSmall(t, out, catalogtest.Date, catalogtest.SevenGrids())
 	rel, err := store.Open(t.Context(), store.Folder(out).FS(catalogtest.Date), catalogtest.Date)
 	if err != nil {
 		t.Fatal(err)

@@ -100,7 +100,7 @@ func TestFeed(t *testing.T) {
 	if s := f.Entries[3].Summary; !strings.Contains(s, "index row") || !strings.Contains(s, "since 2026-03-08") {
 		t.Errorf("the 2026-03-15 entry's summary: %q", s)
 	}
-	if s := f.Entries[len(f.Entries)-1].Summary; s != "first release: 18 models" {
+	if s := f.Entries[len(f.Entries)-1].Summary; s != "first release: 3 models" {
 		t.Errorf("the first release's summary: %q", s)
 	}
 	again, err := NewIndex(c).Feed(ctx, "", FeedOptions{Self: "https://example.org/feed.atom", Link: func(d string) string { return "https://example.org/" + d + "/" }})

@@ -374,7 +374,7 @@ func TestHistoryTokenTask(t *testing.T) {
 	if !cmp.Equal(changed, []string{"2026-03-15 moved upstream"}) {
 		t.Errorf("changes %v, want the one upstream move", changed)
 	}
-	v, err := Of(ctx, snaps, Request{Model: "zai-org/CogVideoX1.5-5B", Task: "text-to-video"})
+	v, err := Of(ctx, snaps, Request{Model: "zai-org/CogVideoX-2b", Task: "text-to-video"})
 	if err != nil {
 		t.Fatal(err)
 	}

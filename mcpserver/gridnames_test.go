@@ -26,7 +26,7 @@ func TestPriceCarbonGridNames(t *testing.T) {
 		}
 		return inMemory(t, cat)
 	}
-	withAll, seven := open(catalogtest.SharedReal(t)), open(catalogtest.Shared(t))
+	withAll, seven := open(catalogtest.SharedRealSmall(t)), open(catalogtest.Shared(t))
 	call := func(cs *mcp.ClientSession, tool string, args map[string]any) (string, bool) {
 		t.Helper()
 		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})

@@ -119,7 +119,7 @@ func TestStreamableHTTP(t *testing.T) {
 // TestFallback: on the snapshot built from the sample's Ember file, a
 // fallback area's year and flag reach the client (in-memory transport).
 func TestFallback(t *testing.T) {
-	cat, err := catalog.Open(catalogtest.SharedReal(t), nil)
+	cat, err := catalog.Open(catalogtest.SharedRealSmall(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -63,22 +63,32 @@ func openSeed(t testing.TB) *Site {
 
 // newSeed makes the site of the seed snapshot with opts, the snapshot
 // loaded as the site command loads it (store.Load, then
-// catalog.FromLoaded).
+// catalog.FromLoaded) once per test binary: a loaded snapshot is read-only,
+// shared by every request of a server as by these tests.
 func newSeed(t testing.TB, opts Options) (*Site, error) {
 	t.Helper()
-	ls, err := store.LoadDir(context.Background(), seedSnapshot(t))
-	if err != nil {
-		t.Fatal(err)
+	dir := seedSnapshot(t)
+	loaded.once.Do(func() {
+		var ls *store.Release
+		if ls, loaded.err = store.LoadDir(context.Background(), dir); loaded.err == nil {
+			loaded.snap, loaded.err = catalog.FromLoaded(ls)
+		}
+	})
+	if loaded.err != nil {
+		t.Fatal(loaded.err)
 	}
-	snap, err := catalog.FromLoaded(ls)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return New(snap, opts)
+	return New(loaded.snap, opts)
+}
+
+// loaded is the seed snapshot as newSeed loads it, once.
+var loaded struct {
+	once sync.Once
+	snap *catalog.Snapshot
+	err  error
 }
 
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := sample.Run(m)
 	if seed.root != "" {
 		os.RemoveAll(seed.root)
 	}

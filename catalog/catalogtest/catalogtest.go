@@ -54,9 +54,22 @@ func SampleEmber() string { return sample.Ember() }
 // folder.
 func Build(tb testing.TB, out, date, ember string) string {
 	tb.Helper()
+	return buildFrom(tb, Leaderboard(), out, date, ember)
+}
+
+// BuildSmall is Build from sample.SmallLeaderboard, the sample cut to eight
+// models: for the tests of a rescan, a tampered file or a replaced folder,
+// which a snapshot's size does not change.
+func BuildSmall(tb testing.TB, out, date, ember string) string {
+	tb.Helper()
+	return buildFrom(tb, sample.SmallLeaderboard(tb), out, date, ember)
+}
+
+func buildFrom(tb testing.TB, leaderboard, out, date, ember string) string {
+	tb.Helper()
 	res, err := build.Build(context.Background(), build.Options{
 		Out: out, Date: date, Retrieved: Retrieved, GridYear: GridYear, NoGrid: ember == "",
-		Source: fetch.Dir{Leaderboard: Leaderboard(), Ember: ember, Origins: fetch.DefaultOrigins()},
+		Source: fetch.Dir{Leaderboard: leaderboard, Ember: ember, Origins: fetch.DefaultOrigins()},
 	})
 	if err != nil {
 		tb.Fatalf("building the test snapshot %s: %v", date, err)
@@ -66,7 +79,7 @@ func Build(tb testing.TB, out, date, ember string) string {
 
 var cached struct {
 	sync.Mutex
-	dirs map[string]string // by Ember CSV
+	dirs map[[2]string]string // by leaderboard folder and Ember CSV
 }
 
 // Shared returns a folder holding the snapshot of Date with the seven
@@ -75,7 +88,14 @@ var cached struct {
 // the caller's TestMain calls Cleanup.
 func Shared(tb testing.TB) string {
 	tb.Helper()
-	return sharedWith(tb, SevenGrids())
+	return sharedWith(tb, Leaderboard(), SevenGrids())
+}
+
+// SharedSmall is Shared built by BuildSmall: the folder for the tests that
+// copy a shared snapshot beside others BuildSmall writes.
+func SharedSmall(tb testing.TB) string {
+	tb.Helper()
+	return sharedWith(tb, sample.SmallLeaderboard(tb), SevenGrids())
 }
 
 // Fallback areas of the sample's Ember file with GridYear 2024: Western
@@ -94,11 +114,20 @@ const (
 // instead: 226 areas, many of them fallbacks (FallbackISO3 is one).
 func SharedReal(tb testing.TB) string {
 	tb.Helper()
-	return sharedWith(tb, SampleEmber())
+	return sharedWith(tb, Leaderboard(), SampleEmber())
 }
 
-// IsShared reports whether root is a folder Shared or SharedReal returned,
-// which no test may change: a test may open its catalog once and reuse it.
+// SharedRealSmall is SharedReal built by BuildSmall: the real grids
+// beside the small version's eight models, for the tests of grid names and
+// fallbacks.
+func SharedRealSmall(tb testing.TB) string {
+	tb.Helper()
+	return sharedWith(tb, sample.SmallLeaderboard(tb), SampleEmber())
+}
+
+// IsShared reports whether root is a folder Shared, SharedReal or their
+// small variants returned, which no test may change: a test may open its
+// catalog once and reuse it.
 func IsShared(root string) bool {
 	cached.Lock()
 	defer cached.Unlock()
@@ -110,22 +139,23 @@ func IsShared(root string) bool {
 	return false
 }
 
-func sharedWith(tb testing.TB, ember string) string {
+func sharedWith(tb testing.TB, leaderboard, ember string) string {
 	tb.Helper()
 	cached.Lock()
 	defer cached.Unlock()
-	if d, ok := cached.dirs[ember]; ok {
+	key := [2]string{leaderboard, ember}
+	if d, ok := cached.dirs[key]; ok {
 		return d
 	}
 	root, err := os.MkdirTemp("", "greentokens-catalogtest-")
 	if err != nil {
 		tb.Fatal(err)
 	}
-	Build(tb, root, Date, ember)
+	buildFrom(tb, leaderboard, root, Date, ember)
 	if cached.dirs == nil {
-		cached.dirs = map[string]string{}
+		cached.dirs = map[[2]string]string{}
 	}
-	cached.dirs[ember] = root
+	cached.dirs[key] = root
 	return root
 }
 
@@ -166,9 +196,9 @@ func Copy(tb testing.TB, from, out string) string {
 }
 
 // Main runs a package's tests and then Cleanup: a TestMain for packages
-// that use Shared.
+// that use Shared or BuildSmall.
 func Main(m *testing.M) {
-	code := m.Run()
+	code := sample.Run(m)
 	Cleanup()
 	os.Exit(code)
 }

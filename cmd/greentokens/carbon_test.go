@@ -26,15 +26,15 @@ const (
 	sevenGridsJuly = "../../transform/grid/testdata/carbon-2024-july.csv"
 )
 
-// buildSevenGrids builds the seed leaderboard on the seven-grid fixture
-// and returns the snapshot folder.
+// buildSevenGrids builds the small leaderboard version on the seven-grid
+// fixture and returns the snapshot folder.
 func buildSevenGrids(t *testing.T) string {
 	t.Helper()
 	return buildOnGrids(t, sevenGrids)
 }
 
-// buildOnGrids builds the seed leaderboard on the Ember CSV ember and
-// returns the snapshot folder.
+// buildOnGrids builds the small leaderboard version on the Ember CSV ember
+// and returns the snapshot folder.
 func buildOnGrids(t *testing.T, ember string) string {
 	t.Helper()
 	return buildAt(t, seedDate, ember)
@@ -164,7 +164,7 @@ func TestCarbonFallbackYear(t *testing.T) {
 	}
 	out := t.TempDir()
 	code, _, stderr := runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
-		"--from-leaderboard", seedLB, "--from-ember", csv)
+		"--from-leaderboard", smallLB(t), "--from-ember", csv)
 	if code != exitOK {
 		t.Fatalf("build: exit %d: %s", code, stderr)
 	}
@@ -367,7 +367,7 @@ func TestBuildRefusesJulyLayoutFaults(t *testing.T) {
 			}
 			out := t.TempDir()
 			code, _, stderr := runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
-				"--from-leaderboard", seedLB, "--from-ember", ember)
+				"--from-leaderboard", smallLB(t), "--from-ember", ember)
 			// The text log quotes the error, escaping its quotes.
 			if shown := strings.ReplaceAll(stderr, `\"`, `"`); code != exitUpstreamBad || !strings.Contains(shown, want) || !strings.Contains(shown, ember) {
 				t.Errorf("exit %d, want %d naming %s and %q; stderr: %s", code, exitUpstreamBad, ember, want, stderr)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/leadgreen/greentokens/internal/sample"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,11 +40,15 @@ var sharedSnapshots = sync.OnceValues(func() ([2]string, error) {
 	if err != nil {
 		return [2]string{}, err
 	}
+	lb, err := sample.Small()
+	if err != nil {
+		return [2]string{}, err
+	}
 	var dirs [2]string
 	for i, src := range [][]string{{"--from-ember", kosovoGrids}, {"--no-grid"}} {
 		out := filepath.Join(root, fmt.Sprint(i))
 		var stdout, stderr bytes.Buffer
-		args := append([]string{"build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn, "--from-leaderboard", seedLB}, src...)
+		args := append([]string{"build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn, "--from-leaderboard", lb}, src...)
 		if code := run(args, &stdout, &stderr); code != exitOK {
 			return dirs, fmt.Errorf("build %q: exit %d: %s", args, code, stderr.String())
 		}
@@ -69,8 +74,8 @@ func TestReadCommands(t *testing.T) {
 		if err := json.Unmarshal([]byte(stdout), &l); err != nil {
 			t.Fatal(err)
 		}
-		if l.Snapshot != seedDate || len(l.Models) != 18 {
-			t.Errorf("snapshot %q, %d models; want %s, 18", l.Snapshot, len(l.Models), seedDate)
+		if l.Snapshot != seedDate || len(l.Models) != 3 {
+			t.Errorf("snapshot %q, %d models; want %s, 3", l.Snapshot, len(l.Models), seedDate)
 		}
 		for _, m := range l.Models {
 			if m.Slug == "qwen-3-32b" && (m.ModelID != "Qwen/Qwen3-32B" || !cmp.Equal(m.GPUs, []string{"B200", "H100"}) ||
@@ -102,7 +107,7 @@ func TestReadCommands(t *testing.T) {
 	})
 	t.Run("list models as a table", func(t *testing.T) {
 		code, stdout, _ := runCLI(t, "list", "models", "--snapshot", snap)
-		if code != exitOK || !strings.Contains(stdout, "18 models in snapshot "+seedDate) || !strings.Contains(stdout, "qwen-3-32b") {
+		if code != exitOK || !strings.Contains(stdout, "3 models in snapshot "+seedDate) || !strings.Contains(stdout, "qwen-3-32b") {
 			t.Errorf("exit %d:\n%s", code, stdout)
 		}
 	})
@@ -179,7 +184,7 @@ func TestCompletion(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{"model slugs", []string{"__complete", "carbon", "--snapshot", snap, "qwen-3-3"}, []string{"qwen-3-32b", "qwen-3-30b-a3b-instruct"}},
+		{"model slugs", []string{"__complete", "carbon", "--snapshot", snap, "qwen-3-"}, []string{"qwen-3-32b", "qwen-3-14b", "qwen-3-8b"}},
 		{"grid names", []string{"__complete", "carbon", "--snapshot", snap, "qwen-3-32b", "Ger"}, []string{"Germany"}},
 		{"render --grids", []string{"__complete", "render", "--snapshot", snap, "--grids", "Nor"}, []string{"Norway"}},
 		{"render --grids, the second name", []string{"__complete", "render", "--snapshot", snap, "--grids", "India,Nor"}, []string{"India,Norway"}},
@@ -217,13 +222,13 @@ func TestVersion(t *testing.T) {
 	}
 }
 
-// tensorParallelOne is a copy of the seeds' leaderboard version with
-// Gemma 3 27B's rows on 2 x H100 at tensor_parallel 1, as upstream had them
-// before 2026-02-16 fixed them to 2, and returns its folder.
+// tensorParallelOne is a copy of the small leaderboard version with Qwen 3
+// 32B's rows on 2 x H100 at tensor_parallel 1 instead of 2 (a change of a
+// configuration's setting, not of its figures), and returns its folder.
 func tensorParallelOne(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS(seedLB)); err != nil {
+	if err := os.CopyFS(dir, os.DirFS(smallLB(t))); err != nil {
 		t.Fatal(err)
 	}
 	chat := filepath.Join(dir, "tasks", "lm-arena-chat.json")
@@ -234,15 +239,15 @@ func tensorParallelOne(t *testing.T) string {
 	rows := strings.SplitAfter(string(b), "\n    }")
 	edited := 0
 	for i, r := range rows {
-		if strings.Contains(r, `"model_id": "google/gemma-3-27b-it"`) && strings.Contains(r, `"gpu_model": "H100"`) && strings.Contains(r, `"num_gpus": 2,`) {
+		if strings.Contains(r, `"model_id": "Qwen/Qwen3-32B"`) && strings.Contains(r, `"gpu_model": "H100"`) && strings.Contains(r, `"num_gpus": 2,`) {
 			rows[i] = strings.Replace(r, `"tensor_parallel": 2,`, `"tensor_parallel": 1,`, 1)
 			if rows[i] != r {
 				edited++
 			}
 		}
 	}
-	if edited != 7 {
-		t.Fatalf("edited %d rows of Gemma 3 27B on 2 x H100, want its 7", edited)
+	if edited != 9 {
+		t.Fatalf("edited %d rows of Qwen 3 32B on 2 x H100, want its 9", edited)
 	}
 	if err := os.WriteFile(chat, []byte(strings.Join(rows, "")), 0o644); err != nil {
 		t.Fatal(err)
@@ -294,10 +299,10 @@ func TestDiffExitCode(t *testing.T) {
 			t.Errorf("%s: %s old is %T, want a JSON number", c.RowID, "tensor_parallel", c.Fields[0].Old)
 		}
 	}
-	want := []string{"gemma-3-27b/H100/2/8", "gemma-3-27b/H100/2/16", "gemma-3-27b/H100/2/32", "gemma-3-27b/H100/2/64",
-		"gemma-3-27b/H100/2/96", "gemma-3-27b/H100/2/128", "gemma-3-27b/H100/2/192"}
+	want := []string{"qwen-3-32b/H100/2/8", "qwen-3-32b/H100/2/16", "qwen-3-32b/H100/2/32", "qwen-3-32b/H100/2/64",
+		"qwen-3-32b/H100/2/96", "qwen-3-32b/H100/2/128", "qwen-3-32b/H100/2/192", "qwen-3-32b/H100/2/256", "qwen-3-32b/H100/2/384"}
 	if diff := cmp.Diff(want, ids); diff != "" {
-		t.Errorf("gemma-3-27b's changed configurations, in order (-want +got):\n%s", diff)
+		t.Errorf("qwen-3-32b's changed configurations, in order (-want +got):\n%s", diff)
 	}
 }
 

@@ -15,7 +15,7 @@ import (
 // and header in its manifest entry, and verifies.
 func TestBuildJulyLayoutOverHTTP(t *testing.T) {
 	const path = "/public-downloads/generation/outputs/release_generation_yearly_global.csv"
-	srv := fetchtest.NewServer(t, seedLB)
+	srv := fetchtest.NewServer(t, smallLB(t))
 	srv.Map(path, sevenGridsJuly)
 	origins := srv.Origins()
 	out := t.TempDir()

@@ -19,12 +19,12 @@ import (
 func controlSnapshot(t *testing.T) string {
 	t.Helper()
 	lb := t.TempDir()
-	files, _ := filepath.Glob(filepath.Join(seedLB, "tasks", "*.json"))
+	files, _ := filepath.Glob(filepath.Join(smallLB(t), "tasks", "*.json"))
 	for i, f := range files {
 		files[i] = "tasks/" + filepath.Base(f)
 	}
 	for _, f := range append([]string{"index.json", "commits.json"}, files...) {
-		b, err := os.ReadFile(filepath.Join(seedLB, f))
+		b, err := os.ReadFile(filepath.Join(smallLB(t), f))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -97,7 +97,7 @@ func TestDiffAndErrorsShowNoControlCharacters(t *testing.T) {
 	dir := controlSnapshot(t)
 	old := t.TempDir()
 	if code, _, stderr := runCLI(t, "build", "--out", old, "--date", seedDate, "--retrieved", seedReadOn,
-		"--from-leaderboard", seedLB, "--from-ember", kosovoGrids); code != exitOK {
+		"--from-leaderboard", smallLB(t), "--from-ember", kosovoGrids); code != exitOK {
 		t.Fatalf("build: exit %d: %s", code, stderr)
 	}
 	for _, tc := range []struct {
@@ -178,7 +178,7 @@ func TestCompletionOffersNoControlCharacters(t *testing.T) {
 func TestMessagesShowNoControlCharacters(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out\x1b[31m\rforged\n: written")
 	code, stdout, stderr := runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
-		"--from-leaderboard", seedLB, "--no-grid")
+		"--from-leaderboard", smallLB(t), "--no-grid")
 	if code != exitOK {
 		t.Fatalf("build: exit %d: %s", code, stderr)
 	}

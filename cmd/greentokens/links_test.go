@@ -20,7 +20,7 @@ func TestBuildsShareSources(t *testing.T) {
 	endToEnd(t)
 	out := t.TempDir()
 	build := func(date, retrieved string, extra ...string) string {
-		args := append([]string{"build", "--out", out, "--date", date, "--retrieved", retrieved, "--from-leaderboard", seedLB, "--from-ember", ember}, extra...)
+		args := append([]string{"build", "--out", out, "--date", date, "--retrieved", retrieved, "--from-leaderboard", smallLB(t), "--from-ember", ember}, extra...)
 		if code, _, stderr := runCLI(t, args...); code != exitOK {
 			t.Fatalf("build %s: exit %d: %s", date, code, stderr)
 		}

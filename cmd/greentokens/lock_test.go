@@ -22,7 +22,7 @@ func TestBuildRefusesLinkedLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stdout, stderr := runCLI(t, "build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
-		"--from-leaderboard", seedLB, "--no-grid")
+		"--from-leaderboard", smallLB(t), "--no-grid")
 	want := lock + " is a symbolic link, not a regular file; refusing to open it as the output folder's lock"
 	if code != exitConflict || !strings.Contains(stderr, want) {
 		t.Errorf("exit %d, want %d saying %q\nstdout: %s\nstderr: %s", code, exitConflict, want, stdout, stderr)

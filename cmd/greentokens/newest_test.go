@@ -79,7 +79,7 @@ func TestNewestSnapshotByDefault(t *testing.T) {
 		{[]string{"diff"}, exitOK, "using out/2026-09-20 as OLD and out/" + seedDate + " as NEW, the two newest snapshots under out\n", "grid"},
 		{[]string{"diff", filepath.Join("out", "2026-09-20")}, exitOK, "using out/" + seedDate + " as NEW, the newest snapshot under out\n", "grid"},
 		{[]string{"diff", filepath.Join("out", seedDate)}, exitUsage, "that is the newest snapshot under out; name NEW too", ""},
-		{[]string{"list", "models", "--snapshot", filepath.Join("out", "2026-09-20")}, exitOK, "", "18 models in snapshot " + seedDate},
+		{[]string{"list", "models", "--snapshot", filepath.Join("out", "2026-09-20")}, exitOK, "", "3 models in snapshot " + seedDate},
 		{[]string{"rebuild"}, exitUsage, "rebuild needs --out FOLDER", ""},
 	} {
 		code, stdout, stderr := runCLI(t, tc.args...)

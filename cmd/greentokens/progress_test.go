@@ -62,7 +62,7 @@ func TestProgressQuietWhenNotATerminal(t *testing.T) {
 // TestProgressKeepsRetries: a JSON body dropped mid-way is fetched again
 // through the progress wrapper, as without it.
 func TestProgressKeepsRetries(t *testing.T) {
-	srv := fetchtest.NewServer(t, seedLB)
+	srv := fetchtest.NewServer(t, smallLB(t))
 	srv.Fault(fetchtest.LeaderboardPrefix+"index.json", fetchtest.Fault{Drop: 100, Times: 1})
 	var w bytes.Buffer
 	src := progressSource{Source: srv.Source(fetch.HTTPOptions{}), w: &w, now: time.Now}

@@ -43,7 +43,7 @@ func runBinary(t *testing.T, args ...string) (int, string, string) {
 func TestBuildWithoutRevision(t *testing.T) {
 	build := func(out string, extra ...string) []string {
 		return append([]string{"build", "--out", out, "--date", seedDate, "--retrieved", seedReadOn,
-			"--from-leaderboard", seedLB, "--from-ember", ember}, extra...)
+			"--from-leaderboard", smallLB(t), "--from-ember", ember}, extra...)
 	}
 
 	code, _, stderr := runBinary(t, build(t.TempDir())...)

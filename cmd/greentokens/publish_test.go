@@ -15,17 +15,18 @@ import (
 	"github.com/leadgreen/greentokens/snapshots/store"
 )
 
-// buildAt returns a snapshot folder of the seed leaderboard on the Ember
-// CSV ember at date, the test's own copy (in a folder of its own) of the
-// one built for that date and CSV once per test binary: a build is
+// buildAt returns a snapshot folder of the small leaderboard version on the
+// Ember CSV ember at date, the test's own copy (in a folder of its own) of
+// the one built for that date and CSV once per test binary: a build is
 // deterministic, so every copy holds the bytes a build of its own would.
 func buildAt(t *testing.T, date, ember string) string {
 	t.Helper()
 	return builtCopy(t, date, "--from-ember", ember)
 }
 
-// builtCopy is buildAt for the build of the seed leaderboard at date with
-// the flags args besides --out, --date, --retrieved and --from-leaderboard.
+// builtCopy is buildAt for the build of the small leaderboard version at
+// date with the flags args besides --out, --date, --retrieved and
+// --from-leaderboard.
 func builtCopy(t *testing.T, date string, args ...string) string {
 	t.Helper()
 	built, _ := builtAt.LoadOrStore(date+"\x00"+strings.Join(args, "\x00"), sync.OnceValues(func() (string, error) {
@@ -37,7 +38,7 @@ func builtCopy(t *testing.T, date string, args ...string) string {
 		if err != nil {
 			return "", err
 		}
-		args := append([]string{"build", "--out", out, "--date", date, "--retrieved", seedReadOn, "--from-leaderboard", seedLB}, args...)
+		args := append([]string{"build", "--out", out, "--date", date, "--retrieved", seedReadOn, "--from-leaderboard", smallLB(t)}, args...)
 		var stdout, stderr bytes.Buffer
 		if code := run(args, &stdout, &stderr); code != exitOK {
 			return "", fmt.Errorf("build %q: exit %d: %s", args, code, stderr.String())

@@ -63,7 +63,7 @@ func TestServeUnderLowFileLimit(t *testing.T) {
 	if code, _ := get("/healthz"); code != 200 {
 		t.Errorf("/healthz after 200 idle connections: %d", code)
 	}
-	if err := os.Rename(catalogtest.Build(t, t.TempDir(), "2026-10-04", catalogtest.SevenGrids()), filepath.Join(root, "2026-10-04")); err != nil {
+	if err := os.Rename(catalogtest.BuildSmall(t, t.TempDir(), "2026-10-04", catalogtest.SevenGrids()), filepath.Join(root, "2026-10-04")); err != nil {
 		t.Fatal(err)
 	}
 	served := false

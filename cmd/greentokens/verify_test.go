@@ -58,12 +58,12 @@ func copyTree(t *testing.T, from, to string) {
 	}
 }
 
-// seedWithout copies the seed leaderboard with one model's Text
+// seedWithout copies the small leaderboard version with one model's Text
 // Conversation rows removed.
 func seedWithout(t *testing.T, modelID string) string {
 	t.Helper()
 	dir := t.TempDir()
-	copyTree(t, seedLB, dir)
+	copyTree(t, smallLB(t), dir)
 	p := filepath.Join(dir, "tasks", "lm-arena-chat.json")
 	b, err := os.ReadFile(p)
 	if err != nil {
@@ -102,7 +102,7 @@ func TestVerifyDiffAndRemovalGuard(t *testing.T) {
 		return runCLI(t, append([]string{"build", "--out", out, "--date", date, "--retrieved", "2026-09-19",
 			"--from-leaderboard", lb, "--from-ember", ember}, extra...)...)
 	}
-	if code, _, stderr := build(earlier, seedLB); code != exitOK {
+	if code, _, stderr := build(earlier, smallLB(t)); code != exitOK {
 		t.Fatalf("build: exit %d: %s", code, stderr)
 	}
 	snapA := filepath.Join(out, earlier)
@@ -151,7 +151,7 @@ func TestVerifyDiffAndRemovalGuard(t *testing.T) {
 
 	// A later build that drops Qwen 3 14B is refused (exit 6), naming it and
 	// giving the diff summary; nothing is written for that date.
-	const summary = "17 models (1 removed: qwen-3-14b), index rows unchanged"
+	const summary = "2 models (1 removed: qwen-3-14b), index rows unchanged"
 	without := seedWithout(t, "Qwen/Qwen3-14B")
 	code, _, stderr = build(later, without)
 	if code != exitConflict {
@@ -206,7 +206,7 @@ func TestGridShrinkFlag(t *testing.T) {
 	out := t.TempDir()
 	build := func(date, csv string, extra ...string) (int, string) {
 		code, _, stderr := runCLI(t, append([]string{"build", "--out", out, "--date", date, "--retrieved", "2026-09-19",
-			"--from-leaderboard", seedLB, "--from-ember", csv}, extra...)...)
+			"--from-leaderboard", smallLB(t), "--from-ember", csv}, extra...)...)
 		return code, stderr
 	}
 	if code, stderr := build("2026-09-20", ember); code != exitOK {

@@ -1,9 +1,10 @@
 // Package historytest builds a store of real releases for the tests of the
 // history and of the surfaces that serve it: the sample's leaderboard
-// version, edited from one release to the next as upstream data changes
-// (a figure moved, a row made unstable and so excluded, then restored, a
-// new configuration, a new GPU), with the upstream compiled date moving
-// with it, and one release built by other code from the same sources.
+// version cut to eight models (sample.SmallLeaderboard), edited from one
+// release to the next as upstream data changes (a figure moved, a row made
+// unstable and so excluded, then restored, a new configuration, a new GPU),
+// with the upstream compiled date moving with it, and one release built by
+// other code from the same sources.
 // Text to Image's file gets the same edits, made to one diffusion model
 // (DiffusionModel), and Code Completion's a moved figure (TokenModel).
 package historytest
@@ -19,6 +20,7 @@ import (
 	"github.com/leadgreen/greentokens/catalog/catalogtest"
 	"github.com/leadgreen/greentokens/fetch"
 	"github.com/leadgreen/greentokens/format"
+	"github.com/leadgreen/greentokens/internal/sample"
 	"github.com/leadgreen/greentokens/snapshots/bucket"
 	"github.com/leadgreen/greentokens/snapshots/build"
 	"github.com/leadgreen/greentokens/snapshots/store"
@@ -95,8 +97,9 @@ func Store(tb testing.TB) string {
 		tb.Fatal(err)
 	}
 	out := filepath.Join(root, "out")
+	small := sample.SmallLeaderboard(tb)
 	for i, r := range Releases {
-		lb := catalogtest.Copy(tb, catalogtest.Leaderboard(), filepath.Join(root, "upstream-"+r.Date))
+		lb := catalogtest.Copy(tb, small, filepath.Join(root, "upstream-"+r.Date))
 		edit(tb, lb, i, r.Compiled)
 		editTasks(tb, lb, i)
 		gen := format.Generator{Module: "github.com/leadgreen/greentokens", Version: r.Code, Revision: revisions[r.Code], Go: "go1.26.0"}
@@ -125,7 +128,7 @@ func Cleanup() {
 
 // Main runs a package's tests and then Cleanup.
 func Main(m *testing.M) {
-	code := m.Run()
+	code := sample.Run(m)
 	Cleanup()
 	os.Exit(code)
 }

@@ -7,6 +7,7 @@
 package sharedblocks
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -37,7 +38,8 @@ func (k Kind) String() string {
 }
 
 // Of reports how the files at a and b store their bytes. Two empty files
-// are Apart: they have no blocks to share.
+// are Apart: they have no blocks to share; so are two files of a file
+// system that gives no extent map and clones no file (tmpfs).
 func Of(a, b string) (Kind, error) {
 	fa, err := os.Lstat(a)
 	if err != nil {
@@ -51,6 +53,12 @@ func Of(a, b string) (Kind, error) {
 		return HardLink, nil
 	}
 	ea, err := extents(a)
+	if errors.Is(err, unix.EOPNOTSUPP) {
+		can, cerr := CanReflink(filepath.Dir(a))
+		if cerr == nil && !can {
+			return Apart, nil
+		}
+	}
 	if err != nil {
 		return 0, err
 	}

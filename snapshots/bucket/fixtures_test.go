@@ -15,6 +15,7 @@ import (
 	"gocloud.dev/blob/memblob"
 
 	"github.com/leadgreen/greentokens/fetch"
+	"github.com/leadgreen/greentokens/internal/sample"
 	"github.com/leadgreen/greentokens/internal/versitygw"
 	"github.com/leadgreen/greentokens/snapshots/bucket"
 	"github.com/leadgreen/greentokens/snapshots/build"
@@ -25,7 +26,7 @@ import (
 // TestMain runs the tests, then stops the S3 tests' gateway, if they
 // started it, and removes the snapshots built once.
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := sample.Run(m)
 	versitygw.Stop()
 	if dir, err := snaptest.Root(); err == nil {
 		os.RemoveAll(dir)
@@ -39,20 +40,28 @@ const (
 	dateB = "2026-10-04"
 )
 
-// The tests' snapshots, built once per test binary: A, the seeds'
-// release; B, the same sources a week later (the same archived bytes, so
-// the same content objects); Other, the seeds' date from other Ember data
-// (another release of A's date, whose grid.json is seven areas).
+// The tests' snapshots, built once per test binary from the small
+// leaderboard version (sample.SmallLeaderboard): A, the seeds' release
+// date; B, the same sources a week later (the same archived bytes, so the
+// same content objects); Other, A's date from other Ember data (another
+// release of A's date, whose grid.json is seven areas).
 var snapshots = sync.OnceValues(func() (map[string]string, error) {
 	root, err := snaptest.Root()
 	if err != nil {
 		return nil, err
 	}
+	lb, err := sample.Small()
+	if err != nil {
+		return nil, err
+	}
+	src := snaptest.SourceOf(lb)
+	other := snaptest.OtherSource()
+	other.Leaderboard = lb
 	dirs := map[string]string{}
 	for _, s := range []struct {
 		name, date string
 		src        fetch.Dir
-	}{{"A", dateA, snaptest.SeedSource()}, {"B", dateB, snaptest.SeedSource()}, {"Other", dateA, snaptest.OtherSource()}} {
+	}{{"A", dateA, src}, {"B", dateB, src}, {"Other", dateA, other}} {
 		gen := snaptest.Generator
 		res, err := build.Build(context.Background(), build.Options{Out: filepath.Join(root, "bucket-"+s.name), Date: s.date,
 			Retrieved: snaptest.SeedFetched, Source: s.src, Generator: &gen})

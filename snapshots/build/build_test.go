@@ -64,15 +64,11 @@ func TestBuildReproducesSeeds(t *testing.T) {
 }
 
 func TestBuildIsDeterministic(t *testing.T) {
-	a, err := snaptest.Build(t, t.TempDir(), snaptest.SeedSource())
-	if err != nil {
-		t.Fatal(err)
-	}
 	b, err := snaptest.Build(t, t.TempDir(), snaptest.SeedSource())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(snaptest.Tree(t, a.Dir), snaptest.Tree(t, b.Dir)); diff != "" {
+	if diff := cmp.Diff(snaptest.Tree(t, snaptest.SeedSnapshot(t)), snaptest.Tree(t, b.Dir)); diff != "" {
 		t.Errorf("two builds from the same sources differ:\n%s", diff)
 	}
 }
@@ -80,7 +76,7 @@ func TestBuildIsDeterministic(t *testing.T) {
 func TestExistingSnapshot(t *testing.T) {
 	// The first snapshot lists 7 grid areas, the other content 226: a
 	// replace that keeps every area, which the guards let through.
-	first, other := snaptest.OtherSource(), snaptest.SeedSource()
+	first, other := snaptest.SmallOtherSource(t), snaptest.SmallSource(t)
 	out := t.TempDir()
 	if _, err := snaptest.Build(t, out, first); err != nil {
 		t.Fatal(err)
@@ -121,7 +117,7 @@ func TestExistingSnapshot(t *testing.T) {
 
 func TestBadUpstreamWritesNothing(t *testing.T) {
 	dir := t.TempDir()
-	snaptest.CopyDir(t, snaptest.SeedLeaderboard, dir)
+	snaptest.CopyDir(t, snaptest.SmallLeaderboard(t), dir)
 	task := filepath.Join(dir, "tasks", "lm-arena-chat.json")
 	b, _ := os.ReadFile(task)
 	// Remove the first row's median ITL.
@@ -143,7 +139,7 @@ func TestBadUpstreamWritesNothing(t *testing.T) {
 
 func TestRetrievedIsRequiredForLocalSources(t *testing.T) {
 	out := t.TempDir()
-	_, err := build.Build(context.Background(), build.Options{Out: out, Date: snaptest.SeedDate, Source: snaptest.SeedSource()})
+	_, err := build.Build(context.Background(), build.Options{Out: out, Date: snaptest.SeedDate, Source: snaptest.SmallSource(t)})
 	if !errors.Is(err, failure.ErrUsage) {
 		t.Fatalf("got %v; want failure.ErrUsage", err)
 	}

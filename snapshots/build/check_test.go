@@ -35,7 +35,7 @@ func TestFailedValidationWritesNothing(t *testing.T) {
 		}
 		return validate.Check(ctx, fsys)
 	}
-	src := fetch.Dir{Leaderboard: sample.Leaderboard(), Ember: sample.Ember(), Origins: fetch.DefaultOrigins()}
+	src := fetch.Dir{Leaderboard: sample.SmallLeaderboard(t), Ember: sample.Ember(), Origins: fetch.DefaultOrigins()}
 	_, err := run(context.Background(), Options{Out: out, Date: sample.SeedDate, Retrieved: sample.SeedRetrieved, Source: src}, tamper)
 	var rep *validate.Report
 	if !errors.Is(err, failure.ErrValidation) || !errors.As(err, &rep) || !strings.Contains(err.Error(), "qwen-3-32b") {

@@ -21,7 +21,7 @@ import (
 // TestFetchFailureKinds: each way a fetch fails gets its kind (and so its
 // exit code), whichever file it hits, and nothing is written.
 func TestFetchFailureKinds(t *testing.T) {
-	srv := fetchtest.NewServer(t, snaptest.SeedLeaderboard)
+	srv := fetchtest.NewServer(t, snaptest.SmallLeaderboard(t))
 	srv.Map(fetchtest.EmberPath, snaptest.SampleEmber)
 	for _, tc := range []struct {
 		name  string
@@ -73,7 +73,7 @@ func TestEmberLineBound(t *testing.T) {
 	first, _, _ := bytes.Cut(header, []byte("\n"))
 	body := append(append(append([]byte(nil), first...), "\nWorld,,2024,Region,"...), bytes.Repeat([]byte("x"), 6<<20)...)
 
-	srv := fetchtest.NewServer(t, snaptest.SeedLeaderboard)
+	srv := fetchtest.NewServer(t, snaptest.SmallLeaderboard(t))
 	srv.Map(fetchtest.EmberPath, snaptest.SampleEmber)
 	srv.Fault(fetchtest.EmberPath, fetchtest.Fault{Body: body, Gzip: true})
 	local := filepath.Join(t.TempDir(), "ember.csv")
@@ -86,7 +86,7 @@ func TestEmberLineBound(t *testing.T) {
 		names string
 	}{
 		{"gzip-encoded", srv.Source(fetch.HTTPOptions{}), fetchtest.EmberPath},
-		{"a local file", fetch.Dir{Leaderboard: snaptest.SeedLeaderboard, Ember: local, Origins: fetch.DefaultOrigins()}, local},
+		{"a local file", fetch.Dir{Leaderboard: snaptest.SmallLeaderboard(t), Ember: local, Origins: fetch.DefaultOrigins()}, local},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := t.TempDir()

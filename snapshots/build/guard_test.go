@@ -22,12 +22,12 @@ import (
 	"github.com/leadgreen/greentokens/fetch"
 )
 
-// withoutModel copies the seed leaderboard into a temporary folder with
-// every Text Conversation row of one model removed.
+// withoutModel copies the small leaderboard version into a temporary folder
+// with every Text Conversation row of one model removed.
 func withoutModel(t *testing.T, modelID string) string {
 	t.Helper()
 	dir := t.TempDir()
-	snaptest.CopyDir(t, snaptest.SeedLeaderboard, dir)
+	snaptest.CopyDir(t, snaptest.SmallLeaderboard(t), dir)
 	removed := 0
 	snaptest.EditJSON(t, filepath.Join(dir, "tasks", "lm-arena-chat.json"), func(v map[string]any) {
 		var keep []any
@@ -48,11 +48,11 @@ func withoutModel(t *testing.T, modelID string) string {
 
 func TestRemovalGuard(t *testing.T) {
 	const (
-		earlier = snaptest.SeedDate // a copy of the seed snapshot
+		earlier = snaptest.SeedDate // a copy of the small version's snapshot
 		later   = "2026-09-30"
 	)
 	out := t.TempDir()
-	snaptest.CopyDir(t, snaptest.SeedSnapshot(t), filepath.Join(out, earlier))
+	snaptest.CopyDir(t, snaptest.SmallSnapshot(t), filepath.Join(out, earlier))
 	before := snaptest.Tree(t, filepath.Join(out, earlier))
 	src := snaptest.SourceOf(withoutModel(t, "Qwen/Qwen3-14B"))
 	buildLater := func(allow ...string) (string, error) {
@@ -61,7 +61,7 @@ func TestRemovalGuard(t *testing.T) {
 			AllowRemoval: allow, Logger: slog.New(slog.NewTextHandler(&log, nil))})
 		return log.String(), err
 	}
-	const summary = "17 models (1 removed: qwen-3-14b), index rows unchanged"
+	const summary = "2 models (1 removed: qwen-3-14b), index rows unchanged"
 
 	// Dropping a model is refused, naming it; nothing is written.
 	log, err := buildLater()
@@ -118,11 +118,11 @@ func TestBuildLeavesEarlierSnapshot(t *testing.T) {
 	before := snaptest.Tree(t, earlier)
 	var log bytes.Buffer
 	_, err := build.Build(context.Background(), build.Options{Out: out, Date: "2026-09-30", Retrieved: snaptest.SeedFetched,
-		Source: snaptest.SeedSource(), Logger: slog.New(slog.NewTextHandler(&log, nil))})
+		Source: snaptest.SmallSource(t), Logger: slog.New(slog.NewTextHandler(&log, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
-	const summary = "18 models (1 added), index rows unchanged"
+	const summary = "3 models (1 added), index rows unchanged"
 	if !strings.Contains(log.String(), earlier) || !strings.Contains(log.String(), summary) {
 		t.Errorf("the log does not name the earlier snapshot and the summary %q:\n%s", summary, log.String())
 	}
@@ -135,7 +135,7 @@ func TestBuildLeavesEarlierSnapshot(t *testing.T) {
 // one of its models either.
 func TestRemovalGuardOnReplace(t *testing.T) {
 	out := t.TempDir()
-	snaptest.CopyDir(t, snaptest.SeedSnapshot(t), filepath.Join(out, snaptest.SeedDate))
+	snaptest.CopyDir(t, snaptest.SmallSnapshot(t), filepath.Join(out, snaptest.SeedDate))
 	before := snaptest.Tree(t, filepath.Join(out, snaptest.SeedDate))
 	src := snaptest.SourceOf(withoutModel(t, "Qwen/Qwen3-14B"))
 	replace := func(allow ...string) error {
@@ -159,7 +159,7 @@ func TestRemovalGuardOnReplace(t *testing.T) {
 // (build.ErrGridShrink, an failure.ErrConflict: exit 6), naming the count and the first
 // areas, unless AllowGridShrink.
 func TestGridShrinkGuard(t *testing.T) {
-	earlier := snaptest.SeedSnapshot(t)
+	earlier := snaptest.SmallSnapshot(t)
 	csv, err := os.ReadFile(snaptest.SampleEmber)
 	if err != nil {
 		t.Fatal(err)
@@ -203,7 +203,7 @@ func TestGridShrinkGuard(t *testing.T) {
 			snaptest.CopyDir(t, earlier, filepath.Join(out, snaptest.SeedDate))
 			var log bytes.Buffer
 			_, err := build.Build(context.Background(), build.Options{Out: out, Date: "2026-09-30", Retrieved: snaptest.SeedFetched,
-				Source:          fetch.Dir{Leaderboard: snaptest.SeedLeaderboard, Ember: ember, Origins: fetch.DefaultOrigins()},
+				Source:          fetch.Dir{Leaderboard: snaptest.SmallLeaderboard(t), Ember: ember, Origins: fetch.DefaultOrigins()},
 				AllowGridShrink: tc.allow, Logger: slog.New(slog.NewTextHandler(&log, nil))})
 			_, statErr := os.Stat(filepath.Join(out, "2026-09-30"))
 			if tc.err == "" {
@@ -236,9 +236,9 @@ func TestGridShrinkGuard(t *testing.T) {
 func TestTaskRemovalGuard(t *testing.T) {
 	const later = "2026-09-30"
 	out := t.TempDir()
-	snaptest.CopyDir(t, snaptest.SeedSnapshot(t), filepath.Join(out, snaptest.SeedDate))
+	snaptest.CopyDir(t, snaptest.SmallSnapshot(t), filepath.Join(out, snaptest.SeedDate))
 	dir := t.TempDir()
-	snaptest.CopyDir(t, snaptest.SeedLeaderboard, dir)
+	snaptest.CopyDir(t, snaptest.SmallLeaderboard(t), dir)
 	snaptest.EditJSON(t, filepath.Join(dir, "index.json"), func(v map[string]any) {
 		v["tasks"] = slices.DeleteFunc(v["tasks"].([]any), func(x any) bool { return x == "text-to-video" })
 	})

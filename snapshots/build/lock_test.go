@@ -28,7 +28,7 @@ func TestLockTimeout(t *testing.T) {
 	}
 	defer held.Release(false)
 	_, err = build.Build(context.Background(), build.Options{Out: out, Date: snaptest.SeedDate, Retrieved: snaptest.SeedFetched,
-		Source: snaptest.SeedSource(), LockTimeout: 100 * time.Millisecond})
+		Source: snaptest.SmallSource(t), LockTimeout: 100 * time.Millisecond})
 	if !errors.Is(err, failure.ErrConflict) {
 		t.Fatalf("got %v; want failure.ErrConflict", err)
 	}

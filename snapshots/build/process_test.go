@@ -60,11 +60,11 @@ func buildCmd(bin, out string, src fetch.Dir, env ...string) *exec.Cmd {
 func TestKilledBuild(t *testing.T) {
 	t.Parallel() // independent of the other tests, and among the package's longest
 	bin := binary(t)
-	want := binaryBuild(t, bin, snaptest.SeedSource())
+	want := binaryBuild(t, bin, snaptest.SmallSource(t))
 	for _, point := range []string{crashtest.SourceArchived, crashtest.MidFile, crashtest.Manifest, crashtest.Validated, crashtest.Rename, crashtest.Renamed} {
 		t.Run(point, func(t *testing.T) {
 			out := t.TempDir()
-			cmd := buildCmd(bin, out, snaptest.SeedSource(), crashtest.KillEnv+"="+point)
+			cmd := buildCmd(bin, out, snaptest.SmallSource(t), crashtest.KillEnv+"="+point)
 			err := cmd.Run()
 			var ee *exec.ExitError
 			if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
@@ -82,7 +82,7 @@ func TestKilledBuild(t *testing.T) {
 
 			// The next run cleans up and ends with the complete snapshot.
 			var stderr bytes.Buffer
-			next := buildCmd(bin, out, snaptest.SeedSource())
+			next := buildCmd(bin, out, snaptest.SmallSource(t))
 			next.Stderr = &stderr
 			if err := next.Run(); err != nil {
 				t.Fatalf("the build after the kill failed: %v\n%s", err, stderr.String())
@@ -108,10 +108,10 @@ func TestKilledBuild(t *testing.T) {
 func TestConcurrentBuilds(t *testing.T) {
 	snaptest.Slow(t)
 	bin := binary(t)
-	a, b := binaryBuild(t, bin, snaptest.SeedSource()), binaryBuild(t, bin, snaptest.OtherSource())
+	a, b := binaryBuild(t, bin, snaptest.SmallSource(t)), binaryBuild(t, bin, snaptest.SmallOtherSource(t))
 	for round := 0; round < 3; round++ {
 		out := t.TempDir()
-		cmds := []*exec.Cmd{buildCmd(bin, out, snaptest.SeedSource()), buildCmd(bin, out, snaptest.OtherSource())}
+		cmds := []*exec.Cmd{buildCmd(bin, out, snaptest.SmallSource(t)), buildCmd(bin, out, snaptest.SmallOtherSource(t))}
 		errs := make([]bytes.Buffer, 2)
 		for i, c := range cmds {
 			c.Stderr = &errs[i]
@@ -152,7 +152,7 @@ func TestUnusableOutputFolder(t *testing.T) {
 	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := snaptest.Build(t, file, snaptest.SeedSource())
+	_, err := snaptest.Build(t, file, snaptest.SmallSource(t))
 	if !errors.Is(err, failure.ErrConflict) || !strings.Contains(err.Error(), "not-a-folder") {
 		t.Errorf("got %v; want failure.ErrConflict naming the folder", err)
 	}
@@ -168,7 +168,7 @@ func TestFullDisk(t *testing.T) {
 	}
 	t.Cleanup(func() { syscall.Unmount(out, 0) })
 	earlier, err := build.Build(context.Background(), build.Options{Out: out, Date: "2026-09-20", Retrieved: snaptest.SeedFetched,
-		Source: snaptest.SeedSource(), NoGrid: true})
+		Source: snaptest.SmallSource(t), NoGrid: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func TestFullDisk(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(out, "filler"), make([]byte, free), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = snaptest.Build(t, out, snaptest.SeedSource())
+	_, err = snaptest.Build(t, out, snaptest.SmallSource(t))
 	if !errors.Is(err, failure.ErrConflict) || !strings.Contains(err.Error(), "no space left on device") {
 		t.Fatalf("build on a full disk: %v; want a clear out-of-space error", err)
 	}

@@ -88,7 +88,7 @@ func TestSignalWhileWaitingForTheLock(t *testing.T) {
 	pid := "PID " + strconv.Itoa(os.Getpid())
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
-			code, stderr := signalWhen(t, buildCmd(bin, out, snaptest.SeedSource()), "another build holds the output folder; waiting", sig)
+			code, stderr := signalWhen(t, buildCmd(bin, out, snaptest.SmallSource(t)), "another build holds the output folder; waiting", sig)
 			if code != 1 {
 				t.Errorf("exit %d, want 1\n%s", code, stderr)
 			}
@@ -101,7 +101,7 @@ func TestSignalWhileWaitingForTheLock(t *testing.T) {
 		})
 	}
 	t.Run("--lock-timeout", func(t *testing.T) {
-		cmd := buildCmd(bin, out, snaptest.SeedSource())
+		cmd := buildCmd(bin, out, snaptest.SmallSource(t))
 		cmd.Args = append(cmd.Args, "--lock-timeout", "200ms")
 		b, _ := cmd.CombinedOutput()
 		if code := cmd.ProcessState.ExitCode(); code != 6 {
@@ -122,7 +122,7 @@ func TestSignalWhileWaitingForTheLock(t *testing.T) {
 // report on stdout, and verify leaves no rebuild behind.
 func TestSignalEndsReadCommands(t *testing.T) {
 	t.Parallel() // independent of the other tests, and among the package's longest
-	res, err := snaptest.Build(t, t.TempDir(), snaptest.SeedSource())
+	res, err := snaptest.Build(t, t.TempDir(), snaptest.SmallSource(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,12 +172,12 @@ func TestSignalBeforePublishing(t *testing.T) {
 		for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 			t.Run(point+" "+sig.String(), func(t *testing.T) {
 				out := t.TempDir()
-				earlier, err := snaptest.Build(t, out, snaptest.SeedSource())
+				earlier, err := snaptest.Build(t, out, snaptest.SmallSource(t))
 				if err != nil {
 					t.Fatal(err)
 				}
 				before := snaptest.Tree(t, earlier.Dir)
-				src := snaptest.SeedSource()
+				src := snaptest.SmallSource(t)
 				cmd := exec.Command(bin, "build", "--out", out, "--date", later, "--retrieved", snaptest.SeedFetched,
 					"--from-leaderboard", src.Leaderboard, "--from-ember", src.Ember)
 				cmd.Env = append(os.Environ(), crashtest.PauseEnv+"="+point)

@@ -37,7 +37,7 @@ func TestTaskProblemsReportedOnce(t *testing.T) {
 		{"gpqa, not in the selection", gpqa, []string{format.PrimaryTask().ID}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := snaptest.CopySnapshot(t)
+			dir := snaptest.CopySmallSnapshot(t)
 			data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(tc.file)))
 			if err != nil {
 				t.Fatal(err)

@@ -116,7 +116,7 @@ func gotConfigChanges(r *diff.Report) map[string][]string {
 // TestDiffMovedRows changes upstream energies and grid values on purpose
 // and checks that Diff reports each change, largest first.
 func TestDiffMovedRows(t *testing.T) {
-	oldDir := snaptest.SeedSnapshot(t)
+	oldDir := snaptest.SmallSnapshot(t)
 	oldM := readModels(t, oldDir)
 
 	// qwen-3-32b: its H100 index row's energy falls by 12.4%.
@@ -140,7 +140,7 @@ func TestDiffMovedRows(t *testing.T) {
 	}
 
 	lb := t.TempDir()
-	snaptest.CopyDir(t, snaptest.SeedLeaderboard, lb)
+	snaptest.CopyDir(t, snaptest.SmallLeaderboard(t), lb)
 	chat := filepath.Join(lb, "tasks", "lm-arena-chat.json")
 	raw := rawChat(t, chat)
 	e32 := rawFor(raw, q32.ModelID, moved)["energy_per_token_joules"].(float64)
@@ -207,7 +207,7 @@ func TestDiffMovedRows(t *testing.T) {
 
 	checkMovedRowsGrid(t, r)
 
-	wantSummary := fmt.Sprintf("18 models, 2 index rows changed, largest -50.0%% (qwen-3-14b %s), 2 configurations changed (joules_per_output_token, wh_per_million_output_tokens), grid areas 1 changed, 1 removed", gpu)
+	wantSummary := fmt.Sprintf("3 models, 2 index rows changed, largest -50.0%% (qwen-3-14b %s), 2 configurations changed (joules_per_output_token, wh_per_million_output_tokens), grid areas 1 changed, 1 removed", gpu)
 	if r.Summary != wantSummary {
 		t.Errorf("summary\n %q\nwant\n %q", r.Summary, wantSummary)
 	}
@@ -294,8 +294,8 @@ func sortedKeysOfAny[V any](m map[string]V) []string {
 // value behind them is the same, each a rounding of it to other decimals
 // (code that rounds them otherwise), are not changes.
 func TestDiffRoundingOnly(t *testing.T) {
-	dir := snaptest.SeedSnapshot(t)
-	cur := snaptest.CopySnapshot(t)
+	dir := snaptest.SmallSnapshot(t)
+	cur := snaptest.CopySmallSnapshot(t)
 	snaptest.RewriteModel(t, cur, "qwen-3-32b", func(m *format.Model) {
 		c := m.Configurations[0]
 		c.WhPerMillion = format.Round(float64(c.WhPerMillion), 1) // 429.18 of 429.18169...: 429.2
@@ -306,7 +306,7 @@ func TestDiffRoundingOnly(t *testing.T) {
 		m.Best["H100"] = b
 	})
 	r := snaptest.Diff(t, snaptest.Load(t, dir), snaptest.Load(t, cur))
-	if r.DataChanged || r.RoundingOnly != 3 || r.Summary != "18 models, no data change" {
+	if r.DataChanged || r.RoundingOnly != 3 || r.Summary != "3 models, no data change" {
 		t.Errorf("summary %q, rounding only %d, index rows %+v, configurations %+v; want no data change and 3 rounding-only figures",
 			r.Summary, r.RoundingOnly, r.IndexRows, r.Configurations)
 	}
@@ -320,8 +320,8 @@ func TestDiffRoundingOnly(t *testing.T) {
 // side it is on. A count that changed over the same upstream value is a
 // change, not rounding either.
 func TestDiffTamperedFigure(t *testing.T) {
-	dir := snaptest.SeedSnapshot(t)
-	cur := snaptest.CopySnapshot(t)
+	dir := snaptest.SmallSnapshot(t)
+	cur := snaptest.CopySmallSnapshot(t)
 	var row string
 	var at int
 	snaptest.RewriteModel(t, cur, "qwen-3-32b", func(m *format.Model) {
@@ -372,7 +372,7 @@ func TestDiffTamperedFigure(t *testing.T) {
 	}
 
 	t.Run("a count", func(t *testing.T) {
-		other := snaptest.CopySnapshot(t)
+		other := snaptest.CopySmallSnapshot(t)
 		snaptest.RewriteModel(t, other, "qwen-3-32b", func(m *format.Model) { m.Configurations[0].TensorParallel = 8 })
 		r := snaptest.Diff(t, snaptest.Load(t, dir), snaptest.Load(t, other))
 		if !r.DataChanged || r.RoundingOnly != 0 || len(r.Configurations) != 1 {
@@ -382,9 +382,9 @@ func TestDiffTamperedFigure(t *testing.T) {
 }
 
 func TestDiffSameSnapshot(t *testing.T) {
-	dir := snaptest.SeedSnapshot(t)
+	dir := snaptest.SmallSnapshot(t)
 	r := snaptest.Diff(t, snaptest.Load(t, dir), snaptest.Load(t, dir))
-	if r.DataChanged || r.Summary != "18 models, no data change" {
+	if r.DataChanged || r.Summary != "3 models, no data change" {
 		t.Errorf("summary %q", r.Summary)
 	}
 	for _, s := range r.Sources {

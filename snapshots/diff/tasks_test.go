@@ -20,7 +20,7 @@ import (
 // energy per image, and nothing else of the task.
 func TestTaskIndexRows(t *testing.T) {
 	dir := t.TempDir()
-	snaptest.CopyDir(t, snaptest.SeedLeaderboard, dir)
+	snaptest.CopyDir(t, snaptest.SmallLeaderboard(t), dir)
 	var oldJ, newJ float64
 	snaptest.EditJSON(t, filepath.Join(dir, "tasks", "text-to-image.json"), func(v map[string]any) {
 		// FLUX.1 Dev on 8 x H100 at batch 1, ulysses 8: made cheaper than
@@ -37,7 +37,7 @@ func TestTaskIndexRows(t *testing.T) {
 	if oldJ == 0 {
 		t.Fatal("no such row in the sample")
 	}
-	oldRel := snaptest.Load(t, snaptest.SeedSnapshot(t))
+	oldRel := snaptest.Load(t, snaptest.SmallSnapshot(t))
 	res, err := snaptest.Build(t, t.TempDir(), snaptest.SourceOf(dir))
 	if err != nil {
 		t.Fatal(err)

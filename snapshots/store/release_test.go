@@ -81,7 +81,7 @@ func TestLoad(t *testing.T) {
 // (a file that does not decode) is never one to wait for.
 func TestCheckListed(t *testing.T) {
 	ctx := context.Background()
-	dir := snaptest.CopySnapshot(t)
+	dir := snaptest.CopySmallSnapshot(t)
 	p := filepath.Join(dir, "models", "qwen-3-14b.json")
 	b, err := os.ReadFile(p)
 	if err != nil {
@@ -111,7 +111,7 @@ func TestCheckListed(t *testing.T) {
 // Load checks that index.json decodes, as it streams in: a value of the
 // wrong type anywhere in it fails; a field it does not know is ignored.
 func TestLoadIndex(t *testing.T) {
-	idx, err := os.ReadFile(filepath.Join(snaptest.SeedSnapshot(t), format.IndexPath))
+	idx, err := os.ReadFile(filepath.Join(snaptest.SmallSnapshot(t), format.IndexPath))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestLoadIndex(t *testing.T) {
 			}
 			var v format.IndexFile
 			uerr := json.Unmarshal(data, &v)
-			dir := snaptest.CopySnapshot(t)
+			dir := snaptest.CopySmallSnapshot(t)
 			snaptest.Relist(t, dir, format.IndexPath, data)
 			_, err := store.LoadDir(context.Background(), dir)
 			if tc.wantErr == "" {
@@ -160,7 +160,7 @@ func TestLoadIndex(t *testing.T) {
 // string of its generator over format.MaxGeneratorBytes is refused before
 // the manifest is decoded, one at the bound taken.
 func TestOpenBoundsManifest(t *testing.T) {
-	dir := snaptest.CopySnapshot(t)
+	dir := snaptest.CopySmallSnapshot(t)
 	head := []byte(`{"version": "1", "date": "2026-09-27", "generator": {"version": "`)
 	for _, tc := range []struct {
 		name     string
@@ -187,7 +187,7 @@ func TestOpenBoundsManifest(t *testing.T) {
 		ok bool
 	}{{format.MaxGeneratorBytes, true}, {format.MaxGeneratorBytes + 1, false}} {
 		t.Run(fmt.Sprintf("a generator version of %d bytes", tc.n), func(t *testing.T) {
-			d := snaptest.CopySnapshot(t)
+			d := snaptest.CopySmallSnapshot(t)
 			snaptest.EditManifest(t, d, func(m *format.Manifest) { m.Generator.Version = strings.Repeat("v", tc.n) })
 			_, err := store.LoadDir(context.Background(), d)
 			want := fmt.Sprintf("manifest.json: generator.version is %d bytes of JSON, over the 256-byte bound", tc.n)

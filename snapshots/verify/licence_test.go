@@ -17,7 +17,7 @@ import (
 // rebuild, whose manifest records it. The rerun line names the code that
 // built it, which verifies it.
 func TestSnapshotWithoutLicence(t *testing.T) {
-	dir := snaptest.CopySnapshot(t)
+	dir := snaptest.CopySmallSnapshot(t)
 	snaptest.EditManifest(t, dir, func(m *format.Manifest) { m.Licence = nil })
 	if l := snaptest.Load(t, dir).Manifest.Licence; l != nil {
 		t.Fatalf("the edited manifest still has a licence: %+v", l)

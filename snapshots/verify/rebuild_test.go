@@ -20,13 +20,13 @@ import (
 	"github.com/leadgreen/greentokens/format"
 )
 
-// pinnedBuild builds the seed version with the reference year pinned and
+// pinnedBuild builds the small version with the reference year pinned and
 // Ember's release named, as the release job does, recording the running
 // code as the generator.
 func pinnedBuild(t *testing.T) string {
 	t.Helper()
 	res, err := build.Build(context.Background(), build.Options{
-		Out: t.TempDir(), Date: snaptest.SeedDate, Retrieved: snaptest.SeedFetched, Source: snaptest.SeedSource(),
+		Out: t.TempDir(), Date: snaptest.SeedDate, Retrieved: snaptest.SeedFetched, Source: snaptest.SmallSource(t),
 		GridYear: 2024, EmberRelease: "September 2026",
 	})
 	if err != nil {
@@ -72,7 +72,7 @@ func TestRebuildIsByteIdentical(t *testing.T) {
 func TestRebuildJulyLayout(t *testing.T) {
 	res, err := build.Build(context.Background(), build.Options{
 		Out: t.TempDir(), Date: snaptest.SeedDate, Retrieved: snaptest.SeedFetched, GridYear: 2024, EmberRelease: "July 2026",
-		Source: fetch.Dir{Leaderboard: snaptest.SeedLeaderboard, Ember: "../../transform/grid/testdata/renames-july.csv", Origins: fetch.DefaultOrigins()},
+		Source: fetch.Dir{Leaderboard: snaptest.SmallLeaderboard(t), Ember: "../../transform/grid/testdata/renames-july.csv", Origins: fetch.DefaultOrigins()},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -94,7 +94,7 @@ func TestRebuildJulyLayout(t *testing.T) {
 // generator is the only difference the rebuild says so, as verify, which
 // finds the snapshot byte-identical, does.
 func TestRebuildByOtherCode(t *testing.T) {
-	dir := snaptest.CopySnapshot(t) // built by snaptest.Generator
+	dir := snaptest.CopySmallSnapshot(t) // built by snaptest.Generator
 	res, err := rebuild(dir, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -132,7 +132,7 @@ func TestRebuildByOtherCodeOfOtherData(t *testing.T) {
 		}, format.ManifestPath + " differs"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := snaptest.CopySnapshot(t) // built by snaptest.Generator
+			dir := snaptest.CopySmallSnapshot(t) // built by snaptest.Generator
 			tc.change(t, dir)
 			res, err := rebuild(dir, t.TempDir())
 			if err != nil {
@@ -187,7 +187,7 @@ func TestRebuildRefusesWhatTheManifestDoesNotVouchFor(t *testing.T) {
 		}, failure.ErrValidation, format.GridPath},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := snaptest.CopySnapshot(t)
+			dir := snaptest.CopySmallSnapshot(t)
 			tc.damage(t, dir)
 			out := t.TempDir()
 			_, err := rebuild(dir, out)
@@ -200,7 +200,7 @@ func TestRebuildRefusesWhatTheManifestDoesNotVouchFor(t *testing.T) {
 		})
 	}
 	t.Run("into itself", func(t *testing.T) {
-		dir := snaptest.CopySnapshot(t)
+		dir := snaptest.CopySmallSnapshot(t)
 		if _, err := rebuild(dir, filepath.Dir(dir)); !errors.Is(err, failure.ErrUsage) {
 			t.Errorf("a rebuild into the snapshot's own folder: %v; want failure.ErrUsage", err)
 		}

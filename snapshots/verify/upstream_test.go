@@ -59,7 +59,7 @@ func byPath(files []UpstreamFile) map[string]UpstreamFile {
 // the same commit is the same source; a file that cannot be fetched is
 // exit 3, not 5.
 func TestUpstream(t *testing.T) {
-	dir := snaptest.CopySnapshot(t)
+	dir := snaptest.CopySmallSnapshot(t)
 	const (
 		index   = "sources/leaderboard/index.json"
 		gpqa    = "sources/leaderboard/tasks/gpqa.json"

@@ -81,7 +81,7 @@ func (s timedSource) Open(ctx context.Context, name string) (*fetch.Body, error)
 func TestVerifyBuildOptions(t *testing.T) {
 	at := time.Date(2026, 9, 26, 7, 30, 12, 0, time.UTC)
 	res, err := build.Build(context.Background(), build.Options{Out: t.TempDir(), Date: snaptest.SeedDate,
-		Source: timedSource{snaptest.SeedSource(), at}, GridYear: 2023, EmberRelease: "September 2026"})
+		Source: timedSource{snaptest.SmallSource(t), at}, GridYear: 2023, EmberRelease: "September 2026"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestVerifyCatchesTampering(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			dir := snaptest.CopySnapshot(t)
+			dir := snaptest.CopySmallSnapshot(t)
 			wants := tc.tamper(t, dir)
 			before := snaptest.Tree(t, dir)
 			rep := verify(t, dir)

@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"sync"
 	"testing"
 
@@ -58,10 +59,29 @@ func SourceOf(dir string) fetch.Dir {
 // SeedSource is the seeds' leaderboard version with SampleEmber.
 func SeedSource() fetch.Dir { return SourceOf(SeedLeaderboard) }
 
+// SmallLeaderboard is sample.SmallLeaderboard: the seeds' version cut to
+// eight models, for the tests of what does not depend on a build's size.
+func SmallLeaderboard(t testing.TB) string {
+	t.Helper()
+	return sample.SmallLeaderboard(t)
+}
+
+// SmallSource is SmallLeaderboard with SampleEmber.
+func SmallSource(t testing.TB) fetch.Dir {
+	t.Helper()
+	return SourceOf(SmallLeaderboard(t))
+}
+
 // OtherSource gives a snapshot other than SeedSource's: the seeds'
 // leaderboard version with the seed page's seven grid values instead.
 func OtherSource() fetch.Dir {
 	return fetch.Dir{Leaderboard: SeedLeaderboard, Ember: SevenGridsCSV(), Origins: fetch.DefaultOrigins()}
+}
+
+// SmallOtherSource is OtherSource with SmallLeaderboard.
+func SmallOtherSource(t testing.TB) fetch.Dir {
+	t.Helper()
+	return fetch.Dir{Leaderboard: SmallLeaderboard(t), Ember: SevenGridsCSV(), Origins: fetch.DefaultOrigins()}
 }
 
 // Generator is the fixed generator of the tests' builds: builds that are
@@ -167,9 +187,10 @@ var (
 	}
 )
 
-// Main runs the tests of m, then removes the snapshots built once.
+// Main runs the tests of m, then removes the snapshots built once and the
+// small leaderboard version.
 func Main(m *testing.M) {
-	code := m.Run()
+	code := sample.Run(m)
 	if dir, err := root(); err == nil {
 		os.RemoveAll(dir)
 	}
@@ -185,29 +206,34 @@ func SeedSnapshot(t testing.TB) string {
 	return VersionSnapshot(t, SeedLeaderboard)
 }
 
+// SmallSnapshot is VersionSnapshot of SmallLeaderboard.
+func SmallSnapshot(t testing.TB) string {
+	t.Helper()
+	return VersionSnapshot(t, SmallLeaderboard(t))
+}
+
 // VersionSnapshot builds a snapshot (date SeedDate) from a leaderboard
 // version folder once per test binary and returns its folder. Tests must
 // not change it: CopySnapshot gives a copy to tamper with.
 func VersionSnapshot(t testing.TB, leaderboard string) string {
 	t.Helper()
-	version := filepath.Base(leaderboard)
 	versions.Lock()
 	defer versions.Unlock()
-	if dir, ok := versions.dirs[version]; ok {
+	if dir, ok := versions.dirs[leaderboard]; ok {
 		return dir
 	}
 	dir, err := root()
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Build(t, filepath.Join(dir, version), SourceOf(leaderboard))
+	res, err := Build(t, filepath.Join(dir, strconv.Itoa(len(versions.dirs))), SourceOf(leaderboard))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if versions.dirs == nil {
 		versions.dirs = map[string]string{}
 	}
-	versions.dirs[version] = res.Dir
+	versions.dirs[leaderboard] = res.Dir
 	return res.Dir
 }
 
@@ -216,6 +242,15 @@ func CopySnapshot(t testing.TB) string {
 	t.Helper()
 	dst := filepath.Join(t.TempDir(), SeedDate)
 	CopyDir(t, SeedSnapshot(t), dst)
+	return dst
+}
+
+// CopySmallSnapshot copies SmallSnapshot to a new folder named for its
+// date.
+func CopySmallSnapshot(t testing.TB) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), SeedDate)
+	CopyDir(t, SmallSnapshot(t), dst)
 	return dst
 }
 
