@@ -146,12 +146,7 @@ func cutTask(from, to string, models []string) error {
 			return fmt.Errorf("%s has no configuration of %s", from, m)
 		}
 	}
-	b, err := json.Marshal(keep)
-	if err != nil {
-		return err
-	}
-	file["configurations"] = b
-	return writeJSON(to, file)
+	return writeJSON(to, file, "configurations", keep)
 }
 
 // cutIndex writes index.json with the models of kept alone.
@@ -172,12 +167,7 @@ func cutIndex(from, to string, kept map[string]bool) error {
 	if len(models) != len(kept) {
 		return fmt.Errorf("%s describes %d of the %d models kept", from, len(models), len(kept))
 	}
-	b, err := json.Marshal(models)
-	if err != nil {
-		return err
-	}
-	index["models"] = b
-	return writeJSON(to, index)
+	return writeJSON(to, index, "models", models)
 }
 
 func readJSON(path string, v any) error {
@@ -191,14 +181,20 @@ func readJSON(path string, v any) error {
 	return nil
 }
 
-// writeJSON writes v indented, its raw values' numbers as they were
-// spelled (json.RawMessage keeps them).
-func writeJSON(path string, v any) error {
+// writeJSON writes the object obj, its member key set to v, indented; its
+// other members are raw values, their numbers as they were spelled.
+func writeJSON(path string, obj map[string]json.RawMessage, key string, v any) error {
+	out := map[string]any{key: v}
+	for k, raw := range obj {
+		if k != key {
+			out[k] = raw
+		}
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	if err := enc.Encode(out); err != nil {
 		return err
 	}
 	return os.WriteFile(path, buf.Bytes(), 0o644)
